@@ -1,0 +1,43 @@
+# The two quick-start commands:  make run  and  make test.  Each creates .venv itself.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test test-fast browser bench hardware-test install clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+## run: set up and start the rig (simulation mode on a machine without camera and GPIO)
+run: $(STAMP)
+	$(BIN)/rig run $(RUN_ARGS)
+
+## test: set up and run the whole test suite (installs Debian's chromium for the browser tests)
+test: $(STAMP) browser
+	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+## test-fast: the suite without the browser tests
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -m 'not browser' $(PYTEST_ARGS)
+
+## browser: Debian's chromium for Playwright (its own browser download does not work offline)
+browser:
+	@sh scripts/install-browser.sh
+
+## bench: every benchmark, figures printed
+bench: $(STAMP)
+	$(BIN)/rig bench rules
+	$(BIN)/rig bench vision
+	$(BIN)/rig bench tosses
+	$(BIN)/rig bench events
+
+## hardware-test: the tests that need a real Raspberry Pi (camera, GPIO)
+hardware-test: $(STAMP)
+	RIG_HARDWARE=1 $(BIN)/python -m pytest -q tests/hardware/pi
+
+clean:
+	rm -rf $(VENV) build *.egg-info tests/artifacts

@@ -1,0 +1,1 @@
+"""Benchmarks run by ``rig bench``; each prints figures, none asserts timings."""

@@ -1,0 +1,33 @@
+"""``rig bench NAME``: benchmarks that print figures (never timed assertions in tests).
+
+Each benchmark is a module ``rig.bench.<name>`` exposing ``add_arguments(parser)`` (may be
+absent) and ``run(args) -> int``.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+#: benchmark name -> (module, one-line help)
+BENCHMARKS = {
+    "rules": ("rig.bench.rules", "scoring throughput of the rules core"),
+    "vision": ("rig.bench.vision", "dice/card reading accuracy and ms per frame on the virtual table"),
+    "tosses": ("rig.bench.tosses", "toss ordering and latency through the real gpiozero stack"),
+    "events": ("rig.bench.events", "event-log append latency with fsync on"),
+}
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("bench", help="run a benchmark and print its figures")
+    benches = parser.add_subparsers(dest="bench", metavar="NAME", required=True)
+    for name, (module_name, help_text) in BENCHMARKS.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name == module_name:
+                continue
+            raise
+        sub = benches.add_parser(name, help=help_text)
+        if hasattr(module, "add_arguments"):
+            module.add_arguments(sub)
+        sub.set_defaults(func=module.run)
