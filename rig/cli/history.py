@@ -1,0 +1,83 @@
+"""``rig history``: past games and per-player totals from the event log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "history",
+        help="past games and per-player totals from the event log",
+        description="List past games (newest first) with their totals and winners, then each player's "
+        "games, wins and points over all games. Reads the event log in the data folder.",
+    )
+    parser.add_argument("--config", type=Path, metavar="FILE",
+                        help="the rig's config file, for its data_dir (default: $RIG_CONFIG)")
+    parser.add_argument("--data-dir", type=Path, metavar="DIR", help="the data folder (as for rig run)")
+    parser.add_argument("--limit", type=int, default=20, metavar="N", help="show the N newest games (default 20)")
+    parser.add_argument("--json", action="store_true", help="print {games, players} as JSON (all games)")
+    parser.set_defaults(func=run)
+
+
+def data_dir_from(args) -> Path:
+    """The data folder for ``--data-dir`` / ``--config`` / the environment (as ``rig run`` resolves it)."""
+    from rig.config import RigConfig, config_path_from_env
+    from rig.engine.paths import resolve_data_dir
+
+    path = args.config if args.config is not None else config_path_from_env()
+    configured = RigConfig.load(path).data_dir if path is not None else None
+    return resolve_data_dir(args.data_dir, configured=configured)
+
+
+def format_history(history: dict, *, limit: int = 20) -> str:
+    """The text ``rig history`` prints."""
+    games = history["games"]
+    if not games:
+        return "no games yet\n"
+    lines = [f"{len(games)} game(s), newest first:"]
+    for game in games[:limit]:
+        when = (game.get("started_at") or "")[:16].replace("T", " ")
+        ranked = sorted(game["totals"].items(), key=lambda item: -item[1])
+        totals = ", ".join(f"{name} {points}" for name, points in ranked)
+        if game["status"] == "over":
+            result = f"won by {game['winner']}"
+        elif game["status"] == "playing":
+            result = "in progress"
+        else:
+            result = game["status"]
+        lines.append(f"  #{game.get('number', game['id']):<4} {when}  {game['turns']:>2} turns  {result}: {totals}")
+    if len(games) > limit:
+        lines.append(f"  ... {len(games) - limit} older game(s) (--limit N shows more)")
+    lines.append("players:")
+    lines.append(f"  {'name':<14} {'games':>5} {'wins':>5} {'points':>7} {'best':>5}")
+    for row in history["players"]:
+        lines.append(f"  {row['name']:<14} {row['games']:>5} {row['wins']:>5} {row['points']:>7} {row['best']:>5}")
+    return "\n".join(lines) + "\n"
+
+
+def run(args) -> int:
+    import json
+
+    from rig.engine.engine import Engine
+    from rig.engine.log import EventLog
+    from rig.engine.paths import database_path
+
+    if args.limit < 1:
+        from rig.errors import RigError
+
+        raise RigError("--limit must be at least 1")
+    path = database_path(data_dir_from(args))
+    if not path.exists():
+        history = {"games": [], "players": []}
+        if not args.json:
+            print(f"no games yet (no event log at {path})")
+            return 0
+    else:
+        with EventLog(path, create=False) as log:
+            history = Engine(log).history()
+    if args.json:
+        print(json.dumps(history, indent=2))
+    else:
+        print(format_history(history, limit=args.limit), end="")
+    return 0

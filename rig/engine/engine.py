@@ -1,0 +1,313 @@
+"""The engine: the event log plus the fold of the current game.
+
+:meth:`Engine.submit` checks an event against the current state, appends it (and any
+events it implies, e.g. the ``turn_scored`` before the next roller's ``turn_started``) to
+the log in one durable transaction, and only then makes the new state current. A refused
+event is logged as refused with its reason and leaves the state as it was. On start the
+engine replays the log and carries on exactly where it was.
+
+>>> from rig.engine.log import EventLog
+>>> engine = Engine(EventLog(":memory:"))
+>>> state = engine.submit({"type": "game_started", "t_us": 0, "source": "doc", "players": ["Ada", "Ben", "Cleo", "Dev"]})
+>>> state["game"]["whose_turn"], state["turn"]["phase"]
+('Ada', 'waiting')
+>>> engine.submit({"type": "card_revealed", "t_us": 5, "source": "doc", "card": "pink"})
+Traceback (most recent call last):
+...
+rig.engine.errors.EventRefused: a card reveal before Ada's turn has started
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, Mapping
+
+from rig.engine.errors import EventFormatError, EventRefused
+from rig.engine.events import parse_event
+from rig.engine.game import GameState, apply, phase, score_turn, start_game
+from rig.engine.log import EventLog, LoggedEvent, Pending
+from rig.engine.view import state_view
+
+#: how many refused events the state shows as notices
+MAX_NOTICES = 20
+
+Batch = list[tuple[int, dict[str, Any]]]
+
+
+def fold(batches: list[Batch]) -> GameState | None:
+    """The game after its effective batches of ``(seq, event)`` (undone batches left out)."""
+    game: GameState | None = None
+    for batch in batches:
+        for seq, event in batch:
+            game = start_game(event, seq) if event["type"] == "game_started" else apply(game, event)
+    return game
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def summary(game: GameState, *, started_at: str | None, ended_at: str | None) -> dict[str, Any]:
+    """A game's row in the ``games`` table (``last_seq`` is added by the log)."""
+    progress = game.progress()
+    ended = game.ended
+    status = "playing" if ended is None else ("over" if ended.get("winner") else ended.get("reason", "abandoned"))
+    return {"id": game.id, "game": game.game, "status": status, "players": list(game.players),
+            "totals": dict(progress.totals), "winner": ended.get("winner") if ended else None,
+            "turns": progress.turns_played, "started_at": started_at, "ended_at": ended_at if ended else None}
+
+
+def _notice(logged: LoggedEvent) -> dict[str, Any]:
+    event = logged.event
+    return {"seq": logged.seq, "type": event.get("type") if isinstance(event, Mapping) else None,
+            "source": event.get("source") if isinstance(event, Mapping) else None,
+            "player": event.get("player") if isinstance(event, Mapping) else None,
+            "t_us": event.get("t_us") if isinstance(event, Mapping) else None,
+            "reason": logged.reason}
+
+
+class Engine:
+    """The current game as a fold over ``log`` (not thread-safe: see :class:`rig.engine.service.EngineService`)."""
+
+    def __init__(self, log: EventLog) -> None:
+        self.log = log
+        self.game: GameState | None = None
+        self._batches: list[Batch] = []
+        self._started_at: str | None = None
+        self.version = 0
+        self.notices: list[dict[str, Any]] = []
+        self._state: dict[str, Any] | None = None
+        self._replay()
+
+    def __repr__(self) -> str:
+        game = self.game
+        where = "no game" if game is None else f"game {game.id}, turn {game.turn.number} ({phase(game)})"
+        return f"<Engine {where}, version {self.version}>"
+
+    # -- start-up ---------------------------------------------------------------------
+
+    def _replay(self) -> None:
+        self._reconcile_summaries()
+        game_ids = self.log.game_ids()
+        if game_ids:
+            game_id = game_ids[-1]
+            logged = self.log.events(game_id=game_id, status="applied", since=game_id - 1)
+            self._batches = self._effective(logged)
+            self.game = fold(self._batches)
+            self._started_at = logged[0].logged_at
+        self.version = self.log.last_seq()
+        since = (game_ids[-1] - 1) if game_ids else max(0, self.version - 10 * MAX_NOTICES)
+        self.notices = [_notice(e) for e in self.log.events(since=since, status="refused")][-MAX_NOTICES:]
+
+    @staticmethod
+    def _effective(logged: list[LoggedEvent]) -> list[Batch]:
+        batches: list[Batch] = []
+        for entry in logged:
+            event = dict(entry.event)
+            if event["type"] == "correction" and event.get("what") == "undo":
+                batches.pop()
+            elif batches and batches[-1][0][0] == entry.batch:
+                batches[-1].append((entry.seq, event))
+            else:
+                batches.append([(entry.seq, event)])  # a batch's id is the seq of its first event
+        return batches
+
+    def _reconcile_summaries(self) -> None:
+        """Rebuild game summaries that are missing or behind the log (e.g. after a migration)."""
+        for game_id in self.log.game_ids():
+            last = self.log.game_last_seq(game_id)
+            saved = self.log.game_summary_seq(game_id)
+            if saved is not None and saved >= last:
+                continue
+            logged = self.log.events(game_id=game_id, status="applied", since=game_id - 1)
+            game = fold(self._effective(logged))
+            if game is None:
+                continue
+            row = summary(game, started_at=logged[0].logged_at, ended_at=logged[-1].logged_at)
+            row["last_seq"] = last
+            self.log.save_game(row)
+
+    # -- state ------------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """The whole state (the body of ``GET /api/state``); a fresh dict the caller may keep."""
+        if self._state is None:
+            self._state = state_view(self.game, version=self.version, notices=list(self.notices))
+        return _json_copy(self._state)
+
+    # -- submitting -------------------------------------------------------------------
+
+    def submit(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """Check, log and apply one event (plus what it implies); return the new state.
+
+        Raises :class:`EventRefused` (logged as refused) when it makes no sense now.
+        """
+        try:
+            event = parse_event(raw)
+        except EventFormatError as exc:
+            body = dict(raw) if isinstance(raw, Mapping) else {"type": None, "body": repr(raw)}
+            self._refuse(body, exc)
+            raise
+        self.submit_quietly(event, parsed=True)
+        return self.state()
+
+    def submit_quietly(self, raw: Mapping[str, Any], *, parsed: bool = False) -> int:
+        """As :meth:`submit` without building the state; returns the new version."""
+        if not parsed:
+            try:
+                raw = parse_event(raw)
+            except EventFormatError as exc:
+                body = dict(raw) if isinstance(raw, Mapping) else {"type": None, "body": repr(raw)}
+                self._refuse(body, exc)
+                raise
+        event = dict(raw)
+        try:
+            if event["type"] == "correction" and event["what"] == "undo":
+                self._undo(event)
+            else:
+                self._submit(event)
+        except EventRefused as exc:
+            self._refuse(event, exc)
+            raise
+        return self.version
+
+    def _refuse(self, event: Mapping[str, Any], exc: EventRefused) -> None:
+        game_id = self.game.id if self.game else None
+        seq = self.log.append(event, game_id=game_id, status="refused", reason=exc.reason)
+        event = event if isinstance(event, Mapping) else {}
+        self.notices = (self.notices + [_notice(LoggedEvent(seq, game_id, seq, "refused", exc.reason, "",
+                                                            event))])[-MAX_NOTICES:]
+        self.version = seq
+        self._state = None
+
+    def _plan(self, event: dict[str, Any]) -> list[dict[str, Any]]:
+        """The events to log for ``event``: what it implies first, then itself."""
+        game = self.game
+        kind = event["type"]
+
+        def derived(kind_: str, **payload: Any) -> dict[str, Any]:
+            out = {"type": kind_, "t_us": event["t_us"], "source": "engine", **payload}
+            if "clock" in event:
+                out["clock"] = event["clock"]
+            return out
+
+        if game is None or game.is_over:
+            return [event]
+        current = phase(game)
+        if kind == "game_started":
+            return [derived("game_ended", reason="abandoned"), event]
+        if kind in ("turn_started", "roll_settled") and current == "review":
+            plan = [derived("turn_scored")]
+            if kind == "roll_settled":
+                plan.append(derived("turn_started", t_us=event.get("started_us", event["t_us"])))
+            return plan + [event]
+        if kind == "roll_settled" and current == "waiting":
+            return [derived("turn_started", t_us=event.get("started_us", event["t_us"])), event]
+        return [event]
+
+    def _submit(self, event: dict[str, Any]) -> None:
+        game = self.game
+        pending: list[Pending] = []
+        abandoned: GameState | None = None  # the open game a new game_started ended
+        queue = self._plan(event)
+        new_game_index = None
+        while queue:
+            item = queue.pop(0)
+            kind = item["type"]
+            if kind == "game_started":
+                if game is not None and not game.is_over:
+                    raise EventRefused("the current game must end before a new one starts")
+                if game is not None and self.game is not None and not self.game.is_over:
+                    abandoned = game
+                game = start_game(item, 0)
+                new_game_index = len(pending)
+                pending.append(Pending(item, new_game=True))
+                continue
+            if kind == "turn_scored" and game is not None and not game.is_over:
+                score = score_turn(game)
+                if score is not None:
+                    item = {**item, "turn": game.turn.number, "score": score}
+            game = apply(game, item)
+            if kind == "turn_scored":
+                item = {**item, "totals": dict(game.progress().totals)}
+                if game.progress().outcome is not None:
+                    queue.insert(0, {"type": "game_ended", "t_us": item["t_us"], "source": "engine",
+                                     **({"clock": item["clock"]} if "clock" in item else {})})
+            elif kind == "game_ended":
+                ended = game.ended or {}
+                item = {**item, "winner": ended.get("winner"), "totals": dict(game.progress().totals),
+                        "outcome": ended.get("outcome")}
+            pending.append(Pending(item, game_id=game.id))
+        now = _now()
+        summaries = []
+        if abandoned is not None:
+            summaries.append(summary(abandoned, started_at=self._started_at, ended_at=now))
+        started_at = now if new_game_index is not None else self._started_at
+        if game is not None:
+            row = summary(game, started_at=started_at, ended_at=now)
+            if new_game_index is not None:
+                row["id"] = None
+            summaries.append(row)
+        seqs = self.log.append_batch(pending, summaries=summaries)
+        events = [dict(p.event) for p in pending]
+        if new_game_index is not None:
+            game.id = seqs[new_game_index]
+            self._batches = [list(zip(seqs, events))[new_game_index:]]
+            self._started_at = started_at
+            self.notices = []
+        else:
+            self._batches.append(list(zip(seqs, events)))
+        self.game = game
+        self.version = seqs[-1]
+        self._state = None
+
+    def _undo(self, event: dict[str, Any]) -> None:
+        if self.game is None:
+            raise EventRefused("nothing to undo: no game in progress")
+        if len(self._batches) <= 1:
+            raise EventRefused("nothing to undo: the game has just started")
+        batches = self._batches[:-1]
+        game = fold(batches)
+        assert game is not None
+        ended_at = _now()
+        row = summary(game, started_at=self._started_at, ended_at=ended_at)
+        seqs = self.log.append_batch([Pending(event, game_id=game.id)], summaries=[row])
+        self._batches = batches
+        self.game = game
+        self.version = seqs[-1]
+        self._state = None
+
+    # -- history ----------------------------------------------------------------------
+
+    def history(self) -> dict[str, Any]:
+        """Past games (newest first) and per-player totals over all games."""
+        return history_from(self.log)
+
+
+def history_from(log: EventLog) -> dict[str, Any]:
+    """``{"games": [...], "players": [...]}`` from the log's game summaries."""
+    games = log.games()
+    for index, game in enumerate(games):
+        game["number"] = len(games) - index  # 1 = the first game ever
+    players: dict[str, dict[str, Any]] = {}
+    for game in games:
+        for name in game["players"]:
+            row = players.setdefault(name, {"name": name, "games": 0, "finished": 0, "wins": 0, "points": 0,
+                                            "best": 0})
+            row["games"] += 1
+            points = int(game["totals"].get(name, 0))
+            row["points"] += points
+            row["best"] = max(row["best"], points)
+            if game["status"] == "over":
+                row["finished"] += 1
+                row["wins"] += game["winner"] == name
+    ranking = sorted(players.values(), key=lambda r: (-r["wins"], -r["points"], r["name"]))
+    return {"games": games, "players": ranking}
+
+
+def _json_copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _json_copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_json_copy(item) for item in value]
+    return value

@@ -1,0 +1,202 @@
+"""The engine as a thread-safe service: the web app and the input threads all call this.
+
+>>> service = EngineService.in_memory()
+>>> state = service.submit({"type": "game_started", "players": ["Ada", "Ben", "Cleo"]})
+>>> state["game"]["players"], state["game"]["turns_each"]
+(['Ada', 'Ben', 'Cleo'], 3)
+>>> [r["event"]["type"] for r in service.press("Ada", 1_000)]
+['turn_started']
+>>> service.close()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from rig.engine.engine import Engine
+from rig.engine.errors import EventRefused
+from rig.engine.inputs import HOLD_CONFIRM_US, events_for_press, events_for_release
+from rig.engine.log import EventLog
+from rig.engine.paths import database_path
+
+
+def boot_id() -> str:
+    """This boot's id (the monotonic clock's epoch): µs times compare only within one boot."""
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip() or "unknown"
+    except OSError:
+        return "unknown"
+
+
+def monotonic_us() -> int:
+    """Now on the monotonic clock the toss inputs use, in µs."""
+    return time.monotonic_ns() // 1000
+
+
+class Subscription:
+    """A change feed for one SSE client: ``await sub.next_state(timeout)`` returns the state after a change."""
+
+    def __init__(self, service: EngineService, loop: asyncio.AbstractEventLoop) -> None:
+        self._service = service
+        self._loop = loop
+        self._changed = asyncio.Event()
+
+    def _notify(self) -> None:
+        try:
+            self._loop.call_soon_threadsafe(self._changed.set)
+        except RuntimeError:  # the client's loop is gone
+            self._service._unsubscribe(self)
+
+    async def next_state(self, timeout: float | None = None) -> dict[str, Any] | None:
+        """The state after the next change, or None after ``timeout`` seconds without one."""
+        try:
+            await asyncio.wait_for(self._changed.wait(), timeout)
+        except asyncio.TimeoutError:
+            return None
+        self._changed.clear()
+        return self._service.state()
+
+    def close(self) -> None:
+        self._service._unsubscribe(self)
+
+    def __enter__(self) -> Subscription:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class EngineService:
+    """Thread-safe :class:`Engine` over an :class:`EventLog`; notifies subscribers after every change.
+
+    Events submitted without ``t_us``/``source``/``clock`` get now (monotonic µs), ``default_source``
+    and this boot's id. ``hold_us``: how long the roller holds their input to confirm.
+    """
+
+    def __init__(self, log: EventLog, *, hold_us: int = HOLD_CONFIRM_US, clock: str | None = None,
+                 now_us: Callable[[], int] = monotonic_us) -> None:
+        self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
+        self._subscribers: list[Subscription] = []
+        self.log = log
+        self.engine = Engine(log)
+        self.hold_us = hold_us
+        self.clock = clock or boot_id()
+        self._now_us = now_us
+
+    @classmethod
+    def open(cls, data_dir: str | os.PathLike[str], **options: Any) -> EngineService:
+        """The service over the event log in ``data_dir`` (created if missing; refuses foreign files)."""
+        return cls(EventLog(database_path(data_dir)), **options)
+
+    @classmethod
+    def in_memory(cls, **options: Any) -> EngineService:
+        """A service over a throw-away in-memory log (tests, dry runs)."""
+        return cls(EventLog(":memory:"), **options)
+
+    def __repr__(self) -> str:
+        return f"<EngineService {self.log!r} {self.engine!r}>"
+
+    def close(self) -> None:
+        with self._lock:
+            self.log.close()
+
+    def __enter__(self) -> EngineService:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- reading ----------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        with self._lock:
+            return self.engine.state()
+
+    @property
+    def version(self) -> int:
+        with self._lock:
+            return self.engine.version
+
+    def history(self) -> dict[str, Any]:
+        with self._lock:
+            return self.engine.history()
+
+    # -- writing ----------------------------------------------------------------------
+
+    def _complete(self, event: Mapping[str, Any], source: str) -> dict[str, Any]:
+        event = dict(event) if isinstance(event, Mapping) else event
+        if isinstance(event, dict):
+            event.setdefault("t_us", self._now_us())
+            event.setdefault("source", source)
+            event.setdefault("clock", self.clock)
+        return event
+
+    def submit(self, event: Mapping[str, Any], *, default_source: str = "api") -> dict[str, Any]:
+        """Log and apply one event; returns the new state. Raises :class:`EventRefused` (logged) with the reason."""
+        with self._lock:
+            try:
+                return self.engine.submit(self._complete(event, default_source))
+            finally:
+                self._notify()
+
+    def press(self, player: str, t_us: int | None = None, *, source: str = "gpio") -> list[dict[str, Any]]:
+        """A press/beam break of ``player``'s input: a toss, the roller starting, or nothing until release.
+
+        Returns ``[{"event", "ok", "reason"}]`` for the events submitted (refusals are logged, not raised).
+        """
+        with self._lock:
+            t_us = self._now_us() if t_us is None else t_us
+            return self._submit_all(events_for_press(self.engine.game, player, t_us, source, self.clock))
+
+    def release(self, player: str, t_us: int | None = None, held_us: int = 0, *,
+                source: str = "gpio") -> list[dict[str, Any]]:
+        """A release after ``held_us``: the roller's copy selector (short = next player, hold = confirm)."""
+        with self._lock:
+            t_us = self._now_us() if t_us is None else t_us
+            events = events_for_release(self.engine.game, player, t_us, held_us, source, self.clock,
+                                        hold_us=self.hold_us)
+            return self._submit_all(events)
+
+    def _submit_all(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        results = []
+        try:
+            for event in events:
+                try:
+                    self.engine.submit_quietly(event)
+                    results.append({"event": event, "ok": True, "reason": None})
+                except EventRefused as exc:
+                    results.append({"event": event, "ok": False, "reason": exc.reason})
+        finally:
+            if events:
+                self._notify()
+        return results
+
+    # -- change notification -------------------------------------------------------------
+
+    def _notify(self) -> None:
+        self._changed.notify_all()
+        for subscriber in list(self._subscribers):
+            subscriber._notify()
+
+    def subscribe(self) -> Subscription:
+        """A change feed for the running asyncio loop (call it from a coroutine)."""
+        subscription = Subscription(self, asyncio.get_running_loop())
+        with self._lock:
+            self._subscribers.append(subscription)
+        return subscription
+
+    def _unsubscribe(self, subscription: Subscription) -> None:
+        with self._lock:
+            if subscription in self._subscribers:
+                self._subscribers.remove(subscription)
+
+    def wait_for_change(self, after_version: int, timeout: float | None = None) -> bool:
+        """Block until the state's version passes ``after_version`` (True) or ``timeout`` runs out (False)."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self.engine.version > after_version, timeout)

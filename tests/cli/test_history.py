@@ -1,0 +1,64 @@
+import json
+
+from rig.cli import main
+from rig.engine.service import EngineService
+
+PLAYERS = ["Ada", "Ben", "Cleo", "Dev"]
+
+
+def finished_game(data_dir):
+    with EngineService.open(data_dir, clock="sim") as service:
+        service.submit({"type": "game_started", "t_us": 0, "players": PLAYERS, "options": {"turns_each": 1}})
+        t = 1_000_000
+        while service.state()["game"]["status"] == "playing":
+            roller = service.state()["turn"]["roller"]
+            others = [p for p in PLAYERS if p != roller]
+            service.press(roller, t)
+            service.submit({"type": "roll_settled", "t_us": t + 1, "dice": ["pink", "pink", "yellow+pink", "yellow", "blank", "blank"]})
+            for k, p in enumerate(others):
+                service.press(p, t + 10 + k)
+            for card in ("pink", "yellow", "gray"):  # first tosser pink 3, second yellow 2, third gray 2
+                service.submit({"type": "card_revealed", "t_us": t + 20, "card": card})
+            service.submit({"type": "copy_chosen", "t_us": t + 30, "player": others[0]})
+            service.submit({"type": "turn_scored", "t_us": t + 40})
+            t += 1_000_000
+        service.submit({"type": "game_started", "t_us": t, "players": ["Ada", "Ben", "Eli"]})
+        return service.state()
+
+
+def test_history_text(tmp_path, capsys):
+    finished_game(tmp_path)
+    assert main(["history", "--data-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "2 game(s), newest first:" in out
+    assert "in progress" in out and "won by" in out
+    assert "players:" in out and "Eli" in out
+
+
+def test_history_json_has_games_and_player_totals(tmp_path, capsys):
+    finished_game(tmp_path)
+    assert main(["history", "--data-dir", str(tmp_path), "--json"]) == 0
+    history = json.loads(capsys.readouterr().out)
+    first = history["games"][1]
+    assert first["status"] == "over" and first["turns"] == 4
+    # each turn: the first tosser 3, second 2, third 2, and the roller copies the first: 3
+    assert sum(first["totals"].values()) == 4 * (3 + 2 + 2 + 3)
+    assert first["winner"] == max(first["totals"], key=first["totals"].get)
+    ada = next(row for row in history["players"] if row["name"] == "Ada")
+    assert ada["games"] == 2 and ada["points"] == first["totals"]["Ada"]
+    winner = next(row for row in history["players"] if row["name"] == first["winner"])
+    assert winner["wins"] == 1
+
+
+def test_history_without_a_database(tmp_path, capsys):
+    assert main(["history", "--data-dir", str(tmp_path / "none")]) == 0
+    assert "no games yet" in capsys.readouterr().out
+    assert not (tmp_path / "none").exists()
+
+
+def test_history_of_a_foreign_file_is_one_clear_error(tmp_path, capsys):
+    (tmp_path / "rig.sqlite3").write_text("not a database")
+    assert main(["history", "--data-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("rig history: error:") and "not a SQLite database" in err
+    assert (tmp_path / "rig.sqlite3").read_text() == "not a database"

@@ -1,0 +1,79 @@
+import asyncio
+import threading
+
+from rig.engine.service import EngineService
+
+
+def test_presses_from_many_threads_all_land_in_order_of_time():
+    players = ["Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal"]
+    service = EngineService.in_memory(clock="sim")
+    service.submit({"type": "game_started", "t_us": 0, "players": players})
+    service.press("Ada", 10)
+    barrier = threading.Barrier(len(players) - 1)
+
+    def toss(k, name):
+        barrier.wait()
+        service.press(name, 1000 - k)  # later players land earlier
+
+    threads = [threading.Thread(target=toss, args=(k, name)) for k, name in enumerate(players[1:])]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    tosses = service.state()["turn"]["tosses"]
+    assert [t["player"] for t in tosses] == list(reversed(players[1:]))
+    assert all(t["counting"] for t in tosses)
+    assert service.version == len(service.log.events())
+
+
+def test_wait_for_change_sees_a_submit_from_another_thread():
+    service = EngineService.in_memory(clock="sim")
+    version = service.version
+    timer = threading.Timer(0.05, service.submit, args=({"type": "game_started", "players": ["A", "B", "C"]},))
+    timer.start()
+    assert service.wait_for_change(version, timeout=5)
+    timer.join()
+    assert service.state()["game"]["players"] == ["A", "B", "C"]
+    assert service.wait_for_change(service.version, timeout=0.01) is False
+
+
+def test_subscribers_hear_of_changes_made_in_other_threads():
+    service = EngineService.in_memory(clock="sim")
+
+    async def main():
+        subscription = service.subscribe()
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.05, lambda: threading.Thread(
+            target=service.submit, args=({"type": "game_started", "players": ["A", "B", "C"]},)).start())
+        state = await subscription.next_state(timeout=5)
+        subscription.close()
+        return state
+
+    state = asyncio.run(main())
+    assert state["game"]["players"] == ["A", "B", "C"]
+    assert service._subscribers == []
+
+
+def test_submit_fills_in_time_source_and_clock():
+    service = EngineService.in_memory(clock="boot-x", now_us=lambda: 42)
+    service.submit({"type": "game_started", "players": ["A", "B", "C"]}, default_source="display")
+    event = service.log.events()[0].event
+    assert (event["t_us"], event["source"], event["clock"]) == (42, "display", "boot-x")
+
+
+def test_a_failed_append_applies_nothing(monkeypatch):
+    import pytest
+
+    from rig.engine.errors import LogError
+
+    service = EngineService.in_memory(clock="sim")
+    service.submit({"type": "game_started", "players": ["A", "B", "C"]})
+    before = service.state()
+
+    def full_disk(*args, **kwargs):
+        raise LogError("database or disk is full")
+
+    monkeypatch.setattr(service.log, "append_batch", full_disk)
+    with pytest.raises(LogError):
+        service.submit({"type": "turn_started"})
+    assert service.state() == before
