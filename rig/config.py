@@ -1,0 +1,541 @@
+"""The rig's one configuration file (TOML): players and their inputs, camera, profile, ...
+
+Every key is documented in ``examples/rig.toml`` and ``docs/config.md``. Standard library
+only, so every layer may import it. A mistake in the file is refused with the key's name
+and its line, never ignored::
+
+    >>> RigConfig.parse('[camera]\\nsource = "usb:0"\\nwidht = 640\\n', source="rig.toml")
+    Traceback (most recent call last):
+    ...
+    rig.errors.ConfigError: rig.toml:3: camera.widht: unknown key (known: source, width, height, fps); did you mean width?
+
+A file without ``[[players]]`` gets the five simulated players of :meth:`RigConfig.default`::
+
+    >>> config = RigConfig.parse('[server]\\nport = 9000\\n')
+    >>> config.server.port, [p.name for p in config.players][:3]
+    (9000, ['Ada', 'Ben', 'Cleo'])
+"""
+
+from __future__ import annotations
+
+import difflib
+import ipaddress
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rig.errors import ConfigError
+
+__all__ = [
+    "BCM_PINS",
+    "CAMERA_KINDS",
+    "CameraConfig",
+    "ConfigError",
+    "DEFAULT_PINS",
+    "GAMES",
+    "GameConfig",
+    "INPUT_KINDS",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "PlayerInput",
+    "RESERVED_PINS",
+    "RigConfig",
+    "ServerConfig",
+    "TossConfig",
+    "config_path_from_env",
+    "normalize_pin",
+]
+
+MIN_PLAYERS = 3
+MAX_PLAYERS = 8
+INPUT_KINDS = ("button", "beam")
+CAMERA_KINDS = ("picamera2", "usb:N", "replay:PATH", "virtual")
+GAMES = ("frogs",)
+
+#: BCM GPIO number -> physical pin on the 40-pin header (J8) of every Pi since the B+.
+BCM_PINS: dict[int, int] = {
+    2: 3, 3: 5, 4: 7, 17: 11, 27: 13, 22: 15, 10: 19, 9: 21, 11: 23, 0: 27, 5: 29, 6: 31,
+    13: 33, 19: 35, 26: 37, 14: 8, 15: 10, 18: 12, 23: 16, 24: 18, 25: 22, 8: 24, 7: 26,
+    1: 28, 12: 32, 16: 36, 20: 38, 21: 40,
+}
+
+#: GPIOs with another job on a typical rig, and that job. A player input there is allowed
+#: but warned about (see :meth:`RigConfig.warnings`); GPIO0/1 are refused outright.
+RESERVED_PINS: dict[int, str] = {
+    0: "the HAT ID EEPROM (ID_SD)",
+    1: "the HAT ID EEPROM (ID_SC)",
+    2: "I2C (SDA), used by touch screens and sensors",
+    3: "I2C (SCL), used by touch screens and sensors",
+    4: "the 1-Wire default and the Pi 4 case fan on some cases",
+    7: "SPI0 (CE1), used by SPI touch displays",
+    8: "SPI0 (CE0), used by SPI touch displays",
+    9: "SPI0 (MISO), used by SPI touch displays",
+    10: "SPI0 (MOSI), used by SPI touch displays",
+    11: "SPI0 (SCLK), used by SPI touch displays",
+    14: "the serial console (UART TX)",
+    15: "the serial console (UART RX)",
+    18: "PCM/I2S audio (and PWM)",
+    19: "PCM/I2S audio (and PWM)",
+    20: "PCM/I2S audio",
+    21: "PCM/I2S audio",
+}
+_REFUSED_PINS = (0, 1)
+
+#: The recommended pin map, player 1 first: none of them has another job, each sits
+#: next to a ground pin (see docs/building.md).
+DEFAULT_PINS = ("GPIO17", "GPIO27", "GPIO22", "GPIO5", "GPIO6", "GPIO26", "GPIO23", "GPIO24")
+DEFAULT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eli")
+
+_PHYSICAL_TO_BCM = {phys: bcm for bcm, phys in BCM_PINS.items()}
+
+
+def normalize_pin(value: str) -> str:
+    """The canonical gpiozero name (``"GPIO17"``) of a pin given as gpiozero accepts it.
+
+    >>> normalize_pin("BCM17"), normalize_pin("BOARD11"), normalize_pin("J8:11"), normalize_pin("gpio17")
+    ('GPIO17', 'GPIO17', 'GPIO17', 'GPIO17')
+    >>> normalize_pin("GPIO40")
+    Traceback (most recent call last):
+    ...
+    ValueError: GPIO40 is not a GPIO on the 40-pin header (GPIO0 to GPIO27)
+    """
+    text = value.strip().upper()
+    match = re.fullmatch(r"(?:GPIO|BCM)?(\d{1,2})", text)
+    if match:
+        number = int(match.group(1))
+        if number not in BCM_PINS:
+            raise ValueError(f"{value} is not a GPIO on the 40-pin header (GPIO0 to GPIO27)")
+        return f"GPIO{number}"
+    match = re.fullmatch(r"(?:BOARD|J8:)(\d{1,2})", text)
+    if match:
+        physical = int(match.group(1))
+        if physical not in _PHYSICAL_TO_BCM:
+            raise ValueError(
+                f"{value}: header pin {physical} is not a GPIO (it is power, ground, or does not exist)"
+            )
+        return f"GPIO{_PHYSICAL_TO_BCM[physical]}"
+    raise ValueError(f"{value!r} is not a pin name (write it like \"GPIO17\")")
+
+
+@dataclass(frozen=True)
+class PlayerInput:
+    """One player and the input they toss with: a button or an IR break-beam on a GPIO."""
+
+    name: str
+    pin: str
+    kind: str = "button"
+
+    @property
+    def bcm(self) -> int:
+        """The BCM GPIO number: ``PlayerInput("Ada", "GPIO17").bcm == 17``."""
+        return int(self.pin[4:])
+
+    @property
+    def physical_pin(self) -> int:
+        """The pin number on the 40-pin header."""
+        return BCM_PINS[self.bcm]
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    """Which camera and at what resolution. ``source`` as :func:`rig.hardware.camera.open_source` takes it."""
+
+    source: str = "virtual"
+    width: int = 1280
+    height: int = 960
+    fps: int = 30
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Where the scoreboard web app listens (``0.0.0.0`` lets phones on the network see it)."""
+
+    listen: str = "127.0.0.1"
+    port: int = 8080
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Game options. ``turns_each=None``: 3 players 3, 4-5 players 2, 6-8 players 1."""
+
+    name: str = "frogs"
+    turns_each: int | None = None
+    penalty_per_violation: int = 0
+
+
+@dataclass(frozen=True)
+class TossConfig:
+    """Toss input timing: debounce lockout, when an input counts as stuck, the confirm hold."""
+
+    lockout_ms: float = 30.0
+    stuck_after_s: float = 10.0
+    hold_confirm_s: float = 1.0
+
+
+def _default_players() -> tuple[PlayerInput, ...]:
+    return tuple(PlayerInput(name, pin, "button") for name, pin in zip(DEFAULT_NAMES, DEFAULT_PINS))
+
+
+@dataclass(frozen=True)
+class RigConfig:
+    """The whole configuration. Build it with :meth:`load`, :meth:`parse` or :meth:`default`."""
+
+    players: tuple[PlayerInput, ...] = field(default_factory=_default_players)
+    camera: CameraConfig = CameraConfig()
+    profile: Path | None = None
+    data_dir: Path | None = None
+    server: ServerConfig = ServerConfig()
+    game: GameConfig = GameConfig()
+    tosses: TossConfig = TossConfig()
+    path: Path | None = None
+
+    @classmethod
+    def default(cls) -> RigConfig:
+        """Five simulated players (Ada, Ben, Cleo, Dev, Eli) on the recommended pins, the virtual camera."""
+        return cls()
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> RigConfig:
+        """Read and check a config file; relative paths in it resolve against its folder."""
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise ConfigError(f"{path}: no such config file (`rig config example > {path}` writes one)") from None
+        except IsADirectoryError:
+            raise ConfigError(f"{path}: is a folder, not a config file") from None
+        except PermissionError:
+            raise ConfigError(f"{path}: not allowed to read this config file") from None
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{path}: not a text file (UTF-8): {exc.reason} at byte {exc.start}") from None
+        except OSError as exc:
+            raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+        return cls.parse(text, source=str(path), base=path.resolve().parent, path=path)
+
+    @classmethod
+    def parse(
+        cls,
+        text: str,
+        *,
+        source: str = "<config>",
+        base: Path | None = None,
+        path: Path | None = None,
+    ) -> RigConfig:
+        """Check config text; ``source`` names it in errors, ``base`` anchors relative paths (default: cwd)."""
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+        return _Parser(text, source, base or Path.cwd()).build(data, path)
+
+    def warnings(self) -> tuple[str, ...]:
+        """Things that work but may bite: a player on a pin with another job (I2C, SPI, UART, audio)."""
+        notes = []
+        for index, player in enumerate(self.players):
+            job = RESERVED_PINS.get(player.bcm)
+            if job:
+                notes.append(f"players[{index}].pin: {player.pin} ({player.name}) is also {job}; "
+                             f"free pins: {', '.join(self.free_pins()[:4])}")
+        return tuple(notes)
+
+    def free_pins(self) -> list[str]:
+        """Recommended pins no player uses yet, best first."""
+        used = {p.pin for p in self.players}
+        return [pin for pin in DEFAULT_PINS if pin not in used]
+
+    @property
+    def turns_each(self) -> int:
+        """Turns per player: the configured number, else 3 for 3 players, 2 for 4-5, 1 for 6-8."""
+        if self.game.turns_each is not None:
+            return self.game.turns_each
+        count = len(self.players)
+        return 3 if count == 3 else 2 if count <= 5 else 1
+
+    def describe(self) -> list[str]:
+        """Human-readable summary lines (what ``rig config check`` prints)."""
+        lines = [f"{len(self.players)} players:"]
+        for player in self.players:
+            lines.append(f"  {player.name:<12} {player.kind:<6} {player.pin:<6} (header pin {player.physical_pin})")
+        cam = self.camera
+        lines.append(f"camera: {cam.source} {cam.width}x{cam.height} @ {cam.fps} fps")
+        lines.append(f"profile: {self.profile if self.profile else '(none: built-in colours)'}")
+        lines.append(f"data_dir: {self.data_dir if self.data_dir else '(default)'}")
+        lines.append(f"server: http://{self.server.listen}:{self.server.port}/")
+        turns = self.game.turns_each if self.game.turns_each is not None else f"auto ({self.turns_each})"
+        lines.append(f"game: {self.game.name}, turns each: {turns}, "
+                     f"penalty per violation: {self.game.penalty_per_violation}")
+        t = self.tosses
+        lines.append(f"tosses: lockout {t.lockout_ms:g} ms, stuck after {t.stuck_after_s:g} s, "
+                     f"hold to confirm {t.hold_confirm_s:g} s")
+        return lines
+
+
+def config_path_from_env() -> Path | None:
+    """The config file named by ``RIG_CONFIG``, if set (used when no ``--config`` is given)."""
+    value = os.environ.get("RIG_CONFIG", "").strip()
+    return Path(value) if value else None
+
+
+# --------------------------------------------------------------------------- checking
+
+
+_SECTIONS = {
+    "camera": ("source", "width", "height", "fps"),
+    "server": ("listen", "port"),
+    "game": ("name", "turns_each", "penalty_per_violation"),
+    "tosses": ("lockout_ms", "stuck_after_s", "hold_confirm_s"),
+}
+_PLAYER_KEYS = ("name", "pin", "kind")
+_TOP_KEYS = ("players", "camera", "profile", "data_dir", "server", "game", "tosses")
+
+
+def _did_you_mean(key: str, known: tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]}?" if close else ""
+
+
+class _Parser:
+    def __init__(self, text: str, source: str, base: Path) -> None:
+        self.source = source
+        self.base = base
+        self.lines = _KeyLines.scan(text)
+
+    def fail(self, key: str, message: str) -> ConfigError:
+        line = self.lines.find(key)
+        where = f"{self.source}:{line}" if line else self.source
+        return ConfigError(f"{where}: {key}: {message}")
+
+    # typed getters ---------------------------------------------------------------
+    def _type_name(self, value: Any) -> str:
+        return {bool: "true/false", int: "a whole number", float: "a number", str: "a string",
+                list: "a list", dict: "a table"}.get(type(value), type(value).__name__)
+
+    def string(self, table: dict, key: str, dotted: str, default: str | None) -> str | None:
+        value = table.get(key, default)
+        if value is not None and not isinstance(value, str):
+            raise self.fail(dotted, f"must be a string in quotes, not {self._type_name(value)} ({value!r})")
+        return value
+
+    def integer(self, table: dict, key: str, dotted: str, default: int | None, lo: int, hi: int) -> int | None:
+        value = table.get(key, default)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(dotted, f"must be a whole number, not {self._type_name(value)} ({value!r})")
+        if not lo <= value <= hi:
+            raise self.fail(dotted, f"{value} is out of range ({lo} to {hi})")
+        return value
+
+    def number(self, table: dict, key: str, dotted: str, default: float, lo: float, hi: float) -> float:
+        value = table.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.fail(dotted, f"must be a number, not {self._type_name(value)} ({value!r})")
+        if not lo <= value <= hi or value != value:
+            raise self.fail(dotted, f"{value:g} is out of range ({lo:g} to {hi:g})")
+        return float(value)
+
+    def table(self, data: dict, key: str) -> dict:
+        value = data.get(key, {})
+        if not isinstance(value, dict):
+            raise self.fail(key, f"must be a table ([{key}]), not {self._type_name(value)}")
+        known = _SECTIONS[key]
+        for name in value:
+            if name not in known:
+                hint = ""
+                if name in _TOP_KEYS:
+                    hint = f"; {name} is a top-level key: move it above the first [table] line"
+                raise self.fail(f"{key}.{name}", f"unknown key (known: {', '.join(known)})"
+                                                 f"{hint or _did_you_mean(name, known)}")
+        return value
+
+    def path_value(self, data: dict, key: str) -> Path | None:
+        value = self.string(data, key, key, None)
+        if value is None:
+            return None
+        if not value.strip():
+            raise self.fail(key, "is empty (leave the key out for the default)")
+        return (self.base / Path(value).expanduser()).resolve()
+
+    # sections ----------------------------------------------------------------------
+    def build(self, data: dict, path: Path | None) -> RigConfig:
+        for key in data:
+            if key not in _TOP_KEYS:
+                raise self.fail(key, f"unknown key (known: {', '.join(_TOP_KEYS)}){_did_you_mean(key, _TOP_KEYS)}")
+        return RigConfig(
+            players=self.players(data),
+            camera=self.camera(self.table(data, "camera")),
+            profile=self.path_value(data, "profile"),
+            data_dir=self.path_value(data, "data_dir"),
+            server=self.server(self.table(data, "server")),
+            game=self.game(self.table(data, "game")),
+            tosses=self.tosses(self.table(data, "tosses")),
+            path=path,
+        )
+
+    def players(self, data: dict) -> tuple[PlayerInput, ...]:
+        if "players" not in data:
+            return _default_players()
+        entries = data["players"]
+        if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+            raise self.fail("players", "must be a list of [[players]] tables")
+        if not MIN_PLAYERS <= len(entries) <= MAX_PLAYERS:
+            count = f"{len(entries)} player{'' if len(entries) == 1 else 's'}"
+            raise self.fail("players", f"{count} configured; the rig needs {MIN_PLAYERS} to {MAX_PLAYERS}")
+        players: list[PlayerInput] = []
+        by_name: dict[str, str] = {}
+        by_pin: dict[str, str] = {}
+        for index, entry in enumerate(entries):
+            prefix = f"players[{index}]"
+            for name in entry:
+                if name not in _PLAYER_KEYS:
+                    hint = ""
+                    if name in _TOP_KEYS:
+                        hint = f"; {name} is a top-level key: move it above the first [[players]] line"
+                    raise self.fail(f"{prefix}.{name}", f"unknown key (known: {', '.join(_PLAYER_KEYS)})"
+                                                        f"{hint or _did_you_mean(name, _PLAYER_KEYS)}")
+            for required in ("name", "pin"):
+                if required not in entry:
+                    raise self.fail(prefix, f"has no {required} (every player needs name and pin)")
+            name = self.string(entry, "name", f"{prefix}.name", None).strip()
+            if not name:
+                raise self.fail(f"{prefix}.name", "is empty")
+            if len(name) > 24:
+                raise self.fail(f"{prefix}.name", f"{name!r} is too long for the scoreboard (24 characters at most)")
+            folded = name.casefold()
+            if folded in by_name:
+                raise self.fail(f"{prefix}.name", f"{name} is already a player (players[{by_name[folded]}])")
+            raw_pin = self.string(entry, "pin", f"{prefix}.pin", None)
+            try:
+                pin = normalize_pin(raw_pin)
+            except ValueError as exc:
+                raise self.fail(f"{prefix}.pin", str(exc)) from None
+            if int(pin[4:]) in _REFUSED_PINS:
+                raise self.fail(f"{prefix}.pin", f"{pin} is reserved for {RESERVED_PINS[int(pin[4:])]}; "
+                                                 f"use one of {', '.join(DEFAULT_PINS[:4])}")
+            if pin in by_pin:
+                shown = raw_pin if normalize_pin(raw_pin) == raw_pin else f"{raw_pin} ({pin})"
+                raise self.fail(f"{prefix}.pin", f"{shown} is already used by {by_pin[pin]}")
+            kind = self.string(entry, "kind", f"{prefix}.kind", "button")
+            if kind not in INPUT_KINDS:
+                raise self.fail(f"{prefix}.kind", f"{kind!r} is not an input kind (one of: {', '.join(INPUT_KINDS)})")
+            by_name[folded] = str(index)
+            by_pin[pin] = name
+            players.append(PlayerInput(name, pin, kind))
+        return tuple(players)
+
+    def camera(self, table: dict) -> CameraConfig:
+        source = self.string(table, "source", "camera.source", "virtual").strip()
+        if source.startswith("usb:"):
+            if not re.fullmatch(r"usb:(\d{1,2}|/dev/\S+)", source):
+                raise self.fail("camera.source", f"{source!r}: write the USB camera's number, like \"usb:0\" "
+                                                 "(or its device, like \"usb:/dev/video0\")")
+        elif source.startswith("replay:"):
+            target = source[len("replay:"):].strip()
+            if not target:
+                raise self.fail("camera.source", "\"replay:\" needs a recording, like \"replay:recordings/game1\"")
+            source = f"replay:{(self.base / Path(target).expanduser()).resolve()}"
+        elif source not in ("picamera2", "virtual"):
+            raise self.fail("camera.source", f"{source!r} is not a camera (one of: {', '.join(CAMERA_KINDS)})")
+        return CameraConfig(
+            source=source,
+            width=self.integer(table, "width", "camera.width", 1280, 160, 4608),
+            height=self.integer(table, "height", "camera.height", 960, 120, 3456),
+            fps=self.integer(table, "fps", "camera.fps", 30, 1, 120),
+        )
+
+    def server(self, table: dict) -> ServerConfig:
+        listen = self.string(table, "listen", "server.listen", "127.0.0.1").strip()
+        try:
+            ipaddress.ip_address(listen)
+        except ValueError:
+            if not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?", listen):
+                raise self.fail("server.listen", f"{listen!r} is not an address "
+                                                 "(\"127.0.0.1\": this machine only, \"0.0.0.0\": the network)") from None
+        return ServerConfig(listen=listen, port=self.integer(table, "port", "server.port", 8080, 1, 65535))
+
+    def game(self, table: dict) -> GameConfig:
+        name = self.string(table, "name", "game.name", "frogs")
+        if name not in GAMES:
+            raise self.fail("game.name", f"{name!r} is not a game the rig scores (one of: {', '.join(GAMES)})")
+        return GameConfig(
+            name=name,
+            turns_each=self.integer(table, "turns_each", "game.turns_each", None, 1, 20),
+            penalty_per_violation=self.integer(table, "penalty_per_violation", "game.penalty_per_violation", 0, 0, 100),
+        )
+
+    def tosses(self, table: dict) -> TossConfig:
+        return TossConfig(
+            lockout_ms=self.number(table, "lockout_ms", "tosses.lockout_ms", 30.0, 0.0, 1000.0),
+            stuck_after_s=self.number(table, "stuck_after_s", "tosses.stuck_after_s", 10.0, 0.5, 3600.0),
+            hold_confirm_s=self.number(table, "hold_confirm_s", "tosses.hold_confirm_s", 1.0, 0.2, 10.0),
+        )
+
+
+# --------------------------------------------------------------------------- line numbers
+
+_BARE_KEY = r"[A-Za-z0-9_-]+"
+_QUOTED_KEY = r'"(?:[^"\\]|\\.)*"|\'[^\']*\''
+_KEY_PART = rf"(?:{_BARE_KEY}|{_QUOTED_KEY})"
+_DOTTED = rf"{_KEY_PART}(?:\s*\.\s*{_KEY_PART})*"
+_ARRAY_HEADER = re.compile(rf"\s*\[\[\s*({_DOTTED})\s*\]\]")
+_TABLE_HEADER = re.compile(rf"\s*\[\s*({_DOTTED})\s*\]")
+_KEY_LINE = re.compile(rf"\s*({_DOTTED})\s*=")
+
+
+def _split_dotted(text: str) -> list[str]:
+    parts = re.findall(_KEY_PART, text)
+    return [p[1:-1] if p[:1] in "\"'" else p for p in parts]
+
+
+@dataclass
+class _KeyLines:
+    """Where each key path (``players[2].pin``, ``camera.source``) is written; tomllib gives no positions."""
+
+    lines: dict[str, int]
+
+    @classmethod
+    def scan(cls, text: str) -> _KeyLines:
+        found: dict[str, int] = {}
+        counts: dict[str, int] = {}
+        table = ""
+        in_multiline: str | None = None
+        for number, line in enumerate(text.splitlines(), start=1):
+            if in_multiline:
+                if line.count(in_multiline) % 2 == 1:
+                    in_multiline = None
+                continue
+            if match := _ARRAY_HEADER.match(line):
+                name = ".".join(_split_dotted(match.group(1)))
+                index = counts.get(name, 0)
+                counts[name] = index + 1
+                table = f"{name}[{index}]"
+                found.setdefault(name, number)
+                found.setdefault(table, number)
+            elif match := _TABLE_HEADER.match(line):
+                table = ".".join(_split_dotted(match.group(1)))
+                found.setdefault(table, number)
+            elif match := _KEY_LINE.match(line):
+                key = ".".join(_split_dotted(match.group(1)))
+                full = f"{table}.{key}" if table else key
+                found.setdefault(full, number)
+                rest = line[match.end():]
+                for quote in ('"""', "'''"):
+                    if rest.count(quote) % 2 == 1:
+                        in_multiline = quote
+        return cls(found)
+
+    def find(self, key: str) -> int | None:
+        """The line of ``key``, else of the nearest enclosing table or key that is written down."""
+        while key:
+            if key in self.lines:
+                return self.lines[key]
+            if key.endswith("]"):
+                key = key[: key.rindex("[")]
+            elif "." in key:
+                key = key[: key.rindex(".")]
+            else:
+                return None
+        return None
