@@ -96,7 +96,10 @@ def test_counted_and_excluded_partition_the_pip_dice(r):
     ({"pips": 2}, "has no 'color'"),
     ({"color": "red", "dot": "white"}, "no die carries a white dot"),
     ({"color": "red", "pip": 2}, "unknown key"),
-    ("red:2", "must be an object"),
+    ("red", "must be like 'green:4'"),
+    ("red:x", "must be like 'green:4'"),
+    ("white:3", "white dice carry only colour dots"),
+    (3, "must be an object"),
 ])
 def test_bad_die_is_a_clear_rig_error(bad, words):
     with pytest.raises(blitz.BadDieError, match=words):
@@ -164,3 +167,10 @@ def test_scoreboard_errors():
         Scoreboard.new(["Ada", "Ada"])
     with pytest.raises(blitz.BlitzError, match="handicap"):
         Scoreboard.new(["Ada"], handicap={"Ada": 0})
+
+
+def test_short_die_strings_round_trip():
+    r = Roll.parse(["green:4", "red:dot=blue", "white:dot=green", " Blue:6 "])
+    assert [str(d) for d in r.dice] == ["green:4", "red:dot=blue", "white:dot=green", "blue:6"]
+    assert Roll.parse([str(d) for d in r.dice]) == r
+    assert score_request({"game": "blitz", "dice": ["green:4", "white:dot=green", "blue:6"]})["answer"] == 6

@@ -1,0 +1,289 @@
+"""Pip-reading accuracy: on the real photographs and on rendered frames.
+
+Meant for ``rig bench vision --game blitz`` (``add_arguments`` / ``run``); also runs as
+``python -m rig.bench.pips``. The real photographs (``../shared/data/real-pip-dice``,
+YOLO labels, class k = k+1 pips) are split by file number: numbers that are multiples of
+3 are held out, the rest were used to tune ``calibration/pips.toml``. Both figures are
+printed, for two modes: counting inside the labelled box, and finding the dice without
+the labels (a die then counts as read only if found *and* counted right).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from rig.errors import RigError
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+#: Default folder of the real photographs; override with --data or $RIG_PIP_DATA.
+DEFAULT_DATA = PROJECT_ROOT.parent / "shared" / "data" / "real-pip-dice"
+HELD_OUT_EVERY = 3
+_NAME = re.compile(r"^[a-z]+_(\d+)$")
+
+
+class BenchDataError(RigError):
+    """The photograph folder is missing or a label file is malformed."""
+
+
+@dataclass(frozen=True)
+class LabelledDie:
+    """One labelled die: true pip count and the pip pattern's box (x, y, w, h) in pixels."""
+
+    pips: int
+    box: tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Photo:
+    path: Path
+    number: int
+    dice: tuple[LabelledDie, ...]
+
+    @property
+    def held_out(self) -> bool:
+        return is_held_out(self.number)
+
+
+def is_held_out(number: int) -> bool:
+    """The fixed split: file numbers that are multiples of 3 are never used for tuning.
+
+    >>> [n for n in range(1, 10) if is_held_out(n)]
+    [3, 6, 9]
+    """
+    return number % HELD_OUT_EVERY == 0
+
+
+def parse_labels(text: str, width: int, height: int, *, source: str = "labels") -> tuple[LabelledDie, ...]:
+    """YOLO lines ``class cx cy w h`` (normalised) → dice with pixel boxes.
+
+    >>> parse_labels("2 0.5 0.5 0.1 0.2", 640, 480)
+    (LabelledDie(pips=3, box=(288.0, 192.0, 64.0, 96.0)),)
+    """
+    dice = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            cls, cx, cy, w, h = line.split()
+            k = int(cls)
+            cx, cy, w, h = float(cx) * width, float(cy) * height, float(w) * width, float(h) * height
+        except ValueError:
+            raise BenchDataError(f"{source}:{n}: expected 'class cx cy w h', got {line!r}") from None
+        if not 0 <= k <= 5:
+            raise BenchDataError(f"{source}:{n}: class must be 0-5 (1-6 pips), not {k}")
+        dice.append(LabelledDie(k + 1, (cx - w / 2, cy - h / 2, w, h)))
+    return tuple(dice)
+
+
+def load_photos(folder: Path) -> list[Photo]:
+    """Every ``NAME_N.jpg`` with its ``NAME_N.txt`` labels in ``folder`` (images are not read here)."""
+    import cv2
+
+    if not folder.is_dir():
+        raise BenchDataError(f"no photograph folder {folder} (set --data or $RIG_PIP_DATA)")
+    photos = []
+    for path in sorted(folder.glob("*.jpg")):
+        m = _NAME.match(path.stem)
+        label = path.with_suffix(".txt")
+        if not m or not label.exists():
+            continue
+        image = cv2.imread(str(path))
+        if image is None:
+            raise BenchDataError(f"cannot read image {path}")
+        h, w = image.shape[:2]
+        photos.append(Photo(path, int(m.group(1)), parse_labels(label.read_text(), w, h, source=str(label))))
+    if not photos:
+        raise BenchDataError(f"no labelled photographs (NAME_N.jpg + NAME_N.txt) in {folder}")
+    return photos
+
+
+class Confusion:
+    """Rows: true pips 1–6; columns: read 0 (none), 1–6, 7+ (too many)."""
+
+    COLUMNS = ("0", "1", "2", "3", "4", "5", "6", "7+")
+
+    def __init__(self) -> None:
+        self.counts = [[0] * len(self.COLUMNS) for _ in range(6)]
+        self.missed = [0] * 6
+
+    def add(self, truth: int, read: int | None) -> None:
+        if read is None:
+            self.missed[truth - 1] += 1
+        else:
+            self.counts[truth - 1][min(read, 7)] += 1
+
+    @property
+    def total(self) -> int:
+        return sum(map(sum, self.counts)) + sum(self.missed)
+
+    @property
+    def correct(self) -> int:
+        return sum(self.counts[i][i + 1] for i in range(6))
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.total if self.total else float("nan")
+
+    def format(self, *, with_missed: bool = False) -> str:
+        head = "truth\\read " + " ".join(f"{c:>4}" for c in self.COLUMNS) + ("  miss" if with_missed else "")
+        rows = [head]
+        for i, row in enumerate(self.counts):
+            rows.append(f"{i + 1:>10} " + " ".join(f"{v:>4}" for v in row)
+                        + (f"  {self.missed[i]:>4}" if with_missed else ""))
+        return "\n".join(rows)
+
+
+def evaluate_boxes(photos: Iterable[Photo], params, images: dict) -> tuple[Confusion, float]:
+    """Count pips inside every labelled box; returns the confusion matrix and ms per die."""
+    from rig.vision.pips import count_pips_in_box
+
+    cm, spent, n = Confusion(), 0.0, 0
+    for photo in photos:
+        frame = images[photo.path]
+        for die in photo.dice:
+            t0 = time.perf_counter()
+            read = count_pips_in_box(frame, die.box, params).pips
+            spent += time.perf_counter() - t0
+            n += 1
+            cm.add(die.pips, read)
+    return cm, 1000 * spent / max(1, n)
+
+
+def evaluate_find(photos: Iterable[Photo], params, images: dict) -> tuple[Confusion, int, float]:
+    """Find dice without labels: each label matched to a found die containing its centre.
+
+    Returns the confusion matrix (unmatched labels in the "miss" column), the number of
+    found dice matching no label, and ms per frame.
+    """
+    from rig.vision.pips import find_pip_dice
+
+    cm, extra, spent, frames = Confusion(), 0, 0.0, 0
+    for photo in photos:
+        t0 = time.perf_counter()
+        found = find_pip_dice(images[photo.path], params)
+        spent += time.perf_counter() - t0
+        frames += 1
+        used = set()
+        for die in photo.dice:
+            x, y, w, h = die.box
+            cx, cy = x + w / 2, y + h / 2
+            hit = next((i for i, f in enumerate(found)
+                        if f.box[0] <= cx <= f.box[0] + f.box[2] and f.box[1] <= cy <= f.box[1] + f.box[3]), None)
+            if hit is None:
+                cm.add(die.pips, None)
+            else:
+                used.add(hit)
+                cm.add(die.pips, found[hit].pips)
+        extra += len(found) - len(used)
+    return cm, extra, 1000 * spent / max(1, frames)
+
+
+def evaluate_rendered(frames: int, params, *, seed: int = 0) -> dict[str, object]:
+    """Rendered white pip dice (boxes known, and found), Würfelblitz throws, Banana Moon start rolls."""
+    from rig.vision.blitz import read_blitz, read_start_roll
+    from rig.vision.pips import count_pips_in_box, find_pip_dice
+    from rig.vision.render_pips import render_blitz, render_pip_dice, render_start_roll
+
+    boxes, found, blitz_dice, blitz_right, throws_right, starts_right = Confusion(), Confusion(), 0, 0, 0, 0
+    for i in range(frames):
+        frame, truth = render_pip_dice(seed + i)
+        dice = find_pip_dice(frame, params)
+        for t in truth:
+            boxes.add(t.pips, count_pips_in_box(frame, t.box, params).pips)
+            hit = [d for d in dice if abs(d.centre[0] - t.centre[0]) < t.box[2] / 2
+                   and abs(d.centre[1] - t.centre[1]) < t.box[3] / 2]
+            found.add(t.pips, hit[0].pips if hit else None)
+        frame, truth = render_blitz(seed + i, white_dice=2 + i % 2)
+        reading = read_blitz(frame, params)
+        all_right = len(reading.dice) == len(truth)
+        for t in truth:
+            blitz_dice += 1
+            hit = [d for d in reading.dice if abs(d.centre[0] - t.centre[0]) < t.box[2] / 2
+                   and abs(d.centre[1] - t.centre[1]) < t.box[3] / 2]
+            ok = bool(hit) and (hit[0].color, hit[0].pips, hit[0].dot) == (t.color, t.pips, t.dot)
+            blitz_right += ok
+            all_right &= ok
+        throws_right += all_right
+        frame, truth = render_start_roll(seed + i)
+        start = read_start_roll(frame, params)
+        starts_right += (start.white, start.black) == (truth["white"], truth["black"])
+    return {"boxes": boxes, "found": found, "blitz_dice": blitz_dice, "blitz_right": blitz_right,
+            "throws": frames, "throws_right": throws_right, "starts_right": starts_right}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", type=Path, default=None,
+                        help=f"folder of the real photographs (default $RIG_PIP_DATA or {DEFAULT_DATA})")
+    parser.add_argument("--params", type=Path, default=None, help="pip parameter file (default calibration/pips.toml)")
+    parser.add_argument("--rendered", type=int, default=100, metavar="N", help="rendered frames of each kind (default 100)")
+    parser.add_argument("--no-find", action="store_true", help="skip finding dice without the labels")
+
+
+def data_folder(arg: Path | None) -> Path:
+    if arg is not None:
+        return arg
+    env = os.environ.get("RIG_PIP_DATA")
+    return Path(env) if env else DEFAULT_DATA
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{part}/{whole} = {100 * part / whole:.1f}%" if whole else "n/a"
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from rig.vision.pips import PipParams
+
+    params = PipParams.load(getattr(args, "params", None))
+    folder = data_folder(getattr(args, "data", None))
+    if folder.is_dir():
+        photos = load_photos(folder)
+        images = {p.path: cv2.imread(str(p.path)) for p in photos}
+        n_dice = sum(len(p.dice) for p in photos)
+        print(f"real photographs: {folder}  ({len(photos)} photos, {n_dice} labelled dice; "
+              f"held out: file numbers divisible by {HELD_OUT_EVERY})")
+        for split, chosen in (("tuning", [p for p in photos if not p.held_out]),
+                              ("held-out", [p for p in photos if p.held_out])):
+            cm, ms = evaluate_boxes(chosen, params, images)
+            print(f"\n[labelled boxes, {split}] pip accuracy {_pct(cm.correct, cm.total)}  ({ms:.2f} ms per die)")
+            print(cm.format())
+            if not getattr(args, "no_find", False):
+                cm, extra, ms = evaluate_find(chosen, params, images)
+                found = cm.total - sum(cm.missed)
+                print(f"\n[found without labels, {split}] found {_pct(found, cm.total)}, "
+                      f"found and read right {_pct(cm.correct, cm.total)}, "
+                      f"{extra} found dice match no label  ({ms:.1f} ms per frame)")
+                print(cm.format(with_missed=True))
+    else:
+        print(f"real photographs: {folder} is absent, skipped (set --data or $RIG_PIP_DATA)")
+    n = getattr(args, "rendered", 100)
+    if n > 0:
+        r = evaluate_rendered(n, params)
+        print(f"\n[rendered white dice, boxes known] pip accuracy {_pct(r['boxes'].correct, r['boxes'].total)}")
+        print(f"[rendered white dice, found] found and read right {_pct(r['found'].correct, r['found'].total)}")
+        print(r["found"].format(with_missed=True))
+        print(f"\n[rendered Würfelblitz throws] dice right (colour + pips/dot) {_pct(r['blitz_right'], r['blitz_dice'])}, "
+              f"whole throws right {_pct(r['throws_right'], r['throws'])}")
+        print(f"[rendered Banana Moon start rolls] both dice right {_pct(r['starts_right'], r['throws'])}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m rig.bench.pips", description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    try:
+        return run(parser.parse_args(argv))
+    except RigError as exc:
+        print(f"rig bench pips: error: {exc}")
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,59 @@
+"""The pip benchmark's data handling (no real photographs needed)."""
+
+import argparse
+
+import pytest
+
+from rig.bench import pips as bench
+from rig.bench.pips import BenchDataError, Confusion, is_held_out, parse_labels
+
+
+def test_split_is_by_file_number():
+    assert [n for n in range(1, 13) if is_held_out(n)] == [3, 6, 9, 12]
+
+
+def test_parse_labels_and_errors():
+    dice = parse_labels("0 0.5 0.5 0.1 0.1\n\n5 0.25 0.25 0.5 0.5\n", 100, 200)
+    assert [d.pips for d in dice] == [1, 6]
+    assert dice[1].box == (0.0, 0.0, 50.0, 100.0)
+    with pytest.raises(BenchDataError, match="x.txt:1: class must be 0-5"):
+        parse_labels("6 0.5 0.5 0.1 0.1", 10, 10, source="x.txt")
+    with pytest.raises(BenchDataError, match=":2: expected"):
+        parse_labels("0 0.5 0.5 0.1 0.1\n0 0.5", 10, 10)
+
+
+def test_confusion_matrix():
+    cm = Confusion()
+    cm.add(3, 3)
+    cm.add(3, 9)
+    cm.add(6, None)
+    assert (cm.correct, cm.total) == (1, 3)
+    text = cm.format(with_missed=True)
+    assert "7+" in text and "miss" in text
+
+
+def test_missing_folder_is_a_clear_error_and_run_skips_it(tmp_path, capsys):
+    with pytest.raises(BenchDataError, match="no photograph folder"):
+        bench.load_photos(tmp_path / "absent")
+    args = argparse.Namespace(data=tmp_path / "absent", params=None, rendered=2, no_find=False)
+    assert bench.run(args) == 0
+    out = capsys.readouterr().out
+    assert "is absent, skipped" in out and "[rendered Würfelblitz throws]" in out
+
+
+def test_run_on_a_tiny_labelled_folder(tmp_path, capsys):
+    import cv2
+
+    from rig.vision.render_pips import render_pip_dice
+
+    for i in (1, 3):
+        frame, truth = render_pip_dice(i, n=2)
+        cv2.imwrite(str(tmp_path / f"dice_{i}.jpg"), frame)
+        h, w = frame.shape[:2]
+        (tmp_path / f"dice_{i}.txt").write_text("".join(
+            f"{t.pips - 1} {(t.box[0] + t.box[2] / 2) / w} {(t.box[1] + t.box[3] / 2) / h} {t.box[2] / w} {t.box[3] / h}\n"
+            for t in truth))
+    assert bench.main(["--data", str(tmp_path), "--rendered", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "2 photos, 4 labelled dice" in out
+    assert "[labelled boxes, held-out] pip accuracy" in out
