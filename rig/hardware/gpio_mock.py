@@ -1,0 +1,70 @@
+"""A gpiozero mock pin whose edges carry exactly the tick you give it.
+
+gpiozero's :class:`~gpiozero.pins.mock.MockPin` stamps every edge with ``time.monotonic()``
+at the moment you call ``drive_low()``. To test bounce trains and presses a microsecond
+apart, :class:`TickPin` passes your tick to ``when_changed(ticks, state)`` instead, just as
+the lgpio factory passes the kernel's edge time (``ns / 1e9``). Everything else is the real
+gpiozero stack::
+
+    >>> from gpiozero.pins.mock import MockFactory
+    >>> factory = MockFactory(pin_class=TickPin)
+    >>> pin = factory.pin("GPIO17")
+    >>> pin.pull = "up"
+    >>> seen = []
+    >>> def record(ticks, state):
+    ...     seen.append((ticks, state))
+    >>> pin.when_changed = record
+    >>> pin.drive_low_at(100.000001), pin.drive_low_at(100.5), pin.drive_high_at(100.000002)
+    (True, False, True)
+    >>> seen
+    [(100.000001, False), (100.000002, True)]
+    >>> factory.reset()
+
+:meth:`TickPin.wire_low` models a pin held low by the outside world (a button jammed down,
+a blocked beam): the internal pull-up set when a device opens the pin cannot raise it.
+"""
+
+from __future__ import annotations
+
+from gpiozero.pins.mock import MockPin, PinState
+
+__all__ = ["TickPin"]
+
+
+class TickPin(MockPin):
+    """A :class:`~gpiozero.pins.mock.MockPin` with ``drive_low_at(ticks)`` / ``drive_high_at(ticks)``."""
+
+    def __init__(self, factory, info):
+        self._wired_low = False
+        super().__init__(factory, info)
+
+    def drive_low_at(self, ticks: float) -> bool:
+        """Pull the pin low as of *ticks* (seconds); True if that was an edge."""
+        return self._edge_at(False, ticks)
+
+    def drive_high_at(self, ticks: float) -> bool:
+        """Let the pin go high as of *ticks* (seconds); True if that was an edge."""
+        self._wired_low = False
+        return self._edge_at(True, ticks)
+
+    def wire_low(self) -> None:
+        """Hold the pin low from outside, whatever its pull (a stuck input), until :meth:`drive_high_at`."""
+        self._wired_low = True
+        self._change_state(False)
+
+    def _set_pull(self, value):
+        super()._set_pull(value)
+        if self._wired_low:
+            self._change_state(False)
+
+    def _edge_at(self, state: bool, ticks: float) -> bool:
+        assert self._function == "input"
+        if self._state == state:
+            return False
+        self._state = state
+        self.states.append(PinState(ticks - self._last_change, state))
+        self._last_change = ticks
+        wanted = ("both", "rising") if state else ("both", "falling")
+        if self._edges in wanted and self._when_changed is not None:
+            self._call_when_changed()
+        return True

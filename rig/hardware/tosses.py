@@ -1,0 +1,707 @@
+"""Toss inputs: one arcade button or IR break-beam per player, timed by the kernel's edge tick.
+
+Who tossed first decides who scores, so a toss is dated by the edge timestamp the pin
+factory hands to ``Pin.when_changed(ticks, state)`` (lgpio: the kernel's ``CLOCK_MONOTONIC``
+nanoseconds / 1e9), never by when a Python callback got to run. Both kinds of input are
+digital, active low with the internal pull-up: a pressed button or a broken beam pulls
+the pin to ground.
+
+- :class:`TossButton` and :class:`BreakBeam` are gpiozero devices that keep that tick.
+- :class:`Lockout` is the debounce rule, a pure state machine: the first edge wins, later
+  edges within the lockout are dropped and counted.
+- :class:`TossInputs` owns one device per player and delivers :class:`TossEvent`,
+  :class:`ReleaseEvent` and :class:`InputFault` to your callbacks, in edge-time order, from
+  one thread of its own.
+
+With gpiozero's mock pins (``GPIOZERO_PIN_FACTORY=mock`` or a ``MockFactory``) the same stack
+runs anywhere; :meth:`TossInputs.simulate_press` drives a mock pin::
+
+    >>> from gpiozero.pins.mock import MockFactory
+    >>> from rig.config import PlayerInput
+    >>> tosses = []
+    >>> players = [PlayerInput("Ada", "GPIO17"), PlayerInput("Ben", "GPIO27", "beam")]
+    >>> with TossInputs(players, pin_factory=MockFactory(), on_toss=tosses.append) as inputs:
+    ...     inputs.simulate_press("Ben", hold_s=0)
+    ...     inputs.simulate_press("Ada", hold_s=0)
+    ...     _ = inputs.flush()
+    >>> [(t.player, t.source) for t in tosses]
+    [('Ben', 'sim:beam:GPIO27'), ('Ada', 'sim:button:GPIO17')]
+    >>> tosses[0].t_us < tosses[1].t_us
+    True
+"""
+
+from __future__ import annotations
+
+import heapq
+import logging
+import sys
+import threading
+import time
+import warnings
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from queue import Empty, SimpleQueue
+from typing import Any
+
+from gpiozero import Button, Device, DigitalInputDevice
+from gpiozero.exc import GPIOPinInUse, GPIOZeroError, PinInvalidPin
+from gpiozero.pins.mock import MockFactory
+
+from rig.errors import ConfigError, HardwareError
+
+__all__ = [
+    "KINDS",
+    "BreakBeam",
+    "InputFault",
+    "InputStats",
+    "Lockout",
+    "ReleaseEvent",
+    "TossButton",
+    "TossEvent",
+    "TossInputs",
+    "describe_factory",
+    "resolve_pin_factory",
+    "ticks_to_us",
+]
+
+log = logging.getLogger(__name__)
+
+#: The kinds of toss input a player can have.
+KINDS = ("button", "beam")
+
+
+def ticks_to_us(ticks: float) -> int:
+    """A pin factory's edge tick (seconds, monotonic) as integer microseconds.
+
+    >>> ticks_to_us(12345.678901), ticks_to_us(0.0000015)
+    (12345678901, 2)
+    """
+    return round(ticks * 1_000_000)
+
+
+# --- events -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TossEvent:
+    """A player's toss: ``t_us`` is the kernel's edge time (integer µs, monotonic clock)."""
+
+    player: str
+    t_us: int
+    source: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The engine's ``toss`` event."""
+        return {"type": "toss", "t_us": self.t_us, "source": self.source, "player": self.player}
+
+
+@dataclass(frozen=True)
+class ReleaseEvent:
+    """The input went inactive again after ``held_us`` (the roller's hold >= 1 s confirms a copy)."""
+
+    player: str
+    t_us: int
+    held_us: int
+
+
+@dataclass(frozen=True)
+class InputFault:
+    """Something is wrong with a player's input.
+
+    ``kind`` is ``"stuck"`` (active at start, or for longer than ``stuck_after_s``: the
+    input gives no tosses until it is released) or ``"recovered"`` (a stuck input was
+    released and works again).
+    """
+
+    player: str
+    pin: str
+    kind: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.pin}) {self.kind}: {self.detail}"
+
+
+# --- the debounce rule --------------------------------------------------------------------
+
+
+class Lockout:
+    """First edge wins; edges within ``lockout_us`` after an accepted edge are dropped.
+
+    :meth:`edge` returns the level changes ``(active, t_us)`` an edge causes. A dropped
+    edge still records the pin's level, so when the lockout is over :meth:`settle` (or the
+    next edge) reports a change that ended inside it, dated by the edge that made it::
+
+        >>> lock = Lockout(30_000)
+        >>> lock.edge(1_000, True)              # press: accepted
+        [(True, 1000)]
+        >>> lock.edge(1_300, False), lock.edge(1_900, True), lock.dropped   # bounce
+        ([], [], 2)
+        >>> lock.edge(90_000, False)            # release after the lockout
+        [(False, 90000)]
+        >>> lock.edge(95_000, True)             # a tap inside the release's lockout...
+        []
+        >>> lock.edge(96_000, False), lock.settle()   # ...ends released: no change
+        ([], [])
+        >>> lock.edge(200_000, True), lock.edge(210_000, False), lock.settle()
+        ([(True, 200000)], [], [(False, 210000)])
+    """
+
+    def __init__(self, lockout_us: int, *, active: bool = False):
+        self.lockout_us = int(lockout_us)
+        self.active = active
+        self.dropped = 0
+        self._raw = active
+        self._raw_t: int | None = None
+        self._until: int | None = None
+
+    def __repr__(self) -> str:
+        return f"Lockout({self.lockout_us}, active={self.active}, dropped={self.dropped})"
+
+    def edge(self, t_us: int, active: bool) -> list[tuple[bool, int]]:
+        """Feed one edge of this input (edges of one input come in time order)."""
+        if self._until is not None and t_us < self._until:
+            self.dropped += 1
+            self._raw, self._raw_t = active, t_us
+            return []
+        changes = self.settle()
+        self._raw, self._raw_t = active, t_us
+        if active != self.active:
+            self.active = active
+            self._until = t_us + self.lockout_us
+            changes.append((active, t_us))
+        return changes
+
+    def settle(self) -> list[tuple[bool, int]]:
+        """After the lockout: the change a dropped edge left behind, if any."""
+        if self._raw == self.active or self._raw_t is None:
+            return []
+        self.active = self._raw
+        return [(self.active, self._raw_t)]
+
+
+# --- the devices --------------------------------------------------------------------------
+
+
+class _EdgeTicks:
+    """Keeps the tick gpiozero's pin passes to ``_pin_changed`` and forwards every edge."""
+
+    def _init_edge_ticks(self, player: str | None, when_edge) -> None:
+        # gpiozero freezes a device's attributes at the end of __init__: set ours first.
+        self._player = player
+        self._when_edge = when_edge
+        self._last_edge_us: int | None = None
+
+    @property
+    def player(self) -> str | None:
+        """The player this input belongs to."""
+        return self._player
+
+    @property
+    def last_edge_us(self) -> int | None:
+        """The edge time of the last edge seen (integer µs), or None before the first."""
+        return self._last_edge_us
+
+    @property
+    def when_edge(self) -> Callable[[int, bool], None] | None:
+        """Called as ``when_edge(t_us, active)`` for every edge, from gpiozero's callback thread."""
+        return self._when_edge
+
+    @when_edge.setter
+    def when_edge(self, value: Callable[[int, bool], None] | None) -> None:
+        self._when_edge = value
+
+    def _pin_changed(self, ticks, state):
+        t_us = ticks_to_us(ticks)
+        self._last_edge_us = t_us
+        sink = self._when_edge
+        if sink is not None:
+            sink(t_us, bool(self._state_to_value(state)))
+        super()._pin_changed(ticks, state)
+
+    def _describe(self, kind: str) -> str:
+        try:
+            self._check_open()
+        except GPIOZeroError:
+            return f"<rig {type(self).__name__} player={self._player!r} closed>"
+        return f"<rig {type(self).__name__} player={self._player!r} on pin {self.pin}, {kind}={self.is_active}>"
+
+
+class TossButton(_EdgeTicks, Button):
+    """A player's arcade button (active low, internal pull-up) that keeps each edge's tick.
+
+    ``when_edge(t_us, active)`` sees every raw edge, bounces included; gpiozero's own
+    ``when_pressed`` / ``when_released`` / ``when_held`` work as usual.
+    """
+
+    kind = "button"
+
+    def __init__(self, pin=None, *, player: str | None = None, when_edge=None, hold_time: float = 1,
+                 pin_factory=None):
+        self._init_edge_ticks(player, when_edge)
+        super().__init__(pin, pull_up=True, bounce_time=None, hold_time=hold_time, pin_factory=pin_factory)
+
+    def __repr__(self) -> str:
+        return self._describe("is_pressed")
+
+    def _fire_activated(self):
+        # Button sets the pin's callback before it creates its hold thread: an edge in
+        # between would raise on gpiozero's callback thread. The edge itself is kept.
+        if getattr(self, "_hold_thread", None) is not None:
+            super()._fire_activated()
+
+    def close(self):
+        """Release the pin (at once, even while the button is held down)."""
+        # gpiozero's hold thread waits up to hold_time for a held button's release before it
+        # sees the stop request; wake it so closing with a button down is immediate.
+        thread = getattr(self, "_hold_thread", None)
+        if thread is not None:
+            thread.stopping.set()
+            self._inactive_event.set()
+        super().close()
+
+
+class BreakBeam(_EdgeTicks, DigitalInputDevice):
+    """An IR break-beam receiver across a toss slot: the beam broken pulls the pin low."""
+
+    kind = "beam"
+
+    def __init__(self, pin=None, *, player: str | None = None, when_edge=None, pin_factory=None):
+        self._init_edge_ticks(player, when_edge)
+        super().__init__(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+
+    def __repr__(self) -> str:
+        return self._describe("is_broken")
+
+
+BreakBeam.is_broken = BreakBeam.is_active
+BreakBeam.when_broken = BreakBeam.when_activated
+BreakBeam.when_restored = BreakBeam.when_deactivated
+
+_DEVICE_CLASSES = {"button": TossButton, "beam": BreakBeam}
+
+
+# --- pin factories ------------------------------------------------------------------------
+
+
+def resolve_pin_factory(pin_factory=None):
+    """The pin factory to use: *pin_factory*, else gpiozero's default (``GPIOZERO_PIN_FACTORY``).
+
+    Raises :class:`~rig.errors.HardwareError` saying so when this machine has no GPIO.
+    """
+    if pin_factory is not None:
+        return pin_factory
+    if Device.pin_factory is not None:
+        return Device.pin_factory
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            Device.ensure_pin_factory()
+        except (GPIOZeroError, ImportError, OSError, RuntimeError) as exc:
+            tried = "; ".join(str(w.message) for w in caught) or str(exc)
+            raise HardwareError(
+                f"no GPIO on this machine: gpiozero could not load a pin factory ({tried}). "
+                "On a Raspberry Pi install python3-lgpio; to try the rig without buttons, "
+                "set GPIOZERO_PIN_FACTORY=mock (and see `rig tosses --simulate`)"
+            ) from None
+    return Device.pin_factory
+
+
+def describe_factory(factory) -> str:
+    """How a pin factory times edges, in a few words for the user.
+
+    >>> describe_factory(MockFactory())
+    'mock pins (simulated: timestamps from time.monotonic() when the pin is driven)'
+    """
+    name = type(factory).__name__
+    if isinstance(factory, MockFactory):
+        return "mock pins (simulated: timestamps from time.monotonic() when the pin is driven)"
+    if name == "LGPIOFactory":
+        return "lgpio (kernel edge timestamps)"
+    return f"{name} (timestamps taken in Python, not by the kernel: install python3-lgpio for exact order)"
+
+
+def _pin_errors() -> tuple[type[BaseException], ...]:
+    errors: list[type[BaseException]] = [GPIOZeroError, OSError]
+    lgpio = sys.modules.get("lgpio")
+    if lgpio is not None and isinstance(getattr(lgpio, "error", None), type):
+        errors.append(lgpio.error)  # "GPIO busy": another process holds the pin
+    return tuple(errors)
+
+
+def _canonical_pin(factory, name: str) -> str | None:
+    try:
+        for _header, info in factory.board_info.find_pin(name):
+            return info.name
+    except Exception:  # noqa: BLE001 - only used to word an error message
+        return None
+    return None
+
+
+# --- the inputs of the whole table ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class InputStats:
+    """Counts for one player's input since :class:`TossInputs` opened it."""
+
+    player: str
+    pin: str
+    kind: str
+    tosses: int
+    dropped: int
+    faults: int
+    stuck: bool
+
+
+class _Input:
+    """Dispatcher-thread state of one player's input."""
+
+    def __init__(self, spec, device, lockout_us: int, source: str, active: bool):
+        self.name: str = spec.name
+        self.kind: str = spec.kind
+        self.device = device
+        self.pin = str(device.pin)
+        self.source = source
+        self.lockout = Lockout(lockout_us, active=active)
+        self.stuck = False
+        self.press_us: int | None = None
+        self.stuck_due: int | None = None  # monotonic ns
+        self.settle_due: int | None = None  # monotonic ns
+        self.tosses = 0
+        self.faults = 0
+
+
+_EDGE, _FLUSH, _STOP, _START = "edge", "flush", "stop", "start"
+
+
+class TossInputs:
+    """One toss input per player, delivering events in edge-time order from one thread.
+
+    *players* is a sequence of objects with ``.name``, ``.pin`` (a gpiozero pin name such as
+    ``"GPIO17"``) and ``.kind`` (``"button"`` or ``"beam"``), e.g. ``RigConfig.players``.
+
+    - A toss is the first edge of a press (:class:`TossEvent`); edges within *lockout_ms*
+      after an accepted edge are bounce, dropped and counted (:meth:`stats`).
+    - An input active at start, or for longer than *stuck_after_s*, is reported as an
+      :class:`InputFault` ``"stuck"`` and gives no tosses until it is released.
+    - Events wait *order_window_ms* after they arrive, so that an edge of another input
+      that arrives a little later but happened earlier is delivered first.
+
+    Callbacks run on the object's own thread, one at a time, never on gpiozero's. A pin that
+    is not a GPIO or already in use raises :class:`~rig.errors.HardwareError` naming it.
+    """
+
+    def __init__(
+        self,
+        players: Iterable[Any],
+        *,
+        pin_factory=None,
+        lockout_ms: float = 30,
+        stuck_after_s: float = 10,
+        order_window_ms: float = 5,
+        on_toss: Callable[[TossEvent], Any] | None = None,
+        on_release: Callable[[ReleaseEvent], Any] | None = None,
+        on_fault: Callable[[InputFault], Any] | None = None,
+    ):
+        players = list(players)
+        _check_players(players)
+        if not lockout_ms >= 0:
+            raise ConfigError(f"tosses.lockout_ms must be 0 or more, not {lockout_ms}")
+        if not stuck_after_s > 0:
+            raise ConfigError(f"tosses.stuck_after_s must be more than 0, not {stuck_after_s}")
+        if not order_window_ms >= 0:
+            raise ConfigError(f"order_window_ms must be 0 or more, not {order_window_ms}")
+        self.lockout_us = round(lockout_ms * 1000)
+        self.stuck_after_us = round(stuck_after_s * 1_000_000)
+        self.order_window_ns = round(order_window_ms * 1_000_000)
+        self.on_toss, self.on_release, self.on_fault = on_toss, on_release, on_fault
+        self.pin_factory = resolve_pin_factory(pin_factory)
+        self.simulated = isinstance(self.pin_factory, MockFactory)
+        self._queue: SimpleQueue = SimpleQueue()
+        self._held: list[tuple[int, int, int, object]] = []  # (t_us, seq, due_ns, event)
+        self._seq = 0
+        self._stats_lock = threading.Lock()
+        self._timers: list[threading.Timer] = []
+        self._closed = False
+        self._inputs: list[_Input] = []
+        try:
+            for index, spec in enumerate(players):
+                self._inputs.append(self._open(index, spec))
+        except BaseException:
+            self._close_devices()
+            raise
+        self._by_name = {inp.name: inp for inp in self._inputs}
+        self._queue.put((_START,))
+        self._thread = threading.Thread(target=self._run, name="rig-tosses", daemon=True)
+        self._thread.start()
+
+    @classmethod
+    def from_config(cls, config, **kwargs) -> TossInputs:
+        """The inputs of a :class:`rig.config.RigConfig`: its players and ``[tosses]`` timings."""
+        tosses = config.tosses
+        kwargs.setdefault("lockout_ms", tosses.lockout_ms)
+        kwargs.setdefault("stuck_after_s", tosses.stuck_after_s)
+        return cls(config.players, **kwargs)
+
+    def _open(self, index: int, spec) -> _Input:
+        queue = self._queue
+        first_edge: list[bool] = []
+
+        def when_edge(t_us: int, active: bool) -> None:
+            if not first_edge:
+                first_edge.append(active)
+            queue.put((_EDGE, index, t_us, active, time.monotonic_ns()))
+
+        device_class = _DEVICE_CLASSES[spec.kind]
+        try:
+            device = device_class(spec.pin, player=spec.name, when_edge=when_edge, pin_factory=self.pin_factory)
+        except GPIOPinInUse as exc:
+            canonical = _canonical_pin(self.pin_factory, spec.pin)
+            for other in self._inputs:
+                if canonical is not None and other.pin == canonical:
+                    raise HardwareError(
+                        f"player {spec.name!r}: pin {spec.pin} is already used by player {other.name!r}"
+                    ) from None
+            raise HardwareError(f"player {spec.name!r}: pin {spec.pin} is already in use ({exc})") from None
+        except PinInvalidPin as exc:
+            raise HardwareError(f"player {spec.name!r}: {spec.pin!r} is not a usable GPIO pin ({exc})") from None
+        except _pin_errors() as exc:
+            raise HardwareError(f"player {spec.name!r}: cannot open pin {spec.pin}: {exc}") from None
+        # The level before any edge: an edge while the device was being opened is queued and
+        # must find the input in the state before it.
+        active = bool(device.is_active) if not first_edge else not first_edge[0]
+        prefix = "sim:" if self.simulated else ""
+        return _Input(spec, device, self.lockout_us, f"{prefix}{spec.kind}:{device.pin}", active)
+
+    # --- public API ------------------------------------------------------------------------
+
+    def __repr__(self) -> str:
+        names = ", ".join(f"{i.name}={i.kind}:{i.pin}" for i in self._inputs)
+        state = "closed" if self._closed else "open"
+        return f"<TossInputs {names} lockout_ms={self.lockout_us / 1000:g} {state}>"
+
+    def __enter__(self) -> TossInputs:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players' names, in the order given."""
+        return tuple(inp.name for inp in self._inputs)
+
+    def device(self, player: str):
+        """The :class:`TossButton` or :class:`BreakBeam` of *player*."""
+        return self._input(player).device
+
+    def stats(self) -> dict[str, InputStats]:
+        """Tosses, dropped bounce edges and faults per player so far."""
+        with self._stats_lock:
+            return {
+                inp.name: InputStats(
+                    inp.name, inp.pin, inp.kind, inp.tosses, inp.lockout.dropped, inp.faults, inp.stuck
+                )
+                for inp in self._inputs
+            }
+
+    def flush(self, timeout: float | None = 5.0) -> bool:
+        """Handle every edge seen so far and deliver all waiting events now (tests, shutdown).
+
+        Returns False if that did not finish within *timeout* seconds.
+        """
+        if self._closed:
+            return True
+        if threading.current_thread() is self._thread:
+            return False  # called from a callback: the events are being delivered right now
+        done = threading.Event()
+        self._queue.put((_FLUSH, done))
+        return done.wait(timeout)
+
+    def simulate_press(self, player: str, hold_s: float = 0.05, *, bounces: int = 0) -> None:
+        """Press *player*'s input on a mock pin: low now, high again *hold_s* later.
+
+        *bounces* adds that many quick high-low flickers after the press and the release.
+        Returns at once (the release comes from a timer). Only with gpiozero's mock pins.
+        """
+        if not self.simulated:
+            raise HardwareError("simulate_press needs gpiozero's mock pins (GPIOZERO_PIN_FACTORY=mock)")
+        if self._closed:
+            raise HardwareError("the toss inputs are closed")
+        pin = self._input(player).device.pin
+        pin.drive_low()
+        for _ in range(bounces):
+            pin.drive_high()
+            pin.drive_low()
+
+        def release() -> None:
+            if self._closed:
+                return
+            pin.drive_high()
+            for _ in range(bounces):
+                pin.drive_low()
+                pin.drive_high()
+
+        if hold_s <= 0:
+            release()
+            return
+        timer = threading.Timer(hold_s, release)
+        timer.daemon = True
+        self._timers = [t for t in self._timers if t.is_alive()] + [timer]
+        timer.start()
+
+    def close(self) -> None:
+        """Stop listening, deliver every event still waiting, release the pins."""
+        if self._closed:
+            return
+        for timer in self._timers:
+            timer.cancel()
+        self._close_devices()
+        self._queue.put((_STOP,))
+        if threading.current_thread() is not self._thread:
+            self._thread.join()
+        self._closed = True
+
+    # --- internals -------------------------------------------------------------------------
+
+    def _input(self, player: str) -> _Input:
+        try:
+            return self._by_name[player]
+        except KeyError:
+            raise HardwareError(f"no toss input for player {player!r} (players: {', '.join(self.players)})") from None
+
+    def _close_devices(self) -> None:
+        for inp in self._inputs:
+            inp.device.when_edge = None
+            inp.device.close()
+
+    def _run(self) -> None:
+        while True:
+            try:
+                items = [self._queue.get(timeout=self._timeout())]
+            except Empty:
+                items = []
+            # Take in every edge that has already arrived before releasing anything: an event
+            # is only let out once all edges that arrived within its order window are sorted in.
+            while True:
+                try:
+                    items.append(self._queue.get_nowait())
+                except Empty:
+                    break
+            stop, flushes = False, []
+            for item in items:
+                if item[0] == _STOP:
+                    stop = True
+                elif item[0] == _FLUSH:
+                    flushes.append(item[1])
+                else:
+                    self._handle(item)
+            self._housekeeping(time.monotonic_ns(), settle_all=stop)
+            self._release(force=stop or bool(flushes))
+            for done in flushes:
+                done.set()
+            if stop:
+                return
+
+    def _timeout(self) -> float | None:
+        dues = [due for _t, _s, due, _e in self._held]
+        for inp in self._inputs:
+            dues.extend(d for d in (inp.stuck_due, inp.settle_due) if d is not None)
+        if not dues:
+            return None
+        return max(0.0, (min(dues) - time.monotonic_ns()) / 1e9)
+
+    def _handle(self, item) -> None:
+        kind = item[0]
+        if kind == _START:
+            for inp in self._inputs:
+                if inp.lockout.active:
+                    self._set_stuck(inp, ticks_to_us(self.pin_factory.ticks()), "active at start "
+                                    f"({'button held down' if inp.kind == 'button' else 'beam blocked'})")
+        elif kind == _EDGE:
+            _, index, t_us, active, arrived_ns = item
+            inp = self._inputs[index]
+            with self._stats_lock:
+                changes = inp.lockout.edge(t_us, active)
+            if changes and changes[-1][1] == t_us:
+                inp.settle_due = arrived_ns + self.lockout_us * 1000
+            elif not changes and inp.settle_due is None:
+                inp.settle_due = arrived_ns
+            for level, t in changes:
+                self._change(inp, level, t, arrived_ns)
+
+    def _housekeeping(self, now_ns: int, *, settle_all: bool = False) -> None:
+        for inp in self._inputs:
+            if inp.settle_due is not None and (settle_all or inp.settle_due <= now_ns):
+                inp.settle_due = None
+                for level, t in inp.lockout.settle():
+                    self._change(inp, level, t, now_ns)
+            if inp.stuck_due is not None and inp.stuck_due <= now_ns:
+                inp.stuck_due = None
+                held_s = self.stuck_after_us / 1e6
+                self._set_stuck(inp, inp.press_us + self.stuck_after_us, f"active for more than {held_s:g} s")
+
+    def _change(self, inp: _Input, active: bool, t_us: int, arrived_ns: int) -> None:
+        if active:
+            inp.press_us = t_us
+            inp.stuck_due = arrived_ns + self.stuck_after_us * 1000
+            with self._stats_lock:
+                inp.tosses += 1
+            self._hold(t_us, TossEvent(inp.name, t_us, inp.source), arrived_ns)
+            return
+        inp.stuck_due = None
+        if inp.stuck:
+            with self._stats_lock:
+                inp.stuck = False
+            self._hold(t_us, InputFault(inp.name, inp.pin, "recovered", "released: tosses count again"), arrived_ns)
+        elif inp.press_us is not None:
+            self._hold(t_us, ReleaseEvent(inp.name, t_us, t_us - inp.press_us), arrived_ns)
+        inp.press_us = None
+
+    def _set_stuck(self, inp: _Input, t_us: int, detail: str) -> None:
+        with self._stats_lock:
+            inp.stuck = True
+            inp.faults += 1
+        inp.press_us = None
+        self._hold(t_us, InputFault(inp.name, inp.pin, "stuck", f"{detail}; its tosses are ignored until released"),
+                   time.monotonic_ns())
+
+    def _hold(self, t_us: int, event: object, arrived_ns: int) -> None:
+        self._seq += 1
+        heapq.heappush(self._held, (t_us, self._seq, arrived_ns + self.order_window_ns, event))
+
+    def _release(self, *, force: bool) -> None:
+        now = time.monotonic_ns()
+        while self._held and (force or any(due <= now for _t, _s, due, _e in self._held)):
+            _t, _s, _due, event = heapq.heappop(self._held)
+            self._deliver(event)
+
+    def _deliver(self, event: object) -> None:
+        if isinstance(event, TossEvent):
+            callback = self.on_toss
+        elif isinstance(event, ReleaseEvent):
+            callback = self.on_release
+        else:
+            callback = self.on_fault
+        if callback is None:
+            return
+        try:
+            callback(event)
+        except Exception:  # noqa: BLE001 - a failing callback must not stop the inputs
+            log.exception("toss input callback failed for %r", event)
+
+
+def _check_players(players: list) -> None:
+    if not players:
+        raise ConfigError("no players: every toss input needs a player name, a pin and a kind")
+    seen: set[str] = set()
+    for spec in players:
+        for attr in ("name", "pin", "kind"):
+            if not hasattr(spec, attr):
+                raise ConfigError(f"player {spec!r} has no {attr}")
+        if spec.kind not in KINDS:
+            raise ConfigError(f"player {spec.name!r}: kind {spec.kind!r} is not one of {', '.join(KINDS)}")
+        if spec.name in seen:
+            raise ConfigError(f"player {spec.name!r} is listed twice")
+        seen.add(spec.name)
