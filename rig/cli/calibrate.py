@@ -1,0 +1,108 @@
+"""``rig calibrate``: fit a colour profile from the ritual frames (or from the virtual table)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from rig.errors import RigError
+
+RITUAL = ("blue", "pink", "yellow", "blank")
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "calibrate",
+        help="fit a colour profile from frames of all six dice showing blue, pink, yellow, blank",
+        description="The ritual: turn all six dice to blue, capture; to pink; to yellow; to blank; "
+        "optionally capture the empty box. Spread the dice so none touch. Prints the class "
+        "separation and refuses unusable samples.",
+    )
+    parser.add_argument("--face", action="append", default=[], metavar="FACE=IMAGE",
+                        help="a ritual frame: blue=B.png, pink=P.png, yellow=Y.png, blank=K.png")
+    parser.add_argument("--empty", metavar="IMAGE", help="the empty box (recommended)")
+    parser.add_argument("--out", required=True, metavar="PROFILE.toml",
+                        help="where to write the profile (an existing one is kept as PROFILE.toml.bak)")
+    parser.add_argument("--name", default="", help="a name for the profile")
+    parser.add_argument("--exposure-us", type=int, help="the locked exposure time used for the frames (µs)")
+    parser.add_argument("--analogue-gain", type=float, help="the locked analogue gain used for the frames")
+    parser.add_argument("--colour-gains", metavar="RED,BLUE", help="the locked white-balance gains used")
+    parser.add_argument("--virtual", metavar="LIGHTING", nargs="?", const="neutral",
+                        help="calibrate on the virtual table under LIGHTING (default neutral) instead of images")
+    parser.add_argument("--samples", metavar="DIR", help="with --virtual: also save the rendered ritual frames to DIR")
+    parser.set_defaults(func=run)
+
+
+def _faces(specs: list[str]) -> dict[str, str]:
+    faces: dict[str, str] = {}
+    for spec in specs:
+        face, sep, path = spec.partition("=")
+        face = face.strip().lower()
+        if not sep or not path:
+            raise RigError(f"--face wants FACE=IMAGE, e.g. --face blue=blue.png, not {spec!r}")
+        if face not in RITUAL:
+            raise RigError(f"--face {face!r}: the ritual faces are {', '.join(RITUAL)}")
+        if face in faces:
+            raise RigError(f"--face {face} given twice")
+        faces[face] = path
+    missing = [f for f in RITUAL if f not in faces]
+    if missing:
+        raise RigError(f"missing --face for {', '.join(missing)} (the ritual needs blue, pink, yellow and blank)")
+    return faces
+
+
+def _gains(text: str | None) -> tuple[float, float] | None:
+    if text is None:
+        return None
+    try:
+        red, blue = (float(v) for v in text.split(","))
+    except ValueError:
+        raise RigError(f"--colour-gains wants RED,BLUE like 1.9,1.6, not {text!r}") from None
+    return red, blue
+
+
+def virtual_ritual(lighting: str, size=(640, 480)) -> tuple[dict, object]:
+    """The ritual frames rendered on the virtual table (seeded: the same every time)."""
+    from rig.vision.render import render_scene, ritual_scene
+
+    frames = {f: render_scene(ritual_scene(f, lighting, seed=i + 1, size=size), size=size, seed=i)
+              for i, f in enumerate(RITUAL)}
+    empty = render_scene(ritual_scene("empty", lighting, seed=9, size=size), size=size, seed=9)
+    return frames, empty
+
+
+def run(args) -> int:
+    import cv2
+
+    from rig.cli.read import load_image
+    from rig.vision.calibrate import fit_profile
+
+    if args.virtual:
+        if args.face or args.empty:
+            raise RigError("--virtual renders its own frames; leave out --face and --empty")
+        frames, empty = virtual_ritual(args.virtual)
+        name = args.name or f"virtual-table ({args.virtual})"
+        if args.samples:
+            out = Path(args.samples)
+            out.mkdir(parents=True, exist_ok=True)
+            for face, frame in [*frames.items(), ("empty", empty)]:
+                cv2.imwrite(str(out / f"{face}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    else:
+        if args.samples:
+            raise RigError("--samples only goes with --virtual")
+        paths = _faces(args.face)
+        frames = {face: load_image(path) for face, path in paths.items()}
+        empty = load_image(args.empty) if args.empty else None
+        name = args.name or Path(args.out).stem
+    report = fit_profile(frames, empty=empty, name=name, exposure_us=args.exposure_us,
+                         analogue_gain=args.analogue_gain, colour_gains=_gains(args.colour_gains))
+    for line in report.lines():
+        print(line)
+    out = Path(args.out)
+    if out.exists():
+        backup = out.with_name(out.name + ".bak")
+        out.replace(backup)
+        print(f"kept the previous profile as {backup}", file=sys.stderr)
+    report.profile.save(out)
+    print(f"wrote {out}")
+    return 0

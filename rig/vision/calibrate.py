@@ -1,0 +1,348 @@
+"""Fit a calibration profile from the ritual frames.
+
+The ritual: turn all six dice to blue, capture; to pink; to yellow; to blank; optionally
+capture the empty box. From those frames :func:`fit_profile` finds the dice (difference to
+the empty box, or to a smoothed estimate of it), learns the die body colour from the blank
+frame and each frog colour from the dice in its frame, models the box bottom (shadows
+included) as a few Lab clusters, and checks the result by reading the ritual frames back.
+
+It refuses unusable samples with a :class:`CalibrationError` saying what to do: no dice
+found, the wrong number of dice, two colours that overlap, an overexposed frame.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from rig.vision.dice import check_frame, even_light, floor_surface, read_dice, shrink
+from rig.vision.errors import CalibrationError
+from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
+
+RITUAL = ("blue", "pink", "yellow", "blank")
+MIN_SEPARATION = 3.0  # below this two classes overlap and the profile is refused
+WARN_SEPARATION = 5.0
+
+
+@dataclass(frozen=True)
+class CalibrationReport:
+    """The fitted profile and what calibration saw (for ``rig calibrate`` to print)."""
+
+    profile: Profile
+    dice_found: dict
+    separation: dict
+    frog_fraction: dict
+    self_test: dict  # face -> (faces read, status)
+    warnings: tuple[str, ...] = ()
+
+    def lines(self) -> list[str]:
+        p = self.profile
+        w, h = p.frame_size
+        out = [f"profile {p.name!r}: {w}x{h}, die {p.die_side * w:.0f} px wide"]
+        out.append("dice found: " + ", ".join(f"{k} {v}" for k, v in self.dice_found.items()))
+        out.append("frog share of a die's top: " + ", ".join(f"{k} {v:.1%}" for k, v in self.frog_fraction.items()))
+        out.append("class separation (Mahalanobis, refused below {:.1f}):".format(MIN_SEPARATION))
+        for k, v in sorted(self.separation.items(), key=lambda kv: kv[1]):
+            flag = "  <- low" if v < WARN_SEPARATION else ""
+            out.append(f"  {k:<18} {v:7.1f}{flag}")
+        for face, (faces, status) in self.self_test.items():
+            out.append(f"read back {face}: {status} {faces}")
+        out += [f"warning: {w_}" for w_ in self.warnings]
+        return out
+
+
+@dataclass
+class _Frame:
+    name: str
+    small: np.ndarray
+    masks: list = field(default_factory=list)  # one bool mask per die (small scale)
+    centres: list = field(default_factory=list)
+
+
+def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None = None, n_dice: int = 6,
+                name: str = "", exposure_us: int | None = None, analogue_gain: float | None = None,
+                colour_gains: tuple[float, float] | None = None, thresholds: Thresholds | None = None) -> CalibrationReport:
+    """Fit a profile from ``samples`` (``{"blue": frame, "pink": ..., "yellow": ..., "blank": ...}``)."""
+    missing = [f for f in RITUAL if f not in samples]
+    if missing:
+        raise CalibrationError(f"calibration needs a frame for each of {', '.join(RITUAL)}; missing {', '.join(missing)}")
+    extra = sorted(set(samples) - set(RITUAL))
+    if extra:
+        raise CalibrationError(f"unknown calibration face(s) {', '.join(extra)} (faces: {', '.join(RITUAL)})")
+    frames = {k: check_frame(samples[k]) for k in RITUAL}
+    if empty is not None:
+        check_frame(empty)
+    shapes = {f.shape for f in frames.values()} | ({empty.shape} if empty is not None else set())
+    if len(shapes) != 1:
+        raise CalibrationError(f"calibration frames differ in size: {sorted(s[:2] for s in shapes)}")
+    h, w = next(iter(shapes))[:2]
+    t = thresholds or Thresholds()
+
+    for k, f in [*frames.items(), *([("empty", empty)] if empty is not None else [])]:
+        blown = float((f.min(axis=2) >= t.clip_level).mean())
+        if blown > 0.015:
+            raise CalibrationError(
+                f"{k} frame is overexposed: {blown:.1%} of the pixels are blown out white; lower the exposure or the lamp"
+            )
+
+    f0 = max(1, w // 320)
+    raw = {k: shrink(v, f0) for k, v in frames.items()}
+    empty_raw = shrink(empty, f0) if empty is not None else None
+    glare = _fit_glare(empty_raw) if empty_raw is not None else None
+
+    def flat(img: np.ndarray) -> np.ndarray:
+        if glare is not None:
+            g = cv2.resize(np.asarray(glare, np.float32), (img.shape[1], img.shape[0]), interpolation=cv2.INTER_LINEAR)
+            img = cv2.subtract(img, np.clip(g, 0, 255).astype(np.uint8))
+        return even_light(img)
+
+    small = {k: flat(v) for k, v in raw.items()}
+    empty_small = flat(empty_raw) if empty is not None else None
+    sw = w // f0
+    found = {}
+    fr: dict[str, _Frame] = {}
+    for k in RITUAL:
+        bg = empty_raw if empty_raw is not None else _estimate_background(raw[k])
+        fr[k] = _find_dice(k, raw[k], bg, n_dice)
+        fr[k].small = small[k]
+        found[k] = len(fr[k].masks)
+
+    # die size and body colour from the blank frame
+    areas = [m.sum() for m in fr["blank"].masks]
+    side_small = float(np.sqrt(np.median(areas)))
+    body_px = np.concatenate([_top_pixels(fr["blank"].small, m, side_small) for m in fr["blank"].masks])
+    _check_clipped("blank", body_px, t)
+    body = ColourModel.fit(_lab(body_px), trim=0.05)
+
+    colours = {}
+    fraction = {}
+    body_more = [body_px]
+    lows = [np.percentile(body_px.min(axis=1), 99)]
+    for c in COLOURS:
+        frog_px, shares = [], []
+        for m, (cx, cy) in zip(fr[c].masks, fr[c].centres):
+            top = _top_pixels(fr[c].small, m, side_small)
+            lab = _lab(top)
+            d = lab - np.array(body.mean)
+            d2 = np.einsum("ij,jk,ik->i", d, np.linalg.inv(np.array(body.cov)), d)
+            frog = d2 > 25.0
+            shares.append(frog.mean())
+            if frog.mean() < 0.04:
+                raise CalibrationError(
+                    f"{c} frame: the die at ({cx * f0:.0f}, {cy * f0:.0f}) shows no frog; turn all six dice to {c}"
+                )
+            frog_px.append(top[frog])
+            lows.append(np.percentile(top.min(axis=1), 99))
+            body_more.append(top[d2 < 9.0])
+        px = np.concatenate(frog_px)
+        _check_clipped(c, px, t, share=0.5)
+        colours[c] = _fit_mode(_lab(px))
+
+    body_px = np.concatenate(body_more)
+    body = ColourModel.fit(_lab(body_px), trim=0.03)
+    body = dataclasses.replace(body, cov=tuple(  # the lamp lights dice unevenly: allow more L spread
+        tuple(v * (1.6 if i == 0 and j == 0 else 1.0) for j, v in enumerate(row)) for i, row in enumerate(body.cov)))
+    rng = np.random.default_rng(0)
+    edge_bgr = np.clip(body_px.astype(np.float32) * rng.uniform(0.25, 0.68, (len(body_px), 1)), 0, 255)
+    edge = ColourModel.fit(_lab(edge_bgr.astype(np.uint8)))
+    background = _fit_background(fr, empty_small, side_small, rng)
+
+    classes = {"body": body, **colours}
+    separation = {}
+    names = list(classes)
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            separation[f"{a}/{b}"] = classes[a].separation(classes[b])
+        separation[f"{a}/background"] = min(classes[a].separation(m) for m in background)
+    for pair, value in separation.items():
+        if value < MIN_SEPARATION:
+            a, b = pair.split("/")
+            raise CalibrationError(
+                f"{a} and {b} overlap (separation {value:.1f} < {MIN_SEPARATION}): check each frame shows the right face, "
+                "and the light (white balance, exposure)"
+            )
+    warnings = [f"{k} separation only {v:.1f}" for k, v in separation.items() if v < WARN_SEPARATION]
+
+    if thresholds is None:
+        t = dataclasses.replace(t, glare_min=int(min(254, np.median(lows) * 1.15 + 8)))
+    profile = Profile(
+        name=name, frame_size=(w, h), die_side=side_small * f0 / w, top_area=0.8,
+        background=background, body=body, edge=edge, frog_fraction={},
+        thresholds=t, exposure_us=exposure_us, analogue_gain=analogue_gain, colour_gains=colour_gains,
+        separation={k: round(v, 2) for k, v in separation.items()},
+        created=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
+        blue=colours["blue"], pink=colours["pink"], yellow=colours["yellow"], glare=glare,
+    )
+    # measure what the reader itself sees as a die top at its working scale
+    profile = dataclasses.replace(profile, top_area=_measure_top_area(frames["blank"], profile))
+    for c in COLOURS:  # how much of a die top a frog covers, as the reader sees it
+        shares = [d.shares[COLOURS.index(c)] for d in read_dice(frames[c], profile).dice]
+        fraction[c] = float(np.median(shares)) if shares else 0.0
+    if thresholds is None:
+        smallest = min(fraction.values())
+        t = dataclasses.replace(t, colour_present=round(0.3 * smallest, 4), colour_absent=round(0.1 * smallest, 4))
+    profile = dataclasses.replace(profile, thresholds=t, frog_fraction={k: round(v, 4) for k, v in fraction.items()})
+
+
+    test = {}
+    for k in RITUAL:
+        reading = read_dice(frames[k], profile)
+        test[k] = (reading.faces, reading.status)
+        wrong = len([f for f in reading.faces if f != k]) + abs(n_dice - len(reading.dice))
+        if wrong > 1 or wrong and reading.status == "ok":
+            raise CalibrationError(
+                f"the fitted profile reads the {k} frame back as {reading.faces}; the samples are not usable "
+                "(check the light, the faces, that no die touches another)"
+            )
+        if wrong:
+            warnings.append(f"{k} frame reads back as {reading.faces}: {'; '.join(reading.reasons)}")
+        elif reading.status != "ok":
+            warnings.append(f"{k} frame reads back uncertain: {'; '.join(reading.reasons)}")
+    return CalibrationReport(profile, found, separation, fraction, test, tuple(warnings))
+
+
+def _fit_glare(empty: np.ndarray, rows: int = 24, cols: int = 32):
+    """Lamp reflections on the empty box: what stands above the smooth floor, per channel, on a
+    coarse grid (None when there is no glare worth removing)."""
+    h, w = empty.shape[:2]
+    out = []
+    for c in range(3):
+        ch = empty[..., c]
+        surface = cv2.resize(floor_surface(ch).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+        resid = cv2.GaussianBlur(ch.astype(np.float32) - surface, (0, 0), w / 60)
+        out.append(np.clip(resid - 8.0, 0, None))  # the box print itself varies by a few levels
+    glare = cv2.resize(np.dstack(out), (cols, rows), interpolation=cv2.INTER_AREA)
+    if glare.max() < 20:
+        return None
+    return tuple(tuple(tuple(int(round(v)) for v in px) for px in row) for row in glare)
+
+
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(np.ascontiguousarray(bgr, np.uint8).reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float64)
+
+
+def _fit_mode(lab: np.ndarray) -> ColourModel:
+    """The main colour among frog pixels (the frog itself, not its eyes or edge blends)."""
+    data = lab.astype(np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
+    cv2.setRNGSeed(1)
+    _, labels, _ = cv2.kmeans(data, 3, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    main = np.bincount(labels.ravel(), minlength=3).argmax()
+    model = ColourModel.fit(lab[labels.ravel() == main])
+    for _ in range(2):
+        d = lab - np.array(model.mean)
+        d2 = np.einsum("ij,jk,ik->i", d, np.linalg.inv(np.array(model.cov)), d)
+        model = ColourModel.fit(lab[d2 < 12.0])
+    return model
+
+
+def _check_clipped(name: str, px: np.ndarray, t: Thresholds, share: float = 0.08) -> None:
+    blown = float((px.min(axis=1) >= t.clip_level).mean())
+    if blown > share:
+        raise CalibrationError(f"{name} frame is overexposed on the dice ({blown:.0%} of die pixels blown out); lower the exposure")
+
+
+def _estimate_background(small: np.ndarray) -> np.ndarray:
+    k = (min(small.shape[:2]) // 5) | 1
+    return cv2.medianBlur(small, min(k, 255))
+
+
+def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int) -> _Frame:
+    f = small.astype(np.float32) + 4.0
+    b = bg.astype(np.float32) + 4.0
+    ratio = f / b
+    diff = np.abs(f - b).max(axis=2)
+    spread = ratio.max(axis=2) / ratio.min(axis=2)
+    shadow = (spread < 1.3) & (ratio.mean(axis=2) < 1.0)
+    level = float(np.median(bg.max(axis=2)))
+    fg = ((diff > max(14.0, 0.2 * level)) & ~shadow).astype(np.uint8)
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    n, cc, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    # a die differs from the box bottom in hue (violet), not only in brightness
+    lab_f = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
+    lab_b = cv2.cvtColor(bg, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
+    hue_off = np.hypot(*np.moveaxis(lab_f - lab_b, -1, 0)) > 12
+    h, w = fg.shape
+    min_area = 0.0015 * h * w
+    keep = []
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area < min_area or hue_off[cc == i].mean() < 0.3:
+            continue
+        on_border = x == 0 or y == 0 or x + bw >= w or y + bh >= h
+        if on_border and max(bw, bh) > 4 * min(bw, bh):
+            continue  # a strip along the box wall, not a die
+        keep.append(i)
+    if keep:  # specks (wall edges, print) are far smaller than the dice
+        typical = float(np.median(sorted((stats[i, cv2.CC_STAT_AREA] for i in keep), reverse=True)[:n_dice]))
+        keep = [i for i in keep if stats[i, cv2.CC_STAT_AREA] >= 0.6 * typical]
+    frame = _Frame(name, small)
+    if not keep:
+        raise CalibrationError(f"{name} frame: no dice found (is the box in view and lit?)")
+    if len(keep) != n_dice:
+        raise CalibrationError(
+            f"{name} frame: found {len(keep)} dice, expected {n_dice}; spread the dice apart so none touch or lean"
+        )
+    areas = np.array([stats[i, cv2.CC_STAT_AREA] for i in keep], float)
+    if areas.max() > 1.9 * np.median(areas) or areas.min() < 0.45 * np.median(areas):
+        raise CalibrationError(
+            f"{name} frame: the dice found differ a lot in size ({int(areas.min())}..{int(areas.max())} px); "
+            "spread the dice apart so none touch or lean, and keep hands out of view"
+        )
+    for i in keep:
+        frame.masks.append(cc == i)
+        frame.centres.append(tuple(cents[i]))
+    return frame
+
+
+def _top_pixels(small: np.ndarray, mask: np.ndarray, side: float) -> np.ndarray:
+    """BGR pixels of a die's flat top: the mask eroded past the dark rounded edges."""
+    r = max(1, int(round(side * 0.1)))
+    core = cv2.erode(mask.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    px = small[core > 0]
+    if len(px) < 10:
+        px = small[mask]
+    v = px.max(axis=1).astype(np.float32)
+    return px[v >= 0.7 * np.percentile(v, 90)]
+
+
+def _fit_background(fr: dict, empty_small: np.ndarray | None, side: float, rng: np.random.Generator) -> tuple:
+    parts = []
+    for frame in fr.values():
+        fg = np.zeros(frame.small.shape[:2], np.uint8)
+        for m in frame.masks:
+            fg |= m.view(np.uint8)
+        fg = cv2.dilate(fg, np.ones((5, 5), np.uint8))
+        parts.append(frame.small[fg == 0])
+    if empty_small is not None:
+        parts.append(empty_small.reshape(-1, 3))
+    px = np.concatenate(parts)
+    px = px[rng.choice(len(px), min(len(px), 30000), replace=False)]
+    lab = _lab(px).astype(np.float32)
+    k = 5
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
+    cv2.setRNGSeed(0)
+    _, labels, _ = cv2.kmeans(lab, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    models = []
+    for i in range(k):
+        sel = lab[labels.ravel() == i]
+        if len(sel) >= 0.01 * len(lab):
+            models.append(ColourModel.fit(sel, l_floor=16.0))
+    return tuple(models)
+
+
+def _measure_top_area(frame: np.ndarray, profile: Profile) -> float:
+    from rig.vision.dice import _IS_TOP, prepare
+
+    work = prepare(frame, profile)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(cv2.LUT(work.labels, _IS_TOP), connectivity=4)
+    areas = sorted(stats[1:, cv2.CC_STAT_AREA], reverse=True)[:6]
+    if not areas:
+        raise CalibrationError("the fitted profile finds no die tops in the blank frame; the samples are not usable")
+    return round(float(np.median(areas)) / (work.side**2), 4)

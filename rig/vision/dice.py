@@ -1,0 +1,500 @@
+"""Read Lunar Laser Frogs dice from one top-down BGR frame.
+
+The pipeline, all pure functions on numpy arrays (thresholds from the profile):
+
+1. shrink the frame (area average) so a die is about ``work_die_px`` wide;
+2. label every pixel through a 64x64x64 colour lookup table built once per profile from its
+   Lab colour models (background, die body, body in shade, blue, pink, yellow; unknown;
+   clipped) — one table lookup per pixel instead of per-class masks;
+3. connected components of die-top pixels (body + frog colours): one per die, since the
+   dark rounded edges separate touching dice; merged blobs are split by erosion;
+4. per die, the share of its top face in each frog colour gives the face; shape gives
+   leaning (cocked) dice; big unknown blobs mean a hand or object, big one-colour blobs a card;
+5. the reading is ``"uncertain"`` with reasons whenever any of that is doubtful, or the
+   faces are impossible (more than two dice with one combo face, more than six dice).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from rig.rules.frogs import DICE_PER_COMBO, DICE_PER_TURN
+from rig.vision.errors import FrameError
+from rig.vision.profile import COLOURS, Profile
+
+CLASS_NAMES = ("background", "body", "edge", "blue", "pink", "yellow", "unknown", "clipped", "blown")
+BG, BODY, EDGE, BLUE, PINK, YELLOW, UNKNOWN, CLIPPED, BLOWN = range(9)  # blown: clipped inside a known glare spot
+COLOUR_CLASSES = {"blue": BLUE, "pink": PINK, "yellow": YELLOW}
+_IS_TOP = np.zeros(256, np.uint8)
+_IS_TOP[[BODY, BLUE, PINK, YELLOW]] = 255
+_IS_ODD = np.zeros(256, np.uint8)
+_IS_ODD[[UNKNOWN, CLIPPED]] = 255
+_K3 = np.ones((3, 3), np.uint8)
+_DISC3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+_IS_DARK = np.zeros(256, np.uint8)
+_IS_DARK[[EDGE, UNKNOWN, CLIPPED]] = 255
+_IS_EDGE = np.zeros(256, np.uint8)
+_IS_EDGE[EDGE] = 255
+_COMBOS = {frozenset(("pink", "blue")): "pink+blue", frozenset(("yellow", "pink")): "yellow+pink",
+           frozenset(("blue", "yellow")): "blue+yellow"}
+
+
+@dataclass(frozen=True)
+class DieObservation:
+    """One die as seen: face name, centre (px), bounding box (x, y, w, h px), confidence 0..1."""
+
+    face: str
+    x: float
+    y: float
+    box: tuple[int, int, int, int]
+    confidence: float
+    cocked: bool = False
+    shares: tuple[float, float, float] = (0.0, 0.0, 0.0)  # blue, pink, yellow share of the top face
+
+    def to_dict(self) -> dict:
+        return {"face": self.face, "x": round(self.x, 1), "y": round(self.y, 1), "box": list(self.box),
+                "confidence": round(self.confidence, 3)}
+
+
+@dataclass(frozen=True)
+class DiceReading:
+    """All dice in one frame, and whether the reader is sure (``status`` ``"ok"``/``"uncertain"``)."""
+
+    dice: tuple[DieObservation, ...]
+    status: str
+    reasons: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    @property
+    def faces(self) -> list[str]:
+        return sorted(d.face for d in self.dice)
+
+    def to_dict(self) -> dict:
+        return {"dice": [d.to_dict() for d in self.dice], "status": self.status, "reasons": list(self.reasons)}
+
+    def __repr__(self) -> str:
+        why = f" {list(self.reasons)}" if self.reasons else ""
+        return f"<DiceReading {self.status} {self.faces}{why}>"
+
+
+# --------------------------------------------------------------------------- colour table
+
+_LUT_CACHE: dict[int, tuple[Profile, np.ndarray]] = {}
+
+
+def colour_lut(profile: Profile) -> np.ndarray:
+    """The profile's pixel classifier: 2**18 class labels indexed by (B>>2, G>>2, R>>2)."""
+    hit = _LUT_CACHE.get(id(profile))
+    if hit is not None and hit[0] is profile:
+        return hit[1]
+    q = (np.arange(64, dtype=np.uint16) * 4 + 2).astype(np.uint8)
+    b, g, r = np.meshgrid(q, q, q, indexing="ij")
+    bgr = np.stack([b, g, r], axis=-1).reshape(1, -1, 3)
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
+    models = [(BG, m) for m in profile.background]
+    models += [(BODY, profile.body), (EDGE, profile.edge)]
+    models += [(COLOUR_CLASSES[c], profile.colour(c)) for c in COLOURS]
+    best = np.full(len(lab), np.inf, np.float32)
+    best_d2 = np.full(len(lab), np.inf, np.float32)
+    label = np.full(len(lab), UNKNOWN, np.uint8)
+    for cls, m in models:
+        cov = np.array(m.cov, np.float64)
+        inv = np.linalg.inv(cov).astype(np.float32)
+        d = lab - np.array(m.mean, np.float32)
+        d2 = np.einsum("ij,jk,ik->i", d, inv, d)
+        score = d2 + float(np.log(np.linalg.det(cov)))
+        better = score < best
+        best[better] = score[better]
+        best_d2[better] = d2[better]
+        label[better] = cls
+    t = profile.thresholds
+    far = best_d2 > t.class_distance**2
+    clipped = bgr.reshape(-1, 3).max(axis=1) >= t.clip_level
+    label[far] = UNKNOWN
+    label[far & clipped] = CLIPPED
+    # glare whitens a die: its darkest channel rises above anything a die top shows
+    washed = bgr.reshape(-1, 3).min(axis=1) > t.glare_min
+    label[washed & np.isin(label, (BODY, BLUE, PINK, YELLOW))] = CLIPPED
+    _LUT_CACHE.clear()  # one live profile at a time is the normal case; keep memory bounded
+    _LUT_CACHE[id(profile)] = (profile, label)
+    return label
+
+
+def label_pixels(image_bgr: np.ndarray, lut: np.ndarray) -> np.ndarray:
+    """Class label per pixel (H x W uint8) of a BGR uint8 image."""
+    q = image_bgr >> 2
+    idx = q[..., 0].astype(np.int32) << 12
+    idx |= q[..., 1].astype(np.int32) << 6
+    idx |= q[..., 2]
+    return lut[idx]
+
+
+def check_frame(frame: object) -> np.ndarray:
+    if not isinstance(frame, np.ndarray):
+        raise FrameError(f"a frame must be a numpy array, not {type(frame).__name__}")
+    if frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
+        raise FrameError(f"a frame must be H x W x 3 uint8 BGR, not {frame.shape} {frame.dtype}")
+    if frame.shape[0] < 32 or frame.shape[1] < 32:
+        raise FrameError(f"frame too small: {frame.shape[1]}x{frame.shape[0]}")
+    return frame
+
+
+def shrink(frame: np.ndarray, factor: int) -> np.ndarray:
+    """Area-average ``frame`` down by an integer factor (halving steps are OpenCV's fast path)."""
+    h, w = frame.shape[:2]
+    out = frame
+    while factor % 2 == 0 and factor > 1:
+        out = cv2.resize(out, (out.shape[1] // 2, out.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        factor //= 2
+    if factor > 1:
+        out = cv2.resize(out, (out.shape[1] // factor, out.shape[0] // factor), interpolation=cv2.INTER_AREA)
+    return out
+
+
+def even_light(small: np.ndarray) -> np.ndarray:
+    """Divide out the lamp: brightness gradient and vignetting, estimated from the frame itself.
+
+    The box bottom fills most of the frame, so a smooth (quadratic) surface fitted to a 16x12
+    grid of cell brightnesses, cells far off the fit (dice, a card, a hand) left out, follows
+    the light; each pixel is scaled so the floor is equally bright everywhere.
+    """
+    fit = np.maximum(floor_surface(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)), 1.0)
+    gain = np.clip(float(np.median(fit)) / fit, 0.5, 3.0).astype(np.float32).reshape(12, 16, 1)
+    gain = cv2.resize(np.repeat(gain, 3, axis=2), (small.shape[1], small.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return cv2.multiply(small, gain, dtype=cv2.CV_8U)
+
+
+def floor_surface(channel: np.ndarray) -> np.ndarray:
+    """The box bottom's smooth brightness on a 12 x 16 grid: a quadratic surface fitted to
+    the cell means, cells far off it (dice, a card, a hand, glare) left out."""
+    tiny = cv2.resize(channel, (16, 12), interpolation=cv2.INTER_AREA)
+    level = tiny.astype(np.float32).ravel() + 1.0
+    keep = np.ones(level.shape, bool)
+    for _ in range(3):
+        coef, *_ = np.linalg.lstsq(_GRID[keep], level[keep], rcond=None)
+        fit = _GRID @ coef
+        keep = np.abs(level - fit) <= 0.12 * np.median(fit)
+        if keep.sum() < 40:
+            break
+    return fit.reshape(12, 16) - 1.0
+
+
+_GLARE_CACHE: dict = {}
+
+
+def glare_for(profile: Profile, shape: tuple[int, int]) -> np.ndarray | None:
+    """The profile's fixed glare (BGR, additive) resized to ``shape`` (h, w), or None."""
+    if profile.glare is None:
+        return None
+    key = (id(profile), shape)
+    hit = _GLARE_CACHE.get(key)
+    if hit is None or hit[0] is not profile:
+        if len(_GLARE_CACHE) > 8:
+            _GLARE_CACHE.clear()
+        g = cv2.resize(np.asarray(profile.glare, np.float32), (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
+        hit = _GLARE_CACHE[key] = (profile, np.clip(g, 0, 255).astype(np.uint8))
+    return hit[1]
+
+
+def _grid() -> np.ndarray:
+    ys, xs = np.mgrid[0:12, 0:16].astype(np.float32)
+    x, y = (xs.ravel() - 7.5) / 8, (ys.ravel() - 5.5) / 6
+    return np.column_stack([np.ones_like(x), x, y, x * x, y * y, x * y])
+
+
+_GRID = _grid()
+
+
+@dataclass(frozen=True)
+class Work:
+    """A frame shrunk to the reading scale, with its pixel labels."""
+
+    labels: np.ndarray
+    small: np.ndarray  # the frame at the working scale
+    factor: int  # full-resolution pixels per working pixel
+    side: float  # die side in working pixels
+    top_area: float  # expected die top-face area in working pixels
+    glare: np.ndarray | None = None  # the profile's fixed glare at the working scale
+
+
+def prepare(frame: np.ndarray, profile: Profile) -> Work:
+    check_frame(frame)
+    h, w = frame.shape[:2]
+    t = profile.thresholds
+    die_px = profile.die_side * w
+    f = max(1, int(round(die_px / t.work_die_px)))
+    small = shrink(frame, f)
+    glare = glare_for(profile, small.shape[:2])
+    if glare is not None:  # lamp reflections the empty box showed: take them off, mark what they clipped
+        blown = cv2.inRange(small, (t.clip_level,) * 3, (255, 255, 255))  # white: all three channels clipped
+        blown &= cv2.inRange(glare, (12, 12, 12), (255, 255, 255))
+        small = cv2.subtract(small, glare)
+    small = even_light(small)
+    labels = label_pixels(small, colour_lut(profile))
+    if glare is not None:
+        labels[blown > 0] = BLOWN
+    side = die_px / f
+    return Work(labels, small, f, side, profile.top_area * side * side, glare)
+
+
+# --------------------------------------------------------------------------- reading
+
+def read_dice(frame_bgr: np.ndarray, profile: Profile) -> DiceReading:
+    """Read every die in the frame: face, centre, box, confidence; status and reasons."""
+    work = prepare(frame_bgr, profile)
+    return read_labels(work, profile)
+
+
+def read_labels(work: Work, profile: Profile) -> DiceReading:
+    t = profile.thresholds
+    labels, a0 = work.labels, work.top_area
+    reasons: list[str] = []
+    top = cv2.LUT(labels, _IS_TOP)
+    n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(top, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    dice: list[DieObservation] = []
+    fragments: list[tuple[float, float]] = []
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if area < t.fragment_area * a0:
+            continue
+        if area < 0.25 * a0:
+            fragments.append((x + w / 2, y + h / 2))
+            continue
+        roi = (cc[y : y + h, x : x + w] == i).view(np.uint8)
+        lab = labels[y : y + h, x : x + w]
+        if area <= t.die_area_max * a0:
+            parts = [roi]
+        else:
+            parts = _split(roi, work.small[y : y + h, x : x + w].max(axis=2), area, a0, work.side)
+            if parts is None:
+                what = _big_blob(lab, roi, area, a0, t)
+                reasons.append(f"{what} at {_where(x + w / 2, y + h / 2, work)}")
+                continue
+        for part in parts:
+            obs, why = _die(part, lab, x, y, work, t, profile.frog_fraction)
+            if obs is not None and work.glare is not None:
+                gx, gy = int(obs.x / work.factor), int(obs.y / work.factor)
+                gh, gw = work.glare.shape[:2]
+                if work.glare[min(gy, gh - 1), min(gx, gw - 1)].max() >= t.glare_flag:
+                    why = [*why, f"die in a glare spot at {_where(gx, gy, work)}"]
+            if obs is not None and not obs.cocked and _leaning(obs, work, t):
+                why = [*why, f"cocked die at {_where(obs.x / work.factor, obs.y / work.factor, work)}"]
+                obs = dataclasses.replace(obs, cocked=True, confidence=obs.confidence * 0.5)
+            if obs is not None:
+                dice.append(obs)
+            reasons.extend(why)
+
+    f = work.factor
+    for fx, fy in fragments:  # a piece of die colour that belongs to no die we read
+        if not any(bx <= (fx + 0.5) * f <= bx + bw and by <= (fy + 0.5) * f <= by + bh for bx, by, bw, bh in
+                   (d.box for d in dice)):
+            reasons.append(f"part of a die (glare or hidden?) at {_where(fx, fy, work)}")
+            break
+    for table, least, what in ((_IS_ODD, t.foreign_area, "hand, object or glare in view"),
+                               (_IS_EDGE, t.shade_area, "die in shadow or on edge")):
+        where = _blob(cv2.LUT(labels, table), least * a0)
+        if where is not None:
+            reasons.append(f"{what} at {_where(*where, work)}")
+
+    if len(dice) > DICE_PER_TURN:
+        reasons.append(f"{len(dice)} dice seen, there are only {DICE_PER_TURN}")
+    for face, k in Counter(d.face for d in dice).items():
+        if "+" in face and k > DICE_PER_COMBO:
+            reasons.append(f"{k} dice read as {face}, only {DICE_PER_COMBO} dice carry it")
+    dice.sort(key=lambda d: (d.y, d.x))
+    return DiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(dict.fromkeys(reasons)))
+
+
+def _blob(mask: np.ndarray, least: float) -> tuple[float, float] | None:
+    """Centre of the first blob of at least ``least`` px once specks and thin rims are opened away."""
+    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
+    if cv2.countNonZero(opened) < least:
+        return None
+    n, _, stats, centres = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    for j in range(1, n):
+        if stats[j, cv2.CC_STAT_AREA] >= least:
+            return tuple(centres[j])
+    return None
+
+
+def _leaning(obs: DieObservation, work: Work, t) -> bool:
+    amount, lopsided = _flank(obs, work)
+    return amount > t.flank_area or lopsided > t.flank_moment
+
+
+def _flank(obs: DieObservation, work: Work) -> tuple[float, float]:
+    """Die body in shade (or unknown) around a die: (amount, lopsidedness), in die sides squared
+    and cubed. A leaning die shows its darker side face on one side; a flat one only thin
+    rounded edges all round."""
+    f = work.factor
+    r = max(2, int(round(work.side * 0.3)))
+    H, W = work.labels.shape
+    x, y, w, h = (v // f for v in obs.box)
+    X0, Y0 = max(0, x - r), max(0, y - r)
+    lab = work.labels[Y0 : min(H, y + h + r), X0 : min(W, x + w + r)]
+    dark = cv2.LUT(lab, _IS_DARK)
+    m = cv2.moments(dark, binaryImage=True)
+    if m["m00"] == 0:
+        return 0.0, 0.0
+    cx, cy = (obs.x + 0.5) / f - 0.5 - X0, (obs.y + 0.5) / f - 0.5 - Y0
+    lopsided = np.hypot(m["m10"] - cx * m["m00"], m["m01"] - cy * m["m00"])
+    return m["m00"] / work.side**2, float(lopsided) / work.side**3
+
+
+def _where(x: float, y: float, work: Work) -> str:
+    f = work.factor
+    return f"({(x + 0.5) * f:.0f}, {(y + 0.5) * f:.0f})"
+
+
+def _split(roi: np.ndarray, value: np.ndarray, area: int, a0: float, side: float) -> list[np.ndarray] | None:
+    """Split a blob of touching dice into die-sized parts, or None if it does not split cleanly.
+
+    First cut the dark seam between their rounded edges and erode until die-sized cores fall
+    apart; failing that, cluster the blob's pixel positions (k-means, k = area / die top)
+    and keep the result only if every part is a die-sized, roughly square top.
+    """
+    expected = int(round(area / a0))
+    if expected < 2 or expected > DICE_PER_TURN:
+        return None
+    level = float(np.median(value[roi > 0]))
+    pad = np.pad(roi & (value >= 0.8 * level), 2)
+    core = pad
+    for step in range(0, max(2, int(side * 0.3)) + 1):
+        if step:
+            core = cv2.erode(core, _DISC3)
+        n, cc, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=4)
+        big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.1 * a0]
+        if not big:
+            break
+        if len(big) == expected:
+            markers = np.zeros(pad.shape, np.int32)
+            for k, i in enumerate(big, 1):
+                markers[cc == i] = k
+            grown = _grow(markers, np.pad(roi, 2), step + 2)
+            parts = [(grown == k).view(np.uint8)[2:-2, 2:-2] for k in range(1, len(big) + 1)]
+            if _plausible(parts, a0):
+                return parts
+    ys, xs = np.nonzero(roi)
+    pts = np.column_stack([xs, ys]).astype(np.float32)
+    cv2.setRNGSeed(expected)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.2)
+    _, labels, _ = cv2.kmeans(pts, expected, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+    parts = []
+    for k in range(expected):
+        part = np.zeros_like(roi)
+        sel = labels.ravel() == k
+        part[ys[sel], xs[sel]] = 1
+        parts.append(part)
+    return parts if _plausible(parts, a0) else None
+
+
+def _plausible(parts: list[np.ndarray], a0: float) -> bool:
+    for part in parts:
+        n = int(part.sum())
+        if not 0.7 * a0 <= n <= 1.3 * a0:
+            return False
+        pts = cv2.findNonZero(part)
+        (_, _), (w, h), _ = cv2.minAreaRect(pts)
+        if min(w, h) / max(w, h, 1e-6) < 0.75 or n < 0.7 * w * h:
+            return False
+    return True
+
+
+def _grow(markers: np.ndarray, mask: np.ndarray, steps: int) -> np.ndarray:
+    kernel = np.ones((3, 3), np.uint8)
+    out = markers.copy()
+    for _ in range(steps + 1):
+        grown = cv2.dilate(out.astype(np.float32), kernel).astype(np.int32)
+        free = (out == 0) & (mask > 0)
+        out[free] = grown[free]
+    return out
+
+
+def _big_blob(lab: np.ndarray, roi: np.ndarray, area: int, a0: float, t) -> str:
+    counts = np.bincount(lab[roi > 0], minlength=9)
+    if area >= t.card_area * a0 and counts.max() >= 0.6 * area:
+        return "card in view"
+    if area > DICE_PER_TURN * 1.6 * a0:
+        return "large object in view"
+    return "touching dice that cannot be split"
+
+
+def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
+         frog_size: dict) -> tuple[DieObservation | None, list[str]]:
+    a0 = work.top_area
+    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None, []
+    contour = max(contours, key=cv2.contourArea)
+    hull = cv2.convexHull(contour)
+    filled = np.zeros_like(part)
+    cv2.fillConvexPoly(filled, hull, 1)
+    region = filled > 0
+    n_px = int(region.sum())
+    if n_px < 0.25 * a0:
+        return None, []
+    # colours are counted inside the rim: the die's rounded edges blend into the floor
+    m = cv2.moments(hull)
+    if m["m00"] <= 0:
+        return None, []
+    hc = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+    k = max(0.3, 1.0 - 0.16 * work.side / max(1.0, np.sqrt(m["m00"])))
+    shrunk = np.round((hull.reshape(-1, 2) - hc) * k + hc).astype(np.int32)
+    inner_img = np.zeros_like(part)
+    cv2.fillConvexPoly(inner_img, shrunk, 1)
+    inner = inner_img > 0
+    n_in = int(np.count_nonzero(inner))
+    if n_in < 0.25 * a0:
+        inner, n_in = region, n_px
+    counts = np.bincount(lab[inner], minlength=9)
+    cx, cy = hc[0] + x0, hc[1] + y0
+    (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
+    aspect = min(rw, rh) / max(rw, rh, 1e-6)
+    where = _where(cx, cy, work)
+    reasons = []
+
+    fr = {c: counts[COLOUR_CLASSES[c]] / n_in for c in COLOURS}
+    present = [c for c in COLOURS if fr[c] >= t.colour_present]
+    unclear = [c for c in COLOURS if t.colour_absent < fr[c] < t.colour_present]
+    odd = (counts[UNKNOWN] + counts[CLIPPED] + counts[BLOWN]) / n_in
+    mid = (t.colour_present + t.colour_absent) / 2
+    margin = min(min(1.0, abs(fr[c] - mid) / mid) for c in COLOURS)
+    if len(present) == 3:
+        present = sorted(present, key=fr.get)[1:]
+        reasons.append(f"three colours on one die at {where}")
+        margin = 0.0
+    face = "blank" if not present else present[0] if len(present) == 1 else _COMBOS[frozenset(present)]
+    if unclear:
+        reasons.append(f"unclear {'/'.join(unclear)} on die at {where}")
+    elif frog_size:
+        lo, hi = t.single_share if len(present) == 1 else t.combo_share
+        odd_size = [c for c in present if not lo <= fr[c] / frog_size.get(c, fr[c]) <= hi]
+        if odd_size:
+            reasons.append(f"{'/'.join(odd_size)} frog of unusual size (glare?) on die at {where}")
+            margin *= 0.5
+    if odd > t.unknown_max:
+        reasons.append(f"unknown colour or glare on die at {where}")
+    cocked = False
+    if n_px < t.die_area_min * a0:
+        reasons.append(f"die partly hidden or on edge at {where}")
+        cocked = True
+    elif aspect < t.cocked_aspect:
+        reasons.append(f"cocked die at {where}")
+        cocked = True
+    confidence = margin * (1.0 - min(1.0, odd / max(t.unknown_max, 1e-6)) * 0.5)
+    if cocked:
+        confidence *= 0.5
+    f = work.factor
+    bx, by, bw, bh = cv2.boundingRect(hull)
+    box = ((bx + x0) * f, (by + y0) * f, bw * f, bh * f)
+    obs = DieObservation(face, (cx + 0.5) * f - 0.5, (cy + 0.5) * f - 0.5, box, round(float(confidence), 3), cocked,
+                         tuple(round(float(fr[c]), 4) for c in COLOURS))
+    return obs, reasons

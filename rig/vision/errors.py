@@ -1,0 +1,19 @@
+"""Errors of the vision layer: bad frames, bad profiles, unusable calibration samples."""
+
+from rig.errors import RigError
+
+
+class VisionError(RigError):
+    """Base of every vision error a user can cause."""
+
+
+class FrameError(VisionError):
+    """A frame is not a readable BGR image (wrong shape, dtype, empty, unreadable file)."""
+
+
+class ProfileError(VisionError):
+    """A calibration profile is missing, malformed, or from a newer format."""
+
+
+class CalibrationError(VisionError):
+    """Calibration samples are unusable (no dice, wrong count, overlapping colours, overexposed)."""

@@ -1,0 +1,64 @@
+"""``rig calibrate``: writes a profile from the ritual images; refuses unusable samples with exit 2."""
+
+import cv2
+import pytest
+
+from rig.cli import main
+from rig.cli.calibrate import virtual_ritual
+from rig.vision.profile import Profile
+
+
+@pytest.fixture(scope="module")
+def ritual_files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("ritual")
+    frames, empty = virtual_ritual("cool")
+    paths = {}
+    for face, frame in [*frames.items(), ("empty", empty)]:
+        paths[face] = d / f"{face}.png"
+        cv2.imwrite(str(paths[face]), frame)
+    return paths
+
+
+def _args(paths, out, **swap):
+    faces = {**{f: paths[f] for f in ("blue", "pink", "yellow", "blank")}, **swap}
+    args = ["calibrate", "--out", str(out), "--empty", str(paths["empty"])]
+    for face, path in faces.items():
+        args += ["--face", f"{face}={path}"]
+    return args
+
+
+def test_writes_profile_and_keeps_the_old_one(ritual_files, tmp_path, capsys):
+    out = tmp_path / "p.toml"
+    args = _args(ritual_files, out) + ["--exposure-us", "12000", "--analogue-gain", "2", "--colour-gains", "1.8,1.5"]
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "separation" in text and f"wrote {out}" in text
+    p = Profile.load(out)
+    assert p.exposure_us == 12000 and p.analogue_gain == 2.0 and p.colour_gains == (1.8, 1.5)
+    assert main(args) == 0
+    assert (tmp_path / "p.toml.bak").exists() and out.exists()
+
+
+def test_refusals_exit_2(ritual_files, tmp_path, capsys):
+    out = tmp_path / "q.toml"
+    assert main(_args(ritual_files, out, blue=ritual_files["empty"])) == 2
+    assert "no dice found" in capsys.readouterr().err
+    assert main(_args(ritual_files, out, blue=ritual_files["pink"])) == 2
+    assert "blue" in capsys.readouterr().err
+    assert main(["calibrate", "--out", str(out), "--face", f"blue={ritual_files['blue']}"]) == 2
+    assert "missing --face for pink" in capsys.readouterr().err
+    assert main(["calibrate", "--out", str(out), "--face", "green=x.png"]) == 2
+    assert "ritual faces" in capsys.readouterr().err
+    assert main(_args(ritual_files, out, yellow=tmp_path / "none.png")) == 2
+    assert "no such image" in capsys.readouterr().err
+    assert main(_args(ritual_files, out) + ["--colour-gains", "x"]) == 2
+    assert "RED,BLUE" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_virtual_calibration(tmp_path, capsys):
+    out = tmp_path / "v.toml"
+    assert main(["calibrate", "--virtual", "dim", "--out", str(out), "--samples", str(tmp_path / "s")]) == 0
+    assert Profile.load(out).name == "virtual-table (dim)"
+    assert (tmp_path / "s" / "blank.jpg").exists()
+    assert main(["calibrate", "--virtual", "--face", "blue=x.png", "--out", str(out)]) == 2
