@@ -1,0 +1,57 @@
+"""``rig run``: start the rig — inputs, camera, engine and the scoreboard web page.
+
+On a Raspberry Pi with its camera and inputs it runs the real rig; anywhere else it runs
+simulation mode (the virtual-table camera and gpiozero mock pins, driven from the page or
+its keyboard shortcuts). --sim / --real force one or the other.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number (0-65535; 0 picks a free one)")
+    return port
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="start the rig and its scoreboard (simulation mode on a machine without camera and GPIO)",
+        description=__doc__.split("\n\n")[1].replace("\n", " "),
+    )
+    parser.add_argument("--config", type=Path, metavar="FILE", help="the rig's config file (TOML); default: $RIG_CONFIG, else built-in (five simulated players)")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--sim", dest="mode", action="store_const", const="sim",
+                      help="simulation mode: virtual-table camera, mock GPIO pins")
+    mode.add_argument("--real", dest="mode", action="store_const", const="real",
+                      help="the real camera and GPIO inputs from the config (fail if missing)")
+    parser.add_argument("--listen", metavar="ADDR",
+                        help="address to listen on (default 127.0.0.1; 0.0.0.0 lets phones on the LAN view)")
+    parser.add_argument("--port", type=_port, metavar="N", help="TCP port (default 8080; 0 picks a free one)")
+    parser.add_argument("--data-dir", type=Path, metavar="DIR", help="where the game database lives")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the simulated table (simulation mode)")
+    parser.set_defaults(func=run, mode=None)
+
+
+def run(args) -> int:
+    from rig.runner import Rig, bind_socket, load_config, resolve_mode, serve
+
+    config = load_config(args.config)
+    mode = resolve_mode(args.mode, config)
+    listen = args.listen or config.server.listen
+    port = config.server.port if args.port is None else args.port
+    sock = bind_socket(listen, port)  # first: a port in use fails before any hardware is touched
+    try:
+        with Rig(config, mode=mode, data_dir=args.data_dir, seed=args.seed) as rig:
+            serve(rig, sock, listen=listen)
+    finally:
+        sock.close()
+    return 0

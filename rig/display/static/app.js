@@ -1,0 +1,396 @@
+// The scoreboard: renders GET /api/state (pushed over /api/events), corrections, new game,
+// history, and in simulation mode the controls and their keys.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const { el } = rig;
+  const FACES = ["blue", "pink", "yellow", "blank", "pink+blue", "yellow+pink", "blue+yellow"];
+  const CARDS = ["blue", "pink", "yellow", "blank", "gray"];
+  const COLOUR = { blue: "var(--blue)", pink: "var(--pink)", yellow: "var(--yellow)" };
+  const PHASES = {
+    waiting: (t) => `${t.roller}: press to start`,
+    rolling: () => "rolling",
+    tossing: (t) => (t.still_to_toss.length ? `to toss: ${t.still_to_toss.join(", ")}` : "tossing"),
+    reveal: (t) => `reveal: card ${t.cards_revealed + 1} of ${t.cards_expected}`,
+    copy: (t) => `${t.roller}: whom to copy?`,
+    review: (t) => `${t.roller}: hold to finish the turn`,
+    over: () => "game over",
+  };
+  let state = null;
+  let rigStatus = { notices: [] };
+  let simCamera = true;
+
+  // ---------------------------------------------------------------- rendering
+  function frogStyle(colours) {
+    if (!colours.length) return null;
+    if (colours.length === 1) return `background: ${COLOUR[colours[0]]}`;
+    const [a, b] = colours;
+    return `background: linear-gradient(135deg, ${COLOUR[a]} 0 50%, ${COLOUR[b]} 50% 100%)`;
+  }
+
+  function faceColours(face) {
+    return face === "blank" ? [] : face.split("+");
+  }
+
+  function renderDice(turn) {
+    const dice = turn ? turn.dice : [];
+    const tiles = [];
+    for (let i = 0; i < 6; i++) {
+      const die = dice[i];
+      if (!die) { tiles.push(el("div", { class: "die empty", "aria-label": "no die yet" })); continue; }
+      const lasers = (die.lasered || []).filter((c) => !die.colours.includes(c));
+      tiles.push(el("button", {
+        class: `die ${die.corrected ? "corrected" : ""} ${die.uncertain ? "uncertain" : ""}`,
+        "data-index": i, "data-face": die.face, title: `die ${i + 1}: ${die.face}${lasers.length ? ` (+ lasered ${lasers.join(", ")})` : ""}`,
+        onclick: () => fixDie(i, die.face),
+      },
+      die.colours.length ? el("span", { class: "frog", style: frogStyle(die.colours) }) : null,
+      lasers.length ? el("span", { class: "lasers", title: `lasered: ${lasers.join(", ")}` }, lasers.map((c) => el("span", { class: "laser", style: `background: ${COLOUR[c]}; color: ${COLOUR[c]}` }))) : null,
+      el("span", { class: "label", text: lasers.length ? `${die.face} + ${lasers.join(" + ")}` : die.face })));
+    }
+    $("dice").replaceChildren(...tiles);
+    const box = $("lasered");
+    box.replaceChildren();
+    if (turn && turn.lasered && turn.lasered.length) {
+      box.append("Lasered onto every die: ", ...turn.lasered.map((c) => el("span", { class: `tag c-${c}`, text: c })));
+    } else if (turn && turn.dice.length === 6) {
+      box.append(el("span", { class: "hint", text: "No colour missing: nothing lasered." }));
+    }
+    const counts = turn && turn.score && turn.score.counts;
+    if (counts) {
+      box.append(el("div", { class: "counts", text: Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(" · ") }));
+    }
+  }
+
+  function renderTosses(turn) {
+    const list = $("tosses");
+    const rows = [];
+    for (const toss of turn ? turn.tosses : []) {
+      const counting = toss.counting;
+      const card = toss.card;
+      const points = toss.points;
+      rows.push(el("li", { class: `toss ${counting ? "" : "void"} ${toss.dead_heat ? "heat" : ""}`, "data-player": toss.player },
+        el("span", { class: "order", text: counting ? toss.position : "–" }),
+        el("button", { class: "who", title: "tap to fix who tossed", text: toss.player,
+          onclick: () => fixToss(toss.index, toss.player) }),
+        counting
+          ? el("button", { class: `card ${card ? `c-${card}` : ""}`, "data-position": toss.position,
+              title: card ? `card ${toss.position}: ${card} (tap to fix)` : "face down (tap to enter)",
+              text: card ? (toss.card_corrected ? `${card} ✎` : card) : "",
+              onclick: () => fixCard(toss.position, card) })
+          : el("span", {}),
+        el("span", { class: `points ${points === 0 ? "zero" : ""}`, title: toss.reason || "",
+          text: points === null || points === undefined ? "" : `+${points}` }),
+        toss.margin_text ? el("span", { class: `margin ${toss.margin_us !== null && toss.margin_us < 20000 ? "close" : ""}`, text: toss.margin_text }) : null,
+        toss.reason ? el("span", { class: "reason", text: toss.reason }) : null,
+        counting ? null : el("span", { class: "why", text: toss.why || "does not count" })));
+    }
+    list.replaceChildren(...rows);
+    if (turn && turn.started && !rows.length) {
+      list.append(el("li", { class: "hint", text: "No toss yet." }));
+    }
+  }
+
+  function renderCopy(turn, game) {
+    const copy = $("copy");
+    const pick = $("copy-pick");
+    copy.replaceChildren();
+    pick.replaceChildren();
+    if (!turn || !game) return;
+    if (turn.copy) {
+      const pts = turn.score && turn.score.copied_points;
+      copy.textContent = `${turn.roller} copies ${turn.copy.player}${turn.copy.confirmed ? "" : " ?"}${pts !== undefined && pts !== null ? ` (+${pts})` : ""}`;
+    }
+    if (turn.phase === "review") {
+      pick.append(el("button", { id: "btn-finish", text: "Finish turn ✓",
+        onclick: () => rig.post("/api/events", { type: "turn_scored" }) }));
+    }
+    if (turn.started && !turn.copy?.confirmed && (turn.phase === "copy" || turn.copy)) {
+      pick.append(el("span", { class: "hint", text: `${turn.roller} copies:` }));
+      for (const name of game.players) {
+        if (name === turn.roller) continue;
+        pick.append(el("button", { class: turn.copy && turn.copy.player === name ? "selected" : "", "data-copy": name,
+          text: name, onclick: () => chooseCopy(name) }));
+      }
+    }
+  }
+
+  function renderTotals(s) {
+    const body = $("totals").tBodies[0];
+    const game = s.game;
+    if (!game) { body.replaceChildren(el("tr", {}, el("td", { class: "hint", text: "No game yet: start one with New game." }))); return; }
+    const totals = s.totals || {};
+    const best = Math.max(...game.players.map((p) => totals[p] || 0));
+    const last = s.last_turn && s.last_turn.score ? s.last_turn.score.net : {};
+    const current = s.turn && s.turn.score ? s.turn.score.net : null;
+    body.replaceChildren(...game.players.map((name) => {
+      const delta = current ? current[name] : last[name];
+      return el("tr", { class: `${game.whose_turn === name ? "roller" : ""} ${best > 0 && (totals[name] || 0) === best ? "leader" : ""}`, "data-player": name },
+        el("td", { class: "name", text: name }),
+        el("td", { class: "delta", text: delta ? `${delta > 0 ? "+" : ""}${delta}` : "" }),
+        el("td", { class: "total", text: totals[name] || 0 }));
+    }));
+    const info = $("last-turn");
+    info.textContent = s.last_turn
+      ? `Turn ${s.last_turn.number}: ${s.last_turn.roller} copied ${s.last_turn.score.copy}` : "";
+  }
+
+  function renderHeader(s) {
+    const game = s.game;
+    const turn = s.turn;
+    $("game-name").textContent = game ? (game.game === "frogs" ? "Lunar Laser Frogs" : game.game) : "rig";
+    $("round").textContent = game && game.turns_each
+      ? `Round ${Math.max(1, game.round)} of ${game.turns_each}${game.extra_rounds ? ` +${game.extra_rounds} tie-break` : ""}` : "";
+    let banner = "New game?";
+    if (s.winner) banner = `${s.winner} wins!`;
+    else if (game && s.outcome) banner = "Game over";
+    else if (turn) banner = `${turn.roller}'s turn`;
+    $("turn-banner").textContent = banner;
+    const pips = [];
+    const rolls = turn ? turn.rolls : 0;
+    for (let i = 0; i < Math.max(3, rolls); i++) pips.push(el("span", { class: `pip ${i < rolls ? "done" : ""} ${i >= 3 ? "extra" : ""}` }));
+    $("rolls").replaceChildren(...(turn ? [el("span", { class: "hint", text: "rolls" }), ...pips] : []));
+    $("rolls").title = `${rolls} of 3 rolls`;
+    $("phase").textContent = turn ? (PHASES[turn.phase] || ((t) => t.phase))(turn) : (s.outcome ? "game over" : "");
+  }
+
+  function renderNotices(s) {
+    const items = [];
+    for (const n of rigStatus.notices || []) items.push(el("div", { class: `notice ${n.kind || ""}`, "data-key": n.key, text: n.text }));
+    const turn = s && s.turn;
+    for (const v of turn ? turn.violations : []) {
+      items.push(el("div", { class: "notice", text: `Violation (${v.player}): ${v.kind.replace(/_/g, " ")}${v.detail ? ` — ${v.detail}` : ""}` }));
+    }
+    for (const heat of turn ? turn.dead_heats : []) items.push(el("div", { class: "notice info", text: heat.text }));
+    if (turn && turn.problem && ["copy", "review"].includes(turn.phase)) items.push(el("div", { class: "notice info", text: turn.problem }));
+    const recent = (s && s.notices) || [];
+    for (const n of recent.slice(-2)) items.push(el("div", { class: "notice bad", text: `Refused: ${n.reason || n.text || JSON.stringify(n)}` }));
+    $("notices").replaceChildren(...items);
+  }
+
+  function renderWinner(s) {
+    const box = $("winner");
+    if (s.outcome && s.game) {
+      const totals = s.totals || {};
+      const ranking = [...s.game.players].sort((a, b) => (totals[b] || 0) - (totals[a] || 0));
+      box.replaceChildren(s.winner ? `★ ${s.winner} wins! ★` : "Game over",
+        el("small", { text: ranking.map((p) => `${p} ${totals[p] || 0}`).join(" · ") }),
+        el("small", {}, el("button", { text: "New game", onclick: () => openNewGame() })));
+      box.hidden = false;
+    } else {
+      box.hidden = true;
+    }
+  }
+
+  function renderSim(s) {
+    const bar = $("sim");
+    bar.hidden = !rig.info.sim;
+    if (!rig.info.sim) return;
+    const players = s.game ? s.game.players : [];
+    const owed = new Set(s.turn ? s.turn.still_to_toss : []);
+    $("sim-press").replaceChildren(...players.map((name, i) => el("button", {
+      "data-press": name, title: `key ${i + 1}`, class: s.turn && s.turn.started && !owed.has(name) && name !== s.turn.roller ? "tossed" : "",
+      text: `${i + 1} ${name}`, onclick: () => rig.post("/api/sim/press", { player: name }) })));
+    $("sim-camera").textContent = simCamera ? "drop camera" : "restore camera";
+  }
+
+  function render(s) {
+    state = s;
+    $("btn-unlock").hidden = !rig.info.pin_required || Boolean(rig.unlocked);
+    renderHeader(s);
+    renderDice(s.turn);
+    renderTosses(s.turn);
+    renderCopy(s.turn, s.game);
+    renderTotals(s);
+    renderNotices(s);
+    renderWinner(s);
+    renderSim(s);
+    document.body.dataset.version = s.version;
+    document.body.dataset.phase = s.turn ? s.turn.phase : (s.outcome ? "over" : "none");
+  }
+
+  // ---------------------------------------------------------------- actions
+  function choose(dialogId, titleId, title, boxId, options, current, label) {
+    return new Promise((resolve) => {
+      const dlg = $(dialogId);
+      $(titleId).textContent = title;
+      $(boxId).replaceChildren(...options.map((opt) => el("button", {
+        value: opt, class: `chip ${CARDS.includes(opt) ? `c-${opt}` : ""} ${opt === current ? "selected" : ""}`,
+        "data-choice": opt, text: label ? label(opt) : opt })));
+      dlg.onclose = () => resolve(dlg.returnValue && dlg.returnValue !== "cancel" ? dlg.returnValue : null);
+      dlg.returnValue = "";
+      dlg.showModal();
+    });
+  }
+
+  async function fixDie(index, face) {
+    const chosen = await choose("dlg-die", "dlg-die-title", `Die ${index + 1} shows…`, "die-choices", FACES, face);
+    if (chosen && chosen !== face) await rig.post("/api/corrections", { what: "die", index, face: chosen });
+  }
+
+  async function fixCard(position, card) {
+    const title = card ? `Card ${position} is…` : `Card ${position} (face down) is…`;
+    const chosen = await choose("dlg-card", "dlg-card-title", title, "card-choices", CARDS, card);
+    if (!chosen || chosen === card) return;
+    const revealed = state && state.turn ? state.turn.cards_revealed : 0;
+    if (position <= revealed) await rig.post("/api/corrections", { what: "card", index: position - 1, card: chosen });
+    else if (position === revealed + 1) await rig.post("/api/events", { type: "card_revealed", card: chosen });
+    else rig.toast(`Cards are revealed in order: card ${revealed + 1} comes first`, "bad");
+  }
+
+  async function fixToss(index, player) {
+    const players = state && state.game ? state.game.players : [];
+    const chosen = await choose("dlg-card", "dlg-card-title", `Toss ${index + 1} was…`, "card-choices",
+      [...players, "(no toss)"], player);
+    if (!chosen || chosen === player) return;
+    const body = chosen === "(no toss)" ? { what: "toss", index, remove: true } : { what: "toss", index, player: chosen };
+    await rig.post("/api/corrections", body);
+  }
+
+  async function chooseCopy(name) {
+    await rig.post("/api/events", { type: "copy_chosen", player: name, confirmed: true });
+  }
+
+  function openNewGame() {
+    const dlg = $("dlg-new");
+    const players = state && state.game ? state.game.players : (rig.info.players || []);
+    $("new-players").value = players.join("\n");
+    $("new-error").textContent = "";
+    dlg.showModal();
+  }
+
+  $("form-new").addEventListener("submit", async (event) => {
+    const submitter = event.submitter;
+    if (!submitter || submitter.value !== "start") return;
+    event.preventDefault();
+    const players = $("new-players").value.split(/[\n,]/).map((p) => p.trim()).filter(Boolean);
+    const options = {};
+    const turns = $("new-turns").value.trim();
+    if (turns) options.turns_each = Number(turns);
+    const penalty = $("new-penalty").value.trim();
+    if (penalty && Number(penalty) > 0) options.penalty_per_violation = Number(penalty);
+    const result = await rig.post("/api/games", { players, options });
+    if (result.ok) $("dlg-new").close("start");
+    else $("new-error").textContent = result.body.error || "refused";
+  });
+
+  async function openHistory() {
+    const box = $("history");
+    box.replaceChildren(el("p", { class: "hint", text: "loading…" }));
+    $("dlg-history").showModal();
+    let data;
+    try { data = await rig.getJSON("/api/history"); } catch (err) { box.replaceChildren(el("p", { class: "error", text: String(err) })); return; }
+    const games = data.games || [];
+    if (!games.length) { box.replaceChildren(el("p", { class: "hint", text: "No games yet." })); return; }
+    const rows = games.map((g) => {
+      const totals = g.totals || {};
+      const names = Object.keys(totals).sort((a, b) => totals[b] - totals[a]);
+      const when = g.started_at ? String(g.started_at).replace("T", " ").slice(0, 16) : "";
+      return el("div", { class: "hist-game" },
+        el("strong", { text: `Game ${g.id}${when ? ` · ${when}` : ""}` }), " ",
+        el("span", { text: g.winner ? `— ${g.winner} won` : `— ${g.status || "unfinished"}` }),
+        el("div", { class: "hint", text: names.map((n) => `${n} ${totals[n]}`).join(" · ") }));
+    });
+    const players = data.players || [];
+    const table = players.length ? el("table", { class: "hist-players" },
+      el("tr", {}, ["player", "games", "wins", "points", "best"].map((h) => el("th", { text: h }))),
+      players.map((p) => el("tr", {}, [p.name, p.games, p.wins, p.points, p.best].map((v) => el("td", { text: v }))))) : null;
+    box.replaceChildren(...rows, table ? el("h3", { text: "All games" }) : null, table);
+  }
+
+  rig.onLocked = () => new Promise((resolve) => {
+    const dlg = $("dlg-pin");
+    $("pin-input").value = "";
+    $("pin-error").textContent = "";
+    dlg.onclose = () => resolve(dlg.returnValue === "ok" ? $("pin-input").value.trim() : null);
+    dlg.showModal();
+  });
+
+  $("btn-new").onclick = openNewGame;
+  $("btn-undo").onclick = () => rig.post("/api/corrections", { what: "undo" });
+  $("btn-history").onclick = openHistory;
+  $("btn-unlock").onclick = async () => {
+    const pin = await rig.onLocked();
+    if (!pin) return;
+    rig.setPin(pin);
+    const result = await rig.post("/api/pin", {}, true);
+    if (result.ok) { rig.toast("Unlocked: this device may change the game"); $("btn-unlock").hidden = true; }
+    else rig.setPin("");
+  };
+
+  // ---------------------------------------------------------------- simulation
+  function rollRest() {
+    const have = state && state.turn ? state.turn.dice.length : 0;
+    return Math.max(1, 6 - have);
+  }
+  function rollDefault() {
+    const turn = state && state.turn;
+    const have = turn ? turn.dice.length : 0;
+    const rolls = turn ? turn.rolls : 0;
+    if (rolls >= 2) return Math.max(1, 6 - have);
+    return Math.min(2, Math.max(1, 6 - have - (2 - rolls)));
+  }
+  const sim = {
+    roll: (n) => rig.post("/api/sim/roll", { dice: n }),
+    card: (card) => rig.post("/api/sim/card", { card }),
+    knock: () => rig.post("/api/sim/knock", {}),
+    press: (i) => { const p = state && state.game && state.game.players[i]; if (p) rig.post("/api/sim/press", { player: p }); },
+    hold: () => {
+      const t = state && state.turn;
+      if (t) rig.post("/api/sim/press", { player: t.roller, hold_ms: (rig.info.hold_confirm_s || 1) * 1000 + 200 });
+    },
+    camera: async () => { const r = await rig.post("/api/sim/camera", { connected: !simCamera }); if (r.ok) { simCamera = !simCamera; renderSim(state); } },
+  };
+  document.querySelectorAll("#sim [data-roll]").forEach((b) => {
+    b.onclick = () => sim.roll(b.dataset.roll === "rest" ? rollRest() : Number(b.dataset.roll));
+  });
+  document.querySelectorAll("#sim [data-card]").forEach((b) => { b.onclick = () => sim.card(b.dataset.card); });
+  $("sim-hold").onclick = sim.hold;
+  $("sim-knock").onclick = sim.knock;
+  $("sim-camera").onclick = sim.camera;
+
+  const KEYS = [
+    ["1–8", "press that seat's toss button (the roller's: start, then choose whom to copy)"],
+    ["h", "the roller holds their button: confirm the copy"],
+    ["r", "roll (two dice, or what is left)"], ["a", "roll all dice left"],
+    ["b p y k g", "lay a blue / pink / yellow / blank / gray card under the camera"],
+    ["x", "knock a settled die (a violation)"], ["c", "drop / restore the camera"], ["n", "new game"], ["?", "this list"],
+  ];
+  const CARD_KEYS = { b: "blue", p: "pink", y: "yellow", k: "blank", g: "gray" };
+  document.addEventListener("keydown", (event) => {
+    if (document.querySelector("dialog[open]") || event.target.closest("input, textarea, select")) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const key = event.key;
+    if (key === "n") { openNewGame(); return; }
+    if (key === "?") { $("dlg-help").showModal(); return; }
+    if (!rig.info.sim) return;
+    if (/^[1-8]$/.test(key)) sim.press(Number(key) - 1);
+    else if (key === "h") sim.hold();
+    else if (key === "r") sim.roll(rollDefault());
+    else if (key === "a") sim.roll(rollRest());
+    else if (CARD_KEYS[key]) sim.card(CARD_KEYS[key]);
+    else if (key === "c") sim.camera();
+    else if (key === "x") sim.knock();
+    else return;
+    event.preventDefault();
+  });
+
+  // ---------------------------------------------------------------- start
+  async function pollRig() {
+    try {
+      rigStatus = await rig.getJSON("/api/rig");
+      simCamera = !(rigStatus.camera && rigStatus.camera.connected === false);
+      if (state) { renderNotices(state); renderSim(state); }
+    } catch (err) { /* the live indicator says it */ }
+  }
+
+  rig.loadInfo().then((info) => {
+    $("pin").textContent = info.pin ? `PIN ${info.pin}` : "";
+    $("btn-unlock").hidden = !info.pin_required;
+    $("keys").textContent = info.sim ? "keys: 1–8 press · r roll · b/p/y/k/g cards · h hold · ? help" : "";
+    $("help-keys").replaceChildren(el("table", {}, KEYS.map(([k, v]) => el("tr", {}, el("td", {}, el("kbd", { text: k })), el("td", { text: v })))));
+    rig.live(render, (on) => $("live").classList.toggle("on", on));
+    pollRig();
+    setInterval(pollRig, 1000);
+  });
+})();

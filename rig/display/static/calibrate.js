@@ -1,0 +1,97 @@
+// The calibration page: live preview, the ritual with progress, report, profiles, camera lock.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const { el } = rig;
+  const swatch = { blue: "c-blue", pink: "c-pink", yellow: "c-yellow", blank: "c-blank", empty: "" };
+  let status = null;
+  let busy = false;
+
+  rig.onLocked = () => new Promise((resolve) => {
+    const dlg = $("dlg-pin");
+    $("pin-input").value = "";
+    dlg.onclose = () => resolve(dlg.returnValue === "ok" ? $("pin-input").value.trim() : null);
+    dlg.showModal();
+  });
+
+  function refreshPreview() {
+    const img = $("preview");
+    const next = new Image();
+    next.onload = () => { img.src = next.src; setTimeout(refreshPreview, 400); };
+    next.onerror = () => setTimeout(refreshPreview, 1500);
+    next.src = `/api/calibration/preview.jpg?outline=${$("outline").checked ? 1 : 0}&t=${Date.now()}`;
+  }
+
+  async function act(path, body) {
+    if (busy) return null;
+    busy = true;
+    document.body.classList.add("busy");
+    try {
+      const result = await rig.post(path, body);
+      if (result.ok) await load();
+      return result;
+    } finally {
+      busy = false;
+      document.body.classList.remove("busy");
+    }
+  }
+
+  function renderReport(report) {
+    const box = $("report");
+    box.replaceChildren();
+    if (!report) { box.append(el("p", { class: "hint", text: "Capture the four faces, then fit." })); return; }
+    box.append(el("p", { class: report.ok ? "ok" : "bad", text: report.summary || (report.ok ? "The classes separate well." : "Some classes overlap.") }));
+    const rows = report.separation || [];
+    if (rows.length) {
+      box.append(el("table", {},
+        el("thead", {}, el("tr", {}, el("th", { text: "classes" }), el("th", { text: "separation" }), el("th", { text: "" }))),
+        el("tbody", {}, rows.map((row) => el("tr", {},
+          el("td", { text: `${row.a} / ${row.b}` }),
+          el("td", { text: typeof row.distance === "number" ? row.distance.toFixed(1) : String(row.distance) }),
+          el("td", { class: row.ok ? "ok" : "bad", text: row.ok ? "ok" : "too close" }))))));
+    }
+    for (const line of report.notes || []) box.append(el("p", { class: "hint", text: line }));
+  }
+
+  function render(s) {
+    status = s;
+    const steps = s.steps || [];
+    const required = steps.filter((step) => !step.optional);
+    const done = required.filter((step) => step.captured).length;
+    $("ritual-progress").textContent = `${done} of ${required.length} faces captured`;
+    $("progress-fill").style.width = `${Math.round((100 * done) / Math.max(1, required.length))}%`;
+    $("steps").replaceChildren(...steps.map((step) => el("li", {
+      class: `step ${step.captured ? "done" : ""} ${step.optional ? "optional" : ""}`, "data-step": step.name },
+      el("span", { class: `swatch ${swatch[step.name] || ""}` }),
+      el("span", { class: "what", text: step.label }),
+      el("span", { class: "state" }, el("button", { class: "capture", "data-step": step.name, text: step.captured ? "again" : "capture",
+        onclick: () => act("/api/calibration/capture", { step: step.name }) })))));
+    $("btn-fit").disabled = done < required.length;
+    $("btn-save").disabled = !s.fitted;
+    renderReport(s.report);
+    $("active-profile").textContent = s.active || "built-in colours";
+    $("profiles").replaceChildren(...(s.profiles || []).map((name) => el("li", { class: name === s.active ? "active" : "" },
+      el("span", { text: name }),
+      el("button", { text: name === s.active ? "in use" : "use", disabled: name === s.active,
+        onclick: () => act("/api/calibration/restore", { name }) }))));
+    const cam = s.camera || {};
+    $("cam-state").textContent = `${cam.source || "camera"}: ${cam.connected === false ? "lost" : "live"}`;
+    $("btn-lock").textContent = cam.locked ? "Unlock exposure and white balance" : "Lock exposure and white balance";
+    $("lock-state").textContent = cam.detail || "";
+  }
+
+  async function load() {
+    try { render(await rig.getJSON("/api/calibration")); } catch (err) { /* retried by the timer */ }
+  }
+
+  $("btn-fit").onclick = () => act("/api/calibration/fit", {});
+  $("btn-reset").onclick = () => act("/api/calibration/reset", {});
+  $("btn-save").onclick = () => {
+    const name = $("profile-name").value.trim();
+    if (!/^[A-Za-z0-9_-]{1,40}$/.test(name)) { rig.toast("A profile name is 1-40 letters, digits, '-' or '_'", "bad"); return; }
+    act("/api/calibration/save", { name });
+  };
+  $("btn-lock").onclick = () => act("/api/calibration/lock", { locked: !(status && status.camera && status.camera.locked) });
+
+  rig.loadInfo().then(() => { load(); refreshPreview(); setInterval(load, 3000); });
+})();

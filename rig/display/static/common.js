@@ -1,0 +1,102 @@
+// Shared by the scoreboard and the calibration page: API calls (with the PIN when needed),
+// the live stream, small DOM helpers. No build step, no libraries.
+"use strict";
+
+const rig = {
+  info: { sim: false, local: true, pin_required: false },
+  pin: sessionStorage.getItem("rig-pin") || "",
+  onLocked: null,   // set by a page: called when a change needs the PIN
+
+  el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === undefined || value === null || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (key === "dataset") Object.assign(node.dataset, value);
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  },
+
+  async getJSON(path) {
+    const response = await fetch(path, { headers: { accept: "application/json" }, cache: "no-store" });
+    if (!response.ok) throw new Error(`${path}: ${response.status}`);
+    return response.json();
+  },
+
+  // POST a JSON body; resolves to {ok, status, body}. A 403 asks for the PIN once and retries.
+  async post(path, body, retried) {
+    const headers = { "content-type": "application/json", accept: "application/json" };
+    if (rig.pin) headers["x-rig-pin"] = rig.pin;
+    let response;
+    try {
+      response = await fetch(path, { method: "POST", headers, body: JSON.stringify(body ?? {}) });
+    } catch (err) {
+      return { ok: false, status: 0, body: { error: "the rig does not answer (network)" } };
+    }
+    let data = {};
+    try { data = await response.json(); } catch (err) { data = {}; }
+    if (response.status === 403 && rig.pin) rig.setPin("");  // a wrong or stale PIN: ask again next time
+    if (response.ok && rig.pin && !rig.unlocked) {
+      rig.unlocked = true;
+      const unlock = document.getElementById("btn-unlock");
+      if (unlock) unlock.hidden = true;
+    }
+    if (response.status === 403 && !retried && rig.onLocked && !rig.info.local) {
+      const pin = await rig.onLocked(data.error);
+      if (pin) {
+        rig.setPin(pin);
+        return rig.post(path, body, true);
+      }
+    }
+    if (!response.ok) rig.toast(data.error || `${response.status} ${response.statusText}`, "bad");
+    return { ok: response.ok, status: response.status, body: data };
+  },
+
+  setPin(pin) {
+    rig.pin = pin;
+    if (pin) sessionStorage.setItem("rig-pin", pin); else sessionStorage.removeItem("rig-pin");
+  },
+
+  async loadInfo() {
+    try { rig.info = await rig.getJSON("/api/display"); } catch (err) { /* keep defaults */ }
+    return rig.info;
+  },
+
+  // Server-sent events with reconnect; calls onState(state) for each update.
+  live(onState, onConnection) {
+    let source = null;
+    let retry = 500;
+    const connect = () => {
+      source = new EventSource("/api/events");
+      source.onopen = () => { retry = 500; onConnection && onConnection(true); };
+      const handle = (event) => {
+        try { onState(JSON.parse(event.data)); } catch (err) { console.error(err); }
+      };
+      source.onmessage = handle;
+      source.addEventListener("state", handle);
+      source.onerror = () => {
+        onConnection && onConnection(false);
+        source.close();
+        setTimeout(connect, retry);
+        retry = Math.min(retry * 2, 5000);
+      };
+    };
+    connect();
+    return () => source && source.close();
+  },
+
+  toasts: [],
+  toast(message, kind) {
+    const box = document.getElementById("toasts") || document.body.appendChild(rig.el("div", { id: "toasts", class: "toasts" }));
+    const node = rig.el("div", { class: `toast ${kind || ""}`, role: "alert", text: message });
+    box.append(node);
+    setTimeout(() => node.remove(), 6000);
+  },
+};

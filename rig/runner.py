@@ -1,0 +1,853 @@
+"""The one place that wires the rig together: inputs → engine → display.
+
+:class:`Rig` owns the engine service, the toss inputs, the camera with its roll tracker and
+card reader, and (in simulation mode) the :class:`Simulator`; :func:`serve` puts the web app
+on a socket and tells systemd it is ready. The real rig and simulation mode run the same
+code: simulation only swaps the pin factory for gpiozero's ``MockFactory`` and the camera
+for the virtual table.
+
+What goes where:
+
+- a toss input's press → a ``toss`` event (``t_us`` = the edge time), except the roller's own
+  input, which starts the turn, and during the copy choice cycles through the players
+  (a hold of ``hold_confirm_s`` confirms);
+- the roll tracker's settled rolls and violations → ``roll_settled`` / ``violation`` events;
+  the first roll of a turn that nobody started starts it;
+- card readings while the cards are revealed → ``card_revealed`` (:class:`rig.vision.cards.CardReveal`);
+- camera loss and input faults → notices on the display (``GET /api/rig``), the game untouched.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from rig.config import RigConfig, config_path_from_env
+from rig.errors import RigError
+
+log = logging.getLogger(__name__)
+
+MODES = ("sim", "real")
+PI_MODEL_FILE = Path("/proc/device-tree/model")
+
+
+class RunError(RigError):
+    """The rig cannot start as asked (address in use, real mode without hardware, ...)."""
+
+
+def on_raspberry_pi(model_file: Path = PI_MODEL_FILE) -> bool:
+    """True on a Raspberry Pi (its device tree says so)."""
+    try:
+        return "raspberry pi" in model_file.read_bytes().decode("ascii", "replace").lower()
+    except OSError:
+        return False
+
+
+def resolve_mode(requested: str | None, config: RigConfig, *, on_pi: bool | None = None) -> str:
+    """``"real"`` or ``"sim"``: as requested, else real on a Pi whose config names a real camera.
+
+    >>> resolve_mode(None, RigConfig.default(), on_pi=True)  # the default config has the virtual camera
+    'sim'
+    >>> from dataclasses import replace
+    >>> from rig.config import CameraConfig
+    >>> resolve_mode(None, replace(RigConfig.default(), camera=CameraConfig("picamera2")), on_pi=True)
+    'real'
+    >>> resolve_mode(None, replace(RigConfig.default(), camera=CameraConfig("picamera2")), on_pi=False)
+    'sim'
+    """
+    if requested is not None:
+        if requested not in MODES:
+            raise RunError(f"unknown mode {requested!r} (modes: {', '.join(MODES)})")
+        return requested
+    if on_pi is None:
+        on_pi = on_raspberry_pi()
+    return "real" if on_pi and config.camera.source != "virtual" else "sim"
+
+
+def load_config(path: str | os.PathLike[str] | None) -> RigConfig:
+    """The config file given, else ``$RIG_CONFIG``, else the built-in default (five simulated players)."""
+    path = path if path is not None else config_path_from_env()
+    return RigConfig.load(path) if path is not None else RigConfig.default()
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something the players should know that is not a game event (camera lost, input stuck)."""
+
+    key: str
+    text: str
+    kind: str = "warn"  # "warn" | "bad" | "info"
+
+    def to_dict(self) -> dict:
+        return {"key": self.key, "text": self.text, "kind": self.kind}
+
+
+def bind_socket(listen: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``listen:port`` (port 0: a free one); :class:`RunError` if impossible."""
+    try:
+        infos = socket.getaddrinfo(listen, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise RunError(f"cannot listen on {listen!r}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise RunError(f"cannot listen on {listen}:{port}: {exc.strerror}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def page_urls(listen: str, port: int) -> list[str]:
+    """The addresses to print for the scoreboard.
+
+    >>> page_urls("127.0.0.1", 8080)
+    ['http://127.0.0.1:8080/']
+    >>> page_urls("::1", 8080)
+    ['http://[::1]:8080/']
+    """
+    if listen in ("0.0.0.0", "::", ""):
+        return [f"http://127.0.0.1:{port}/", f"http://{socket.gethostname()}.local:{port}/"]
+    host = f"[{listen}]" if ":" in listen else listen
+    return [f"http://{host}:{port}/"]
+
+
+# Phases (rig.engine.game.phase) in which the camera watches the dice being rolled; in the
+# others the box holds a finished roll and hands lay cards beside it.
+ROLLING_PHASES = ("waiting", "rolling", "review")
+SIM_FRAME = (640, 480)
+SIM_MAX_FPS = 30.0
+
+
+class _Gate:
+    """The roll tracker, fed only while dice are being rolled (the watcher calls ``feed``)."""
+
+    def __init__(self, tracker) -> None:
+        self.tracker = tracker
+        self.open = True
+
+    def feed(self, t_us, frame):
+        return self.tracker.feed(t_us, frame) if self.open else []
+
+    def reset_motion(self) -> None:
+        self.tracker.reset_motion()
+
+    def __getattr__(self, name):
+        return getattr(self.tracker, name)
+
+
+class Rig:
+    """The running rig: engine, toss inputs, camera, card reader; in simulation mode also :attr:`sim`.
+
+    ``with Rig(config, mode="sim", data_dir=tmp) as rig: rig.app()`` — ``start`` opens the
+    database, the inputs and the camera (a missing camera or a taken pin raises
+    :class:`~rig.errors.HardwareError` naming it) and ``close`` releases them. In simulation
+    mode ``pin_factory`` defaults to a fresh gpiozero ``MockFactory`` and the camera is the
+    virtual table; ``realtime=False`` renders it as fast as possible (tests).
+    """
+
+    def __init__(self, config: RigConfig, *, mode: str = "sim", data_dir=None, seed: int | None = None,
+                 realtime: bool = True, pin_factory=None, camera: bool = True, card_frames: int = 3,
+                 sim_fps: float | None = None) -> None:
+        from rig.engine.paths import resolve_data_dir
+
+        if mode not in MODES:
+            raise RunError(f"unknown mode {mode!r} (modes: {', '.join(MODES)})")
+        self.config = config
+        self.mode = mode
+        self.data_dir = resolve_data_dir(data_dir, configured=config.data_dir)
+        self.seed = seed if seed is not None else int.from_bytes(os.urandom(4), "little")
+        self.realtime = realtime
+        # the virtual table renders at the configured camera rate, at most 30 fps
+        self.sim_fps = sim_fps if sim_fps is not None else min(float(config.camera.fps), SIM_MAX_FPS)
+        self.use_camera = camera
+        self.pin_factory = pin_factory
+        self.service = None
+        self.inputs = None
+        self.source = None
+        self.watcher = None
+        self.tracker = None
+        self.sim: Simulator | None = None
+        self.desk = None
+        self.profile = None
+        self.profile_name: str | None = None
+        self.card_frames = card_frames
+        self.cards = None  # the reveal's card reader state (rig.vision.cards.CardReveal)
+        self._notices: dict[str, Notice] = {}
+        self._lock = threading.RLock()
+        self._phase = None
+        self._turn_key = None
+        self._roll_started_us: int | None = None
+        self._resuming: tuple[int, int] | None = None  # (rolls, dice) of a turn under way at start
+        self._started = False
+
+    def __repr__(self) -> str:
+        state = "running" if self._started else "stopped"
+        return f"<Rig {self.mode} {state} data_dir={str(self.data_dir)!r}>"
+
+    # -- life cycle ------------------------------------------------------------------------
+    def __enter__(self) -> Rig:
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def start(self) -> Rig:
+        try:
+            self._start()
+        except BaseException:
+            self.close()
+            raise
+        self._started = True
+        return self
+
+    def _start(self) -> None:
+        from rig.engine import EngineService
+        from rig.hardware.tosses import TossInputs
+
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise RunError(f"cannot create the data directory {self.data_dir}: {exc.strerror}") from None
+        self.profile, self.profile_name = self._load_profile()
+        self.service = EngineService.open(self.data_dir, hold_us=round(self.config.tosses.hold_confirm_s * 1e6))
+        self._ensure_game()
+        turn = self.service.state()["turn"]
+        if turn and turn["rolls"] and self.mode == "real":  # the real box still holds the dice
+            self._resuming = (turn["rolls"], len(turn["dice"]))
+        factory = self.pin_factory
+        if self.mode == "sim" and factory is None:
+            from gpiozero.pins.mock import MockFactory
+
+            factory = self.pin_factory = MockFactory()
+        self.inputs = TossInputs.from_config(self.config, pin_factory=factory, on_toss=self._on_toss,
+                                             on_release=self._on_release, on_fault=self._on_fault)
+        if self.use_camera:
+            self._start_camera()
+        if self.mode == "sim":
+            self.sim = Simulator(self)
+        self.desk = self._make_desk()
+        self._follow_state(self.service.state())
+
+    def _ensure_game(self) -> None:
+        """A first start (empty database) opens a game with the configured players, so the board shows one."""
+        state = self.service.state()
+        if state["game"] is None:
+            self.service.submit({"type": "game_started", "source": "rig", "game": self.config.game.name,
+                                 "players": [p.name for p in self.config.players],
+                                 "options": self.game_options()})
+
+    def game_options(self) -> dict:
+        game = self.config.game
+        options = {}
+        if game.turns_each is not None:
+            options["turns_each"] = game.turns_each
+        if game.penalty_per_violation:
+            options["penalty_per_violation"] = game.penalty_per_violation
+        return options
+
+    def _load_profile(self):
+        from rig.vision.profile import Profile, default_profile_path
+
+        path = self.config.profile
+        if path is not None and not Path(path).exists():
+            raise RunError(f"calibration profile {path} not found: calibrate first (rig calibrate, "
+                           "or the calibration page), or remove 'profile' from the config")
+        if path is None:
+            path = default_profile_path()  # the built-in colours, fitted on the virtual table
+            if not path.exists() and self.use_camera:
+                raise RunError(f"no calibration profile: the built-in {path} is missing; "
+                               "name one in the config ('profile = ...')")
+            if not path.exists():
+                return None, None
+        return Profile.load(path), Path(path).stem
+
+    def _start_camera(self) -> None:
+        from rig.hardware.camera import CameraWatcher, open_source
+        from rig.vision.rolls import RollTracker
+
+        cam = self.config.camera
+        if self.mode == "sim":
+            width, height = SIM_FRAME
+            self.source = open_source("virtual", width=width, height=height, fps=self.sim_fps, seed=self.seed,
+                                      realtime=self.realtime)
+        else:
+            self.source = open_source(cam.source, width=cam.width, height=cam.height, fps=cam.fps,
+                                      profile=self.profile)
+        self.tracker = _Gate(RollTracker(read=self._read_dice))
+        self.watcher = CameraWatcher(self.source, self.tracker, self._on_camera_event, on_frame=self._on_frame)
+        self.watcher.start()
+
+    def close(self) -> None:
+        """Stop the camera and the inputs, close the database (safe to call twice)."""
+        self._started = False
+        for closer in (self.watcher, self.inputs):
+            if closer is not None:
+                try:
+                    closer.close()
+                except Exception:  # keep closing the rest
+                    log.exception("closing %r failed", closer)
+        self.watcher = self.inputs = None
+        if self.source is not None:
+            self.source.close()
+            self.source = None
+        if self.service is not None:
+            self.service.close()
+            self.service = None
+
+    # -- the web app -----------------------------------------------------------------------
+    def app(self, *, pin: str | None = None, lan: bool = False):
+        from rig.display.app import create_app
+
+        info = {"mode": self.mode, "players": [p.name for p in self.config.players], "lan": lan,
+                "hold_confirm_s": self.config.tosses.hold_confirm_s}
+        return create_app(self.service, sim=self.sim, pin=pin, calibration=self.desk, info=info,
+                          status=self.status)
+
+    def status(self) -> dict:
+        """What ``GET /api/rig`` shows: mode, camera, inputs, notices."""
+        with self._lock:
+            notices = [n.to_dict() for n in self._notices.values()]
+        watcher = self.watcher
+        if self.use_camera and self._started and not (watcher and watcher.running):
+            notices.append(Notice("camera-thread", "The camera reader stopped: see the rig's log", "bad").to_dict())
+        camera = {"source": self.source.name if self.source else None,
+                  "connected": bool(watcher and watcher.running and not watcher.lost),
+                  "frames": watcher.frames_seen if watcher else 0}
+        if self.sim is not None:
+            camera["connected"] = camera["connected"] and not self.sim.camera_dropped
+        return {"mode": self.mode, "camera": camera, "profile": self.profile_name, "notices": notices,
+                "seats": self.seats()}
+
+    def healthy(self) -> bool:
+        """The input thread and (if used) the camera watcher are alive: what the watchdog vouches for."""
+        thread = getattr(self.inputs, "_thread", None)  # TossInputs' delivery thread
+        inputs_ok = self.inputs is not None and (thread is None or thread.is_alive())
+        camera_ok = not self.use_camera or (self.watcher is not None and self.watcher.running)
+        return self._started and inputs_ok and camera_ok
+
+    # -- notices ---------------------------------------------------------------------------
+    def notice(self, key: str, text: str | None, kind: str = "warn") -> None:
+        """Show (``text``) or clear (None) a notice on the display."""
+        with self._lock:
+            if text is None:
+                self._notices.pop(key, None)
+            else:
+                self._notices[key] = Notice(key, text, kind)
+
+    # -- seats: the game's players sit at the configured inputs in order -------------------
+    def seats(self) -> dict[str, str]:
+        """Input name (config) → the player of the current game in that seat."""
+        state = self.service.state() if self.service else {"game": None}
+        names = state["game"]["players"] if state.get("game") else [p.name for p in self.config.players]
+        return {p.name: names[i] for i, p in enumerate(self.config.players) if i < len(names)}
+
+    def input_of(self, player: str) -> str:
+        """The config's input for the current game's ``player`` (same seat)."""
+        for input_name, seated in self.seats().items():
+            if seated == player:
+                return input_name
+        raise RunError(f"no toss input for {player!r} (players: {', '.join(self.seats().values())})")
+
+    # -- inputs → engine -------------------------------------------------------------------
+    def _on_toss(self, toss) -> None:
+        player = self.seats().get(toss.player)
+        if player is None:
+            log.info("%s's input pressed, but no player of this game sits there", toss.player)
+            return
+        for result in self.service.press(player, toss.t_us, source=toss.source):
+            if not result["ok"]:
+                log.info("refused %s: %s", result["event"]["type"], result["reason"])
+        self._follow_state(self.service.state())
+
+    def _on_release(self, release) -> None:
+        player = self.seats().get(release.player)
+        if player is not None:
+            self.service.release(player, release.t_us, release.held_us, source="gpio")
+            self._follow_state(self.service.state())
+
+    def _on_fault(self, fault) -> None:
+        key = f"input:{fault.player}"
+        if fault.kind == "recovered":
+            self.notice(key, None)
+        else:
+            self.notice(key, f"{fault.player}'s input ({fault.pin}) is {fault.kind}: {fault.detail}", "bad")
+
+    # -- camera → engine -------------------------------------------------------------------
+    def _read_dice(self, frame):
+        from rig.vision.dice import read_dice
+
+        return read_dice(frame, self.profile)
+
+    def _submit(self, event: dict) -> dict | None:
+        from rig.engine import EventRefused
+
+        try:
+            state = self.service.submit(event, default_source="camera")
+        except EventRefused as exc:
+            log.info("refused %s: %s", event.get("type"), exc.reason)
+            return None
+        self._follow_state(state)
+        return state
+
+    def _on_camera_event(self, event) -> None:
+        kind = getattr(event, "type", None)
+        if kind == "roll_started":
+            self._roll_started_us = event.t_us
+        elif kind == "roll_settled":
+            faces = [str(die.face) for die in event.reading.dice]
+            resuming, self._resuming = self._resuming, None
+            if resuming is not None and len(faces) == resuming[1]:
+                self.tracker.resume(event.reading, resuming[0])  # the dice already in the box at a restart
+                return
+            reading = event.reading.to_dict() if hasattr(event.reading, "to_dict") else None
+            if event.new_dice == 0:  # a knocked die re-read: the engine takes whole sets only
+                if len(faces) == 6:
+                    self._submit({"type": "correction", "t_us": event.t_us, "what": "dice", "faces": faces})
+                return
+            payload = {"type": "roll_settled", "t_us": event.t_us, "dice": faces, "reading": reading}
+            started, self._roll_started_us = self._roll_started_us, None
+            if started is not None:
+                payload["started_us"] = started
+            self._submit(payload)
+        elif kind == "violation":
+            state = self.service.state()
+            turn = state.get("turn")
+            if turn and turn["started"]:
+                self._submit({"type": "violation", "t_us": event.t_us, "kind": event.kind,
+                              "player": turn["roller"], "detail": event.detail})
+        elif kind == "camera_lost":
+            self.notice("camera", f"Camera lost ({event.reason}): retrying — the game is safe", "bad")
+        elif kind == "camera_recovered":
+            self.notice("camera", None)
+
+    def _on_frame(self, t_us: int, frame) -> None:
+        state = self.service.state() if self.service else None
+        if state is None:
+            return
+        self._follow_state(state)
+        if self._phase == "reveal":
+            self._read_card(t_us, frame)
+
+    def _read_card(self, t_us: int, frame) -> None:
+        from rig.vision.cards import CardReveal, read_card
+
+        try:
+            reading = read_card(frame, self.profile)
+        except RigError:
+            return
+        if self.cards is None:
+            self.cards = CardReveal(settle=self.card_frames)
+        laid = self.cards.feed(reading)
+        if laid is not None:
+            self._submit({"type": "card_revealed", "t_us": t_us, "card": laid,
+                          "confidence": round(float(reading.confidence), 3)})
+
+    def _follow_state(self, state: dict) -> None:
+        """Keep the camera's side in step with the game: gate the tracker, new turns, the reveal."""
+        turn = state.get("turn") if state else None
+        phase = turn["phase"] if turn else None
+        key = (state["game"]["id"], turn["number"]) if turn and state.get("game") else None
+        with self._lock:
+            new_turn = key != self._turn_key
+            changed = phase != self._phase
+            self._turn_key, self._phase = key, phase
+        if new_turn and self.tracker is not None:
+            self.tracker.new_turn()
+        if changed:
+            if phase == "reveal":
+                self.cards = None  # a fresh reveal: a card already in view counts
+            if self.tracker is not None:
+                self.tracker.open = phase in ROLLING_PHASES
+                self.tracker.reset_motion()
+
+    def _make_desk(self):
+        return CalibrationDesk(self) if self.use_camera else None
+
+    def use_profile(self, profile, name: str) -> None:
+        """Read with ``profile`` from the next frame on (the calibration page's save/restore)."""
+        with self._lock:
+            self.profile, self.profile_name = profile, name
+
+
+class Simulator:
+    """The simulation's hands: presses the mock pins and acts on the virtual table (``/api/sim/...``).
+
+    ``press(player, hold_ms)`` and ``hold(player)`` go through the same gpiozero stack a real button
+    does; ``roll(n)`` casts dice on the virtual table (taking the last turn's dice out first);
+    ``show_card(card)`` lays a card under the camera; ``drop_camera()``/``restore_camera()``.
+    """
+
+    def __init__(self, rig: Rig) -> None:
+        self.rig = rig
+        self.camera_dropped = False
+        self._table_turn = None  # the turn whose dice lie on the virtual table
+
+    def __repr__(self) -> str:
+        return f"<Simulator of {self.rig!r}>"
+
+    @property
+    def table(self):
+        if self.rig.source is None:
+            raise RunError("simulation: the rig runs without a camera")
+        return self.rig.source
+
+    def press(self, player: str, hold_ms: float = 50) -> None:
+        """Press ``player``'s input for ``hold_ms`` (the roller holds ≥ ``hold_confirm_s`` to confirm)."""
+        self.rig.inputs.simulate_press(self.rig.input_of(player), hold_s=max(hold_ms, 1) / 1000)
+
+    def hold(self, player: str) -> None:
+        self.press(player, hold_ms=self.rig.config.tosses.hold_confirm_s * 1000 + 200)
+
+    def roll(self, n: int) -> list[str]:
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 6:
+            raise RunError(f"roll 1 to 6 dice, not {n!r}")
+        state = self.rig.service.state()
+        turn = state.get("turn")
+        table = self.table
+        key = None
+        if turn and state.get("game"):  # a roll in review starts the next turn
+            key = (state["game"]["id"], turn["number"] + (turn["phase"] == "review"))
+        if key != self._table_turn:
+            table.hide_card()  # the players took their cards back
+            if table.faces or table.dice_left < 6:
+                table.clear()  # the dice of the last turn are taken out first ...
+                self._wait_for_empty_box()  # ... and the camera sees the empty box before the throw
+            self._table_turn = key
+        if n > table.dice_left:
+            raise RunError(f"only {table.dice_left} dice left to roll this turn, not {n}")
+        return table.roll(n)
+
+    def knock(self) -> tuple[str, str]:
+        """Bump a settled die (a rule violation the camera should catch): ``(old_face, new_face)``."""
+        return self.table.knock()
+
+    def _wait_for_empty_box(self, timeout: float = 5.0) -> None:
+        tracker = self.rig.tracker
+        if tracker is None or not tracker.open:
+            return
+        deadline = time.monotonic() + timeout
+        while (tracker.reading.dice or tracker.moving) and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+    def show_card(self, card: str) -> None:
+        table = self.table
+        if table.faces:
+            table.clear()  # the reveal: the dice are out of the way, the cards go down in the box one by one
+        table.hide_card()
+        table.show_card(card)
+
+    def hide_card(self) -> None:
+        self.table.hide_card()
+
+    def drop_camera(self) -> None:
+        self.table.drop()
+        self.camera_dropped = True
+
+    def restore_camera(self) -> None:
+        self.table.restore()
+        self.camera_dropped = False
+
+
+class Watchdog(threading.Thread):
+    """Tells systemd the rig is ready, then pings its watchdog while the rig is healthy.
+
+    Ready means the web server answers; each ping (every half ``WATCHDOG_USEC``) needs the
+    page to answer ``GET /api/health`` and the rig's input and camera threads to be alive, so
+    a hung server or a dead thread makes systemd restart the service. Without
+    ``NOTIFY_SOCKET`` (not under systemd) the messages go nowhere.
+    """
+
+    def __init__(self, server, rig: Rig, url: str, *, env=None, notifier=None) -> None:
+        super().__init__(name="rig-watchdog", daemon=True)
+        import sdnotify
+
+        env = os.environ if env is None else env
+        self.server = server
+        self.rig = rig
+        self.health_url = url.rstrip("/") + "/api/health"
+        self.notifier = notifier or sdnotify.SystemdNotifier()
+        usec = env.get("WATCHDOG_USEC", "")
+        self.interval = int(usec) / 2e6 if usec.isdigit() and int(usec) > 0 else None
+        self._stop_event = threading.Event()
+
+    def stop(self) -> None:
+        self._stop_event.set()
+
+    def alive(self) -> bool:
+        import urllib.request
+
+        if not self.rig.healthy():
+            return False
+        try:
+            with urllib.request.urlopen(self.health_url, timeout=5) as response:
+                return response.status == 200
+        except OSError:
+            return False
+
+    def run(self) -> None:
+        while not self.server.started:
+            if self._stop_event.wait(0.05):
+                return
+        self.notifier.notify(f"READY=1\nSTATUS=serving {self.health_url[:-len('api/health')]}")
+        if self.interval is None:
+            return
+        while not self._stop_event.wait(self.interval):
+            if self.alive():
+                self.notifier.notify("WATCHDOG=1")
+            else:
+                log.warning("rig unhealthy: not pinging the watchdog")
+        self.notifier.notify("STOPPING=1")
+
+
+def _server_class():
+    import contextlib
+    import signal
+
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, except that SIGTERM/SIGINT end :func:`serve` normally (uvicorn re-raises
+        them after shutting down, which would kill the process before the rig is closed)."""
+
+        @contextlib.contextmanager
+        def capture_signals(self):
+            if threading.current_thread() is not threading.main_thread():
+                yield
+                return
+            original = {sig: signal.signal(sig, self.handle_exit) for sig in (signal.SIGINT, signal.SIGTERM)}
+            try:
+                yield
+            finally:
+                for sig, handler in original.items():
+                    signal.signal(sig, handler)
+
+    return Server
+
+
+def serve(rig: Rig, sock: socket.socket, *, listen: str = "127.0.0.1", out=print) -> None:
+    """Serve the rig's web app on ``sock`` (from :func:`bind_socket`) until Ctrl+C / SIGTERM (blocking)."""
+    import ipaddress
+
+    import uvicorn
+
+    from rig.display.app import new_pin
+
+    port = sock.getsockname()[1]
+    try:
+        lan = not ipaddress.ip_address(listen).is_loopback
+    except ValueError:
+        lan = listen != "localhost"
+    pin = new_pin()
+    app = rig.app(pin=pin, lan=lan)
+    server = _server_class()(uvicorn.Config(app, log_level="warning", access_log=False, proxy_headers=False,
+                                           timeout_graceful_shutdown=2, lifespan="off"))
+    urls = page_urls(listen, port)
+    mode = "simulation mode (virtual table, mock GPIO pins)" if rig.mode == "sim" else "real rig"
+    out(f"rig: {mode}: scoreboard at {urls[0]}", flush=True)
+    for url in urls[1:]:
+        out(f"rig: on the network: {url}", flush=True)
+    if lan:
+        out(f"rig: PIN for changes from other devices: {pin} (also shown on the rig's display)", flush=True)
+    if rig.mode == "sim":
+        out("rig: keys on the page: 1-8 press a player's button, r roll, b/p/y/k/g lay a card, "
+            "h hold, ? help; Ctrl+C stops", flush=True)
+    watchdog = Watchdog(server, rig, urls[0])
+    watchdog.start()
+    try:
+        server.run(sockets=[sock])
+    finally:
+        watchdog.stop()
+
+
+class CalibrationDesk:
+    """The calibration page's work (:mod:`rig.display.calibration` documents the interface).
+
+    Captured frames are kept per ritual step; :meth:`fit` runs :func:`rig.vision.calibrate.fit_profile`;
+    saved profiles live in ``DATA_DIR/profiles/NAME.toml``. In simulation mode the virtual
+    table's "hands" turn the six dice for each step (a rendered pose in the table's lighting).
+    """
+
+    def __init__(self, rig: Rig) -> None:
+        self.rig = rig
+        self.frames: dict[str, object] = {}
+        self.report = None
+        self.fitted = None
+        self.locked = False
+        self.lock_detail = ""
+        self._lock = threading.Lock()
+
+    @property
+    def profile_dir(self) -> Path:
+        return self.rig.data_dir / "profiles"
+
+    def profiles(self) -> list[str]:
+        names = sorted(p.stem for p in self.profile_dir.glob("*.toml")) if self.profile_dir.is_dir() else []
+        builtin = self._builtin_path()
+        if builtin is not None and builtin.stem not in names:
+            names.insert(0, builtin.stem)
+        return names
+
+    @staticmethod
+    def _builtin_path() -> Path | None:
+        from rig.vision.profile import default_profile_path
+
+        path = default_profile_path()
+        return path if path.exists() else None
+
+    def status(self) -> dict:
+        from rig.display.calibration import STEPS
+
+        rig = self.rig
+        with self._lock:
+            steps = [{"name": name, "label": label, "captured": name in self.frames, "optional": name == "empty"}
+                     for name, label in STEPS.items()]
+            report = self._report_dict() if self.report is not None else None
+            fitted = self.fitted is not None
+        camera = rig.status()["camera"]
+        camera.update(locked=self.locked, detail=self.lock_detail)
+        return {"steps": steps, "fitted": fitted, "report": report, "profiles": self.profiles(),
+                "active": rig.profile_name, "camera": camera, "sim": rig.mode == "sim"}
+
+    def _report_dict(self) -> dict:
+        from rig.vision.calibrate import MIN_SEPARATION, WARN_SEPARATION
+
+        report = self.report
+        rows = [{"a": key.split("/")[0], "b": key.split("/")[-1], "distance": round(float(value), 2),
+                 "ok": float(value) >= WARN_SEPARATION}
+                for key, value in sorted(report.separation.items(), key=lambda kv: kv[1])]
+        low = [r for r in rows if not r["ok"]]
+        summary = (f"All classes separate well (lowest {rows[0]['distance']:.1f}; refused below {MIN_SEPARATION:.1f})."
+                   if rows and not low else f"{len(low)} pair(s) close: more light, or less glare")
+        return {"ok": not low, "summary": summary, "separation": rows, "notes": list(report.lines()),
+                "warnings": list(report.warnings)}
+
+    # -- the preview -----------------------------------------------------------------------
+    def latest_frame(self):
+        watcher = self.rig.watcher
+        latest = watcher.latest if watcher is not None else None
+        return None if latest is None else latest[1]
+
+    def preview_jpeg(self, outline: bool = True) -> bytes | None:
+        import cv2
+
+        frame = self.latest_frame()
+        if frame is None:
+            return None
+        image = frame.copy()
+        if outline and self.rig.profile is not None:
+            try:
+                reading = self.rig._read_dice(frame)
+            except RigError:
+                reading = None
+            for die in reading.dice if reading is not None else ():
+                x, y, w, h = (int(v) for v in die.box)
+                colour = (80, 230, 120) if die.confidence >= 0.8 else (40, 170, 255)
+                cv2.rectangle(image, (x, y), (x + w, y + h), colour, 2)
+                label = f"{die.face} {die.confidence:.0%}"
+                cv2.putText(image, label, (x, max(12, y - 5)), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 4,
+                            cv2.LINE_AA)
+                cv2.putText(image, label, (x, max(12, y - 5)), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 2,
+                            cv2.LINE_AA)
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        return data.tobytes() if ok else None
+
+    # -- the ritual ------------------------------------------------------------------------
+    def _pose(self, step: str):
+        """Simulation: the virtual table's dice all turned to ``step`` (or taken out)."""
+        import numpy as np
+
+        from rig.vision import render
+
+        table = self.rig.source
+        rng = np.random.default_rng([self.rig.seed, len(step)])
+        n = 0 if step == "empty" else 6
+        scene = render.random_scene(rng, n, table.lighting, size=(table.width, table.height),
+                                    faces=[step] * n, spread=True, die_side=render.DIE_SIDE * table.width / 640)
+        return render.render_scene(scene.replace(texture_seed=table.seed), seed=self.rig.seed)
+
+    def capture(self, step: str) -> None:
+        if self.rig.mode == "sim":
+            frame = self._pose(step)
+        else:
+            frame = self.latest_frame()
+            if frame is None:
+                raise RunError("no camera frame to capture: is the camera connected?")
+            frame = frame.copy()
+        with self._lock:
+            self.frames[step] = frame
+            self.report = self.fitted = None
+
+    def fit(self) -> dict:
+        from rig.vision.calibrate import fit_profile
+
+        with self._lock:
+            samples = {k: v for k, v in self.frames.items() if k != "empty"}
+            empty = self.frames.get("empty")
+        source = self.rig.source
+        report = fit_profile(samples, empty=empty, name="calibrated",
+                             exposure_us=getattr(source, "exposure_us", None),
+                             analogue_gain=getattr(source, "analogue_gain", None),
+                             colour_gains=getattr(source, "colour_gains", None))
+        with self._lock:
+            self.report, self.fitted = report, report.profile
+        return self.status()
+
+    def save(self, name: str) -> dict:
+        import dataclasses
+
+        with self._lock:
+            fitted = self.fitted
+        if fitted is None:
+            raise RunError("nothing to save: capture the ritual and fit a profile first")
+        profile = dataclasses.replace(fitted, name=name)
+        profile.save(self.profile_dir / f"{name}.toml")
+        self.rig.use_profile(profile, name)
+        return self.status()
+
+    def restore(self, name: str) -> dict:
+        from rig.vision.profile import Profile
+
+        path = self.profile_dir / f"{name}.toml"
+        builtin = self._builtin_path()
+        if not path.exists() and builtin is not None and builtin.stem == name:
+            path = builtin
+        if not path.exists():
+            raise RunError(f"no saved profile named {name!r} (saved: {', '.join(self.profiles()) or 'none'})")
+        self.rig.use_profile(Profile.load(path), name)
+        return self.status()
+
+    def lock(self, locked: bool) -> dict:
+        source = self.rig.source
+        if locked:
+            lock = getattr(source, "lock_exposure", None)
+            if callable(lock):
+                settings = lock()
+                self.lock_detail = "locked at " + ", ".join(f"{k} {v}" for k, v in (settings or {}).items())
+            elif self.rig.mode == "sim":
+                self.lock_detail = "virtual camera: its exposure and white balance are fixed"
+            else:
+                self.lock_detail = (f"{source.name}: locked to the profile's exposure, gain and white balance "
+                                    "when the camera starts")
+        else:
+            unlock = getattr(source, "unlock_exposure", None)
+            if callable(unlock):
+                unlock()
+            self.lock_detail = "automatic exposure and white balance" if callable(unlock) else self.lock_detail
+        self.locked = locked
+        return self.status()
+
+    def reset(self) -> dict:
+        with self._lock:
+            self.frames.clear()
+            self.report = self.fitted = None
+        return self.status()

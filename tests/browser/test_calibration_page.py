@@ -1,0 +1,39 @@
+"""The calibration page in a real browser: live preview, the ritual with progress, report, save a profile."""
+
+from __future__ import annotations
+
+import pytest
+
+expect = pytest.importorskip("playwright.sync_api").expect
+pytestmark = pytest.mark.browser
+
+
+def test_calibrate_from_the_page(page, rig_server, artifacts):
+    rig_server.new_game()
+    rig_server.post("/api/sim/roll", {"dice": 4})  # dice on the table, for the preview to outline
+    page.goto(rig_server.url + "calibrate")
+    preview = page.locator("#preview")
+    page.wait_for_function("document.getElementById('preview').naturalWidth > 0", timeout=20_000)
+    steps = page.locator("#steps .step")
+    expect(steps).to_have_count(5)
+    if page.locator("#steps .step.done").count():
+        page.locator("#btn-reset").click()
+        expect(page.locator("#steps .step.done")).to_have_count(0)
+    expect(page.locator("#btn-fit")).to_be_disabled()
+    for k, step in enumerate(["blue", "pink", "yellow", "blank", "empty"], start=1):
+        page.locator(f"#steps button.capture[data-step={step}]").click()
+        expect(page.locator("#steps .step.done")).to_have_count(k, timeout=10_000)
+        if k <= 4:
+            expect(page.locator("#ritual-progress")).to_have_text(f"{k} of 4 faces captured")
+    page.locator("#btn-fit").click()
+    expect(page.locator("#report table tbody tr").first).to_be_visible(timeout=30_000)
+    expect(page.locator("#report p").first).to_have_class("ok")
+    page.locator("#profile-name").fill("evening")
+    page.locator("#btn-save").click()
+    expect(page.locator("#active-profile")).to_have_text("evening", timeout=10_000)
+    page.locator("#btn-lock").click()
+    expect(page.locator("#lock-state")).not_to_be_empty(timeout=10_000)
+    assert preview.evaluate("img => img.naturalWidth") == 640
+    preview.evaluate("img => new Promise((done) => img.addEventListener('load', done, { once: true }))")
+    page.screenshot(path=str(artifacts / "calibration.png"))
+    assert page.js_errors == []

@@ -1,0 +1,100 @@
+"""The calibration page's routes over the real rig in simulation mode: preview, ritual, report, profiles, lock."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+import warnings
+
+import pytest
+
+from rig.config import RigConfig
+from rig.display.calibration import valid_name
+from rig.runner import Rig
+from rig.vision.profile import default_profile_path
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+PHONE = ("192.168.1.23", 40000)
+
+
+@pytest.fixture(scope="module")
+def rig(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("calibration")
+    config = dataclasses.replace(RigConfig.default(), profile=default_profile_path())
+    with Rig(config, mode="sim", data_dir=tmp / "data", seed=3, sim_fps=25) as rig:
+        deadline = time.monotonic() + 10
+        while rig.watcher.latest is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        yield rig
+
+
+@pytest.fixture
+def web(rig):
+    return TestClient(rig.app(pin="123456", lan=True), client=("127.0.0.1", 5000))
+
+
+def test_preview_is_a_jpeg_of_the_live_table(web, rig):
+    rig.sim.roll(3)
+    time.sleep(1.0)
+    outlined = web.get("/api/calibration/preview.jpg")
+    plain = web.get("/api/calibration/preview.jpg?outline=0")
+    for response in (outlined, plain):
+        assert response.status_code == 200 and response.headers["content-type"] == "image/jpeg"
+        assert response.content[:2] == b"\xff\xd8"
+
+
+def test_the_ritual_fit_save_and_restore(web, rig):
+    assert web.post("/api/calibration/reset").status_code == 200
+    status = web.get("/api/calibration").json()
+    assert [s["name"] for s in status["steps"]] == ["blue", "pink", "yellow", "blank", "empty"]
+    assert not any(s["captured"] for s in status["steps"]) and status["fitted"] is False
+    for step in ("blue", "pink", "yellow", "blank", "empty"):
+        status = web.post("/api/calibration/capture", json={"step": step}).json()
+    assert all(s["captured"] for s in status["steps"])
+    report = web.post("/api/calibration/fit").json()["report"]
+    assert report["ok"] is True and report["separation"]
+    assert {"a", "b", "distance", "ok"} <= set(report["separation"][0])
+    saved = web.post("/api/calibration/save", json={"name": "evening"}).json()
+    assert saved["active"] == "evening" and "evening" in saved["profiles"]
+    assert (rig.data_dir / "profiles" / "evening.toml").exists()
+    assert rig.profile_name == "evening"
+    builtin = [name for name in saved["profiles"] if name != "evening"]
+    if builtin:
+        restored = web.post("/api/calibration/restore", json={"name": builtin[0]}).json()
+        assert restored["active"] == builtin[0]
+    restored = web.post("/api/calibration/restore", json={"name": "evening"}).json()
+    assert restored["active"] == "evening"
+
+
+def test_refusals(web):
+    web.post("/api/calibration/reset")
+    fit = web.post("/api/calibration/fit")
+    assert fit.status_code == 409 and "missing" in fit.json()["error"]
+    assert web.post("/api/calibration/save", json={"name": "x"}).status_code == 409
+    assert web.post("/api/calibration/capture", json={"step": "green"}).status_code == 409
+    assert web.post("/api/calibration/capture", json={}).status_code == 400
+    assert web.post("/api/calibration/save", json={"name": "../../etc/passwd"}).status_code == 409
+    unknown = web.post("/api/calibration/restore", json={"name": "nope"})
+    assert unknown.status_code == 409 and "no saved profile" in unknown.json()["error"]
+    assert web.post("/api/calibration/lock", json={"locked": "yes"}).status_code == 400
+
+
+def test_lock_exposure(web):
+    locked = web.post("/api/calibration/lock", json={"locked": True}).json()
+    assert locked["camera"]["locked"] is True and locked["camera"]["detail"]
+    assert web.post("/api/calibration/lock", json={"locked": False}).json()["camera"]["locked"] is False
+
+
+def test_a_phone_may_watch_but_not_calibrate(rig):
+    phone = TestClient(rig.app(pin="123456", lan=True), client=PHONE)
+    assert phone.get("/api/calibration").status_code == 200
+    assert phone.post("/api/calibration/capture", json={"step": "blue"}).status_code == 403
+    assert phone.post("/api/calibration/capture", json={"step": "blue"},
+                      headers={"X-Rig-Pin": "123456"}).status_code == 200
+
+
+def test_profile_names():
+    assert valid_name("evening_2") and not valid_name("a/b") and not valid_name("x" * 41) and not valid_name(3)

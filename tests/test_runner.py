@@ -1,0 +1,301 @@
+"""The runner: mode choice, config, sockets; the rig wired in simulation mode (real gpiozero mock pins,
+the virtual table, the engine); `rig run` as a process (errors, systemd readiness and watchdog); install."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from rig.config import CameraConfig, RigConfig, TossConfig
+from rig.errors import ConfigError, RigError
+from rig.runner import Rig, RunError, bind_socket, load_config, on_raspberry_pi, page_urls, resolve_mode
+from rig.vision.profile import default_profile_path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_mode_follows_request_then_hardware(tmp_path):
+    pi_camera = replace(RigConfig.default(), camera=CameraConfig("picamera2"))
+    assert resolve_mode("sim", pi_camera, on_pi=True) == "sim"
+    assert resolve_mode("real", RigConfig.default(), on_pi=False) == "real"
+    assert resolve_mode(None, pi_camera, on_pi=True) == "real"
+    assert resolve_mode(None, pi_camera, on_pi=False) == "sim"
+    with pytest.raises(RunError, match="unknown mode"):
+        resolve_mode("fast", pi_camera)
+
+
+def test_raspberry_pi_detected_from_device_tree(tmp_path):
+    model = tmp_path / "model"
+    model.write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\x00")
+    assert on_raspberry_pi(model)
+    model.write_bytes(b"QEMU Virtual Machine\x00")
+    assert not on_raspberry_pi(model)
+    assert not on_raspberry_pi(tmp_path / "missing")
+
+
+def test_load_config_default_file_and_env(tmp_path, monkeypatch):
+    monkeypatch.delenv("RIG_CONFIG", raising=False)
+    assert [p.name for p in load_config(None).players] == ["Ada", "Ben", "Cleo", "Dev", "Eli"]
+    path = tmp_path / "rig.toml"
+    path.write_text("[server]\nport = 9123\n")
+    assert load_config(path).server.port == 9123
+    monkeypatch.setenv("RIG_CONFIG", str(path))
+    assert load_config(None).server.port == 9123
+    with pytest.raises(ConfigError, match="no such config file"):
+        load_config(tmp_path / "nope.toml")
+
+
+def test_bind_socket_free_port_and_port_in_use():
+    sock = bind_socket("127.0.0.1", 0)
+    try:
+        port = sock.getsockname()[1]
+        assert port > 0
+        with pytest.raises(RunError, match=f"cannot listen on 127.0.0.1:{port}"):
+            other = bind_socket("127.0.0.1", port)
+            other.close()
+    finally:
+        sock.close()
+    with pytest.raises(RigError, match="cannot listen on"):
+        bind_socket("no-such-host.invalid", 0)
+
+
+def test_page_urls():
+    assert page_urls("127.0.0.1", 8080) == ["http://127.0.0.1:8080/"]
+    urls = page_urls("0.0.0.0", 9000)
+    assert urls[0] == "http://127.0.0.1:9000/" and urls[1].endswith(".local:9000/")
+    assert socket.gethostname() in urls[1]
+
+
+# --------------------------------------------------------------------------- the rig, wired, in simulation
+
+
+@pytest.fixture(scope="module")
+def profile_path():
+    """The profile fitted on the virtual table that simulation mode uses (shipped in calibration/)."""
+    path = default_profile_path()
+    assert path.exists(), path
+    return path
+
+
+@pytest.fixture
+def config(profile_path):
+    """The default rig with the shipped profile; a short hold confirms (0.3 s instead of 1 s)."""
+    return dataclasses.replace(RigConfig.default(), profile=profile_path, tosses=TossConfig(hold_confirm_s=0.3))
+
+
+def wait_for(rig, predicate, timeout=15.0, what="the state"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state = rig.service.state()
+        if predicate(state):
+            return state
+        rig.service.wait_for_change(state["version"], 0.1)
+    raise AssertionError(f"timed out waiting for {what}: {rig.service.state()['turn']}")
+
+
+def test_a_whole_turn_through_mock_pins_and_the_virtual_table(config, tmp_path):
+    with Rig(config, mode="sim", data_dir=tmp_path, seed=11, sim_fps=25) as rig:
+        sim = rig.sim
+        assert rig.service.state()["game"]["players"] == ["Ada", "Ben", "Cleo", "Dev", "Eli"]
+        sim.press("Ada")  # the roller's button starts the turn
+        wait_for(rig, lambda s: s["turn"]["started"], what="the turn to start")
+        for roll, n in enumerate((2, 3, 1), start=1):
+            sim.roll(n)
+            state = wait_for(rig, lambda s, r=roll: s["turn"]["rolls"] == r, what=f"roll {roll}")
+        assert sorted(d["face"] for d in state["turn"]["dice"]) == sorted(rig.source.faces)
+        for player in ("Cleo", "Ben", "Eli", "Dev"):
+            sim.press(player)
+            time.sleep(0.01)
+        state = wait_for(rig, lambda s: s["turn"]["phase"] == "reveal", what="the reveal")
+        order = [t["player"] for t in state["turn"]["tosses"]]
+        assert order == ["Cleo", "Ben", "Eli", "Dev"]  # by the edge times of the mock pins
+        assert "Cleo beat Ben by" in state["turn"]["tosses"][1]["margin_text"]
+        cards = ["gray", "blue", "gray", "pink"]
+        for k, card in enumerate(cards, start=1):
+            sim.show_card(card)
+            wait_for(rig, lambda s, k=k: s["turn"]["cards_revealed"] == k, what=f"card {k}")
+        state = rig.service.state()
+        assert [t["card"] for t in state["turn"]["tosses"]] == cards
+        sim.press("Ada")  # a short press: copy the next player (Ben)
+        wait_for(rig, lambda s: (s["turn"]["copy"] or {}).get("player") == "Ben", what="the copy choice")
+        sim.hold("Ada")  # a hold confirms
+        state = wait_for(rig, lambda s: s["turn"]["phase"] == "review", what="the score")
+        score = state["turn"]["score"]
+        assert score["copy"] == "Ben" and score["points"]["Ada"] == score["points"]["Ben"]
+        sim.hold("Ada")  # another hold finishes the turn
+        state = wait_for(rig, lambda s: s["turn"]["roller"] == "Ben", what="Ben's turn")
+        assert state["totals"] == score["net"]
+
+
+def test_a_knocked_die_is_a_violation_of_the_roller(config, tmp_path):
+    with Rig(config, mode="sim", data_dir=tmp_path, seed=5, sim_fps=25) as rig:
+        rig.sim.press("Ada")
+        rig.sim.roll(2)
+        wait_for(rig, lambda s: s["turn"]["rolls"] == 1, what="roll 1")
+        rig.sim.roll(2)
+        wait_for(rig, lambda s: s["turn"]["rolls"] == 2, what="roll 2")
+        rig.sim.knock()
+        state = wait_for(rig, lambda s: s["turn"]["violations"], what="the violation")
+        violation = state["turn"]["violations"][0]
+        assert violation["player"] == "Ada" and violation["kind"] == "knocked_die"
+
+
+def test_new_game_players_sit_at_the_configured_inputs(config, tmp_path):
+    with Rig(config, mode="sim", data_dir=tmp_path, camera=False) as rig:
+        rig.service.submit({"type": "game_started", "players": ["Xia", "Yan", "Zoe"]})
+        assert rig.seats() == {"Ada": "Xia", "Ben": "Yan", "Cleo": "Zoe"}
+        rig.sim.press("Xia")
+        wait_for(rig, lambda s: s["turn"]["started"])
+        rig.sim.press("Zoe")  # Cleo's input
+        state = wait_for(rig, lambda s: s["turn"]["tosses"])
+        assert [t["player"] for t in state["turn"]["tosses"]] == ["Zoe"]
+        with pytest.raises(RunError, match="no toss input for 'Ada'"):
+            rig.sim.press("Ada")
+
+
+def test_a_stuck_input_is_shown_and_gives_no_tosses(config, tmp_path):
+    from rig.hardware.gpio_mock import TickPin
+
+    factory = MockFactory(pin_class=TickPin)
+    factory.pin("GPIO27").wire_low()  # Ben's button jammed down before the rig starts
+    with Rig(config, mode="sim", data_dir=tmp_path, camera=False, pin_factory=factory) as rig:
+        rig.inputs.flush()
+        notices = rig.status()["notices"]
+        assert any(n["key"] == "input:Ben" and "stuck" in n["text"] for n in notices), notices
+        rig.sim.press("Ada")
+        wait_for(rig, lambda s: s["turn"]["started"])
+        rig.sim.press("Ben")
+        rig.inputs.flush()
+        assert rig.service.state()["turn"]["tosses"] == []
+    factory.reset()
+
+
+def test_a_lost_camera_is_a_notice_and_the_game_carries_on(config, tmp_path):
+    with Rig(config, mode="sim", data_dir=tmp_path, sim_fps=25) as rig:
+        rig.sim.press("Ada")
+        before = wait_for(rig, lambda s: s["turn"]["started"])
+        rig.sim.drop_camera()
+        deadline = time.monotonic() + 10
+        while not any(n["key"] == "camera" for n in rig.status()["notices"]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert any(n["key"] == "camera" and "Camera lost" in n["text"] for n in rig.status()["notices"])
+        assert rig.status()["camera"]["connected"] is False
+        assert rig.service.state()["turn"] == before["turn"]
+        rig.sim.restore_camera()
+        deadline = time.monotonic() + 15
+        while any(n["key"] == "camera" for n in rig.status()["notices"]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(n["key"] == "camera" for n in rig.status()["notices"])
+        rig.sim.roll(2)
+        wait_for(rig, lambda s: s["turn"]["rolls"] == 1, what="a roll after the camera came back")
+
+
+def test_a_restart_carries_on_where_the_game_was(config, tmp_path):
+    with Rig(config, mode="sim", data_dir=tmp_path, camera=False) as rig:
+        rig.sim.press("Ada")
+        wait_for(rig, lambda s: s["turn"]["started"])
+        rig.sim.press("Dev")
+        before = wait_for(rig, lambda s: s["turn"]["tosses"])
+    with Rig(config, mode="sim", data_dir=tmp_path, camera=False) as rig:
+        after = rig.service.state()
+    assert after["game"]["id"] == before["game"]["id"]
+    assert after["turn"] == before["turn"]
+
+
+def test_simulation_refuses_impossible_rolls(config, tmp_path):
+    with Rig(config, mode="sim", data_dir=tmp_path, sim_fps=25) as rig:
+        with pytest.raises(RunError, match="roll 1 to 6 dice"):
+            rig.sim.roll(0)
+        rig.sim.roll(5)
+        with pytest.raises(RunError, match="only 1 dice left"):
+            rig.sim.roll(2)
+
+
+def test_a_missing_profile_is_refused_at_start(tmp_path):
+    config = dataclasses.replace(RigConfig.default(), profile=tmp_path / "gone.toml")
+    with pytest.raises(RunError, match="gone.toml not found"):
+        Rig(config, mode="sim", data_dir=tmp_path / "data").start()
+
+
+# --------------------------------------------------------------------------- `rig run` as a process
+
+
+def run_rig(*args, env=None, **kwargs):
+    return subprocess.Popen([sys.executable, "-m", "rig", "run", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=dict(os.environ, **(env or {})), **kwargs)
+
+
+def test_rig_run_refuses_a_port_in_use_in_one_line(tmp_path):
+    sock = bind_socket("127.0.0.1", 0)
+    try:
+        port = sock.getsockname()[1]
+        proc = run_rig("--sim", "--port", str(port), "--data-dir", str(tmp_path))
+        out, err = proc.communicate(timeout=60)
+    finally:
+        sock.close()
+    assert proc.returncode == 2
+    assert err.strip().splitlines() == [f"rig run: error: cannot listen on 127.0.0.1:{port}: Address already in use"]
+
+
+def test_rig_run_refuses_a_bad_port():
+    proc = run_rig("--port", "70000")
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2 and "not a port number" in err
+
+
+def test_rig_run_tells_systemd_it_is_ready_and_pings_the_watchdog(tmp_path, profile_path):
+    config = tmp_path / "rig.toml"
+    config.write_text(f"profile = {str(profile_path)!r}\n")
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    path = tmp_path / "notify.sock"
+    notify.bind(str(path))
+    notify.settimeout(30)
+    proc = run_rig("--sim", "--port", "0", "--data-dir", str(tmp_path / "data"), "--config", str(config),
+                   env={"NOTIFY_SOCKET": str(path), "WATCHDOG_USEC": "400000"})
+    try:
+        messages = [notify.recv(4096).decode()]
+        assert messages[0].startswith("READY=1")
+        messages.append(notify.recv(4096).decode())
+        assert messages[1] == "WATCHDOG=1"
+        url = proc.stdout.readline()
+        assert "scoreboard at http://127.0.0.1:" in url
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+        notify.close()
+    assert proc.returncode == 0, err
+
+
+# --------------------------------------------------------------------------- the Pi: units and install script
+
+
+def test_install_script_renders_the_units(tmp_path):
+    import getpass
+
+    env = dict(os.environ, DESTDIR=str(tmp_path), RIG_USER=getpass.getuser(), RIG_CONFIG="/etc/rig/rig.toml")
+    done = subprocess.run(["sh", str(ROOT / "scripts" / "install-pi.sh")], env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    service = (tmp_path / "etc/systemd/system/rig.service").read_text()
+    home = tmp_path / "home" / getpass.getuser()
+    kiosk = (home / ".config/systemd/user/rig-kiosk.service").read_text()
+    autostart = (home / ".config/autostart/rig-kiosk.desktop").read_text()
+    assert (tmp_path / "etc/rig/rig.toml").read_text() == (ROOT / "examples/rig.toml").read_text()
+    for text in (service, kiosk, autostart):
+        assert "@" not in "".join(line for line in text.splitlines() if not line.startswith("#"))
+    for line in ("Type=notify", "WatchdogSec=30", "Restart=on-failure", "StateDirectory=rig",
+                 "WorkingDirectory=/var/lib/rig", "SupplementaryGroups=gpio video",
+                 f"ExecStart={ROOT}/.venv/bin/rig run --real --config /etc/rig/rig.toml"):
+        assert line in service.splitlines(), line
+    assert "--kiosk --app=http://127.0.0.1:8080/" in kiosk
+    assert "systemctl --user start rig-kiosk.service" in autostart
