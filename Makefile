@@ -35,6 +35,10 @@ bench: $(STAMP)
 	$(BIN)/rig bench tosses
 	$(BIN)/rig bench events
 
+## install: on a Raspberry Pi: apt packages, a --system-site-packages venv, config, systemd units, kiosk
+install:
+	sh scripts/install-pi.sh
+
 ## hardware-test: the tests that need a real Raspberry Pi (camera, GPIO)
 hardware-test: $(STAMP)
 	RIG_HARDWARE=1 $(BIN)/python -m pytest -q tests/hardware/pi
