@@ -53,7 +53,7 @@ MIN_PLAYERS = 3
 MAX_PLAYERS = 8
 INPUT_KINDS = ("button", "beam")
 CAMERA_KINDS = ("picamera2", "usb:N", "replay:PATH", "virtual")
-GAMES = ("frogs",)
+GAMES = ("frogs", "blitz", "lego", "banana")
 
 #: BCM GPIO number -> physical pin on the 40-pin header (J8) of every Pi since the B+.
 BCM_PINS: dict[int, int] = {

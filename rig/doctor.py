@@ -442,11 +442,14 @@ def check_light(ctx: Context) -> Check:
     if ctx.profile is None:
         return Check(name, NA, f"brightness {mean:.0f} of 255; no profile to compare the colours with")
     try:
-        from rig.vision.dice import UNKNOWN, CLIPPED, colour_lut, label_pixels, read_dice
+        from rig.vision.dice import BLOWN, CLIPPED, UNKNOWN, prepare, read_dice
     except ImportError as exc:
         return Check(name, NA, f"brightness {mean:.0f} of 255; the dice reader is not available ({exc})")
-    labels = label_pixels(frame, colour_lut(ctx.profile))
-    unknown = float(np.isin(labels, (UNKNOWN, CLIPPED)).mean())
+    try:  # the reader's own view: glare taken off and the light evened out before the colours are labelled
+        labels = prepare(frame, ctx.profile).labels
+    except RigError as exc:
+        return Check(name, FAIL, f"preparing the check frame failed: {exc}", "calibrate again: `rig calibrate`")
+    unknown = float(np.isin(labels, (UNKNOWN, CLIPPED, BLOWN)).mean())
     if unknown > UNKNOWN_SHARE:
         return Check(name, FAIL, f"{unknown:.0%} of the check frame has colours the profile does not know "
                                  f"(at most {UNKNOWN_SHARE:.0%} expected)", _LIGHT_FIX)

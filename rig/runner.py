@@ -15,6 +15,11 @@ What goes where:
   the first roll of a turn that nobody started starts it;
 - card readings while the cards are revealed → ``card_revealed`` (:class:`rig.vision.cards.CardReveal`);
 - camera loss and input faults → notices on the display (``GET /api/rig``), the game untouched.
+
+The other games (Würfelblitz, LEGO Lunar Command, Banana Moon) use the same path: the game
+of the current game picks the roll tracker's reader (:func:`rig.vision.readers.reader_for`)
+and, in simulation, the dice the virtual table throws; a press is whatever the game makes of
+it (Würfelblitz: a buzzer), and a Würfelblitz round nobody answers times out here.
 """
 
 from __future__ import annotations
@@ -123,6 +128,8 @@ def page_urls(listen: str, port: int) -> list[str]:
 # Phases (rig.engine.game.phase) in which the camera watches the dice being rolled; in the
 # others the box holds a finished roll and hands lay cards beside it.
 ROLLING_PHASES = ("waiting", "rolling", "review")
+#: the other games' dice are read in every phase but the end
+OTHER_GAMES = ("blitz", "lego", "banana")
 SIM_FRAME = (640, 480)
 SIM_MAX_FPS = 30.0
 
@@ -187,6 +194,11 @@ class Rig:
         self._turn_key = None
         self._roll_started_us: int | None = None
         self._resuming: tuple[int, int] | None = None  # (rolls, dice) of a turn under way at start
+        self.game_name = "frogs"  # the current game's kind: picks the reader and the virtual table's dice
+        self._reader = None
+        self._white_dice = 2
+        self._faces: tuple[str, ...] = ()
+        self._timed_out: tuple | None = None  # the Würfelblitz round a timeout was sent for
         self._started = False
 
     def __repr__(self) -> str:
@@ -222,7 +234,8 @@ class Rig:
         self.service = EngineService.open(self.data_dir, hold_us=round(self.config.tosses.hold_confirm_s * 1e6))
         self._ensure_game()
         turn = self.service.state()["turn"]
-        if turn and turn["rolls"] and self.mode == "real":  # the real box still holds the dice
+        game = self.service.state()["game"]
+        if turn and turn["rolls"] and self.mode == "real" and game and game["game"] == "frogs":  # dice in the box
             self._resuming = (turn["rolls"], len(turn["dice"]))
         factory = self.pin_factory
         if self.mode == "sim" and factory is None:
@@ -239,16 +252,24 @@ class Rig:
         self._follow_state(self.service.state())
 
     def _ensure_game(self) -> None:
-        """A first start (empty database) opens a game with the configured players, so the board shows one."""
+        """A first start (empty database) opens a game with the configured players, so the board shows one.
+
+        A two-player game seats the first two configured players.
+        """
+        from rig.engine.extra import seats_for
+
         state = self.service.state()
         if state["game"] is None:
+            players = [p.name for p in self.config.players][: seats_for(self.config.game.name)]
             self.service.submit({"type": "game_started", "source": "rig", "game": self.config.game.name,
-                                 "players": [p.name for p in self.config.players],
+                                 "players": players,
                                  "options": self.game_options()})
 
     def game_options(self) -> dict:
         game = self.config.game
         options = {}
+        if game.name != "frogs":
+            return options  # the other games' options come with the new-game form or the API
         if game.turns_each is not None:
             options["turns_each"] = game.turns_each
         if game.penalty_per_violation:
@@ -384,9 +405,45 @@ class Rig:
 
     # -- camera → engine -------------------------------------------------------------------
     def _read_dice(self, frame):
+        if self.game_name != "frogs":
+            reader = self._reader
+            if reader is None:
+                from rig.vision.readers import reader_for
+
+                reader = self._reader = reader_for(self.game_name)
+            return reader(frame)
         from rig.vision.dice import read_dice
 
         return read_dice(frame, self.profile)
+
+    def _use_game(self, state: dict) -> None:
+        """Follow the current game's kind: its reader, its tracker settings, its dice on the virtual table."""
+        game = state.get("game") if state else None
+        name = game["game"] if game else "frogs"
+        options = (game.get("options") or {}) if game else {}
+        white = options.get("white_dice", 2)
+        faces = tuple(options.get("faces") or ())
+        with self._lock:
+            if (name, white, faces) == (self.game_name, self._white_dice, self._faces):
+                return
+            self.game_name, self._white_dice, self._faces, self._reader = name, white, faces, None
+            self._switch_game(name, white, faces)
+
+    def _switch_game(self, name: str, white: int, faces: tuple[str, ...]) -> None:
+        if self.tracker is not None:
+            from dataclasses import replace
+
+            from rig.vision.readers import DICE
+
+            tracker = self.tracker.tracker
+            tracker.settings = replace(tracker.settings, dice=6 + white if name == "blitz" else DICE.get(name, 6))
+            tracker.resume(_empty_reading(), 0)
+        if self.mode == "sim" and self.source is not None and hasattr(self.source, "set_game"):
+            try:
+                self.source.set_game(name, white_dice=white, faces=faces or None)
+            except RigError as exc:  # a face map with colours the virtual table cannot draw
+                self.notice("virtual-table", str(exc), "bad")
+                self.source.set_game(name, white_dice=white)
 
     def _submit(self, event: dict) -> dict | None:
         from rig.engine import EventRefused
@@ -403,6 +460,19 @@ class Rig:
         kind = getattr(event, "type", None)
         if kind == "roll_started":
             self._roll_started_us = event.t_us
+        elif kind == "roll_settled" and self.game_name != "frogs":
+            faces = [str(die.face) for die in event.reading.dice]
+            reading = event.reading.to_dict() if hasattr(event.reading, "to_dict") else None
+            if event.new_dice == 0:  # the same dice re-read (surer now): a correction, if the game still takes one
+                if faces:
+                    self._submit({"type": "correction", "t_us": event.t_us, "what": "dice", "faces": faces})
+                return
+            payload = {"type": "roll_settled", "t_us": event.t_us, "dice": faces, "reading": reading}
+            if self._roll_started_us is not None:
+                payload["started_us"] = self._roll_started_us
+            self._submit(payload)
+        elif kind == "violation" and self.game_name != "frogs":
+            return  # the three-rolls rules are frogs'
         elif kind == "roll_settled":
             faces = [str(die.face) for die in event.reading.dice]
             resuming, self._resuming = self._resuming, None
@@ -435,8 +505,22 @@ class Rig:
         if state is None:
             return
         self._follow_state(state)
-        if self._phase == "reveal":
+        if self.game_name == "blitz":
+            self._check_timeout(t_us, state)
+        elif self._phase == "reveal":
             self._read_card(t_us, frame)
+
+    def _check_timeout(self, t_us: int, state: dict) -> None:
+        """A Würfelblitz round nobody is answering ends ``answer_timeout_s`` after the throw was read."""
+        turn, game = state.get("turn"), state.get("game")
+        if not turn or not game or turn["phase"] != "buzz" or turn.get("settled_t_us") is None:
+            return
+        limit = float(game["options"].get("answer_timeout_s", 30)) * 1e6
+        waited = t_us - turn["settled_t_us"]
+        key = (game["id"], turn["number"])
+        if 0 <= waited and waited >= limit and self._timed_out != key:
+            self._timed_out = key
+            self._submit({"type": "answer_timeout", "t_us": t_us})
 
     def _read_card(self, t_us: int, frame) -> None:
         from rig.vision.cards import CardReveal, read_card
@@ -454,6 +538,7 @@ class Rig:
 
     def _follow_state(self, state: dict) -> None:
         """Keep the camera's side in step with the game: gate the tracker, new turns, the reveal."""
+        self._use_game(state)
         turn = state.get("turn") if state else None
         phase = turn["phase"] if turn else None
         key = (state["game"]["id"], turn["number"]) if turn and state.get("game") else None
@@ -467,7 +552,8 @@ class Rig:
             if phase == "reveal":
                 self.cards = None  # a fresh reveal: a card already in view counts
             if self.tracker is not None:
-                self.tracker.open = phase in ROLLING_PHASES
+                other = self.game_name in OTHER_GAMES
+                self.tracker.open = (phase not in (None, "over")) if other else phase in ROLLING_PHASES
                 self.tracker.reset_motion()
 
     def _make_desk(self):
@@ -511,6 +597,9 @@ class Simulator:
     def roll(self, n: int) -> list[str]:
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 6:
             raise RunError(f"roll 1 to 6 dice, not {n!r}")
+        self.rig._use_game(self.rig.service.state())  # a game just started: its dice, before the camera thread sees it
+        if self.rig.game_name != "frogs":
+            return self._throw()
         state = self.rig.service.state()
         turn = state.get("turn")
         table = self.table
@@ -526,6 +615,15 @@ class Simulator:
         if n > table.dice_left:
             raise RunError(f"only {table.dice_left} dice left to roll this turn, not {n}")
         return table.roll(n)
+
+    def _throw(self) -> list[str]:
+        """The other games throw all their dice at once: the last throw is taken out first."""
+        table = self.table
+        table.hide_card()
+        if table.faces:
+            table.clear()
+            self._wait_for_empty_box()
+        return table.roll(0)
 
     def knock(self) -> tuple[str, str]:
         """Bump a settled die (a rule violation the camera should catch): ``(old_face, new_face)``."""
@@ -851,3 +949,9 @@ class CalibrationDesk:
             self.frames.clear()
             self.report = self.fitted = None
         return self.status()
+
+
+def _empty_reading():
+    from rig.vision.rolls import _EmptyReading
+
+    return _EmptyReading()

@@ -246,7 +246,7 @@ def test_wrong_types_are_refused_with_their_line(text, expected):
         ("[server]\nport = 0\n", "rig.toml:2: server.port: 0 is out of range (1 to 65535)"),
         ("[server]\nport = 70000\n", "rig.toml:2: server.port: 70000 is out of range"),
         ('[server]\nlisten = "my rig!"\n', "rig.toml:2: server.listen: 'my rig!' is not an address"),
-        ('[game]\nname = "chess"\n', "rig.toml:2: game.name: 'chess' is not a game the rig scores (one of: frogs)"),
+        ('[game]\nname = "chess"\n', "rig.toml:2: game.name: 'chess' is not a game the rig scores (one of: frogs, blitz, lego, banana)"),
         ("[game]\nturns_each = 0\n", "rig.toml:2: game.turns_each: 0 is out of range (1 to 20)"),
         ("[game]\npenalty_per_violation = -1\n", "rig.toml:2: game.penalty_per_violation: -1 is out of range"),
         ("[tosses]\nlockout_ms = -5\n", "rig.toml:2: tosses.lockout_ms: -5 is out of range (0 to 1000)"),

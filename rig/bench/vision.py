@@ -7,6 +7,10 @@ dice, all right), the silent-error rate (frame wrong and status "ok"), how often
 must be flagged (cocked die, hand, card) were, and the median ms per frame on one thread at
 640x480 and 1280x960 — with the ratio to one ``cv2.cvtColor`` pass over the same frame, and
 a naive pipeline (HSV + inRange masks + contours + components) timed in the same run.
+
+``--game blitz`` measures the pip reader instead (:mod:`rig.bench.pips`): pip accuracy on the
+real photographs (``--data``) and on rendered Würfelblitz throws and Banana Moon start rolls;
+``--game lego`` the LEGO Dice's colour on rendered frames.
 """
 
 from __future__ import annotations
@@ -16,6 +20,12 @@ import time
 
 
 def add_arguments(parser) -> None:
+    from rig.bench import pips
+
+    parser.add_argument("--game", choices=("frogs", "blitz", "banana", "lego"), default="frogs",
+                        help="frogs (default): the frog dice reader; blitz/banana: the pip reader on the real "
+                        "photographs and rendered throws; lego: the LEGO Dice's colour")
+    pips.add_arguments(parser)
     parser.add_argument("--frames", type=int, default=250, help="test frames per lighting condition (default 250)")
     parser.add_argument("--conditions", default="all", help="comma-separated lighting names (default all)")
     parser.add_argument("--seed", type=int, default=1)
@@ -63,7 +73,48 @@ def _median_ms(fn, frame, n: int) -> float:
     return statistics.median(times) * 1000
 
 
+def run_lego(args) -> int:
+    """The LEGO Dice's top colour on rendered frames (every colour equally often)."""
+    from collections import Counter
+
+    from rig.vision.lego import LEGO_PALETTE, read_lego, render_lego
+    from rig.vision.pips import PipParams
+
+    params = PipParams.load(getattr(args, "params", None))
+    names = list(LEGO_PALETTE)
+    n = max(1, getattr(args, "rendered", 100))
+    right, flagged, wrong = 0, 0, Counter()
+    times = []
+    for k in range(n):
+        face = names[k % len(names)]
+        frame, _ = render_lego(args.seed * 100_003 + k, face)
+        t = time.perf_counter()
+        reading = read_lego(frame, params)
+        times.append(time.perf_counter() - t)
+        right += reading.face == face
+        flagged += reading.status != "ok"
+        if reading.face != face:
+            wrong[f"{face} read as {reading.face}"] += 1
+    print(f"rig bench vision --game lego: {n} rendered frames, seed {args.seed}")
+    print(f"[rendered LEGO Dice] face right {right}/{n} = {100 * right / n:.1f}%, flagged {flagged}, "
+          f"{statistics.median(times) * 1000:.2f} ms per frame")
+    for what, count in wrong.most_common():
+        print(f"  {count} x {what}")
+    return 0
+
+
 def run(args) -> int:
+    game = getattr(args, "game", "frogs")
+    if game in ("blitz", "banana"):
+        from rig.bench import pips
+
+        return pips.run(args)
+    if game == "lego":
+        return run_lego(args)
+    return run_frogs(args)
+
+
+def run_frogs(args) -> int:
     import cv2
     import numpy as np
 

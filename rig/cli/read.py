@@ -1,9 +1,15 @@
-"""``rig read --profile PROFILE IMAGE...``: read the dice (or the card) in still images."""
+"""``rig read --profile PROFILE IMAGE...``: read the dice (or the card) in still images.
+
+``--game blitz|banana|lego`` reads another game's dice instead (pips and colours; no profile
+needed, their thresholds and palette are in ``calibration/pips.toml`` or ``--params``)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+
+
+GAMES = ("frogs", "blitz", "banana", "lego")
 
 
 def register(subparsers) -> None:
@@ -14,7 +20,13 @@ def register(subparsers) -> None:
         "reader is sure (status ok) or not (uncertain, with reasons).",
     )
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files (PNG, JPEG, ...)")
-    parser.add_argument("--profile", required=True, metavar="PROFILE.toml", help="calibration profile (rig calibrate)")
+    parser.add_argument("--profile", metavar="PROFILE.toml", help="calibration profile (rig calibrate); needed for frogs")
+    parser.add_argument("--game", choices=GAMES, default="frogs",
+                        help="whose dice to read: frogs (default), blitz (Würfelblitz: colour + pips or dot), "
+                        "banana (the two start-roll dice), lego (the LEGO Dice's top colour)")
+    parser.add_argument("--variant", choices=("standard", "twister"), default="standard",
+                        help="Würfelblitz variant for the ready 'rig score' request (default standard)")
+    parser.add_argument("--params", metavar="PIPS.toml", help="pip reader parameters (default calibration/pips.toml)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per image (one per line)")
     parser.add_argument("--overlay", metavar="DIR", help="write each image with outlines and labels to DIR")
     parser.add_argument("--cards", action="store_true", help="read the player card in view instead of dice")
@@ -37,13 +49,18 @@ def load_image(path: str | Path):
 
 
 def run(args) -> int:
-    from rig.vision.cards import read_card
-    from rig.vision.dice import read_dice
+    if args.game != "frogs":
+        return run_pips(args)
     from rig.vision.errors import VisionError
-    from rig.vision.overlay import draw_card, draw_dice
-    from rig.vision.profile import Profile
 
-    profile = Profile.load(args.profile)
+    if args.profile is None:
+        raise VisionError("reading frog dice needs --profile PROFILE.toml (from rig calibrate)")
+    return run_frogs(args)
+
+
+def _check_paths(args):
+    from rig.vision.errors import VisionError
+
     for path in args.images:  # fail before printing anything if a file is missing
         if not Path(path).is_file():
             raise VisionError(f"no such image: {path}")
@@ -53,6 +70,82 @@ def run(args) -> int:
             out_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise VisionError(f"cannot create overlay directory {out_dir}: {exc}") from None
+    return out_dir
+
+
+def read_pips(frame, game: str, params, variant: str = "standard") -> dict:
+    """One frame of ``game`` (blitz, banana, lego) as ``rig read --game`` prints it."""
+    if game == "lego":
+        from rig.vision.lego import read_lego
+
+        return read_lego(frame, params).to_dict()
+    from rig.vision.blitz import read_game
+
+    return read_game(frame, game, params, variant=variant)
+
+
+def run_pips(args) -> int:
+    from rig.vision.errors import VisionError
+    from rig.vision.pips import PipParams
+
+    if args.cards:
+        raise VisionError(f"--cards reads frog player cards; {args.game} has none")
+    params = PipParams.load(args.params)
+    out_dir = _check_paths(args)
+    for path in args.images:
+        frame = load_image(path)
+        result = {"image": str(path), **read_pips(frame, args.game, params, args.variant)}
+        print(json.dumps(result) if args.json else _human_pips(result), flush=True)
+        if out_dir is not None:
+            _write(out_dir / (Path(path).stem + ".png"), _draw_pips(frame, result))
+    return 0
+
+
+def _label(die: dict) -> str:
+    if "face" in die:
+        return str(die["face"])
+    return f"{die['color']}:{die['pips']}" if die.get("pips") is not None else f"{die['color']}:dot={die.get('dot')}"
+
+
+def _human_pips(result: dict) -> str:
+    dice = ", ".join(f"{_label(d)} ({d['x']:.0f},{d['y']:.0f}) {d['confidence']:.2f}" for d in result["dice"])
+    line = f"{result['image']}: {result['status']} {len(result['dice'])} dice: {dice or '-'}"
+    if result["game"] == "banana":
+        line += f"\n  start roll: white {result['white']}, black {result['black']}"
+    elif result["game"] == "lego":
+        line += f"\n  face: {result['face']}"
+    elif "request" in result:
+        from rig.rules import blitz
+
+        try:
+            line += f"\n  answer: {blitz.score_request(result['request'])['answer']}"
+        except blitz.BlitzError as exc:
+            line += f"\n  no answer: {exc}"
+    for reason in result["reasons"]:
+        line += f"\n  - {reason}"
+    return line
+
+
+def _draw_pips(frame, result: dict):
+    import cv2
+
+    out = frame.copy()
+    colour = (0, 200, 0) if result["status"] == "ok" else (0, 165, 255)
+    for die in result["dice"]:
+        x, y, w, h = die["box"]
+        cv2.rectangle(out, (x, y), (x + w, y + h), colour, 2)
+        cv2.putText(out, _label(die), (x, max(12, y - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1, cv2.LINE_AA)
+    return out
+
+
+def run_frogs(args) -> int:
+    from rig.vision.cards import read_card
+    from rig.vision.dice import read_dice
+    from rig.vision.overlay import draw_card, draw_dice
+    from rig.vision.profile import Profile
+
+    profile = Profile.load(args.profile)
+    out_dir = _check_paths(args)
     for path in args.images:
         frame = load_image(path)
         if args.cards:

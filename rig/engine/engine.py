@@ -24,6 +24,7 @@ from typing import Any, Mapping
 
 from rig.engine.errors import EventFormatError, EventRefused
 from rig.engine.events import parse_event
+from rig.engine.extra import ExtraGame
 from rig.engine.game import GameState, apply, phase, score_turn, start_game
 from rig.engine.log import EventLog, LoggedEvent, Pending
 from rig.engine.view import state_view
@@ -47,8 +48,13 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
-def summary(game: GameState, *, started_at: str | None, ended_at: str | None) -> dict[str, Any]:
+def summary(game: GameState | ExtraGame, *, started_at: str | None, ended_at: str | None) -> dict[str, Any]:
     """A game's row in the ``games`` table (``last_seq`` is added by the log)."""
+    if isinstance(game, ExtraGame):
+        ended = game.ended
+        return {"id": game.id, "game": game.game, "status": game.status(), "players": list(game.players),
+                "totals": game.totals(), "winner": ended.get("winner") if ended else None,
+                "turns": game.turns_played(), "started_at": started_at, "ended_at": ended_at if ended else None}
     progress = game.progress()
     ended = game.ended
     status = "playing" if ended is None else ("over" if ended.get("winner") else ended.get("reason", "abandoned"))
@@ -81,7 +87,8 @@ class Engine:
 
     def __repr__(self) -> str:
         game = self.game
-        where = "no game" if game is None else f"game {game.id}, turn {game.turn.number} ({phase(game)})"
+        number = game.turn_number if isinstance(game, ExtraGame) else game.turn.number if game else None
+        where = "no game" if game is None else f"game {game.id}, turn {number} ({phase(game)})"
         return f"<Engine {where}, version {self.version}>"
 
     # -- start-up ---------------------------------------------------------------------
@@ -196,6 +203,8 @@ class Engine:
         current = phase(game)
         if kind == "game_started":
             return [derived("game_ended", reason="abandoned"), event]
+        if isinstance(game, ExtraGame):
+            return game.plan(event, derived)
         if kind in ("turn_started", "roll_settled") and current == "review":
             plan = [derived("turn_scored")]
             if kind == "roll_settled":
@@ -223,12 +232,15 @@ class Engine:
                 new_game_index = len(pending)
                 pending.append(Pending(item, new_game=True))
                 continue
-            if kind == "turn_scored" and game is not None and not game.is_over:
+            if kind == "turn_scored" and isinstance(game, GameState) and not game.is_over:
                 score = score_turn(game)
                 if score is not None:
                     item = {**item, "turn": game.turn.number, "score": score}
             game = apply(game, item)
-            if kind == "turn_scored":
+            if isinstance(game, ExtraGame):
+                item, follow = game.after(item)
+                queue[0:0] = follow
+            elif kind == "turn_scored":
                 item = {**item, "totals": dict(game.progress().totals)}
                 if game.progress().outcome is not None:
                     queue.insert(0, {"type": "game_ended", "t_us": item["t_us"], "source": "engine",

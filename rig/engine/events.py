@@ -83,8 +83,29 @@ SPECS: dict[str, EventSpec] = {
     "game_ended": EventSpec({"reason": _STR, "winner": _STR, "totals": _DICT, "outcome": _DICT}),
 }
 
-#: every event type, in the order of a game
+#: the events of a Lunar Laser Frogs game, in the order of a game
 EVENT_TYPES = tuple(SPECS)
+
+SPECS.update({
+    # Würfelblitz (rig.engine.blitz)
+    "buzz": EventSpec({"player": _STR_REQ}),
+    "answer_judged": EventSpec({
+        "player": _STR,
+        "answer": _INT,
+        "correct": Field((bool,), describe="true or false"),
+    }),
+    "answer_timeout": EventSpec({}),
+    # LEGO Lunar Command (rig.engine.lego)
+    "station_scored": EventSpec({"robots": _INT, "astronauts": _INT, "pieces": Field((dict,), True,
+                                                                                     describe="an object")}),
+    "points_scored": EventSpec({"player": _STR_REQ, "points": Field((int,), True, describe="a whole number"),
+                                "detail": _STR}),
+    "piece_built": EventSpec({"player": _STR_REQ, "count": _INT}),
+})
+
+#: the events the other games add (rig.engine.blitz, lego, banana)
+GAME_EVENT_TYPES = tuple(t for t in SPECS if t not in EVENT_TYPES)
+ALL_EVENT_TYPES = tuple(SPECS)
 
 _COMMON = ("type", "t_us", "source", "clock")
 
@@ -101,7 +122,7 @@ def parse_event(data: Any) -> dict[str, Any]:
         raise EventFormatError(f"an event must be a JSON object, not {type(data).__name__}")
     kind = data.get("type")
     if kind not in SPECS:
-        raise EventFormatError(f"unknown event type {kind!r} (types: {', '.join(EVENT_TYPES)})")
+        raise EventFormatError(f"unknown event type {kind!r} (types: {', '.join(ALL_EVENT_TYPES)})")
     t_us = data.get("t_us")
     if not _is(t_us, (int,)) or t_us < 0:
         raise EventFormatError(f"a {kind} event needs 't_us', a whole number of microseconds >= 0, not {t_us!r}")

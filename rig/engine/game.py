@@ -17,11 +17,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from rig.engine.errors import EventRefused
+from rig.engine.extra import ExtraGame
 from rig.rules.frogs import Card, Face, FrogsError, Toss, Turn, dice_counts
 from rig.rules.game import GameSetup, Progress
 
-#: the games the engine can run (the rules of the others score single rolls only, for now)
-ENGINE_GAMES = ("frogs",)
+#: the games the engine can run: frogs here, the others in rig.engine.extra's modules
+ENGINE_GAMES = ("frogs", "blitz", "lego", "banana")
 ROLLS_PER_TURN = 3
 DICE = 6
 
@@ -187,7 +188,9 @@ def cards_expected(game: GameState) -> int:
 # --------------------------------------------------------------------------- phases and scoring
 
 
-def phase(game: GameState) -> str:
+def phase(game: GameState | ExtraGame) -> str:
+    if isinstance(game, ExtraGame):
+        return game.phase()
     turn = game.turn
     if game.is_over:
         return "over"
@@ -250,11 +253,15 @@ def score_turn(game: GameState) -> dict[str, Any] | None:
 # --------------------------------------------------------------------------- applying events
 
 
-def start_game(event: Mapping[str, Any], game_id: int) -> GameState:
+def start_game(event: Mapping[str, Any], game_id: int) -> GameState | ExtraGame:
     """A new game from a ``game_started`` event (raises :class:`EventRefused` for bad set-ups)."""
     name = event.get("game", "frogs")
     if name not in ENGINE_GAMES:
         raise EventRefused(f"the engine runs whole games of {', '.join(ENGINE_GAMES)}, not {name!r}")
+    if name != "frogs":
+        from rig.engine.extra import game_class
+
+        return game_class(name).start(event, game_id)
     options = dict(event.get("options") or {})
     unknown = sorted(set(options) - {"turns_each", "penalty_per_violation"})
     if unknown:
@@ -272,7 +279,7 @@ def start_game(event: Mapping[str, Any], game_id: int) -> GameState:
     return GameState(game_id, name, players, options, setup, event["t_us"], TurnState(1, setup.roller_of(0)))
 
 
-def apply(game: GameState | None, event: Mapping[str, Any]) -> GameState:
+def apply(game: GameState | ExtraGame | None, event: Mapping[str, Any]) -> GameState | ExtraGame:
     """``game`` after ``event`` (a copy; ``game`` itself is not changed). Raises :class:`EventRefused`."""
     kind = event["type"]
     if game is None:
@@ -283,8 +290,12 @@ def apply(game: GameState | None, event: Mapping[str, Any]) -> GameState:
         result = game.ended or {}
         who = f" ({result['winner']} won)" if result.get("winner") else ""
         raise EventRefused(f"the game is over{who}: start a new game")
+    if isinstance(game, ExtraGame):
+        return game.apply(event)
+    handler = _HANDLERS.get(kind)
+    if handler is None:
+        raise EventRefused(f"a {kind} event has no meaning in {game.game}")
     game = game.clone()
-    handler = _HANDLERS[kind]
     handler(game, event)
     return game
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rig.engine.extra import ExtraGame
 from rig.engine.game import GameState, phase, score_turn
 
 #: a hold at least this long confirms (µs)
@@ -55,6 +56,8 @@ def events_for_press(game: GameState | None, player: str, t_us: int, source: str
     """The events a press (or beam break) of ``player``'s input stands for."""
     if game is None or game.is_over:
         return [_event("toss", t_us, source, clock, player=player)]  # logged, refused: no game
+    if isinstance(game, ExtraGame):
+        return game.press(player, t_us, source, clock)
     turn = game.turn
     current = phase(game)
     if player == turn.roller:
@@ -73,6 +76,8 @@ def events_for_release(game: GameState | None, player: str, t_us: int, held_us: 
     """The events a release of ``player``'s input after ``held_us`` stands for (only the roller's count)."""
     if game is None or game.is_over:
         return []
+    if isinstance(game, ExtraGame):
+        return game.release(player, t_us, held_us, source, clock, hold_us=hold_us)
     turn = game.turn
     if player != turn.roller or not turn.started:
         return []

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rig.engine.extra import ExtraGame
 from rig.engine.game import (
     GameState,
     cards_expected,
@@ -133,6 +134,8 @@ def game_view(game: GameState) -> dict[str, Any]:
 
 def state_view(game: GameState | None, *, version: int, notices: list[dict[str, Any]]) -> dict[str, Any]:
     """The whole state: ``game``, ``turn``, ``totals``, ``turns``, ``last_turn``, ``outcome``, ``notices``."""
+    if isinstance(game, ExtraGame):
+        return {"version": version, **game.view(), "notices": notices}
     if game is None:
         return {"version": version, "game": None, "turn": None, "totals": {}, "turns": [],
                 "last_turn": None, "outcome": None, "winner": None, "notices": notices}

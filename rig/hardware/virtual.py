@@ -7,6 +7,11 @@ new places), :meth:`~VirtualTable.knock` (a settled die is bumped: moves and cha
 :meth:`~VirtualTable.hide_card` (a revealed player card under the camera), :meth:`~VirtualTable.reach`
 (a hand in view, touching nothing) and
 :meth:`~VirtualTable.drop` / :meth:`~VirtualTable.restore` (the camera unplugged and back).
+For the other games (:meth:`~VirtualTable.set_game`: ``"blitz"``, ``"banana"``, ``"lego"``) the
+table shows that game's dice instead: a :meth:`~VirtualTable.roll` throws all of them at once
+(the Würfelblitz set, the two Banana Moon start dice, the LEGO Dice), drawn by
+:mod:`rig.vision.render_pips` / :mod:`rig.vision.lego`, and returns their faces as the
+game's reader names them (``"green:4"``, ``"white:dot=red"``; ``"white:5"``; ``"blue"``).
 Everything is seeded: the same calls give the same frames. :attr:`~VirtualTable.truth` is
 what the box will show once it has settled, for tests and for the simulation's own checks.
 
@@ -25,13 +30,71 @@ import math
 import threading
 import time
 from collections import deque
+from dataclasses import dataclass, replace
 
+import cv2
 import numpy as np
 
 from rig.errors import HardwareError, RigError
 from rig.hardware.camera import CameraLostError, FrameSource, now_us
 
 COMBOS = ("pink+blue", "pink+blue", "yellow+pink", "yellow+pink", "blue+yellow", "blue+yellow")
+#: games whose dice the table can show besides frogs
+PIP_GAMES = ("blitz", "banana", "lego")
+GAMES = ("frogs",) + PIP_GAMES
+
+
+@dataclass(frozen=True)
+class PipDie:
+    """A die of the other games on the table: what it shows (``kind`` says how to draw it), where."""
+
+    kind: str  # "blitz" (colour + pips/dot), "banana" (pip colour + pips), "lego" (face colour)
+    color: str
+    pips: int | None
+    dot: str | None
+    x: float
+    y: float
+    angle: float
+    size: float
+
+    @property
+    def face(self) -> str:
+        if self.kind == "lego":
+            return self.color
+        return f"{self.color}:{self.pips}" if self.pips is not None else f"{self.color}:dot={self.dot}"
+
+
+@dataclass(frozen=True)
+class PipScene:
+    """The box bottom with the other games' dice (and whether a hand is over it)."""
+
+    dice: tuple[PipDie, ...] = ()
+    size: tuple[int, int] = (640, 480)
+    hand: tuple[float, float] | None = None
+
+    def render(self, seed: int) -> np.ndarray:
+        from rig.vision.lego import draw_lego
+        from rig.vision.render_pips import PALETTE, TABLE_BGR, _finish, draw_die
+
+        rng = np.random.default_rng(seed)
+        w, h = self.size
+        frame = np.empty((h, w, 3), np.uint8)
+        frame[:] = TABLE_BGR
+        frame = _finish(frame, np.random.default_rng(0), 6.0, 0)  # the same box bottom in every frame
+        for die in self.dice:
+            if die.kind == "lego":
+                draw_lego(frame, die.x, die.y, die.size, die.angle, die.color)
+            elif die.kind == "banana":
+                body = (45, 40, 40) if die.color == "white" else (225, 232, 238)  # pips contrast with the body
+                draw_die(frame, die.x, die.y, die.size, die.angle, body, pips=die.pips)
+            else:
+                draw_die(frame, die.x, die.y, die.size, die.angle, PALETTE[die.color], pips=die.pips,
+                         dot=None if die.dot is None else PALETTE[die.dot])
+        if self.hand is not None:
+            hx, hy = self.hand
+            cv2.ellipse(frame, (round(hx), round(hy)), (round(0.12 * w), round(0.09 * w)), 30, 0, 360,
+                        (120, 150, 200), -1, cv2.LINE_AA)
+        return _finish(frame, rng, 3.0, 0.8)
 
 
 class VirtualTable(FrameSource):
@@ -81,6 +144,11 @@ class VirtualTable(FrameSource):
         self._frame_index = 0
         self._clock_us = 1_000_000
         self._next_wall_us = 0
+        self.game = "frogs"
+        self.white_dice = 2
+        self.lego_faces: tuple[str, ...] = ("white", "red", "blue", "black", "gray")
+        self._pips = PipScene(size=(self.width, self.height))
+        self._still: tuple[PipScene, np.ndarray] | None = None  # the settled frame, rendered once
 
     def __repr__(self) -> str:
         extra = ", dropped" if self._dropped else ""
@@ -96,7 +164,34 @@ class VirtualTable(FrameSource):
     @property
     def faces(self) -> list[str]:
         """The faces of the dice in the box once settled, sorted."""
+        if self.game != "frogs":
+            with self._lock:
+                return sorted(d.face for d in self._pips.dice)
         return self.truth.faces
+
+    def set_game(self, game: str, *, white_dice: int = 2, faces=None) -> None:
+        """Show ``game``'s dice from now on (the box is emptied); ``white_dice``: Würfelblitz's 2 or 3;
+        ``faces``: the LEGO Dice's colours (default: those of the rulebook's die, ``rig.rules.lego``)."""
+        from rig.rules.lego import DEFAULT_FACES
+        from rig.vision.lego import LEGO_PALETTE
+
+        faces = tuple(faces) if faces else tuple(DEFAULT_FACES)
+        unknown = [f for f in faces if f not in LEGO_PALETTE]
+        if unknown:
+            raise RigError(f"virtual table: cannot draw LEGO faces {', '.join(unknown)} "
+                           f"(colours: {', '.join(LEGO_PALETTE)})")
+        if game not in GAMES:
+            raise RigError(f"virtual table: no dice for game {game!r} (games: {', '.join(GAMES)})")
+        if white_dice not in (2, 3):
+            raise RigError(f"virtual table: Würfelblitz has 2 or 3 white dice, not {white_dice!r}")
+        with self._lock:
+            if (game, white_dice, faces) == (self.game, self.white_dice, self.lego_faces):
+                return
+            self._script.clear()
+            self._scene = self._scene.replace(dice=(), hand=None, card=None)
+            self._pool = list(COMBOS)
+            self._pips = PipScene(size=(self.width, self.height))
+            self.game, self.white_dice, self.lego_faces = game, white_dice, faces
 
     @property
     def settled(self) -> bool:
@@ -106,13 +201,69 @@ class VirtualTable(FrameSource):
 
     @property
     def dice_left(self) -> int:
-        """Dice not cast yet this turn."""
+        """Dice not cast yet this turn (the other games throw all their dice at once)."""
         with self._lock:
+            if self.game != "frogs":
+                return 0 if self._pips.dice else len(self._pip_set())
             return len(self._pool)
+
+    def _pip_set(self) -> list[tuple[str, str]]:
+        """(kind, body colour) of every die of the current game."""
+        if self.game == "blitz":
+            from rig.vision.render_pips import COLOURED
+
+            return [("blitz", c) for c in COLOURED] + [("blitz", "white")] * self.white_dice
+        if self.game == "banana":
+            return [("banana", "white"), ("banana", "black")]
+        return [("lego", "")]
+
+    def _pip_face(self, kind: str, colour: str) -> tuple[str, int | None, str | None]:
+        rng = self._rng
+        if kind == "lego":
+            names = self.lego_faces
+            return names[int(rng.integers(len(names)))], None, None
+        if kind == "banana":
+            return colour, int(rng.integers(1, 7)), None
+        from rig.vision.render_pips import COLOURED
+
+        if colour == "white" or rng.random() < 1 / 6:
+            others = [c for c in COLOURED if c != colour]
+            return colour, None, others[int(rng.integers(len(others)))]
+        return colour, int(rng.integers(1, 7)), None
+
+    def _roll_pips(self) -> list[str]:
+        from rig.vision.render_pips import _place
+
+        if self._pips.dice:
+            raise RigError("virtual table: take the dice out first (the last throw is still in the box)")
+        w, h = self.width, self.height
+        k = w / 640.0
+        size = {"blitz": 56, "banana": 60, "lego": 70}[self.game] * k
+        dice_set = self._pip_set()
+        spots = _place(self._rng, len(dice_set), size, (h, w))
+        for step in range(self.tumble_frames):
+            t = (step + 1) / (self.tumble_frames + 1)
+            moving = []
+            for (kind, colour), (x, y) in zip(dice_set, spots):
+                shown, pips, dot = self._pip_face(kind, colour)
+                moving.append(PipDie(kind, shown, pips, dot, w / 2 + (x - w / 2) * t + self._rng.normal(0, 0.3 * size),
+                                     h / 2 + (y - h / 2) * t + self._rng.normal(0, 0.3 * size),
+                                     float(self._rng.uniform(0, math.pi / 2)), size))
+            hand = (w / 2, h * (0.9 - 0.2 * step)) if step < 2 else None
+            self._push(replace(self._pips, dice=tuple(moving), hand=hand))
+        settled = []
+        for (kind, colour), (x, y) in zip(dice_set, spots):
+            shown, pips, dot = self._pip_face(kind, colour)
+            settled.append(PipDie(kind, shown, pips, dot, float(x), float(y),
+                                  float(self._rng.uniform(0, math.pi / 2)), size * float(self._rng.uniform(0.95, 1.05))))
+        self._pips = replace(self._pips, dice=tuple(settled), hand=None)
+        return [d.face for d in settled]
 
     def roll(self, n_dice: int) -> list[str]:
         """Cast ``n_dice`` more dice: a hand comes in, they tumble, they settle. Returns their faces."""
         with self._lock:
+            if self.game != "frogs":
+                return self._roll_pips()
             n = int(n_dice)
             if n < 1:
                 raise RigError(f"virtual table: roll at least one die, not {n}")
@@ -150,6 +301,8 @@ class VirtualTable(FrameSource):
         """Bump a settled die (``index`` in the box's order, default a random one): it slides
         about a die width and lands on another face. Returns ``(old_face, new_face)``."""
         with self._lock:
+            if self.game != "frogs":
+                raise RigError(f"virtual table: knocking a die is simulated for frogs only, not {self.game}")
             dice = list(self._scene.dice)
             if not dice:
                 raise RigError("virtual table: no die in the box to knock")
@@ -171,6 +324,14 @@ class VirtualTable(FrameSource):
     def clear(self) -> None:
         """Take every die out of the box (a new turn); all six can be rolled again."""
         with self._lock:
+            if self.game != "frogs":
+                if self._pips.dice:
+                    w, h = self._pips.size
+                    self._push(replace(self._pips, hand=(w / 2, h / 2)))
+                    self._push(replace(self._pips, dice=self._pips.dice[: len(self._pips.dice) // 2],
+                                       hand=(w / 2, 0.8 * h)))
+                self._pips = replace(self._pips, dice=(), hand=None)
+                return
             dice = self._scene.dice
             if dice:
                 cx, cy = np.mean([(d.x, d.y) for d in dice], axis=0)
@@ -233,10 +394,21 @@ class VirtualTable(FrameSource):
         if self._dropped:
             raise CameraLostError("camera virtual: no frames (simulated unplug)")
         with self._lock:
-            scene = self._script.popleft() if self._script else self._scene
+            pips = self.game != "frogs"
+            scene = self._script.popleft() if self._script else (self._pips if pips else self._scene)
             index = self._frame_index
             self._frame_index += 1
-        frame = self._render.render_scene(scene, size=(self.width, self.height), seed=self.seed * 1_000_003 + index)
+        if isinstance(scene, PipScene):
+            still = self._still
+            if still is not None and still[0] is scene:
+                frame = still[1].copy()
+            else:
+                frame = scene.render(self.seed * 1_000_003 + index)
+                if scene is self._pips:
+                    self._still = (scene, frame)
+        else:
+            frame = self._render.render_scene(scene, size=(self.width, self.height),
+                                              seed=self.seed * 1_000_003 + index)
         interval = round(1e6 / self.fps)
         if not self.realtime:
             self._clock_us += interval
@@ -266,6 +438,7 @@ class VirtualTable(FrameSource):
                     raise RigError("virtual table: change the frame size while the box is empty")
                 super().configure(width=width, height=height)
                 self._scene = self._empty_scene()
+                self._pips = PipScene(size=(self.width, self.height))
             super().configure(fps=fps)
 
     def _push(self, scene) -> None:

@@ -138,7 +138,14 @@
   function renderHeader(s) {
     const game = s.game;
     const turn = s.turn;
-    $("game-name").textContent = game ? (game.game === "frogs" ? "Lunar Laser Frogs" : game.game) : "rig";
+    $("game-name").textContent = game ? (rigGames.NAMES[game.game] || game.game) : "rig";
+    if (game && game.game !== "frogs") {
+      $("round").textContent = "";
+      $("turn-banner").textContent = rigGames.banner(s);
+      $("rolls").replaceChildren();
+      $("phase").textContent = rigGames.phaseText(s);
+      return;
+    }
     $("round").textContent = game && game.turns_each
       ? `Round ${Math.max(1, game.round)} of ${game.turns_each}${game.extra_rounds ? ` +${game.extra_rounds} tie-break` : ""}` : "";
     let banner = "New game?";
@@ -158,10 +165,10 @@
     const items = [];
     for (const n of rigStatus.notices || []) items.push(el("div", { class: `notice ${n.kind || ""}`, "data-key": n.key, text: n.text }));
     const turn = s && s.turn;
-    for (const v of turn ? turn.violations : []) {
+    for (const v of turn ? turn.violations || [] : []) {
       items.push(el("div", { class: "notice", text: `Violation (${v.player}): ${v.kind.replace(/_/g, " ")}${v.detail ? ` — ${v.detail}` : ""}` }));
     }
-    for (const heat of turn ? turn.dead_heats : []) items.push(el("div", { class: "notice info", text: heat.text }));
+    for (const heat of turn ? turn.dead_heats || [] : []) items.push(el("div", { class: "notice info", text: heat.text }));
     if (turn && turn.problem && ["copy", "review"].includes(turn.phase)) items.push(el("div", { class: "notice info", text: turn.problem }));
     const recent = (s && s.notices) || [];
     for (const n of recent.slice(-2)) items.push(el("div", { class: "notice bad", text: `Refused: ${n.reason || n.text || JSON.stringify(n)}` }));
@@ -170,7 +177,7 @@
 
   function renderWinner(s) {
     const box = $("winner");
-    if (s.outcome && s.game) {
+    if (s.outcome && s.game && s.game.game !== "banana") {
       const totals = s.totals || {};
       const ranking = [...s.game.players].sort((a, b) => (totals[b] || 0) - (totals[a] || 0));
       box.replaceChildren(s.winner ? `★ ${s.winner} wins! ★` : "Game over",
@@ -189,19 +196,34 @@
     const players = s.game ? s.game.players : [];
     const owed = new Set(s.turn ? s.turn.still_to_toss : []);
     $("sim-press").replaceChildren(...players.map((name, i) => el("button", {
-      "data-press": name, title: `key ${i + 1}`, class: s.turn && s.turn.started && !owed.has(name) && name !== s.turn.roller ? "tossed" : "",
+      "data-press": name, title: `key ${i + 1}`, class: s.game && s.game.game === "frogs" && s.turn && s.turn.started && !owed.has(name) && name !== s.turn.roller ? "tossed" : "",
       text: `${i + 1} ${name}`, onclick: () => rig.post("/api/sim/press", { player: name }) })));
     $("sim-camera").textContent = simCamera ? "drop camera" : "restore camera";
+    const other = Boolean(s.game && s.game.game !== "frogs");
+    $("sim-cards").hidden = other;
+    $("sim-knock").hidden = other;
+    $("sim-hold").hidden = other;
+    document.querySelectorAll("#sim [data-roll]").forEach((b) => { b.hidden = other && b.dataset.roll !== "1"; });
+    const one = document.querySelector('#sim [data-roll="1"]');
+    if (one) one.textContent = other ? "throw" : "roll 1";
   }
 
   function render(s) {
     state = s;
     $("btn-unlock").hidden = !rig.info.pin_required || Boolean(rig.unlocked);
     renderHeader(s);
-    renderDice(s.turn);
-    renderTosses(s.turn);
-    renderCopy(s.turn, s.game);
-    renderTotals(s);
+    const other = Boolean(s.game && s.game.game !== "frogs");
+    $("frog-board").hidden = other;
+    $("game-board").hidden = !other;
+    if (other) {
+      rigGames.render(s);
+    } else {
+      document.body.dataset.game = s.game ? s.game.game : "none";
+      renderDice(s.turn);
+      renderTosses(s.turn);
+      renderCopy(s.turn, s.game);
+      renderTotals(s);
+    }
     renderNotices(s);
     renderWinner(s);
     renderSim(s);
@@ -256,7 +278,42 @@
     const players = state && state.game ? state.game.players : (rig.info.players || []);
     $("new-players").value = players.join("\n");
     $("new-error").textContent = "";
+    $("new-game").value = state && state.game ? state.game.game : "frogs";
+    showGameOptions();
     dlg.showModal();
+  }
+
+  const PLAYER_HINTS = {
+    frogs: "Players in seating order (clockwise), 3 to 8. The first one rolls first.",
+    blitz: "Players, 2 to 7, one per button in seat order. The first one throws first.",
+    lego: "Two space commanders; the first one rolls first.",
+    banana: "Two players: the first rolls the die with white pips, the second the one with black pips.",
+  };
+  function showGameOptions() {
+    const game = $("new-game").value;
+    for (const name of ["frogs", "blitz", "lego"]) $(`opts-${name}`).hidden = name !== game;
+    $("new-hint").textContent = PLAYER_HINTS[game] || "";
+  }
+  $("new-game").addEventListener("change", showGameOptions);
+
+  function newGameOptions(game) {
+    const options = {};
+    if (game === "blitz") {
+      options.variant = $("new-variant").value;
+      options.white_dice = Number($("new-white").value);
+      const timeout = $("new-timeout").value.trim();
+      if (timeout) options.answer_timeout_s = Number(timeout);
+      const handicap = {};
+      for (const part of $("new-handicap").value.split(",").map((p) => p.trim()).filter(Boolean)) {
+        const [name, n] = part.split("=").map((x) => x.trim());
+        handicap[name] = Number(n);
+      }
+      if (Object.keys(handicap).length) options.handicap = handicap;
+    } else if (game === "lego") {
+      const target = $("new-target").value.trim();
+      if (target) options.target = Number(target);
+    }
+    return options;
   }
 
   $("form-new").addEventListener("submit", async (event) => {
@@ -264,12 +321,15 @@
     if (!submitter || submitter.value !== "start") return;
     event.preventDefault();
     const players = $("new-players").value.split(/[\n,]/).map((p) => p.trim()).filter(Boolean);
-    const options = {};
-    const turns = $("new-turns").value.trim();
-    if (turns) options.turns_each = Number(turns);
-    const penalty = $("new-penalty").value.trim();
-    if (penalty && Number(penalty) > 0) options.penalty_per_violation = Number(penalty);
-    const result = await rig.post("/api/games", { players, options });
+    const game = $("new-game").value;
+    let options = newGameOptions(game);
+    if (game === "frogs") {
+      const turns = $("new-turns").value.trim();
+      if (turns) options.turns_each = Number(turns);
+      const penalty = $("new-penalty").value.trim();
+      if (penalty && Number(penalty) > 0) options.penalty_per_violation = Number(penalty);
+    }
+    const result = await rig.post("/api/games", { game, players, options });
     if (result.ok) $("dlg-new").close("start");
     else $("new-error").textContent = result.body.error || "refused";
   });

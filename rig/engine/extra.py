@@ -1,0 +1,185 @@
+"""The common interface of the games beside Lunar Laser Frogs (Würfelblitz, LEGO Lunar Command, Banana Moon).
+
+Each game is one module (:mod:`rig.engine.blitz`, :mod:`rig.engine.lego`,
+:mod:`rig.engine.banana`) with a subclass of :class:`ExtraGame`: the game's state as a fold
+over its events, like :class:`rig.engine.game.GameState` for frogs. The engine
+(:mod:`rig.engine.engine`) dispatches to it by the ``game`` of the ``game_started`` event;
+scoring comes from :mod:`rig.rules`.
+
+A subclass implements :meth:`~ExtraGame.create` (from ``game_started``), ``_apply_<type>``
+handlers, :meth:`~ExtraGame.phase`, :meth:`~ExtraGame.view`, and may override
+:meth:`~ExtraGame.plan` (events implied before an event), :meth:`~ExtraGame.after` (the event
+as logged and the events it implies after it) and :meth:`~ExtraGame.press` (what a button means).
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+from typing import Any, Callable, Mapping
+
+from rig.engine.errors import EventRefused
+
+#: game name → module holding its state class ``Game``
+MODULES = {"blitz": "rig.engine.blitz", "lego": "rig.engine.lego", "banana": "rig.engine.banana"}
+
+
+def game_class(name: str) -> type[ExtraGame]:
+    return importlib.import_module(MODULES[name]).Game
+
+
+def seats_for(name: str) -> int | None:
+    """How many players ``name`` seats, or None when any count its rules allow will do.
+
+    >>> seats_for("lego"), seats_for("banana"), seats_for("blitz"), seats_for("frogs")
+    (2, 2, None, None)
+    """
+    return game_class(name).seats if name in MODULES else None
+
+
+class ExtraGame:
+    """One game of a non-frogs kind; :meth:`apply` returns a changed copy (the fold never mutates)."""
+
+    name = ""
+    #: option name → description, for the "unknown option" refusal
+    OPTIONS: Mapping[str, str] = {}
+    #: how many players the game seats (None: any number its rules allow)
+    seats: int | None = None
+
+    def __init__(self, game_id: int, players: tuple[str, ...], options: dict[str, Any], t_us: int) -> None:
+        self.id = game_id
+        self.game = self.name
+        self.players = players
+        self.options = options
+        self.started_t_us = t_us
+        self.ended: dict[str, Any] | None = None
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.game} {', '.join(self.players)}: {self.phase()}>"
+
+    # -- set-up -----------------------------------------------------------------------
+    @classmethod
+    def start(cls, event: Mapping[str, Any], game_id: int) -> ExtraGame:
+        options = dict(event.get("options") or {})
+        unknown = sorted(set(options) - set(cls.OPTIONS))
+        if unknown:
+            known = ", ".join(cls.OPTIONS) or "none"
+            raise EventRefused(f"unknown {cls.name} option(s): {', '.join(unknown)} (options: {known})")
+        players = event["players"]
+        if not all(isinstance(name, str) and name.strip() for name in players):
+            raise EventRefused("players must be a list of names")
+        players = tuple(name.strip() for name in players)
+        if len(set(players)) != len(players):
+            raise EventRefused(f"player names must differ: {', '.join(players)}")
+        return cls.create(game_id, players, options, event["t_us"])
+
+    @classmethod
+    def create(cls, game_id: int, players: tuple[str, ...], options: dict[str, Any], t_us: int) -> ExtraGame:
+        raise NotImplementedError
+
+    # -- the fold ---------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.ended is not None
+
+    def clone(self) -> ExtraGame:
+        """A copy to change: plain containers copied deeply, the immutable rules objects shared."""
+        game = copy.copy(self)
+        for key, value in vars(game).items():
+            if isinstance(value, (dict, list)):
+                setattr(game, key, copy.deepcopy(value))
+        return game
+
+    def apply(self, event: Mapping[str, Any]) -> ExtraGame:
+        """This game after ``event`` (a copy). Raises :class:`EventRefused`."""
+        handler: Callable[[Mapping[str, Any]], None] | None = getattr(self, f"_apply_{event['type']}", None)
+        if handler is None:
+            raise EventRefused(f"a {event['type']} event has no meaning in {self.name}")
+        game = self.clone()
+        getattr(game, f"_apply_{event['type']}")(event)
+        return game
+
+    def _apply_game_ended(self, event: Mapping[str, Any]) -> None:
+        if self.is_over:
+            raise EventRefused("the game has ended already")
+        self.ended = self.outcome(event.get("reason") or "abandoned")
+
+    def outcome(self, reason: str) -> dict[str, Any]:
+        """The ``ended`` record for a ``game_ended`` with ``reason`` (the winner, if the game has one)."""
+        winner = self.winner()
+        if winner is not None:
+            return {"reason": "finished", "winner": winner, "outcome": {"winner": winner, "totals": self.totals()}}
+        return {"reason": reason, "winner": None, "outcome": None}
+
+    def winner(self) -> str | None:
+        return None
+
+    def plan(self, event: dict[str, Any], derived: Callable[..., dict[str, Any]]) -> list[dict[str, Any]]:
+        """The events to log for ``event``: what it implies first, then itself."""
+        return [event]
+
+    def after(self, item: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """``item`` as logged (enriched) and the events it implies, on the state after applying it."""
+        if item["type"] == "game_ended":
+            ended = self.ended or {}
+            item = {**item, "winner": ended.get("winner"), "totals": self.totals(), "outcome": ended.get("outcome")}
+            return item, []
+        if self.winner() is not None and not self.is_over:
+            return item, [{"type": "game_ended", "t_us": item["t_us"], "source": "engine",
+                           **({"clock": item["clock"]} if "clock" in item else {})}]
+        return item, []
+
+    # -- what the world sees ----------------------------------------------------------
+    def phase(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def turn_number(self) -> int:
+        return 0
+
+    def totals(self) -> dict[str, int]:
+        return {name: 0 for name in self.players}
+
+    def turns_played(self) -> int:
+        return 0
+
+    def status(self) -> str:
+        ended = self.ended
+        return "playing" if ended is None else ("over" if ended["winner"] else ended["reason"])
+
+    def view(self) -> dict[str, Any]:
+        """``game``, ``turn`` and the rest of the state (everything but ``version`` and ``notices``)."""
+        raise NotImplementedError
+
+    def game_view(self, **extra: Any) -> dict[str, Any]:
+        return {"id": self.id, "game": self.game, "players": list(self.players), "options": _plain(self.options),
+                "turns_played": self.turns_played(), "whose_turn": None, "status": self.status(), **extra}
+
+    # -- the players' inputs ----------------------------------------------------------
+    def press(self, player: str, t_us: int, source: str, clock: str | None) -> list[dict[str, Any]]:
+        return []
+
+    def release(self, player: str, t_us: int, held_us: int, source: str, clock: str | None,
+                *, hold_us: int) -> list[dict[str, Any]]:
+        return []
+
+
+def event(kind: str, t_us: int, source: str, clock: str | None, **payload: Any) -> dict[str, Any]:
+    out = {"type": kind, "t_us": t_us, "source": source, **payload}
+    if clock is not None:
+        out["clock"] = clock
+    return out
+
+
+def need(event_: Mapping[str, Any], key: str, what: str) -> Any:
+    if event_.get(key) is None:
+        raise EventRefused(f"a {what} needs {key!r}")
+    return event_[key]
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value

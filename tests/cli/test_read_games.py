@@ -1,0 +1,74 @@
+"""``rig read --game blitz|banana|lego``: pips, colours, a ready score request; mistakes exit 2."""
+
+import json
+
+import cv2
+import pytest
+
+from rig.cli import main
+from rig.rules.blitz import score_request
+from rig.vision.lego import render_lego
+from rig.vision.render_pips import render_blitz, render_start_roll
+
+
+@pytest.fixture(scope="module")
+def images(tmp_path_factory):
+    d = tmp_path_factory.mktemp("games")
+    blitz, truth = render_blitz(11)
+    start, start_truth = render_start_roll(5, white=6, black=2)
+    lego, _ = render_lego(2, "red")
+    paths = {"blitz": d / "blitz.png", "banana": d / "start.png", "lego": d / "lego.png"}
+    for name, frame in (("blitz", blitz), ("banana", start), ("lego", lego)):
+        cv2.imwrite(str(paths[name]), frame)
+    return paths, truth
+
+
+def test_blitz_json_has_every_die_and_a_request_rig_score_takes(images, capsys):
+    paths, truth = images
+    assert main(["read", "--game", "blitz", "--variant", "twister", "--json", str(paths["blitz"])]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["status"] == "ok" and result["game"] == "blitz"
+    read = sorted(f"{d['color']}:{d['pips'] if 'pips' in d else 'dot=' + d['dot']}" for d in result["dice"])
+    assert read == sorted(f"{t.color}:{t.pips if t.pips is not None else 'dot=' + t.dot}" for t in truth)
+    assert result["request"]["variant"] == "twister"
+    assert isinstance(score_request(result["request"])["answer"], int)
+
+
+def test_human_output_per_game(images, capsys):
+    paths, _ = images
+    assert main(["read", "--game", "banana", str(paths["banana"])]) == 0
+    assert "start roll: white 6, black 2" in capsys.readouterr().out
+    assert main(["read", "--game", "lego", str(paths["lego"])]) == 0
+    assert "face: red" in capsys.readouterr().out
+    assert main(["read", "--game", "blitz", str(paths["blitz"])]) == 0
+    assert "answer: " in capsys.readouterr().out
+
+
+def test_overlay_for_a_game(images, tmp_path, capsys):
+    paths, _ = images
+    out = tmp_path / "over"
+    assert main(["read", "--game", "blitz", "--overlay", str(out), str(paths["blitz"])]) == 0
+    drawn = cv2.imread(str(out / "blitz.png"))
+    assert drawn is not None and (drawn != cv2.imread(str(paths["blitz"]))).any()
+
+
+def test_mistakes_exit_2_with_one_line(images, tmp_path, capsys):
+    paths, _ = images
+    assert main(["read", str(paths["blitz"])]) == 2
+    assert "needs --profile" in capsys.readouterr().err
+    assert main(["read", "--game", "blitz", str(tmp_path / "none.png")]) == 2
+    assert "no such image" in capsys.readouterr().err
+    assert main(["read", "--game", "lego", "--cards", str(paths["lego"])]) == 2
+    assert "has none" in capsys.readouterr().err
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[nonsense]\n")
+    assert main(["read", "--game", "blitz", "--params", str(bad), str(paths["blitz"])]) == 2
+    assert "unknown table" in capsys.readouterr().err
+
+
+def test_bench_vision_for_the_games_prints_figures(capsys, tmp_path):
+    assert main(["bench", "vision", "--game", "blitz", "--rendered", "3", "--data", str(tmp_path / "absent")]) == 0
+    out = capsys.readouterr().out
+    assert "is absent, skipped" in out and "[rendered Würfelblitz throws]" in out
+    assert main(["bench", "vision", "--game", "lego", "--rendered", "14"]) == 0
+    assert "[rendered LEGO Dice] face right 14/14" in capsys.readouterr().out
