@@ -12,21 +12,12 @@ from rig.config import RigConfig, TossConfig
 from rig.rules.blitz import BlitzRules, Roll
 from rig.runner import Rig
 from rig.vision.profile import default_profile_path
+from tests.test_runner import wait_for
 
 
 @pytest.fixture
 def config():
     return dataclasses.replace(RigConfig.default(), profile=default_profile_path(), tosses=TossConfig(hold_confirm_s=0.3))
-
-
-def wait_for(rig, predicate, timeout=15.0, what="the state"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        state = rig.service.state()
-        if predicate(state):
-            return state
-        rig.service.wait_for_change(state["version"], 0.1)
-    raise AssertionError(f"timed out waiting for {what}: {rig.service.state()['turn']}")
 
 
 def test_wuerfelblitz_throw_buzz_judge_and_timeout(config, tmp_path):

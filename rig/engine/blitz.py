@@ -37,6 +37,7 @@ COLOURED_DICE = 6
 
 
 class Game(ExtraGame):
+    review_phase = "done"
     name = "blitz"
     OPTIONS = {"variant": "standard or twister", "white_dice": "2 or 3", "handicap": "{player: white discs per black}",
                "answer_timeout_s": "seconds"}
@@ -142,17 +143,6 @@ class Game(ExtraGame):
         return None
 
     # -- events -----------------------------------------------------------------------
-    def plan(self, ev, derived):
-        kind, current = ev["type"], self.phase()
-        if kind in ("roll_settled", "turn_started") and current == "done":
-            plan = [derived("turn_scored")]
-            if kind == "roll_settled":
-                plan.append(derived("turn_started"))
-            return plan + [ev]
-        if kind == "roll_settled" and current == "waiting" and not self.turn["started"]:
-            return [derived("turn_started"), ev]
-        return [ev]
-
     def _apply_turn_started(self, ev):
         turn = self.turn
         if turn["started"] or turn["dice"]:

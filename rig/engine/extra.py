@@ -114,8 +114,25 @@ class ExtraGame:
     def winner(self) -> str | None:
         return None
 
+    #: the phase in which a finished turn waits to be booked (None: the game has no turns to book)
+    review_phase: str | None = None
+
     def plan(self, event: dict[str, Any], derived: Callable[..., dict[str, Any]]) -> list[dict[str, Any]]:
-        """The events to log for ``event``: what it implies first, then itself."""
+        """The events to log for ``event``: what it implies first, then itself.
+
+        In :attr:`review_phase` a new throw (or turn start) books the finished turn first, and a
+        throw seen before anyone started the turn starts it.
+        """
+        kind, current = event["type"], self.phase()
+        if self.review_phase is None:
+            return [event]
+        if kind in ("roll_settled", "turn_started") and current == self.review_phase:
+            plan = [derived("turn_scored")]
+            if kind == "roll_settled":
+                plan.append(derived("turn_started"))
+            return plan + [event]
+        if kind == "roll_settled" and current == "waiting" and not self.turn["started"]:
+            return [derived("turn_started"), event]
         return [event]
 
     def after(self, item: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -33,6 +33,7 @@ from rig.rules.lego import WINNING_SCORE, FaceMap, LegoError, Track, station_poi
 
 class Game(ExtraGame):
     seats = 2
+    review_phase = "action"
     name = "lego"
     OPTIONS = {"faces": "{colour: action}", "target": "points to win (11)"}
 
@@ -81,17 +82,6 @@ class Game(ExtraGame):
         return super().outcome(reason)
 
     # -- events -----------------------------------------------------------------------
-    def plan(self, ev, derived):
-        kind, current = ev["type"], self.phase()
-        if kind in ("roll_settled", "turn_started") and current == "action":
-            plan = [derived("turn_scored")]
-            if kind == "roll_settled":
-                plan.append(derived("turn_started"))
-            return plan + [ev]
-        if kind == "roll_settled" and current == "waiting" and not self.turn["started"]:
-            return [derived("turn_started"), ev]
-        return [ev]
-
     def _apply_turn_started(self, ev):
         turn = self.turn
         if turn["started"]:

@@ -29,23 +29,10 @@ from rig.doctor import (
     run_checks,
 )
 from rig.hardware.gpio_mock import TickPin
+from tests.test_config import THREE
 
 ROOT = Path(__file__).resolve().parents[2]
 
-THREE = """\
-[[players]]
-name = "Ada"
-pin = "GPIO17"
-
-[[players]]
-name = "Ben"
-pin = "GPIO27"
-kind = "beam"
-
-[[players]]
-name = "Cleo"
-pin = "GPIO22"
-"""
 
 
 @pytest.fixture
