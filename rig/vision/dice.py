@@ -27,11 +27,12 @@ from rig.rules.frogs import DICE_PER_COMBO, DICE_PER_TURN
 from rig.vision.errors import FrameError
 from rig.vision.profile import COLOURS, Profile
 
-CLASS_NAMES = ("background", "body", "edge", "blue", "pink", "yellow", "unknown", "clipped", "blown")
-BG, BODY, EDGE, BLUE, PINK, YELLOW, UNKNOWN, CLIPPED, BLOWN = range(9)  # blown: clipped inside a known glare spot
+CLASS_NAMES = ("background", "body", "edge", "blue", "pink", "yellow", "unknown", "clipped", "blown", "ambiguous")
+# blown: clipped inside a known glare spot (floor or die); ambig: a die top whose colour glare made unreadable
+BG, BODY, EDGE, BLUE, PINK, YELLOW, UNKNOWN, CLIPPED, BLOWN, AMBIG = range(10)
 COLOUR_CLASSES = {"blue": BLUE, "pink": PINK, "yellow": YELLOW}
 _IS_TOP = np.zeros(256, np.uint8)
-_IS_TOP[[BODY, BLUE, PINK, YELLOW]] = 255
+_IS_TOP[[BODY, BLUE, PINK, YELLOW, AMBIG]] = 255
 _IS_ODD = np.zeros(256, np.uint8)
 _IS_ODD[[UNKNOWN, CLIPPED]] = 255
 _K3 = np.ones((3, 3), np.uint8)
@@ -91,7 +92,16 @@ _LUT_CACHE: dict[int, tuple[Profile, np.ndarray]] = {}
 
 
 def colour_lut(profile: Profile) -> np.ndarray:
-    """The profile's pixel classifier: 2**18 class labels indexed by (B>>2, G>>2, R>>2)."""
+    """The profile's pixel classifier: 8 (1 without glare) x 2**18 class labels indexed by
+    (censored channels, B>>2, G>>2, R>>2) — see :func:`label_pixels`.
+
+    Block 0 is for pixels whose channels are all measured. In block ``p`` (bit 0 B, bit 1 G,
+    bit 2 R) the flagged channels were clipped before the known glare was taken off, so their
+    value is only a lower bound: a class fits if any value at or above it fits (the best
+    score over the censored range). Where two die colours fit about equally well (scores
+    within the ``ambiguity`` threshold) the pixel is ``AMBIG`` (die top, colour unreadable);
+    where a die colour and the floor both fit, ``BLOWN``.
+    """
     hit = _LUT_CACHE.get(id(profile))
     if hit is not None and hit[0] is profile:
         return hit[1]
@@ -102,38 +112,65 @@ def colour_lut(profile: Profile) -> np.ndarray:
     models = [(BG, m) for m in profile.background]
     models += [(BODY, profile.body), (EDGE, profile.edge)]
     models += [(COLOUR_CLASSES[c], profile.colour(c)) for c in COLOURS]
-    best = np.full(len(lab), np.inf, np.float32)
-    best_d2 = np.full(len(lab), np.inf, np.float32)
-    label = np.full(len(lab), UNKNOWN, np.uint8)
+    scores, logdets = [], []
     for cls, m in models:
         cov = np.array(m.cov, np.float64)
         inv = np.linalg.inv(cov).astype(np.float32)
         d = lab - np.array(m.mean, np.float32)
-        d2 = np.einsum("ij,jk,ik->i", d, inv, d)
-        score = d2 + float(np.log(np.linalg.det(cov)))
-        better = score < best
-        best[better] = score[better]
-        best_d2[better] = d2[better]
-        label[better] = cls
+        logdet = float(np.log(np.linalg.det(cov)))
+        scores.append(np.einsum("ij,jk,ik->i", d, inv, d) + logdet)
+        logdets.append(logdet)
+    classes = np.array([cls for cls, _ in models], np.uint8)
+    logdets = np.array(logdets, np.float32)[:, None]
+    score = np.stack(scores)  # classes x 2**18
     t = profile.thresholds
-    far = best_d2 > t.class_distance**2
+    patterns = 8 if profile.glare is not None else 1  # channels are censored only under known glare
+    out = np.empty((patterns, 64**3), np.uint8)
     clipped = bgr.reshape(-1, 3).max(axis=1) >= t.clip_level
-    label[far] = UNKNOWN
-    label[far & clipped] = CLIPPED
-    # glare whitens a die: its darkest channel rises above anything a die top shows
     washed = bgr.reshape(-1, 3).min(axis=1) > t.glare_min
-    label[washed & np.isin(label, (BODY, BLUE, PINK, YELLOW))] = CLIPPED
+    cube = score.reshape(-1, 64, 64, 64)
+    for pattern in range(patterns):
+        s = cube
+        for axis in range(3):
+            if pattern >> axis & 1:  # best score at or above the measured value
+                s = np.flip(np.minimum.accumulate(np.flip(s, axis + 1), axis=axis + 1), axis + 1)
+        s = s.reshape(len(models), -1)
+        best = s.argmin(axis=0)
+        d2 = s - logdets
+        best_d2 = np.take_along_axis(d2, best[None], 0)[0]
+        label = classes[best]
+        far = best_d2 > t.class_distance**2
+        if pattern == 0:
+            label[far] = UNKNOWN
+            label[far & clipped] = CLIPPED
+            # glare whitens a die: its darkest channel rises above anything a die top shows
+            label[washed & np.isin(label, (BODY, BLUE, PINK, YELLOW))] = CLIPPED
+        else:
+            fits = d2 <= t.class_distance**2
+            die = np.isin(classes, (BODY, BLUE, PINK, YELLOW))
+            top_s = np.sort(np.where(fits[die], s[die], np.inf), axis=0)
+            floor_fit = fits[classes == BG].any(axis=0)
+            is_top = np.isin(label, (BODY, BLUE, PINK, YELLOW))
+            with np.errstate(invalid="ignore"):
+                label[is_top & (top_s[1] - top_s[0] < t.ambiguity)] = AMBIG
+            label[is_top & floor_fit] = BLOWN
+            label[far] = CLIPPED
+        out[pattern] = label
+    out = out.ravel()
     _LUT_CACHE.clear()  # one live profile at a time is the normal case; keep memory bounded
-    _LUT_CACHE[id(profile)] = (profile, label)
-    return label
+    _LUT_CACHE[id(profile)] = (profile, out)
+    return out
 
 
-def label_pixels(image_bgr: np.ndarray, lut: np.ndarray) -> np.ndarray:
-    """Class label per pixel (H x W uint8) of a BGR uint8 image."""
+def label_pixels(image_bgr: np.ndarray, lut: np.ndarray, censored: np.ndarray | None = None) -> np.ndarray:
+    """Class label per pixel (H x W uint8) of a BGR uint8 image; ``censored`` (H x W, bits
+    0/1/2 for B/G/R) marks channels that are only lower bounds."""
     q = image_bgr >> 2
     idx = q[..., 0].astype(np.int32) << 12
     idx |= q[..., 1].astype(np.int32) << 6
     idx |= q[..., 2]
+    if censored is not None:
+        idx |= censored.astype(np.int32) << 18
     return lut[idx]
 
 
@@ -233,16 +270,26 @@ def prepare(frame: np.ndarray, profile: Profile) -> Work:
     f = max(1, int(round(die_px / t.work_die_px)))
     small = shrink(frame, f)
     glare = glare_for(profile, small.shape[:2])
+    censored = None
     if glare is not None:  # lamp reflections the empty box showed: take them off, mark what they clipped
         blown = cv2.inRange(small, (t.clip_level,) * 3, (255, 255, 255))  # white: all three channels clipped
         blown &= cv2.inRange(glare, (12, 12, 12), (255, 255, 255))
+        censored = _censored(small, glare, t.censor_level)
         small = cv2.subtract(small, glare)
     small = even_light(small)
-    labels = label_pixels(small, colour_lut(profile))
+    labels = label_pixels(small, colour_lut(profile), censored)
     if glare is not None:
         labels[blown > 0] = BLOWN
     side = die_px / f
     return Work(labels, small, f, side, profile.top_area * side * side, glare)
+
+
+def _censored(small: np.ndarray, glare: np.ndarray, level: int) -> np.ndarray:
+    """Bits 0/1/2 set where B/G/R clipped (at or above ``level``) under a known glare: after the
+    glare is taken off, such a channel is only a lower bound of the true value."""
+    hot = cv2.compare(small, (level,) * 3, cv2.CMP_GE) & cv2.compare(glare, (4,) * 3, cv2.CMP_GE)
+    b, g, r = cv2.split(hot)
+    return (b & 1) | (g & 2) | (r & 4)
 
 
 # --------------------------------------------------------------------------- reading
@@ -419,12 +466,27 @@ def _grow(markers: np.ndarray, mask: np.ndarray, steps: int) -> np.ndarray:
 
 
 def _big_blob(lab: np.ndarray, roi: np.ndarray, area: int, a0: float, t) -> str:
-    counts = np.bincount(lab[roi > 0], minlength=9)
+    counts = np.bincount(lab[roi > 0], minlength=len(CLASS_NAMES))
     if area >= t.card_area * a0 and counts.max() >= 0.6 * area:
         return "card in view"
     if area > DICE_PER_TURN * 1.6 * a0:
         return "large object in view"
     return "touching dice that cannot be split"
+
+
+def _pink_in_glare(lab: np.ndarray, inner: np.ndarray, small: np.ndarray, t) -> int:
+    """Unreadable (AMBIG) pixels of one die that are redder than its own body can be.
+
+    Under glare, violet body and pink frog both clip in blue and red; the global colour models
+    cannot tell them apart. But the die's own body pixels beside them show how red this body
+    reads after the glare came off: a pixel whose red (a lower bound) is already
+    ``glare_pink`` levels above that, and no less green, is frog.
+    """
+    body = small[inner & (lab == BODY)]
+    amb = inner & (lab == AMBIG)
+    red, green = small[..., 2][amb].astype(np.int16), small[..., 1][amb].astype(np.int16)
+    ref_r, ref_g = np.percentile(body[:, 2], 90), np.median(body[:, 1])
+    return int(np.count_nonzero((red >= ref_r + t.glare_pink) & (green >= ref_g)))
 
 
 def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
@@ -454,24 +516,34 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     n_in = int(np.count_nonzero(inner))
     if n_in < 0.25 * a0:
         inner, n_in = region, n_px
-    counts = np.bincount(lab[inner], minlength=9)
+    counts = np.bincount(lab[inner], minlength=len(CLASS_NAMES))
     cx, cy = hc[0] + x0, hc[1] + y0
     (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
     aspect = min(rw, rh) / max(rw, rh, 1e-6)
     where = _where(cx, cy, work)
     reasons = []
+    if counts[AMBIG] and counts[BODY] >= 0.1 * n_in:
+        seen = _pink_in_glare(lab, inner, work.small[y0 : y0 + lab.shape[0], x0 : x0 + lab.shape[1]], t)
+        if seen:
+            if counts[PINK] / n_in < t.colour_present <= (counts[PINK] + seen) / n_in:
+                reasons.append(f"pink read through glare on die at {where}")  # it decides the face
+            counts[PINK] += seen
+            counts[AMBIG] -= seen
 
     fr = {c: counts[COLOUR_CLASSES[c]] / n_in for c in COLOURS}
     present = [c for c in COLOURS if fr[c] >= t.colour_present]
     unclear = [c for c in COLOURS if t.colour_absent < fr[c] < t.colour_present]
-    odd = (counts[UNKNOWN] + counts[CLIPPED] + counts[BLOWN]) / n_in
+    odd = (counts[UNKNOWN] + counts[CLIPPED] + counts[BLOWN] + counts[AMBIG]) / n_in
     mid = (t.colour_present + t.colour_absent) / 2
     margin = min(min(1.0, abs(fr[c] - mid) / mid) for c in COLOURS)
-    if len(present) == 3:
-        present = sorted(present, key=fr.get)[1:]
+    # the best guess (flagged below): a frog partly unreadable under glare shows less of its colour
+    hidden = (counts[BLOWN] + counts[AMBIG]) / n_in
+    guess = present + [c for c in unclear if fr[c] + hidden >= t.colour_present]
+    if len(guess) == 3:
+        guess = sorted(guess, key=fr.get)[1:]
         reasons.append(f"three colours on one die at {where}")
         margin = 0.0
-    face = "blank" if not present else present[0] if len(present) == 1 else _COMBOS[frozenset(present)]
+    face = "blank" if not guess else guess[0] if len(guess) == 1 else _COMBOS[frozenset(guess)]
     if unclear:
         reasons.append(f"unclear {'/'.join(unclear)} on die at {where}")
     elif frog_size:

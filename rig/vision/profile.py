@@ -20,7 +20,7 @@ from pathlib import Path
 
 from rig.vision.errors import ProfileError
 
-FORMAT = 1
+FORMAT = 2  # 2: thresholds censor_level and ambiguity (glare); format 1 still loads, with their defaults
 COLOURS = ("blue", "pink", "yellow")
 
 
@@ -87,7 +87,10 @@ class Thresholds:
     card_area: float = 4.0  # a one-colour blob this big (in die top faces) = a card
     clip_level: int = 250  # a channel at or above this is clipped (overexposed)
     glare_min: int = 255  # a die-coloured pixel whose darkest channel exceeds this is glare
-    glare_flag: int = 40  # a die where the profile's fixed glare is this strong (grey levels) is uncertain
+    glare_flag: int = 128  # a die where the profile's fixed glare is this strong (grey levels) is uncertain
+    censor_level: int = 244  # under known glare, a channel this bright is clipped: only a lower bound after removal
+    ambiguity: float = 4.0  # ... and die colours scoring within this (-2 log likelihood) of each other: unreadable
+    glare_pink: int = 10  # ... a die's unreadable pixel this much redder than its own body (90th pct) is pink frog
     work_die_px: float = 26.0  # dice are read at a scale where a die is about this many px wide
 
 
