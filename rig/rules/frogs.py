@@ -225,7 +225,8 @@ def order_tosses(tosses: Iterable[Toss]) -> tuple[Toss, ...]:
     return tuple(sorted(tosses, key=lambda toss: toss.t_us))
 
 
-def _check_players(players: tuple[str, ...]) -> None:
+def check_players(players: tuple[str, ...]) -> None:
+    """Raise unless ``players`` are 3 to 8 distinct, non-empty names."""
     if not all(isinstance(name, str) and name.strip() for name in players):
         raise TurnFormatError("every player needs a non-empty name")
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
@@ -395,7 +396,7 @@ class FrogsRules:
 
     def check_turn(self, turn: Turn) -> None:
         """Raise the specific :class:`FrogsError` for the first thing wrong with ``turn``."""
-        _check_players(turn.players)
+        check_players(turn.players)
         if len(turn.players) not in self.player_counts:
             raise PlayerCountError(f"{type(self).__name__} is for {self.player_counts} players, not {len(turn.players)}")
         if turn.roller not in turn.players:
@@ -463,7 +464,11 @@ class FrogsRules:
         for card in cards:
             points[card.player] += card.points
         points[turn.roller] = points[turn.copy]
-        penalties = {name: n * self.penalty_per_violation for name, n in turn.violations.items() if n * self.penalty_per_violation}
+        penalties = {
+            name: n * self.penalty_per_violation
+            for name, n in turn.violations.items()
+            if n * self.penalty_per_violation
+        }
         return TurnScore(
             roller=turn.roller,
             copy=turn.copy,
@@ -527,7 +532,7 @@ def rules_for(n_players: int, *, penalty_per_violation: int = 0) -> FrogsRules:
 
 def score_turn(turn: Turn, *, penalty_per_violation: int = 0) -> TurnScore:
     """Score ``turn`` with the variant for its number of players."""
-    _check_players(turn.players)
+    check_players(turn.players)
     return rules_for(len(turn.players), penalty_per_violation=penalty_per_violation).score(turn)
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
-from rig.rules.frogs import FrogsError, FrogsRules, TurnFormatError, _check_players, rules_for
+from rig.rules.frogs import FrogsError, FrogsRules, TurnFormatError, check_players, rules_for
 
 
 class GameLengthError(FrogsError):
@@ -111,7 +111,7 @@ class GameSetup:
         cls, players: Sequence[str], *, turns_each: int | None = None, penalty_per_violation: int = 0
     ) -> GameSetup:
         players = tuple(players)
-        _check_players(players)
+        check_players(players)
         rules = rules_for(len(players), penalty_per_violation=penalty_per_violation)
         if turns_each is None:
             turns_each = rules.recommended_turns
