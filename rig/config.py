@@ -7,7 +7,7 @@ and its line, never ignored::
     >>> RigConfig.parse('[camera]\\nsource = "usb:0"\\nwidht = 640\\n', source="rig.toml")
     Traceback (most recent call last):
     ...
-    rig.errors.ConfigError: rig.toml:3: camera.widht: unknown key (known: source, width, height, fps); did you mean width?
+    rig.errors.ConfigError: rig.toml:3: camera.widht: unknown key (known: source, width, height, fps, loop); did you mean width?
 
 A file without ``[[players]]`` gets the five simulated players of :meth:`RigConfig.default`::
 
@@ -147,6 +147,7 @@ class CameraConfig:
     width: int = 1280
     height: int = 960
     fps: int = 30
+    loop: bool = False  # a replay:PATH recording starts over at its end
 
 
 @dataclass(frozen=True)
@@ -168,11 +169,13 @@ class GameConfig:
 
 @dataclass(frozen=True)
 class TossConfig:
-    """Toss input timing: debounce lockout, when an input counts as stuck, the confirm hold."""
+    """Toss input timing: debounce lockout, when an input counts as stuck, the confirm hold,
+    and how long an event waits for an earlier edge of another input (the ordering window)."""
 
     lockout_ms: float = 30.0
     stuck_after_s: float = 10.0
     hold_confirm_s: float = 1.0
+    order_window_ms: float = 5.0
 
 
 def _default_players() -> tuple[PlayerInput, ...]:
@@ -260,7 +263,7 @@ class RigConfig:
         for player in self.players:
             lines.append(f"  {player.name:<12} {player.kind:<6} {player.pin:<6} (header pin {player.physical_pin})")
         cam = self.camera
-        lines.append(f"camera: {cam.source} {cam.width}x{cam.height} @ {cam.fps} fps")
+        lines.append(f"camera: {cam.source} {cam.width}x{cam.height} @ {cam.fps} fps{', looped' if cam.loop else ''}")
         lines.append(f"profile: {self.profile if self.profile else '(none: built-in colours)'}")
         lines.append(f"data_dir: {self.data_dir if self.data_dir else '(default)'}")
         lines.append(f"server: http://{self.server.listen}:{self.server.port}/")
@@ -269,7 +272,7 @@ class RigConfig:
                      f"penalty per violation: {self.game.penalty_per_violation}")
         t = self.tosses
         lines.append(f"tosses: lockout {t.lockout_ms:g} ms, stuck after {t.stuck_after_s:g} s, "
-                     f"hold to confirm {t.hold_confirm_s:g} s")
+                     f"hold to confirm {t.hold_confirm_s:g} s, order window {t.order_window_ms:g} ms")
         return lines
 
 
@@ -283,10 +286,10 @@ def config_path_from_env() -> Path | None:
 
 
 _SECTIONS = {
-    "camera": ("source", "width", "height", "fps"),
+    "camera": ("source", "width", "height", "fps", "loop"),
     "server": ("listen", "port"),
     "game": ("name", "turns_each", "penalty_per_violation"),
-    "tosses": ("lockout_ms", "stuck_after_s", "hold_confirm_s"),
+    "tosses": ("lockout_ms", "stuck_after_s", "hold_confirm_s", "order_window_ms"),
 }
 _PLAYER_KEYS = ("name", "pin", "kind")
 _TOP_KEYS = ("players", "camera", "profile", "data_dir", "server", "game", "tosses")
@@ -327,6 +330,12 @@ class _Parser:
             raise self.fail(dotted, f"must be a whole number, not {self._type_name(value)} ({value!r})")
         if not lo <= value <= hi:
             raise self.fail(dotted, f"{value} is out of range ({lo} to {hi})")
+        return value
+
+    def boolean(self, table: dict, key: str, dotted: str, default: bool) -> bool:
+        value = table.get(key, default)
+        if not isinstance(value, bool):
+            raise self.fail(dotted, f"must be true or false, not {self._type_name(value)} ({value!r})")
         return value
 
     def number(self, table: dict, key: str, dotted: str, default: float, lo: float, hi: float) -> float:
@@ -439,11 +448,15 @@ class _Parser:
             source = f"replay:{(self.base / Path(target).expanduser()).resolve()}"
         elif source not in ("picamera2", "virtual"):
             raise self.fail("camera.source", f"{source!r} is not a camera (one of: {', '.join(CAMERA_KINDS)})")
+        loop = self.boolean(table, "loop", "camera.loop", False)
+        if loop and not source.startswith("replay:"):
+            raise self.fail("camera.loop", f"only a recording (\"replay:PATH\") can loop, not {source!r}")
         return CameraConfig(
             source=source,
             width=self.integer(table, "width", "camera.width", 1280, 160, 4608),
             height=self.integer(table, "height", "camera.height", 960, 120, 3456),
             fps=self.integer(table, "fps", "camera.fps", 30, 1, 120),
+            loop=loop,
         )
 
     def server(self, table: dict) -> ServerConfig:
@@ -471,6 +484,7 @@ class _Parser:
             lockout_ms=self.number(table, "lockout_ms", "tosses.lockout_ms", 30.0, 0.0, 1000.0),
             stuck_after_s=self.number(table, "stuck_after_s", "tosses.stuck_after_s", 10.0, 0.5, 3600.0),
             hold_confirm_s=self.number(table, "hold_confirm_s", "tosses.hold_confirm_s", 1.0, 0.2, 10.0),
+            order_window_ms=self.number(table, "order_window_ms", "tosses.order_window_ms", 5.0, 0.0, 100.0),
         )
 
 

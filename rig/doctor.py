@@ -416,7 +416,9 @@ def check_profile(ctx: Context) -> Check:
 DARK_MEAN = 40.0
 #: more than this share of blown-out pixels (any channel >= 250) fails
 BLOWN_SHARE = 0.02
-#: more than this share of pixels the profile's colour models do not know fails: the light changed
+#: more than this share of pixels the profile's colour models do not know fails: the light changed.
+#: Unknown are pixels no colour model fits (UNKNOWN, CLIPPED) and those glare leaves unreadable:
+#: a die colour and the floor both fit (BLOWN) or two die colours do (AMBIG).
 UNKNOWN_SHARE = 0.15
 _LIGHT_FIX = ("the light changed since calibration: restore it (docs/building.md#lighting) "
               "or calibrate again with `rig calibrate`")
@@ -442,14 +444,14 @@ def check_light(ctx: Context) -> Check:
     if ctx.profile is None:
         return Check(name, NA, f"brightness {mean:.0f} of 255; no profile to compare the colours with")
     try:
-        from rig.vision.dice import BLOWN, CLIPPED, UNKNOWN, prepare, read_dice
+        from rig.vision.dice import AMBIG, BLOWN, CLIPPED, UNKNOWN, prepare, read_dice
     except ImportError as exc:
         return Check(name, NA, f"brightness {mean:.0f} of 255; the dice reader is not available ({exc})")
     try:  # the reader's own view: glare taken off and the light evened out before the colours are labelled
         labels = prepare(frame, ctx.profile).labels
     except RigError as exc:
         return Check(name, FAIL, f"preparing the check frame failed: {exc}", "calibrate again: `rig calibrate`")
-    unknown = float(np.isin(labels, (UNKNOWN, CLIPPED, BLOWN)).mean())
+    unknown = float(np.isin(labels, (UNKNOWN, CLIPPED, BLOWN, AMBIG)).mean())
     if unknown > UNKNOWN_SHARE:
         return Check(name, FAIL, f"{unknown:.0%} of the check frame has colours the profile does not know "
                                  f"(at most {UNKNOWN_SHARE:.0%} expected)", _LIGHT_FIX)

@@ -130,6 +130,9 @@ def page_urls(listen: str, port: int) -> list[str]:
 ROLLING_PHASES = ("waiting", "rolling", "review")
 #: the other games' dice are read in every phase but the end
 OTHER_GAMES = ("blitz", "lego", "banana")
+#: the simulation's keys of each game, as ``rig run`` prints them (the page shows the same)
+SIM_KEYS = {"frogs": "1-8 press a player's button, r roll, b/p/y/k/g lay a card, h hold",
+            "blitz": "1-8 buzz, r throw the dice", "lego": "1-2 press, r roll", "banana": "r roll both dice"}
 SIM_FRAME = (640, 480)
 SIM_MAX_FPS = 30.0
 
@@ -224,7 +227,7 @@ class Rig:
 
     def _start(self) -> None:
         from rig.engine import EngineService
-        from rig.hardware.tosses import TossInputs
+        from rig.hardware.tosses import NoGPIOError, TossInputs
 
         try:
             self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -242,8 +245,15 @@ class Rig:
             from gpiozero.pins.mock import MockFactory
 
             factory = self.pin_factory = MockFactory()
-        self.inputs = TossInputs.from_config(self.config, pin_factory=factory, on_toss=self._on_toss,
-                                             on_release=self._on_release, on_fault=self._on_fault)
+        try:
+            self.inputs = TossInputs.from_config(self.config, pin_factory=factory, on_toss=self._on_toss,
+                                                 on_release=self._on_release, on_fault=self._on_fault)
+        except NoGPIOError as exc:
+            raise RunError(
+                "real mode needs the toss inputs' GPIO pins, and this machine has no GPIO: gpiozero could "
+                f"not load a pin factory ({exc.tried}). On a Raspberry Pi install python3-lgpio; "
+                "to try the rig without camera and buttons, use `rig run --sim`"
+            ) from None
         if self.use_camera:
             self._start_camera()
         if self.mode == "sim":
@@ -303,7 +313,7 @@ class Rig:
                                       realtime=self.realtime)
         else:
             self.source = open_source(cam.source, width=cam.width, height=cam.height, fps=cam.fps,
-                                      profile=self.profile)
+                                      profile=self.profile, loop=cam.loop)
         self.tracker = _Gate(RollTracker(read=self._read_dice))
         self.watcher = CameraWatcher(self.source, self.tracker, self._on_camera_event, on_frame=self._on_frame)
         self.watcher.start()
@@ -339,21 +349,28 @@ class Rig:
         with self._lock:
             notices = [n.to_dict() for n in self._notices.values()]
         watcher = self.watcher
-        if self.use_camera and self._started and not (watcher and watcher.running):
+        ended = bool(watcher and watcher.ended)
+        if self.use_camera and self._started and ended:
+            notices.append(Notice("camera-ended", f"Replay finished: {self.source.name} has played to its end "
+                                  "(loop = true under [camera] plays it again and again)", "info").to_dict())
+        elif self.use_camera and self._started and not (watcher and watcher.running):
             notices.append(Notice("camera-thread", "The camera reader stopped: see the rig's log", "bad").to_dict())
         camera = {"source": self.source.name if self.source else None,
                   "connected": bool(watcher and watcher.running and not watcher.lost),
-                  "frames": watcher.frames_seen if watcher else 0}
+                  "frames": watcher.frames_seen if watcher else 0, "ended": ended}
         if self.sim is not None:
             camera["connected"] = camera["connected"] and not self.sim.camera_dropped
         return {"mode": self.mode, "camera": camera, "profile": self.profile_name, "notices": notices,
                 "seats": self.seats()}
 
     def healthy(self) -> bool:
-        """The input thread and (if used) the camera watcher are alive: what the watchdog vouches for."""
-        thread = getattr(self.inputs, "_thread", None)  # TossInputs' delivery thread
-        inputs_ok = self.inputs is not None and (thread is None or thread.is_alive())
-        camera_ok = not self.use_camera or (self.watcher is not None and self.watcher.running)
+        """The input thread and (if used) the camera watcher are alive: what the watchdog vouches for.
+
+        A replay that has played to its end is fine: that is how a recording stops.
+        """
+        inputs_ok = self.inputs is not None and self.inputs.alive
+        watcher = self.watcher
+        camera_ok = not self.use_camera or (watcher is not None and (watcher.running or watcher.ended))
         return self._started and inputs_ok and camera_ok
 
     # -- notices ---------------------------------------------------------------------------
@@ -757,8 +774,9 @@ def serve(rig: Rig, sock: socket.socket, *, listen: str = "127.0.0.1", out=print
     if lan:
         out(f"rig: PIN for changes from other devices: {pin} (also shown on the rig's display)", flush=True)
     if rig.mode == "sim":
-        out("rig: keys on the page: 1-8 press a player's button, r roll, b/p/y/k/g lay a card, "
-            "h hold, ? help; Ctrl+C stops", flush=True)
+        keys = SIM_KEYS.get(rig.game_name, SIM_KEYS["frogs"])
+        out(f"rig: keys on the page: {keys}, ? help (the page lists the keys of the game played); "
+            "Ctrl+C stops", flush=True)
     watchdog = Watchdog(server, rig, urls[0])
     watchdog.start()
     try:

@@ -86,6 +86,7 @@ penalty_per_violation = 2
 lockout_ms = 12.5
 stuck_after_s = 4
 hold_confirm_s = 1.5
+order_window_ms = 2
 """,
         encoding="utf-8",
     )
@@ -104,6 +105,8 @@ hold_confirm_s = 1.5
     assert config.turns_each == 4
     assert (config.tosses.lockout_ms, config.tosses.stuck_after_s, config.tosses.hold_confirm_s) == (12.5, 4.0, 1.5)
     assert isinstance(config.tosses.stuck_after_s, float)
+    assert config.tosses.order_window_ms == 2.0 and isinstance(config.tosses.order_window_ms, float)
+    assert RigConfig.default().tosses.order_window_ms == 5.0
     assert config.path == path
 
 
@@ -126,6 +129,13 @@ def test_every_gpiozero_spelling_of_a_pin_is_one_pin(written):
     assert normalize_pin(written) == "GPIO17"
 
 
+def test_a_replay_may_loop():
+    config = RigConfig.parse('[camera]\nsource = "replay:/rec"\nloop = true\n')
+    assert config.camera.loop is True and config.camera.source == "replay:/rec"
+    assert RigConfig.parse('[camera]\nsource = "replay:/rec"\n').camera.loop is False
+    assert "camera: replay:/rec 1280x960 @ 30 fps, looped" in config.describe()
+
+
 @pytest.mark.parametrize("source", ["picamera2", "virtual", "usb:0", "usb:12", "usb:/dev/video2"])
 def test_camera_sources(source):
     assert RigConfig.parse(f'[camera]\nsource = "{source}"\n').camera.source == source
@@ -136,8 +146,8 @@ def test_the_shipped_example_is_valid_and_documents_every_key():
     assert len(config.players) == 5 and {p.kind for p in config.players} == {"button", "beam"}
     text = EXAMPLE.read_text(encoding="utf-8")
     keys = ["profile", "data_dir", "[[players]]", "name", "pin", "kind", "[camera]", "source", "width",
-            "height", "fps", "[server]", "listen", "port", "[game]", "turns_each", "penalty_per_violation",
-            "[tosses]", "lockout_ms", "stuck_after_s", "hold_confirm_s"]
+            "height", "fps", "loop", "[server]", "listen", "port", "[game]", "turns_each", "penalty_per_violation",
+            "[tosses]", "lockout_ms", "stuck_after_s", "hold_confirm_s", "order_window_ms"]
     for key in keys:
         assert re.search(rf"^#?\s*{re.escape(key)}( =|$)", text, re.M), key
 
@@ -149,8 +159,9 @@ def test_the_packaged_example_is_the_same_file():
 
 def test_every_key_is_in_the_reference_doc():
     doc = (Path(__file__).resolve().parents[1] / "docs" / "config.md").read_text(encoding="utf-8")
-    for key in ["profile", "data_dir", "name", "pin", "kind", "source", "width", "height", "fps", "listen",
-                "port", "turns_each", "penalty_per_violation", "lockout_ms", "stuck_after_s", "hold_confirm_s"]:
+    for key in ["profile", "data_dir", "name", "pin", "kind", "source", "width", "height", "fps", "loop", "listen",
+                "port", "turns_each", "penalty_per_violation", "lockout_ms", "stuck_after_s", "hold_confirm_s",
+                "order_window_ms"]:
         assert f"`{key}`" in doc, key
 
 
@@ -184,7 +195,7 @@ def test_duplicate_player_name_ignores_case():
         ("[camera]\nsource = 'virtual'\n\n[camera.extra]\nx = 1\n", "rig.toml:4: camera.extra: unknown key"),
         ('[server]\nport = 80\n[tosses]\nlockout = 3\n', "rig.toml:4: tosses.lockout: unknown key"),
         ('[gaem]\nname = "frogs"\n', "rig.toml:1: gaem: unknown key"),
-        ('[camera]\nsorce = "usb:0"\n', "rig.toml:2: camera.sorce: unknown key (known: source, width, height, fps); "
+        ('[camera]\nsorce = "usb:0"\n', "rig.toml:2: camera.sorce: unknown key (known: source, width, height, fps, loop); "
                                        "did you mean source?"),
         ('[server]\nport = 8080\nprofile = "p.toml"\n',
          "rig.toml:3: server.profile: unknown key (known: listen, port); profile is a top-level key: move it above"),
@@ -253,7 +264,13 @@ def test_wrong_types_are_refused_with_their_line(text, expected):
         ("[tosses]\nlockout_ms = nan\n", "rig.toml:2: tosses.lockout_ms: nan is out of range"),
         ("[tosses]\nstuck_after_s = 0\n", "rig.toml:2: tosses.stuck_after_s: 0 is out of range"),
         ("[tosses]\nhold_confirm_s = 60\n", "rig.toml:2: tosses.hold_confirm_s: 60 is out of range (0.2 to 10)"),
+        ("[tosses]\norder_window_ms = -1\n", "rig.toml:2: tosses.order_window_ms: -1 is out of range (0 to 100)"),
+        ("[tosses]\norder_window_ms = 500\n", "rig.toml:2: tosses.order_window_ms: 500 is out of range (0 to 100)"),
+        ("[tosses]\norder_window_ms = \"5\"\n", "rig.toml:2: tosses.order_window_ms: must be a number, not a string"),
         ('profile = ""\n', "rig.toml:1: profile: is empty"),
+        ('[camera]\nsource = "usb:0"\nloop = true\n',
+         "rig.toml:3: camera.loop: only a recording (\"replay:PATH\") can loop, not 'usb:0'"),
+        ('[camera]\nsource = "replay:/rec"\nloop = "yes"\n', "rig.toml:3: camera.loop: must be true or false, not a string"),
     ],
 )
 def test_bad_values_are_refused_with_their_line(text, expected):

@@ -221,6 +221,77 @@ def test_simulation_refuses_impossible_rolls(config, tmp_path):
             rig.sim.roll(2)
 
 
+def test_healthy_follows_the_inputs_public_liveness(config, tmp_path, monkeypatch):
+    from rig.hardware.tosses import TossInputs
+
+    with Rig(config, mode="sim", data_dir=tmp_path, camera=False) as rig:
+        assert rig.healthy() is True
+        monkeypatch.setattr(TossInputs, "alive", property(lambda self: False))
+        assert rig.healthy() is False
+    assert rig.healthy() is False
+
+
+def test_rig_run_real_without_gpio_points_at_sim(tmp_path, monkeypatch, capsys):
+    from gpiozero import Device
+
+    from rig.cli import main
+
+    for module in ("lgpio", "RPi", "pigpio"):
+        try:
+            __import__(module)
+        except ImportError:
+            continue
+        pytest.skip(f"{module} is installed: this machine may have GPIO")
+    if Path("/proc/device-tree/model").exists():
+        pytest.skip("this machine has a device tree: gpiozero's native factory may load")
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.delenv("RIG_CONFIG", raising=False)
+    monkeypatch.setattr(Device, "pin_factory", None)
+    assert main(["run", "--real", "--port", "0", "--data-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("rig run: error: real mode needs the toss inputs' GPIO pins, and this machine has no GPIO")
+    assert err.count("\n") == 1
+    assert "`rig run --sim`" in err and "python3-lgpio" in err
+    assert "rig tosses" not in err and "GPIOZERO_PIN_FACTORY=mock" not in err
+
+
+def recording(folder, count=4):
+    import cv2
+
+    from rig.vision.render import render_table
+
+    folder.mkdir()
+    for i in range(count):
+        frame, _ = render_table(7, 0)  # the empty box
+        cv2.imwrite(str(folder / f"frame-{i + 1:06d}-{1_000_000 + i * 40_000}.png"), frame)
+    return folder
+
+
+def test_the_end_of_a_replay_is_shown_as_finished_not_as_a_failure(config, tmp_path):
+    camera = CameraConfig(f"replay:{recording(tmp_path / 'rec')}", 640, 480, 25)
+    with Rig(replace(config, camera=camera), mode="real", data_dir=tmp_path / "data",
+             pin_factory=MockFactory()) as rig:
+        assert rig.watcher.wait(30)
+        status = rig.status()
+        keys = {n["key"]: n for n in status["notices"]}
+        assert "camera-thread" not in keys
+        assert keys["camera-ended"]["kind"] == "info" and keys["camera-ended"]["text"].startswith("Replay finished")
+        assert status["camera"]["ended"] is True and status["camera"]["frames"] == 4
+        assert rig.healthy() is True
+
+
+def test_a_looped_replay_starts_over(config, tmp_path):
+    text = f'[camera]\nsource = "replay:rec"\nwidth = 640\nheight = 480\nloop = true\n'
+    recording(tmp_path / "rec", 3)
+    looped = replace(config, camera=RigConfig.parse(text, base=tmp_path).camera)
+    with Rig(looped, mode="real", data_dir=tmp_path / "data", pin_factory=MockFactory()) as rig:
+        assert rig.source.loop is True
+        while rig.watcher.frames_seen <= 6 and rig.watcher.running:
+            time.sleep(0.02)
+        assert rig.watcher.running and not rig.watcher.ended
+        assert not any(n["key"].startswith("camera") for n in rig.status()["notices"])
+
+
 def test_a_missing_profile_is_refused_at_start(tmp_path):
     config = dataclasses.replace(RigConfig.default(), profile=tmp_path / "gone.toml")
     with pytest.raises(RunError, match="gone.toml not found"):

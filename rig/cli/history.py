@@ -30,6 +30,44 @@ def data_dir_from(args) -> Path:
     return resolve_data_dir(args.data_dir, configured=configured)
 
 
+#: the game names ``rig history`` prints (the JSON keeps the short name: ``frogs``, ``blitz``, ...)
+GAME_TITLES = {"frogs": "Laser Frogs", "blitz": "Würfelblitz", "lego": "LEGO Lunar", "banana": "Banana Moon"}
+
+
+def add_outcomes(history: dict, log) -> dict:
+    """Give each ended game that has no winner its ``outcome`` from its ``game_ended`` event
+    (the Banana Moon start roll: ``starter``, ``white_start``, ``black_start``)."""
+    for game in history["games"]:
+        if game["status"] in ("playing", "over") or "outcome" in game:
+            continue
+        ended = [e.event for e in log.events(game_id=game["id"], status="applied")
+                 if isinstance(e.event, dict) and e.event.get("type") == "game_ended"]
+        outcome = ended[-1].get("outcome") if ended else None
+        if outcome:
+            game["outcome"] = outcome
+    return history
+
+
+def describe_result(game: dict) -> str:
+    """How a game ended, in a few words: ``won by Ada``, ``in progress``, ``Ben starts (white 2, black 5)``.
+
+    >>> describe_result({"status": "decided", "winner": None,
+    ...                  "outcome": {"starter": "Ben", "white_start": 2, "black_start": 5}})
+    'Ben starts (white 2, black 5)'
+    >>> describe_result({"status": "abandoned", "winner": None})
+    'abandoned'
+    """
+    status = game["status"]
+    outcome = game.get("outcome") or {}
+    if status == "over":
+        return f"won by {game['winner']}"
+    if status == "playing":
+        return "in progress"
+    if outcome.get("starter"):
+        return f"{outcome['starter']} starts (white {outcome.get('white_start')}, black {outcome.get('black_start')})"
+    return status
+
+
 def format_history(history: dict, *, limit: int = 20) -> str:
     """The text ``rig history`` prints."""
     games = history["games"]
@@ -39,14 +77,10 @@ def format_history(history: dict, *, limit: int = 20) -> str:
     for game in games[:limit]:
         when = (game.get("started_at") or "")[:16].replace("T", " ")
         ranked = sorted(game["totals"].items(), key=lambda item: -item[1])
-        totals = ", ".join(f"{name} {points}" for name, points in ranked)
-        if game["status"] == "over":
-            result = f"won by {game['winner']}"
-        elif game["status"] == "playing":
-            result = "in progress"
-        else:
-            result = game["status"]
-        lines.append(f"  #{game.get('number', game['id']):<4} {when}  {game['turns']:>2} turns  {result}: {totals}")
+        totals = ", ".join(f"{name} {points}" for name, points in ranked) or ", ".join(game["players"])
+        title = GAME_TITLES.get(game.get("game"), game.get("game") or "?")
+        lines.append(f"  #{game.get('number', game['id']):<4} {when}  {title:<11} {game['turns']:>2} turns  "
+                     f"{describe_result(game)}: {totals}")
     if len(games) > limit:
         lines.append(f"  ... {len(games) - limit} older game(s) (--limit N shows more)")
     lines.append("players:")
@@ -75,7 +109,7 @@ def run(args) -> int:
             return 0
     else:
         with EventLog(path, create=False) as log:
-            history = Engine(log).history()
+            history = add_outcomes(Engine(log).history(), log)
     if args.json:
         print(json.dumps(history, indent=2))
     else:

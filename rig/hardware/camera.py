@@ -222,7 +222,9 @@ class CameraWatcher:
     (``backoff`` seconds, the last repeated), and reported as ``CameraRecovered`` when frames
     come again; the tracker keeps its state throughout, so the game carries on where it was.
     ``on_frame(t_us, frame)`` sees every frame (the calibration preview, the card reader);
-    :attr:`latest` is the newest ``(t_us, frame)``.
+    :attr:`latest` is the newest ``(t_us, frame)``. A source that is not a live camera (a
+    replay) may end: the watcher then stops and :attr:`ended` is True — an expected end, not
+    a failure.
     """
 
     def __init__(
@@ -242,12 +244,14 @@ class CameraWatcher:
         self.lost: str | None = None
         self.latest: tuple[int, object] | None = None
         self.frames_seen = 0
+        self.ended = False  # a replay played to its end (the watcher stopped by itself, as it should)
         self._stop = threading.Event()
         self._done = threading.Event()
         self._thread: threading.Thread | None = None
 
     def __repr__(self) -> str:
-        state = f"lost ({self.lost})" if self.lost else ("running" if self.running else "stopped")
+        state = f"lost ({self.lost})" if self.lost else ("running" if self.running else
+                                                         "ended" if self.ended else "stopped")
         return f"<CameraWatcher {self.source.name!r} {state}, {self.frames_seen} frames>"
 
     @property
@@ -258,6 +262,7 @@ class CameraWatcher:
         self.source.start()
         self._stop.clear()
         self._done.clear()
+        self.ended = False
         self._thread = threading.Thread(target=self._run, name=f"camera {self.source.name}", daemon=True)
         self._thread.start()
         return self
@@ -314,7 +319,10 @@ class CameraWatcher:
                         self.tracker.reset_motion()
                         self._emit(CameraRecovered(now_us()))
                     track(self.source, self.tracker, self._emit, stop=self._stop, on_frame=self._frame)
-                    if not self.source.live or self._stop.is_set():
+                    if self._stop.is_set():
+                        return
+                    if not self.source.live:
+                        self.ended = True
                         return
                     raise CameraLostError(f"camera {self.source.name}: the frame stream ended")
                 except HardwareError as exc:

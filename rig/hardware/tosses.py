@@ -52,6 +52,7 @@ from rig.errors import ConfigError, HardwareError
 __all__ = [
     "KINDS",
     "BreakBeam",
+    "NoGPIOError",
     "InputFault",
     "InputStats",
     "Lockout",
@@ -284,10 +285,22 @@ _DEVICE_CLASSES = {"button": TossButton, "beam": BreakBeam}
 # --- pin factories ------------------------------------------------------------------------
 
 
+class NoGPIOError(HardwareError):
+    """This machine has no GPIO: gpiozero could not load a pin factory (*tried* says what it tried)."""
+
+    def __init__(self, tried: str) -> None:
+        self.tried = tried
+        super().__init__(
+            f"no GPIO on this machine: gpiozero could not load a pin factory ({tried}). "
+            "On a Raspberry Pi install python3-lgpio; to try the rig without buttons, "
+            "set GPIOZERO_PIN_FACTORY=mock (and see `rig tosses --simulate`)"
+        )
+
+
 def resolve_pin_factory(pin_factory=None):
     """The pin factory to use: *pin_factory*, else gpiozero's default (``GPIOZERO_PIN_FACTORY``).
 
-    Raises :class:`~rig.errors.HardwareError` saying so when this machine has no GPIO.
+    Raises :class:`NoGPIOError` (a :class:`~rig.errors.HardwareError`) saying so when this machine has no GPIO.
     """
     if pin_factory is not None:
         return pin_factory
@@ -299,11 +312,7 @@ def resolve_pin_factory(pin_factory=None):
             Device.ensure_pin_factory()
         except (GPIOZeroError, ImportError, OSError, RuntimeError) as exc:
             tried = "; ".join(str(w.message) for w in caught) or str(exc)
-            raise HardwareError(
-                f"no GPIO on this machine: gpiozero could not load a pin factory ({tried}). "
-                "On a Raspberry Pi install python3-lgpio; to try the rig without buttons, "
-                "set GPIOZERO_PIN_FACTORY=mock (and see `rig tosses --simulate`)"
-            ) from None
+            raise NoGPIOError(tried) from None
     return Device.pin_factory
 
 
@@ -411,7 +420,7 @@ class TossInputs:
         if not stuck_after_s > 0:
             raise ConfigError(f"tosses.stuck_after_s must be more than 0, not {stuck_after_s}")
         if not order_window_ms >= 0:
-            raise ConfigError(f"order_window_ms must be 0 or more, not {order_window_ms}")
+            raise ConfigError(f"tosses.order_window_ms must be 0 or more, not {order_window_ms}")
         self.lockout_us = round(lockout_ms * 1000)
         self.stuck_after_us = round(stuck_after_s * 1_000_000)
         self.order_window_ns = round(order_window_ms * 1_000_000)
@@ -442,6 +451,7 @@ class TossInputs:
         tosses = config.tosses
         kwargs.setdefault("lockout_ms", tosses.lockout_ms)
         kwargs.setdefault("stuck_after_s", tosses.stuck_after_s)
+        kwargs.setdefault("order_window_ms", tosses.order_window_ms)
         return cls(config.players, **kwargs)
 
     def _open(self, index: int, spec) -> _Input:
@@ -486,6 +496,15 @@ class TossInputs:
 
     def __exit__(self, *exc_info) -> None:
         self.close()
+
+    @property
+    def alive(self) -> bool:
+        """True while the inputs are open and their delivery thread runs (what a watchdog vouches for).
+
+        False once :meth:`close` was called, or if the thread died (a callback's error is logged
+        and survived, so that means something went badly wrong).
+        """
+        return not self._closed and self._thread.is_alive()
 
     @property
     def players(self) -> tuple[str, ...]:

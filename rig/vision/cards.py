@@ -4,6 +4,12 @@ At the reveal the stack is turned over and the cards are laid down one by one un
 camera. :func:`read_card` reads the card in view; :class:`CardReveal` turns a stream of
 readings into the cards in the order they were laid down (a new card is one that differs
 in colour or place from the last, or comes after the view was clear).
+
+Glare: a pixel of the field that fits two card colours about equally well (the dice
+reader's ``AMBIG`` label) is card, its colour unreadable. It does not vote for a colour —
+the colour share is taken over the readable pixels, and a field more than half unreadable
+is "uncertain" — and it is no evidence of a gray card either: it fits card colours, not the
+box bottom a gray field looks like, so it stays out of the neutral share.
 """
 
 from __future__ import annotations
@@ -13,10 +19,14 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from rig.vision.dice import BG, BLOWN, BLUE, BODY, CLIPPED, PINK, UNKNOWN, YELLOW, prepare
+from rig.vision.dice import AMBIG, BG, BLOWN, BLUE, BODY, CLASS_NAMES, CLIPPED, PINK, UNKNOWN, YELLOW, prepare
 from rig.vision.profile import Profile
 
 CARD_CLASSES = {BLUE: "blue", PINK: "pink", YELLOW: "yellow", BODY: "blank"}
+#: labels that are no card colour: with little colour cast, a gray card
+NEUTRAL_CLASSES = (UNKNOWN, CLIPPED, BLOWN, BG)
+#: below this share of readable (not AMBIG) field pixels the card's colour is not guessed
+MIN_READABLE = 0.5
 _NOT_BG = np.full(256, 255, np.uint8)
 _NOT_BG[BG] = 0
 
@@ -67,17 +77,21 @@ def read_card(frame_bgr: np.ndarray, profile: Profile) -> CardReading:
     (cx, cy), (rw, rh), ang = rect
     cv2.fillConvexPoly(inner, np.int32(cv2.boxPoints(((cx, cy), (rw * 0.78, rh * 0.78), ang))), 1)
     labels = work.labels[(inner > 0) & (blob > 0)]
-    counts = np.bincount(labels, minlength=9)
+    counts = np.bincount(labels, minlength=len(CLASS_NAMES))
     total = max(1, len(labels))
+    readable = total - int(counts[AMBIG])
+    if readable < MIN_READABLE * total:
+        return CardReading(None, 0.0, "uncertain",
+                           (f"glare hides the card's colour ({1 - readable / total:.0%} of it unreadable)",), box)
     best = max(CARD_CLASSES, key=lambda c: counts[c])
-    share = counts[best] / total
+    share = counts[best] / readable
     if share >= 0.45:
         return CardReading(CARD_CLASSES[best], float(min(1.0, share / 0.7)), "ok", (), box)
     px = work.small[(inner > 0) & (blob > 0)]
     lab = cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
     floor = np.mean([m.mean[1:] for m in profile.background], axis=0)  # the box bottom's (a, b): the light's cast
     cast = float(np.hypot(*(np.median(lab[:, 1:], axis=0) - floor)))
-    neutral = (counts[UNKNOWN] + counts[CLIPPED] + counts[BLOWN] + counts[BG]) / total
+    neutral = sum(int(counts[c]) for c in NEUTRAL_CLASSES) / total
     if cast < 12 and neutral >= 0.7:
         return CardReading("gray", float(min(1.0, neutral)), "ok", (), box)
     return CardReading(None, 0.0, "uncertain", (f"card of unknown colour (off gray by {cast:.0f})",), box)

@@ -116,3 +116,32 @@ def test_banana_moon_start_roll_shows_both_start_points(page, rig_server, artifa
     expect(page.locator("#turn-banner")).to_have_text(f"{result['starter']} starts")
     page.screenshot(path=str(artifacts / "games-banana.png"))
     assert page.js_errors == []
+
+
+@pytest.mark.parametrize("game, players, shown, not_shown", [
+    ("blitz", ["Ada", "Ben", "Cleo"], "1–8 buzz · r throw", "b/p/y/k/g"),
+    ("lego", ["Ada", "Ben"], "1–2 press · r roll", "b/p/y/k/g"),
+    ("banana", ["Ada", "Ben"], "r roll", "b/p/y/k/g"),
+    ("frogs", ["Ada", "Ben", "Cleo", "Dev"], "b/p/y/k/g cards · h hold", "buzz"),
+])
+def test_the_key_line_and_help_list_the_keys_of_the_game_played(page, rig_server, game, players, shown, not_shown):
+    page.goto(rig_server.url)
+    expect(page.locator("#live")).to_have_class("live on", timeout=SLOW)
+    page.locator("#btn-new").click()
+    page.locator("#new-game").select_option(game)
+    page.locator("#new-players").fill("\n".join(players))
+    page.locator("#new-start").click()
+    expect(page.locator("body")).to_have_attribute("data-game", game, timeout=SLOW)
+    keys = page.locator("#keys")
+    expect(keys).to_have_attribute("data-game", game)
+    expect(keys).to_contain_text(shown)
+    expect(keys).not_to_contain_text(not_shown)
+    page.keyboard.press("?")
+    help_list = page.locator("#help-keys")
+    expect(help_list).to_be_visible()
+    if game == "frogs":
+        expect(help_list).to_contain_text("gray card")
+    else:
+        expect(help_list).not_to_contain_text("card")
+    page.keyboard.press("Escape")
+    assert page.js_errors == []

@@ -65,3 +65,20 @@ def test_blown_glare_spots_count_as_unknown(glare, tmp_path, monkeypatch):
     result = check(frame, profile, tmp_path)
     assert result.status == FAIL and "colours the profile does not know" in result.detail
     assert np.isfinite(float(result.detail.split("%")[0]))
+
+
+def test_pixels_glare_leaves_ambiguous_count_as_unknown(glare, tmp_path, monkeypatch):
+    from rig.vision import dice
+
+    profile, frame = glare
+    real = dice.prepare
+
+    def ambiguous(frame_, profile_):
+        work = real(frame_, profile_)
+        labels = work.labels.copy()
+        labels[: labels.shape[0] // 3] = dice.AMBIG  # two die colours fit equally: the colour is unreadable
+        return type(work)(labels, *[getattr(work, f) for f in ("small", "factor", "side", "top_area", "glare")])
+
+    monkeypatch.setattr(dice, "prepare", ambiguous)
+    result = check(frame, profile, tmp_path)
+    assert result.status == FAIL and "colours the profile does not know" in result.detail

@@ -62,3 +62,28 @@ def test_history_of_a_foreign_file_is_one_clear_error(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith("rig history: error:") and "not a SQLite database" in err
     assert (tmp_path / "rig.sqlite3").read_text() == "not a database"
+
+
+def test_history_text_names_each_game_and_the_banana_starter(tmp_path, capsys):
+    with EngineService.open(tmp_path, clock="sim") as service:
+        service.submit({"type": "game_started", "t_us": 0, "game": "banana", "players": ["Ada", "Ben"]})
+        service.submit({"type": "roll_settled", "t_us": 5, "dice": ["white:3", "black:3"]})  # equal: again
+        service.submit({"type": "roll_settled", "t_us": 9, "dice": ["black:5", "white:2"]})
+        assert service.state()["game"]["status"] == "decided"
+        service.submit({"type": "game_started", "t_us": 20, "game": "blitz", "players": ["Ada", "Ben", "Cleo"]})
+    assert main(["history", "--data-dir", str(tmp_path)]) == 0
+    rows = capsys.readouterr().out.splitlines()[1:3]
+    assert "Würfelblitz" in rows[0] and "in progress" in rows[0]
+    assert "Banana Moon" in rows[1] and "Ben starts (white 2, black 5)" in rows[1]
+    assert "decided" not in rows[1]
+    assert main(["history", "--data-dir", str(tmp_path), "--json"]) == 0
+    games = json.loads(capsys.readouterr().out)["games"]
+    assert [g["game"] for g in games] == ["blitz", "banana"]
+    assert games[1]["outcome"]["starter"] == "Ben"
+
+
+def test_history_text_says_the_game_of_each_row(tmp_path, capsys):
+    finished_game(tmp_path)
+    assert main(["history", "--data-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert sum("Laser Frogs" in line for line in out.splitlines()) == 2

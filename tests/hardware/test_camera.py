@@ -6,6 +6,7 @@ import ast
 import subprocess
 import sys
 import threading
+import time
 import types
 from pathlib import Path
 
@@ -330,6 +331,20 @@ def test_watcher_plays_a_replay_to_its_end(tmp_path):
         assert watcher.wait(30)
     assert tracker.frames == 6 and watcher.frames_seen == 6 and seen == []
     assert watcher.latest[0] == 1_250_000
+
+
+def test_the_end_of_a_replay_is_an_expected_end(tmp_path):
+    write_frames(tmp_path, 4)
+    with CameraWatcher(ReplaySource(tmp_path, realtime=False), Recorder(), print) as watcher:
+        assert watcher.wait(30)
+        assert watcher.ended and not watcher.running and watcher.lost is None
+        assert "ended" in repr(watcher)
+    looping = CameraWatcher(ReplaySource(tmp_path, realtime=False, loop=True), Recorder(), print)
+    with looping:
+        while looping.frames_seen < 10 and looping.running:
+            time.sleep(0.01)
+        assert looping.running and not looping.ended
+    assert not looping.ended  # stopped by its owner: not the recording's end
 
 
 def test_watcher_reports_loss_retries_and_recovers():

@@ -324,7 +324,7 @@ def test_bad_players_are_config_errors(mock_factory, specs, message):
 
 def test_from_config_takes_players_and_timings(mock_factory):
     config = RigConfig.parse(
-        '[tosses]\nlockout_ms = 12\nstuck_after_s = 4\n'
+        '[tosses]\nlockout_ms = 12\nstuck_after_s = 4\norder_window_ms = 2.5\n'
         '[[players]]\nname = "Ada"\npin = "GPIO17"\n'
         '[[players]]\nname = "Ben"\npin = "GPIO27"\nkind = "beam"\n'
         '[[players]]\nname = "Cleo"\npin = "GPIO22"\n'
@@ -332,11 +332,34 @@ def test_from_config_takes_players_and_timings(mock_factory):
     with TossInputs.from_config(config, pin_factory=mock_factory) as inputs:
         assert inputs.players == ("Ada", "Ben", "Cleo")
         assert (inputs.lockout_us, inputs.stuck_after_us) == (12_000, 4_000_000)
+        assert inputs.order_window_ns == 2_500_000
         assert isinstance(inputs.device("Ben"), BreakBeam)
         assert "Ben=beam:GPIO27" in repr(inputs)
 
 
 # --- simulation and threads ---------------------------------------------------------------
+
+
+def test_from_config_default_order_window_is_5_ms(mock_factory):
+    with TossInputs.from_config(RigConfig.default(), pin_factory=mock_factory) as inputs:
+        assert inputs.order_window_ns == 5_000_000
+
+
+def test_alive_while_open_and_its_thread_runs(mock_factory):
+    inputs = TossInputs(players(), pin_factory=mock_factory)
+    assert inputs.alive is True
+    inputs.close()
+    assert inputs.alive is False
+    broken = TossInputs(players(), pin_factory=mock_factory)
+    try:
+        from rig.hardware.tosses import _STOP
+
+        broken._queue.put((_STOP,))  # the delivery thread ends although nobody closed the inputs
+        broken._thread.join(5)
+        assert broken.alive is False
+    finally:
+        broken.close()
+
 
 
 def test_simulate_press_goes_through_the_mock_pin(mock_factory):

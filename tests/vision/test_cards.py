@@ -32,3 +32,56 @@ def test_reveal_reports_cards_in_order():
     out = [reveal.feed(x) for x in stream]
     assert [c for c in out if c] == ["blue", "gray", "gray"]
     assert reveal.cards == ["blue", "gray", "gray"]
+
+
+def _with_ambiguous(monkeypatch, share, *, of, box=None):
+    """Turn ``share`` of the pixels labelled ``of`` (inside ``box``, full-res px) into AMBIG: glare
+    that leaves part of the card fitting two card colours about equally well."""
+    import numpy as np
+
+    from rig.vision import cards, dice
+
+    real = dice.prepare
+
+    def prepare(frame, profile):
+        work = real(frame, profile)
+        labels = work.labels.copy()
+        pick = labels == of
+        if box is not None:
+            x, y, w, h = (v // work.factor for v in box)
+            inside = np.zeros_like(pick)
+            inside[y + h // 5: y + h - h // 5, x + w // 5: x + w - w // 5] = True
+            pick &= inside
+        ys, xs = np.nonzero(pick)
+        chosen = np.random.default_rng(0).random(len(ys)) < share
+        labels[ys[chosen], xs[chosen]] = dice.AMBIG
+        return dice.Work(labels, work.small, work.factor, work.side, work.top_area, work.glare)
+
+    monkeypatch.setattr(cards, "prepare", prepare)
+
+
+def test_unreadable_glare_pixels_do_not_vote_against_the_cards_colour(virtual_profile, monkeypatch):
+    from rig.vision.dice import PINK
+
+    _with_ambiguous(monkeypatch, 0.45, of=PINK)  # pink then is under 45% of the whole field
+    reading = read_card(render_card("pink", lighting="neutral", seed=1), virtual_profile)
+    assert (reading.card, reading.status) == ("pink", "ok")
+
+
+def test_a_card_mostly_hidden_by_glare_is_uncertain(virtual_profile, monkeypatch):
+    from rig.vision.dice import PINK
+
+    _with_ambiguous(monkeypatch, 0.95, of=PINK)
+    reading = read_card(render_card("pink", lighting="neutral", seed=1), virtual_profile)
+    assert reading.card is None and reading.status == "uncertain"
+    assert reading.reasons[0].startswith("glare hides the card's colour")
+
+
+def test_unreadable_glare_pixels_are_no_evidence_of_a_gray_card(virtual_profile, monkeypatch):
+    from rig.vision.dice import BG
+
+    frame = render_card("gray", lighting="neutral", seed=1)
+    box = read_card(frame, virtual_profile).box
+    _with_ambiguous(monkeypatch, 0.6, of=BG, box=box)  # fits card colours, not the box bottom
+    reading = read_card(frame, virtual_profile)
+    assert reading.card is None and reading.status == "uncertain"

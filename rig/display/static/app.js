@@ -227,6 +227,7 @@
     renderNotices(s);
     renderWinner(s);
     renderSim(s);
+    renderKeys(s);
     document.body.dataset.version = s.version;
     document.body.dataset.phase = s.turn ? s.turn.phase : (s.outcome ? "over" : "none");
   }
@@ -409,14 +410,37 @@
   $("sim-knock").onclick = sim.knock;
   $("sim-camera").onclick = sim.camera;
 
-  const KEYS = [
-    ["1–8", "press that seat's toss button (the roller's: start, then choose whom to copy)"],
-    ["h", "the roller holds their button: confirm the copy"],
-    ["r", "roll (two dice, or what is left)"], ["a", "roll all dice left"],
-    ["b p y k g", "lay a blue / pink / yellow / blank / gray card under the camera"],
-    ["x", "knock a settled die (a violation)"], ["c", "drop / restore the camera"], ["n", "new game"], ["?", "this list"],
-  ];
+  // The simulation's keys of each game: the line under the board and the ? list
+  const COMMON_KEYS = [["c", "drop / restore the camera"], ["n", "new game"], ["?", "this list"]];
+  const KEYS = {
+    frogs: [
+      ["1–8", "press that seat's toss button (the roller's: start, then choose whom to copy)"],
+      ["h", "the roller holds their button: confirm the copy"],
+      ["r", "roll (two dice, or what is left)"], ["a", "roll all dice left"],
+      ["b p y k g", "lay a blue / pink / yellow / blank / gray card under the camera"],
+      ["x", "knock a settled die (a violation)"],
+    ],
+    blitz: [["1–8", "press that seat's button: buzz to answer"], ["r", "throw the dice"]],
+    lego: [["1–2", "press that seat's button (the roller starts, the other takes the turn)"], ["r", "roll the LEGO Dice"]],
+    banana: [["r", "roll both dice (white pips and black pips)"]],
+  };
+  const KEY_HINTS = {
+    frogs: "keys: 1–8 press · r roll · b/p/y/k/g cards · h hold · ? help",
+    blitz: "keys: 1–8 buzz · r throw · c camera · ? help",
+    lego: "keys: 1–2 press · r roll · c camera · ? help",
+    banana: "keys: r roll · c camera · ? help",
+  };
   const CARD_KEYS = { b: "blue", p: "pink", y: "yellow", k: "blank", g: "gray" };
+  const FROG_KEYS = ["h", "x", ...Object.keys(CARD_KEYS)];  // the cards, the copy and the violations are frogs' only
+  const gameOf = (s) => (s && s.game && KEYS[s.game.game] ? s.game.game : "frogs");
+  function renderKeys(s) {
+    const game = gameOf(s);
+    const line = $("keys");
+    line.textContent = rig.info.sim ? KEY_HINTS[game] : "";
+    line.dataset.game = game;
+    const rows = rig.info.sim ? [...KEYS[game], ...COMMON_KEYS] : [["n", "new game"], ["?", "this list"]];
+    $("help-keys").replaceChildren(el("table", {}, rows.map(([k, v]) => el("tr", {}, el("td", {}, el("kbd", { text: k })), el("td", { text: v })))));
+  }
   document.addEventListener("keydown", (event) => {
     if (document.querySelector("dialog[open]") || event.target.closest("input, textarea, select")) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
@@ -424,6 +448,7 @@
     if (key === "n") { openNewGame(); return; }
     if (key === "?") { $("dlg-help").showModal(); return; }
     if (!rig.info.sim) return;
+    if (FROG_KEYS.includes(key) && gameOf(state) !== "frogs") return;
     if (/^[1-8]$/.test(key)) sim.press(Number(key) - 1);
     else if (key === "h") sim.hold();
     else if (key === "r") sim.roll(rollDefault());
@@ -447,8 +472,7 @@
   rig.loadInfo().then((info) => {
     $("pin").textContent = info.pin ? `PIN ${info.pin}` : "";
     $("btn-unlock").hidden = !info.pin_required;
-    $("keys").textContent = info.sim ? "keys: 1–8 press · r roll · b/p/y/k/g cards · h hold · ? help" : "";
-    $("help-keys").replaceChildren(el("table", {}, KEYS.map(([k, v]) => el("tr", {}, el("td", {}, el("kbd", { text: k })), el("td", { text: v })))));
+    renderKeys(state);
     rig.live(render, (on) => $("live").classList.toggle("on", on));
     pollRig();
     setInterval(pollRig, 1000);
