@@ -1,8 +1,8 @@
 """The one place that wires the rig together: inputs → engine → display.
 
 :class:`Rig` owns the engine service, the toss inputs, the camera with its roll tracker and
-card reader, and (in simulation mode) the :class:`Simulator`; :func:`serve` puts the web app
-on a socket and tells systemd it is ready. The real rig and simulation mode run the same
+card reader, and (in simulation mode) the :class:`rig.simulator.Simulator`; :func:`rig.serve.serve`
+puts the web app on a socket and tells systemd it is ready. The real rig and simulation mode run the same
 code: simulation only swaps the pin factory for gpiozero's ``MockFactory`` and the camera
 for the virtual table.
 
@@ -26,14 +26,16 @@ from __future__ import annotations
 
 import logging
 import os
-import socket
 import threading
-import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rig.config import RigConfig, config_path_from_env
 from rig.errors import RigError
+
+if TYPE_CHECKING:
+    from rig.simulator import Simulator
 
 log = logging.getLogger(__name__)
 
@@ -90,39 +92,6 @@ class Notice:
 
     def to_dict(self) -> dict:
         return {"key": self.key, "text": self.text, "kind": self.kind}
-
-
-def bind_socket(listen: str, port: int) -> socket.socket:
-    """A listening TCP socket on ``listen:port`` (port 0: a free one); :class:`RunError` if impossible."""
-    try:
-        infos = socket.getaddrinfo(listen, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-    except socket.gaierror as exc:
-        raise RunError(f"cannot listen on {listen!r}: {exc.strerror}") from None
-    family, kind, proto, _, address = infos[0]
-    sock = socket.socket(family, kind, proto)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(address)
-        sock.listen(128)
-    except OSError as exc:
-        sock.close()
-        raise RunError(f"cannot listen on {listen}:{port}: {exc.strerror}") from None
-    sock.set_inheritable(True)
-    return sock
-
-
-def page_urls(listen: str, port: int) -> list[str]:
-    """The addresses to print for the scoreboard.
-
-    >>> page_urls("127.0.0.1", 8080)
-    ['http://127.0.0.1:8080/']
-    >>> page_urls("::1", 8080)
-    ['http://[::1]:8080/']
-    """
-    if listen in ("0.0.0.0", "::", ""):
-        return [f"http://127.0.0.1:{port}/", f"http://{socket.gethostname()}.local:{port}/"]
-    host = f"[{listen}]" if ":" in listen else listen
-    return [f"http://{host}:{port}/"]
 
 
 # Phases (rig.engine.game.phase) in which the camera watches the dice being rolled; in the
@@ -257,6 +226,8 @@ class Rig:
         if self.use_camera:
             self._start_camera()
         if self.mode == "sim":
+            from rig.simulator import Simulator
+
             self.sim = Simulator(self)
         self.desk = self._make_desk()
         self._follow_state(self.service.state())
@@ -574,399 +545,14 @@ class Rig:
                 self.tracker.reset_motion()
 
     def _make_desk(self):
+        from rig.calibration_desk import CalibrationDesk
+
         return CalibrationDesk(self) if self.use_camera else None
 
     def use_profile(self, profile, name: str) -> None:
         """Read with ``profile`` from the next frame on (the calibration page's save/restore)."""
         with self._lock:
             self.profile, self.profile_name = profile, name
-
-
-class Simulator:
-    """The simulation's hands: presses the mock pins and acts on the virtual table (``/api/sim/...``).
-
-    ``press(player, hold_ms)`` and ``hold(player)`` go through the same gpiozero stack a real button
-    does; ``roll(n)`` casts dice on the virtual table (taking the last turn's dice out first);
-    ``show_card(card)`` lays a card under the camera; ``drop_camera()``/``restore_camera()``.
-    """
-
-    def __init__(self, rig: Rig) -> None:
-        self.rig = rig
-        self.camera_dropped = False
-        self._table_turn = None  # the turn whose dice lie on the virtual table
-
-    def __repr__(self) -> str:
-        return f"<Simulator of {self.rig!r}>"
-
-    @property
-    def table(self):
-        if self.rig.source is None:
-            raise RunError("simulation: the rig runs without a camera")
-        return self.rig.source
-
-    def press(self, player: str, hold_ms: float = 50) -> None:
-        """Press ``player``'s input for ``hold_ms`` (the roller holds ≥ ``hold_confirm_s`` to confirm)."""
-        self.rig.inputs.simulate_press(self.rig.input_of(player), hold_s=max(hold_ms, 1) / 1000)
-
-    def hold(self, player: str) -> None:
-        self.press(player, hold_ms=self.rig.config.tosses.hold_confirm_s * 1000 + 200)
-
-    def roll(self, n: int) -> list[str]:
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 6:
-            raise RunError(f"roll 1 to 6 dice, not {n!r}")
-        self.rig._use_game(self.rig.service.state())  # a game just started: its dice, before the camera thread sees it
-        if self.rig.game_name != "frogs":
-            return self._throw()
-        state = self.rig.service.state()
-        turn = state.get("turn")
-        table = self.table
-        key = None
-        if turn and state.get("game"):  # a roll in review starts the next turn
-            key = (state["game"]["id"], turn["number"] + (turn["phase"] == "review"))
-        if key != self._table_turn:
-            table.hide_card()  # the players took their cards back
-            if table.faces or table.dice_left < 6:
-                table.clear()  # the dice of the last turn are taken out first ...
-                self._wait_for_empty_box()  # ... and the camera sees the empty box before the throw
-            self._table_turn = key
-        if n > table.dice_left:
-            raise RunError(f"only {table.dice_left} dice left to roll this turn, not {n}")
-        return table.roll(n)
-
-    def _throw(self) -> list[str]:
-        """The other games throw all their dice at once: the last throw is taken out first."""
-        table = self.table
-        table.hide_card()
-        if table.faces:
-            table.clear()
-            self._wait_for_empty_box()
-        return table.roll(0)
-
-    def knock(self) -> tuple[str, str]:
-        """Bump a settled die (a rule violation the camera should catch): ``(old_face, new_face)``."""
-        return self.table.knock()
-
-    def _wait_for_empty_box(self, timeout: float = 5.0) -> None:
-        tracker = self.rig.tracker
-        if tracker is None or not tracker.open:
-            return
-        deadline = time.monotonic() + timeout
-        while (tracker.reading.dice or tracker.moving) and time.monotonic() < deadline:
-            time.sleep(0.02)
-
-    def show_card(self, card: str) -> None:
-        table = self.table
-        if table.faces:
-            table.clear()  # the reveal: the dice are out of the way, the cards go down in the box one by one
-        table.hide_card()
-        table.show_card(card)
-
-    def hide_card(self) -> None:
-        self.table.hide_card()
-
-    def drop_camera(self) -> None:
-        self.table.drop()
-        self.camera_dropped = True
-
-    def restore_camera(self) -> None:
-        self.table.restore()
-        self.camera_dropped = False
-
-
-class Watchdog(threading.Thread):
-    """Tells systemd the rig is ready, then pings its watchdog while the rig is healthy.
-
-    Ready means the web server answers; each ping (every half ``WATCHDOG_USEC``) needs the
-    page to answer ``GET /api/health`` and the rig's input and camera threads to be alive, so
-    a hung server or a dead thread makes systemd restart the service. Without
-    ``NOTIFY_SOCKET`` (not under systemd) the messages go nowhere.
-    """
-
-    def __init__(self, server, rig: Rig, url: str, *, env=None, notifier=None) -> None:
-        super().__init__(name="rig-watchdog", daemon=True)
-        import sdnotify
-
-        env = os.environ if env is None else env
-        self.server = server
-        self.rig = rig
-        self.health_url = url.rstrip("/") + "/api/health"
-        self.notifier = notifier or sdnotify.SystemdNotifier()
-        usec = env.get("WATCHDOG_USEC", "")
-        self.interval = int(usec) / 2e6 if usec.isdigit() and int(usec) > 0 else None
-        self._stop_event = threading.Event()
-
-    def stop(self) -> None:
-        self._stop_event.set()
-
-    def alive(self) -> bool:
-        import urllib.request
-
-        if not self.rig.healthy():
-            return False
-        try:
-            with urllib.request.urlopen(self.health_url, timeout=5) as response:
-                return response.status == 200
-        except OSError:
-            return False
-
-    def run(self) -> None:
-        while not self.server.started:
-            if self._stop_event.wait(0.05):
-                return
-        self.notifier.notify(f"READY=1\nSTATUS=serving {self.health_url[:-len('api/health')]}")
-        if self.interval is None:
-            return
-        while not self._stop_event.wait(self.interval):
-            if self.alive():
-                self.notifier.notify("WATCHDOG=1")
-            else:
-                log.warning("rig unhealthy: not pinging the watchdog")
-        self.notifier.notify("STOPPING=1")
-
-
-def _server_class():
-    import contextlib
-    import signal
-
-    import uvicorn
-
-    class Server(uvicorn.Server):
-        """uvicorn's server, except that SIGTERM/SIGINT end :func:`serve` normally (uvicorn re-raises
-        them after shutting down, which would kill the process before the rig is closed)."""
-
-        @contextlib.contextmanager
-        def capture_signals(self):
-            if threading.current_thread() is not threading.main_thread():
-                yield
-                return
-            original = {sig: signal.signal(sig, self.handle_exit) for sig in (signal.SIGINT, signal.SIGTERM)}
-            try:
-                yield
-            finally:
-                for sig, handler in original.items():
-                    signal.signal(sig, handler)
-
-    return Server
-
-
-def serve(rig: Rig, sock: socket.socket, *, listen: str = "127.0.0.1", out=print) -> None:
-    """Serve the rig's web app on ``sock`` (from :func:`bind_socket`) until Ctrl+C / SIGTERM (blocking)."""
-    import ipaddress
-
-    import uvicorn
-
-    from rig.display.app import new_pin
-
-    port = sock.getsockname()[1]
-    try:
-        lan = not ipaddress.ip_address(listen).is_loopback
-    except ValueError:
-        lan = listen != "localhost"
-    pin = new_pin()
-    app = rig.app(pin=pin, lan=lan)
-    server = _server_class()(uvicorn.Config(app, log_level="warning", access_log=False, proxy_headers=False,
-                                           timeout_graceful_shutdown=2, lifespan="off"))
-    urls = page_urls(listen, port)
-    mode = "simulation mode (virtual table, mock GPIO pins)" if rig.mode == "sim" else "real rig"
-    out(f"rig: {mode}: scoreboard at {urls[0]}", flush=True)
-    for url in urls[1:]:
-        out(f"rig: on the network: {url}", flush=True)
-    if lan:
-        out(f"rig: PIN for changes from other devices: {pin} (also shown on the rig's display)", flush=True)
-    if rig.mode == "sim":
-        keys = SIM_KEYS.get(rig.game_name, SIM_KEYS["frogs"])
-        out(f"rig: keys on the page: {keys}, ? help (the page lists the keys of the game played); "
-            "Ctrl+C stops", flush=True)
-    watchdog = Watchdog(server, rig, urls[0])
-    watchdog.start()
-    try:
-        server.run(sockets=[sock])
-    finally:
-        watchdog.stop()
-
-
-class CalibrationDesk:
-    """The calibration page's work (:mod:`rig.display.calibration` documents the interface).
-
-    Captured frames are kept per ritual step; :meth:`fit` runs :func:`rig.vision.calibrate.fit_profile`;
-    saved profiles live in ``DATA_DIR/profiles/NAME.toml``. In simulation mode the virtual
-    table's "hands" turn the six dice for each step (a rendered pose in the table's lighting).
-    """
-
-    def __init__(self, rig: Rig) -> None:
-        self.rig = rig
-        self.frames: dict[str, object] = {}
-        self.report = None
-        self.fitted = None
-        self.locked = False
-        self.lock_detail = ""
-        self._lock = threading.Lock()
-
-    @property
-    def profile_dir(self) -> Path:
-        return self.rig.data_dir / "profiles"
-
-    def profiles(self) -> list[str]:
-        names = sorted(p.stem for p in self.profile_dir.glob("*.toml")) if self.profile_dir.is_dir() else []
-        builtin = self._builtin_path()
-        if builtin is not None and builtin.stem not in names:
-            names.insert(0, builtin.stem)
-        return names
-
-    @staticmethod
-    def _builtin_path() -> Path | None:
-        from rig.vision.profile import default_profile_path
-
-        path = default_profile_path()
-        return path if path.exists() else None
-
-    def status(self) -> dict:
-        from rig.display.calibration import STEPS
-
-        rig = self.rig
-        with self._lock:
-            steps = [{"name": name, "label": label, "captured": name in self.frames, "optional": name == "empty"}
-                     for name, label in STEPS.items()]
-            report = self._report_dict() if self.report is not None else None
-            fitted = self.fitted is not None
-        camera = rig.status()["camera"]
-        camera.update(locked=self.locked, detail=self.lock_detail)
-        return {"steps": steps, "fitted": fitted, "report": report, "profiles": self.profiles(),
-                "active": rig.profile_name, "camera": camera, "sim": rig.mode == "sim"}
-
-    def _report_dict(self) -> dict:
-        from rig.vision.calibrate import MIN_SEPARATION, WARN_SEPARATION
-
-        report = self.report
-        rows = [{"a": key.split("/")[0], "b": key.split("/")[-1], "distance": round(float(value), 2),
-                 "ok": float(value) >= WARN_SEPARATION}
-                for key, value in sorted(report.separation.items(), key=lambda kv: kv[1])]
-        low = [r for r in rows if not r["ok"]]
-        summary = (f"All classes separate well (lowest {rows[0]['distance']:.1f}; refused below {MIN_SEPARATION:.1f})."
-                   if rows and not low else f"{len(low)} pair(s) close: more light, or less glare")
-        return {"ok": not low, "summary": summary, "separation": rows, "notes": list(report.lines()),
-                "warnings": list(report.warnings)}
-
-    # -- the preview -----------------------------------------------------------------------
-    def latest_frame(self):
-        watcher = self.rig.watcher
-        latest = watcher.latest if watcher is not None else None
-        return None if latest is None else latest[1]
-
-    def preview_jpeg(self, outline: bool = True) -> bytes | None:
-        import cv2
-
-        frame = self.latest_frame()
-        if frame is None:
-            return None
-        image = frame.copy()
-        if outline and self.rig.profile is not None:
-            try:
-                reading = self.rig._read_dice(frame)
-            except RigError:
-                reading = None
-            for die in reading.dice if reading is not None else ():
-                x, y, w, h = (int(v) for v in die.box)
-                colour = (80, 230, 120) if die.confidence >= 0.8 else (40, 170, 255)
-                cv2.rectangle(image, (x, y), (x + w, y + h), colour, 2)
-                label = f"{die.face} {die.confidence:.0%}"
-                cv2.putText(image, label, (x, max(12, y - 5)), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 4,
-                            cv2.LINE_AA)
-                cv2.putText(image, label, (x, max(12, y - 5)), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 2,
-                            cv2.LINE_AA)
-        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
-        return data.tobytes() if ok else None
-
-    # -- the ritual ------------------------------------------------------------------------
-    def _pose(self, step: str):
-        """Simulation: the virtual table's dice all turned to ``step`` (or taken out)."""
-        import numpy as np
-
-        from rig.vision import render
-
-        table = self.rig.source
-        rng = np.random.default_rng([self.rig.seed, len(step)])
-        n = 0 if step == "empty" else 6
-        scene = render.random_scene(rng, n, table.lighting, size=(table.width, table.height),
-                                    faces=[step] * n, spread=True, die_side=render.DIE_SIDE * table.width / 640)
-        return render.render_scene(scene.replace(texture_seed=table.seed), seed=self.rig.seed)
-
-    def capture(self, step: str) -> None:
-        if self.rig.mode == "sim":
-            frame = self._pose(step)
-        else:
-            frame = self.latest_frame()
-            if frame is None:
-                raise RunError("no camera frame to capture: is the camera connected?")
-            frame = frame.copy()
-        with self._lock:
-            self.frames[step] = frame
-            self.report = self.fitted = None
-
-    def fit(self) -> dict:
-        from rig.vision.calibrate import fit_profile
-
-        with self._lock:
-            samples = {k: v for k, v in self.frames.items() if k != "empty"}
-            empty = self.frames.get("empty")
-        source = self.rig.source
-        report = fit_profile(samples, empty=empty, name="calibrated",
-                             exposure_us=getattr(source, "exposure_us", None),
-                             analogue_gain=getattr(source, "analogue_gain", None),
-                             colour_gains=getattr(source, "colour_gains", None))
-        with self._lock:
-            self.report, self.fitted = report, report.profile
-        return self.status()
-
-    def save(self, name: str) -> dict:
-        import dataclasses
-
-        with self._lock:
-            fitted = self.fitted
-        if fitted is None:
-            raise RunError("nothing to save: capture the ritual and fit a profile first")
-        profile = dataclasses.replace(fitted, name=name)
-        profile.save(self.profile_dir / f"{name}.toml")
-        self.rig.use_profile(profile, name)
-        return self.status()
-
-    def restore(self, name: str) -> dict:
-        from rig.vision.profile import Profile
-
-        path = self.profile_dir / f"{name}.toml"
-        builtin = self._builtin_path()
-        if not path.exists() and builtin is not None and builtin.stem == name:
-            path = builtin
-        if not path.exists():
-            raise RunError(f"no saved profile named {name!r} (saved: {', '.join(self.profiles()) or 'none'})")
-        self.rig.use_profile(Profile.load(path), name)
-        return self.status()
-
-    def lock(self, locked: bool) -> dict:
-        source = self.rig.source
-        if locked:
-            lock = getattr(source, "lock_exposure", None)
-            if callable(lock):
-                settings = lock()
-                self.lock_detail = "locked at " + ", ".join(f"{k} {v}" for k, v in (settings or {}).items())
-            elif self.rig.mode == "sim":
-                self.lock_detail = "virtual camera: its exposure and white balance are fixed"
-            else:
-                self.lock_detail = (f"{source.name}: locked to the profile's exposure, gain and white balance "
-                                    "when the camera starts")
-        else:
-            unlock = getattr(source, "unlock_exposure", None)
-            if callable(unlock):
-                unlock()
-            self.lock_detail = "automatic exposure and white balance" if callable(unlock) else self.lock_detail
-        self.locked = locked
-        return self.status()
-
-    def reset(self) -> dict:
-        with self._lock:
-            self.frames.clear()
-            self.report = self.fitted = None
-        return self.status()
 
 
 def _empty_reading():

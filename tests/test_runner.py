@@ -18,7 +18,8 @@ from gpiozero.pins.mock import MockFactory
 
 from rig.config import CameraConfig, RigConfig, TossConfig
 from rig.errors import ConfigError, RigError
-from rig.runner import Rig, RunError, bind_socket, load_config, on_raspberry_pi, page_urls, resolve_mode
+from rig.runner import Rig, RunError, load_config, on_raspberry_pi, resolve_mode
+from rig.serve import bind_socket, page_urls
 from rig.vision.profile import default_profile_path
 
 ROOT = Path(__file__).resolve().parents[1]

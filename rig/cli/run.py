@@ -42,7 +42,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from rig.runner import Rig, bind_socket, load_config, resolve_mode, serve
+    from rig.runner import Rig, load_config, resolve_mode
+    from rig.serve import bind_socket, serve
 
     config = load_config(args.config)
     mode = resolve_mode(args.mode, config)

@@ -1,0 +1,196 @@
+"""The calibration page's work: the ritual's frames, fitting, saving and restoring profiles, locking the camera."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rig.errors import RigError
+from rig.runner import RunError
+
+if TYPE_CHECKING:
+    from rig.runner import Rig
+
+class CalibrationDesk:
+    """The calibration page's work (:mod:`rig.display.calibration` documents the interface).
+
+    Captured frames are kept per ritual step; :meth:`fit` runs :func:`rig.vision.calibrate.fit_profile`;
+    saved profiles live in ``DATA_DIR/profiles/NAME.toml``. In simulation mode the virtual
+    table's "hands" turn the six dice for each step (a rendered pose in the table's lighting).
+    """
+
+    def __init__(self, rig: Rig) -> None:
+        self.rig = rig
+        self.frames: dict[str, object] = {}
+        self.report = None
+        self.fitted = None
+        self.locked = False
+        self.lock_detail = ""
+        self._lock = threading.Lock()
+
+    @property
+    def profile_dir(self) -> Path:
+        return self.rig.data_dir / "profiles"
+
+    def profiles(self) -> list[str]:
+        names = sorted(p.stem for p in self.profile_dir.glob("*.toml")) if self.profile_dir.is_dir() else []
+        builtin = self._builtin_path()
+        if builtin is not None and builtin.stem not in names:
+            names.insert(0, builtin.stem)
+        return names
+
+    @staticmethod
+    def _builtin_path() -> Path | None:
+        from rig.vision.profile import default_profile_path
+
+        path = default_profile_path()
+        return path if path.exists() else None
+
+    def status(self) -> dict:
+        from rig.display.calibration import STEPS
+
+        rig = self.rig
+        with self._lock:
+            steps = [{"name": name, "label": label, "captured": name in self.frames, "optional": name == "empty"}
+                     for name, label in STEPS.items()]
+            report = self._report_dict() if self.report is not None else None
+            fitted = self.fitted is not None
+        camera = rig.status()["camera"]
+        camera.update(locked=self.locked, detail=self.lock_detail)
+        return {"steps": steps, "fitted": fitted, "report": report, "profiles": self.profiles(),
+                "active": rig.profile_name, "camera": camera, "sim": rig.mode == "sim"}
+
+    def _report_dict(self) -> dict:
+        from rig.vision.calibrate import MIN_SEPARATION, WARN_SEPARATION
+
+        report = self.report
+        rows = [{"a": key.split("/")[0], "b": key.split("/")[-1], "distance": round(float(value), 2),
+                 "ok": float(value) >= WARN_SEPARATION}
+                for key, value in sorted(report.separation.items(), key=lambda kv: kv[1])]
+        low = [r for r in rows if not r["ok"]]
+        summary = (f"All classes separate well (lowest {rows[0]['distance']:.1f}; refused below {MIN_SEPARATION:.1f})."
+                   if rows and not low else f"{len(low)} pair(s) close: more light, or less glare")
+        return {"ok": not low, "summary": summary, "separation": rows, "notes": list(report.lines()),
+                "warnings": list(report.warnings)}
+
+    # -- the preview -----------------------------------------------------------------------
+    def latest_frame(self):
+        watcher = self.rig.watcher
+        latest = watcher.latest if watcher is not None else None
+        return None if latest is None else latest[1]
+
+    def preview_jpeg(self, outline: bool = True) -> bytes | None:
+        import cv2
+
+        frame = self.latest_frame()
+        if frame is None:
+            return None
+        image = frame.copy()
+        if outline and self.rig.profile is not None:
+            try:
+                reading = self.rig._read_dice(frame)
+            except RigError:
+                reading = None
+            for die in reading.dice if reading is not None else ():
+                x, y, w, h = (int(v) for v in die.box)
+                colour = (80, 230, 120) if die.confidence >= 0.8 else (40, 170, 255)
+                cv2.rectangle(image, (x, y), (x + w, y + h), colour, 2)
+                label = f"{die.face} {die.confidence:.0%}"
+                cv2.putText(image, label, (x, max(12, y - 5)), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 4,
+                            cv2.LINE_AA)
+                cv2.putText(image, label, (x, max(12, y - 5)), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 2,
+                            cv2.LINE_AA)
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        return data.tobytes() if ok else None
+
+    # -- the ritual ------------------------------------------------------------------------
+    def _pose(self, step: str):
+        """Simulation: the virtual table's dice all turned to ``step`` (or taken out)."""
+        import numpy as np
+
+        from rig.vision import render
+
+        table = self.rig.source
+        rng = np.random.default_rng([self.rig.seed, len(step)])
+        n = 0 if step == "empty" else 6
+        scene = render.random_scene(rng, n, table.lighting, size=(table.width, table.height),
+                                    faces=[step] * n, spread=True, die_side=render.DIE_SIDE * table.width / 640)
+        return render.render_scene(scene.replace(texture_seed=table.seed), seed=self.rig.seed)
+
+    def capture(self, step: str) -> None:
+        if self.rig.mode == "sim":
+            frame = self._pose(step)
+        else:
+            frame = self.latest_frame()
+            if frame is None:
+                raise RunError("no camera frame to capture: is the camera connected?")
+            frame = frame.copy()
+        with self._lock:
+            self.frames[step] = frame
+            self.report = self.fitted = None
+
+    def fit(self) -> dict:
+        from rig.vision.calibrate import fit_profile
+
+        with self._lock:
+            samples = {k: v for k, v in self.frames.items() if k != "empty"}
+            empty = self.frames.get("empty")
+        source = self.rig.source
+        report = fit_profile(samples, empty=empty, name="calibrated",
+                             exposure_us=getattr(source, "exposure_us", None),
+                             analogue_gain=getattr(source, "analogue_gain", None),
+                             colour_gains=getattr(source, "colour_gains", None))
+        with self._lock:
+            self.report, self.fitted = report, report.profile
+        return self.status()
+
+    def save(self, name: str) -> dict:
+        import dataclasses
+
+        with self._lock:
+            fitted = self.fitted
+        if fitted is None:
+            raise RunError("nothing to save: capture the ritual and fit a profile first")
+        profile = dataclasses.replace(fitted, name=name)
+        profile.save(self.profile_dir / f"{name}.toml")
+        self.rig.use_profile(profile, name)
+        return self.status()
+
+    def restore(self, name: str) -> dict:
+        from rig.vision.profile import Profile
+
+        path = self.profile_dir / f"{name}.toml"
+        builtin = self._builtin_path()
+        if not path.exists() and builtin is not None and builtin.stem == name:
+            path = builtin
+        if not path.exists():
+            raise RunError(f"no saved profile named {name!r} (saved: {', '.join(self.profiles()) or 'none'})")
+        self.rig.use_profile(Profile.load(path), name)
+        return self.status()
+
+    def lock(self, locked: bool) -> dict:
+        source = self.rig.source
+        if locked:
+            lock = getattr(source, "lock_exposure", None)
+            if callable(lock):
+                settings = lock()
+                self.lock_detail = "locked at " + ", ".join(f"{k} {v}" for k, v in (settings or {}).items())
+            elif self.rig.mode == "sim":
+                self.lock_detail = "virtual camera: its exposure and white balance are fixed"
+            else:
+                self.lock_detail = (f"{source.name}: locked to the profile's exposure, gain and white balance "
+                                    "when the camera starts")
+        else:
+            unlock = getattr(source, "unlock_exposure", None)
+            if callable(unlock):
+                unlock()
+            self.lock_detail = "automatic exposure and white balance" if callable(unlock) else self.lock_detail
+        self.locked = locked
+        return self.status()
+
+    def reset(self) -> dict:
+        with self._lock:
+            self.frames.clear()
+            self.report = self.fitted = None
+        return self.status()

@@ -1,0 +1,162 @@
+"""Serving the rig: the listening socket, the uvicorn server and the systemd watchdog.
+
+:func:`bind_socket` opens the port before any hardware is touched (a port in use fails fast);
+:func:`serve` puts the rig's web app on it and, through :class:`Watchdog`, tells systemd the rig
+is ready and keeps pinging its watchdog while the rig is healthy.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+
+from rig.runner import SIM_KEYS, Rig, RunError
+
+log = logging.getLogger(__name__)
+
+
+def bind_socket(listen: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``listen:port`` (port 0: a free one); :class:`RunError` if impossible."""
+    try:
+        infos = socket.getaddrinfo(listen, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise RunError(f"cannot listen on {listen!r}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise RunError(f"cannot listen on {listen}:{port}: {exc.strerror}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def page_urls(listen: str, port: int) -> list[str]:
+    """The addresses to print for the scoreboard.
+
+    >>> page_urls("127.0.0.1", 8080)
+    ['http://127.0.0.1:8080/']
+    >>> page_urls("::1", 8080)
+    ['http://[::1]:8080/']
+    """
+    if listen in ("0.0.0.0", "::", ""):
+        return [f"http://127.0.0.1:{port}/", f"http://{socket.gethostname()}.local:{port}/"]
+    host = f"[{listen}]" if ":" in listen else listen
+    return [f"http://{host}:{port}/"]
+
+
+class Watchdog(threading.Thread):
+    """Tells systemd the rig is ready, then pings its watchdog while the rig is healthy.
+
+    Ready means the web server answers; each ping (every half ``WATCHDOG_USEC``) needs the
+    page to answer ``GET /api/health`` and the rig's input and camera threads to be alive, so
+    a hung server or a dead thread makes systemd restart the service. Without
+    ``NOTIFY_SOCKET`` (not under systemd) the messages go nowhere.
+    """
+
+    def __init__(self, server, rig: Rig, url: str, *, env=None, notifier=None) -> None:
+        super().__init__(name="rig-watchdog", daemon=True)
+        import sdnotify
+
+        env = os.environ if env is None else env
+        self.server = server
+        self.rig = rig
+        self.health_url = url.rstrip("/") + "/api/health"
+        self.notifier = notifier or sdnotify.SystemdNotifier()
+        usec = env.get("WATCHDOG_USEC", "")
+        self.interval = int(usec) / 2e6 if usec.isdigit() and int(usec) > 0 else None
+        self._stop_event = threading.Event()
+
+    def stop(self) -> None:
+        self._stop_event.set()
+
+    def alive(self) -> bool:
+        import urllib.request
+
+        if not self.rig.healthy():
+            return False
+        try:
+            with urllib.request.urlopen(self.health_url, timeout=5) as response:
+                return response.status == 200
+        except OSError:
+            return False
+
+    def run(self) -> None:
+        while not self.server.started:
+            if self._stop_event.wait(0.05):
+                return
+        self.notifier.notify(f"READY=1\nSTATUS=serving {self.health_url[:-len('api/health')]}")
+        if self.interval is None:
+            return
+        while not self._stop_event.wait(self.interval):
+            if self.alive():
+                self.notifier.notify("WATCHDOG=1")
+            else:
+                log.warning("rig unhealthy: not pinging the watchdog")
+        self.notifier.notify("STOPPING=1")
+
+
+def _server_class():
+    import contextlib
+    import signal
+
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, except that SIGTERM/SIGINT end :func:`serve` normally (uvicorn re-raises
+        them after shutting down, which would kill the process before the rig is closed)."""
+
+        @contextlib.contextmanager
+        def capture_signals(self):
+            if threading.current_thread() is not threading.main_thread():
+                yield
+                return
+            original = {sig: signal.signal(sig, self.handle_exit) for sig in (signal.SIGINT, signal.SIGTERM)}
+            try:
+                yield
+            finally:
+                for sig, handler in original.items():
+                    signal.signal(sig, handler)
+
+    return Server
+
+
+def serve(rig: Rig, sock: socket.socket, *, listen: str = "127.0.0.1", out=print) -> None:
+    """Serve the rig's web app on ``sock`` (from :func:`bind_socket`) until Ctrl+C / SIGTERM (blocking)."""
+    import ipaddress
+
+    import uvicorn
+
+    from rig.display.app import new_pin
+
+    port = sock.getsockname()[1]
+    try:
+        lan = not ipaddress.ip_address(listen).is_loopback
+    except ValueError:
+        lan = listen != "localhost"
+    pin = new_pin()
+    app = rig.app(pin=pin, lan=lan)
+    server = _server_class()(uvicorn.Config(app, log_level="warning", access_log=False, proxy_headers=False,
+                                           timeout_graceful_shutdown=2, lifespan="off"))
+    urls = page_urls(listen, port)
+    mode = "simulation mode (virtual table, mock GPIO pins)" if rig.mode == "sim" else "real rig"
+    out(f"rig: {mode}: scoreboard at {urls[0]}", flush=True)
+    for url in urls[1:]:
+        out(f"rig: on the network: {url}", flush=True)
+    if lan:
+        out(f"rig: PIN for changes from other devices: {pin} (also shown on the rig's display)", flush=True)
+    if rig.mode == "sim":
+        keys = SIM_KEYS.get(rig.game_name, SIM_KEYS["frogs"])
+        out(f"rig: keys on the page: {keys}, ? help (the page lists the keys of the game played); "
+            "Ctrl+C stops", flush=True)
+    watchdog = Watchdog(server, rig, urls[0])
+    watchdog.start()
+    try:
+        server.run(sockets=[sock])
+    finally:
+        watchdog.stop()

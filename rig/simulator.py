@@ -1,0 +1,101 @@
+"""The simulation's hands: the mock toss pins and the virtual table, driven from the page or the API."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from rig.runner import RunError
+
+if TYPE_CHECKING:
+    from rig.runner import Rig
+
+class Simulator:
+    """The simulation's hands: presses the mock pins and acts on the virtual table (``/api/sim/...``).
+
+    ``press(player, hold_ms)`` and ``hold(player)`` go through the same gpiozero stack a real button
+    does; ``roll(n)`` casts dice on the virtual table (taking the last turn's dice out first);
+    ``show_card(card)`` lays a card under the camera; ``drop_camera()``/``restore_camera()``.
+    """
+
+    def __init__(self, rig: Rig) -> None:
+        self.rig = rig
+        self.camera_dropped = False
+        self._table_turn = None  # the turn whose dice lie on the virtual table
+
+    def __repr__(self) -> str:
+        return f"<Simulator of {self.rig!r}>"
+
+    @property
+    def table(self):
+        if self.rig.source is None:
+            raise RunError("simulation: the rig runs without a camera")
+        return self.rig.source
+
+    def press(self, player: str, hold_ms: float = 50) -> None:
+        """Press ``player``'s input for ``hold_ms`` (the roller holds ≥ ``hold_confirm_s`` to confirm)."""
+        self.rig.inputs.simulate_press(self.rig.input_of(player), hold_s=max(hold_ms, 1) / 1000)
+
+    def hold(self, player: str) -> None:
+        self.press(player, hold_ms=self.rig.config.tosses.hold_confirm_s * 1000 + 200)
+
+    def roll(self, n: int) -> list[str]:
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 6:
+            raise RunError(f"roll 1 to 6 dice, not {n!r}")
+        self.rig._use_game(self.rig.service.state())  # a game just started: its dice, before the camera thread sees it
+        if self.rig.game_name != "frogs":
+            return self._throw()
+        state = self.rig.service.state()
+        turn = state.get("turn")
+        table = self.table
+        key = None
+        if turn and state.get("game"):  # a roll in review starts the next turn
+            key = (state["game"]["id"], turn["number"] + (turn["phase"] == "review"))
+        if key != self._table_turn:
+            table.hide_card()  # the players took their cards back
+            if table.faces or table.dice_left < 6:
+                table.clear()  # the dice of the last turn are taken out first ...
+                self._wait_for_empty_box()  # ... and the camera sees the empty box before the throw
+            self._table_turn = key
+        if n > table.dice_left:
+            raise RunError(f"only {table.dice_left} dice left to roll this turn, not {n}")
+        return table.roll(n)
+
+    def _throw(self) -> list[str]:
+        """The other games throw all their dice at once: the last throw is taken out first."""
+        table = self.table
+        table.hide_card()
+        if table.faces:
+            table.clear()
+            self._wait_for_empty_box()
+        return table.roll(0)
+
+    def knock(self) -> tuple[str, str]:
+        """Bump a settled die (a rule violation the camera should catch): ``(old_face, new_face)``."""
+        return self.table.knock()
+
+    def _wait_for_empty_box(self, timeout: float = 5.0) -> None:
+        tracker = self.rig.tracker
+        if tracker is None or not tracker.open:
+            return
+        deadline = time.monotonic() + timeout
+        while (tracker.reading.dice or tracker.moving) and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+    def show_card(self, card: str) -> None:
+        table = self.table
+        if table.faces:
+            table.clear()  # the reveal: the dice are out of the way, the cards go down in the box one by one
+        table.hide_card()
+        table.show_card(card)
+
+    def hide_card(self) -> None:
+        self.table.hide_card()
+
+    def drop_camera(self) -> None:
+        self.table.drop()
+        self.camera_dropped = True
+
+    def restore_camera(self) -> None:
+        self.table.restore()
+        self.camera_dropped = False
