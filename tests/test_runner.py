@@ -232,22 +232,10 @@ def test_healthy_follows_the_inputs_public_liveness(config, tmp_path, monkeypatc
     assert rig.healthy() is False
 
 
-def test_rig_run_real_without_gpio_points_at_sim(tmp_path, monkeypatch, capsys):
-    from gpiozero import Device
-
+def test_rig_run_real_without_gpio_points_at_sim(no_gpio, tmp_path, monkeypatch, capsys):
     from rig.cli import main
 
-    for module in ("lgpio", "RPi", "pigpio"):
-        try:
-            __import__(module)
-        except ImportError:
-            continue
-        pytest.skip(f"{module} is installed: this machine may have GPIO")
-    if Path("/proc/device-tree/model").exists():
-        pytest.skip("this machine has a device tree: gpiozero's native factory may load")
-    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     monkeypatch.delenv("RIG_CONFIG", raising=False)
-    monkeypatch.setattr(Device, "pin_factory", None)
     assert main(["run", "--real", "--port", "0", "--data-dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("rig run: error: real mode needs the toss inputs' GPIO pins, and this machine has no GPIO")
@@ -282,7 +270,7 @@ def test_the_end_of_a_replay_is_shown_as_finished_not_as_a_failure(config, tmp_p
 
 
 def test_a_looped_replay_starts_over(config, tmp_path):
-    text = f'[camera]\nsource = "replay:rec"\nwidth = 640\nheight = 480\nloop = true\n'
+    text = '[camera]\nsource = "replay:rec"\nwidth = 640\nheight = 480\nloop = true\n'
     recording(tmp_path / "rec", 3)
     looped = replace(config, camera=RigConfig.parse(text, base=tmp_path).camera)
     with Rig(looped, mode="real", data_dir=tmp_path / "data", pin_factory=MockFactory()) as rig:

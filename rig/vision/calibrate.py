@@ -103,7 +103,6 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
 
     small = {k: flat(v) for k, v in raw.items()}
     empty_small = flat(empty_raw) if empty is not None else None
-    sw = w // f0
     found = {}
     fr: dict[str, _Frame] = {}
     for k in RITUAL:

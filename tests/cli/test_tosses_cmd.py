@@ -2,7 +2,6 @@
 
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from gpiozero import Device
@@ -96,17 +95,7 @@ def test_no_inputs_given(capsys):
     assert "give --config FILE or --pin" in capsys.readouterr().err
 
 
-def test_no_gpio_says_so(monkeypatch, capsys):
-    for module in ("lgpio", "RPi", "pigpio"):
-        try:
-            __import__(module)
-        except ImportError:
-            continue
-        pytest.skip(f"{module} is installed: this machine may have GPIO")
-    if Path("/proc/device-tree/model").exists():
-        pytest.skip("this machine has a device tree: gpiozero's native factory may load")
-    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
-    monkeypatch.setattr(Device, "pin_factory", None)
+def test_no_gpio_says_so(no_gpio, capsys):
     assert main(["tosses", "--pin", "Ada=GPIO17"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("rig tosses: error: no GPIO on this machine") and err.count("\n") == 1

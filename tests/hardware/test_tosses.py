@@ -4,7 +4,6 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from gpiozero import Button
@@ -428,20 +427,7 @@ def test_close_delivers_what_is_still_waiting(tick_factory):
     assert inputs.device("Ada").closed
 
 
-def test_no_gpio_on_this_machine_says_so(monkeypatch):
-    pytest.importorskip("gpiozero")
-    for module in ("lgpio", "RPi", "pigpio"):
-        try:
-            __import__(module)
-        except ImportError:
-            continue
-        pytest.skip(f"{module} is installed: this machine may have GPIO")
-    if Path("/proc/device-tree/model").exists():
-        pytest.skip("this machine has a device tree: gpiozero's native factory may load")
-    from gpiozero import Device
-
-    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
-    monkeypatch.setattr(Device, "pin_factory", None)
+def test_no_gpio_on_this_machine_says_so(no_gpio):
     with pytest.raises(HardwareError, match="no GPIO on this machine.*GPIOZERO_PIN_FACTORY=mock"):
         resolve_pin_factory()
 

@@ -7,7 +7,7 @@ import pytest
 
 from rig.vision.errors import FrameError
 from rig.vision.pips import (BlobParams, PipParams, PipParamsError, count_pips, count_pips_in_box,
-                             find_pip_dice, grow_box)
+                             find_pip_dice, grow_box, read_top_face)
 from rig.vision.render_pips import draw_die, render_pip_dice
 
 PARAMS = PipParams.load()
@@ -113,3 +113,52 @@ def test_bad_parameter_files_name_the_problem(tmp_path, text, words):
 def test_missing_parameter_file(tmp_path):
     with pytest.raises(PipParamsError, match="does not exist"):
         PipParams.load(tmp_path / "nope.toml")
+
+
+def _table_with_dice(dice, *, size=(240, 320), seed=0):
+    """A grainy light-wood table (like the real photographs) with white dice: (x, y, px, angle, pips)."""
+    rng = np.random.default_rng(seed)
+    h, w = size
+    grain = (np.sin(np.arange(h)[:, None] / 3.0 + rng.normal(0, 0.3, (h, 1))) * 10).astype(np.int16)
+    table = np.clip(np.array([150, 175, 190], np.int16) + grain[..., None] + rng.normal(0, 3, (h, w, 1)), 0, 255)
+    frame = table.astype(np.uint8)
+    for x, y, px, angle, pips in dice:
+        draw_die(frame, x, y, px, angle, (228, 232, 232), pips=pips)
+    return frame
+
+
+def test_find_pip_dice_on_light_wood():
+    dice = [(60, 60, 40, 0.2, 2), (170, 70, 42, 0.9, 6), (260, 160, 38, 0.5, 5), (90, 170, 44, 1.3, 3)]
+    found = find_pip_dice(_table_with_dice(dice), PARAMS)
+    assert len(found) == len(dice)
+    for x, y, _, _, pips in dice:
+        hit = [d for d in found if math.dist(d.centre, (x, y)) < 15]
+        assert len(hit) == 1 and hit[0].pips == pips and hit[0].count.status == "ok"
+
+
+def test_empty_table_finds_nothing():
+    assert find_pip_dice(_table_with_dice([]), PARAMS) == ()
+
+
+def test_top_face_ignores_foreshortened_side_pips():
+    import cv2
+    die = np.full((70, 70, 3), 225, np.uint8)
+    cv2.circle(die, (35, 28), 6, (25, 25, 25), -1)  # the top face: one round pip
+    for x in (18, 35, 52):  # a side face below it: three flattened pips
+        cv2.ellipse(die, (x, 60), (5, 2), 0, 0, 360, (25, 25, 25), -1)
+    result = read_top_face(die, None, PARAMS)
+    assert result.pips == 1 and result.status == "ok"
+
+
+def test_a_layout_no_die_face_has_is_uncertain():
+    import cv2
+    die = np.full((80, 80, 3), 225, np.uint8)
+    for x, y in [(20, 20), (40, 40), (60, 20)]:  # three pips in a V, not in a line
+        cv2.circle(die, (x, y), 6, (25, 25, 25), -1)
+    result = read_top_face(die, None, PARAMS)
+    assert result.pips == 3 and result.status == "uncertain" and "pattern" in result.reasons[0]
+
+
+def test_find_params_reject_unknown_keys():
+    with pytest.raises(PipParamsError, match="top_fraction"):
+        PipParams.from_dict({"find": {"top_fraction": 0.9}})

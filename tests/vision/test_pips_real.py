@@ -29,11 +29,16 @@ def test_labelled_boxes_held_out_accuracy(held_out):
 
 
 def test_finding_dice_without_labels_held_out(held_out):
+    # Floors a little below the held-out figures of the bench (found 300, right 294,
+    # 4 false dice, 2 silent errors of 306 labelled dice), as counts so a regression shows.
     photos, images = held_out
-    cm, extra, _ = evaluate_find(photos, PipParams.load(), images)
+    cm, extra, _, flags = evaluate_find(photos, PipParams.load(), images)
     found = cm.total - sum(cm.missed)
-    assert found / cm.total >= 0.75
-    assert cm.accuracy >= 0.70
+    assert cm.total == 306
+    assert found >= 295
+    assert cm.correct >= 285
+    assert extra <= 10
+    assert flags.silent <= 8
 
 
 def test_default_folder_is_next_to_the_project():
