@@ -155,15 +155,25 @@ def evaluate_boxes(photos: Iterable[Photo], params, images: dict) -> tuple[Confu
     return cm, 1000 * spent / max(1, n)
 
 
-def evaluate_find(photos: Iterable[Photo], params, images: dict) -> tuple[Confusion, int, float]:
-    """Find dice without labels: each label matched to a found die containing its centre.
+@dataclass(frozen=True)
+class Flags:
+    """How the reader's ``uncertain`` flag lines up with being wrong (found dice only)."""
+
+    silent: int = 0  # found, read wrong, status "ok": the errors nobody is warned about
+    flagged_wrong: int = 0  # read wrong and flagged uncertain
+    flagged_right: int = 0  # read right but flagged uncertain
+
+
+def evaluate_find(photos: Iterable[Photo], params, images: dict) -> tuple[Confusion, int, float, Flags]:
+    """Find dice without labels: each label matched to a found die containing its centre
+    (a found die matches one label at most).
 
     Returns the confusion matrix (unmatched labels in the "miss" column), the number of
-    found dice matching no label, and ms per frame.
+    found dice matching no label, ms per frame, and the :class:`Flags` counts.
     """
     from rig.vision.pips import find_pip_dice
 
-    cm, extra, spent, frames = Confusion(), 0, 0.0, 0
+    cm, extra, spent, frames, flags = Confusion(), 0, 0.0, 0, [0, 0, 0]
     for photo in photos:
         t0 = time.perf_counter()
         found = find_pip_dice(images[photo.path], params)
@@ -173,15 +183,19 @@ def evaluate_find(photos: Iterable[Photo], params, images: dict) -> tuple[Confus
         for die in photo.dice:
             x, y, w, h = die.box
             cx, cy = x + w / 2, y + h / 2
-            hit = next((i for i, f in enumerate(found)
-                        if f.box[0] <= cx <= f.box[0] + f.box[2] and f.box[1] <= cy <= f.box[1] + f.box[3]), None)
+            # one found die answers for one label at most: two dice found as one count one miss
+            hit = next((i for i, f in enumerate(found) if i not in used
+                        and f.box[0] <= cx <= f.box[0] + f.box[2] and f.box[1] <= cy <= f.box[1] + f.box[3]), None)
             if hit is None:
                 cm.add(die.pips, None)
             else:
                 used.add(hit)
                 cm.add(die.pips, found[hit].pips)
+                wrong, flagged = found[hit].pips != die.pips, found[hit].count.status != "ok"
+                if wrong or flagged:
+                    flags[0 if not flagged else 1 if wrong else 2] += 1
         extra += len(found) - len(used)
-    return cm, extra, 1000 * spent / max(1, frames)
+    return cm, extra, 1000 * spent / max(1, frames), Flags(*flags)
 
 
 def evaluate_rendered(frames: int, params, *, seed: int = 0) -> dict[str, object]:
@@ -255,11 +269,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"\n[labelled boxes, {split}] pip accuracy {_pct(cm.correct, cm.total)}  ({ms:.2f} ms per die)")
             print(cm.format())
             if not getattr(args, "no_find", False):
-                cm, extra, ms = evaluate_find(chosen, params, images)
+                cm, extra, ms, flags = evaluate_find(chosen, params, images)
                 found = cm.total - sum(cm.missed)
                 print(f"\n[found without labels, {split}] found {_pct(found, cm.total)}, "
                       f"found and read right {_pct(cm.correct, cm.total)}, "
                       f"{extra} found dice match no label  ({ms:.1f} ms per frame)")
+                print(f"  silent errors (found, read wrong, not flagged uncertain) {_pct(flags.silent, found)}; "
+                      f"flagged uncertain: {flags.flagged_wrong} wrong, {flags.flagged_right} right")
                 print(cm.format(with_missed=True))
     else:
         print(f"real photographs: {folder} is absent, skipped (set --data or $RIG_PIP_DATA)")

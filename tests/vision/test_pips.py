@@ -162,3 +162,10 @@ def test_a_layout_no_die_face_has_is_uncertain():
 def test_find_params_reject_unknown_keys():
     with pytest.raises(PipParamsError, match="top_fraction"):
         PipParams.from_dict({"find": {"top_fraction": 0.9}})
+
+
+def test_two_touching_dice_are_split_and_both_read():
+    dice = [(60, 60, 40, 0.0, 2), (260, 170, 40, 0.3, 3), (140, 150, 40, 0.0, 4), (180, 150, 40, 0.0, 5)]
+    found = find_pip_dice(_table_with_dice(dice, size=(480, 640), seed=1), PARAMS)
+    reads = sorted((round(d.centre[0] / 10), d.pips, d.count.status) for d in found)
+    assert [(p, s) for _, p, s in reads] == [(2, "ok"), (4, "ok"), (5, "ok"), (3, "ok")]

@@ -57,3 +57,19 @@ def test_run_on_a_tiny_labelled_folder(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "2 photos, 4 labelled dice" in out
     assert "[labelled boxes, held-out] pip accuracy" in out
+    assert "[found without labels, held-out]" in out and "silent errors (found, read wrong, not flagged" in out
+
+
+def test_find_scoring_counts_silent_errors_and_one_label_per_found_die(tmp_path, monkeypatch):
+    from rig.vision import pips
+
+    photo = bench.Photo(tmp_path / "dice_1.jpg", 1, (bench.LabelledDie(3, (10, 10, 4, 4)),
+                                                      bench.LabelledDie(5, (20, 10, 4, 4)),
+                                                      bench.LabelledDie(2, (60, 60, 4, 4))))
+    found = (pips.PipDie((0, 0, 40, 30), pips.PipCount(4, status="ok")),     # holds the first two labels
+             pips.PipDie((55, 55, 15, 15), pips.PipCount(2, status="uncertain")),
+             pips.PipDie((90, 90, 9, 9), pips.PipCount(1, status="ok")))     # matches no label
+    monkeypatch.setattr(pips, "find_pip_dice", lambda frame, params: found)
+    cm, extra, _, flags = bench.evaluate_find([photo], None, {photo.path: None})
+    assert (cm.total, sum(cm.missed), cm.correct, extra) == (3, 1, 1, 1)
+    assert flags == bench.Flags(silent=1, flagged_wrong=0, flagged_right=1)

@@ -30,14 +30,15 @@ def test_labelled_boxes_held_out_accuracy(held_out):
 
 def test_finding_dice_without_labels_held_out(held_out):
     # Floors a little below the held-out figures of the bench (found 300, right 294,
-    # 4 false dice, 2 silent errors of 306 labelled dice), as counts so a regression shows.
+    # 2 false dice, 2 silent errors of 306 labelled dice), as counts so a regression shows
+    # (the finder before this one: found 260, right 247, 48 false dice).
     photos, images = held_out
     cm, extra, _, flags = evaluate_find(photos, PipParams.load(), images)
     found = cm.total - sum(cm.missed)
     assert cm.total == 306
     assert found >= 295
     assert cm.correct >= 285
-    assert extra <= 10
+    assert extra <= 6
     assert flags.silent <= 8
 
 
