@@ -1,7 +1,8 @@
 """``rig read --profile PROFILE IMAGE...``: read the dice (or the card) in still images.
 
 ``--game blitz|banana|lego`` reads another game's dice instead (pips and colours; no profile
-needed, their thresholds and palette are in ``calibration/pips.toml`` or ``--params``)."""
+needed, their thresholds and palette are in ``calibration/pips.toml`` or ``--params``);
+``--game pips`` finds plain white pip dice and counts their pips."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import json
 from pathlib import Path
 
 
-GAMES = ("frogs", "blitz", "banana", "lego")
+GAMES = ("frogs", "blitz", "banana", "lego", "pips")
 
 
 def register(subparsers) -> None:
@@ -23,7 +24,8 @@ def register(subparsers) -> None:
     parser.add_argument("--profile", metavar="PROFILE.toml", help="calibration profile (rig calibrate); needed for frogs")
     parser.add_argument("--game", choices=GAMES, default="frogs",
                         help="whose dice to read: frogs (default), blitz (Würfelblitz: colour + pips or dot), "
-                        "banana (the two start-roll dice), lego (the LEGO Dice's top colour)")
+                        "banana (the two start-roll dice), lego (the LEGO Dice's top colour), "
+                        "pips (plain white pip dice: the pips on each top face)")
     parser.add_argument("--variant", choices=("standard", "twister"), default="standard",
                         help="Würfelblitz variant for the ready 'rig score' request (default standard)")
     parser.add_argument("--params", metavar="PIPS.toml", help="pip reader parameters (default calibration/pips.toml)")
@@ -73,8 +75,22 @@ def _check_paths(args):
     return out_dir
 
 
+def read_white_dice(frame, params) -> dict:
+    """Plain white pip dice: each die found, its pips, and whether every one was read surely."""
+    from rig.vision.pips import find_pip_dice
+
+    dice = find_pip_dice(frame, params)
+    reasons = [f"die at ({d.centre[0]:.0f},{d.centre[1]:.0f}): {reason}"
+               for d in dice if d.count.status != "ok" for reason in d.count.reasons or ("not sure",)]
+    return {"game": "pips", "status": "uncertain" if reasons else "ok", "reasons": reasons,
+            "total": sum(d.pips for d in dice),
+            "dice": [{"face": d.pips, "x": d.centre[0], "y": d.centre[1], **d.to_dict()} for d in dice]}
+
+
 def read_pips(frame, game: str, params, variant: str = "standard") -> dict:
-    """One frame of ``game`` (blitz, banana, lego) as ``rig read --game`` prints it."""
+    """One frame of ``game`` (blitz, banana, lego, pips) as ``rig read --game`` prints it."""
+    if game == "pips":
+        return read_white_dice(frame, params)
     if game == "lego":
         from rig.vision.lego import read_lego
 
@@ -114,6 +130,8 @@ def _human_pips(result: dict) -> str:
         line += f"\n  start roll: white {result['white']}, black {result['black']}"
     elif result["game"] == "lego":
         line += f"\n  face: {result['face']}"
+    elif result["game"] == "pips":
+        line += f"\n  total: {result['total']} pips"
     elif "request" in result:
         from rig.rules import blitz
 

@@ -72,3 +72,34 @@ def test_bench_vision_for_the_games_prints_figures(capsys, tmp_path):
     assert "is absent, skipped" in out and "[rendered Würfelblitz throws]" in out
     assert main(["bench", "vision", "--game", "lego", "--rendered", "14"]) == 0
     assert "[rendered LEGO Dice] face right 14/14" in capsys.readouterr().out
+
+
+def test_plain_white_pip_dice_from_a_real_photograph(capsys):
+    from rig.bench.pips import DEFAULT_DATA, data_folder
+
+    folder = data_folder(DEFAULT_DATA)
+    photo = folder / "dice_3.jpg"
+    if not photo.is_file():
+        pytest.skip(f"real photographs not found at {folder}")
+    labels = (folder / "dice_3.txt").read_text().split()
+    assert main(["read", "--game", "pips", "--json", str(photo)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["game"] == "pips" and result["status"] == "ok"
+    assert [d["pips"] for d in result["dice"]] == [int(labels[0]) + 1] and result["total"] == 1
+    x, y = result["dice"][0]["x"] / 640, result["dice"][0]["y"] / 480
+    assert abs(x - float(labels[1])) < 0.05 and abs(y - float(labels[2])) < 0.05
+
+
+
+def test_plain_white_pip_dice_rendered_with_known_truth(tmp_path, capsys):
+    from rig.vision.render_pips import render_pip_dice
+
+    frame, truth = render_pip_dice(seed=5)
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), frame)
+    assert main(["read", "--game", "pips", "--json", str(path)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert sorted(d["pips"] for d in result["dice"]) == sorted(t.pips for t in truth)
+    assert result["total"] == sum(t.pips for t in truth)
+    assert main(["read", "--game", "pips", str(path)]) == 0
+    assert f"total: {result['total']} pips" in capsys.readouterr().out
