@@ -350,15 +350,17 @@ class _Parser:
         value = data.get(key, {})
         if not isinstance(value, dict):
             raise self.fail(key, f"must be a table ([{key}]), not {self._type_name(value)}")
-        known = _SECTIONS[key]
-        for name in value:
+        self._refuse_unknown(value, _SECTIONS[key], key, "[table]")
+        return value
+
+    def _refuse_unknown(self, entry: dict, known, prefix: str, table_line: str) -> None:
+        for name in entry:
             if name not in known:
                 hint = ""
                 if name in _TOP_KEYS:
-                    hint = f"; {name} is a top-level key: move it above the first [table] line"
-                raise self.fail(f"{key}.{name}", f"unknown key (known: {', '.join(known)})"
-                                                 f"{hint or _did_you_mean(name, known)}")
-        return value
+                    hint = f"; {name} is a top-level key: move it above the first {table_line} line"
+                raise self.fail(f"{prefix}.{name}", f"unknown key (known: {', '.join(known)})"
+                                                    f"{hint or _did_you_mean(name, known)}")
 
     def path_value(self, data: dict, key: str) -> Path | None:
         value = self.string(data, key, key, None)
@@ -398,13 +400,7 @@ class _Parser:
         by_pin: dict[str, str] = {}
         for index, entry in enumerate(entries):
             prefix = f"players[{index}]"
-            for name in entry:
-                if name not in _PLAYER_KEYS:
-                    hint = ""
-                    if name in _TOP_KEYS:
-                        hint = f"; {name} is a top-level key: move it above the first [[players]] line"
-                    raise self.fail(f"{prefix}.{name}", f"unknown key (known: {', '.join(_PLAYER_KEYS)})"
-                                                        f"{hint or _did_you_mean(name, _PLAYER_KEYS)}")
+            self._refuse_unknown(entry, _PLAYER_KEYS, prefix, "[[players]]")
             for required in ("name", "pin"):
                 if required not in entry:
                     raise self.fail(prefix, f"has no {required} (every player needs name and pin)")

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.browser
 SLOW = 20_000
 
 
-def new_game_on_the_page(page, server, game, players):
+def start_game_on_the_page(page, server, game, players):
     page.goto(server.url)
     expect(page.locator("#live")).to_have_class("live on", timeout=SLOW)
     page.locator("#btn-new").click()
@@ -23,6 +23,10 @@ def new_game_on_the_page(page, server, game, players):
     page.locator("#new-players").fill("\n".join(players))
     page.locator("#new-start").click()
     expect(page.locator("body")).to_have_attribute("data-game", game, timeout=SLOW)
+
+
+def new_game_on_the_page(page, server, game, players):
+    start_game_on_the_page(page, server, game, players)
     expect(page.locator("#game-board")).to_be_visible()
     expect(page.locator("#frog-board")).to_be_hidden()
 
@@ -125,13 +129,7 @@ def test_banana_moon_start_roll_shows_both_start_points(page, rig_server, artifa
     ("frogs", ["Ada", "Ben", "Cleo", "Dev"], "b/p/y/k/g cards · h hold", "buzz"),
 ])
 def test_the_key_line_and_help_list_the_keys_of_the_game_played(page, rig_server, game, players, shown, not_shown):
-    page.goto(rig_server.url)
-    expect(page.locator("#live")).to_have_class("live on", timeout=SLOW)
-    page.locator("#btn-new").click()
-    page.locator("#new-game").select_option(game)
-    page.locator("#new-players").fill("\n".join(players))
-    page.locator("#new-start").click()
-    expect(page.locator("body")).to_have_attribute("data-game", game, timeout=SLOW)
+    start_game_on_the_page(page, rig_server, game, players)
     keys = page.locator("#keys")
     expect(keys).to_have_attribute("data-game", game)
     expect(keys).to_contain_text(shown)
