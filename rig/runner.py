@@ -556,6 +556,6 @@ class Rig:
 
 
 def _empty_reading():
-    from rig.vision.rolls import _EmptyReading
+    from rig.vision.rolls import EmptyReading
 
-    return _EmptyReading()
+    return EmptyReading()

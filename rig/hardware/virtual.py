@@ -74,13 +74,13 @@ class PipScene:
 
     def render(self, seed: int) -> np.ndarray:
         from rig.vision.lego import draw_lego
-        from rig.vision.render_pips import PALETTE, TABLE_BGR, _finish, draw_die
+        from rig.vision.render_pips import PALETTE, TABLE_BGR, finish_frame, draw_die
 
         rng = np.random.default_rng(seed)
         w, h = self.size
         frame = np.empty((h, w, 3), np.uint8)
         frame[:] = TABLE_BGR
-        frame = _finish(frame, np.random.default_rng(0), 6.0, 0)  # the same box bottom in every frame
+        frame = finish_frame(frame, np.random.default_rng(0), 6.0, 0)  # the same box bottom in every frame
         for die in self.dice:
             if die.kind == "lego":
                 draw_lego(frame, die.x, die.y, die.size, die.angle, die.color)
@@ -94,7 +94,7 @@ class PipScene:
             hx, hy = self.hand
             cv2.ellipse(frame, (round(hx), round(hy)), (round(0.12 * w), round(0.09 * w)), 30, 0, 360,
                         (120, 150, 200), -1, cv2.LINE_AA)
-        return _finish(frame, rng, 3.0, 0.8)
+        return finish_frame(frame, rng, 3.0, 0.8)
 
 
 class VirtualTable(FrameSource):
@@ -232,7 +232,7 @@ class VirtualTable(FrameSource):
         return colour, int(rng.integers(1, 7)), None
 
     def _roll_pips(self) -> list[str]:
-        from rig.vision.render_pips import _place
+        from rig.vision.render_pips import place_dice
 
         if self._pips.dice:
             raise RigError("virtual table: take the dice out first (the last throw is still in the box)")
@@ -240,7 +240,7 @@ class VirtualTable(FrameSource):
         k = w / 640.0
         size = {"blitz": 56, "banana": 60, "lego": 70}[self.game] * k
         dice_set = self._pip_set()
-        spots = _place(self._rng, len(dice_set), size, (h, w))
+        spots = place_dice(self._rng, len(dice_set), size, (h, w))
         for step in range(self.tumble_frames):
             t = (step + 1) / (self.tumble_frames + 1)
             moving = []

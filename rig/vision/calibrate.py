@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from rig.vision.dice import _GRID, check_frame, even_light, read_dice, shrink
+from rig.vision.dice import LIGHT_BASIS, check_frame, even_light, read_dice, shrink
 from rig.vision.errors import CalibrationError
 from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
 
@@ -253,8 +253,8 @@ def _lower_floor(channel: np.ndarray) -> np.ndarray:
     inner = inner.ravel()
     keep = inner.copy()
     for _ in range(8):
-        coef, *_ = np.linalg.lstsq(_GRID[keep], level[keep], rcond=None)
-        fit = _GRID @ coef
+        coef, *_ = np.linalg.lstsq(LIGHT_BASIS[keep], level[keep], rcond=None)
+        fit = LIGHT_BASIS @ coef
         off = (level - fit) / np.median(fit)
         new = inner & (off <= 0.03) & (off >= -0.12)
         if new.sum() < 30 or (new == keep).all():
@@ -379,10 +379,10 @@ def _fit_background(fr: dict, empty_small: np.ndarray | None, side: float, rng: 
 
 
 def _measure_top_area(frame: np.ndarray, profile: Profile) -> float:
-    from rig.vision.dice import _IS_TOP, prepare
+    from rig.vision.dice import IS_TOP, prepare
 
     work = prepare(frame, profile)
-    n, _, stats, _ = cv2.connectedComponentsWithStats(cv2.LUT(work.labels, _IS_TOP), connectivity=4)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(cv2.LUT(work.labels, IS_TOP), connectivity=4)
     areas = sorted(stats[1:, cv2.CC_STAT_AREA], reverse=True)[:6]
     if not areas:
         raise CalibrationError("the fitted profile finds no die tops in the blank frame; the samples are not usable")

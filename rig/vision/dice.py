@@ -31,8 +31,8 @@ CLASS_NAMES = ("background", "body", "edge", "blue", "pink", "yellow", "unknown"
 # blown: clipped inside a known glare spot (floor or die); ambig: a die top whose colour glare made unreadable
 BG, BODY, EDGE, BLUE, PINK, YELLOW, UNKNOWN, CLIPPED, BLOWN, AMBIG = range(10)
 COLOUR_CLASSES = {"blue": BLUE, "pink": PINK, "yellow": YELLOW}
-_IS_TOP = np.zeros(256, np.uint8)
-_IS_TOP[[BODY, BLUE, PINK, YELLOW, AMBIG]] = 255
+IS_TOP = np.zeros(256, np.uint8)
+IS_TOP[[BODY, BLUE, PINK, YELLOW, AMBIG]] = 255
 _IS_ODD = np.zeros(256, np.uint8)
 _IS_ODD[[UNKNOWN, CLIPPED]] = 255
 _K3 = np.ones((3, 3), np.uint8)
@@ -216,8 +216,8 @@ def floor_surface(channel: np.ndarray) -> np.ndarray:
     level = tiny.astype(np.float32).ravel() + 1.0
     keep = np.ones(level.shape, bool)
     for _ in range(3):
-        coef, *_ = np.linalg.lstsq(_GRID[keep], level[keep], rcond=None)
-        fit = _GRID @ coef
+        coef, *_ = np.linalg.lstsq(LIGHT_BASIS[keep], level[keep], rcond=None)
+        fit = LIGHT_BASIS @ coef
         keep = np.abs(level - fit) <= 0.12 * np.median(fit)
         if keep.sum() < 40:
             break
@@ -247,7 +247,8 @@ def _grid() -> np.ndarray:
     return np.column_stack([np.ones_like(x), x, y, x * x, y * y, x * y])
 
 
-_GRID = _grid()
+#: the quadratic basis (1, x, y, x², y², xy) over a 12 x 16 grid: the lamp-gradient fit
+LIGHT_BASIS = _grid()
 
 
 @dataclass(frozen=True)
@@ -304,7 +305,7 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
     t = profile.thresholds
     labels, a0 = work.labels, work.top_area
     reasons: list[str] = []
-    top = cv2.LUT(labels, _IS_TOP)
+    top = cv2.LUT(labels, IS_TOP)
     n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(top, 8, cv2.CV_32S, cv2.CCL_GRANA)
     dice: list[DieObservation] = []
     fragments: list[tuple[float, float]] = []

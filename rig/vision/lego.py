@@ -23,7 +23,7 @@ import numpy as np
 
 from rig.vision.blitz import find_blitz_dice, nearest_colour
 from rig.vision.pips import PipParams, check_frame
-from rig.vision.render_pips import TABLE_BGR, _finish, _place, draw_die
+from rig.vision.render_pips import TABLE_BGR, finish_frame, place_dice, draw_die
 
 #: tile colours (BGR) of the rendered die; a real set's are calibrated like the Würfelblitz palette
 LEGO_PALETTE: Mapping[str, tuple[int, int, int]] = {
@@ -133,9 +133,9 @@ def render_lego(seed: int, face: str | None = None, *, size: tuple[int, int] = (
     w, h = size
     frame = np.empty((h, w, 3), np.uint8)
     frame[:] = TABLE_BGR
-    frame = _finish(frame, rng, 6.0, 0)
+    frame = finish_frame(frame, rng, 6.0, 0)
     names = list(LEGO_PALETTE)
     face = face or names[int(rng.integers(len(names)))]
-    (cx, cy), = _place(rng, 1, die_px, (h, w))
+    (cx, cy), = place_dice(rng, 1, die_px, (h, w))
     box = draw_lego(frame, cx, cy, die_px, float(rng.uniform(0, math.pi / 2)), face)
-    return _finish(frame, rng, noise, blur), {"face": face, "box": box}
+    return finish_frame(frame, rng, noise, blur), {"face": face, "box": box}

@@ -105,7 +105,7 @@ def draw_die(frame: np.ndarray, cx: float, cy: float, size: float, angle: float,
     return (x0, y0, int(math.ceil(xs.max())) - x0, int(math.ceil(ys.max())) - y0)
 
 
-def _place(rng: np.random.Generator, n: int, size: float, shape: tuple[int, int]) -> list[tuple[float, float]]:
+def place_dice(rng: np.random.Generator, n: int, size: float, shape: tuple[int, int]) -> list[tuple[float, float]]:
     h, w = shape
     spots: list[tuple[float, float]] = []
     limit = 1.6 * size
@@ -121,7 +121,7 @@ def _place(rng: np.random.Generator, n: int, size: float, shape: tuple[int, int]
     return spots
 
 
-def _finish(frame: np.ndarray, rng: np.random.Generator, noise: float, blur: float) -> np.ndarray:
+def finish_frame(frame: np.ndarray, rng: np.random.Generator, noise: float, blur: float) -> np.ndarray:
     if blur > 0:
         frame = cv2.GaussianBlur(frame, (0, 0), blur)
     if noise > 0:
@@ -138,9 +138,9 @@ def render_blitz(seed: int, *, size: tuple[int, int] = (640, 480), die_px: float
     w, h = size
     frame = np.empty((h, w, 3), np.uint8)
     frame[:] = TABLE_BGR
-    frame = _finish(frame, rng, 6.0, 0)  # the box bottom is not perfectly flat in colour
+    frame = finish_frame(frame, rng, 6.0, 0)  # the box bottom is not perfectly flat in colour
     n = len(COLOURED) + white_dice
-    spots = _place(rng, n, die_px, (h, w))
+    spots = place_dice(rng, n, die_px, (h, w))
     truth = []
     for i, (cx, cy) in enumerate(spots):
         colour = COLOURED[i] if i < len(COLOURED) else "white"
@@ -154,7 +154,7 @@ def render_blitz(seed: int, *, size: tuple[int, int] = (640, 480), die_px: float
         box = draw_die(frame, cx, cy, s, angle, palette[colour], pips=pips,
                        dot=None if dot is None else palette[dot])
         truth.append(RenderedDie(colour, pips, dot, box, angle))
-    return _finish(frame, rng, noise, blur), tuple(truth)
+    return finish_frame(frame, rng, noise, blur), tuple(truth)
 
 
 def render_pip_dice(seed: int, *, size: tuple[int, int] = (640, 480), n: int = 4, die_px: float = 50,
@@ -167,12 +167,12 @@ def render_pip_dice(seed: int, *, size: tuple[int, int] = (640, 480), n: int = 4
     stripes = (np.sin(np.arange(h) / 3.0 + rng.uniform(0, 6)) * 8).astype(np.int16)
     frame = np.clip(frame.astype(np.int16) + stripes[:, None, None], 0, 255).astype(np.uint8)
     truth = []
-    for cx, cy in _place(rng, n, die_px, (h, w)):
+    for cx, cy in place_dice(rng, n, die_px, (h, w)):
         pips = int(rng.integers(1, 7))
         angle = float(rng.uniform(0, math.pi / 2))
         box = draw_die(frame, cx, cy, die_px * float(rng.uniform(0.85, 1.15)), angle, (225, 232, 238), pips=pips)
         truth.append(RenderedDie("white", pips, None, box, angle))
-    return _finish(frame, rng, noise, blur), tuple(truth)
+    return finish_frame(frame, rng, noise, blur), tuple(truth)
 
 
 def render_start_roll(seed: int, *, size: tuple[int, int] = (640, 480), die_px: float = 60,
@@ -186,7 +186,7 @@ def render_start_roll(seed: int, *, size: tuple[int, int] = (640, 480), die_px: 
     values = {"white": white or int(rng.integers(1, 7)), "black": black or int(rng.integers(1, 7))}
     bodies = {"white": (45, 40, 40), "black": (225, 232, 238)}  # pip_colour() picks the contrast
     truth: dict[str, Any] = dict(values)
-    for kind, (cx, cy) in zip(("white", "black"), _place(rng, 2, die_px, (h, w))):
+    for kind, (cx, cy) in zip(("white", "black"), place_dice(rng, 2, die_px, (h, w))):
         truth[f"{kind}_box"] = draw_die(frame, cx, cy, die_px, float(rng.uniform(0, math.pi / 2)),
                                         bodies[kind], pips=values[kind])
-    return _finish(frame, rng, noise, blur), truth
+    return finish_frame(frame, rng, noise, blur), truth

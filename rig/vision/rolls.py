@@ -308,7 +308,9 @@ def _where(die: Any) -> str:
 
 # -- the tracker -------------------------------------------------------------------------
 @dataclass(frozen=True)
-class _EmptyReading:
+class EmptyReading:
+    """A sure reading of an empty box."""
+
     dice: tuple = ()
     status: str = "ok"
     reasons: tuple = ()
@@ -323,7 +325,7 @@ class RollTracker:
     ``read(frame) -> DiceReading`` is the dice reader. Feed every frame with
     :meth:`feed`; it returns the events that frame caused (usually none).
 
-    >>> tracker = RollTracker(read=lambda frame: _EmptyReading())
+    >>> tracker = RollTracker(read=lambda frame: EmptyReading())
     >>> tracker.feed(0, np.zeros((48, 64, 3), np.uint8))
     []
     >>> tracker
@@ -340,7 +342,7 @@ class RollTracker:
     ) -> None:
         self.read = read
         self.settings = settings or TrackerSettings()
-        self.reading = baseline if baseline is not None else _EmptyReading()
+        self.reading = baseline if baseline is not None else EmptyReading()
         self.roll = int(roll)
         self.moving = False
         self._previous: np.ndarray | None = None
