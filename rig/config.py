@@ -45,7 +45,8 @@ __all__ = [
     "RigConfig",
     "ServerConfig",
     "TossConfig",
-    "config_path_from_env",
+    "SYSTEM_CONFIG",
+    "default_config_path",
     "normalize_pin",
 ]
 
@@ -276,10 +277,17 @@ class RigConfig:
         return lines
 
 
-def config_path_from_env() -> Path | None:
-    """The config file named by ``RIG_CONFIG``, if set (used when no ``--config`` is given)."""
+#: where scripts/install-pi.sh puts the config the service runs with
+SYSTEM_CONFIG = Path("/etc/rig/rig.toml")
+
+
+def default_config_path(system: Path = SYSTEM_CONFIG) -> Path | None:
+    """The config file to use when no ``--config`` is given: ``$RIG_CONFIG`` if set, else the
+    installed ``/etc/rig/rig.toml`` if there is one, else None (the built-in default)."""
     value = os.environ.get("RIG_CONFIG", "").strip()
-    return Path(value) if value else None
+    if value:
+        return Path(value)
+    return system if system.is_file() else None
 
 
 # --------------------------------------------------------------------------- checking

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rig.config import RigConfig, config_path_from_env
+from rig.config import RigConfig, default_config_path
 from rig.errors import RigError
 
 if TYPE_CHECKING:
@@ -77,8 +77,9 @@ def resolve_mode(requested: str | None, config: RigConfig, *, on_pi: bool | None
 
 
 def load_config(path: str | os.PathLike[str] | None) -> RigConfig:
-    """The config file given, else ``$RIG_CONFIG``, else the built-in default (five simulated players)."""
-    path = path if path is not None else config_path_from_env()
+    """The config file given, else ``$RIG_CONFIG``, else ``/etc/rig/rig.toml`` if installed, else the
+    built-in default (five simulated players)."""
+    path = path if path is not None else default_config_path()
     return RigConfig.load(path) if path is not None else RigConfig.default()
 
 

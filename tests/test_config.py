@@ -345,3 +345,15 @@ def test_describe_lists_players_and_settings():
     assert lines[0] == "3 players:"
     assert "Ben" in lines[2] and "beam" in lines[2] and "GPIO27" in lines[2] and "header pin 13" in lines[2]
     assert "game: frogs, turns each: auto (3), penalty per violation: 0" in lines
+
+
+def test_the_default_config_path_is_the_env_then_the_installed_file(tmp_path, monkeypatch):
+    from rig.config import default_config_path
+
+    installed = tmp_path / "etc-rig.toml"
+    monkeypatch.delenv("RIG_CONFIG", raising=False)
+    assert default_config_path(installed) is None
+    installed.write_text(THREE)
+    assert default_config_path(installed) == installed
+    monkeypatch.setenv("RIG_CONFIG", str(tmp_path / "mine.toml"))
+    assert default_config_path(installed) == tmp_path / "mine.toml"

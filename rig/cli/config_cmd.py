@@ -89,10 +89,10 @@ def run_example(args) -> int:
 
 
 def run_wiring(args) -> int:
-    from rig.config import RigConfig, config_path_from_env
+    from rig.config import RigConfig, default_config_path
     from rig.wiring import markdown_table, render_svg
 
-    path = args.file or config_path_from_env()
+    path = args.file or default_config_path()
     config = RigConfig.load(path) if path else RigConfig.default()
     if args.table:
         sys.stdout.write(markdown_table(config))

@@ -5,10 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 
-#: where scripts/install-pi.sh puts the config the service runs with
-SYSTEM_CONFIG = Path("/etc/rig/rig.toml")
-
-
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "doctor",
@@ -28,13 +24,11 @@ def register(subparsers) -> None:
 def run(args) -> int:
     import json
 
-    from rig.config import RigConfig, config_path_from_env
+    from rig.config import RigConfig, default_config_path
     from rig.doctor import FAIL, Context, format_report, run_checks
     from rig.errors import ConfigError
 
-    path = args.config if args.config is not None else config_path_from_env()
-    if path is None and SYSTEM_CONFIG.is_file():
-        path = SYSTEM_CONFIG
+    path = args.config if args.config is not None else default_config_path()
     config, error = None, None
     if path is None:
         config = RigConfig.default()

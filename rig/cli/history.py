@@ -22,10 +22,10 @@ def register(subparsers) -> None:
 
 def data_dir_from(args) -> Path:
     """The data folder for ``--data-dir`` / ``--config`` / the environment (as ``rig run`` resolves it)."""
-    from rig.config import RigConfig, config_path_from_env
+    from rig.config import RigConfig, default_config_path
     from rig.engine.paths import resolve_data_dir
 
-    path = args.config if args.config is not None else config_path_from_env()
+    path = args.config if args.config is not None else default_config_path()
     configured = RigConfig.load(path).data_dir if path is not None else None
     return resolve_data_dir(args.data_dir, configured=configured)
 

@@ -45,9 +45,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _load_config(path: Path | None):
-    from rig.config import RigConfig, config_path_from_env
+    from rig.config import RigConfig, default_config_path
 
-    path = path or config_path_from_env()
+    path = path or default_config_path()
     return RigConfig.load(path) if path else RigConfig.default()
 
 
