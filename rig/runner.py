@@ -27,7 +27,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -104,6 +104,33 @@ OTHER_GAMES = ("blitz", "lego", "banana")
 SIM_KEYS = {"frogs": "1-8 press a player's button, r roll, b/p/y/k/g lay a card, h hold",
             "blitz": "1-8 buzz, r throw the dice", "lego": "1-2 press, r roll", "banana": "r roll both dice"}
 SIM_FRAME = (640, 480)
+#: the most seats a game has (Lunar Laser Frogs: 3 to 8 players)
+MAX_SEATS = 8
+#: the games whose players need no toss input (the Banana Moon start roll is the camera's alone)
+NO_INPUT_GAMES = ("banana",)
+
+
+def sim_seats(players) -> tuple:
+    """The configured inputs, then mock inputs on free pins for the seats up to :data:`MAX_SEATS`.
+
+    >>> [(p.name, p.pin) for p in sim_seats(RigConfig.default().players)[5:]]
+    [('seat 6', 'GPIO26'), ('seat 7', 'GPIO23'), ('seat 8', 'GPIO24')]
+    """
+    from rig.config import DEFAULT_PINS, PlayerInput
+
+    seats = list(players)
+    used = {p.pin for p in seats}
+    names = {p.name for p in seats}
+    free = [pin for pin in (*DEFAULT_PINS, *(f"GPIO{n}" for n in range(2, 28))) if pin not in used]
+    while len(seats) < MAX_SEATS and free:
+        pin = free.pop(0)
+        used.add(pin)
+        name = f"seat {len(seats) + 1}"
+        while name in names:
+            name += "'"
+        names.add(name)
+        seats.append(PlayerInput(name, pin, "button"))
+    return tuple(seats)
 SIM_MAX_FPS = 30.0
 
 
@@ -173,6 +200,9 @@ class Rig:
         self._faces: tuple[str, ...] = ()
         self._timed_out: tuple | None = None  # the Würfelblitz round a timeout was sent for
         self._started = False
+        #: the toss inputs, one per seat in order: the config's players, and in simulation mock
+        #: inputs for the seats up to MAX_SEATS the config has none for
+        self.seat_inputs = sim_seats(config.players) if mode == "sim" else tuple(config.players)
 
     def __repr__(self) -> str:
         state = "running" if self._started else "stopped"
@@ -204,7 +234,8 @@ class Rig:
         except OSError as exc:
             raise RunError(f"cannot create the data directory {self.data_dir}: {exc.strerror}") from None
         self.profile, self.profile_name = self._load_profile()
-        self.service = EngineService.open(self.data_dir, hold_us=round(self.config.tosses.hold_confirm_s * 1e6))
+        self.service = EngineService.open(self.data_dir, hold_us=round(self.config.tosses.hold_confirm_s * 1e6),
+                                          admit=self.admit_game)
         self._ensure_game()
         turn = self.service.state()["turn"]
         game = self.service.state()["game"]
@@ -216,7 +247,8 @@ class Rig:
 
             factory = self.pin_factory = MockFactory()
         try:
-            self.inputs = TossInputs.from_config(self.config, pin_factory=factory, on_toss=self._on_toss,
+            self.inputs = TossInputs.from_config(replace(self.config, players=self.seat_inputs), pin_factory=factory,
+                                                 on_toss=self._on_toss,
                                                  on_release=self._on_release, on_fault=self._on_fault)
         except NoGPIOError as exc:
             raise RunError(
@@ -359,7 +391,23 @@ class Rig:
         """Input name (config) → the player of the current game in that seat."""
         state = self.service.state() if self.service else {"game": None}
         names = state["game"]["players"] if state.get("game") else [p.name for p in self.config.players]
-        return {p.name: names[i] for i, p in enumerate(self.config.players) if i < len(names)}
+        return {p.name: names[i] for i, p in enumerate(self.seat_inputs) if i < len(names)}
+
+    def admit_game(self, event) -> None:
+        """Refuse up front a new game with more players than toss inputs (the engine logs the refusal)."""
+        from rig.engine import EventRefused
+
+        game = event.get("game") or "frogs"
+        players = event.get("players") or []
+        have = len(self.seat_inputs)
+        if game in NO_INPUT_GAMES or len(players) <= have:
+            return
+        names = ", ".join(str(p) for p in players[have:])
+        raise EventRefused(
+            f"{len(players)} players but only {have} toss input{'s' if have != 1 else ''}: "
+            f"{names} would have no button or beam. Wire one more input per extra seat and add a "
+            f"[[players]] entry with its pin to the config (rig config wiring shows the free pins), "
+            f"or start with at most {have} players")
 
     def input_of(self, player: str) -> str:
         """The config's input for the current game's ``player`` (same seat)."""
@@ -534,12 +582,15 @@ class Rig:
         with self._lock:
             new_turn = key != self._turn_key
             changed = phase != self._phase
+            before = self._phase
             self._turn_key, self._phase = key, phase
         if new_turn and self.tracker is not None:
             self.tracker.new_turn()
         if changed:
-            if phase == "reveal":
-                self.cards = None  # a fresh reveal: a card already in view counts
+            if phase == "reveal" and (new_turn or before != "review"):
+                # a fresh reveal (the copy choice made): a card already in view counts. Back from
+                # the review by an undo, the card in view was the one undone: it is not read again.
+                self.cards = None
             if self.tracker is not None:
                 other = self.game_name in OTHER_GAMES
                 self.tracker.open = (phase not in (None, "over")) if other else phase in ROLLING_PHASES

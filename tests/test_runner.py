@@ -117,20 +117,25 @@ def test_a_whole_turn_through_mock_pins_and_the_virtual_table(config, tmp_path):
         for player in ("Cleo", "Ben", "Eli", "Dev"):
             sim.press(player)
             time.sleep(0.01)
-        state = wait_for(rig, lambda s: s["turn"]["phase"] == "reveal", what="the reveal")
+        # the rulebook's order: whom to copy is chosen while the stack is still face down
+        state = wait_for(rig, lambda s: s["turn"]["phase"] == "copy", what="the copy choice")
         order = [t["player"] for t in state["turn"]["tosses"]]
         assert order == ["Cleo", "Ben", "Eli", "Dev"]  # by the edge times of the mock pins
         assert "Cleo beat Ben by" in state["turn"]["tosses"][1]["margin_text"]
         cards = ["gray", "blue", "gray", "pink"]
-        for k, card in enumerate(cards, start=1):
-            sim.show_card(card)
-            wait_for(rig, lambda s, k=k: s["turn"]["cards_revealed"] == k, what=f"card {k}")
-        state = rig.service.state()
-        assert [t["card"] for t in state["turn"]["tosses"]] == cards
+        sim.show_card(cards[0])  # turned over too early: the camera does not read it yet
+        time.sleep(0.6)
+        assert rig.service.state()["turn"]["cards_revealed"] == 0
         sim.press("Ada")  # a short press: copy the next player (Ben)
         wait_for(rig, lambda s: (s["turn"]["copy"] or {}).get("player") == "Ben", what="the copy choice")
-        sim.hold("Ada")  # a hold confirms
+        assert rig.service.state()["turn"]["cards_revealed"] == 0
+        sim.hold("Ada")  # a hold confirms: now the reveal, and the card already in view is read
+        wait_for(rig, lambda s: s["turn"]["cards_revealed"] == 1, what="card 1")
+        for k, card in enumerate(cards[1:], start=2):
+            sim.show_card(card)
+            wait_for(rig, lambda s, k=k: s["turn"]["cards_revealed"] == k, what=f"card {k}")
         state = wait_for(rig, lambda s: s["turn"]["phase"] == "review", what="the score")
+        assert [t["card"] for t in state["turn"]["tosses"]] == cards
         score = state["turn"]["score"]
         assert score["copy"] == "Ben" and score["points"]["Ada"] == score["points"]["Ben"]
         sim.hold("Ada")  # another hold finishes the turn
@@ -359,3 +364,31 @@ def test_install_script_renders_the_units(tmp_path):
         assert line in service.splitlines(), line
     assert "--kiosk --app=http://127.0.0.1:8080/" in kiosk
     assert "systemctl --user start rig-kiosk.service" in autostart
+
+
+def test_simulation_gives_every_seat_of_an_eight_player_game_a_mock_input(config, tmp_path):
+    players = ["Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal"]
+    with Rig(config, mode="sim", data_dir=tmp_path, camera=False) as rig:
+        rig.service.submit({"type": "game_started", "players": players})
+        assert list(rig.seats().values()) == players
+        rig.sim.press("Ada")
+        wait_for(rig, lambda s: s["turn"]["started"], what="the turn to start")
+        for name in players[1:]:
+            rig.sim.press(name)  # Fay, Gus and Hal too: mock inputs on free pins
+        state = wait_for(rig, lambda s: len(s["turn"]["tosses"]) == 7, what="seven tosses")
+        assert sorted(t["player"] for t in state["turn"]["tosses"]) == sorted(players[1:])
+
+
+def test_the_real_rig_refuses_up_front_a_game_with_a_seat_without_input(config, tmp_path):
+    from rig.engine import EventRefused
+
+    with Rig(config, mode="real", data_dir=tmp_path, camera=False, pin_factory=MockFactory()) as rig:
+        assert len(rig.seat_inputs) == 5
+        before = rig.service.state()
+        with pytest.raises(EventRefused, match="6 players but only 5 toss inputs: Fay would have no button or beam"
+                                               ".*add a \\[\\[players\\]\\] entry"):
+            rig.service.submit({"type": "game_started", "players": ["Ada", "Ben", "Cleo", "Dev", "Eli", "Fay"]})
+        after = rig.service.state()
+        assert after["game"] == before["game"]  # the running game goes on
+        assert "only 5 toss inputs" in after["notices"][-1]["reason"]
+        rig.service.submit({"type": "game_started", "game": "banana", "players": ["Ada", "Ben"]})  # no inputs needed

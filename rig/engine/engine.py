@@ -20,12 +20,12 @@ rig.engine.errors.EventRefused: a card reveal before Ada's turn has started
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from rig.engine.errors import EventFormatError, EventRefused
 from rig.engine.events import parse_event
 from rig.engine.extra import ExtraGame
-from rig.engine.game import GameState, apply, phase, score_turn, start_game
+from rig.engine.game import GameState, apply, early_dice_violation, phase, score_turn, start_game
 from rig.engine.log import EventLog, LoggedEvent, Pending
 from rig.engine.view import state_view
 
@@ -40,7 +40,7 @@ def fold(batches: list[Batch]) -> GameState | None:
     game: GameState | None = None
     for batch in batches:
         for seq, event in batch:
-            game = start_game(event, seq) if event["type"] == "game_started" else apply(game, event)
+            game = start_game(event, seq) if event["type"] == "game_started" else apply(game, event, replay=True)
     return game
 
 
@@ -75,8 +75,10 @@ def _notice(logged: LoggedEvent) -> dict[str, Any]:
 class Engine:
     """The current game as a fold over ``log`` (not thread-safe: see :class:`rig.engine.service.EngineService`)."""
 
-    def __init__(self, log: EventLog) -> None:
+    def __init__(self, log: EventLog, *, admit: Callable[[Mapping[str, Any]], None] | None = None) -> None:
         self.log = log
+        #: checks a new game against the rig before it starts (raises EventRefused: e.g. a seat with no input)
+        self.admit = admit
         self.game: GameState | None = None
         self._batches: list[Batch] = []
         self._started_at: str | None = None
@@ -226,6 +228,8 @@ class Engine:
             if kind == "game_started":
                 if game is not None and not game.is_over:
                     raise EventRefused("the current game must end before a new one starts")
+                if self.admit is not None:
+                    self.admit(item)
                 if game is not None and self.game is not None and not self.game.is_over:
                     abandoned = game
                 game = start_game(item, 0)
@@ -236,10 +240,15 @@ class Engine:
                 score = score_turn(game)
                 if score is not None:
                     item = {**item, "turn": game.turn.number, "score": score}
+            before = game
             game = apply(game, item)
             if isinstance(game, ExtraGame):
                 item, follow = game.after(item)
                 queue[0:0] = follow
+            elif kind == "roll_settled":
+                early = early_dice_violation(before, game, item)
+                if early is not None:
+                    queue.insert(0, early)
             elif kind == "turn_scored":
                 item = {**item, "totals": dict(game.progress().totals)}
                 if game.progress().outcome is not None:

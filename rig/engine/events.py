@@ -21,7 +21,7 @@ from typing import Any, Mapping
 from rig.engine.errors import EventFormatError
 
 #: the kinds of correction a ``correction`` event can make
-CORRECTIONS = ("die", "dice", "card", "toss", "undo")
+CORRECTIONS = ("die", "dice", "card", "toss", "swap", "undo")
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,7 @@ SPECS: dict[str, EventSpec] = {
     "correction": EventSpec({
         "what": Field((str,), True, describe=f"one of {', '.join(CORRECTIONS)}"),
         "index": _INT,
+        "other": _INT,
         "face": _STR,
         "faces": _LIST,
         "card": _STR,

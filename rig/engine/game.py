@@ -5,10 +5,14 @@ way); :func:`apply` takes it one event further or raises :class:`EventRefused` l
 untouched. The scoring and the game's progress (whose turn, game end, tie-break rounds)
 come from :mod:`rig.rules`: the engine adds no scoring of its own.
 
-Turn phases: ``waiting`` (for the roller to start), ``rolling`` (fewer than three rolls and
-fewer than six dice), ``tossing`` (someone still has to toss), ``reveal`` (cards being laid
-out), ``copy`` (all cards in, the roller has not confirmed whom to copy), ``review`` (scored,
+Turn phases, in the rulebook's order of play: ``waiting`` (for the roller to start),
+``rolling`` (fewer than three rolls and fewer than six dice), ``tossing`` (someone still has
+to toss), ``copy`` (every card is in, the roller has not confirmed whom to copy: the stack
+stays face down until they have), ``reveal`` (cards being turned over), ``review`` (scored,
 waiting for ``turn_scored``) and ``over`` (the game ended).
+
+The copy choice may be made (and changed) any time from the start of the turn until the
+first card is turned over; after that it stands.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ class TossRecord:
     clock: str | None = None
     late: bool = False  # arrived after the reveal started
     removed: bool = False  # struck out by a correction
+    swapped: bool = False  # moved to another place in the order by a correction
 
 
 @dataclass
@@ -200,10 +205,10 @@ def phase(game: GameState | ExtraGame) -> str:
         return "rolling"
     if still_to_toss(game, turn):
         return "tossing"
-    if len(turn.cards) < cards_expected(game):
-        return "reveal"
     if not (turn.copy and turn.copy_confirmed):
         return "copy"
+    if len(turn.cards) < cards_expected(game):
+        return "reveal"
     return "review"
 
 
@@ -232,10 +237,10 @@ def score_problem(game: GameState) -> str | None:
         return f"still to toss: {', '.join(owed)}"
     if len(turn.dice) != DICE:
         return f"the box shows {len(turn.dice)} dice, a turn has {DICE}: correct the dice"
+    if not (turn.copy and turn.copy_confirmed):
+        return f"{turn.roller} has not confirmed whom to copy (the cards stay face down until then)"
     if len(turn.cards) < cards_expected(game):
         return f"{len(turn.cards)} of {cards_expected(game)} cards revealed"
-    if not (turn.copy and turn.copy_confirmed):
-        return f"{turn.roller} has not confirmed whom to copy"
     try:
         game.rules.check_turn(rules_turn(game, turn))
     except FrogsError as exc:
@@ -279,8 +284,14 @@ def start_game(event: Mapping[str, Any], game_id: int) -> GameState | ExtraGame:
     return GameState(game_id, name, players, options, setup, event["t_us"], TurnState(1, setup.roller_of(0)))
 
 
-def apply(game: GameState | ExtraGame | None, event: Mapping[str, Any]) -> GameState | ExtraGame:
-    """``game`` after ``event`` (a copy; ``game`` itself is not changed). Raises :class:`EventRefused`."""
+def apply(game: GameState | ExtraGame | None, event: Mapping[str, Any], *,
+          replay: bool = False) -> GameState | ExtraGame:
+    """``game`` after ``event`` (a copy; ``game`` itself is not changed). Raises :class:`EventRefused`.
+
+    ``replay``: the event is already in the log (a fold at start-up or after an undo): the
+    order-of-play checks that came with the copy-before-reveal rule are not applied again, so
+    a log written before them still folds.
+    """
     kind = event["type"]
     if game is None:
         raise EventRefused(f"no game in progress: start one first (a {kind} needs a game)")
@@ -295,9 +306,25 @@ def apply(game: GameState | ExtraGame | None, event: Mapping[str, Any]) -> GameS
     handler = _HANDLERS.get(kind)
     if handler is None:
         raise EventRefused(f"a {kind} event has no meaning in {game.game}")
+    if not replay:
+        _check_order(game, event)
     game = game.clone()
     handler(game, event)
     return game
+
+
+def _check_order(game: GameState, event: Mapping[str, Any]) -> None:
+    """The rulebook's order: whom to copy is chosen before the first card is turned over."""
+    turn = game.turn
+    kind = event["type"]
+    if kind == "card_revealed" and phase(game) == "copy":
+        who = f"{turn.roller} has picked {turn.copy} but not confirmed" if turn.copy else \
+            f"{turn.roller} has not chosen whom to copy"
+        raise EventRefused(f"a card reveal before the copy choice: {who} (the cards stay face down until then)")
+    if kind == "copy_chosen" and turn.cards:
+        current = f" ({turn.copy})" if turn.copy else ""
+        raise EventRefused(f"the copy choice{current} stands once the cards are being turned over: "
+                           "undo the reveal to change it")
 
 
 def _need_started(game: GameState, what: str) -> TurnState:
@@ -341,12 +368,35 @@ def _roll_settled(game: GameState, event: Mapping[str, Any]) -> None:
     turn.corrected_dice = set()
 
 
+def early_dice_violation(before: GameState | ExtraGame | None, after: GameState | ExtraGame,
+                         roll: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The violation a roll implies when it brings the sixth die before the third roll.
+
+    A turn is exactly three rolls with at least one die each, so all six dice in the first
+    roll (or the last of them in the second) breaks the rule like a fourth roll does.
+    """
+    if not isinstance(after, GameState) or not isinstance(before, GameState):
+        return None
+    turn = after.turn
+    if len(turn.dice) != DICE or turn.rolls >= ROLLS_PER_TURN or len(before.turn.dice) == DICE:
+        return None
+    which = "first" if turn.rolls == 1 else "second"
+    left = ROLLS_PER_TURN - turn.rolls
+    detail = (f"all {DICE} dice by the {which} roll: a turn is exactly {ROLLS_PER_TURN} rolls with at least "
+              f"one die each, and {left} roll{'s' if left != 1 else ''} had no die left")
+    event = {"type": "violation", "t_us": roll["t_us"], "source": "engine", "kind": "too_few_rolls",
+             "player": turn.roller, "detail": detail}
+    if "clock" in roll:
+        event["clock"] = roll["clock"]
+    return event
+
+
 def _toss(game: GameState, event: Mapping[str, Any]) -> None:
     player = event["player"]
     if player not in game.players:
         raise EventRefused(f"a toss by {player!r}, who is not playing ({', '.join(game.players)})")
     turn = game.turn
-    late = bool(turn.cards) or phase(game) in ("copy", "review")
+    late = bool(turn.cards) or phase(game) == "review"
     turn.tosses.append(TossRecord(player, event["t_us"], len(turn.tosses), event.get("clock"), late))
 
 
@@ -438,6 +488,40 @@ def _correction(game: GameState, event: Mapping[str, Any]) -> None:
         if len(counting_tosses(game, turn)) < len(turn.cards):
             raise EventRefused("that would leave a revealed card without its toss")
         _check_cards(game, turn)
+    elif what == "swap":
+        _swap_tosses(game, turn, _need(event, "index", what), _need(event, "other", what))
+
+
+def _swap_tosses(game: GameState, turn: TurnState, index: int, other: int) -> None:
+    """Exchange the places of tosses ``index`` and ``other`` (in landing order), each with its card.
+
+    The button times put them in the wrong order (found at the reveal, or before): each
+    player keeps their own card, and the two move to each other's place in the stack.
+    """
+    ordered = ordered_tosses(turn)
+    for k in (index, other):
+        if not 0 <= k < len(ordered):
+            raise EventRefused(f"there is no toss {k + 1} ({len(ordered)} toss{'es' if len(ordered) != 1 else ''})")
+    if index == other:
+        raise EventRefused("a swap needs two different tosses")
+    a, b = ordered[index], ordered[other]
+    position = {toss.order: k for k, toss in enumerate(counting_tosses(game, turn))}
+    revealed = [position.get(t.order) is not None and position[t.order] < len(turn.cards) for t in (a, b)]
+    if revealed[0] != revealed[1]:
+        up, down = (a, b) if revealed[0] else (b, a)
+        raise EventRefused(f"{up.player}'s card is turned over and {down.player}'s is not yet: "
+                           "swap them once both cards are up")
+    a.player, b.player = b.player, a.player
+    a.removed, b.removed = b.removed, a.removed
+    a.swapped = b.swapped = True
+    if revealed[0]:
+        i, j = position[a.order], position[b.order]
+        turn.cards[i], turn.cards[j] = turn.cards[j], turn.cards[i]
+        moved = {j for k, j in ((i, j), (j, i)) if k in turn.corrected_cards}  # the marks go with the cards
+        turn.corrected_cards = (turn.corrected_cards - {i, j}) | moved
+    if len(counting_tosses(game, turn)) < len(turn.cards):
+        raise EventRefused("that would leave a revealed card without its toss")
+    _check_cards(game, turn)
 
 
 def _need(event: Mapping[str, Any], key: str, what: str) -> Any:

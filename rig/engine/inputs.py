@@ -2,7 +2,8 @@
 
 Every player has one input (button or break-beam). The roller's own input doubles as the
 copy selector: a short press (released within ``hold_us``) moves the choice to the next
-player in seat order, a hold of at least ``hold_us`` (1 s) confirms it; once everything is
+player in seat order, a hold of at least ``hold_us`` (1 s) confirms it — before any card is
+turned over (the rulebook's order: the reveal waits for the choice); once everything is
 scored, another hold finishes the turn. These pure functions turn a press or a release into
 the engine events it stands for (possibly none).
 
@@ -91,6 +92,8 @@ def events_for_release(game: GameState | None, player: str, t_us: int, held_us: 
         if turn.copy and not turn.copy_confirmed:
             return [_event("copy_chosen", t_us, source, clock, player=turn.copy, confirmed=True)]
         return []
+    if turn.cards:
+        return []  # the copy choice stands once the cards are being turned over
     others = [name for name in game.players if name != turn.roller]
     if turn.copy in others:
         choice = others[(others.index(turn.copy) + 1) % len(others)]

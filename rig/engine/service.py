@@ -75,16 +75,18 @@ class EngineService:
     """Thread-safe :class:`Engine` over an :class:`EventLog`; notifies subscribers after every change.
 
     Events submitted without ``t_us``/``source``/``clock`` get now (monotonic µs), ``default_source``
-    and this boot's id. ``hold_us``: how long the roller holds their input to confirm.
+    and this boot's id. ``hold_us``: how long the roller holds their input to confirm. ``admit``: checks a
+    ``game_started`` against the rig (raises :class:`EventRefused`, logged), e.g. that every seat has an input.
     """
 
     def __init__(self, log: EventLog, *, hold_us: int = HOLD_CONFIRM_US, clock: str | None = None,
-                 now_us: Callable[[], int] = monotonic_us) -> None:
+                 now_us: Callable[[], int] = monotonic_us,
+                 admit: Callable[[Mapping[str, Any]], None] | None = None) -> None:
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._subscribers: list[Subscription] = []
         self.log = log
-        self.engine = Engine(log)
+        self.engine = Engine(log, admit=admit)
         self.hold_us = hold_us
         self.clock = clock or boot_id()
         self._now_us = now_us

@@ -56,7 +56,7 @@ def _tosses_view(game: GameState, score: dict[str, Any] | None) -> tuple[list[di
         toss = view.toss
         entry: dict[str, Any] = {
             "index": index, "player": toss.player, "t_us": toss.t_us, "counting": view.counting,
-            "why": view.why, "position": None, "card": None, "card_corrected": False,
+            "why": view.why, "swapped": toss.swapped, "position": None, "card": None, "card_corrected": False,
             "points": None, "reason": None, "margin_us": None, "margin_text": None, "dead_heat": False,
         }
         if view.counting:

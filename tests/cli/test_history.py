@@ -17,9 +17,9 @@ def finished_game(data_dir):
             service.submit({"type": "roll_settled", "t_us": t + 1, "dice": ["pink", "pink", "yellow+pink", "yellow", "blank", "blank"]})
             for k, p in enumerate(others):
                 service.press(p, t + 10 + k)
+            service.submit({"type": "copy_chosen", "t_us": t + 15, "player": others[0]})  # before the reveal
             for card in ("pink", "yellow", "gray"):  # first tosser pink 3, second yellow 2, third gray 2
                 service.submit({"type": "card_revealed", "t_us": t + 20, "card": card})
-            service.submit({"type": "copy_chosen", "t_us": t + 30, "player": others[0]})
             service.submit({"type": "turn_scored", "t_us": t + 40})
             t += 1_000_000
         service.submit({"type": "game_started", "t_us": t, "players": ["Ada", "Ben", "Eli"]})

@@ -139,7 +139,7 @@ def _ready_to_reveal(service, players=PLAYERS[4]):
     ({"type": "correction", "what": "dice", "faces": ["pink+blue"] * 6}, "only 2 dice carry"),
     ({"type": "copy_chosen", "player": "Ada"}, "cannot copy themself"),
     ({"type": "turn_started"}, "already under way"),
-    ({"type": "turn_scored"}, "cannot be scored yet: 0 of 3 cards revealed"),
+    ({"type": "turn_scored"}, "cannot be scored yet: Ada has not confirmed whom to copy"),  # copy comes first now
     ({"type": "game_started", "players": ["Ada"]}, "3 to 8 players"),
 ])
 def test_events_that_make_no_sense_are_refused_and_logged(event, reason):
@@ -184,13 +184,13 @@ def test_corrections_die_card_toss_owner_and_undo():
     service.submit({"type": "correction", "t_us": 602, "what": "toss", "index": 0, "player": "Cleo"})
     service.submit({"type": "correction", "t_us": 603, "what": "toss", "index": 1, "player": "Ben"})
     assert [t["player"] for t in service.state()["turn"]["tosses"]] == ["Cleo", "Ben", "Dev"]
+    service.submit({"type": "copy_chosen", "t_us": 604, "player": "Ben"})  # whom to copy: before the reveal
     for card in ("blue", "blue", "gray"):
         try:
             service.submit({"type": "card_revealed", "t_us": 700, "card": card})
         except EventRefused:
             raise
     service.submit({"type": "correction", "t_us": 701, "what": "card", "index": 1, "card": "pink"})
-    service.submit({"type": "copy_chosen", "t_us": 702, "player": "Ben"})
     turn = service.state()["turn"]
     assert turn["phase"] == "review"
     assert [(t["player"], t["card"], t["points"]) for t in turn["tosses"]] == [
@@ -219,6 +219,7 @@ def test_three_players_same_card_twice_is_refused():
     _ready_to_reveal(service, PLAYERS[3])
     service.press("Ben", 600)
     service.press("Cleo", 601)
+    service.submit({"type": "copy_chosen", "t_us": 650, "player": "Ben"})  # before the reveal
     service.submit({"type": "card_revealed", "t_us": 700, "card": "pink"})  # Ben's first
     service.submit({"type": "card_revealed", "t_us": 701, "card": "pink"})  # Cleo's first
     with pytest.raises(EventRefused, match="Ben has only one pink card"):
@@ -230,12 +231,14 @@ def test_violations_cost_points_with_the_penalty_option():
     service.submit({"type": "game_started", "players": PLAYERS[4], "options": {"penalty_per_violation": 1}})
     service.press("Ada", 100)
     service.submit({"type": "violation", "t_us": 150, "kind": "re-roll", "detail": "a die was hit"})
-    service.submit({"type": "roll_settled", "t_us": 200, "dice": ["pink", "pink", "yellow+pink", "yellow", "blank", "blank"]})
+    dice = ["pink", "pink", "yellow+pink", "yellow", "blank", "blank"]
+    for k, n in enumerate((2, 4, 6)):  # three rolls (six dice at once would be a second violation)
+        service.submit({"type": "roll_settled", "t_us": 200 + k, "dice": dice[:n]})
     for k, p in enumerate(["Ben", "Cleo", "Dev"]):
         service.press(p, 300 + k)
+    service.submit({"type": "copy_chosen", "t_us": 350, "player": "Ben"})  # before the reveal
     for card in ("blue", "pink", "gray"):
         service.submit({"type": "card_revealed", "t_us": 400, "card": card})
-    service.submit({"type": "copy_chosen", "t_us": 500, "player": "Ben"})
     assert service.state()["turn"]["violations"][0]["player"] == "Ada"
     state = service.submit({"type": "turn_scored", "t_us": 600})
     assert state["totals"]["Ada"] == 6 - 1

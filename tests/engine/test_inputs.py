@@ -59,10 +59,10 @@ def _to_review(service):
     for k, p in enumerate(["Ben", "Cleo", "Dev"]):
         service.press(p, 2 * S + k)
     service.submit({"type": "roll_settled", "t_us": 3 * S, "dice": ["blue", "pink", "yellow", "blank", "blank", "pink"]})
-    for card in ("blue", "pink", "yellow"):
-        service.submit({"type": "card_revealed", "t_us": 4 * S, "card": card})
-    tap(service, "Ada", 5 * S)
+    tap(service, "Ada", 5 * S)  # whom to copy: chosen before the reveal
     tap(service, "Ada", 6 * S, held=1_500_000)
+    for card in ("blue", "pink", "yellow"):
+        service.submit({"type": "card_revealed", "t_us": 7 * S, "card": card})
     assert service.state()["turn"]["phase"] == "review"
 
 
