@@ -9,8 +9,9 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "history",
         help="past games and per-player totals from the event log",
-        description="List past games (newest first) with their totals and winners, then each player's "
-        "games, wins and points over all games. Reads the event log in the data folder.",
+        description="List past games (newest first, numbered from 1 = the first game) with their totals "
+        "and winners, then each player's games, wins and points per kind of game. Reads the event log in "
+        "the data folder.",
     )
     parser.add_argument("--config", type=Path, metavar="FILE",
                         help="the rig's config file, for its data_dir (default: $RIG_CONFIG)")
@@ -84,9 +85,10 @@ def format_history(history: dict, *, limit: int = 20) -> str:
     if len(games) > limit:
         lines.append(f"  ... {len(games) - limit} older game(s) (--limit N shows more)")
     lines.append("players:")
-    lines.append(f"  {'name':<14} {'games':>5} {'wins':>5} {'points':>7} {'best':>5}")
-    for row in history["players"]:
-        lines.append(f"  {row['name']:<14} {row['games']:>5} {row['wins']:>5} {row['points']:>7} {row['best']:>5}")
+    lines.append(f"  {'game':<7} {'name':<14} {'games':>5} {'wins':>5} {'points':>7} {'best':>5}")
+    for row in history["players"]:  # one row per player and kind of game (its short name, as in the JSON)
+        lines.append(f"  {row.get('game', '?'):<7} {row['name']:<14} {row['games']:>5} {row['wins']:>5} "
+                     f"{row['points']:>7} {row['best']:>5}")
     return "\n".join(lines) + "\n"
 
 

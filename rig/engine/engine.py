@@ -25,7 +25,7 @@ from typing import Any, Callable, Mapping
 from rig.engine.errors import EventFormatError, EventRefused
 from rig.engine.events import parse_event
 from rig.engine.extra import ExtraGame
-from rig.engine.game import GameState, apply, early_dice_violation, phase, score_turn, start_game
+from rig.engine.game import ENGINE_GAMES, GameState, apply, early_dice_violation, phase, score_turn, start_game
 from rig.engine.log import EventLog, LoggedEvent, Pending
 from rig.engine.view import state_view
 
@@ -306,15 +306,21 @@ class Engine:
 
 
 def history_from(log: EventLog) -> dict[str, Any]:
-    """``{"games": [...], "players": [...]}`` from the log's game summaries."""
+    """``{"games": [...], "players": [...]}`` from the log's game summaries.
+
+    Each game has its ``number`` (1 = the first game ever; the one numbering the page and
+    ``rig history`` show, ``id`` is the log's). A player has one row per kind of game
+    (``game``): Lunar Laser Frogs points and LEGO track points are not added together.
+    """
     games = log.games()
     for index, game in enumerate(games):
         game["number"] = len(games) - index  # 1 = the first game ever
-    players: dict[str, dict[str, Any]] = {}
+    players: dict[tuple[str, str], dict[str, Any]] = {}
     for game in games:
         for name in game["players"]:
-            row = players.setdefault(name, {"name": name, "games": 0, "finished": 0, "wins": 0, "points": 0,
-                                            "best": 0})
+            kind = game.get("game") or "frogs"
+            row = players.setdefault((kind, name), {"game": kind, "name": name, "games": 0, "finished": 0,
+                                                    "wins": 0, "points": 0, "best": 0})
             row["games"] += 1
             points = int(game["totals"].get(name, 0))
             row["points"] += points
@@ -322,7 +328,9 @@ def history_from(log: EventLog) -> dict[str, Any]:
             if game["status"] == "over":
                 row["finished"] += 1
                 row["wins"] += game["winner"] == name
-    ranking = sorted(players.values(), key=lambda r: (-r["wins"], -r["points"], r["name"]))
+    order = {name: k for k, name in enumerate(ENGINE_GAMES)}
+    ranking = sorted(players.values(), key=lambda r: (order.get(r["game"], len(order)), r["game"], -r["wins"],
+                                                      -r["points"], r["name"]))
     return {"games": games, "players": ranking}
 
 

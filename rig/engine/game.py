@@ -321,7 +321,7 @@ def _check_order(game: GameState, event: Mapping[str, Any]) -> None:
         who = f"{turn.roller} has picked {turn.copy} but not confirmed" if turn.copy else \
             f"{turn.roller} has not chosen whom to copy"
         raise EventRefused(f"a card reveal before the copy choice: {who} (the cards stay face down until then)")
-    if kind == "copy_chosen" and turn.cards:
+    if kind == "copy_chosen" and turn.cards and phase(game) != "copy":  # "copy" with cards up: an older log
         current = f" ({turn.copy})" if turn.copy else ""
         raise EventRefused(f"the copy choice{current} stands once the cards are being turned over: "
                            "undo the reveal to change it")
