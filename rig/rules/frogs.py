@@ -428,7 +428,7 @@ class FrogsRules:
             if name == turn.roller:
                 continue
             if len(cards) != expected:
-                raise CardCountError(f"{name} tossed {len(cards)} card(s); each other player tosses {expected}")
+                raise CardCountError(f"{name} tossed {_count(len(cards), 'card')}; each other player tosses {expected}")
             if len(set(cards)) != len(cards):
                 raise CardCountError(f"{name} tossed two {cards[0].value} cards but has only one of each")
 
@@ -482,20 +482,33 @@ class FrogsRules:
     def card_points(
         self, card: Card, rank: int, index: int, gray_positions: list[int], counts: Mapping[str, int]
     ) -> tuple[int, str]:
-        """Points for the ``rank``-th card of its type, tossed at 0-based stack ``index``."""
+        """Points for the ``rank``-th card of its type, tossed at 0-based stack ``index``.
+
+        >>> FrogsRules().card_points(Card.BLUE, 1, 0, [], {"blue": 1})
+        (1, 'first blue: 1 blue die')
+        >>> FrogsRules().card_points(Card.GRAY, 1, 1, [], {})
+        (1, 'first gray: 1 card before it')
+        """
         if rank > self.scoring_cards_per_type:
-            return 0, f"not among the first {self.scoring_cards_per_type} {card.value} card(s)"
+            n = self.scoring_cards_per_type
+            first = f"the first {card.value} card scores" if n == 1 else f"the first {n} {card.value} cards score"
+            return 0, f"only {first}"
         ordinal = "first" if rank == 1 else "second"
         if card.colour:
             n = counts[card.colour]
-            return n, f"{ordinal} {card.value}: {n} {card.colour} dice"
+            return n, f"{ordinal} {card.value}: {_count(n, f'{card.colour} die', f'{card.colour} dice')}"
         if card is Card.BLANK:
             n = counts["blank"]
-            return 2 * n, f"{ordinal} blank: 2 x {n} blank dice"
+            return 2 * n, f"{ordinal} blank: 2 x {_count(n, 'blank die', 'blank dice')}"
         if not gray_positions:
-            return index, f"first gray: {index} card(s) before it"
+            return index, f"first gray: {_count(index, 'card')} before it"
         between = index - gray_positions[-1] - 1
-        return between, f"second gray: {between} card(s) since the first gray"
+        return between, f"second gray: {_count(between, 'card')} since the first gray"
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    """``1 card``, ``2 cards``, ``0 cards``; ``many`` for irregular plurals (``dice``)."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 class ThreePlayerFrogs(FrogsRules):

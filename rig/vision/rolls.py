@@ -306,6 +306,20 @@ def _where(die: Any) -> str:
     return f"({die.x:.0f}, {die.y:.0f})"
 
 
+def place_in_box(x: float, y: float, size: tuple[int, int] | None) -> str:
+    """Where a die lies, in words for the players: ``top left``, ``bottom``, ``middle``.
+
+    >>> place_in_box(60, 60, (480, 360)), place_in_box(240, 180, (480, 360)), place_in_box(460, 300, (480, 360))
+    ('top left', 'middle', 'bottom right')
+    """
+    if not size or not size[0] or not size[1]:
+        return "in the box"
+    w, h = size
+    row = "top" if y < h / 3 else "bottom" if y >= 2 * h / 3 else ""
+    col = "left" if x < w / 3 else "right" if x >= 2 * w / 3 else ""
+    return " ".join(part for part in (row, col) if part) or "middle"
+
+
 # -- the tracker -------------------------------------------------------------------------
 @dataclass(frozen=True)
 class EmptyReading:
@@ -384,6 +398,7 @@ class RollTracker:
 
     def _feed(self, t_us: int, frame: np.ndarray) -> list[Event]:
         s = self.settings
+        self._size = (int(frame.shape[1]), int(frame.shape[0]))  # for saying where a die lies
         signature = motion_signature(frame, s.motion_width)
         previous, self._previous = self._previous, signature
         if previous is None:
@@ -495,18 +510,22 @@ class RollTracker:
         reasons = tuple(getattr(new, "reasons", ())) + tuple(notes)
         return _replace(new, dice=tuple(dice), status="uncertain", reasons=reasons), adopted
 
-    @staticmethod
-    def _describe(moved: list[Any], after: list[Any], landed: set[int], *, follow: bool = False) -> str:
-        """Say which dice moved; ``follow``: no die was added, so each went to the nearest unexplained place."""
+    def _describe(self, moved: list[Any], after: list[Any], landed: set[int], *, follow: bool = False) -> str:
+        """Say which dice moved, in words (``the pink die, top left, moved``); ``follow``: no die was
+        added, so each went to the nearest unexplained place."""
+        size = getattr(self, "_size", None)
         parts = []
         free = [j for j in range(len(after)) if j not in landed]
         for b in moved:
+            where = place_in_box(b.x, b.y, size)
             if follow and free:
                 j = min(free, key=lambda k: math.hypot(after[k].x - b.x, after[k].y - b.y))
                 free.remove(j)
                 a = after[j]
                 shows = f" and now shows {a.face}" if str(a.face) != str(b.face) else ""
-                parts.append(f"the {b.face} die at {_where(b)} moved to {_where(a)}{shows}")
+                there = place_in_box(a.x, a.y, size)
+                to = "" if there == where else f" to the {there}" if there == "middle" else f" to {there}"
+                parts.append(f"the {b.face} die, {where}, moved{to}{shows}")
             else:
-                parts.append(f"the {b.face} die at {_where(b)} moved")
+                parts.append(f"the {b.face} die, {where}, moved")
         return "; ".join(parts)

@@ -143,7 +143,7 @@ def test_a_fresh_die_knocking_a_settled_one_is_flagged_with_the_roll():
     assert [(e.roll, e.new_dice) for e in settled] == [(1, 2), (2, 1)]
     (violation,) = table.of(Violation)
     assert violation.kind == "knocked_die"
-    assert "pink die at (160, 60)" in violation.detail
+    assert "the pink die, top, moved" in violation.detail  # in words, not pixels (issue 15)
 
 
 def test_a_knocked_die_between_rolls_is_flagged_and_the_reading_corrected():
@@ -154,7 +154,7 @@ def test_a_knocked_die_between_rolls_is_flagged_and_the_reading_corrected():
     table.settle()
     (violation,) = table.of(Violation)
     assert violation.kind == "knocked_die"
-    assert violation.detail == "the pink die at (160, 60) moved to (200, 100) and now shows yellow"
+    assert violation.detail == "the pink die, top, moved and now shows yellow"  # in words (issue 15)
     last = table.of(RollSettled)[-1]
     assert (last.roll, last.new_dice) == (1, 0)
     assert sorted(d.face for d in last.reading.dice) == ["blue", "yellow"]
