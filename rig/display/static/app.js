@@ -11,12 +11,19 @@
     waiting: (t) => `${t.roller}: press to start`,
     rolling: () => "rolling",
     tossing: (t) => (t.still_to_toss.length ? `to toss: ${t.still_to_toss.join(", ")}` : "tossing"),
-    reveal: (t) => `reveal: card ${t.cards_revealed + 1} of ${t.cards_expected}`,
     copy: (t) => `${t.roller}: whom to copy?`,
+    reveal: (t) => `turn over card ${t.cards_revealed + 1} of ${t.cards_expected}`,
     review: (t) => `${t.roller}: hold to finish the turn`,
     over: () => "game over",
   };
+  // "1 card", "2 cards"; many: the irregular plural ("dice")
+  const count = (n, one, many) => `${n} ${n === 1 ? one : (many || `${one}s`)}`;
+  const NOTICE_TTL_MS = 12000;  // a refusal shows this long, and only in the turn it happened in
   let state = null;
+  let noticeSeen = new Map();   // refused notice seq -> when this page first showed it
+  let noticeFloor = 0;          // refusals up to this seq belong to an earlier turn
+  let turnKey = null;
+  let noticesOpen = false;
   let rigStatus = { notices: [] };
   let simCamera = true;
 
@@ -46,7 +53,7 @@
       },
       die.colours.length ? el("span", { class: "frog", style: frogStyle(die.colours) }) : null,
       lasers.length ? el("span", { class: "lasers", title: `lasered: ${lasers.join(", ")}` }, lasers.map((c) => el("span", { class: "laser", style: `background: ${COLOUR[c]}; color: ${COLOUR[c]}` }))) : null,
-      el("span", { class: "label", text: lasers.length ? `${die.face} + ${lasers.join(" + ")}` : die.face })));
+      el("span", { class: "label", text: die.face.replace("+", "+\u200b") })));  // a combo may break after its +
     }
     $("dice").replaceChildren(...tiles);
     const box = $("lasered");
@@ -58,20 +65,23 @@
     }
     const counts = turn && turn.score && turn.score.counts;
     if (counts) {
-      box.append(el("div", { class: "counts", text: Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(" · ") }));
+      box.append(el("div", { class: "counts", text: Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(" · "),
+        title: "dice showing each colour (lasered colours included)" }));
     }
   }
 
   function renderTosses(turn) {
     const list = $("tosses");
     const rows = [];
+    const revealing = turn && turn.phase === "reveal" ? turn.cards_revealed + 1 : null;
     for (const toss of turn ? turn.tosses : []) {
       const counting = toss.counting;
       const card = toss.card;
       const points = toss.points;
-      rows.push(el("li", { class: `toss ${counting ? "" : "void"} ${toss.dead_heat ? "heat" : ""}`, "data-player": toss.player },
+      rows.push(el("li", { class: `toss ${counting ? "" : "void"} ${toss.dead_heat ? "heat" : ""}`, "data-player": toss.player,
+        "data-current": counting && toss.position === revealing ? "true" : null, "data-swapped": toss.swapped ? "true" : null },
         el("span", { class: "order", text: counting ? toss.position : "–" }),
-        el("button", { class: "who", title: "tap to fix who tossed", text: toss.player,
+        el("button", { class: "who", title: "tap to fix who tossed, or to swap two tosses", text: toss.swapped ? `${toss.player} ⇅` : toss.player,
           onclick: () => fixToss(toss.index, toss.player) }),
         counting
           ? el("button", { class: `card ${card ? `c-${card}` : ""}`, "data-position": toss.position,
@@ -81,15 +91,40 @@
           : el("span", {}),
         el("span", { class: `points ${points === 0 ? "zero" : ""}`, title: toss.reason || "",
           text: points === null || points === undefined ? "" : `+${points}` }),
-        toss.margin_text ? el("span", { class: `margin ${toss.margin_us !== null && toss.margin_us < 20000 ? "close" : ""}`, text: toss.margin_text }) : null,
-        toss.reason ? el("span", { class: "reason", text: toss.reason }) : null,
+        toss.margin_text || toss.reason ? el("span", { class: "notes" },
+          toss.margin_text ? el("span", { class: `margin ${toss.margin_us !== null && toss.margin_us < 20000 ? "close" : ""}`, text: toss.margin_text }) : null,
+          toss.reason ? el("span", { class: "reason", text: toss.reason }) : null) : null,
         counting ? null : el("span", { class: "why", text: toss.why || "does not count" })));
     }
     list.replaceChildren(...rows);
+    list.style.setProperty("--rows", Math.max(rows.length, 1));
+    list.dataset.rows = rows.length;
     if (turn && turn.started && !rows.length) {
       list.append(el("li", { class: "hint", text: "No toss yet." }));
     }
   }
+
+  // Type scaled to the space: the biggest rows with which every toss fits the panel (a TV with
+  // three tosses gets big rows, the 7" screen with seven gets small ones, none scrolled away)
+  const FIT_STEPS = [1, 0.92, 0.85, 0.78, 0.72, 0.66, 0.6];
+  function fitRows(list) {
+    for (const fit of FIT_STEPS) {
+      list.style.setProperty("--fit", fit);
+      if (list.scrollHeight <= list.clientHeight + 1) return;
+    }
+  }
+
+  // after the copy box has its height: fit the rows, then keep the toss that matters in view
+  // (the card being turned over, else the latest toss)
+  function settleTosses() {
+    const list = $("tosses");
+    fitRows(list);
+    const focus = list.querySelector('[data-current="true"]') || list.lastElementChild;
+    if (focus && list.scrollHeight > list.clientHeight + 1) {
+      list.scrollTop = Math.max(0, focus.offsetTop - list.offsetTop - list.clientHeight + focus.offsetHeight + 4);
+    }
+  }
+  window.addEventListener("resize", () => { if (state && state.turn) settleTosses(); });
 
   function renderCopy(turn, game) {
     const copy = $("copy");
@@ -99,13 +134,21 @@
     if (!turn || !game) return;
     if (turn.copy) {
       const pts = turn.score && turn.score.copied_points;
-      copy.textContent = `${turn.roller} copies ${turn.copy.player}${turn.copy.confirmed ? "" : " ?"}${pts !== undefined && pts !== null ? ` (+${pts})` : ""}`;
+      copy.textContent = `${turn.roller} copies ${turn.copy.player}${turn.copy.confirmed ? "" : " ? (not confirmed)"}${pts !== undefined && pts !== null ? ` (+${pts})` : ""}`;
+    }
+    copy.classList.toggle("asking", turn.phase === "copy");
+    if (turn.phase === "copy") {
+      // the rulebook's order: whom to copy is chosen while the stack is still face down
+      copy.replaceChildren(el("strong", { text: turn.copy ? `${turn.roller} copies ${turn.copy.player}?` : `${turn.roller}: whom do you copy?` }),
+        el("span", { class: "copy-why", id: "copy-prompt",
+          text: "The cards stay face down until you choose: short presses of your button pick, a hold confirms — or tap a name." }));
     }
     if (turn.phase === "review") {
       pick.append(el("button", { id: "btn-finish", text: "Finish turn ✓",
         onclick: () => rig.post("/api/events", { type: "turn_scored" }) }));
     }
-    if (turn.started && !turn.copy?.confirmed && (turn.phase === "copy" || turn.copy)) {
+    const open = ["rolling", "tossing", "copy"].includes(turn.phase) && turn.cards_revealed === 0;
+    if (turn.started && !turn.copy?.confirmed && open) {
       pick.append(el("span", { class: "hint", text: `${turn.roller} copies:` }));
       for (const name of game.players) {
         if (name === turn.roller) continue;
@@ -146,8 +189,16 @@
       $("phase").textContent = rigGames.phaseText(s);
       return;
     }
-    $("round").textContent = game && game.turns_each
-      ? `Round ${Math.max(1, game.round)} of ${game.turns_each}${game.extra_rounds ? ` +${game.extra_rounds} tie-break` : ""}` : "";
+    const round = game ? Math.max(1, game.round) : 0;
+    let roundText = "";
+    if (game && game.turns_each && round > game.turns_each) {
+      const k = round - game.turns_each;  // a tie for the lead added full rounds
+      roundText = `Tie! Tie-break round${game.extra_rounds > 1 ? ` ${k} of ${game.extra_rounds}` : ""}`;
+    } else if (game && game.turns_each) {
+      roundText = `Round ${round} of ${game.turns_each}`;
+    }
+    $("round").textContent = roundText;
+    $("round").classList.toggle("tie", roundText.startsWith("Tie!"));
     let banner = "New game?";
     if (s.winner) banner = `${s.winner} wins!`;
     else if (game && s.outcome) banner = "Game over";
@@ -158,21 +209,67 @@
     for (let i = 0; i < Math.max(3, rolls); i++) pips.push(el("span", { class: `pip ${i < rolls ? "done" : ""} ${i >= 3 ? "extra" : ""}` }));
     $("rolls").replaceChildren(...(turn ? [el("span", { class: "hint", text: "rolls" }), ...pips] : []));
     $("rolls").title = `${rolls} of 3 rolls`;
+    document.body.dataset.players = game ? game.players.length : 0;
     $("phase").textContent = turn ? (PHASES[turn.phase] || ((t) => t.phase))(turn) : (s.outcome ? "game over" : "");
+  }
+
+  // A die drawn small, for a violation that names it ("the pink+blue die, top left, moved")
+  function miniDie(face) {
+    const colours = faceColours(face);
+    return el("span", { class: "mini-die", title: `${face} die` },
+      colours.length ? el("span", { class: "frog", style: frogStyle(colours) }) : null);
+  }
+  const FACE_IN_TEXT = /the (blue\+yellow|pink\+blue|yellow\+pink|blue|pink|yellow|blank) die/g;
+  const VIOLATIONS = {
+    knocked_die: "a settled die was moved", fourth_roll: "a fourth roll", no_new_die: "dice rolled again without a new die",
+    not_all_dice_after_three: "not all six dice after three rolls", too_few_rolls: "all six dice before the third roll",
+  };
+
+  function violationNotice(v) {
+    const what = VIOLATIONS[v.kind] || v.kind.replace(/_/g, " ");
+    const faces = [...new Set([...(v.detail || "").matchAll(FACE_IN_TEXT)].map((m) => m[1]))];
+    return el("div", { class: "notice violation", "data-kind": v.kind },
+      el("strong", { text: `Rule broken by ${v.player}: ${what}` }), faces.map(miniDie),
+      v.detail ? el("span", { class: "detail", text: ` — ${v.detail}` }) : null);
   }
 
   function renderNotices(s) {
     const items = [];
     for (const n of rigStatus.notices || []) items.push(el("div", { class: `notice ${n.kind || ""}`, "data-key": n.key, text: n.text }));
     const turn = s && s.turn;
-    for (const v of turn ? turn.violations || [] : []) {
-      items.push(el("div", { class: "notice", text: `Violation (${v.player}): ${v.kind.replace(/_/g, " ")}${v.detail ? ` — ${v.detail}` : ""}` }));
-    }
-    for (const heat of turn ? turn.dead_heats || [] : []) items.push(el("div", { class: "notice info", text: heat.text }));
-    if (turn && turn.problem && ["copy", "review"].includes(turn.phase)) items.push(el("div", { class: "notice info", text: turn.problem }));
+    const game = s && s.game;
+    // a new turn (or game) starts with a clean slate: refusals of earlier turns are not this turn's business
+    const key = game ? `${game.id}:${turn ? turn.number : "end"}` : "none";
     const recent = (s && s.notices) || [];
-    for (const n of recent.slice(-2)) items.push(el("div", { class: "notice bad", text: `Refused: ${n.reason || n.text || JSON.stringify(n)}` }));
-    $("notices").replaceChildren(...items);
+    if (key !== turnKey) {
+      if (turnKey !== null) noticeFloor = Math.max(noticeFloor, ...recent.map((n) => n.seq || 0));
+      turnKey = key;
+      noticesOpen = false;
+    }
+    for (const v of turn ? turn.violations || [] : []) items.push(violationNotice(v));
+    const now = Date.now();
+    const fresh = [];
+    if (!(s && s.outcome)) {
+      for (const n of recent) {
+        if ((n.seq || 0) <= noticeFloor) continue;
+        if (!noticeSeen.has(n.seq)) noticeSeen.set(n.seq, now);
+        if (now - noticeSeen.get(n.seq) < NOTICE_TTL_MS) fresh.push(n);
+      }
+    }
+    for (const n of fresh.reverse()) items.push(el("div", { class: "notice bad refused", "data-seq": n.seq, text: `Refused: ${n.reason || n.text || JSON.stringify(n)}` }));
+    for (const heat of turn ? turn.dead_heats || [] : []) items.push(el("div", { class: "notice info", text: heat.text }));
+    const problem = turn && turn.problem;
+    if (problem && ["copy", "reveal", "review"].includes(turn.phase) && !/whom to copy|cards revealed$/.test(problem)) {
+      items.push(el("div", { class: "notice info", text: problem }));
+    }
+    const box = $("notices");
+    box.classList.toggle("open", noticesOpen);
+    box.classList.toggle("several", items.length > 1);
+    box.replaceChildren(...items);
+    if (items.length > 1) {
+      box.append(el("button", { class: "more", id: "notices-more", text: noticesOpen ? "less" : `+${items.length - 1} more`,
+        onclick: () => { noticesOpen = !noticesOpen; renderNotices(state); } }));
+    }
   }
 
   function renderWinner(s) {
@@ -228,6 +325,7 @@
     renderWinner(s);
     renderSim(s);
     renderKeys(s);
+    if (!other) settleTosses();  // last: the notices and the simulation bar have their heights now
     document.body.dataset.version = s.version;
     document.body.dataset.phase = s.turn ? s.turn.phase : (s.outcome ? "over" : "none");
   }
@@ -263,10 +361,21 @@
 
   async function fixToss(index, player) {
     const players = state && state.game ? state.game.players : [];
+    const tosses = state && state.turn ? state.turn.tosses : [];
+    // a wrong order (found at the reveal, or before): swap two tosses, each keeps its card
+    const swaps = tosses.filter((t) => t.index !== index && t.counting).map((t) => `swap:${t.index}`);
+    const label = (opt) => {
+      if (!opt.startsWith("swap:")) return opt;
+      const other = tosses.find((t) => t.index === Number(opt.slice(5)));
+      return `⇅ swap with ${other.position}. ${other.player}${other.card ? ` (${other.card})` : ""}`;
+    };
     const chosen = await choose("dlg-card", "dlg-card-title", `Toss ${index + 1} was…`, "card-choices",
-      [...players, "(no toss)"], player);
+      [...players, "(no toss)", ...swaps], player, label);
     if (!chosen || chosen === player) return;
-    const body = chosen === "(no toss)" ? { what: "toss", index, remove: true } : { what: "toss", index, player: chosen };
+    let body;
+    if (chosen.startsWith("swap:")) body = { what: "swap", index, other: Number(chosen.slice(5)) };
+    else if (chosen === "(no toss)") body = { what: "toss", index, remove: true };
+    else body = { what: "toss", index, player: chosen };
     await rig.post("/api/corrections", body);
   }
 
@@ -274,8 +383,28 @@
     await rig.post("/api/events", { type: "copy_chosen", player: name, confirmed: true });
   }
 
+  // a game under way is abandoned by a new one: ask first (it stays in History as abandoned)
+  function runningGame() {
+    const s = state;
+    if (!s || !s.game || s.outcome || s.game.status !== "playing") return null;
+    const turn = s.turn;
+    const played = s.game.turns_played || (s.turns ? s.turns.length : 0);
+    const started = Boolean(turn && (turn.started || turn.phase && !["waiting", "over"].includes(turn.phase)));
+    if (!played && !started) return null;
+    const name = rigGames.NAMES[s.game.game] || s.game.game;
+    return `${name} with ${s.game.players.join(", ")} is under way (${count(played, "turn")} played). ` +
+      "Starting a new game ends it: it stays in History as abandoned.";
+  }
+  let confirmAbandon = false;
+  function resetConfirm() {
+    confirmAbandon = false;
+    $("new-confirm").hidden = true;
+    $("new-start").textContent = "Start";
+  }
+
   function openNewGame() {
     const dlg = $("dlg-new");
+    resetConfirm();
     const players = state && state.game ? state.game.players : (rig.info.players || []);
     $("new-players").value = players.join("\n");
     $("new-error").textContent = "";
@@ -321,6 +450,14 @@
     const submitter = event.submitter;
     if (!submitter || submitter.value !== "start") return;
     event.preventDefault();
+    const running = runningGame();
+    if (running && !confirmAbandon) {
+      confirmAbandon = true;
+      $("new-confirm").textContent = running;
+      $("new-confirm").hidden = false;
+      $("new-start").textContent = "Abandon it and start";
+      return;
+    }
     const players = $("new-players").value.split(/[\n,]/).map((p) => p.trim()).filter(Boolean);
     const game = $("new-game").value;
     let options = newGameOptions(game);
@@ -332,7 +469,7 @@
     }
     const result = await rig.post("/api/games", { game, players, options });
     if (result.ok) $("dlg-new").close("start");
-    else $("new-error").textContent = result.body.error || "refused";
+    else { $("new-error").textContent = result.body.error || "refused"; resetConfirm(); }
   });
 
   async function openHistory() {
@@ -347,16 +484,25 @@
       const totals = g.totals || {};
       const names = Object.keys(totals).sort((a, b) => totals[b] - totals[a]);
       const when = g.started_at ? String(g.started_at).replace("T", " ").slice(0, 16) : "";
-      return el("div", { class: "hist-game" },
-        el("strong", { text: `Game ${g.id}${when ? ` · ${when}` : ""}` }), " ",
-        el("span", { text: g.winner ? `— ${g.winner} won` : `— ${g.status || "unfinished"}` }),
+      const title = rigGames.NAMES[g.game] || g.game || "";
+      const result = g.winner ? `${g.winner} won` : g.status === "playing" ? "in progress" : (g.status || "unfinished");
+      return el("div", { class: `hist-game ${g.status || ""}`, "data-number": g.number, "data-status": g.status },
+        el("strong", { text: `Game ${g.number ?? g.id} · ${title}` }), " ",
+        el("span", { class: `hist-result ${g.status || ""}`, text: `— ${result}${g.turns ? `, ${count(g.turns, "turn")}` : ""}` }),
+        when ? el("span", { class: "hint", text: ` · ${when}` }) : null,
         el("div", { class: "hint", text: names.map((n) => `${n} ${totals[n]}`).join(" · ") }));
     });
+    // per kind of game: frogs points and LEGO track points are not added together
     const players = data.players || [];
-    const table = players.length ? el("table", { class: "hist-players" },
-      el("tr", {}, ["player", "games", "wins", "points", "best"].map((h) => el("th", { text: h }))),
-      players.map((p) => el("tr", {}, [p.name, p.games, p.wins, p.points, p.best].map((v) => el("td", { text: v }))))) : null;
-    box.replaceChildren(...rows, table ? el("h3", { text: "All games" }) : null, table);
+    const kinds = [...new Set(players.map((p) => p.game || "frogs"))];
+    const tables = kinds.map((kind) => [
+      el("h3", { text: `${rigGames.NAMES[kind] || kind}: players` }),
+      el("table", { class: "hist-players", "data-game": kind },
+        el("tr", {}, ["player", "games", "wins", "points", "best"].map((h) => el("th", { text: h }))),
+        players.filter((p) => (p.game || "frogs") === kind).map((p) => el("tr", {},
+          [p.name, p.games, p.wins, p.points, p.best].map((v) => el("td", { text: v }))))),
+    ]).flat();
+    box.replaceChildren(...rows, ...tables);
   }
 
   rig.onLocked = () => new Promise((resolve) => {
@@ -465,7 +611,11 @@
     try {
       rigStatus = await rig.getJSON("/api/rig");
       simCamera = !(rigStatus.camera && rigStatus.camera.connected === false);
-      if (state) { renderNotices(state); renderSim(state); }
+      if (state) {
+        renderNotices(state);
+        renderSim(state);
+        if (!$("frog-board").hidden) settleTosses();
+      }
     } catch (err) { /* the live indicator says it */ }
   }
 

@@ -1,0 +1,121 @@
+"""The scoreboard on the screens it is really seen on: the official 7" display (800x480), a 1080p TV
+and a phone (390x844), for a 3-, 5- and 8-player game. Every toss of the turn on the screen, nothing
+cut off at the sides, die labels clear of the frogs, notices in one line; screenshots in tests/artifacts/
+(screens-<width>x<height>-<players>p.png)."""
+
+from __future__ import annotations
+
+import pytest
+
+expect = pytest.importorskip("playwright.sync_api").expect
+pytestmark = pytest.mark.browser
+
+SLOW = 20_000
+SCREENS = {"7in": (800, 480), "tv": (1920, 1080), "phone": (390, 844)}
+NAMES = ["Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal"]
+DICE = ["pink", "pink+blue", "yellow+pink", "yellow", "blank", "blank"]
+CARDS = ["blue", "pink", "yellow", "gray", "blank"]
+
+
+class Clock:
+    def __init__(self, start: int) -> None:
+        self.t = start
+
+    def __call__(self, step: int = 1000) -> int:
+        self.t += step
+        return self.t
+
+
+def post(server, clock, **event):
+    return server.post("/api/events", {**event, "t_us": clock(), "source": "test"})
+
+
+def turn_in_review(server, n: int, clock) -> dict:
+    """A new game of ``n`` and its first turn played up to the review: all cards up, every toss scored,
+    a dead heat, a refused event and a violation to show."""
+    players = NAMES[:n]
+    server.post("/api/games", {"players": players})
+    post(server, clock, type="turn_started", player=players[0])
+    post(server, clock, type="roll_settled", dice=DICE)  # all six at once: a violation
+    others = players[1:]
+    per = 2 if n == 3 else 1
+    order = [p for _ in range(per) for p in others]
+    for k, player in enumerate(order):
+        server.post("/api/events", {"type": "toss", "player": player, "source": "test",
+                                    "t_us": clock(0 if k == 2 else 1700 + 900 * k)})  # toss 3: a dead heat
+    post(server, clock, type="copy_chosen", player=others[0])
+    used: dict[str, int] = {}
+    for player in order:
+        post(server, clock, type="card_revealed", card=CARDS[(used.get(player, 0) + order.index(player)) % 5])
+        used[player] = used.get(player, 0) + 1
+    try:
+        post(server, clock, type="card_revealed", card="pink")  # one card too many: refused, shown, expires
+    except Exception:
+        pass
+    state = server.state()
+    assert state["turn"]["phase"] == "review", state["turn"]["problem"]
+    return state
+
+
+def inside(box, width, height) -> bool:
+    return box is not None and box["x"] >= -0.5 and box["y"] >= -0.5 and box["x"] + box["width"] <= width + 0.5 \
+        and box["y"] + box["height"] <= height + 0.5
+
+
+def overlap(a, b) -> bool:
+    return not (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
+                or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
+
+
+@pytest.mark.parametrize("n", [3, 5, 8])
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_the_board_on_each_screen(browser, rig_server, artifacts, screen, n):
+    width, height = SCREENS[screen]
+    state = turn_in_review(rig_server, n, Clock(10**13 + 10**9 * n + (hash(screen) % 1000) * 10**6))
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(rig_server.url)
+        expect(page.locator("#live")).to_have_class("live on", timeout=SLOW)
+        expect(page.locator("body")).to_have_attribute("data-phase", "review", timeout=SLOW)
+        tosses = page.locator("#tosses .toss")
+        expected = len(state["turn"]["tosses"])
+        expect(tosses).to_have_count(expected)
+        page.wait_for_timeout(300)  # fonts and the last layout
+        page.screenshot(path=str(artifacts / f"screens-{width}x{height}-{n}p.png"))
+        assert expected == (4 if n == 3 else n - 1)
+        # the whose-turn banner says it all, on every screen
+        banner = page.locator("#turn-banner")
+        expect(banner).to_have_text("Ada's turn")
+        assert banner.evaluate("b => b.scrollWidth <= b.clientWidth + 1"), "the banner is cut off"
+        if screen != "phone":
+            # every toss of the turn on the screen at once, without scrolling
+            for k in range(expected):
+                assert inside(tosses.nth(k).bounding_box(), width, height), f"toss {k + 1} is off the screen"
+            listbox = page.locator("#tosses").bounding_box()
+            last = tosses.nth(expected - 1).bounding_box()
+            assert last["y"] + last["height"] <= listbox["y"] + listbox["height"] + 1, "the last toss is cut off"
+            for selector in ("#dice", "#totals", "#turn-banner", "#phase", "#round"):
+                assert inside(page.locator(selector).bounding_box(), width, height), selector
+        else:
+            for selector in ("#dice", "#tosses", "#totals", "#turn-banner"):
+                box = page.locator(selector).bounding_box()
+                assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, selector
+            assert banner.bounding_box()["width"] > width * 0.8  # a line of its own
+        # die labels clear of the frogs
+        for die in page.locator("#dice .die:not(.empty)").all():
+            label, frog = die.locator(".label"), die.locator(".frog")
+            if frog.count():
+                assert not overlap(label.bounding_box(), frog.bounding_box()), die.get_attribute("data-face")
+        # notices: the violation, the dead heat and the refusal collapse into one line
+        notices = page.locator("#notices .notice")
+        assert notices.count() >= 3
+        visible = [k for k in range(notices.count()) if notices.nth(k).is_visible()]
+        assert visible == [0]
+        expect(page.locator("#notices-more")).to_have_text(f"+{notices.count() - 1} more")
+        expect(page.locator("#notices .notice.violation")).to_contain_text("all six dice before the third roll")
+        assert errors == []
+    finally:
+        context.close()
