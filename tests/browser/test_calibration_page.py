@@ -37,3 +37,25 @@ def test_calibrate_from_the_page(page, rig_server, artifacts):
     preview.evaluate("img => new Promise((done) => img.addEventListener('load', done, { once: true }))")
     page.screenshot(path=str(artifacts / "calibration.png"))
     assert page.js_errors == []
+
+
+def test_the_calibration_page_on_the_seven_inch_screen(browser, rig_server, artifacts):
+    """800x480 (issue 15): a preview worth looking at, every ritual step and Fit on the screen."""
+    context = browser.new_context(viewport={"width": 800, "height": 480})
+    try:
+        page = context.new_page()
+        page.goto(rig_server.url + "calibrate")
+        page.wait_for_function("document.getElementById('preview').naturalWidth > 0", timeout=20_000)
+        preview = page.locator("#preview").bounding_box()
+        assert preview["width"] >= 360 and preview["height"] >= 270  # not a thumbnail
+        steps = page.locator("#steps .step")
+        assert steps.count() >= 5
+        for k in range(steps.count()):
+            box = steps.nth(k).locator("button.capture").bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= 480 and box["x"] + box["width"] <= 800, k
+        for selector in ("#btn-fit", "#btn-reset", "#ritual-progress"):
+            box = page.locator(selector).bounding_box()
+            assert box and box["y"] + box["height"] <= 480 and box["x"] + box["width"] <= 800, selector
+        page.screenshot(path=str(artifacts / "calibration-7in.png"))
+    finally:
+        context.close()
