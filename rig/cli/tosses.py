@@ -2,8 +2,9 @@
 
 Prints every press with its edge time in µs and the gap to the previous press, every
 release with how long it was held and how many bounce edges were dropped, and every
-fault (an input stuck active). Players come from ``--config FILE`` or from ``--pin``.
-Without GPIO set ``GPIOZERO_PIN_FACTORY=mock`` and add ``--simulate`` to see the output.
+fault (an input stuck active). Players come from ``--config FILE``, from ``--pin``, else from
+the rig's config ($RIG_CONFIG, else /etc/rig/rig.toml). ``--simulate`` presses simulated (mock)
+pins on any machine, GPIO or not, with the default players when no config names any.
 """
 
 from __future__ import annotations
@@ -47,10 +48,11 @@ def register(subparsers) -> None:
     parser.add_argument("--lockout-ms", type=float, metavar="MS", help="bounce lockout (default: config, else 30)")
     parser.add_argument("--stuck-after-s", type=float, metavar="S",
                         help="report an input active this long as stuck (default: config, else 10)")
-    parser.add_argument("--count", type=int, metavar="N", help="stop after N tosses")
+    parser.add_argument("--count", type=int, metavar="N", help="stop after N tosses (with --simulate: press N times)")
     parser.add_argument("--duration", type=float, metavar="S", help="stop after S seconds")
     parser.add_argument("--simulate", action="store_true",
-                        help="inject a few presses on mock pins (needs GPIOZERO_PIN_FACTORY=mock)")
+                        help="press simulated (mock) pins: two rounds of every player, or --count presses; "
+                             "no GPIO and no config needed")
     parser.add_argument("--seed", type=int, default=1, help="seed of the simulated presses (default 1)")
     parser.set_defaults(func=run)
 
@@ -96,28 +98,37 @@ class _Printer:
 
 
 def run(args) -> int:
-    from rig.errors import ConfigError, HardwareError
+    from rig.errors import ConfigError
     from rig.hardware.tosses import TossInputs, describe_factory, resolve_pin_factory
 
-    lockout_ms, stuck_after_s = 30.0, 10.0
-    if args.config is not None:
-        from rig.config import RigConfig
+    from rig.config import RigConfig, default_config_path
 
-        config = RigConfig.load(args.config)
+    if args.count is not None and args.count < 1:
+        raise ConfigError(f"--count must be at least 1, not {args.count}")
+    lockout_ms, stuck_after_s = 30.0, 10.0
+    path = args.config if args.config is not None else (None if args.pin else default_config_path())
+    if path is not None:
+        config = RigConfig.load(path)
         players = list(config.players)
         lockout_ms, stuck_after_s = config.tosses.lockout_ms, config.tosses.stuck_after_s
     elif args.pin:
         players = args.pin
+    elif args.simulate:
+        players = list(RigConfig.default().players)  # the default five, on the recommended pins
     else:
-        raise ConfigError("which inputs? give --config FILE or --pin NAME=GPIO17 (once per player)")
+        raise ConfigError("which inputs? give --config FILE or --pin NAME=GPIO17 (once per player); "
+                          "--simulate tries it on simulated pins without either")
     if args.lockout_ms is not None:
         lockout_ms = args.lockout_ms
     if args.stuck_after_s is not None:
         stuck_after_s = args.stuck_after_s
 
-    factory = resolve_pin_factory()
-    if args.simulate and type(factory).__name__ != "MockFactory":
-        raise HardwareError("--simulate drives mock pins only: run it with GPIOZERO_PIN_FACTORY=mock")
+    if args.simulate:
+        from rig.hardware.gpio_mock import mock_factory
+
+        factory = mock_factory()
+    else:
+        factory = resolve_pin_factory()
 
     out = sys.stdout
     printer = _Printer(out)
@@ -139,7 +150,7 @@ def run(args) -> int:
         finally:
             printer.ready.set()  # events that came meanwhile are printed after the header
         if args.simulate:
-            _simulate(inputs, random.Random(args.seed))
+            _simulate(inputs, random.Random(args.seed), count=args.count)
         else:
             try:
                 _wait(printer, args.count, args.duration)
@@ -159,16 +170,22 @@ def _wait(printer: _Printer, count: int | None, duration: float | None) -> None:
             printer.toss_seen.wait(timeout)
 
 
-def _simulate(inputs, rng: random.Random) -> None:
-    """Two rounds of every player pressing once with bounce, one near photo finish."""
+def _simulate(inputs, rng: random.Random, count: int | None = None) -> None:
+    """Rounds of every player pressing once with bounce, one near photo finish: two rounds, or
+    ``count`` presses in all."""
     names = list(inputs.players)
-    for round_ in range(2):
+    presses = count if count is not None else 2 * len(names)
+    done = 0
+    round_ = 0
+    while done < presses:
         order = names[:]
         rng.shuffle(order)
-        for i, name in enumerate(order):
+        for i, name in enumerate(order[: presses - done]):
             inputs.simulate_press(name, hold_s=rng.uniform(0.06, 0.12), bounces=rng.randint(0, 3))
             photo_finish = round_ == 0 and i == 0 and len(order) > 1
             time.sleep(0.0003 if photo_finish else rng.uniform(0.04, 0.15))
+            done += 1
+        round_ += 1
         time.sleep(0.2)
     time.sleep(0.15)
     inputs.flush()
@@ -179,5 +196,7 @@ def _summary(inputs, out) -> None:
     print("Summary:", file=out)
     for s in stats.values():
         state = "STUCK" if s.stuck else "ok"
-        print(f"  {s.player:<12} {s.pin:<7} {s.kind:<6} {s.tosses:>3} tosses, {s.dropped:>3} bounce edges dropped, "
-              f"{s.faults} faults, {state}", file=out)
+        tosses = "toss,  " if s.tosses == 1 else "tosses,"
+        edges = "edge dropped, " if s.dropped == 1 else "edges dropped,"
+        print(f"  {s.player:<12} {s.pin:<7} {s.kind:<6} {s.tosses:>3} {tosses} {s.dropped:>3} bounce {edges} "
+              f"{s.faults} fault{'' if s.faults == 1 else 's'}, {state}", file=out)

@@ -28,7 +28,26 @@ from __future__ import annotations
 
 from gpiozero.pins.mock import MockPin, PinState
 
-__all__ = ["TickPin"]
+__all__ = ["TickPin", "mock_factory"]
+
+
+def mock_factory():
+    """gpiozero's ``MockFactory``: simulated pins on any machine, GPIO or not (``rig tosses --simulate``).
+
+    The one already chosen (``GPIOZERO_PIN_FACTORY=mock``, or set on ``Device``) if there is
+    one, else a fresh one.
+    """
+    import os
+
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    if isinstance(Device.pin_factory, MockFactory):
+        return Device.pin_factory
+    if Device.pin_factory is None and os.environ.get("GPIOZERO_PIN_FACTORY", "").lower() == "mock":
+        Device.ensure_pin_factory()
+        return Device.pin_factory
+    return MockFactory()
 
 
 class TickPin(MockPin):

@@ -100,3 +100,34 @@ def test_no_gpio_says_so(no_gpio, capsys):
     err = capsys.readouterr().err
     assert err.startswith("rig tosses: error: no GPIO on this machine") and err.count("\n") == 1
     assert "GPIOZERO_PIN_FACTORY=mock" in err
+
+
+@pytest.fixture
+def plain_machine(monkeypatch):
+    """No GPIOZERO_PIN_FACTORY, no pin factory chosen, no config file anywhere."""
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.delenv("RIG_CONFIG", raising=False)
+    monkeypatch.setattr("rig.config.default_config_path", lambda: None)
+
+
+def test_simulate_needs_no_config_and_no_environment(plain_machine, capsys):
+    assert main(["tosses", "--simulate"]) == 0
+    out = capsys.readouterr().out
+    assert "5 inputs on mock pins" in out and "  Eli          GPIO6   button" in out  # the default players
+    assert sum(line.startswith("toss ") for line in out.splitlines()) == 10  # two rounds
+
+
+def test_simulate_honours_count(plain_machine, capsys):
+    assert main(["tosses", "--simulate", "--count", "3"]) == 0
+    out = capsys.readouterr().out
+    assert sum(line.startswith("toss ") for line in out.splitlines()) == 3
+    assert " 1 toss,  " in out and " 0 tosses," in out  # plurals in the summary
+
+
+def test_count_below_one_and_no_inputs_say_what_to_do(plain_machine, capsys):
+    assert main(["tosses", "--simulate", "--count", "0"]) == 2
+    assert "--count must be at least 1" in capsys.readouterr().err
+    assert main(["tosses"]) == 2
+    err = capsys.readouterr().err
+    assert "give --config FILE or --pin" in err and "--simulate tries it on simulated pins" in err
