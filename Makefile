@@ -8,8 +8,9 @@ STAMP  := $(VENV)/.installed
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
+	@echo "Setting up $(VENV): installing rig and its packages (the first time takes a minute or two) ..."
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --progress-bar on -e '.[test]'
 	@touch $(STAMP)
 
 ## run: set up and start the rig (simulation mode on a machine without camera and GPIO)

@@ -279,6 +279,8 @@ class RigConfig:
 
 #: where scripts/install-pi.sh puts the config the service runs with
 SYSTEM_CONFIG = Path("/etc/rig/rig.toml")
+#: how every command's ``--config`` help says which file is used without it
+CONFIG_DEFAULT_HELP = "default: $RIG_CONFIG, else /etc/rig/rig.toml if installed, else the built-in five simulated players"
 
 
 def default_config_path(system: Path = SYSTEM_CONFIG) -> Path | None:

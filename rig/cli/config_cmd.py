@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from rig.config import CONFIG_DEFAULT_HELP
 from rig.errors import ConfigError
 
 
@@ -40,7 +41,7 @@ def register(subparsers) -> None:
         "button or break-beam to its GPIO, the ground and 3V3 rails.",
     )
     wiring.add_argument("file", metavar="FILE", nargs="?",
-                        help="the config file (default: $RIG_CONFIG, else the five simulated players)")
+                        help=f"the config file ({CONFIG_DEFAULT_HELP})")
     wiring.add_argument("--out", "-o", metavar="SVG", help="write the SVG here (default: standard output)")
     wiring.add_argument("--table", action="store_true", help="print the wiring table (Markdown) instead")
     wiring.add_argument("--title", help="the diagram's title")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rig.config import CONFIG_DEFAULT_HELP
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -14,8 +16,7 @@ def register(subparsers) -> None:
         "applicable check passes, 1 otherwise.",
     )
     parser.add_argument("--config", type=Path, metavar="FILE",
-                        help="the rig's config file (default: $RIG_CONFIG, else /etc/rig/rig.toml if the "
-                             "Pi installer wrote it, else the built-in default)")
+                        help=f"the rig's config file ({CONFIG_DEFAULT_HELP})")
     parser.add_argument("--data-dir", type=Path, metavar="DIR", help="the data folder to check (as for rig run)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.set_defaults(func=run)

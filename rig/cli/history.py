@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rig.config import CONFIG_DEFAULT_HELP
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -14,7 +16,7 @@ def register(subparsers) -> None:
         "the data folder.",
     )
     parser.add_argument("--config", type=Path, metavar="FILE",
-                        help="the rig's config file, for its data_dir (default: $RIG_CONFIG)")
+                        help=f"the rig's config file, for its data_dir ({CONFIG_DEFAULT_HELP})")
     parser.add_argument("--data-dir", type=Path, metavar="DIR", help="the data folder (as for rig run)")
     parser.add_argument("--limit", type=int, default=20, metavar="N", help="show the N newest games (default 20)")
     parser.add_argument("--json", action="store_true", help="print {games, players} as JSON (all games)")

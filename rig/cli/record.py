@@ -13,6 +13,7 @@ import re
 import time
 from pathlib import Path
 
+from rig.config import CONFIG_DEFAULT_HELP
 from rig.errors import RigError
 
 _FRAME = re.compile(r"^frame-(\d+)-\d+\.(png|jpg)$")
@@ -26,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "Replay them later with the camera source replay:DIR.",
     )
     parser.add_argument("dir", metavar="DIR", type=Path, help="folder to write (created; existing frames are kept)")
-    parser.add_argument("--config", type=Path, help="config file (default: $RIG_CONFIG, else the built-in defaults)")
+    parser.add_argument("--config", type=Path, help=f"config file ({CONFIG_DEFAULT_HELP})")
     parser.add_argument("--source", metavar="SPEC",
                         help='camera instead of the config\'s: "picamera2", "usb:0", "replay:PATH", "virtual"')
     stop = parser.add_mutually_exclusive_group()

@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rig.config import CONFIG_DEFAULT_HELP
+
 
 def _port(text: str) -> int:
     try:
@@ -27,7 +29,7 @@ def register(subparsers) -> None:
         help="start the rig and its scoreboard (simulation mode on a machine without camera and GPIO)",
         description=__doc__.split("\n\n")[1].replace("\n", " "),
     )
-    parser.add_argument("--config", type=Path, metavar="FILE", help="the rig's config file (TOML); default: $RIG_CONFIG, else built-in (five simulated players)")
+    parser.add_argument("--config", type=Path, metavar="FILE", help=f"the rig's config file (TOML); {CONFIG_DEFAULT_HELP}")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--sim", dest="mode", action="store_const", const="sim",
                       help="simulation mode: virtual-table camera, mock GPIO pins")

@@ -42,7 +42,8 @@ def register(subparsers) -> None:
     )
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--config", type=Path, metavar="FILE",
-                        help="take the players and their pins from the rig's config file")
+                        help="take the players and their pins from the rig's config file (default: --pin, else "
+                             "$RIG_CONFIG, else /etc/rig/rig.toml if installed)")
     source.add_argument("--pin", type=_pin_arg, action="append", metavar="NAME=GPIO17[:beam]",
                         help="a player and their input (repeat for each player; default kind button)")
     parser.add_argument("--lockout-ms", type=float, metavar="MS", help="bounce lockout (default: config, else 30)")
