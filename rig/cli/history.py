@@ -82,7 +82,8 @@ def format_history(history: dict, *, limit: int = 20) -> str:
         ranked = sorted(game["totals"].items(), key=lambda item: -item[1])
         totals = ", ".join(f"{name} {points}" for name, points in ranked) or ", ".join(game["players"])
         title = GAME_TITLES.get(game.get("game"), game.get("game") or "?")
-        lines.append(f"  #{game.get('number', game['id']):<4} {when}  {title:<11} {game['turns']:>2} turns  "
+        turns = f"{game['turns']:>2} turn{'s' if game['turns'] != 1 else ' '}"
+        lines.append(f"  #{game.get('number', game['id']):<4} {when}  {title:<11} {turns}  "
                      f"{describe_result(game)}: {totals}")
     if len(games) > limit:
         lines.append(f"  ... {len(games) - limit} older game(s) (--limit N shows more)")

@@ -119,3 +119,34 @@ def test_the_board_on_each_screen(browser, rig_server, artifacts, screen, n):
         assert errors == []
     finally:
         context.close()
+
+
+def test_the_copy_choice_of_an_eight_player_turn_on_the_seven_inch_screen(browser, rig_server, artifacts):
+    """Every name to pick, the prompt, and all seven tosses on 800x480 while the stack is face down."""
+    clock = Clock(3 * 10**13)
+    players = NAMES[:8]
+    rig_server.post("/api/games", {"players": players})
+    post(rig_server, clock, type="turn_started", player="Ada")
+    for n in (2, 4, 6):
+        post(rig_server, clock, type="roll_settled", dice=DICE[:n])
+    for player in players[1:]:
+        post(rig_server, clock, type="toss", player=player)
+    context = browser.new_context(viewport={"width": 800, "height": 480})
+    try:
+        page = context.new_page()
+        page.goto(rig_server.url)
+        expect(page.locator("body")).to_have_attribute("data-phase", "copy", timeout=SLOW)
+        expect(page.locator("#copy-prompt")).to_be_visible()
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(artifacts / "screens-800x480-8p-copy.png"))
+        for k in range(7):
+            assert inside(page.locator("#tosses .toss").nth(k).bounding_box(), 800, 480), f"toss {k + 1}"
+        buttons = page.locator("#copy-pick [data-copy]")
+        expect(buttons).to_have_count(7)
+        for k in range(7):
+            assert inside(buttons.nth(k).bounding_box(), 800, 480), buttons.nth(k).text_content()
+        assert inside(page.locator("#copy-prompt").bounding_box(), 800, 480)
+        buttons.nth(6).click()  # Hal
+        expect(page.locator("body")).to_have_attribute("data-phase", "reveal", timeout=SLOW)
+    finally:
+        context.close()
