@@ -34,6 +34,7 @@ def turn_in_review(server, n: int, clock) -> dict:
     """A new game of ``n`` and its first turn played up to the review: all cards up, every toss scored,
     a dead heat, a refused event and a violation to show."""
     players = NAMES[:n]
+    server.post("/api/sim/card", {"card": None})  # no card of an earlier test left under the camera
     server.post("/api/games", {"players": players})
     post(server, clock, type="turn_started", player=players[0])
     post(server, clock, type="roll_settled", dice=DICE)  # all six at once: a violation

@@ -28,6 +28,7 @@ def open_board(page, server):
 
 def tossed(server, players=("Ada", "Ben", "Cleo", "Dev")):
     """A new game; Ada rolled three times, the others tossed in seat order."""
+    server.post("/api/sim/card", {"card": None})  # no card of an earlier test left under the camera
     server.post("/api/games", {"players": list(players)})
     send(server, type="turn_started", player=players[0])
     for n in (2, 4, 6):
