@@ -5,6 +5,8 @@ cut off at the sides, die labels clear of the frogs, notices in one line; screen
 
 from __future__ import annotations
 
+import urllib.error
+
 import pytest
 
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -49,10 +51,6 @@ def turn_in_review(server, n: int, clock) -> dict:
     for player in order:
         post(server, clock, type="card_revealed", card=CARDS[(used.get(player, 0) + order.index(player)) % 5])
         used[player] = used.get(player, 0) + 1
-    try:
-        post(server, clock, type="card_revealed", card="pink")  # one card too many: refused, shown, expires
-    except Exception:
-        pass
     state = server.state()
     assert state["turn"]["phase"] == "review", state["turn"]["problem"]
     return state
@@ -81,6 +79,10 @@ def test_the_board_on_each_screen(browser, rig_server, artifacts, screen, n):
         page.goto(rig_server.url)
         expect(page.locator("#live")).to_have_class("live on", timeout=SLOW)
         expect(page.locator("body")).to_have_attribute("data-phase", "review", timeout=SLOW)
+        # one card too many: refused, shown (in one line with the rest), expires
+        with pytest.raises(urllib.error.HTTPError, match="409"):
+            post(rig_server, Clock(1), type="card_revealed", card="pink")
+        expect(page.locator(".notice.refused")).to_have_count(1, timeout=SLOW)
         tosses = page.locator("#tosses .toss")
         expected = len(state["turn"]["tosses"])
         expect(tosses).to_have_count(expected)
@@ -149,5 +151,36 @@ def test_the_copy_choice_of_an_eight_player_turn_on_the_seven_inch_screen(browse
         assert inside(page.locator("#copy-prompt").bounding_box(), 800, 480)
         buttons.nth(6).click()  # Hal
         expect(page.locator("body")).to_have_attribute("data-phase", "reveal", timeout=SLOW)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("screen", ["7in", "phone"])
+def test_the_winner_on_the_small_screens(browser, rig_server, artifacts, screen):
+    from tests.browser.test_scoreboard import play_turn_by_api
+
+    width, height = SCREENS[screen]
+    rig_server.post("/api/sim/card", {"card": None})
+    rig_server.post("/api/games", {"players": ["Ada", "Ben", "Cleo"], "options": {"turns_each": 1}})
+    t_us = 4 * 10**13 + (10**12 if screen == "phone" else 0)
+    try:
+        rig_server.post("/api/events", {"type": "turn_started", "player": "Dev", "t_us": t_us, "source": "test"})
+    except Exception:
+        pass  # refused (Dev is not playing): a refusal that must not reach the winner screen
+    for _ in range(12):
+        if rig_server.state()["outcome"]:
+            break
+        t_us = play_turn_by_api(rig_server, t_us)
+    state = rig_server.state()
+    assert state["winner"]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        page.goto(rig_server.url)
+        winner = page.locator("#winner")
+        expect(winner).to_contain_text(f"{state['winner']} wins!", timeout=SLOW)
+        assert inside(winner.bounding_box(), width, height)
+        expect(page.locator(".notice.refused")).to_have_count(0)
+        page.screenshot(path=str(artifacts / f"screens-{width}x{height}-winner.png"))
     finally:
         context.close()

@@ -242,11 +242,11 @@
     const key = game ? `${game.id}:${turn ? turn.number : "end"}` : "none";
     const recent = (s && s.notices) || [];
     if (key !== turnKey) {
-      if (turnKey !== null) noticeFloor = Math.max(noticeFloor, ...recent.map((n) => n.seq || 0));
+      // (on the page's first state too: refusals from before it was opened are history)
+      noticeFloor = Math.max(noticeFloor, ...recent.map((n) => n.seq || 0));
       turnKey = key;
       noticesOpen = false;
     }
-    for (const v of turn ? turn.violations || [] : []) items.push(violationNotice(v));
     const now = Date.now();
     const fresh = [];
     if (!(s && s.outcome)) {
@@ -256,7 +256,9 @@
         if (now - noticeSeen.get(n.seq) < NOTICE_TTL_MS) fresh.push(n);
       }
     }
+    // the newest refusal first: it answers what someone just did
     for (const n of fresh.reverse()) items.push(el("div", { class: "notice bad refused", "data-seq": n.seq, text: `Refused: ${n.reason || n.text || JSON.stringify(n)}` }));
+    for (const v of turn ? turn.violations || [] : []) items.push(violationNotice(v));
     for (const heat of turn ? turn.dead_heats || [] : []) items.push(el("div", { class: "notice info", text: heat.text }));
     const problem = turn && turn.problem;
     if (problem && ["copy", "reveal", "review"].includes(turn.phase) && !/whom to copy|cards revealed$/.test(problem)) {
