@@ -392,3 +392,24 @@ def test_the_real_rig_refuses_up_front_a_game_with_a_seat_without_input(config, 
         assert after["game"] == before["game"]  # the running game goes on
         assert "only 5 toss inputs" in after["notices"][-1]["reason"]
         rig.service.submit({"type": "game_started", "game": "banana", "players": ["Ada", "Ben"]})  # no inputs needed
+
+
+def test_an_undone_card_is_not_read_again_while_it_still_lies_there(config, tmp_path):
+    with Rig(config, mode="sim", data_dir=tmp_path, seed=3, sim_fps=25) as rig:
+        rig.service.submit({"type": "game_started", "players": ["Ada", "Ben", "Cleo"]})
+        rig.service.submit({"type": "turn_started", "player": "Ada"})
+        rig.service.submit({"type": "roll_settled", "dice": ["blue", "pink", "yellow", "blank", "blank", "pink+blue"]})
+        for player in ("Ben", "Cleo", "Ben", "Cleo"):
+            rig.service.submit({"type": "toss", "player": player})
+        rig.service.submit({"type": "copy_chosen", "player": "Ben"})
+        for k, card in enumerate(("blue", "pink", "gray", "yellow"), start=1):
+            rig.sim.show_card(card)
+            wait_for(rig, lambda s, k=k: s["turn"]["cards_revealed"] == k, what=f"card {k}")
+        assert rig.service.state()["turn"]["phase"] == "review"
+        state = rig.service.submit({"type": "correction", "what": "undo"})  # the yellow was a misread
+        assert state["turn"]["phase"] == "reveal" and state["turn"]["cards_revealed"] == 3
+        time.sleep(0.8)  # the yellow card still lies under the camera: not read again
+        assert rig.service.state()["turn"]["cards_revealed"] == 3
+        rig.sim.show_card("blank")  # the right card
+        state = wait_for(rig, lambda s: s["turn"]["cards_revealed"] == 4, what="the card laid again")
+        assert [t["card"] for t in state["turn"]["tosses"]] == ["blue", "pink", "gray", "blank"]
