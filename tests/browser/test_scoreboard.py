@@ -172,15 +172,19 @@ def play_turn_by_api(server, t_us: int) -> int:
     return t_us
 
 
+def play_to_the_end(server, t_us: int) -> dict:
+    """Whole turns by API until the game is over (at most 12); the final state."""
+    for _ in range(12):
+        if server.state()["outcome"]:
+            break
+        t_us = play_turn_by_api(server, t_us)
+    return server.state()
+
+
 def test_game_end_shows_the_winner(page, rig_server, artifacts):
     rig_server.post("/api/games", {"players": ["Ada", "Ben", "Cleo"], "options": {"turns_each": 1}})
     open_board(page, rig_server)
-    t_us = 10**12
-    for _ in range(12):
-        if rig_server.state()["outcome"]:
-            break
-        t_us = play_turn_by_api(rig_server, t_us)
-    state = rig_server.state()
+    state = play_to_the_end(rig_server, 10**12)
     assert state["winner"]
     winner = page.locator("#winner")
     expect(winner).to_be_visible(timeout=10_000)

@@ -157,7 +157,7 @@ def test_the_copy_choice_of_an_eight_player_turn_on_the_seven_inch_screen(browse
 
 @pytest.mark.parametrize("screen", ["7in", "phone"])
 def test_the_winner_on_the_small_screens(browser, rig_server, artifacts, screen):
-    from tests.browser.test_scoreboard import play_turn_by_api
+    from tests.browser.test_scoreboard import play_to_the_end
 
     width, height = SCREENS[screen]
     rig_server.post("/api/sim/card", {"card": None})
@@ -167,11 +167,7 @@ def test_the_winner_on_the_small_screens(browser, rig_server, artifacts, screen)
         rig_server.post("/api/events", {"type": "turn_started", "player": "Dev", "t_us": t_us, "source": "test"})
     except Exception:
         pass  # refused (Dev is not playing): a refusal that must not reach the winner screen
-    for _ in range(12):
-        if rig_server.state()["outcome"]:
-            break
-        t_us = play_turn_by_api(rig_server, t_us)
-    state = rig_server.state()
+    state = play_to_the_end(rig_server, t_us)
     assert state["winner"]
     context = browser.new_context(viewport={"width": width, "height": height})
     try:
