@@ -204,7 +204,9 @@ class Rig:
         except OSError as exc:
             raise RunError(f"cannot create the data directory {self.data_dir}: {exc.strerror}") from None
         self.profile, self.profile_name = self._load_profile()
-        self.service = EngineService.open(self.data_dir, hold_us=round(self.config.tosses.hold_confirm_s * 1e6))
+        window = self.config.tosses.tie_window_us
+        self.service = EngineService.open(self.data_dir, hold_us=round(self.config.tosses.hold_confirm_s * 1e6),
+                                          game_defaults={"frogs": {"tie_window_us": window}} if window else None)
         self._ensure_game()
         turn = self.service.state()["turn"]
         game = self.service.state()["game"]
