@@ -191,6 +191,7 @@ def create_app(
     calibration=None,
     info: dict | None = None,
     status: Callable[[], dict] | None = None,
+    evidence=None,
 ) -> Starlette:
     """The web app over an engine service.
 
@@ -249,6 +250,9 @@ def create_app(
 
         routes += calibration_routes(calibration, can_change=can_change, forbidden=forbidden)
     routes += api_routes(service, sim=sim, can_change=can_change)
+    from rig.display.referee import referee_routes
+
+    routes += referee_routes(service, evidence=evidence)
     routes.append(Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"))
 
     app = Starlette(routes=routes, max_body_size=1 << 20)

@@ -71,10 +71,26 @@ def bgstats_play(game: Mapping[str, Any], *, location: str = "", comments: str =
     return play
 
 
+#: what a QR code carries: the fields the import needs (a shorter link is a coarser, easier-to-scan code)
+_COMPACT_PLAY = ("game", "playDate", "durationMin", "players")
+_COMPACT_PLAYER = ("name", "score", "rank", "winner", "startPlayer")
+
+
+def compact_play(play: Mapping[str, Any]) -> dict[str, Any]:
+    """``play`` without the empty and descriptive fields (board, location, comments, roles, ids)."""
+    out = {key: play[key] for key in _COMPACT_PLAY if key in play}
+    out["game"] = {key: value for key, value in play["game"].items() if key != "sourceGameId"}
+    out["players"] = [{key: p[key] for key in _COMPACT_PLAYER if key in p} for p in play["players"]]
+    return out
+
+
 def bgstats_url(play: Mapping[str, Any], *, scheme: str = "bgstats") -> str:
-    """The import link: ``bgstats://...`` opens the app; ``scheme="https"`` also works from a browser."""
+    """The import link: ``bgstats://...`` opens the app; ``scheme="https"`` also works from a browser.
+
+    The JSON is URL-encoded, keeping only the query-safe punctuation ``:,`` as it is.
+    """
     data = json.dumps(play, ensure_ascii=False, separators=(",", ":"))
-    return f"{scheme}://{BGSTATS_PATH}?data={quote(data, safe='')}"
+    return f"{scheme}://{BGSTATS_PATH}?data={quote(data, safe=':,')}"
 
 
 def history_csv(history: Mapping[str, Any]) -> str:
