@@ -2,11 +2,7 @@
 the configured tie window in the game, the dice test and the exports reachable over HTTP."""
 
 import dataclasses
-import time
 import warnings
-from urllib.parse import parse_qs, unquote, urlsplit
-
-import json
 
 import cv2
 import numpy as np
@@ -15,6 +11,7 @@ import pytest
 from rig.config import RigConfig, TossConfig
 from rig.runner import Rig
 from rig.vision.profile import default_profile_path
+from tests.test_runner import wait_for
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -25,16 +22,6 @@ with warnings.catch_warnings():
 def config():
     return dataclasses.replace(RigConfig.default(), profile=default_profile_path(),
                                tosses=TossConfig(hold_confirm_s=0.3, tie_window_us=40))
-
-
-def wait_for(rig, predicate, timeout=15.0, what="the state"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        state = rig.service.state()
-        if predicate(state):
-            return state
-        rig.service.wait_for_change(state["version"], 0.1)
-    raise AssertionError(f"timed out waiting for {what}: {rig.service.state()['turn']}")
 
 
 def test_each_settled_roll_is_kept_and_served_with_its_reading(config, tmp_path):

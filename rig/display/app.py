@@ -199,7 +199,8 @@ def create_app(
     ``drop_camera``, ``restore_camera``) or None on the real rig. ``calibration`` — the desk the
     calibration page drives (:mod:`rig.display.calibration`) or None. ``info`` — shown on the page
     (mode, the configured players, ``lan``: listening beyond this machine). ``status`` — the rig's
-    own state for ``GET /api/rig`` (camera, inputs, notices).
+    own state for ``GET /api/rig`` (camera, inputs, notices). ``evidence`` — the rig's
+    :class:`rig.evidence.EvidenceStore` for the referee's routes (:mod:`rig.display.referee`) or None.
     """
     from rig.display.api import api_routes
 

@@ -104,7 +104,8 @@ def test_the_evidence_of_a_turn_with_a_dead_heat(sized, start_rig, artifacts):
     expect(review).to_be_hidden()
     page.wait_for_function("rigSound.log.includes('scored')")
 
-    page.keyboard.press("e")  # a past turn from the history: turn 1 is still there with its frames
+    page.locator("#btn-history").click()  # a past turn from the history: turn 1 is still there with its frames
+    page.locator("#btn-history-evidence").click()
     expect(dialog.locator(".ref-turns [data-turn='1']")).to_be_visible(timeout=SLOW)
     dialog.locator(".ref-turns [data-turn='1']").click()
     expect(dialog.locator(".shot img")).to_have_count(3, timeout=SLOW)

@@ -9,30 +9,15 @@ import numpy as np
 import segno
 
 from rig.display.referee import qr_svg
-from rig.engine.engine import Engine
 from rig.engine.export import bgstats_play, bgstats_url, compact_play
 from rig.engine.service import EngineService
+from tests.cli.test_history import PLAYERS, finished_game as played
 
-PLAYERS = ["Ada", "Ben", "Cleo", "Dev"]
 
-
-def finished_game():
-    service = EngineService.in_memory(clock="sim")
-    service.submit({"type": "game_started", "t_us": 0, "players": PLAYERS, "options": {"turns_each": 1}})
-    t = 1_000_000
-    while service.state()["game"]["status"] == "playing":
-        roller = service.state()["turn"]["roller"]
-        others = [p for p in PLAYERS if p != roller]
-        service.press(roller, t)
-        service.submit({"type": "roll_settled", "t_us": t + 1, "dice": ["pink", "pink", "yellow+pink", "yellow", "blank", "blank"]})
-        for k, p in enumerate(others):
-            service.press(p, t + 10 + k)
-        for card in ("pink", "yellow", "gray"):
-            service.submit({"type": "card_revealed", "t_us": t + 20, "card": card})
-        service.submit({"type": "copy_chosen", "t_us": t + 30, "player": others[-1]})
-        service.submit({"type": "turn_scored", "t_us": t + 40})
-        t += 1_000_000
-    return service
+def finished_game(data_dir):
+    """The four-player game of ``rig history``'s tests, played out; its service reopened on the log."""
+    played(data_dir)
+    return EngineService.open(data_dir, clock="sim")
 
 
 def decode(url: str) -> dict:
@@ -42,10 +27,10 @@ def decode(url: str) -> dict:
     return json.loads(data)
 
 
-def test_the_bgstats_link_decodes_back_to_the_game():
-    service = finished_game()
-    state = service.state()
-    (summary,) = service.history()["games"]
+def test_the_bgstats_link_decodes_back_to_the_game(tmp_path):
+    service = finished_game(tmp_path)
+    summary = service.history()["games"][-1]  # the finished one (a new game was started after it)
+    state = {"totals": summary["totals"], "winner": summary["winner"]}
     url = bgstats_url(bgstats_play(summary))
     assert url.startswith("bgstats://")
     play = decode(url)
@@ -59,9 +44,9 @@ def test_the_bgstats_link_decodes_back_to_the_game():
     assert len(play["playDate"]) == 19 and play["durationMin"] >= 1
 
 
-def test_the_qr_code_scans_back_to_the_same_link():
-    service = finished_game()
-    (summary,) = service.history()["games"]
+def test_the_qr_code_scans_back_to_the_same_link(tmp_path):
+    service = finished_game(tmp_path)
+    summary = service.history()["games"][-1]
     url = bgstats_url(compact_play(bgstats_play(summary)), scheme="https")
     assert "<svg" in qr_svg(url)
     png = io.BytesIO()
@@ -71,4 +56,4 @@ def test_the_qr_code_scans_back_to_the_same_link():
     assert text == url
     play = decode(text)
     assert [p["name"] for p in play["players"]] == PLAYERS and play["game"]["name"] == "Lunar Laser Frogs"
-    assert {p["name"]: p["score"] for p in play["players"]} == service.state()["totals"]
+    assert {p["name"]: p["score"] for p in play["players"]} == summary["totals"]

@@ -259,6 +259,11 @@ const rigReferee = (function () {
     const foot = document.querySelector("footer.foot");
     const button = el("button", { id: "btn-referee", title: "evidence of every turn, dice fairness, export (key e)", text: "Referee", onclick: () => open() });
     if (foot) foot.insertBefore(button, document.getElementById("link-calibrate") || null);
+    const history = document.getElementById("dlg-history");  // past games: open their turns' evidence from there too
+    if (history && history.querySelector("form")) {
+      history.querySelector("form").append(el("button", { type: "button", id: "btn-history-evidence",
+        text: "Turns & evidence…", onclick: () => { history.close(); open("turns"); } }));
+    }
     document.addEventListener("keydown", (event) => {
       if (event.key !== "e" || document.querySelector("dialog[open]") || event.target.closest("input, textarea, select")) return;
       open();
