@@ -100,7 +100,10 @@ class EvidenceStore:
                 _write(base.with_suffix(".json"), json.dumps(meta).encode())
             except OSError as exc:
                 raise EvidenceError(f"cannot keep the evidence in {base.parent}: {exc.strerror}") from None
-        self.prune()
+        try:
+            self.prune()
+        except OSError as exc:  # a frame that cannot be deleted is left for the next prune
+            log.warning("pruning %s: %s", self.root, exc)
         return True
 
     def prune(self) -> int:

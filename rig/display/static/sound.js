@@ -57,10 +57,11 @@ const rigSound = (function () {
     if (!sameGame) return out;
     const bt = before.turn, at = after.turn;
     const sameTurn = bt && at && bt.number === at.number;
-    const counting = (t) => (t ? t.tosses.filter((x) => x.counting).length : 0);
+    const list = (value) => (Array.isArray(value) ? value : []);
+    const counting = (t) => list(t && t.tosses).filter((x) => x.counting).length;
     if (sameTurn && counting(bt) === 0 && counting(at) > 0) out.push("toss");
-    if (sameTurn && (at.dead_heats || []).length > (bt.dead_heats || []).length) out.push("deadheat");
-    if ((after.turns || []).length > (before.turns || []).length) out.push("scored");
+    if (sameTurn && list(at.dead_heats).length > list(bt.dead_heats).length) out.push("deadheat");
+    if (list(after.turns).length > list(before.turns).length) out.push("scored");
     if (!before.winner && after.winner) out.push("winner");
     return out;
   }
