@@ -177,6 +177,19 @@ class TossConfig:
     stuck_after_s: float = 10.0
     hold_confirm_s: float = 1.0
     order_window_ms: float = 5.0
+    tie_window_us: int = 0  # tosses this close are a dead heat (rig tosses --calibrate-jitter measures it)
+
+
+@dataclass(frozen=True)
+class EvidenceConfig:
+    """The evidence kept per turn: the settled frame of each roll as a small JPEG in ``data_dir/evidence``,
+    pruned to the newest ``max_age_days`` and ``max_mb``."""
+
+    keep: bool = True
+    max_age_days: float = 30.0
+    max_mb: float = 200.0
+    width: int = 640  # frames wider than this are scaled down
+    quality: int = 75  # JPEG quality
 
 
 def _default_players() -> tuple[PlayerInput, ...]:
@@ -194,6 +207,7 @@ class RigConfig:
     server: ServerConfig = ServerConfig()
     game: GameConfig = GameConfig()
     tosses: TossConfig = TossConfig()
+    evidence: EvidenceConfig = EvidenceConfig()
     path: Path | None = None
 
     @classmethod
@@ -273,7 +287,11 @@ class RigConfig:
                      f"penalty per violation: {self.game.penalty_per_violation}")
         t = self.tosses
         lines.append(f"tosses: lockout {t.lockout_ms:g} ms, stuck after {t.stuck_after_s:g} s, "
-                     f"hold to confirm {t.hold_confirm_s:g} s, order window {t.order_window_ms:g} ms")
+                     f"hold to confirm {t.hold_confirm_s:g} s, order window {t.order_window_ms:g} ms, "
+                     f"tie window {t.tie_window_us} µs")
+        e = self.evidence
+        lines.append(f"evidence: {'kept' if e.keep else 'off'}, {e.max_age_days:g} days, {e.max_mb:g} MB, "
+                     f"{e.width} px wide, JPEG quality {e.quality}")
         return lines
 
 
@@ -299,10 +317,11 @@ _SECTIONS = {
     "camera": ("source", "width", "height", "fps", "loop"),
     "server": ("listen", "port"),
     "game": ("name", "turns_each", "penalty_per_violation"),
-    "tosses": ("lockout_ms", "stuck_after_s", "hold_confirm_s", "order_window_ms"),
+    "tosses": ("lockout_ms", "stuck_after_s", "hold_confirm_s", "order_window_ms", "tie_window_us"),
+    "evidence": ("keep", "max_age_days", "max_mb", "width", "quality"),
 }
 _PLAYER_KEYS = ("name", "pin", "kind")
-_TOP_KEYS = ("players", "camera", "profile", "data_dir", "server", "game", "tosses")
+_TOP_KEYS = ("players", "camera", "profile", "data_dir", "server", "game", "tosses", "evidence")
 
 
 def _did_you_mean(key: str, known: tuple[str, ...]) -> str:
@@ -393,6 +412,7 @@ class _Parser:
             server=self.server(self.table(data, "server")),
             game=self.game(self.table(data, "game")),
             tosses=self.tosses(self.table(data, "tosses")),
+            evidence=self.evidence(self.table(data, "evidence")),
             path=path,
         )
 
@@ -491,6 +511,16 @@ class _Parser:
             stuck_after_s=self.number(table, "stuck_after_s", "tosses.stuck_after_s", 10.0, 0.5, 3600.0),
             hold_confirm_s=self.number(table, "hold_confirm_s", "tosses.hold_confirm_s", 1.0, 0.2, 10.0),
             order_window_ms=self.number(table, "order_window_ms", "tosses.order_window_ms", 5.0, 0.0, 100.0),
+            tie_window_us=self.integer(table, "tie_window_us", "tosses.tie_window_us", 0, 0, 1_000_000),
+        )
+
+    def evidence(self, table: dict) -> EvidenceConfig:
+        return EvidenceConfig(
+            keep=self.boolean(table, "keep", "evidence.keep", True),
+            max_age_days=self.number(table, "max_age_days", "evidence.max_age_days", 30.0, 0.01, 3650.0),
+            max_mb=self.number(table, "max_mb", "evidence.max_mb", 200.0, 1.0, 100_000.0),
+            width=self.integer(table, "width", "evidence.width", 640, 160, 4608),
+            quality=self.integer(table, "quality", "evidence.quality", 75, 20, 95),
         )
 
 

@@ -188,6 +188,7 @@ class Rig:
         self.profile_name: str | None = None
         self.card_frames = card_frames
         self.cards = None  # the reveal's card reader state (rig.vision.cards.CardReveal)
+        self.evidence = None  # rig.evidence.EvidenceStore: each settled roll's frame
         self._notices: dict[str, Notice] = {}
         self._lock = threading.RLock()
         self._phase = None
@@ -234,8 +235,13 @@ class Rig:
         except OSError as exc:
             raise RunError(f"cannot create the data directory {self.data_dir}: {exc.strerror}") from None
         self.profile, self.profile_name = self._load_profile()
+        from rig.evidence import EvidenceStore
+
+        self.evidence = EvidenceStore.from_config(self.data_dir, self.config)
+        window = self.config.tosses.tie_window_us
         self.service = EngineService.open(self.data_dir, hold_us=round(self.config.tosses.hold_confirm_s * 1e6),
-                                          admit=self.admit_game)
+                                          admit=self.admit_game,
+                                          game_defaults={"frogs": {"tie_window_us": window}} if window else None)
         self._ensure_game()
         turn = self.service.state()["turn"]
         game = self.service.state()["game"]
@@ -346,7 +352,7 @@ class Rig:
         info = {"mode": self.mode, "players": [p.name for p in self.config.players], "lan": lan,
                 "hold_confirm_s": self.config.tosses.hold_confirm_s}
         return create_app(self.service, sim=self.sim, pin=pin, calibration=self.desk, info=info,
-                          status=self.status)
+                          status=self.status, evidence=self.evidence)
 
     def status(self) -> dict:
         """What ``GET /api/rig`` shows: mode, camera, inputs, notices."""
@@ -519,13 +525,14 @@ class Rig:
             reading = event.reading.to_dict() if hasattr(event.reading, "to_dict") else None
             if event.new_dice == 0:  # a knocked die re-read: the engine takes whole sets only
                 if len(faces) == 6:
-                    self._submit({"type": "correction", "t_us": event.t_us, "what": "dice", "faces": faces})
+                    self._keep_evidence(self._submit({"type": "correction", "t_us": event.t_us, "what": "dice",
+                                                      "faces": faces}), event.t_us, reading)
                 return
             payload = {"type": "roll_settled", "t_us": event.t_us, "dice": faces, "reading": reading}
             started, self._roll_started_us = self._roll_started_us, None
             if started is not None:
                 payload["started_us"] = started
-            self._submit(payload)
+            self._keep_evidence(self._submit(payload), event.t_us, reading)
         elif kind == "violation":
             state = self.service.state()
             turn = state.get("turn")
@@ -536,6 +543,17 @@ class Rig:
             self.notice("camera", f"Camera lost ({event.reason}): retrying — the game is safe", "bad")
         elif kind == "camera_recovered":
             self.notice("camera", None)
+
+    def _keep_evidence(self, state: dict | None, t_us: int, reading: dict | None) -> None:
+        """Keep the frame the roll settled on (the watcher's newest: the tracker has just seen it)."""
+        watcher, store = self.watcher, self.evidence
+        turn = state.get("turn") if state else None
+        if store is None or watcher is None or watcher.latest is None or not turn or not turn["rolls"]:
+            return
+        try:
+            store.save_roll(state["game"]["id"], turn["number"], turn["rolls"], watcher.latest[1], reading, t_us=t_us)
+        except RigError as exc:
+            self.notice("evidence", f"Evidence not kept: {exc}", "warn")
 
     def _on_frame(self, t_us: int, frame) -> None:
         state = self.service.state() if self.service else None

@@ -147,7 +147,8 @@ def test_the_shipped_example_is_valid_and_documents_every_key():
     text = EXAMPLE.read_text(encoding="utf-8")
     keys = ["profile", "data_dir", "[[players]]", "name", "pin", "kind", "[camera]", "source", "width",
             "height", "fps", "loop", "[server]", "listen", "port", "[game]", "turns_each", "penalty_per_violation",
-            "[tosses]", "lockout_ms", "stuck_after_s", "hold_confirm_s", "order_window_ms"]
+            "[tosses]", "lockout_ms", "stuck_after_s", "hold_confirm_s", "order_window_ms", "tie_window_us",
+            "[evidence]", "keep", "max_age_days", "max_mb", "width", "quality"]
     for key in keys:
         assert re.search(rf"^#?\s*{re.escape(key)}( =|$)", text, re.M), key
 

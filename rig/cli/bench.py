@@ -14,6 +14,7 @@ BENCHMARKS = {
     "vision": ("rig.bench.vision", "dice/card reading accuracy and ms per frame on the virtual table"),
     "tosses": ("rig.bench.tosses", "toss ordering and latency through the real gpiozero stack"),
     "events": ("rig.bench.events", "event-log append latency with fsync on"),
+    "dice": ("rig.bench.dice", "die-fairness chi-square on seeded fair and loaded rolls, and its flag rates"),
 }
 
 

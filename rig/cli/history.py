@@ -20,6 +20,11 @@ def register(subparsers) -> None:
     parser.add_argument("--data-dir", type=Path, metavar="DIR", help="the data folder (as for rig run)")
     parser.add_argument("--limit", type=int, default=20, metavar="N", help="show the N newest games (default 20)")
     parser.add_argument("--json", action="store_true", help="print {games, players} as JSON (all games)")
+    parser.add_argument("--dice", action="store_true",
+                        help="die fairness: face counts over every scored Laser Frogs turn and a chi-square test")
+    parser.add_argument("--export", choices=("csv", "json"),
+                        help="every game for a spreadsheet (csv: one row per player per game) or with its "
+                             "turns, dice and µs toss times (json)")
     parser.set_defaults(func=run)
 
 
@@ -107,6 +112,8 @@ def run(args) -> int:
 
         raise RigError("--limit must be at least 1")
     path = database_path(data_dir_from(args))
+    if args.dice or args.export:
+        return _referee(args, path)
     if not path.exists():
         history = {"games": [], "players": []}
         if not args.json:
@@ -119,4 +126,32 @@ def run(args) -> int:
         print(json.dumps(history, indent=2))
     else:
         print(format_history(history, limit=args.limit), end="")
+    return 0
+
+
+def _referee(args, path) -> int:
+    """``--dice`` and ``--export``: both fold the logged games again (rig.engine.turns)."""
+    import json
+    import sys
+
+    from rig.engine.engine import Engine
+    from rig.engine.export import history_csv, history_json
+    from rig.engine.log import EventLog
+    from rig.engine.turns import game_turns, logged_dice
+    from rig.rules.fairness import DiceFairness
+
+    if not path.exists():
+        history, faces, turns = {"games": [], "players": []}, [], {}
+    else:
+        with EventLog(path, create=False) as log:
+            history = Engine(log).history()
+            faces = logged_dice(log) if args.dice else []
+            turns = {g["id"]: game_turns(log, g["id"])["turns"] for g in history["games"]} \
+                if args.export == "json" else {}
+    if args.dice:
+        print(DiceFairness.of(faces).format())
+    if args.export == "csv":
+        sys.stdout.write(history_csv(history))
+    elif args.export == "json":
+        print(json.dumps(history_json(history, turns), indent=2, ensure_ascii=False))
     return 0

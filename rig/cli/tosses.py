@@ -55,6 +55,13 @@ def register(subparsers) -> None:
                         help="press simulated (mock) pins: two rounds of every player, or --count presses; "
                              "no GPIO and no config needed")
     parser.add_argument("--seed", type=int, default=1, help="seed of the simulated presses (default 1)")
+    parser.add_argument("--calibrate-jitter", action="store_true",
+                        help="measure how far apart the inputs timestamp one edge and suggest [tosses] tie_window_us "
+                             "(needs --drive PIN wired to every input, or --simulate on mock pins)")
+    parser.add_argument("--drive", metavar="GPIO20",
+                        help="with --calibrate-jitter: the output pin wired to every toss input")
+    parser.add_argument("--rounds", type=int, default=50, metavar="N",
+                        help="with --calibrate-jitter: simultaneous edges to fire (default 50)")
     parser.set_defaults(func=run)
 
 
@@ -131,6 +138,9 @@ def run(args) -> int:
     else:
         factory = resolve_pin_factory()
 
+    if args.calibrate_jitter:
+        return _calibrate_jitter(args, players, factory)
+
     out = sys.stdout
     printer = _Printer(out)
     inputs = TossInputs(players, pin_factory=factory, lockout_ms=lockout_ms, stuck_after_s=stuck_after_s,
@@ -201,3 +211,28 @@ def _summary(inputs, out) -> None:
         edges = "edge dropped, " if s.dropped == 1 else "edges dropped,"
         print(f"  {s.player:<12} {s.pin:<7} {s.kind:<6} {s.tosses:>3} {tosses} {s.dropped:>3} bounce {edges} "
               f"{s.faults} fault{'' if s.faults == 1 else 's'}, {state}", file=out)
+
+
+def _calibrate_jitter(args, players, factory) -> int:
+    """``--calibrate-jitter``: fire simultaneous edges at every input, print the spread and the tie window."""
+    from rig.config import normalize_pin
+    from rig.errors import HardwareError
+    from rig.hardware.jitter import measure_jitter
+    from rig.hardware.tosses import describe_factory
+
+    drive = None
+    if args.drive is not None:
+        try:
+            drive = normalize_pin(args.drive)
+        except ValueError as exc:
+            raise HardwareError(f"--drive {args.drive!r}: {exc}") from None
+    if args.simulate and drive is not None:
+        raise HardwareError("--simulate drives the mock input pins themselves: leave out --drive")
+    if len(players) < 2:
+        raise HardwareError("measuring jitter needs at least two inputs")
+    how = f"output {drive} wired to every input" if drive else "the mock input pins driven together"
+    print(f"Firing {args.rounds} simultaneous edges at {len(players)} inputs on {describe_factory(factory)} "
+          f"({how})...", flush=True)
+    report = measure_jitter(players, pin_factory=factory, drive=drive, rounds=args.rounds)
+    print(report.format())
+    return 0 if report.spreads else 2

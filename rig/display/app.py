@@ -191,6 +191,7 @@ def create_app(
     calibration=None,
     info: dict | None = None,
     status: Callable[[], dict] | None = None,
+    evidence=None,
 ) -> Starlette:
     """The web app over an engine service.
 
@@ -198,7 +199,8 @@ def create_app(
     ``drop_camera``, ``restore_camera``) or None on the real rig. ``calibration`` — the desk the
     calibration page drives (:mod:`rig.display.calibration`) or None. ``info`` — shown on the page
     (mode, the configured players, ``lan``: listening beyond this machine). ``status`` — the rig's
-    own state for ``GET /api/rig`` (camera, inputs, notices).
+    own state for ``GET /api/rig`` (camera, inputs, notices). ``evidence`` — the rig's
+    :class:`rig.evidence.EvidenceStore` for the referee's routes (:mod:`rig.display.referee`) or None.
     """
     from rig.display.api import api_routes
 
@@ -249,6 +251,9 @@ def create_app(
 
         routes += calibration_routes(calibration, can_change=can_change, forbidden=forbidden)
     routes += api_routes(service, sim=sim, can_change=can_change)
+    from rig.display.referee import referee_routes
+
+    routes += referee_routes(service, evidence=evidence)
     routes.append(Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"))
 
     app = Starlette(routes=routes, max_body_size=1 << 20)

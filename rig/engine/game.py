@@ -268,19 +268,23 @@ def start_game(event: Mapping[str, Any], game_id: int) -> GameState | ExtraGame:
 
         return game_class(name).start(event, game_id)
     options = dict(event.get("options") or {})
-    unknown = sorted(set(options) - {"turns_each", "penalty_per_violation"})
+    unknown = sorted(set(options) - {"turns_each", "penalty_per_violation", "tie_window_us"})
     if unknown:
-        raise EventRefused(f"unknown game option(s): {', '.join(unknown)} (options: turns_each, penalty_per_violation)")
+        raise EventRefused(f"unknown game option(s): {', '.join(unknown)} "
+                           "(options: turns_each, penalty_per_violation, tie_window_us)")
     players = event["players"]
     if not all(isinstance(name, str) for name in players):
         raise EventRefused("players must be a list of names")
     players = tuple(name.strip() for name in players)
     try:
         setup = GameSetup.create(players, turns_each=options.get("turns_each"),
-                                 penalty_per_violation=options.get("penalty_per_violation", 0))
+                                 penalty_per_violation=options.get("penalty_per_violation", 0),
+                                 tie_window_us=options.get("tie_window_us", 0))
     except FrogsError as exc:
         raise EventRefused(str(exc)) from None
     options = {"turns_each": setup.turns_each, "penalty_per_violation": setup.rules.penalty_per_violation}
+    if setup.rules.tie_window_us:
+        options["tie_window_us"] = setup.rules.tie_window_us
     return GameState(game_id, name, players, options, setup, event["t_us"], TurnState(1, setup.roller_of(0)))
 
 

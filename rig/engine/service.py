@@ -81,7 +81,8 @@ class EngineService:
 
     def __init__(self, log: EventLog, *, hold_us: int = HOLD_CONFIRM_US, clock: str | None = None,
                  now_us: Callable[[], int] = monotonic_us,
-                 admit: Callable[[Mapping[str, Any]], None] | None = None) -> None:
+                 admit: Callable[[Mapping[str, Any]], None] | None = None,
+                 game_defaults: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._subscribers: list[Subscription] = []
@@ -90,6 +91,9 @@ class EngineService:
         self.hold_us = hold_us
         self.clock = clock or boot_id()
         self._now_us = now_us
+        #: options a new game of that kind gets unless the request names them (the rig's config:
+        #: ``{"frogs": {"tie_window_us": 40}}``), so they are in the logged ``game_started`` event
+        self.game_defaults = {name: dict(options) for name, options in (game_defaults or {}).items()}
 
     @classmethod
     def open(cls, data_dir: str | os.PathLike[str], **options: Any) -> EngineService:
@@ -137,6 +141,9 @@ class EngineService:
             event.setdefault("t_us", self._now_us())
             event.setdefault("source", source)
             event.setdefault("clock", self.clock)
+            defaults = self.game_defaults.get(event.get("game", "frogs")) if event.get("type") == "game_started" else None
+            if defaults and isinstance(event.get("options", {}), Mapping):
+                event["options"] = {**defaults, **(event.get("options") or {})}
         return event
 
     def submit(self, event: Mapping[str, Any], *, default_source: str = "api") -> dict[str, Any]:

@@ -20,7 +20,22 @@ from rig.engine.game import (
     score_turn,
     still_to_toss,
 )
-from rig.rules.frogs import Face
+from rig.rules.frogs import Face, is_dead_heat
+
+
+def dead_heat_text(first: str, second: str, margin_us: int, window_us: int) -> str:
+    """What the board says for two tosses too close to call.
+
+    >>> dead_heat_text("Ben", "Cleo", 3, 50)
+    'dead heat (Δ 3 µs): Ben and Cleo within the 50 µs tie window; Ben counts first'
+    >>> dead_heat_text("Ben", "Cleo", 0, 0)
+    'dead heat (Δ 0 µs): Ben and Cleo in the same µs; Ben was logged first and counts first'
+    """
+    if margin_us == 0 and window_us == 0:
+        return (f"dead heat (Δ 0 µs): {first} and {second} in the same µs; "
+                f"{first} was logged first and counts first")
+    return (f"dead heat (Δ {margin_us} µs): {first} and {second} within the {window_us} µs tie window; "
+            f"{first} counts first")
 
 
 def format_margin(us: int) -> str:
@@ -71,13 +86,12 @@ def _tosses_view(game: GameState, score: dict[str, Any] | None) -> tuple[list[di
             if previous is not None:
                 margin = times[toss.order] - times[previous.order]
                 entry["margin_us"] = margin
-                if margin == 0:
+                if is_dead_heat(margin, game.rules.tie_window_us):
                     entry["dead_heat"] = True
-                    text = (f"dead heat: {previous.player} and {toss.player} in the same µs; "
-                            f"{previous.player} was logged first and counts first")
+                    text = dead_heat_text(previous.player, toss.player, margin, game.rules.tie_window_us)
                     entry["margin_text"] = text
-                    dead_heats.append({"first": previous.player, "second": toss.player,
-                                       "t_us": toss.t_us, "text": text})
+                    dead_heats.append({"first": previous.player, "second": toss.player, "t_us": toss.t_us,
+                                       "margin_us": margin, "text": text})
                 elif previous.player == toss.player:
                     entry["margin_text"] = f"{toss.player} again, {format_margin(margin)} later"
                 else:

@@ -225,6 +225,26 @@ def order_tosses(tosses: Iterable[Toss]) -> tuple[Toss, ...]:
     return tuple(sorted(tosses, key=lambda toss: toss.t_us))
 
 
+def is_dead_heat(margin_us: int | None, tie_window_us: int = 0) -> bool:
+    """Whether two tosses ``margin_us`` apart are too close to call: within the measured jitter.
+
+    The edge timestamps of different inputs scatter by a few µs (``rig tosses --calibrate-jitter``
+    measures it); a gap inside ``tie_window_us`` is a dead heat, shown as such, not a silent winner.
+    The earlier timestamp still counts first.
+
+    >>> is_dead_heat(3, 50), is_dead_heat(3_000, 50), is_dead_heat(0), is_dead_heat(None, 50)
+    (True, False, True, False)
+    """
+    return margin_us is not None and 0 <= margin_us <= tie_window_us
+
+
+def check_tie_window(tie_window_us: Any) -> int:
+    """``tie_window_us`` if it is a whole number of µs from 0 to 1 s, else :class:`FrogsError`."""
+    if isinstance(tie_window_us, bool) or not isinstance(tie_window_us, int) or not 0 <= tie_window_us <= 1_000_000:
+        raise FrogsError(f"tie_window_us must be a whole number of µs from 0 to 1000000, not {tie_window_us!r}")
+    return tie_window_us
+
+
 def check_players(players: tuple[str, ...]) -> None:
     """Raise unless ``players`` are 3 to 8 distinct, non-empty names."""
     if not all(isinstance(name, str) and name.strip() for name in players):
@@ -301,7 +321,7 @@ class CardScore:
     points: int
     reason: str
     margin_us: int | None = None  # time since the previous toss
-    dead_heat: bool = False  # landed at the same µs as the previous toss
+    dead_heat: bool = False  # landed within the tie window of the previous toss
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -384,13 +404,16 @@ class FrogsRules:
     recommended_turns = 2
     player_counts = (4, 5)
 
-    def __init__(self, *, penalty_per_violation: int = 0) -> None:
+    def __init__(self, *, penalty_per_violation: int = 0, tie_window_us: int = 0) -> None:
         if isinstance(penalty_per_violation, bool) or not isinstance(penalty_per_violation, int) or penalty_per_violation < 0:
             raise FrogsError(f"penalty_per_violation must be a whole number >= 0, not {penalty_per_violation!r}")
         self.penalty_per_violation = penalty_per_violation
+        #: tosses this close (µs) are a dead heat (:func:`is_dead_heat`)
+        self.tie_window_us = check_tie_window(tie_window_us)
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(penalty_per_violation={self.penalty_per_violation})"
+        window = f", tie_window_us={self.tie_window_us}" if self.tie_window_us else ""
+        return f"{type(self).__name__}(penalty_per_violation={self.penalty_per_violation}{window})"
 
     # -- legality ---------------------------------------------------------------------
 
@@ -458,7 +481,8 @@ class FrogsRules:
             if toss.card is Card.GRAY:
                 gray_positions.append(index)
             margin = None if previous_t is None else toss.t_us - previous_t
-            cards.append(CardScore(index + 1, toss.player, toss.card, toss.t_us, points, reason, margin, margin == 0))
+            cards.append(CardScore(index + 1, toss.player, toss.card, toss.t_us, points, reason, margin,
+                                   is_dead_heat(margin, self.tie_window_us)))
             previous_t = toss.t_us
         points = {name: 0 for name in turn.players}
         for card in cards:
@@ -527,7 +551,7 @@ class BigTableFrogs(FrogsRules):
     player_counts = (6, 7, 8)
 
 
-def rules_for(n_players: int, *, penalty_per_violation: int = 0) -> FrogsRules:
+def rules_for(n_players: int, *, penalty_per_violation: int = 0, tie_window_us: int = 0) -> FrogsRules:
     """The rules variant for a table of ``n_players``.
 
     >>> rules_for(3)
@@ -539,21 +563,24 @@ def rules_for(n_players: int, *, penalty_per_violation: int = 0) -> FrogsRules:
     """
     for variant in (ThreePlayerFrogs, FrogsRules, BigTableFrogs):
         if n_players in variant.player_counts:
-            return variant(penalty_per_violation=penalty_per_violation)
+            return variant(penalty_per_violation=penalty_per_violation, tie_window_us=tie_window_us)
     raise PlayerCountError(f"Lunar Laser Frogs needs 3 to 8 players, not {n_players}")
 
 
-def score_turn(turn: Turn, *, penalty_per_violation: int = 0) -> TurnScore:
-    """Score ``turn`` with the variant for its number of players."""
+def score_turn(turn: Turn, *, penalty_per_violation: int = 0, tie_window_us: int = 0) -> TurnScore:
+    """Score ``turn`` with the variant for its number of players (tosses within ``tie_window_us``
+    of each other are marked ``dead_heat``)."""
     check_players(turn.players)
-    return rules_for(len(turn.players), penalty_per_violation=penalty_per_violation).score(turn)
+    rules = rules_for(len(turn.players), penalty_per_violation=penalty_per_violation, tie_window_us=tie_window_us)
+    return rules.score(turn)
 
 
 def score_request(data: Mapping[str, Any]) -> dict[str, Any]:
     """``rig score`` for ``{"game": "frogs", ...}``: a turn's JSON in, the score's JSON out."""
     options = data.get("options", {}) if isinstance(data, Mapping) else {}
-    if not isinstance(options, Mapping) or set(options) - {"penalty_per_violation"}:
-        raise TurnFormatError("'options' may only hold penalty_per_violation")
+    if not isinstance(options, Mapping) or set(options) - {"penalty_per_violation", "tie_window_us"}:
+        raise TurnFormatError("'options' may only hold penalty_per_violation and tie_window_us")
     turn_data = {key: value for key, value in data.items() if key != "options"}
     turn = Turn.parse(turn_data)
-    return score_turn(turn, penalty_per_violation=options.get("penalty_per_violation", 0)).to_dict()
+    return score_turn(turn, penalty_per_violation=options.get("penalty_per_violation", 0),
+                      tie_window_us=options.get("tie_window_us", 0)).to_dict()

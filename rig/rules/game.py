@@ -104,15 +104,17 @@ class GameSetup:
             players,
             turns_each=data.get("turns_each"),
             penalty_per_violation=data.get("penalty_per_violation", 0),
+            tie_window_us=data.get("tie_window_us", 0),
         )
 
     @classmethod
     def create(
-        cls, players: Sequence[str], *, turns_each: int | None = None, penalty_per_violation: int = 0
+        cls, players: Sequence[str], *, turns_each: int | None = None, penalty_per_violation: int = 0,
+        tie_window_us: int = 0,
     ) -> GameSetup:
         players = tuple(players)
         check_players(players)
-        rules = rules_for(len(players), penalty_per_violation=penalty_per_violation)
+        rules = rules_for(len(players), penalty_per_violation=penalty_per_violation, tie_window_us=tie_window_us)
         if turns_each is None:
             turns_each = rules.recommended_turns
         if isinstance(turns_each, bool) or not isinstance(turns_each, int) or turns_each < 1:

@@ -117,7 +117,7 @@ def test_dead_heat_counts_the_earlier_logged_first():
     assert [t["player"] for t in turn["tosses"]] == ["Dev", "Ben", "Cleo"]
     assert turn["tosses"][1]["dead_heat"] is True
     assert turn["dead_heats"] == [{"first": "Dev", "second": "Ben", "t_us": 900,
-                                   "text": "dead heat: Dev and Ben in the same µs; Dev was logged first and counts first"}]
+                                   "margin_us": 0, "text": "dead heat (Δ 0 µs): Dev and Ben in the same µs; Dev was logged first and counts first"}]
 
 
 def _ready_to_reveal(service, players=PLAYERS[4]):

@@ -77,7 +77,10 @@ const rig = {
       source = new EventSource("/api/events");
       source.onopen = () => { retry = 500; onConnection && onConnection(true); };
       const handle = (event) => {
-        try { onState(JSON.parse(event.data)); } catch (err) { console.error(err); }
+        let state;
+        try { state = JSON.parse(event.data); onState(state); } catch (err) { console.error(err); }
+        // the referee's views and the sound cues listen for this (referee.js, sound.js)
+        if (state) document.dispatchEvent(new CustomEvent("rig:state", { detail: state }));
       };
       source.onmessage = handle;
       source.addEventListener("state", handle);

@@ -1,0 +1,280 @@
+// The referee: the evidence of each turn (the dice as the camera saw them, with the reading drawn
+// on, and a photo-finish strip of the tosses in µs), any past turn from the history, the dice
+// fairness test, and at game end the "Send to BG Stats" link and QR code. Listens to "rig:state"
+// (common.js); owns its own elements (the review strip, the game-end export box, the Referee dialog).
+"use strict";
+const rigReferee = (function () {
+  const { el } = rig;
+  const SVG = "http://www.w3.org/2000/svg";
+  const LETTER = { blue: "B", pink: "P", yellow: "Y", blank: "∅", gray: "G" };
+  const INK = { blue: "var(--blue)", pink: "var(--pink)", yellow: "var(--yellow)", blank: "var(--violet)", gray: "var(--gray)" };
+  let state = null;
+  let reviewKey = null;
+  let hiddenTurn = null;  // the turn whose review strip the players closed
+  let exportKey = null;
+  const view = { tab: "turns", game: null, turn: null };
+
+  function svg(tag, attrs, ...children) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) node.setAttribute(k, v);
+    for (const child of children) if (child) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    return node;
+  }
+
+  function us(n) {
+    if (n === null || n === undefined) return "";
+    if (Math.abs(n) < 1000) return `${n} µs`;
+    if (Math.abs(n) < 1e6) return `${(n / 1000).toFixed(1)} ms`;
+    return `${(n / 1e6).toFixed(2)} s`;
+  }
+
+  // ------------------------------------------------------------ the photo-finish strip
+  // Lanes in landing order, each toss a mark at its edge time; dead heats bracketed; the closest
+  // finish also drawn on its own µs scale (a near-simultaneous pair is one line on the full scale).
+  function photoFinish(tosses, tieWindow) {
+    const shown = tosses.filter((t) => t.t_us !== null && t.t_us !== undefined);
+    if (!shown.length) return el("p", { class: "hint", text: "No toss in this turn." });
+    const W = 640, left = 92, right = 16, lane = 22, top = 8, lead = 12;
+    const t0 = Math.min(...shown.map((t) => t.t_us));
+    const t1 = Math.max(...shown.map((t) => t.t_us));
+    const span = Math.max(1, t1 - t0);
+    const x = (t) => left + lead + ((t - t0) / span) * (W - left - lead - right);
+    const counting = shown.filter((t) => t.counting);
+    let closest = null;
+    for (let i = 1; i < counting.length; i++) {
+      const gap = counting[i].t_us - counting[i - 1].t_us;
+      if (!closest || gap < closest.gap) closest = { a: counting[i - 1], b: counting[i], gap };
+    }
+    const zoom = closest && closest.gap < span * 0.03;
+    const H = top + shown.length * lane + 26 + (zoom ? 54 : 0);
+    const root = svg("svg", { class: "photo-finish", viewBox: `0 0 ${W} ${H}`, role: "img",
+      "aria-label": "photo finish: the tosses on a time line" });
+    root.append(svg("line", { x1: left + lead, y1: top, x2: left + lead, y2: top + shown.length * lane, class: "pf-start" }));
+    shown.forEach((t, i) => {
+      const y = top + i * lane + lane / 2;
+      const card = t.card || "none";
+      root.append(
+        svg("text", { x: left - 6, y: y + 4, "text-anchor": "end", class: `pf-name ${t.counting ? "" : "void"}` },
+          `${t.counting ? t.position + " " : "– "}${t.player}`),
+        svg("line", { x1: left, y1: y, x2: x(t.t_us), y2: y, class: `pf-track ${t.dead_heat ? "heat" : ""}` }),
+        svg("circle", { cx: x(t.t_us), cy: y, r: 7.5, class: `pf-mark card-${card}`, style: t.card ? `fill: ${INK[t.card]}` : null }),
+        svg("text", { x: x(t.t_us), y: y + 3.5, "text-anchor": "middle", class: "pf-letter" }, t.card ? LETTER[t.card] : "?"),
+        svg("text", { x: Math.min(x(t.t_us) + 11, W - 120), y: y + 4, class: "pf-gap" },
+          t.dead_heat ? `dead heat (Δ ${t.margin_us} µs)` : (t.margin_us !== null && t.margin_us !== undefined ? `+${us(t.margin_us)}` : "")),
+      );
+    });
+    const axisY = top + shown.length * lane + 14;
+    root.append(svg("text", { x: left + lead, y: axisY, "text-anchor": "middle", class: "pf-axis" }, "0"),
+      svg("text", { x: W - right, y: axisY, "text-anchor": "end", class: "pf-axis" }, `${us(span)}${tieWindow ? ` · tie window ${tieWindow} µs` : ""}`));
+    if (zoom) {
+      const zy = axisY + 14, pad = Math.max(closest.gap, tieWindow || 0, 2);
+      const z0 = closest.a.t_us - pad, z1 = closest.b.t_us + pad;
+      const zx = (t) => left + ((t - z0) / (z1 - z0)) * (W - left - right);
+      root.append(
+        svg("text", { x: left - 6, y: zy + 14, "text-anchor": "end", class: "pf-name" }, "closest"),
+        svg("rect", { x: left, y: zy, width: W - left - right, height: 24, class: "pf-zoom" }),
+        ...(tieWindow ? [svg("rect", { x: zx(closest.a.t_us), y: zy, width: Math.max(1, zx(closest.a.t_us + tieWindow) - zx(closest.a.t_us)), height: 24, class: "pf-window" })] : []),
+        svg("line", { x1: zx(closest.a.t_us), x2: zx(closest.a.t_us), y1: zy, y2: zy + 24, class: "pf-cut" }),
+        svg("line", { x1: zx(closest.b.t_us), x2: zx(closest.b.t_us), y1: zy, y2: zy + 24, class: "pf-cut b" }),
+        svg("text", { x: left + 4, y: zy + 38, class: "pf-axis" },
+          `${closest.a.player} → ${closest.b.player}: Δ ${us(closest.gap)}${closest.b.dead_heat ? " — dead heat" : ""} (scale ${us(z1 - z0)})`),
+      );
+    }
+    return root;
+  }
+
+  function rollImages(turn, { limit } = {}) {
+    const rolls = (turn.rolls || []).filter((r) => r.overlay);
+    const shown = limit ? rolls.slice(-limit) : rolls;
+    if (!shown.length) return el("p", { class: "hint", text: "No camera frame kept for this turn." });
+    return el("div", { class: "shots" }, shown.map((r) => el("figure", { class: "shot" },
+      el("img", { src: r.overlay, alt: `roll ${r.roll} as the camera saw it`, loading: "lazy" }),
+      el("figcaption", { text: `roll ${r.roll}: ${r.dice.join(", ") || "no dice"}` }))));
+  }
+
+  function turnSummary(turn) {
+    const score = turn.score;
+    return el("div", { class: "turn-facts" },
+      el("div", { text: `Dice: ${turn.dice.join(", ") || "—"}${turn.lasered && turn.lasered.length ? ` · lasered ${turn.lasered.join(", ")}` : ""}${turn.corrected_dice.length ? ` · ${turn.corrected_dice.length} corrected by hand` : ""}` }),
+      (turn.dead_heats || []).map((h) => el("div", { class: "heat-text", text: h.text })),
+      score ? el("div", { text: `${turn.roller} copies ${score.copy} · ${Object.entries(score.points).map(([p, n]) => `${p} +${n}`).join(", ")}` }) : null);
+  }
+
+  // ------------------------------------------------------------ the review strip (current turn)
+  async function renderReview(s) {
+    const box = document.getElementById("referee-review");
+    if (!box) return;
+    const turn = s && s.turn;
+    const turnKey = s && s.game && turn ? `${s.game.id}/${turn.number}` : null;
+    const show = Boolean(s && s.game && s.game.game === "frogs" && turn && turn.phase === "review" && hiddenTurn !== turnKey);
+    box.hidden = !show;
+    document.body.classList.toggle("referee-reviewing", show);
+    if (!show) { reviewKey = null; return; }
+    const key = `${s.game.id}/${turn.number}/${s.version}`;
+    if (key === reviewKey) return;
+    reviewKey = key;
+    let record;
+    try { record = await rig.getJSON(`/api/turns?game=${s.game.id}`); } catch (err) { return; }
+    const current = record.turns.find((t) => t.number === turn.number);
+    if (!current || key !== reviewKey) return;
+    box.replaceChildren(
+      el("div", { class: "review-shot" }, rollImages(current, { limit: 1 })),
+      el("div", { class: "review-finish" }, el("div", { class: "review-title" }, `Turn ${turn.number}: the evidence`,
+        el("button", { id: "btn-review-hide", title: "hide the evidence of this turn", text: "hide ✕",
+          onclick: () => { hiddenTurn = turnKey; box.hidden = true; } })),
+        photoFinish(current.tosses, record.tie_window_us),
+        el("button", { class: "link", text: "all rolls and past turns…", onclick: () => open("turns", s.game.id, turn.number) })));
+  }
+
+  // ------------------------------------------------------------ game end: BG Stats
+  async function renderExport(s) {
+    const box = document.getElementById("referee-export");
+    if (!box) return;
+    const over = Boolean(s && s.game && s.winner);
+    box.hidden = !over;
+    if (!over) { exportKey = null; return; }
+    const key = `${s.game.id}/${s.version}`;
+    if (key === exportKey) return;
+    exportKey = key;
+    box.replaceChildren(exportPanel(s.game.id, { compact: true }));
+  }
+
+  function exportPanel(gameId, { compact } = {}) {
+    const panel = el("div", { class: "export-panel" });
+    rig.getJSON(`/api/export/bgstats?game=${gameId}`).then((body) => {
+      panel.replaceChildren(
+        el("a", { class: "bgstats-link", id: compact ? "bgstats-link" : null, href: body.url, text: "Send to BG Stats" }),
+        el("img", { class: "bgstats-qr", src: `/api/export/bgstats.svg?game=${gameId}&v=${encodeURIComponent(body.play.playDate)}`,
+          alt: "QR code: scan with a phone that has BG Stats to import this game" }),
+        el("div", { class: "hint", text: compact ? "Scan with BG Stats on a phone, or tap the link on it." :
+          `${body.play.players.map((p) => `${p.name} ${p.score}`).join(", ")} — ${body.status}` }));
+    }).catch(() => panel.replaceChildren(el("p", { class: "hint", text: "No export for this game." })));
+    return panel;
+  }
+
+  // ------------------------------------------------------------ the Referee dialog
+  function dialog() {
+    let dlg = document.getElementById("dlg-referee");
+    if (dlg) return dlg;
+    dlg = el("dialog", { id: "dlg-referee", class: "referee" },
+      el("form", { method: "dialog" },
+        el("div", { class: "ref-tabs", role: "tablist" },
+          [["turns", "Turns & evidence"], ["dice", "Dice fairness"], ["export", "Export"]].map(([tab, text]) =>
+            el("button", { type: "button", role: "tab", "data-tab": tab, text, onclick: () => { view.tab = tab; renderDialog(); } })),
+          el("button", { value: "close", class: "ref-close", text: "Close" })),
+        el("div", { id: "ref-body", class: "ref-body" })));
+    document.body.append(dlg);
+    return dlg;
+  }
+
+  async function open(tab, game, turn) {
+    view.tab = tab || "turns";
+    view.game = game ?? (state && state.game ? state.game.id : null);
+    view.turn = turn ?? null;
+    const dlg = dialog();
+    if (!dlg.open) dlg.showModal();
+    await renderDialog();
+  }
+
+  async function gamePicker() {
+    const history = await rig.getJSON("/api/history");
+    const games = history.games.filter((g) => g.game === "frogs" || view.tab === "export");
+    if (view.game === null && games.length) view.game = games[0].id;
+    const select = el("select", { id: "ref-game", "aria-label": "game", onchange: (e) => { view.game = Number(e.target.value); view.turn = null; renderDialog(); } },
+      games.map((g) => el("option", { value: g.id, selected: g.id === view.game ? true : null,
+        text: `#${g.number} ${(g.started_at || "").slice(0, 16).replace("T", " ")} — ${g.players.join(", ")} (${g.status})` })));
+    return el("label", { class: "ref-pick" }, "Game ", select);
+  }
+
+  async function renderDialog() {
+    const body = document.getElementById("ref-body");
+    for (const b of document.querySelectorAll("#dlg-referee [data-tab]")) b.setAttribute("aria-selected", String(b.dataset.tab === view.tab));
+    body.replaceChildren(el("p", { class: "hint", text: "loading…" }));
+    try {
+      if (view.tab === "dice") body.replaceChildren(await diceView());
+      else if (view.tab === "export") body.replaceChildren(await gamePicker(), exportView());
+      else body.replaceChildren(await gamePicker(), await turnsView());
+    } catch (err) {
+      body.replaceChildren(el("p", { class: "error", text: `cannot load: ${err.message}` }));
+    }
+  }
+
+  async function turnsView() {
+    if (view.game === null) return el("p", { class: "hint", text: "No Laser Frogs game yet." });
+    const record = await rig.getJSON(`/api/turns?game=${view.game}`);
+    if (!record.turns.length) return el("p", { class: "hint", text: "No turn in this game yet." });
+    const turn = record.turns.find((t) => t.number === view.turn) || record.turns[record.turns.length - 1];
+    view.turn = turn.number;
+    const picker = el("div", { class: "ref-turns" }, record.turns.map((t) => el("button", {
+      type: "button", class: t.number === turn.number ? "selected" : "", "data-turn": t.number,
+      text: `${t.number}: ${t.roller}${t.scored ? "" : " (now)"}${t.dead_heats.length ? " ⚑" : ""}`,
+      onclick: () => { view.turn = t.number; renderDialog(); } })));
+    return el("div", { class: "ref-turn" }, picker,
+      el("h4", { text: `Turn ${turn.number} — ${turn.roller} rolled${turn.scored ? "" : " (under way)"}` }),
+      rollImages(turn),
+      el("h4", { text: "Photo finish" }),
+      photoFinish(turn.tosses, record.tie_window_us),
+      turnSummary(turn),
+      record.evidence ? null : el("p", { class: "hint", text: "Camera frames are not kept on this rig ([evidence] keep = false)." }));
+  }
+
+  async function diceView() {
+    const d = await rig.getJSON("/api/dice");
+    const max = Math.max(1, ...Object.keys(d.counts).map((f) => Math.max(d.counts[f], d.expected[f])));
+    const rows = Object.keys(d.counts).map((face) => {
+      const colours = face === "blank" ? ["blank"] : face.split("+");
+      return el("tr", { "data-face": face },
+        el("td", { class: "face" }, colours.map((c) => el("span", { class: `chip-dot c-${c}`, text: LETTER[c] })), ` ${face}`),
+        el("td", { class: "num", text: d.counts[face] }),
+        el("td", { class: "num dim", text: d.expected[face].toFixed(1) }),
+        el("td", { class: "bar" },
+          el("span", { class: "seen", style: `width: ${(100 * d.counts[face]) / max}%` }),
+          el("span", { class: "expect", style: `left: ${(100 * d.expected[face]) / max}%` })));
+    });
+    const test = (title, t) => el("div", { class: `chi ${t.verdict.replace(/ /g, "-")}` },
+      el("b", { text: title }), ` χ² = ${t.chi2.toFixed(2)}, ${t.dof} dof, p = ${t.p_value < 0.001 ? t.p_value.toExponential(1) : t.p_value.toFixed(3)} → `,
+      el("b", { text: t.verdict }));
+    return el("div", { class: "dice-fair" },
+      el("p", { id: "dice-verdict", class: `verdict ${d.verdict.replace(/ /g, "-")}`, text: `${d.rolls} dice over every scored turn: ${d.verdict}` }),
+      el("table", { class: "dice-table" },
+        el("thead", {}, el("tr", {}, el("th", { text: "face" }), el("th", { text: "seen" }), el("th", { text: "expected" }), el("th", { text: "" }))),
+        el("tbody", {}, rows)),
+      test("All faces (blue, pink, yellow, blank ×2, combo):", d.faces),
+      test("Combo faces, one per die kind:", d.combos),
+      el("p", { class: "hint", text: "Pearson's χ² test; p < 0.01 looks loaded, p < 0.05 is worth watching. Also: rig history --dice" }));
+  }
+
+  function exportView() {
+    return el("div", { class: "ref-export" },
+      view.game !== null ? exportPanel(view.game) : el("p", { class: "hint", text: "No game yet." }),
+      el("p", {}, "All games: ", el("a", { href: "/api/export/history.csv", download: "rig-history.csv", text: "CSV" }), " · ",
+        el("a", { href: "/api/export/history.json", download: "rig-history.json", text: "JSON (with turns and µs toss times)" }),
+        el("span", { class: "hint", text: " — also rig history --export csv|json" })));
+  }
+
+  // ------------------------------------------------------------ wiring
+  function setup() {
+    document.body.append(el("section", { id: "referee-review", class: "referee-review", hidden: true, "aria-label": "evidence of this turn" }),
+      el("section", { id: "referee-export", class: "referee-export", hidden: true, "aria-label": "send this game to BG Stats" }));
+    const foot = document.querySelector("footer.foot");
+    const button = el("button", { id: "btn-referee", title: "evidence of every turn, dice fairness, export (key e)", text: "Referee", onclick: () => open() });
+    if (foot) foot.insertBefore(button, document.getElementById("link-calibrate") || null);
+    const history = document.getElementById("dlg-history");  // past games: open their turns' evidence from there too
+    if (history && history.querySelector("form")) {
+      history.querySelector("form").append(el("button", { type: "button", id: "btn-history-evidence",
+        text: "Turns & evidence…", onclick: () => { history.close(); open("turns"); } }));
+    }
+    document.addEventListener("keydown", (event) => {
+      if (event.key !== "e" || document.querySelector("dialog[open]") || event.target.closest("input, textarea, select")) return;
+      open();
+    });
+  }
+
+  document.addEventListener("rig:state", (event) => {
+    state = event.detail;
+    renderReview(state);
+    renderExport(state);
+  });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup); else setup();
+  return { open, photoFinish };
+})();

@@ -1,0 +1,156 @@
+"""How far apart do the toss inputs timestamp one and the same edge? The tie window comes from this.
+
+:func:`measure_jitter` fires ``rounds`` simultaneous presses at every toss input — on the rig, an
+output pin (``drive``) wired to all the inputs through a test lead pulls them low at one instant —
+and collects each input's edge timestamp (the kernel's, as for a real toss). The spread of one
+round (latest minus earliest timestamp) is what the timing itself adds; two tosses closer than
+the worst spread cannot honestly be told apart. :attr:`JitterReport.suggested_window_us` is the
+``[tosses] tie_window_us`` to configure. With gpiozero's mock pins and no ``drive``, the inputs'
+mock pins are driven one after another, so the spread is that loop's time (a simulation).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from rig.errors import HardwareError
+
+#: the suggested window: the worst spread seen times this margin, rounded up
+MARGIN = 1.5
+
+
+@dataclass(frozen=True)
+class JitterReport:
+    """Spreads (µs) of the rounds in which every input saw the edge; ``missed`` edges in the others."""
+
+    inputs: tuple[str, ...]
+    rounds: int
+    spreads: tuple[int, ...]
+    offsets: dict[str, float] = field(default_factory=dict)  # each input's mean lag behind the round's first edge
+    missed: int = 0
+    simulated: bool = False
+
+    @property
+    def worst_us(self) -> int:
+        return max(self.spreads) if self.spreads else 0
+
+    @property
+    def median_us(self) -> float:
+        return statistics.median(self.spreads) if self.spreads else 0.0
+
+    def percentile_us(self, q: float) -> int:
+        if not self.spreads:
+            return 0
+        ordered = sorted(self.spreads)
+        return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)]
+
+    @property
+    def suggested_window_us(self) -> int:
+        """``tie_window_us`` to configure: the worst spread with a margin, at least 1 µs."""
+        return max(1, math.ceil(self.worst_us * MARGIN))
+
+    def format(self) -> str:
+        lines = [f"{len(self.spreads)} of {self.rounds} rounds with an edge on all {len(self.inputs)} inputs"
+                 f"{f' ({self.missed} edges missed)' if self.missed else ''}"
+                 f"{' — simulated: mock pins driven one after another' if self.simulated else ''}"]
+        if self.spreads:
+            lines.append(f"spread of one edge across the inputs: median {self.median_us:g} µs, "
+                         f"p95 {self.percentile_us(0.95)} µs, worst {self.worst_us} µs")
+            for name in self.inputs:
+                lines.append(f"  {name:<12} lags the first edge by {self.offsets.get(name, 0.0):8.1f} µs on average")
+            lines.append(f"suggested: [tosses] tie_window_us = {self.suggested_window_us}"
+                         f"   (worst spread x {MARGIN:g}; tosses this close are shown as a dead heat)")
+        return "\n".join(lines)
+
+
+def summarise(inputs: Sequence[str], rounds: int, edges: Sequence[tuple[str, int]], *, gap_us: int,
+              simulated: bool = False) -> JitterReport:
+    """Group toss timestamps into rounds (a new round after ``gap_us`` of quiet) and measure each.
+
+    >>> edges = [("A", 1000), ("B", 1003), ("A", 90000), ("B", 90001)]
+    >>> report = summarise(["A", "B"], 2, edges, gap_us=20000)
+    >>> report.spreads, report.worst_us, report.suggested_window_us, report.offsets
+    ((3, 1), 3, 5, {'A': 0.0, 'B': 2.0})
+    """
+    clusters: list[list[tuple[str, int]]] = []
+    for name, t_us in sorted(edges, key=lambda e: e[1]):
+        if clusters and t_us - clusters[-1][0][1] < gap_us:
+            clusters[-1].append((name, t_us))
+        else:
+            clusters.append([(name, t_us)])
+    spreads, lags = [], {name: [] for name in inputs}
+    complete = 0
+    for cluster in clusters:
+        seen = {}
+        for name, t_us in cluster:
+            seen.setdefault(name, t_us)
+        if set(seen) != set(inputs):
+            continue
+        complete += 1
+        first = min(seen.values())
+        spreads.append(max(seen.values()) - first)
+        for name, t_us in seen.items():
+            lags[name].append(t_us - first)
+    offsets = {name: round(statistics.fmean(values), 1) if values else 0.0 for name, values in lags.items()}
+    missed = rounds * len(inputs) - complete * len(inputs)
+    return JitterReport(tuple(inputs), rounds, tuple(spreads), offsets, max(0, missed), simulated)
+
+
+def measure_jitter(players, *, pin_factory=None, drive: str | None = None, rounds: int = 50,
+                   hold_s: float = 0.03, gap_s: float = 0.07, driver: Callable[[bool], None] | None = None,
+                   on_round: Callable[[int], None] | None = None) -> JitterReport:
+    """Fire ``rounds`` simultaneous edges at ``players``' inputs and measure their timestamps' spread.
+
+    ``drive``: the output pin wired to every input (real rig). Without it the inputs must be
+    gpiozero mock pins (simulation). ``driver(active)`` replaces both (tests with exact ticks).
+    """
+    from rig.hardware.tosses import TossInputs, resolve_pin_factory
+
+    if rounds < 1:
+        raise HardwareError("--rounds must be at least 1")
+    factory = resolve_pin_factory(pin_factory)
+    edges: list[tuple[str, int]] = []
+    lockout_ms = min(hold_s, gap_s) * 1000 / 2
+    output = None
+    with TossInputs(players, pin_factory=factory, lockout_ms=lockout_ms, order_window_ms=0,
+                    on_toss=lambda toss: edges.append((toss.player, toss.t_us))) as inputs:
+        simulated = False
+        if driver is None and drive is not None:
+            from gpiozero import DigitalOutputDevice
+
+            try:
+                output = DigitalOutputDevice(drive, initial_value=True, pin_factory=factory)
+            except Exception as exc:  # gpiozero raises many kinds for a bad or busy pin
+                raise HardwareError(f"--drive {drive}: cannot use it as an output: {exc}") from None
+
+            def driver(active: bool) -> None:
+                output.off() if active else output.on()  # low = pressed (the inputs are active low)
+        elif driver is None:
+            if not inputs.simulated:
+                raise HardwareError("measuring jitter on real inputs needs --drive PIN: an output pin wired to "
+                                    "every toss input (see docs/referee.md); with mock pins add --simulate")
+            pins = [inputs.device(name).pin for name in inputs.players]
+            simulated = True
+
+            def driver(active: bool) -> None:
+                for pin in pins:
+                    pin.drive_low() if active else pin.drive_high()
+        try:
+            time.sleep(gap_s)
+            for index in range(rounds):
+                driver(True)
+                time.sleep(hold_s)
+                driver(False)
+                time.sleep(gap_s)
+                if on_round is not None:
+                    on_round(index)
+            inputs.flush()
+        finally:
+            if output is not None:
+                output.close()
+    names = [getattr(p, "name", p) for p in players]
+    return summarise(names, rounds, edges, gap_us=round(gap_s * 1e6 / 2), simulated=simulated)

@@ -1,0 +1,57 @@
+"""Jitter calibration: simultaneous edges through the real gpiozero stack (MockFactory), exact ticks via TickPin."""
+
+import time
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from rig.config import PlayerInput
+from rig.errors import HardwareError
+from rig.hardware.gpio_mock import TickPin
+from rig.hardware.jitter import measure_jitter, summarise
+
+PLAYERS = [PlayerInput(name, pin) for name, pin in
+           [("Ada", "GPIO17"), ("Ben", "GPIO27"), ("Cleo", "GPIO22"), ("Dev", "GPIO23")]]
+LAGS_US = {"Ada": 0, "Ben": 2, "Cleo": 5, "Dev": 9}  # how late each input timestamps the same edge
+
+
+def test_the_measured_spread_is_the_inputs_lag_and_gives_the_window():
+    factory = MockFactory(pin_class=TickPin)
+    try:
+        pins = {p.name: factory.pin(p.pin) for p in PLAYERS}
+
+        def driver(active):  # one edge at one instant, each input stamping it a few µs late
+            t0 = time.monotonic()
+            for name, pin in pins.items():
+                (pin.drive_low_at if active else pin.drive_high_at)(t0 + LAGS_US[name] / 1e6)
+
+        report = measure_jitter(PLAYERS, pin_factory=factory, rounds=8, hold_s=0.02, gap_s=0.04, driver=driver)
+    finally:
+        factory.reset()
+    assert len(report.spreads) == 8 and report.missed == 0
+    assert all(8 <= spread <= 10 for spread in report.spreads)  # 9 µs, ±1 for rounding the ticks
+    assert report.offsets["Dev"] == pytest.approx(9, abs=1) and report.offsets["Ada"] == pytest.approx(0, abs=1)
+    assert report.suggested_window_us == pytest.approx(14, abs=2)
+    assert "suggested: [tosses] tie_window_us = " in report.format()
+
+
+def test_mock_pins_driven_together_are_a_simulation():
+    factory = MockFactory()
+    try:
+        report = measure_jitter(PLAYERS, pin_factory=factory, rounds=5, hold_s=0.02, gap_s=0.04)
+    finally:
+        factory.reset()
+    assert report.simulated and len(report.spreads) == 5
+    assert 0 <= report.worst_us < 20_000
+
+
+def test_zero_rounds_are_refused():
+    factory = MockFactory()
+    with pytest.raises(HardwareError, match="--rounds must be at least 1"):
+        measure_jitter(PLAYERS, pin_factory=factory, rounds=0)
+
+
+def test_a_round_an_input_missed_is_left_out():
+    edges = [("A", 0), ("B", 4), ("A", 100_000)]  # B missed the second edge
+    report = summarise(["A", "B"], 2, edges, gap_us=20_000)
+    assert report.spreads == (4,) and report.missed == 2
