@@ -41,7 +41,7 @@ def toss_close_finish(server, players):
 
 
 def scripted_turn(server, cards=("pink", "yellow", "gray")):
-    """A whole turn over the API (3 players): start, one roll of six, tosses, cards, copy, score."""
+    """A whole turn over the API (3 players): start, one roll of six, tosses, copy, cards, score."""
     state = server.state()
     roller = state["turn"]["roller"]
     others = [p for p in state["game"]["players"] if p != roller]
@@ -50,10 +50,10 @@ def scripted_turn(server, cards=("pink", "yellow", "gray")):
     start = server.state()["turn"]["start_t_us"] or 0
     for k, player in enumerate(others * state["game"]["cards_per_opponent"]):
         server.post("/api/events", {"type": "toss", "player": player, "t_us": start + 100_000 + 2_000 * k})
+    server.post("/api/events", {"type": "copy_chosen", "player": others[0]})  # before the reveal (issue 15)
     hands = {p: list(cards) for p in others}
     for toss in [t for t in server.state()["turn"]["tosses"] if t["counting"]]:
         server.post("/api/events", {"type": "card_revealed", "card": hands[toss["player"]].pop(0)})
-    server.post("/api/events", {"type": "copy_chosen", "player": others[0]})
     server.post("/api/events", {"type": "turn_scored"})
 
 
@@ -71,10 +71,12 @@ def test_the_evidence_of_a_turn_with_a_dead_heat(sized, start_rig, artifacts):
     tosses = page.locator("#tosses .toss")
     expect(tosses.nth(1).locator(".margin")).to_contain_text("dead heat (Δ 3 µs)", timeout=SLOW)
     expect(tosses.nth(2).locator(".margin")).to_have_text("Cleo beat Dev by 3.0 ms")
+    expect(page.locator("body")).to_have_attribute("data-phase", "copy", timeout=SLOW)
+    page.locator("#copy-pick [data-copy=Ben]").click()  # whom to copy first, the stack face down (issue 15)
+    expect(page.locator("body")).to_have_attribute("data-phase", "reveal", timeout=SLOW)
     for k, key in enumerate("bgpy"):
         page.keyboard.press(key)
         expect(tosses.nth(k).locator(".card")).not_to_have_class("card ", timeout=SLOW)
-    page.locator("#copy-pick [data-copy=Ben]").click()
     expect(page.locator("body")).to_have_attribute("data-phase", "review", timeout=SLOW)
     review = page.locator("#referee-review")
     expect(review).to_be_visible(timeout=SLOW)
