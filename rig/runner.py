@@ -438,7 +438,7 @@ class Rig:
         from rig.engine import EventRefused
 
         try:
-            state = self.service.submit(event, default_source="camera")
+            state = self.service.submit(event, default_source="camera", keep=True)
         except EventRefused as exc:
             log.info("refused %s: %s", event.get("type"), exc.reason)
             return None
