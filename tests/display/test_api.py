@@ -157,4 +157,7 @@ def test_an_unwritable_log_is_a_503_and_changes_nothing(service, monkeypatch):
     monkeypatch.setattr(service.log, "append_batch", full_disk)
     response = client.post("/api/events", json={"type": "turn_started"})
     assert response.status_code == 503 and "disk is full" in response.json()["error"]
-    assert client.get("/api/state").json() == before
+    after = client.get("/api/state").json()
+    assert after.pop("outage")["reason"] == "database or disk is full"
+    assert after["notices"].pop()["type"] == "storage"  # the display says so
+    assert after == before

@@ -76,4 +76,7 @@ def test_a_failed_append_applies_nothing(monkeypatch):
     monkeypatch.setattr(service.log, "append_batch", full_disk)
     with pytest.raises(LogError):
         service.submit({"type": "turn_started"})
-    assert service.state() == before
+    after = service.state()
+    assert after.pop("outage")["reason"] == "database or disk is full"
+    assert after["notices"].pop()["type"] == "storage"  # the display says so
+    assert after == before
