@@ -226,3 +226,40 @@ def test_a_full_disk_is_a_clean_error_a_notice_and_loses_no_press(tmp_path):
         assert any(t["player"] == "Ben" for t in service.state()["turn"]["tosses"])
     with EventLog(tmp_path / "rig.sqlite3") as log:
         assert [e.event["t_us"] for e in log.events() if e.event.get("player") == "Ben"][-1] == 5_000_000
+
+
+def _crashed_copy(tmp_path):
+    """The data folder as a power cut leaves it: the database and its -wal (the rig never closed)."""
+    import shutil
+
+    service = started(tmp_path / "live")
+    for n in range(40):
+        service.press(PLAYERS[1 + n % 3], 2_000_000 + n)
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for suffix in ("", "-wal"):
+        shutil.copy(service.log.path.with_name("rig.sqlite3" + suffix), copy / ("rig.sqlite3" + suffix))
+    expected = service.state()
+    service.close()
+    return copy, expected
+
+
+def test_a_damaged_wal_is_refused_instead_of_dropping_acknowledged_events(tmp_path):
+    copy, _ = _crashed_copy(tmp_path)
+    wal = copy / "rig.sqlite3-wal"
+    data = bytearray(wal.read_bytes())
+    data[32 + 24 + 100] ^= 0x01  # a bit flips in the first frame's page
+    wal.write_bytes(bytes(data))
+    message = _refused_line(copy / "rig.sqlite3")
+    assert "rig.sqlite3-wal is damaged" in message and "committed frame" in message
+    assert wal.read_bytes() == bytes(data)  # left untouched
+
+
+def test_a_wal_cut_short_by_a_crash_opens_with_every_committed_event(tmp_path):
+    copy, expected = _crashed_copy(tmp_path)
+    wal = copy / "rig.sqlite3-wal"
+    wal.write_bytes(wal.read_bytes()[:-100])  # the last frame half-written: never acknowledged
+    with EngineService.open(copy, clock="sim") as service:
+        state = service.state()
+        assert state["game"]["players"] == PLAYERS
+        assert state["version"] <= expected["version"]
