@@ -66,7 +66,10 @@ def load_image(path: str | Path):
             rgb = np.asarray(ImageOps.exif_transpose(image).convert("RGB"))  # upright, as cv2.imread does
     except FrameError:
         raise
-    except (UnidentifiedImageError, Image.DecompressionBombError) as exc:
+    except Image.DecompressionBombError:
+        raise FrameError(f"{p} is far bigger than an image the rig reads (more than {MAX_PIXELS / 1e6:.0f} MP): "
+                         "scale it down") from None
+    except UnidentifiedImageError as exc:
         raise FrameError(f"cannot read image {p}: not an image format the rig knows ({exc})") from None
     except (OSError, ValueError, SyntaxError, EOFError) as exc:
         raise FrameError(f"cannot read image {p}: the file is damaged or cut short ({exc})") from None
