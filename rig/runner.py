@@ -308,13 +308,13 @@ class Rig:
             self.service = None
 
     # -- the web app -----------------------------------------------------------------------
-    def app(self, *, pin: str | None = None, lan: bool = False):
+    def app(self, *, pin: str | None = None, lan: bool = False, hosts=()):
         from rig.display.app import create_app
 
         info = {"mode": self.mode, "players": [p.name for p in self.config.players], "lan": lan,
                 "hold_confirm_s": self.config.tosses.hold_confirm_s}
         return create_app(self.service, sim=self.sim, pin=pin, calibration=self.desk, info=info,
-                          status=self.status)
+                          status=self.status, hosts=hosts)
 
     def status(self) -> dict:
         """What ``GET /api/rig`` shows: mode, camera, inputs, notices."""

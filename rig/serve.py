@@ -209,7 +209,7 @@ def _server_class():
     return Server
 
 
-def serve(rig: Rig, sock: socket.socket, *, listen: str = "127.0.0.1", out=print) -> None:
+def serve(rig: Rig, sock: socket.socket, *, listen: str = "127.0.0.1", out=print, hosts=()) -> None:
     """Serve the rig's web app on ``sock`` (from :func:`bind_socket`) until Ctrl+C / SIGTERM (blocking)."""
     import ipaddress
 
@@ -223,7 +223,7 @@ def serve(rig: Rig, sock: socket.socket, *, listen: str = "127.0.0.1", out=print
     except ValueError:
         lan = listen != "localhost"
     pin = new_pin()
-    app = rig.app(pin=pin, lan=lan)
+    app = rig.app(pin=pin, lan=lan, hosts=[*hosts, listen])
     raise_fd_limit()
     server = _server_class()(uvicorn.Config(app, log_level="warning", access_log=False, proxy_headers=False,
                                            timeout_graceful_shutdown=2, lifespan="off",

@@ -139,6 +139,15 @@ async def read_object(request: Request) -> dict[str, Any]:
 _json_object = read_object
 
 
+def request_key(request: Request) -> str | None:
+    """The idempotency key of a request (client address, path and its ``Idempotency-Key``), or None."""
+    key = request.headers.get("idempotency-key")
+    if key is None or not 8 <= len(key) <= 100 or not (key.isascii() and key.isprintable()):
+        return None
+    client = request.client.host if request.client else "?"
+    return f"{client} {request.url.path} {key}"
+
+
 def sse_message(state: dict[str, Any]) -> str:
     """One server-sent event carrying the state."""
     try:
@@ -176,8 +185,9 @@ def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | Non
                 return error(409, str(exc))
         return guarded
 
-    async def submit(event: dict[str, Any], status: int = 200) -> Response:
-        state = await run_in_threadpool(service.submit, event, default_source="display")
+    async def submit(event: dict[str, Any], status: int = 200, request: Request | None = None) -> Response:
+        key = request_key(request) if request is not None else None
+        state = await run_in_threadpool(lambda: service.submit(event, default_source="display", request=key))
         return SafeJSONResponse(state, status_code=status)
 
     async def get_state(request: Request) -> Response:
@@ -222,7 +232,7 @@ def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | Non
 
     @mutating
     async def post_event(request: Request) -> Response:
-        return await submit(await _json_object(request))
+        return await submit(await _json_object(request), request=request)
 
     @mutating
     async def post_game(request: Request) -> Response:
@@ -235,14 +245,14 @@ def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | Non
             if getattr(new, key) is not None:
                 options[key] = getattr(new, key)
         event = {"type": "game_started", "game": new.game, "players": new.players, "options": options}
-        return await submit(event, 201)
+        return await submit(event, 201, request)
 
     @mutating
     async def post_correction(request: Request) -> Response:
         body = await _json_object(request)
         if "type" in body and body["type"] != "correction":
             raise BadBody(422, "POST /api/corrections takes a correction (what, index, face/card/player)")
-        return await submit({**body, "type": "correction"})
+        return await submit({**body, "type": "correction"}, request=request)
 
     routes = [
         Route("/api/state", get_state, methods=["GET"]),

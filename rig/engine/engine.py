@@ -176,43 +176,59 @@ class Engine:
 
     # -- submitting -------------------------------------------------------------------
 
-    def submit(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+    def submit(self, raw: Mapping[str, Any], *, request: str | None = None) -> dict[str, Any]:
         """Check, log and apply one event (plus what it implies); return the new state.
 
-        Raises :class:`EventRefused` (logged as refused) when it makes no sense now.
+        Raises :class:`EventRefused` (logged as refused) when it makes no sense now. ``request`` —
+        an idempotency key: a key already logged is answered as the first time (the state, or the
+        same refusal) and nothing is logged or applied again.
         """
+        if request is not None:
+            done = self.log.request(request)
+            if done is not None:
+                _, outcome, reason = done
+                if outcome == "invalid":
+                    raise EventFormatError(reason or "refused")
+                if outcome == "refused":
+                    raise EventRefused(reason or "refused")
+                return self.state()
         try:
             event = parse_event(raw)
         except EventFormatError as exc:
-            self._refuse(raw, exc)
+            self._refuse(raw, exc, request)
             raise
-        self.submit_quietly(event, parsed=True)
+        self.submit_quietly(event, parsed=True, request=request)
         return self.state()
 
-    def submit_quietly(self, raw: Mapping[str, Any], *, parsed: bool = False) -> int:
+    def submit_quietly(self, raw: Mapping[str, Any], *, parsed: bool = False, request: str | None = None) -> int:
         """As :meth:`submit` without building the state; returns the new version."""
         if not parsed:
             try:
                 raw = parse_event(raw)
             except EventFormatError as exc:
-                self._refuse(raw, exc)
+                self._refuse(raw, exc, request)
                 raise
         event = dict(raw)
         try:
             if event["type"] == "correction" and event["what"] == "undo":
-                self._undo(event)
+                self._undo(event, request)
             else:
-                self._submit(event)
+                self._submit(event, request)
         except EventRefused as exc:
-            self._refuse(event, exc)
+            self._refuse(event, exc, request)
             raise
         return self.version
 
-    def _refuse(self, event: Any, exc: EventRefused) -> None:
+    def _refuse(self, event: Any, exc: EventRefused, request: str | None = None) -> None:
         """Log a refused event (made safe to store and show: it may hold anything) with the reason."""
-        event = sanitize(dict(event)) if isinstance(event, Mapping) else {"type": None, "body": sanitize(repr(event))}
+        if isinstance(event, Mapping):
+            event = sanitize(dict(event))
+        else:
+            event = {"type": None, "body": sanitize(repr(event))}
         game_id = self.game.id if self.game else None
-        seq = self.log.append(event, game_id=game_id, status="refused", reason=sanitize(exc.reason))
+        outcome = "invalid" if isinstance(exc, EventFormatError) else "refused"
+        seq = self.log.append(event, game_id=game_id, status="refused", reason=sanitize(exc.reason),
+                              request=(request, outcome) if request else None)
         self.notices = (self.notices + [_notice(LoggedEvent(seq, game_id, seq, "refused", exc.reason, "",
                                                             event))])[-MAX_NOTICES:]
         self.version = seq
@@ -245,7 +261,7 @@ class Engine:
             return [derived("turn_started", t_us=event.get("started_us", event["t_us"])), event]
         return [event]
 
-    def _submit(self, event: dict[str, Any]) -> None:
+    def _submit(self, event: dict[str, Any], request: str | None = None) -> None:
         game = self.game
         pending: list[Pending] = []
         abandoned: GameState | None = None  # the open game a new game_started ended
@@ -291,7 +307,8 @@ class Engine:
             if new_game_index is not None:
                 row["id"] = None
             summaries.append(row)
-        seqs = self.log.append_batch(pending, summaries=summaries)
+        seqs = self.log.append_batch(pending, summaries=summaries,
+                                     request=(request, "applied") if request else None)
         events = [dict(p.event) for p in pending]
         if new_game_index is not None:
             game.id = seqs[new_game_index]
@@ -304,7 +321,7 @@ class Engine:
         self.version = seqs[-1]
         self._state = None
 
-    def _undo(self, event: dict[str, Any]) -> None:
+    def _undo(self, event: dict[str, Any], request: str | None = None) -> None:
         if self.game is None:
             raise EventRefused("nothing to undo: no game in progress")
         if len(self._batches) <= 1:
@@ -314,7 +331,8 @@ class Engine:
         assert game is not None
         ended_at = _now()
         row = summary(game, started_at=self._started_at, ended_at=ended_at)
-        seqs = self.log.append_batch([Pending(event, game_id=game.id)], summaries=[row])
+        seqs = self.log.append_batch([Pending(event, game_id=game.id)], summaries=[row],
+                                     request=(request, "applied") if request else None)
         self._batches = batches
         self.game = game
         self.version = seqs[-1]

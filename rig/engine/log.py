@@ -66,6 +66,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
     ),
     "clean_poison",  # 2 -> 3: events logged before the strict boundary that hold poison are made safe
+    (  # 3 -> 4: idempotency keys of requests, written with their events (a retry is answered, not redone)
+        """CREATE TABLE requests (
+            key       TEXT PRIMARY KEY,
+            seq       INTEGER NOT NULL,
+            status    TEXT NOT NULL,
+            reason    TEXT
+        )""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -74,7 +82,11 @@ RESCUE = ("stop the rig, move {name} together with {name}-wal and {name}-shm (if
           "folder (never delete them), then start the rig again for a new log; see README 'Durability'")
 
 #: the tables and columns the rig reads
+#: idempotency keys kept (the newest; a retry comes within seconds)
+KEEP_REQUESTS = 10_000
+
 EXPECTED_COLUMNS = {
+    "requests": {"key", "seq", "status", "reason"},
     "events": {"seq", "game_id", "batch", "type", "t_us", "source", "status", "reason", "logged_at", "body"},
     "games": {"game_id", "game", "status", "players", "totals", "winner", "turns", "started_at", "ended_at",
               "last_seq"},
@@ -152,7 +164,7 @@ class EventLog:
             if not fresh:
                 problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
                 if problems != ["ok"]:
-                    raise LogError(f"{path} is damaged ({problems[0][:200]}); it was left untouched: "
+                    raise LogError(f"{path} is damaged ({' '.join(problems[0].split())[:200]}); it was left untouched: "
                                    + _rescue(path))
                 _check_tables(conn, path, version)
             conn.execute("PRAGMA journal_mode=WAL")
@@ -160,7 +172,7 @@ class EventLog:
             self._migrate(conn, version)
         except sqlite3.DatabaseError as exc:
             conn.close()
-            raise LogError(f"{path} is not a usable rig database ({exc}); it was left untouched: "
+            raise LogError(f"{path} is not a usable rig database ({' '.join(str(exc).split())}); it was left untouched: "
                            + _rescue(path)) from None
         except LogError:
             conn.close()
@@ -208,16 +220,18 @@ class EventLog:
     # -- writing ----------------------------------------------------------------------
 
     def append(self, event: Mapping[str, Any], *, game_id: int | None = None, status: str = "applied",
-               reason: str | None = None, new_game: bool = False) -> int:
+               reason: str | None = None, new_game: bool = False, request: tuple[str, str] | None = None) -> int:
         """Append one event durably; returns its sequence number."""
-        return self.append_batch([Pending(event, game_id, status, reason, new_game)])[0]
+        return self.append_batch([Pending(event, game_id, status, reason, new_game)], request=request)[0]
 
-    def append_batch(self, items: Iterable[Pending], *, summaries: Iterable[Mapping[str, Any]] = ()) -> list[int]:
+    def append_batch(self, items: Iterable[Pending], *, summaries: Iterable[Mapping[str, Any]] = (),
+                     request: tuple[str, str] | None = None) -> list[int]:
         """Append events in one transaction (all or none survive a crash); returns their sequence numbers.
 
         ``summaries`` are game summary rows written in the same transaction (see :meth:`save_game`);
         their ``last_seq`` becomes the batch's last sequence number and an ``id`` of None the id
-        of the game started in this batch.
+        of the game started in this batch. ``request`` — ``(idempotency key, outcome)`` recorded in
+        the same transaction (see :meth:`request`).
         """
         items = list(items)
         summaries = list(summaries)
@@ -257,6 +271,11 @@ class EventLog:
                             row["id"] = started
                         conn.execute("INSERT OR REPLACE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                      _game_row(row))
+                    if request is not None and seqs:
+                        last = items[-1]
+                        conn.execute("INSERT OR IGNORE INTO requests VALUES (?, ?, ?, ?)",
+                                     (request[0], seqs[-1], request[1], sanitize(last.reason) if last.reason else None))
+                        conn.execute("DELETE FROM requests WHERE seq < ?", (seqs[-1] - 50 * KEEP_REQUESTS,))
                     conn.execute("COMMIT")
                 except BaseException:
                     if conn.in_transaction:  # SQLite rolls back by itself on some errors (disk full)
@@ -281,6 +300,12 @@ class EventLog:
         with self._lock:
             rows = self._conn.execute(query + " ORDER BY seq", args).fetchall()
         return [_logged(*row) for row in rows]
+
+    def request(self, key: str) -> tuple[int, str, str | None] | None:
+        """``(seq, outcome, reason)`` of the request with idempotency ``key`` if it was logged, else None."""
+        with self._lock:
+            row = self._conn.execute("SELECT seq, status, reason FROM requests WHERE key = ?", (key,)).fetchone()
+        return tuple(row) if row else None
 
     def last_seq(self) -> int:
         with self._lock:
@@ -403,7 +428,7 @@ def _loads(text: Any, kind: type) -> Any:
 def _check_tables(conn: sqlite3.Connection, path: Path | str, version: int) -> None:
     """Refuse a rig database whose tables were dropped or changed."""
     for table, columns in EXPECTED_COLUMNS.items():
-        if table == "games" and version < 2:
+        if table == "games" and version < 2 or table == "requests" and version < 4:
             continue
         found = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
         if not columns <= found:

@@ -153,18 +153,20 @@ class EngineService:
             event.setdefault("clock", self.clock)
         return event
 
-    def submit(self, event: Mapping[str, Any], *, default_source: str = "api", keep: bool = False) -> dict[str, Any]:
+    def submit(self, event: Mapping[str, Any], *, default_source: str = "api", keep: bool = False,
+               request: str | None = None) -> dict[str, Any]:
         """Log and apply one event; returns the new state. Raises :class:`EventRefused` (logged) with the reason.
 
         When the log cannot be written (:class:`LogError`, e.g. the disk is full) nothing is applied:
         the error is raised (a request answers 503), or with ``keep`` (the rig's own inputs: a roll
         the camera saw) the event waits in :attr:`backlog` and is written, in order, when the log works again.
+        ``request`` is an idempotency key (see :meth:`rig.engine.engine.Engine.submit`).
         """
         with self._lock:
             event = self._complete(event, default_source)
             try:
                 self._flush()
-                return self.engine.submit(event)
+                return self.engine.submit(event, request=request)
             except LogError as exc:
                 self.outage = str(exc)
                 if not keep:

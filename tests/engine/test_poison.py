@@ -12,7 +12,7 @@ import time
 import pytest
 
 from rig.engine.errors import EventFormatError, LogError
-from rig.engine.log import EventLog
+from rig.engine.log import SCHEMA_VERSION, EventLog
 from rig.engine.service import EngineService
 
 PLAYERS = ["Ada", "Ben", "Cleo", "Dev"]
@@ -71,6 +71,7 @@ def _poison_a_schema_2_log(path):
                      "VALUES (1, 0, 'toss', 5, 'display', ?, 'refused', 'then', ?)", (status, body))
     conn.execute("UPDATE events SET batch = seq WHERE batch = 0")
     conn.execute("UPDATE games SET players = ? WHERE game_id = 1", ('["Ada","\\ud800"]',))
+    conn.execute("DROP TABLE requests")
     conn.execute("PRAGMA user_version = 2")
     conn.commit()
     conn.close()
@@ -82,7 +83,7 @@ def test_schema_3_cleans_a_poisoned_log_and_the_game_resumes(tmp_path):
         path = service.log.path
     _poison_a_schema_2_log(path)
     with EngineService.open(tmp_path, clock="sim") as service:
-        assert service.log.schema_version == 3
+        assert service.log.schema_version == SCHEMA_VERSION
         state = service.state()
         strict(state)
         strict(service.history())
