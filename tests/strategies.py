@@ -28,4 +28,5 @@ def dumps(value) -> bytes:
 
 
 BODIES = (EVENTS | JSON).map(dumps) | st.binary(max_size=200) | st.sampled_from(
-    [b"[" * 100_000, b"{" * 40 + b"}" * 40, b"", b"\xff\xfe", b'{"a": 1e400}', b'"\\ud800"'])
+    [b"[" * 100_000, b"{" * 40 + b"}" * 40, b"", b"\xff\xfe", b'{"a": 1e400}', b'"\\ud800"',
+     b'{"type": [1]}', b'{"type": {"a": 1}, "what": ["undo"]}', b'{"players": [["Ada"]], "game": [1]}'])

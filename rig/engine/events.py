@@ -126,8 +126,8 @@ def parse_event(data: Any) -> dict[str, Any]:
     except BadInput as exc:
         raise EventFormatError(f"an event with a bad value: {exc}") from None
     kind = data.get("type")
-    if kind not in SPECS:
-        raise EventFormatError(f"unknown event type {kind!r} (types: {', '.join(ALL_EVENT_TYPES)})")
+    if not isinstance(kind, str) or kind not in SPECS:
+        raise EventFormatError(f"unknown event type {repr(kind)[:60]} (types: {', '.join(ALL_EVENT_TYPES)})")
     t_us = data.get("t_us")
     if not _is(t_us, (int,)) or not 0 <= t_us <= MAX_T_US:
         raise EventFormatError(f"a {kind} event needs 't_us', a whole number of microseconds from 0 to 2^53, "
