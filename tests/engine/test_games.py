@@ -301,6 +301,7 @@ def test_history_is_rebuilt_after_migrating_a_version_1_log(tmp_path):
         final = service.state()
     conn = sqlite3.connect(tmp_path / "rig.sqlite3")
     conn.execute("DROP TABLE games")  # what a version-1 log looks like
+    conn.execute("DROP TABLE requests")
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()
