@@ -327,6 +327,11 @@ class Rig:
                                   "(loop = true under [camera] plays it again and again)", "info").to_dict())
         elif self.use_camera and self._started and not (watcher and watcher.running):
             notices.append(Notice("camera-thread", "The camera reader stopped: see the rig's log", "bad").to_dict())
+        outage = self.service.outage if self.service is not None else None
+        if outage:
+            waiting = len(self.service.backlog)
+            kept = f" — {waiting} input(s) kept until it works again" if waiting else ""
+            notices.append(Notice("storage", f"Cannot write the game log: {outage}{kept}", "bad").to_dict())
         camera = {"source": self.source.name if self.source else None,
                   "connected": bool(watcher and watcher.running and not watcher.lost),
                   "frames": watcher.frames_seen if watcher else 0, "ended": ended}

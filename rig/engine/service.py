@@ -125,13 +125,8 @@ class EngineService:
     def state(self) -> dict[str, Any]:
         with self._lock:
             state = self.engine.state()
-            if self.outage is not None:
-                waiting = len(self.backlog)
-                state["notices"] = list(state.get("notices") or []) + [{
-                    "seq": None, "type": "storage", "source": "rig", "player": None, "t_us": None,
-                    "reason": f"the event log cannot be written: {self.outage}"
-                              + (f"; {waiting} input(s) kept in memory until it works again" if waiting else "")}]
-                state["outage"] = {"reason": self.outage, "waiting": waiting}
+            if self.outage is not None:  # the display shows it as a notice (GET /api/rig)
+                state["outage"] = {"reason": self.outage, "waiting": len(self.backlog)}
             return state
 
     @property

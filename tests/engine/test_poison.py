@@ -218,7 +218,7 @@ def test_a_full_disk_is_a_clean_error_a_notice_and_loses_no_press(tmp_path):
         assert results and not results[0]["ok"] and "kept" in results[0]["reason"]
         state = service.state()
         assert state["outage"]["waiting"] == 1
-        assert state["notices"][-1]["type"] == "storage" and "disk is full" in state["notices"][-1]["reason"]
+        assert "disk is full" in state["outage"]["reason"]
         conn.execute("PRAGMA max_page_count = 1000000")  # space again
         deadline = time.monotonic() + 5
         while service.backlog and time.monotonic() < deadline:

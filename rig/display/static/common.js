@@ -28,6 +28,7 @@ const rig = {
     const headers = { accept: "application/json" };
     if (rig.pin) headers["x-rig-pin"] = rig.pin;  // the history is for the display and PIN holders
     const response = await fetch(path, { headers, cache: "no-store" });
+    if (response.status === 403 && rig.pin) rig.setPin("");  // a stale PIN: ask again, do not keep guessing
     if (!response.ok) throw new Error(`${path}: ${response.status}`);
     return response.json();
   },
