@@ -5,6 +5,7 @@ files are refused with one line that says what to do (including -wal/-shm), a fu
 from __future__ import annotations
 
 import json
+import os
 import random
 import sqlite3
 import time
@@ -264,3 +265,61 @@ def test_a_wal_cut_short_by_a_crash_opens_with_every_committed_event(tmp_path):
         state = service.state()
         assert state["game"]["players"] == PLAYERS
         assert state["version"] <= expected["version"]
+
+
+FULL_DISK_CHILD = r"""
+import json, os, sys, time
+from rig.engine.errors import LogError
+from rig.engine.service import EngineService
+folder = sys.argv[1]
+os.system(f"mount -t tmpfs -o size=384k tmpfs {folder}")
+filler = os.path.join(folder, "filler")
+with open(filler, "wb") as handle:
+    handle.write(b"x" * 200_000)
+out = {}
+with EngineService.open(os.path.join(folder, "data"), clock="sim") as service:
+    service.retry_s = 0.05
+    service.submit({"type": "game_started", "players": ["Ada", "Ben", "Cleo", "Dev"]})
+    service.press("Ada", 1_000)
+    try:
+        for n in range(5000):
+            service.submit({"type": "violation", "kind": "test", "detail": "x" * 500})
+    except LogError as exc:
+        out["error"] = str(exc)
+    presses = 0
+    while not service.backlog and presses < 500:  # what still fits is written; then they wait
+        service.press("Ben", 9_000_000 + presses)
+        presses += 1
+    for extra in range(2):
+        service.press("Cleo", 9_900_000 + extra)
+    out["outage"] = service.state().get("outage")
+    os.remove(filler)
+    deadline = time.monotonic() + 5
+    while service.backlog and time.monotonic() < deadline:
+        time.sleep(0.02)
+    times = [e.event["t_us"] for e in service.log.events() if e.event.get("type") == "toss"]
+    out["lost"] = sorted(set([9_000_000 + n for n in range(presses)] + [9_900_000, 9_900_001]) - set(times))
+    out["backlog"] = len(service.backlog)
+print(json.dumps(out))
+"""
+
+
+def test_a_real_full_filesystem(tmp_path):
+    """A 384 KiB tmpfs in a private mount namespace (root only; skipped elsewhere)."""
+    import shutil
+    import subprocess
+    import sys
+
+    if shutil.which("unshare") is None or os.geteuid() != 0:
+        pytest.skip("needs root and unshare to mount a small filesystem")
+    folder = tmp_path / "small"
+    folder.mkdir()
+    run = subprocess.run(["unshare", "-m", "--propagation", "private", sys.executable, "-c", FULL_DISK_CHILD,
+                          str(folder)], capture_output=True, text=True, timeout=120)
+    if run.returncode != 0 and ("Operation not permitted" in run.stderr or "unshare failed" in run.stderr):
+        pytest.skip(f"this machine does not allow a private mount: {run.stderr.strip()[:120]}")
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout.strip().splitlines()[-1])
+    assert "disk is full" in out["error"] and "rollback" not in out["error"]
+    assert out["outage"]["waiting"] >= 3  # the press that did not fit and Cleo's two
+    assert out["lost"] == [] and out["backlog"] == 0
