@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 #: the request header carrying a client's key for one action
 IDEMPOTENCY_HEADER = b"idempotency-key"
 #: how many answers are kept for replays
-KEEP_ANSWERS = 1024
+KEEP_ANSWERS = 256
 #: statuses whose answer a retry gets again (others run again)
 REPLAYED = frozenset(range(200, 300)) | {400, 404, 409, 413, 422}
 
