@@ -35,6 +35,9 @@ bench: $(STAMP)
 	$(BIN)/rig bench vision
 	$(BIN)/rig bench tosses
 	$(BIN)/rig bench events
+	$(BIN)/rig bench durability
+	$(BIN)/rig bench fuzz
+	$(BIN)/rig bench lan
 
 ## install: on a Raspberry Pi: apt packages, a --system-site-packages venv, config, systemd units, kiosk
 install:

@@ -52,6 +52,8 @@ __all__ = [
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
+#: a config file is a page of text: anything far bigger is a mistake (or an attack)
+MAX_CONFIG_CHARS = 1_000_000
 INPUT_KINDS = ("button", "beam")
 CAMERA_KINDS = ("picamera2", "usb:N", "replay:PATH", "virtual")
 GAMES = ("frogs", "blitz", "lego", "banana")
@@ -243,10 +245,15 @@ class RigConfig:
         path: Path | None = None,
     ) -> RigConfig:
         """Check config text; ``source`` names it in errors, ``base`` anchors relative paths (default: cwd)."""
+        if len(text) > MAX_CONFIG_CHARS:
+            raise ConfigError(f"{source}: {len(text)} characters is far too long for a config file "
+                              f"(at most {MAX_CONFIG_CHARS})")
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+        except RecursionError:
+            raise ConfigError(f"{source}: arrays or tables nested too deeply to be a rig config") from None
         return _Parser(text, source, base or Path.cwd()).build(data, path)
 
     def warnings(self) -> tuple[str, ...]:

@@ -346,13 +346,13 @@ class Rig:
             self.service = None
 
     # -- the web app -----------------------------------------------------------------------
-    def app(self, *, pin: str | None = None, lan: bool = False):
+    def app(self, *, pin: str | None = None, lan: bool = False, hosts=()):
         from rig.display.app import create_app
 
         info = {"mode": self.mode, "players": [p.name for p in self.config.players], "lan": lan,
                 "hold_confirm_s": self.config.tosses.hold_confirm_s}
         return create_app(self.service, sim=self.sim, pin=pin, calibration=self.desk, info=info,
-                          status=self.status, evidence=self.evidence)
+                          status=self.status, evidence=self.evidence, hosts=hosts)
 
     def status(self) -> dict:
         """What ``GET /api/rig`` shows: mode, camera, inputs, notices."""
@@ -365,6 +365,11 @@ class Rig:
                                   "(loop = true under [camera] plays it again and again)", "info").to_dict())
         elif self.use_camera and self._started and not (watcher and watcher.running):
             notices.append(Notice("camera-thread", "The camera reader stopped: see the rig's log", "bad").to_dict())
+        outage = self.service.outage if self.service is not None else None
+        if outage:
+            waiting = len(self.service.backlog)
+            kept = f" — {waiting} input(s) kept until it works again" if waiting else ""
+            notices.append(Notice("storage", f"Cannot write the game log: {outage}{kept}", "bad").to_dict())
         camera = {"source": self.source.name if self.source else None,
                   "connected": bool(watcher and watcher.running and not watcher.lost),
                   "frames": watcher.frames_seen if watcher else 0, "ended": ended}
@@ -492,7 +497,7 @@ class Rig:
         from rig.engine import EventRefused
 
         try:
-            state = self.service.submit(event, default_source="camera")
+            state = self.service.submit(event, default_source="camera", keep=True)
         except EventRefused as exc:
             log.info("refused %s: %s", event.get("type"), exc.reason)
             return None

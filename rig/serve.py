@@ -16,6 +16,89 @@ from rig.runner import SIM_KEYS, Rig, RunError
 
 log = logging.getLogger(__name__)
 
+#: open connections one other device may hold, and all other devices together (the rig's own
+#: display, on loopback, is never limited); far below the file descriptors the rig raises itself to
+CONNECTIONS_PER_CLIENT = 64
+CONNECTIONS_TOTAL = 1024
+#: seconds a connection from another device may stay open without sending a request
+IDLE_S = 15.0
+#: file descriptors the rig asks for (systemd's LimitNOFILE sets the same)
+NOFILE = 8192
+
+
+def raise_fd_limit(target: int = NOFILE) -> int:
+    """Raise the soft limit of open files towards ``target`` (within the hard limit); returns it."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = target if hard == resource.RLIM_INFINITY else min(target, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+def _is_loopback(host) -> bool:
+    import ipaddress
+
+    try:
+        address = ipaddress.ip_address(str(host).split("%")[0])
+    except ValueError:
+        return False
+    return (getattr(address, "ipv4_mapped", None) or address).is_loopback
+
+
+def limited_protocol(*, per_client: int = CONNECTIONS_PER_CLIENT, total: int = CONNECTIONS_TOTAL,
+                     idle_s: float = IDLE_S):
+    """uvicorn's HTTP protocol with connection caps: a device over its share is closed at once (no
+    file descriptor held, nothing logged), and one that connects but sends nothing is closed after
+    ``idle_s``; so no neighbour can exhaust the rig's file descriptors or stall the kiosk."""
+    from collections import Counter
+
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    open_by_host: Counter = Counter()
+    state = {"total": 0}
+
+    class LimitedH11Protocol(H11Protocol):
+        _rig_host = None
+        _rig_started = False
+
+        def connection_made(self, transport) -> None:
+            peer = transport.get_extra_info("peername")
+            host = peer[0] if peer else None
+            if not _is_loopback(host):
+                if open_by_host[host] >= per_client or state["total"] >= total:
+                    transport.abort()
+                    return
+                open_by_host[host] += 1
+                state["total"] += 1
+                self._rig_host = host
+            self._rig_started = True
+            super().connection_made(transport)
+            if self._rig_host is not None:
+                self._rig_idle = self.loop.call_later(idle_s, self._rig_close_if_idle)
+
+        def _rig_close_if_idle(self) -> None:
+            if self.cycle is None and not self.transport.is_closing():
+                self.transport.close()
+
+        def connection_lost(self, exc) -> None:
+            if self._rig_host is not None:
+                self._rig_idle.cancel()
+                open_by_host[self._rig_host] -= 1
+                if open_by_host[self._rig_host] <= 0:
+                    del open_by_host[self._rig_host]
+                state["total"] -= 1
+                self._rig_host = None
+            if self._rig_started:
+                super().connection_lost(exc)
+
+    return LimitedH11Protocol
+
 
 def bind_socket(listen: str, port: int) -> socket.socket:
     """A listening TCP socket on ``listen:port`` (port 0: a free one); :class:`RunError` if impossible."""
@@ -126,7 +209,7 @@ def _server_class():
     return Server
 
 
-def serve(rig: Rig, sock: socket.socket, *, listen: str = "127.0.0.1", out=print) -> None:
+def serve(rig: Rig, sock: socket.socket, *, listen: str = "127.0.0.1", out=print, hosts=()) -> None:
     """Serve the rig's web app on ``sock`` (from :func:`bind_socket`) until Ctrl+C / SIGTERM (blocking)."""
     import ipaddress
 
@@ -140,9 +223,11 @@ def serve(rig: Rig, sock: socket.socket, *, listen: str = "127.0.0.1", out=print
     except ValueError:
         lan = listen != "localhost"
     pin = new_pin()
-    app = rig.app(pin=pin, lan=lan)
+    app = rig.app(pin=pin, lan=lan, hosts=[*hosts, listen])
+    raise_fd_limit()
     server = _server_class()(uvicorn.Config(app, log_level="warning", access_log=False, proxy_headers=False,
-                                           timeout_graceful_shutdown=2, lifespan="off"))
+                                           timeout_graceful_shutdown=2, lifespan="off",
+                                           http=limited_protocol()))
     urls = page_urls(listen, port)
     mode = "simulation mode (virtual table, mock GPIO pins)" if rig.mode == "sim" else "real rig"
     out(f"rig: {mode}: scoreboard at {urls[0]}", flush=True)

@@ -413,3 +413,27 @@ def test_an_undone_card_is_not_read_again_while_it_still_lies_there(config, tmp_
         rig.sim.show_card("blank")  # the right card
         state = wait_for(rig, lambda s: s["turn"]["cards_revealed"] == 4, what="the card laid again")
         assert [t["card"] for t in state["turn"]["tosses"]] == ["blue", "pink", "gray", "blank"]
+def test_presses_during_a_full_disk_are_kept_shown_and_written_later(config, tmp_path):
+    """SQLITE_FULL (max_page_count) while Ben tosses through his mock pin: the display's notices say
+    so, and once there is space the toss is logged with its own time."""
+    with Rig(config, mode="sim", data_dir=tmp_path, camera=False) as rig:
+        rig.service.retry_s = 0.05
+        rig.sim.press("Ada")
+        wait_for(rig, lambda s: s["turn"]["started"])
+        conn = rig.service.log._conn
+        conn.execute(f"PRAGMA max_page_count = {conn.execute('PRAGMA page_count').fetchone()[0]}")
+        from rig.engine.errors import LogError
+
+        with pytest.raises(LogError):
+            for _ in range(500):  # fill the last page
+                rig.service.submit({"type": "violation", "kind": "test", "detail": "x" * 200})
+        rig.sim.press("Ben")
+        rig.inputs.flush()
+        deadline = time.monotonic() + 5
+        while not rig.service.backlog and time.monotonic() < deadline:
+            time.sleep(0.02)
+        notices = rig.status()["notices"]
+        assert any(n["key"] == "storage" and "disk is full" in n["text"] for n in notices), notices
+        conn.execute("PRAGMA max_page_count = 1000000")
+        wait_for(rig, lambda s: any(t["player"] == "Ben" for t in s["turn"]["tosses"]))
+        assert not any(n["key"] == "storage" for n in rig.status()["notices"])

@@ -26,7 +26,7 @@ def config():
 
 def test_each_settled_roll_is_kept_and_served_with_its_reading(config, tmp_path):
     with Rig(config, mode="sim", data_dir=tmp_path, seed=11, sim_fps=25) as rig:
-        web = TestClient(rig.app(), client=("127.0.0.1", 5000))
+        web = TestClient(rig.app(), client=("127.0.0.1", 5000), base_url="http://127.0.0.1:8080")
         assert rig.service.state()["game"]["options"]["tie_window_us"] == 40
         rig.sim.press("Ada")
         wait_for(rig, lambda s: s["turn"]["started"], what="the turn to start")
@@ -55,7 +55,7 @@ def test_each_settled_roll_is_kept_and_served_with_its_reading(config, tmp_path)
 
 def test_dice_and_exports_are_served(config, tmp_path):
     with Rig(config, mode="sim", data_dir=tmp_path, seed=3, camera=False) as rig:
-        web = TestClient(rig.app(), client=("127.0.0.1", 5000))
+        web = TestClient(rig.app(), client=("127.0.0.1", 5000), base_url="http://127.0.0.1:8080")
         dice = web.get("/api/dice").json()
         assert dice["rolls"] == 0 and dice["verdict"] == "too few rolls to tell"
         body = web.get("/api/export/bgstats").json()

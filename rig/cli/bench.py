@@ -15,6 +15,9 @@ BENCHMARKS = {
     "tosses": ("rig.bench.tosses", "toss ordering and latency through the real gpiozero stack"),
     "events": ("rig.bench.events", "event-log append latency with fsync on"),
     "dice": ("rig.bench.dice", "die-fairness chi-square on seeded fair and loaded rolls, and its flag rates"),
+    "durability": ("rig.bench.durability", "SIGKILL campaign: acknowledged inputs lost, end state vs uninterrupted"),
+    "fuzz": ("rig.bench.fuzz", "fuzzed HTTP requests and CLI inputs: 500s, tracebacks, poisoned states, exit codes"),
+    "lan": ("rig.bench.lan", "the kiosk's answer time while a LAN client opens many connections; PIN search time"),
 }
 
 

@@ -63,6 +63,9 @@ def run_check(args) -> int:
     from rig.config import RigConfig
 
     config = RigConfig.load(args.file)
+    if config.profile is not None and not config.profile.is_file():
+        raise ConfigError(f"{args.file}: profile: {config.profile} does not exist: write it with "
+                          f"`rig calibrate ... --out {config.profile}`, or remove the key to use the built-in colours")
     if args.quiet:
         return 0
     print(f"{args.file}: OK")
@@ -75,8 +78,6 @@ def run_check(args) -> int:
 
 def _missing_files(config) -> tuple[str, ...]:
     notes = []
-    if config.profile is not None and not config.profile.is_file():
-        notes.append(f"profile: {config.profile} does not exist yet (`rig calibrate` writes it)")
     if config.camera.source.startswith("replay:"):
         target = Path(config.camera.source[len("replay:"):])
         if not target.exists():

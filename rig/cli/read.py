@@ -35,29 +35,64 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
+#: the largest image ``rig read`` decodes (checked in the file's header, before decoding)
+MAX_PIXELS = 24_000_000
+
+
 def load_image(path: str | Path):
-    """Read an image file as a BGR frame, or raise FrameError naming the file."""
-    import cv2
+    """Read an image file as a BGR frame, or raise FrameError naming the file.
+
+    The header is read first (Pillow): more than :data:`MAX_PIXELS` pixels is refused before any
+    decoding; a truncated or damaged file and a grayscale picture (the dice are read by colour)
+    are refused too, never read as "no dice".
+    """
+    import numpy as np
+    from PIL import Image, ImageOps, UnidentifiedImageError
 
     from rig.vision.errors import FrameError
 
     p = Path(path)
     if not p.is_file():
         raise FrameError(f"no such image: {p}")
-    frame = cv2.imread(str(p), cv2.IMREAD_COLOR)
-    if frame is None:
-        raise FrameError(f"cannot read image {p}: not an image format OpenCV knows, or the file is damaged")
-    return frame
+    try:
+        with Image.open(p) as image:
+            width, height = image.size
+            if width * height > MAX_PIXELS:
+                raise FrameError(f"{p} is {width}x{height} pixels ({width * height / 1e6:.0f} MP): rig read takes at "
+                                 f"most {MAX_PIXELS / 1e6:.0f} MP; scale it down (the rig's camera gives about 2 MP)")
+            if image.mode in ("1", "L", "LA", "I", "I;16", "F"):
+                raise FrameError(f"{p} is a grayscale image: the dice are read by colour, take a colour picture")
+            image.load()
+            rgb = np.asarray(ImageOps.exif_transpose(image).convert("RGB"))  # upright, as cv2.imread does
+    except FrameError:
+        raise
+    except Image.DecompressionBombError:
+        raise FrameError(f"{p} is far bigger than an image the rig reads (more than {MAX_PIXELS / 1e6:.0f} MP): "
+                         "scale it down") from None
+    except UnidentifiedImageError as exc:
+        raise FrameError(f"cannot read image {p}: not an image format the rig knows ({exc})") from None
+    except (OSError, ValueError, SyntaxError, EOFError) as exc:
+        raise FrameError(f"cannot read image {p}: the file is damaged or cut short ({exc})") from None
+    if rgb.ndim != 3 or min(rgb.shape[:2]) < 8:
+        raise FrameError(f"cannot read image {p}: {rgb.shape[1]}x{rgb.shape[0]} is too small to hold dice")
+    channels = rgb[::4, ::4].astype(np.int16)
+    if np.abs(channels[..., 0] - channels[..., 1]).max() <= 2 and np.abs(channels[..., 1] - channels[..., 2]).max() <= 2:
+        raise FrameError(f"{p} is a grayscale image: the dice are read by colour, take a colour picture")
+    return np.ascontiguousarray(rgb[..., ::-1])
 
 
 def run(args) -> int:
-    if args.game != "frogs":
-        return run_pips(args)
+    import cv2
+
     from rig.vision.errors import VisionError
 
-    if args.profile is None:
+    if args.game == "frogs" and args.profile is None:
         raise VisionError("reading frog dice needs --profile PROFILE.toml (from rig calibrate)")
-    return run_frogs(args)
+    try:
+        return run_frogs(args) if args.game == "frogs" else run_pips(args)
+    except cv2.error as exc:  # an image OpenCV cannot process: one line, exit 2
+        detail = str(exc).strip().splitlines()[-1][:160] if str(exc).strip() else "no detail"
+        raise VisionError(f"OpenCV could not process the image ({detail})") from None
 
 
 def _check_paths(args):

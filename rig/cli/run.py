@@ -40,6 +40,9 @@ def register(subparsers) -> None:
     parser.add_argument("--port", type=_port, metavar="N", help="TCP port (default 8080; 0 picks a free one)")
     parser.add_argument("--data-dir", type=Path, metavar="DIR", help="where the game database lives")
     parser.add_argument("--seed", type=int, default=None, help="seed of the simulated table (simulation mode)")
+    parser.add_argument("--host-name", action="append", default=[], metavar="NAME",
+                        help="a host name the page is opened by, besides IP addresses, localhost, this machine's "
+                        "name and NAME.local (others are refused: DNS rebinding); repeatable")
     parser.set_defaults(func=run, mode=None)
 
 
@@ -54,7 +57,7 @@ def run(args) -> int:
     sock = bind_socket(listen, port)  # first: a port in use fails before any hardware is touched
     try:
         with Rig(config, mode=mode, data_dir=args.data_dir, seed=args.seed) as rig:
-            serve(rig, sock, listen=listen)
+            serve(rig, sock, listen=listen, hosts=args.host_name)
     finally:
         sock.close()
     return 0

@@ -8,6 +8,10 @@ import sys
 from rig.errors import RigError
 
 
+#: the largest turn document read (a turn is a few hundred bytes)
+MAX_INPUT = 256 * 1024
+
+
 class InputError(RigError):
     """The input file cannot be read or is not JSON."""
 
@@ -27,24 +31,29 @@ def register(subparsers) -> None:
 def read_json(path: str):
     try:
         if path == "-":
-            text = sys.stdin.read()
+            text = sys.stdin.buffer.read(MAX_INPUT + 1) if hasattr(sys.stdin, "buffer") else sys.stdin.read()
         else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
+            with open(path, "rb") as handle:
+                text = handle.read(MAX_INPUT + 1)
     except FileNotFoundError:
         raise InputError(f"no such file: {path}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {path}: {exc}") from None
+    from rig.boundary import BadInput, decode_json
+
+    name = "standard input" if path == "-" else path
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        name = "standard input" if path == "-" else path
-        raise InputError(f"{name} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        return decode_json(text, what=name)
+    except BadInput as exc:
+        raise InputError(str(exc)) from None
 
 
 def run(args) -> int:
     from rig.rules import score_request
 
-    result = score_request(read_json(args.file))
+    try:
+        result = score_request(read_json(args.file))
+    except RecursionError:
+        raise InputError("the turn is nested too deeply to be a turn") from None
     print(json.dumps(result, indent=None if args.compact else 2, ensure_ascii=False))
     return 0

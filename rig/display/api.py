@@ -5,24 +5,99 @@
 ``POST /api/corrections``, ``GET /api/history`` and, in simulation mode, ``POST /api/sim/press``
 and ``POST /api/sim/roll``. Every mutating route asks ``can_change(request)`` first (403 if
 it says no). Errors are JSON ``{"error": "..."}``: 400 unreadable JSON, 422 a body of the
-wrong shape, 409 an event the game refuses now, 403 not allowed, 503 the log cannot be written.
+wrong shape, 409 an event the game refuses now, 403 not allowed, 429/503 too many live streams,
+503 the log cannot be written. Bodies are decoded by the strict boundary (:mod:`rig.boundary`).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import logging
+import threading
+from collections import Counter
 from typing import Any, Awaitable, Callable
 
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from rig.boundary import MAX_BODY, BadInput, NewGame, SimPress, SimRoll, convert, decode_json, sanitize
 from rig.engine.errors import EventFormatError, EventRefused, LogError
 from rig.errors import RigError
 
+log = logging.getLogger(__name__)
+
 #: seconds between keep-alive comments on the event stream
 KEEPALIVE_S = 15.0
+#: live streams one other device may hold open, and all other devices together
+STREAMS_PER_CLIENT = 8
+STREAMS_TOTAL = 128
+
+
+class SafeJSONResponse(JSONResponse):
+    """A JSON response that can never fail to encode: a value that is not JSON (a bug upstream)
+    is logged once and sent made safe (:func:`rig.boundary.sanitize`)."""
+
+    _warned = False
+
+    def render(self, content: Any) -> bytes:
+        try:
+            return json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
+        except (ValueError, TypeError, UnicodeEncodeError, RecursionError) as exc:
+            if not SafeJSONResponse._warned:
+                SafeJSONResponse._warned = True
+                log.warning("a response held a value that is not JSON (%s): sent sanitized", exc)
+            return json.dumps(sanitize(content), ensure_ascii=False, allow_nan=False,
+                              separators=(",", ":"), default=repr).encode("utf-8", "backslashreplace")
+
+
+def _is_loopback(host: str | None) -> bool:
+    try:
+        address = ipaddress.ip_address((host or "").split("%")[0])
+    except ValueError:
+        return False
+    return (getattr(address, "ipv4_mapped", None) or address).is_loopback
+
+
+class StreamLimits:
+    """Live streams open per client address and in total (the rig's own display is never limited).
+
+    >>> limits = StreamLimits(per_client=1, total=2)
+    >>> limits.acquire("10.0.0.5"), limits.acquire("10.0.0.5"), limits.acquire("10.0.0.6"), limits.acquire("::1")
+    (None, 429, None, None)
+    >>> limits.acquire("10.0.0.7")
+    503
+    """
+
+    def __init__(self, *, per_client: int = STREAMS_PER_CLIENT, total: int = STREAMS_TOTAL) -> None:
+        self.per_client = per_client
+        self.total = total
+        self._open: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def acquire(self, client: str | None) -> int | None:
+        """None if a stream may open for ``client`` (then :meth:`release` it), else the status to answer."""
+        if _is_loopback(client):
+            return None
+        key = client or "?"
+        with self._lock:
+            if self._open[key] >= self.per_client:
+                return 429
+            if sum(self._open.values()) >= self.total:
+                return 503
+            self._open[key] += 1
+        return None
+
+    def release(self, client: str | None) -> None:
+        if _is_loopback(client):
+            return
+        key = client or "?"
+        with self._lock:
+            self._open[key] -= 1
+            if self._open[key] <= 0:
+                del self._open[key]
 
 
 class BadBody(Exception):
@@ -33,29 +108,62 @@ class BadBody(Exception):
 
 
 def error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+    return SafeJSONResponse({"error": sanitize(message)}, status_code=status)
 
 
-async def _json_object(request: Request) -> dict[str, Any]:
-    raw = await request.body()
+async def read_object(request: Request) -> dict[str, Any]:
+    """The request's JSON object through the strict boundary (:class:`BadBody` 400/413/422 if not)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise BadBody(413, f"the request body is {declared} bytes, at most {MAX_BODY}")
+    raw = b""
+    try:
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise BadBody(413, f"the request body is more than {MAX_BODY} bytes")
+    except ClientDisconnect:
+        raise BadBody(400, "the client went away while sending the body") from None
     if not raw.strip():
         return {}
     try:
-        body = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise BadBody(400, f"the request body is not valid JSON: {exc}") from None
+        body = decode_json(raw)
+    except BadInput as exc:
+        status = 400 if str(exc).startswith("not valid JSON") else 422
+        raise BadBody(status, f"the request body is {exc}" if status == 400 else f"the request body: {exc}") from None
     if not isinstance(body, dict):
         raise BadBody(422, f"the request body must be a JSON object, not {type(body).__name__}")
     return body
 
 
+_json_object = read_object
+
+
+def request_key(request: Request) -> str | None:
+    """The idempotency key of a request (client address, path and its ``Idempotency-Key``), or None."""
+    key = request.headers.get("idempotency-key")
+    if key is None or not 8 <= len(key) <= 100 or not (key.isascii() and key.isprintable()):
+        return None
+    client = request.client.host if request.client else "?"
+    return f"{client} {request.url.path} {key}"
+
+
 def sse_message(state: dict[str, Any]) -> str:
     """One server-sent event carrying the state."""
-    return f"event: state\nid: {state['version']}\ndata: {json.dumps(state, separators=(',', ':'))}\n\n"
+    try:
+        data = json.dumps(state, separators=(",", ":"), allow_nan=False)
+    except (ValueError, TypeError, RecursionError):
+        data = json.dumps(sanitize(state), separators=(",", ":"), default=repr)
+    return f"event: state\nid: {state['version']}\ndata: {data}\n\n"
 
 
-def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | None = None) -> list[Route]:
-    """The API routes over an :class:`rig.engine.service.EngineService` (``sim`` adds the simulation routes)."""
+def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | None = None,
+               can_view: Callable[[Request], bool] | None = None, limits: StreamLimits | None = None) -> list[Route]:
+    """The API routes over an :class:`rig.engine.service.EngineService` (``sim`` adds the simulation routes).
+
+    ``can_view(request)`` guards what is private (the history); ``limits`` caps live streams.
+    """
+    limits = limits or StreamLimits()
 
     def mutating(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         async def guarded(request: Request) -> Response:
@@ -65,6 +173,8 @@ def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | Non
                 return await handler(request)
             except BadBody as exc:
                 return error(exc.status, exc.message)
+            except BadInput as exc:
+                return error(422, str(exc))
             except EventFormatError as exc:
                 return error(422, exc.reason)
             except EventRefused as exc:
@@ -75,18 +185,31 @@ def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | Non
                 return error(409, str(exc))
         return guarded
 
-    async def submit(event: dict[str, Any], status: int = 200) -> Response:
-        state = await run_in_threadpool(service.submit, event, default_source="display")
-        return JSONResponse(state, status_code=status)
+    async def submit(event: dict[str, Any], status: int = 200, request: Request | None = None) -> Response:
+        key = request_key(request) if request is not None else None
+        state = await run_in_threadpool(lambda: service.submit(event, default_source="display", request=key))
+        return SafeJSONResponse(state, status_code=status)
 
     async def get_state(request: Request) -> Response:
-        return JSONResponse(await run_in_threadpool(service.state))
+        return SafeJSONResponse(await run_in_threadpool(service.state))
 
     async def get_history(request: Request) -> Response:
-        return JSONResponse(await run_in_threadpool(service.history))
+        if can_view is not None and not can_view(request):
+            return error(403, "the history is shown on the rig's display, or with the PIN (header X-Rig-Pin)")
+        return SafeJSONResponse(await run_in_threadpool(service.history))
 
     async def stream(request: Request) -> Response:
-        subscription = service.subscribe()
+        client = request.client.host if request.client else None
+        refused = limits.acquire(client)
+        if refused == 429:
+            return error(429, f"too many live streams from this device (at most {limits.per_client})")
+        if refused == 503:
+            return error(503, "too many live streams open: try again later")
+        try:
+            subscription = service.subscribe()
+        except BaseException:
+            limits.release(client)
+            raise
 
         async def messages():
             try:
@@ -102,39 +225,34 @@ def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | Non
                         yield sse_message(state)
             finally:
                 subscription.close()
+                limits.release(client)
 
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return StreamingResponse(messages(), media_type="text/event-stream", headers=headers)
 
     @mutating
     async def post_event(request: Request) -> Response:
-        return await submit(await _json_object(request))
+        return await submit(await _json_object(request), request=request)
 
     @mutating
     async def post_game(request: Request) -> Response:
         body = await _json_object(request)
-        unknown = sorted(set(body) - {"game", "players", "options", "turns_each", "penalty_per_violation"})
-        if unknown:
-            raise BadBody(422, f"unknown field(s) for a new game: {', '.join(unknown)}")
         if not isinstance(body.get("players"), list):
             raise BadBody(422, "a new game needs 'players': a list of names in seat order")
-        options = body.get("options", {})
-        if not isinstance(options, dict):
-            raise BadBody(422, "'options' must be an object")
-        options = dict(options)
+        new = convert(body, NewGame)
+        options = dict(new.options)
         for key in ("turns_each", "penalty_per_violation"):
-            if body.get(key) is not None:
-                options[key] = body[key]
-        event = {"type": "game_started", "game": body.get("game", "frogs"), "players": body["players"],
-                 "options": options}
-        return await submit(event, 201)
+            if getattr(new, key) is not None:
+                options[key] = getattr(new, key)
+        event = {"type": "game_started", "game": new.game, "players": new.players, "options": options}
+        return await submit(event, 201, request)
 
     @mutating
     async def post_correction(request: Request) -> Response:
         body = await _json_object(request)
         if "type" in body and body["type"] != "correction":
             raise BadBody(422, "POST /api/corrections takes a correction (what, index, face/card/player)")
-        return await submit({**body, "type": "correction"})
+        return await submit({**body, "type": "correction"}, request=request)
 
     routes = [
         Route("/api/state", get_state, methods=["GET"]),
@@ -149,12 +267,10 @@ def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | Non
         @mutating
         async def sim_press(request: Request) -> Response:
             body = await _json_object(request)
-            player = body.get("player")
-            if not isinstance(player, str) or not player:
+            if not isinstance(body.get("player"), str):
                 raise BadBody(422, "POST /api/sim/press needs {\"player\": NAME}")
-            hold = body.get("hold_ms", 0)
-            if isinstance(hold, bool) or not isinstance(hold, (int, float)) or hold < 0:
-                raise BadBody(422, "'hold_ms' must be a number of milliseconds >= 0")
+            press = convert(body, SimPress)
+            player, hold = press.player, press.hold_ms
             if hold:
                 try:
                     await run_in_threadpool(sim.press, player, hold_ms=hold)
@@ -162,7 +278,7 @@ def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | Non
                     raise BadBody(422, "this simulation cannot hold an input: leave out 'hold_ms'") from None
             else:
                 await run_in_threadpool(sim.press, player)
-            return JSONResponse({"ok": True, "player": player}, status_code=202)
+            return SafeJSONResponse({"ok": True, "player": player}, status_code=202)
 
         @mutating
         async def sim_roll(request: Request) -> Response:
@@ -170,6 +286,7 @@ def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | Non
             dice = body.get("dice")
             if isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= 6:
                 raise BadBody(422, "POST /api/sim/roll needs {\"dice\": N} with N from 1 to 6")
+            dice = convert(body, SimRoll).dice
             await run_in_threadpool(sim.roll, dice)
             return JSONResponse({"ok": True, "dice": dice}, status_code=202)
 

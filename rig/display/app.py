@@ -1,15 +1,18 @@
 """The ASGI app the kiosk browser and phones show: the scoreboard, the calibration page, the JSON API.
 
-Who may change things (:class:`PinGuard`): a browser on the rig itself (loopback) always may;
-anyone else on the network may look, but a request that changes something (a correction,
-a new game, calibration, the simulation controls) must carry the PIN shown on the attached
-display in the ``X-Rig-Pin`` header. Wrong PINs are counted per client and locked out for a while.
+Who may change things (:class:`PinGuard`): a browser on the rig itself (loopback, also as
+``::ffff:127.0.0.1`` when listening on ``::``) always may; anyone else on the network may look at
+the scoreboard, but a request that changes something (a correction, a new game, calibration, the
+simulation controls) or reads what is private (the live camera picture, the history of games) must
+carry the PIN shown on the attached display in the ``X-Rig-Pin`` header. Wrong PINs are counted
+for the whole rig, not per address (rotating addresses gains nothing): after a few, every PIN is
+refused for a while that doubles with each further wrong one.
 
->>> guard = PinGuard("123456")
->>> guard.check("10.0.0.7", "123456"), guard.check("10.0.0.7", "000000")
+>>> guard = PinGuard("12345678")
+>>> guard.check("10.0.0.7", "12345678"), guard.check("10.0.0.7", "00000000")
 (True, False)
->>> guard.is_local("127.0.0.1"), guard.is_local("::1"), guard.is_local("192.168.1.20")
-(True, True, False)
+>>> guard.is_local("127.0.0.1"), guard.is_local("::1"), guard.is_local("::ffff:127.0.0.1"), guard.is_local("192.168.1.20")
+(True, True, True, False)
 """
 
 from __future__ import annotations
@@ -20,12 +23,13 @@ import ipaddress
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from importlib import resources
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -35,68 +39,87 @@ CARDS = ("blue", "pink", "yellow", "blank", "gray")
 
 #: The header a remote browser sends the PIN in.
 PIN_HEADER = "x-rig-pin"
+#: digits of a new PIN: with the lockout below, 10^8 PINs take ~2,600 years at the allowed rate
+PIN_DIGITS = 8
 
 STATIC_DIR = Path(str(resources.files("rig.display") / "static"))
 
 
-def new_pin(digits: int = 6) -> str:
+def new_pin(digits: int = PIN_DIGITS) -> str:
     """A random numeric PIN (``secrets``, not ``random``)."""
     return "".join(secrets.choice("0123456789") for _ in range(digits))
 
 
 class PinGuard:
-    """Decides whether a request may change anything.
+    """Decides whether a request may change anything (or see what is private).
 
-    ``max_failures`` wrong PINs from one client lock that client out for ``lockout_s`` seconds.
+    Wrong PINs count for the whole rig: the first ``max_failures`` are free, then each further one
+    refuses every PIN (even the right one) for ``lockout_s`` seconds, doubling with each wrong PIN
+    up to ``max_lockout_s``. A right PIN outside a lockout resets the count. A request without a PIN
+    is refused without counting (it is not a guess).
     """
 
-    def __init__(self, pin: str, *, max_failures: int = 5, lockout_s: float = 60.0, clock=time.monotonic):
+    def __init__(self, pin: str, *, max_failures: int = 5, lockout_s: float = 30.0, max_lockout_s: float = 900.0,
+                 clock=time.monotonic):
         if not (pin.isdigit() and 4 <= len(pin) <= 12):
             raise ValueError("the PIN must be 4 to 12 digits")
         self.pin = pin
         self.max_failures = max_failures
         self.lockout_s = lockout_s
+        self.max_lockout_s = max_lockout_s
         self._clock = clock
-        self._failures: dict[str, tuple[int, float]] = {}
+        self.failures = 0
+        self._locked_until = 0.0
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
-        return f"<PinGuard pin=*** clients_locked={len(self._locked_clients())}>"
+        return f"<PinGuard pin=*** failures={self.failures} locked={self.locked_out()}>"
 
     @staticmethod
     def is_local(host: str | None) -> bool:
+        """The request comes from this machine (IPv4-mapped IPv6 loopback too)."""
         if not host:
             return False
         try:
-            return ipaddress.ip_address(host).is_loopback
+            address = ipaddress.ip_address(host.split("%")[0])
         except ValueError:
             return False
+        mapped = getattr(address, "ipv4_mapped", None)
+        return (mapped or address).is_loopback
 
-    def locked_out(self, client: str) -> bool:
-        with self._lock:
-            count, since = self._failures.get(client, (0, 0.0))
-            if count < self.max_failures:
-                return False
-            if self._clock() - since >= self.lockout_s:
-                del self._failures[client]
-                return False
-            return True
+    def locked_out(self, client: str | None = None) -> bool:
+        """Every PIN is refused now (``client`` is accepted for compatibility: the lockout is global)."""
+        return self._clock() < self._locked_until
+
+    def lockout_for(self, failures: int) -> float:
+        """Seconds every PIN is refused after the ``failures``-th wrong one."""
+        if failures < self.max_failures:
+            return 0.0
+        return min(self.max_lockout_s, self.lockout_s * 2 ** min(failures - self.max_failures, 30))
+
+    def guesses_per_day(self) -> int:
+        """The most PINs anyone can try in 24 hours at this lockout."""
+        elapsed, tries = 0.0, 0
+        while elapsed <= 86_400:
+            tries += 1
+            elapsed += self.lockout_for(tries)
+        return tries
 
     def check(self, client: str, pin: str | None) -> bool:
-        """True if ``pin`` is right; a wrong one counts against ``client``."""
-        if self.locked_out(client):
+        """True if ``pin`` is right and no lockout runs; a wrong one counts for everyone."""
+        if pin is None:
             return False
-        ok = pin is not None and hmac.compare_digest(pin.encode(), self.pin.encode())
         with self._lock:
+            now = self._clock()
+            if now < self._locked_until:
+                return False
+            ok = hmac.compare_digest(pin.encode("utf-8", "replace"), self.pin.encode())
             if ok:
-                self._failures.pop(client, None)
+                self.failures = 0
             else:
-                count, _ = self._failures.get(client, (0, 0.0))
-                self._failures[client] = (count + 1, self._clock())
-        return ok
-
-    def _locked_clients(self) -> list[str]:
-        return [c for c, (n, _) in self._failures.items() if n >= self.max_failures]
+                self.failures += 1
+                self._locked_until = now + self.lockout_for(self.failures)
+            return ok
 
 
 def _same_origin(request: Request) -> bool:
@@ -113,17 +136,25 @@ def make_can_change(guard: PinGuard) -> Callable[[Request], bool]:
     def can_change(request: Request) -> bool:
         if not _same_origin(request):
             return False
-        host = request.client.host if request.client else None
-        if guard.is_local(host):
-            return True
-        return guard.check(host or "?", request.headers.get(PIN_HEADER))
+        return may_see_private(guard, request)
 
     return can_change
 
 
-def forbidden(request: Request) -> JSONResponse:
+def may_see_private(guard: PinGuard, request: Request) -> bool:
+    """The rig's own display, or a device with the PIN: the live camera, the history."""
+    host = request.client.host if request.client else None
+    if guard.is_local(host):
+        return True
+    return guard.check(host or "?", request.headers.get(PIN_HEADER))
+
+
+def forbidden(request: Request, guard: PinGuard | None = None) -> JSONResponse:
     if not _same_origin(request):
         return JSONResponse({"error": "cross-site request refused"}, status_code=403)
+    if guard is not None and guard.locked_out():
+        return JSONResponse({"error": "too many wrong PINs: every PIN is refused for a while, try again later"},
+                            status_code=403)
     return JSONResponse(
         {"error": "changing anything needs the PIN shown on the rig's display (header X-Rig-Pin)"},
         status_code=403,
@@ -131,13 +162,12 @@ def forbidden(request: Request) -> JSONResponse:
 
 
 async def _json_object(request: Request) -> dict:
+    from rig.display.api import BadBody, read_object
+
     try:
-        body = await request.json()
-    except ValueError:
-        raise _BadRequest("the request body is not JSON") from None
-    if not isinstance(body, dict):
-        raise _BadRequest("the request body must be a JSON object")
-    return body
+        return await read_object(request)
+    except BadBody as exc:
+        raise _BadRequest(exc.message) from None
 
 
 class _BadRequest(Exception):
@@ -192,6 +222,7 @@ def create_app(
     info: dict | None = None,
     status: Callable[[], dict] | None = None,
     evidence=None,
+    hosts: Iterable[str] = (),
 ) -> Starlette:
     """The web app over an engine service.
 
@@ -201,12 +232,21 @@ def create_app(
     (mode, the configured players, ``lan``: listening beyond this machine). ``status`` — the rig's
     own state for ``GET /api/rig`` (camera, inputs, notices). ``evidence`` — the rig's
     :class:`rig.evidence.EvidenceStore` for the referee's routes (:mod:`rig.display.referee`) or None.
+    ``hosts`` — host names the rig answers to besides its IP addresses, ``localhost``, its host name
+    and ``NAME.local`` (DNS-rebinding guard).
     """
     from rig.display.api import api_routes
+    from rig.display.middleware import Guard, default_host_names, host_allowed
 
     guard = PinGuard(pin or new_pin())
     can_change = make_can_change(guard)
     info = dict(info or {})
+
+    def can_view(request: Request) -> bool:
+        return may_see_private(guard, request)
+
+    def refuse(request: Request) -> JSONResponse:
+        return forbidden(request, guard)
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC_DIR / "index.html", headers={"cache-control": "no-cache"})
@@ -226,7 +266,7 @@ def create_app(
     async def check_pin(request: Request) -> Response:
         if can_change(request):
             return JSONResponse({"ok": True})
-        return forbidden(request)
+        return refuse(request)
 
     async def rig_status(request: Request) -> Response:
         body = await asyncio.to_thread(status) if status else {"notices": []}
@@ -245,18 +285,19 @@ def create_app(
         Route("/api/health", health),
     ]
     if sim is not None:
-        routes += sim_routes(sim, can_change=can_change)
+        routes += sim_routes(sim, can_change=can_change, forbidden=refuse)
     if calibration is not None:
         from rig.display.calibration import calibration_routes
 
-        routes += calibration_routes(calibration, can_change=can_change, forbidden=forbidden)
-    routes += api_routes(service, sim=sim, can_change=can_change)
+        routes += calibration_routes(calibration, can_change=can_change, forbidden=refuse, can_view=can_view)
+    routes += api_routes(service, sim=sim, can_change=can_change, can_view=can_view)
     from rig.display.referee import referee_routes
 
-    routes += referee_routes(service, evidence=evidence)
+    routes += referee_routes(service, evidence=evidence, can_view=can_view)
     routes.append(Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"))
 
-    app = Starlette(routes=routes, max_body_size=1 << 20)
+    allowed = host_allowed(default_host_names() | set(hosts))
+    app = Starlette(routes=routes, max_body_size=1 << 20, middleware=[Middleware(Guard, hosts=allowed)])
     app.state.service = service
     app.state.guard = guard
     app.state.sim = sim

@@ -47,13 +47,16 @@ def _error(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def calibration_routes(desk, *, can_change, forbidden) -> list[Route]:
-    """Routes under ``/api/calibration`` over ``desk``; changes go through ``can_change(request)``."""
+def calibration_routes(desk, *, can_change, forbidden, can_view=None) -> list[Route]:
+    """Routes under ``/api/calibration`` over ``desk``; changes go through ``can_change(request)``,
+    the live camera picture through ``can_view(request)`` (the rig's display and PIN holders)."""
 
     async def status(request: Request) -> Response:
         return JSONResponse(await asyncio.to_thread(desk.status), headers={"cache-control": "no-store"})
 
     async def preview(request: Request) -> Response:
+        if can_view is not None and not can_view(request):
+            return _error("the live camera is shown on the rig's display, or with the PIN (header X-Rig-Pin)", 403)
         outline = request.query_params.get("outline", "1") != "0"
         jpeg = await asyncio.to_thread(desk.preview_jpeg, outline)
         if jpeg is None:
@@ -64,12 +67,12 @@ def calibration_routes(desk, *, can_change, forbidden) -> list[Route]:
         async def endpoint(request: Request) -> Response:
             if not can_change(request):
                 return forbidden(request)
+            from rig.display.api import BadBody, read_object
+
             try:
-                body = await request.json() if await request.body() else {}
-            except ValueError:
-                return _error("the request body is not JSON")
-            if not isinstance(body, dict):
-                return _error("the request body must be a JSON object")
+                body = await read_object(request)
+            except BadBody as exc:
+                return _error(exc.message, exc.status)
             for name, kind in (fields or {}).items():
                 if not isinstance(body.get(name), kind):
                     return _error(f"'{name}' must be {'true or false' if kind is bool else 'a string'}")

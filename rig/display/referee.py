@@ -16,7 +16,7 @@ All are read-only (no PIN needed). Errors: 422 a malformed id, 404 no such game 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Callable
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -59,11 +59,17 @@ def qr_svg(text: str) -> str:
     return out.getvalue().decode()
 
 
-def referee_routes(service, *, evidence=None) -> list[Route]:
-    """The routes over an :class:`rig.engine.service.EngineService` and (optional) a :class:`rig.evidence.EvidenceStore`."""
+def referee_routes(service, *, evidence=None, can_view: Callable[[Request], bool] | None = None) -> list[Route]:
+    """The routes over an :class:`rig.engine.service.EngineService` and (optional) a :class:`rig.evidence.EvidenceStore`.
+
+    Camera frames and the history are private: ``can_view(request)`` lets the rig's display and PIN holders in.
+    """
 
     def handle(work):
         async def endpoint(request: Request) -> Response:
+            if can_view is not None and not can_view(request):
+                return _error(403, "the referee's frames and history are shown on the rig's display, "
+                                   "or with the PIN (header X-Rig-Pin)")
             try:
                 return await work(request)
             except _BadQuery as exc:

@@ -19,9 +19,12 @@ rig.engine.errors.EventRefused: a card reveal before Ada's turn has started
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping
 
+from rig.boundary import sanitize
+from rig.errors import RigError
 from rig.engine.errors import EventFormatError, EventRefused
 from rig.engine.events import parse_event
 from rig.engine.extra import ExtraGame
@@ -34,14 +37,33 @@ MAX_NOTICES = 20
 
 Batch = list[tuple[int, dict[str, Any]]]
 
+log = logging.getLogger(__name__)
 
-def fold(batches: list[Batch]) -> GameState | None:
-    """The game after its effective batches of ``(seq, event)`` (undone batches left out)."""
+
+def fold(batches: list[Batch], skipped: list[tuple[int, str]] | None = None) -> GameState | None:
+    """The game after its effective batches of ``(seq, event)`` (undone batches left out).
+
+    A logged event that cannot be applied (a damaged or tampered log) is skipped, never fatal:
+    ``(seq, reason)`` goes to ``skipped`` and the event is taken out of its batch.
+    """
     game: GameState | None = None
     for batch in batches:
-        for seq, event in batch:
-            game = start_game(event, seq) if event["type"] == "game_started" else apply(game, event, replay=True)
+        for entry in list(batch):
+            seq, event = entry
+            try:
+                game = start_game(event, seq) if event.get("type") == "game_started" else apply(game, event, replay=True)
+            except Exception as exc:  # noqa: BLE001 - whatever a tampered event breaks, the rig must start
+                if not isinstance(exc, RigError):
+                    log.warning("logged event #%s cannot be applied (a bug or a tampered log)", seq, exc_info=exc)
+                if skipped is not None:
+                    skipped.append((seq, sanitize(str(exc))[:200] or type(exc).__name__))
+                batch.remove(entry)
     return game
+
+
+def _skipped_notice(seq: int, reason: str, where: str) -> dict[str, Any]:
+    return {"seq": seq, "type": "skipped", "source": "log", "player": None, "t_us": None,
+            "reason": f"logged event #{seq} in {where} cannot be applied ({reason}): skipped"}
 
 
 def _now() -> str:
@@ -64,12 +86,9 @@ def summary(game: GameState | ExtraGame, *, started_at: str | None, ended_at: st
 
 
 def _notice(logged: LoggedEvent) -> dict[str, Any]:
-    event = logged.event
-    return {"seq": logged.seq, "type": event.get("type") if isinstance(event, Mapping) else None,
-            "source": event.get("source") if isinstance(event, Mapping) else None,
-            "player": event.get("player") if isinstance(event, Mapping) else None,
-            "t_us": event.get("t_us") if isinstance(event, Mapping) else None,
-            "reason": logged.reason}
+    event = logged.event if isinstance(logged.event, Mapping) else {}
+    return sanitize({"seq": logged.seq, "type": event.get("type"), "source": event.get("source"),
+                     "player": event.get("player"), "t_us": event.get("t_us"), "reason": logged.reason})
 
 
 class Engine:
@@ -98,23 +117,36 @@ class Engine:
     def _replay(self) -> None:
         self._reconcile_summaries()
         game_ids = self.log.game_ids()
+        skipped: list[tuple[int, str]] = []
         if game_ids:
             game_id = game_ids[-1]
             logged = self.log.events(game_id=game_id, status="applied", since=game_id - 1)
-            self._batches = self._effective(logged)
-            self.game = fold(self._batches)
-            self._started_at = logged[0].logged_at
+            self._batches = self._effective(logged, skipped)
+            self.game = fold(self._batches, skipped)
+            self._batches = [batch for batch in self._batches if batch]
+            self._started_at = logged[0].logged_at if logged else None
         self.version = self.log.last_seq()
         since = (game_ids[-1] - 1) if game_ids else max(0, self.version - 10 * MAX_NOTICES)
         self.notices = [_notice(e) for e in self.log.events(since=since, status="refused")][-MAX_NOTICES:]
+        self.skipped = [_skipped_notice(seq, reason, str(self.log.path)) for seq, reason in skipped]
+        for notice in self.skipped:
+            log.warning("%s", notice["reason"])
+        self.notices = (self.skipped + self.notices)[-MAX_NOTICES:]
 
     @staticmethod
-    def _effective(logged: list[LoggedEvent]) -> list[Batch]:
+    def _effective(logged: list[LoggedEvent], skipped: list[tuple[int, str]] | None = None) -> list[Batch]:
         batches: list[Batch] = []
         for entry in logged:
             event = dict(entry.event)
+            if entry.damage or not isinstance(event.get("type"), str):
+                if skipped is not None:
+                    skipped.append((entry.seq, entry.damage or "it has no type"))
+                continue
             if event["type"] == "correction" and event.get("what") == "undo":
-                batches.pop()
+                if batches:
+                    batches.pop()
+                elif skipped is not None:
+                    skipped.append((entry.seq, "an undo with nothing before it"))
             elif batches and batches[-1][0][0] == entry.batch:
                 batches[-1].append((entry.seq, event))
             else:
@@ -129,7 +161,7 @@ class Engine:
             if saved is not None and saved >= last:
                 continue
             logged = self.log.events(game_id=game_id, status="applied", since=game_id - 1)
-            game = fold(self._effective(logged))
+            game = fold(self._effective(logged), [])
             if game is None:
                 continue
             row = summary(game, started_at=logged[0].logged_at, ended_at=logged[-1].logged_at)
@@ -146,44 +178,59 @@ class Engine:
 
     # -- submitting -------------------------------------------------------------------
 
-    def submit(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+    def submit(self, raw: Mapping[str, Any], *, request: str | None = None) -> dict[str, Any]:
         """Check, log and apply one event (plus what it implies); return the new state.
 
-        Raises :class:`EventRefused` (logged as refused) when it makes no sense now.
+        Raises :class:`EventRefused` (logged as refused) when it makes no sense now. ``request`` —
+        an idempotency key: a key already logged is answered as the first time (the state, or the
+        same refusal) and nothing is logged or applied again.
         """
+        if request is not None:
+            done = self.log.request(request)
+            if done is not None:
+                _, outcome, reason = done
+                if outcome == "invalid":
+                    raise EventFormatError(reason or "refused")
+                if outcome == "refused":
+                    raise EventRefused(reason or "refused")
+                return self.state()
         try:
             event = parse_event(raw)
         except EventFormatError as exc:
-            body = dict(raw) if isinstance(raw, Mapping) else {"type": None, "body": repr(raw)}
-            self._refuse(body, exc)
+            self._refuse(raw, exc, request)
             raise
-        self.submit_quietly(event, parsed=True)
+        self.submit_quietly(event, parsed=True, request=request)
         return self.state()
 
-    def submit_quietly(self, raw: Mapping[str, Any], *, parsed: bool = False) -> int:
+    def submit_quietly(self, raw: Mapping[str, Any], *, parsed: bool = False, request: str | None = None) -> int:
         """As :meth:`submit` without building the state; returns the new version."""
         if not parsed:
             try:
                 raw = parse_event(raw)
             except EventFormatError as exc:
-                body = dict(raw) if isinstance(raw, Mapping) else {"type": None, "body": repr(raw)}
-                self._refuse(body, exc)
+                self._refuse(raw, exc, request)
                 raise
         event = dict(raw)
         try:
             if event["type"] == "correction" and event["what"] == "undo":
-                self._undo(event)
+                self._undo(event, request)
             else:
-                self._submit(event)
+                self._submit(event, request)
         except EventRefused as exc:
-            self._refuse(event, exc)
+            self._refuse(event, exc, request)
             raise
         return self.version
 
-    def _refuse(self, event: Mapping[str, Any], exc: EventRefused) -> None:
+    def _refuse(self, event: Any, exc: EventRefused, request: str | None = None) -> None:
+        """Log a refused event (made safe to store and show: it may hold anything) with the reason."""
+        if isinstance(event, Mapping):
+            event = sanitize(dict(event))
+        else:
+            event = {"type": None, "body": sanitize(repr(event))}
         game_id = self.game.id if self.game else None
-        seq = self.log.append(event, game_id=game_id, status="refused", reason=exc.reason)
-        event = event if isinstance(event, Mapping) else {}
+        outcome = "invalid" if isinstance(exc, EventFormatError) else "refused"
+        seq = self.log.append(event, game_id=game_id, status="refused", reason=sanitize(exc.reason),
+                              request=(request, outcome) if request else None)
         self.notices = (self.notices + [_notice(LoggedEvent(seq, game_id, seq, "refused", exc.reason, "",
                                                             event))])[-MAX_NOTICES:]
         self.version = seq
@@ -216,7 +263,7 @@ class Engine:
             return [derived("turn_started", t_us=event.get("started_us", event["t_us"])), event]
         return [event]
 
-    def _submit(self, event: dict[str, Any]) -> None:
+    def _submit(self, event: dict[str, Any], request: str | None = None) -> None:
         game = self.game
         pending: list[Pending] = []
         abandoned: GameState | None = None  # the open game a new game_started ended
@@ -269,7 +316,8 @@ class Engine:
             if new_game_index is not None:
                 row["id"] = None
             summaries.append(row)
-        seqs = self.log.append_batch(pending, summaries=summaries)
+        seqs = self.log.append_batch(pending, summaries=summaries,
+                                     request=(request, "applied") if request else None)
         events = [dict(p.event) for p in pending]
         if new_game_index is not None:
             game.id = seqs[new_game_index]
@@ -282,7 +330,7 @@ class Engine:
         self.version = seqs[-1]
         self._state = None
 
-    def _undo(self, event: dict[str, Any]) -> None:
+    def _undo(self, event: dict[str, Any], request: str | None = None) -> None:
         if self.game is None:
             raise EventRefused("nothing to undo: no game in progress")
         if len(self._batches) <= 1:
@@ -292,7 +340,8 @@ class Engine:
         assert game is not None
         ended_at = _now()
         row = summary(game, started_at=self._started_at, ended_at=ended_at)
-        seqs = self.log.append_batch([Pending(event, game_id=game.id)], summaries=[row])
+        seqs = self.log.append_batch([Pending(event, game_id=game.id)], summaries=[row],
+                                     request=(request, "applied") if request else None)
         self._batches = batches
         self.game = game
         self.version = seqs[-1]

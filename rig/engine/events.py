@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from rig.boundary import MAX_T_US, BadInput, check_name, check_value
 from rig.engine.errors import EventFormatError
 
 #: the kinds of correction a ``correction`` event can make
@@ -121,14 +122,19 @@ def parse_event(data: Any) -> dict[str, Any]:
     """Check an event's shape; return a copy with defaults filled in. Raises :class:`EventFormatError`."""
     if not isinstance(data, Mapping):
         raise EventFormatError(f"an event must be a JSON object, not {type(data).__name__}")
+    try:
+        check_value(dict(data))
+    except BadInput as exc:
+        raise EventFormatError(f"an event with a bad value: {exc}") from None
     kind = data.get("type")
-    if kind not in SPECS:
-        raise EventFormatError(f"unknown event type {kind!r} (types: {', '.join(ALL_EVENT_TYPES)})")
+    if not isinstance(kind, str) or kind not in SPECS:
+        raise EventFormatError(f"unknown event type {repr(kind)[:60]} (types: {', '.join(ALL_EVENT_TYPES)})")
     t_us = data.get("t_us")
-    if not _is(t_us, (int,)) or t_us < 0:
-        raise EventFormatError(f"a {kind} event needs 't_us', a whole number of microseconds >= 0, not {t_us!r}")
+    if not _is(t_us, (int,)) or not 0 <= t_us <= MAX_T_US:
+        raise EventFormatError(f"a {kind} event needs 't_us', a whole number of microseconds from 0 to 2^53, "
+                               f"not {t_us!r}")
     source = data.get("source")
-    if not isinstance(source, str) or not source:
+    if not isinstance(source, str) or not source or len(source) > 64:
         raise EventFormatError(f"a {kind} event needs 'source', a non-empty string, not {source!r}")
     spec = SPECS[kind]
     unknown = sorted(set(data) - set(_COMMON) - set(spec.fields))
@@ -153,6 +159,12 @@ def parse_event(data: Any) -> dict[str, Any]:
     for name in ("players", "dice", "faces"):
         if name in event and not all(isinstance(item, str) for item in event[name]):
             raise EventFormatError(f"{kind}.{name} must be a list of strings, not {event[name]!r}")
+    if "players" in event:
+        try:
+            event["players"] = [check_name(name, f"{kind}.players[{index}]")
+                                for index, name in enumerate(event["players"])]
+        except BadInput as exc:
+            raise EventFormatError(str(exc)) from None
     if kind == "correction" and event["what"] not in CORRECTIONS:
         raise EventFormatError(f"correction.what must be one of {', '.join(CORRECTIONS)}, not {event['what']!r}")
     return event

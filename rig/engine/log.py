@@ -18,12 +18,14 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import struct
 import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from rig.boundary import BadInput, check_value, sanitize
 from rig.engine.errors import LogError
 
 #: ``PRAGMA application_id`` of a rig database: "RIG!" in ASCII
@@ -63,8 +65,32 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             last_seq  INTEGER NOT NULL
         )""",
     ),
+    "clean_poison",  # 2 -> 3: events logged before the strict boundary that hold poison are made safe
+    (  # 3 -> 4: idempotency keys of requests, written with their events (a retry is answered, not redone)
+        """CREATE TABLE requests (
+            key       TEXT PRIMARY KEY,
+            seq       INTEGER NOT NULL,
+            status    TEXT NOT NULL,
+            reason    TEXT
+        )""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+
+#: what a refusal of a damaged database tells the user to do
+RESCUE = ("stop the rig, move {name} together with {name}-wal and {name}-shm (if present) into a rescue "
+          "folder (never delete them), then start the rig again for a new log; see README 'Durability'")
+
+#: the tables and columns the rig reads
+#: idempotency keys kept (the newest; a retry comes within seconds)
+KEEP_REQUESTS = 10_000
+
+EXPECTED_COLUMNS = {
+    "requests": {"key", "seq", "status", "reason"},
+    "events": {"seq", "game_id", "batch", "type", "t_us", "source", "status", "reason", "logged_at", "body"},
+    "games": {"game_id", "game", "status", "players", "totals", "winner", "turns", "started_at", "ended_at",
+              "last_seq"},
+}
 
 
 @dataclass(frozen=True)
@@ -78,10 +104,12 @@ class LoggedEvent:
     reason: str | None
     logged_at: str
     event: Mapping[str, Any]
+    damage: str | None = None  # why the stored body cannot be read back (then ``event`` is empty)
 
     @property
     def type(self) -> str:
-        return self.event.get("type", "?")
+        kind = self.event.get("type", "?")
+        return kind if isinstance(kind, str) else "?"
 
     def to_dict(self) -> dict[str, Any]:
         return {"seq": self.seq, "game_id": self.game_id, "batch": self.batch, "status": self.status,
@@ -117,6 +145,7 @@ class EventLog:
         path = self.path
         if isinstance(path, Path):
             _check_file(path, create)
+            _check_wal(path)
         try:
             conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=10)
         except sqlite3.Error as exc:
@@ -135,14 +164,16 @@ class EventLog:
             if not fresh:
                 problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
                 if problems != ["ok"]:
-                    raise LogError(f"{path} is damaged ({problems[0]}); it was left untouched: "
-                                   "move it away to start a new log, keep it for rescue")
+                    raise LogError(f"{path} is damaged ({' '.join(problems[0].split())[:200]}); it was left untouched: "
+                                   + _rescue(path))
+                _check_tables(conn, path, version)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
             self._migrate(conn, version)
         except sqlite3.DatabaseError as exc:
             conn.close()
-            raise LogError(f"{path} is not a usable rig database ({exc}); it was left untouched") from None
+            raise LogError(f"{path} is not a usable rig database ({' '.join(str(exc).split())}); it was left untouched: "
+                           + _rescue(path)) from None
         except LogError:
             conn.close()
             raise
@@ -153,14 +184,19 @@ class EventLog:
         for target in range(version + 1, SCHEMA_VERSION + 1):
             conn.execute("BEGIN IMMEDIATE")
             try:
-                for statement in MIGRATIONS[target - 1]:
-                    conn.execute(statement)
+                step = MIGRATIONS[target - 1]
+                if isinstance(step, str):
+                    globals()[f"_migrate_{step}"](conn)
+                else:
+                    for statement in step:
+                        conn.execute(statement)
                 if target == 1:
                     conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 conn.execute(f"PRAGMA user_version = {target}")
                 conn.execute("COMMIT")
             except BaseException:
-                conn.execute("ROLLBACK")
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
                 raise
 
     @property
@@ -184,16 +220,18 @@ class EventLog:
     # -- writing ----------------------------------------------------------------------
 
     def append(self, event: Mapping[str, Any], *, game_id: int | None = None, status: str = "applied",
-               reason: str | None = None, new_game: bool = False) -> int:
+               reason: str | None = None, new_game: bool = False, request: tuple[str, str] | None = None) -> int:
         """Append one event durably; returns its sequence number."""
-        return self.append_batch([Pending(event, game_id, status, reason, new_game)])[0]
+        return self.append_batch([Pending(event, game_id, status, reason, new_game)], request=request)[0]
 
-    def append_batch(self, items: Iterable[Pending], *, summaries: Iterable[Mapping[str, Any]] = ()) -> list[int]:
+    def append_batch(self, items: Iterable[Pending], *, summaries: Iterable[Mapping[str, Any]] = (),
+                     request: tuple[str, str] | None = None) -> list[int]:
         """Append events in one transaction (all or none survive a crash); returns their sequence numbers.
 
         ``summaries`` are game summary rows written in the same transaction (see :meth:`save_game`);
         their ``last_seq`` becomes the batch's last sequence number and an ``id`` of None the id
-        of the game started in this batch.
+        of the game started in this batch. ``request`` — ``(idempotency key, outcome)`` recorded in
+        the same transaction (see :meth:`request`).
         """
         items = list(items)
         summaries = list(summaries)
@@ -207,15 +245,18 @@ class EventLog:
                     batch = started = None
                     for item in items:
                         event = item.event
-                        body = json.dumps(event, sort_keys=True, separators=(",", ":"), default=repr)
+                        body = json.dumps(event, sort_keys=True, separators=(",", ":"), default=repr,
+                                          allow_nan=True)
                         kind = event.get("type")
                         t_us = event.get("t_us")
                         cur = conn.execute(
                             "INSERT INTO events (game_id, batch, type, t_us, source, status, reason, logged_at, body)"
                             " VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?)",
-                            (item.game_id, kind if isinstance(kind, str) else "?",
-                             t_us if isinstance(t_us, int) and not isinstance(t_us, bool) else -1,
-                             str(event.get("source", "?")), item.status, item.reason, logged_at, body),
+                            (item.game_id, sanitize(kind)[:64] if isinstance(kind, str) else "?",
+                             t_us if isinstance(t_us, int) and not isinstance(t_us, bool)
+                             and 0 <= t_us < 2**63 else -1,
+                             sanitize(str(event.get("source", "?")))[:64], item.status,
+                             None if item.reason is None else sanitize(str(item.reason)), logged_at, body),
                         )
                         seq = cur.lastrowid
                         batch = seq if batch is None else batch
@@ -230,12 +271,18 @@ class EventLog:
                             row["id"] = started
                         conn.execute("INSERT OR REPLACE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                      _game_row(row))
+                    if request is not None and seqs:
+                        last = items[-1]
+                        conn.execute("INSERT OR IGNORE INTO requests VALUES (?, ?, ?, ?)",
+                                     (request[0], seqs[-1], request[1], sanitize(last.reason) if last.reason else None))
+                        conn.execute("DELETE FROM requests WHERE seq < ?", (seqs[-1] - 50 * KEEP_REQUESTS,))
                     conn.execute("COMMIT")
                 except BaseException:
-                    conn.execute("ROLLBACK")
+                    if conn.in_transaction:  # SQLite rolls back by itself on some errors (disk full)
+                        conn.execute("ROLLBACK")
                     raise
             except sqlite3.Error as exc:
-                raise LogError(f"{self.path}: cannot append to the event log: {exc}") from None
+                raise LogError(f"{self.path}: cannot append to the event log: {_describe(exc)}") from None
         return seqs
 
     # -- reading ----------------------------------------------------------------------
@@ -252,8 +299,13 @@ class EventLog:
             args.append(status)
         with self._lock:
             rows = self._conn.execute(query + " ORDER BY seq", args).fetchall()
-        return [LoggedEvent(seq, gid, batch, st, reason, at, json.loads(body))
-                for seq, gid, batch, st, reason, at, body in rows]
+        return [_logged(*row) for row in rows]
+
+    def request(self, key: str) -> tuple[int, str, str | None] | None:
+        """``(seq, outcome, reason)`` of the request with idempotency ``key`` if it was logged, else None."""
+        with self._lock:
+            row = self._conn.execute("SELECT seq, status, reason FROM requests WHERE key = ?", (key,)).fetchone()
+        return tuple(row) if row else None
 
     def last_seq(self) -> int:
         with self._lock:
@@ -290,7 +342,7 @@ class EventLog:
             except sqlite3.Error as exc:
                 if self._conn.in_transaction:
                     self._conn.execute("ROLLBACK")
-                raise LogError(f"{self.path}: cannot save the game summary: {exc}") from None
+                raise LogError(f"{self.path}: cannot save the game summary: {_describe(exc)}") from None
 
     def games(self) -> list[dict[str, Any]]:
         """Every game's summary, newest first."""
@@ -298,9 +350,9 @@ class EventLog:
             rows = self._conn.execute(
                 "SELECT game_id, game, status, players, totals, winner, turns, started_at, ended_at, last_seq"
                 " FROM games ORDER BY game_id DESC").fetchall()
-        return [{"id": gid, "game": game, "status": status, "players": json.loads(players),
-                 "totals": json.loads(totals), "winner": winner, "turns": turns,
-                 "started_at": started, "ended_at": ended, "last_seq": last_seq}
+        return [sanitize({"id": gid, "game": game, "status": status, "players": _loads(players, list),
+                          "totals": _loads(totals, dict), "winner": winner, "turns": turns,
+                          "started_at": started, "ended_at": ended, "last_seq": last_seq})
                 for gid, game, status, players, totals, winner, turns, started, ended, last_seq in rows]
 
     def game_summary_seq(self, game_id: int) -> int | None:
@@ -335,6 +387,131 @@ def _game_row(summary: Mapping[str, Any]) -> tuple:
             summary.get("started_at"), summary.get("ended_at"), summary["last_seq"])
 
 
+def _rescue(path: str | Path) -> str:
+    return RESCUE.format(name=Path(path).name)
+
+
+def _describe(exc: sqlite3.Error) -> str:
+    """The SQLite error in words a player can act on."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code == sqlite3.SQLITE_FULL or "full" in str(exc):
+        return "the disk is full (free some space: the rig carries on by itself)"
+    if code is not None and (code & 0xFF) in (sqlite3.SQLITE_IOERR, sqlite3.SQLITE_READONLY):
+        return f"the storage failed ({exc}): check the SD card or disk"
+    return str(exc)
+
+
+def _logged(seq, game_id, batch, status, reason, logged_at, body) -> LoggedEvent:
+    """A row as a :class:`LoggedEvent`; a body that cannot be read back is reported in ``damage``."""
+    try:
+        event = json.loads(body)
+    except (TypeError, ValueError, RecursionError) as exc:
+        return LoggedEvent(seq, game_id, batch, status, reason, logged_at, {}, f"unreadable body ({exc})")
+    if not isinstance(event, dict):
+        return LoggedEvent(seq, game_id, batch, status, reason, logged_at, {},
+                           f"the body is a {type(event).__name__}, not an object")
+    try:
+        check_value(event, depth=64)
+    except BadInput as exc:
+        return LoggedEvent(seq, game_id, batch, status, reason, logged_at, sanitize(event), f"a bad value: {exc}")
+    return LoggedEvent(seq, game_id, batch, status, reason, logged_at, event)
+
+
+def _loads(text: Any, kind: type) -> Any:
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        return kind()
+    return value if isinstance(value, kind) else kind()
+
+
+def _check_tables(conn: sqlite3.Connection, path: Path | str, version: int) -> None:
+    """Refuse a rig database whose tables were dropped or changed."""
+    for table, columns in EXPECTED_COLUMNS.items():
+        if table == "games" and version < 2 or table == "requests" and version < 4:
+            continue
+        found = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        if not columns <= found:
+            what = "is missing" if not found else f"lacks columns {', '.join(sorted(columns - found))}"
+            raise LogError(f"{path} is damaged (its table {table!r} {what}); it was left untouched: "
+                           + _rescue(path))
+
+
+def _migrate_clean_poison(conn: sqlite3.Connection) -> None:
+    """Schema 3: events logged before the strict boundary that hold NaN, infinities, numbers beyond
+    int64, lone surrogates or NUL characters are rewritten with those values made safe (their short
+    ``repr``), so the fold, the state and the history can always be sent as JSON; the game summaries
+    are rebuilt from the events at the next start."""
+    rows = conn.execute("SELECT seq, body FROM events").fetchall()
+    for seq, body in rows:
+        try:
+            event = json.loads(body)
+            check_value(event, depth=64)
+        except BadInput:
+            clean = sanitize(event, depth=64)
+            kind = clean.get("type") if isinstance(clean, dict) else None
+            conn.execute("UPDATE events SET body = ?, type = ?, source = ? WHERE seq = ?",
+                         (json.dumps(clean, sort_keys=True, separators=(",", ":")),
+                          kind if isinstance(kind, str) else "?",
+                          str(clean.get("source", "?")) if isinstance(clean, dict) else "?", seq))
+        except (TypeError, ValueError, RecursionError):
+            continue  # unreadable: the fold skips it with a notice
+    conn.execute("DELETE FROM games")
+
+
+def _wal_checksum(data: bytes, big_endian: bool, s0: int, s1: int) -> tuple[int, int]:
+    """SQLite's WAL checksum over ``data`` (a multiple of 8 bytes), continuing from ``(s0, s1)``."""
+    words = struct.unpack(f"{'>' if big_endian else '<'}{len(data) // 4}I", data)
+    for i in range(0, len(words), 2):
+        s0 = (s0 + words[i] + s1) & 0xFFFFFFFF
+        s1 = (s1 + words[i + 1] + s0) & 0xFFFFFFFF
+    return s0, s1
+
+
+def wal_damage(wal: Path) -> str | None:
+    """Why ``wal`` would make SQLite silently drop committed transactions, or None.
+
+    SQLite replays a WAL up to its first frame whose checksum fails and ignores the rest. At the
+    end of the file that is a write cut short by a crash (never acknowledged); a bad frame with
+    committed frames of the same WAL generation after it means acknowledged events would vanish.
+    """
+    try:
+        data = wal.read_bytes()
+    except OSError:
+        return None
+    if len(data) < 32:
+        return None
+    magic, _version, page_size, _ckpt, salt1, salt2, c0, c1 = struct.unpack(">8I", data[:32])
+    if magic not in (0x377F0682, 0x377F0683) or not 512 <= page_size <= 65536:
+        return "its header is not a WAL header" if any(data[:32]) else None
+    big = magic & 1 == 1
+    frame_size = 24 + page_size
+    frames = [data[32 + k * frame_size: 32 + (k + 1) * frame_size] for k in range((len(data) - 32) // frame_size)]
+    ours = [k for k, f in enumerate(frames) if struct.unpack(">II", f[8:16]) == (salt1, salt2)]
+    s0, s1 = _wal_checksum(data[:24], big, 0, 0)
+    if (s0, s1) != (c0, c1):
+        commits = [k for k in ours if struct.unpack(">I", frames[k][4:8])[0]]
+        return f"its header fails its checksum and {len(commits)} committed frame(s) follow" if commits else None
+    for k, frame in enumerate(frames):
+        if struct.unpack(">II", frame[8:16]) != (salt1, salt2):
+            return None  # frames of an older generation: SQLite stops here, nothing committed is lost
+        s0, s1 = _wal_checksum(frame[:8] + frame[24:], big, s0, s1)
+        if (s0, s1) != struct.unpack(">II", frame[16:24]):
+            later = [j for j in ours if j > k and struct.unpack(">I", frames[j][4:8])[0]]
+            if later:
+                return f"frame {k + 1} of {len(frames)} fails its checksum with {len(later)} committed frame(s) after it"
+            return None  # the last write, cut short by a crash: it was never acknowledged
+    return None
+
+
+def _check_wal(path: Path) -> None:
+    wal = path.with_name(path.name + "-wal")
+    damage = wal_damage(wal) if wal.is_file() else None
+    if damage:
+        raise LogError(f"{wal} is damaged ({damage}): opening it would silently drop logged events, so "
+                       f"{path.name} was left untouched: " + _rescue(path))
+
+
 def _check_file(path: Path, create: bool) -> None:
     if path.is_dir():
         raise LogError(f"{path} is a folder, not a database file")
@@ -344,7 +521,10 @@ def _check_file(path: Path, create: bool) -> None:
                 head = handle.read(len(SQLITE_MAGIC))
         except OSError as exc:
             raise LogError(f"{path}: cannot read the database: {exc.strerror}") from None
-        if head and head != SQLITE_MAGIC:
+        if not head:
+            raise LogError(f"{path} is empty (0 bytes): the event log was lost or cut short, so it was left "
+                           "untouched instead of starting a new one: " + _rescue(path))
+        if head != SQLITE_MAGIC:
             raise LogError(f"{path} is not a SQLite database; it was left untouched: "
                            "move it away or choose another --data-dir")
         if not os.access(path, os.W_OK):

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from rig.engine.engine import Engine
-from rig.engine.errors import EventRefused
+from rig.engine.errors import EventRefused, LogError
 from rig.engine.inputs import HOLD_CONFIRM_US, events_for_press, events_for_release
 from rig.engine.log import EventLog
 from rig.engine.paths import database_path
@@ -94,6 +94,12 @@ class EngineService:
         #: options a new game of that kind gets unless the request names them (the rig's config:
         #: ``{"frogs": {"tie_window_us": 40}}``), so they are in the logged ``game_started`` event
         self.game_defaults = {name: dict(options) for name, options in (game_defaults or {}).items()}
+        #: why the log cannot be written now (disk full, storage failure), or None
+        self.outage: str | None = None
+        #: inputs (presses, releases, rolls) that came during an outage, in order, written when it ends
+        self.backlog: list[dict[str, Any]] = []
+        self._retry: threading.Timer | None = None
+        self.retry_s = 2.0
 
     @classmethod
     def open(cls, data_dir: str | os.PathLike[str], **options: Any) -> EngineService:
@@ -110,6 +116,8 @@ class EngineService:
 
     def close(self) -> None:
         with self._lock:
+            if self._retry is not None:
+                self._retry.cancel()
             self.log.close()
 
     def __enter__(self) -> EngineService:
@@ -122,7 +130,10 @@ class EngineService:
 
     def state(self) -> dict[str, Any]:
         with self._lock:
-            return self.engine.state()
+            state = self.engine.state()
+            if self.outage is not None:  # the display shows it as a notice (GET /api/rig)
+                state["outage"] = {"reason": self.outage, "waiting": len(self.backlog)}
+            return state
 
     @property
     def version(self) -> int:
@@ -146,11 +157,26 @@ class EngineService:
                 event["options"] = {**defaults, **(event.get("options") or {})}
         return event
 
-    def submit(self, event: Mapping[str, Any], *, default_source: str = "api") -> dict[str, Any]:
-        """Log and apply one event; returns the new state. Raises :class:`EventRefused` (logged) with the reason."""
+    def submit(self, event: Mapping[str, Any], *, default_source: str = "api", keep: bool = False,
+               request: str | None = None) -> dict[str, Any]:
+        """Log and apply one event; returns the new state. Raises :class:`EventRefused` (logged) with the reason.
+
+        When the log cannot be written (:class:`LogError`, e.g. the disk is full) nothing is applied:
+        the error is raised (a request answers 503), or with ``keep`` (the rig's own inputs: a roll
+        the camera saw) the event waits in :attr:`backlog` and is written, in order, when the log works again.
+        ``request`` is an idempotency key (see :meth:`rig.engine.engine.Engine.submit`).
+        """
         with self._lock:
+            event = self._complete(event, default_source)
             try:
-                return self.engine.submit(self._complete(event, default_source))
+                self._flush()
+                return self.engine.submit(event, request=request)
+            except LogError as exc:
+                self.outage = str(exc)
+                if not keep:
+                    raise
+                self._hold([event], exc)
+                return self.state()
             finally:
                 self._notify()
 
@@ -175,16 +201,61 @@ class EngineService:
     def _submit_all(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         results = []
         try:
-            for event in events:
+            for index, event in enumerate(events):
                 try:
+                    self._flush()
                     self.engine.submit_quietly(event)
                     results.append({"event": event, "ok": True, "reason": None})
                 except EventRefused as exc:
                     results.append({"event": event, "ok": False, "reason": exc.reason})
+                except LogError as exc:
+                    self._hold(events[index:], exc)
+                    results += [{"event": e, "ok": False, "reason": f"kept until the log works: {exc}"}
+                                for e in events[index:]]
+                    break
         finally:
             if events:
                 self._notify()
         return results
+
+    # -- storage outages -------------------------------------------------------------------
+
+    def _hold(self, events: list[dict[str, Any]], exc: LogError) -> None:
+        """Keep inputs the log could not take; retry every :attr:`retry_s` seconds."""
+        self.backlog.extend(events)
+        self.outage = str(exc)
+        if self._retry is None:
+            self._retry = threading.Timer(self.retry_s, self._retry_backlog)
+            self._retry.daemon = True
+            self._retry.start()
+
+    def _flush(self) -> None:
+        """Write the backlog (raises :class:`LogError` if the log still cannot be written)."""
+        while self.backlog:
+            event = self.backlog[0]
+            try:
+                self.engine.submit_quietly(event)
+            except EventRefused:
+                pass  # logged as refused, like any other input
+            self.backlog.pop(0)
+        self.outage = None
+
+    def _retry_backlog(self) -> None:
+        with self._lock:
+            self._retry = None
+            if not self.backlog and self.outage is None:
+                return
+            try:
+                self._flush()
+            except LogError as exc:
+                self.outage = str(exc)
+                self._retry = threading.Timer(self.retry_s, self._retry_backlog)
+                self._retry.daemon = True
+                self._retry.start()
+                return
+            except Exception:  # noqa: BLE001 - a closed log at shutdown
+                return
+            self._notify()
 
     # -- change notification -------------------------------------------------------------
 

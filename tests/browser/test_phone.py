@@ -32,7 +32,7 @@ def lan_server(start_rig):
 
 
 def test_a_phone_needs_the_pin(lan_server, page, artifacts):
-    assert lan_server.pin and len(lan_server.pin) == 6
+    assert lan_server.pin and len(lan_server.pin) == 8
     page.goto(lan_server.url)  # from this machine's network address: not the rig's own display
     expect(page.locator("#live")).to_have_class("live on", timeout=20_000)
     expect(page.locator("#turn-banner")).to_have_text("Ada's turn")

@@ -50,14 +50,24 @@ def test_check_of_a_missing_file_and_of_broken_toml(tmp_path, capsys):
 
 def test_check_warns_about_reserved_pins_and_missing_files(tmp_path, capsys):
     path = tmp_path / "rig.toml"
-    path.write_text('profile = "missing.toml"\n[camera]\nsource = "replay:rec"\n'
+    path.write_text('[camera]\nsource = "replay:rec"\n'
                     + "".join(f'[[players]]\nname = "P{i}"\npin = "GPIO{n}"\n' for i, n in enumerate((17, 14, 22))),
                     encoding="utf-8")
     assert main(["config", "check", str(path)]) == 0  # valid: warnings do not fail the check
     out = capsys.readouterr().out
     assert "warning: players[1].pin: GPIO14 (P1) is also the serial console (UART TX)" in out
-    assert f"warning: profile: {tmp_path / 'missing.toml'} does not exist yet" in out
     assert f"warning: camera.source: the recording {tmp_path / 'rec'} does not exist" in out
+
+
+def test_check_refuses_a_missing_profile_and_deep_nesting(tmp_path, capsys):
+    path = tmp_path / "rig.toml"
+    path.write_text('profile = "missing.toml"\n', encoding="utf-8")
+    assert main(["config", "check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"profile: {tmp_path / 'missing.toml'} does not exist" in err
+    path.write_text("x = " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
+    assert main(["config", "check", str(path)]) == 2
+    assert "nested too deeply" in capsys.readouterr().err
 
 
 def test_example_prints_the_shipped_example_which_checks(tmp_path, capsys):

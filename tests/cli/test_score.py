@@ -33,7 +33,7 @@ def test_reads_standard_input():
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("{not json", "is not valid JSON: Expecting property name"),
+        ("{not json", "not valid JSON: JSON is malformed"),
         ('{"players": ["Ada"]}', "missing 'roller'"),
         ('{"game": "chess"}', "unknown game 'chess'"),
         ('[1, 2]', "JSON object"),

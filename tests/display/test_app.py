@@ -7,7 +7,7 @@ import warnings
 
 import pytest
 
-from rig.display.app import STATIC_DIR, PinGuard, create_app
+from rig.display.app import STATIC_DIR, PinGuard, create_app, new_pin
 from rig.engine import EngineService
 
 with warnings.catch_warnings():
@@ -15,6 +15,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 PIN = "424242"
+BASE = "http://127.0.0.1"
 LOCAL = ("127.0.0.1", 40000)
 PHONE = ("192.168.1.23", 40000)
 NEW_GAME = {"players": ["Ann", "Bob", "Cid", "Dee"]}
@@ -29,7 +30,7 @@ def service():
 
 def client(service, address, **app_options):
     app = create_app(service, pin=PIN, info={"lan": True}, **app_options)
-    return TestClient(app, client=address)
+    return TestClient(app, client=address, base_url=BASE)
 
 
 def test_pages_and_static_files_are_served_locally(service):
@@ -48,8 +49,15 @@ def test_anyone_may_look(service):
     service.submit({"type": "game_started", "players": NEW_GAME["players"]})
     phone = client(service, PHONE)
     assert phone.get("/api/state").json()["game"]["players"] == NEW_GAME["players"]
-    assert phone.get("/api/history").status_code == 200
     assert phone.get("/api/health").json()["ok"] is True
+
+
+def test_history_is_for_the_display_and_pin_holders(service):
+    service.submit({"type": "game_started", "players": NEW_GAME["players"]})
+    phone = client(service, PHONE)
+    assert phone.get("/api/history").status_code == 403
+    assert phone.get("/api/history", headers={"X-Rig-Pin": PIN}).status_code == 200
+    assert client(service, LOCAL).get("/api/history").status_code == 200
 
 
 def test_a_phone_needs_the_pin_to_change_anything(service):
@@ -64,14 +72,62 @@ def test_a_phone_needs_the_pin_to_change_anything(service):
     assert phone.post("/api/pin", headers={"X-Rig-Pin": PIN}).json() == {"ok": True}
 
 
-def test_wrong_pins_lock_a_device_out():
+def test_wrong_pins_lock_out_every_device_with_back_off():
     now = [0.0]
-    guard = PinGuard(PIN, max_failures=3, lockout_s=60, clock=lambda: now[0])
-    assert [guard.check("phone", "1111") for _ in range(3)] == [False, False, False]
-    assert guard.check("phone", PIN) is False  # locked out, even with the right PIN
-    assert guard.check("laptop", PIN) is True  # others are not
+    guard = PinGuard(PIN, max_failures=3, lockout_s=60, max_lockout_s=600, clock=lambda: now[0])
+    assert [guard.check(f"10.0.0.{n}", "1111") for n in range(2)] == [False, False]
+    assert guard.check("10.0.0.9", None) is False and guard.failures == 2  # no PIN is not a guess
+    assert guard.check("10.0.0.3", "1111") is False  # the 3rd wrong PIN, from yet another address
+    assert guard.check("phone", PIN) is False  # every device is locked out, even with the right PIN
+    assert guard.check("laptop", PIN) is False
     now[0] = 61.0
-    assert guard.check("phone", PIN) is True
+    assert guard.check("10.0.0.4", "2222") is False  # the 4th: 120 s now
+    now[0] = 61.0 + 119
+    assert guard.check("laptop", PIN) is False
+    now[0] = 61.0 + 121
+    assert guard.check("laptop", PIN) is True and guard.failures == 0
+    assert [guard.lockout_for(n) for n in (1, 3, 4, 5, 9)] == [0, 60, 120, 240, 600]
+
+
+def test_the_pin_space_is_not_searchable_in_a_day():
+    guard = PinGuard(new_pin())
+    assert len(guard.pin) == 8
+    assert guard.guesses_per_day() < 200  # 10^8 PINs: centuries at this rate
+
+
+def test_ipv4_mapped_loopback_is_the_rig_itself(service):
+    mapped = client(service, ("::ffff:127.0.0.1", 40000))
+    assert mapped.get("/api/display").json()["local"] is True
+    assert mapped.post("/api/games", json=NEW_GAME).status_code == 201
+
+
+def test_foreign_host_names_are_refused(service):
+    """A DNS-rebinding page reaches the rig with its own host name in Host: refused before the API."""
+    local = TestClient(create_app(service, pin=PIN, info={"lan": True}), client=LOCAL,
+                       base_url="http://evil.example:8080")
+    answer = local.get("/api/display")
+    assert answer.status_code == 421 and "pin" not in answer.text
+    assert local.post("/api/games", json=NEW_GAME).status_code == 421 and service.state()["game"] is None
+    named = TestClient(create_app(service, pin=PIN, hosts=["scores.cafe"]), client=LOCAL,
+                       base_url="http://scores.cafe")
+    assert named.get("/api/health").status_code == 200
+    assert client(service, LOCAL).get("/api/health").status_code == 200
+
+
+def test_a_retried_post_with_the_same_idempotency_key_happens_once(service):
+    web = client(service, LOCAL)
+    web.post("/api/games", json=NEW_GAME)
+    key = {"Idempotency-Key": "press-0001-abcdef"}
+    first = web.post("/api/events", json={"type": "turn_started"}, headers=key)
+    again = web.post("/api/events", json={"type": "turn_started"}, headers=key)
+    assert first.status_code == again.status_code == 200 and again.headers["idempotent-replay"] == "true"
+    assert again.json() == first.json()
+    undo = {"Idempotency-Key": "undo-0001-abcdef"}
+    version = service.version
+    assert web.post("/api/corrections", json={"what": "undo"}, headers=undo).status_code == 200
+    assert web.post("/api/corrections", json={"what": "undo"}, headers=undo).status_code == 200
+    assert service.version == version + 1  # undone once
+    assert web.post("/api/events", json={}, headers={"Idempotency-Key": "x"}).status_code == 400
 
 
 def test_the_rig_itself_needs_no_pin_but_other_sites_are_refused(service):
@@ -82,7 +138,7 @@ def test_the_rig_itself_needs_no_pin_but_other_sites_are_refused(service):
     assert service.version == version
     cross = local.post("/api/sim/card", json={"card": "blue"}, headers={"Origin": "http://evil.example"})
     assert cross.status_code == 403 and "cross-site" in cross.json()["error"]
-    same = local.post("/api/games", json=NEW_GAME, headers={"Origin": "http://testserver"})
+    same = local.post("/api/games", json=NEW_GAME, headers={"Origin": BASE})
     assert same.status_code == 201
 
 
@@ -90,7 +146,7 @@ def test_the_pin_is_shown_on_the_rigs_own_display_only(service):
     assert client(service, LOCAL).get("/api/display").json()["pin"] == PIN
     phone_view = client(service, PHONE).get("/api/display").json()
     assert "pin" not in phone_view and phone_view["pin_required"] is True
-    quiet = TestClient(create_app(service, pin=PIN, info={"lan": False}), client=LOCAL)
+    quiet = TestClient(create_app(service, pin=PIN, info={"lan": False}), client=LOCAL, base_url=BASE)
     assert "pin" not in quiet.get("/api/display").json()  # nothing to unlock when only this machine listens
 
 

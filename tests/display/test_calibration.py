@@ -33,7 +33,7 @@ def rig(tmp_path_factory):
 
 @pytest.fixture
 def web(rig):
-    return TestClient(rig.app(pin="123456", lan=True), client=("127.0.0.1", 5000))
+    return TestClient(rig.app(pin="123456", lan=True), client=("127.0.0.1", 5000), base_url="http://127.0.0.1")
 
 
 def test_preview_is_a_jpeg_of_the_live_table(web, rig):
@@ -89,7 +89,7 @@ def test_lock_exposure(web):
 
 
 def test_a_phone_may_watch_but_not_calibrate(rig):
-    phone = TestClient(rig.app(pin="123456", lan=True), client=PHONE)
+    phone = TestClient(rig.app(pin="123456", lan=True), client=PHONE, base_url="http://127.0.0.1")
     assert phone.get("/api/calibration").status_code == 200
     assert phone.post("/api/calibration/capture", json={"step": "blue"}).status_code == 403
     assert phone.post("/api/calibration/capture", json={"step": "blue"},

@@ -24,8 +24,16 @@ def service():
     service.close()
 
 
-def web(service, **options):
-    return TestClient(create_app(service, pin="424242", **options), client=("192.168.1.23", 4000))
+def web(service, *, pin="42424242", **options):
+    """A phone on the LAN that holds the PIN (frames and history are private: issue 16)."""
+    return TestClient(create_app(service, pin="42424242", **options), client=("192.168.1.23", 4000),
+                      base_url="http://192.168.1.2:8080", headers={"X-Rig-Pin": pin} if pin else {})
+
+
+def test_frames_and_history_need_the_display_or_the_pin(service):
+    assert web(service, pin=None).get("/api/dice").status_code == 403
+    assert web(service, pin=None).get("/api/export/history.csv").status_code == 403
+    assert web(service).get("/api/dice").status_code == 200
 
 
 def test_without_a_game_the_turns_are_a_404_and_the_dice_have_nothing_to_tell(service):

@@ -7,6 +7,7 @@ import pytest
 
 from engine_play import S, expected_totals, make_script, run_step
 from rig.engine.errors import EventRefused
+from rig.engine.log import SCHEMA_VERSION
 from rig.engine.service import EngineService
 from rig.rules.game import GameSetup
 
@@ -303,11 +304,12 @@ def test_history_is_rebuilt_after_migrating_a_version_1_log(tmp_path):
         final = service.state()
     conn = sqlite3.connect(tmp_path / "rig.sqlite3")
     conn.execute("DROP TABLE games")  # what a version-1 log looks like
+    conn.execute("DROP TABLE requests")
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()
     with EngineService.open(tmp_path, clock="sim") as service:
-        assert service.log.schema_version == 2
+        assert service.log.schema_version == SCHEMA_VERSION
         assert service.state() == final
         game = service.history()["games"][0]
     assert (game["status"], game["winner"], game["totals"]) == ("over", final["winner"], final["totals"])

@@ -76,4 +76,29 @@ def test_a_failed_append_applies_nothing(monkeypatch):
     monkeypatch.setattr(service.log, "append_batch", full_disk)
     with pytest.raises(LogError):
         service.submit({"type": "turn_started"})
-    assert service.state() == before
+    after = service.state()
+    assert after.pop("outage")["reason"] == "database or disk is full"
+    assert after == before
+
+
+def test_an_idempotency_key_is_answered_once_even_after_a_restart(tmp_path):
+    import pytest
+
+    from rig.engine.errors import EventRefused
+
+    with EngineService.open(tmp_path, clock="sim") as service:
+        service.submit({"type": "game_started", "players": ["A", "B", "C"]}, request="phone /api/games k-0001")
+        service.submit({"type": "turn_started"}, request="phone /api/events k-0002")
+        version = service.version
+        with pytest.raises(EventRefused) as first:
+            service.submit({"type": "copy_chosen", "player": "Z"}, request="phone /api/events k-0003")
+    with EngineService.open(tmp_path, clock="sim") as service:  # the rig died before it answered
+        refused_version = service.version
+        again = service.submit({"type": "turn_started"}, request="phone /api/events k-0002")
+        assert again["version"] == refused_version and service.log.count() == refused_version
+        with pytest.raises(EventRefused) as second:
+            service.submit({"type": "copy_chosen", "player": "Z"}, request="phone /api/events k-0003")
+        assert second.value.reason == first.value.reason and service.version == refused_version
+        undo = service.submit({"type": "correction", "what": "undo"}, request="phone /api/corrections u-1")
+        assert service.submit({"type": "correction", "what": "undo"}, request="phone /api/corrections u-1") == undo
+        assert version < undo["version"] == service.version  # undone once

@@ -64,3 +64,14 @@ def test_sigkill_at_random_points_then_resume_equals_an_uninterrupted_run(tmp_pa
         assert killed.state() == straight.state()
         assert comparable_history(killed.history()) == comparable_history(straight.history())
         assert [e.event for e in killed.log.events()] == [e.event for e in straight.log.events()]
+
+
+def test_fifty_sigkills_lose_no_acknowledged_input(tmp_path):
+    """The CI-sized campaign of `rig bench durability`: 50 kills at random points (some during start-up
+    and replay) of a script with refusals, corrections, undos and new games."""
+    from rig.bench.durability import campaign
+
+    figures = campaign(tmp_path, kills=50, seed=16, steps=200)
+    assert figures["kills"] >= 50
+    assert figures["acked_lost"] == 0 and figures["poisoned_states"] == 0
+    assert figures["finished"] and figures["equals_uninterrupted_run"]

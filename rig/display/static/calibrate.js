@@ -19,7 +19,8 @@
     const next = new Image();
     next.onload = () => { img.src = next.src; setTimeout(refreshPreview, 400); };
     next.onerror = () => setTimeout(refreshPreview, 1500);
-    next.src = `/api/calibration/preview.jpg?outline=${$("outline").checked ? 1 : 0}&t=${Date.now()}`;
+    const path = `/api/calibration/preview.jpg?outline=${$("outline").checked ? 1 : 0}&t=${Date.now()}`;
+    rig.imageURL(path).then((url) => { next.src = url; }, () => setTimeout(refreshPreview, 1500));
   }
 
   async function act(path, body) {

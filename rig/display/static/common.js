@@ -25,20 +25,37 @@ const rig = {
   },
 
   async getJSON(path) {
-    const response = await fetch(path, { headers: { accept: "application/json" }, cache: "no-store" });
+    const headers = { accept: "application/json" };
+    if (rig.pin) headers["x-rig-pin"] = rig.pin;  // the history is for the display and PIN holders
+    const response = await fetch(path, { headers, cache: "no-store" });
+    if (response.status === 403 && rig.pin) rig.setPin("");  // a stale PIN: ask again, do not keep guessing
     if (!response.ok) throw new Error(`${path}: ${response.status}`);
     return response.json();
   },
 
+  // An image as a URL: another device sends the PIN (the live camera is for the display and PIN holders).
+  async imageURL(path) {
+    if (rig.info.local || !rig.pin) return path;
+    const response = await fetch(path, { headers: { "x-rig-pin": rig.pin }, cache: "no-store" });
+    if (!response.ok) throw new Error(`${path}: ${response.status}`);
+    return URL.createObjectURL(await response.blob());
+  },
+
   // POST a JSON body; resolves to {ok, status, body}. A 403 asks for the PIN once and retries.
-  async post(path, body, retried) {
-    const headers = { "content-type": "application/json", accept: "application/json" };
+  // Each action carries one Idempotency-Key: a retry after a lost answer is not done twice.
+  async post(path, body, retried, key) {
+    key = key || (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
+    const headers = { "content-type": "application/json", accept: "application/json", "idempotency-key": key };
     if (rig.pin) headers["x-rig-pin"] = rig.pin;
     let response;
-    try {
-      response = await fetch(path, { method: "POST", headers, body: JSON.stringify(body ?? {}) });
-    } catch (err) {
-      return { ok: false, status: 0, body: { error: "the rig does not answer (network)" } };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        response = await fetch(path, { method: "POST", headers, body: JSON.stringify(body ?? {}) });
+        break;
+      } catch (err) {  // the answer was lost: the same key makes the retry safe
+        if (attempt >= 2) return { ok: false, status: 0, body: { error: "the rig does not answer (network)" } };
+        await new Promise((done) => setTimeout(done, 300 * (attempt + 1)));
+      }
     }
     let data = {};
     try { data = await response.json(); } catch (err) { data = {}; }
@@ -52,7 +69,7 @@ const rig = {
       const pin = await rig.onLocked(data.error);
       if (pin) {
         rig.setPin(pin);
-        return rig.post(path, body, true);
+        return rig.post(path, body, true, key);
       }
     }
     if (!response.ok) rig.toast(data.error || `${response.status} ${response.statusText}`, "bad");

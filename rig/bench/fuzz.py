@@ -1,0 +1,364 @@
+"""``rig bench fuzz``: hostile and broken input at every door; count what breaks.
+
+HTTP: ``--requests`` seeded random requests against the real app over the simulated rig (every
+route, hostile JSON: NaN, Infinity, 1e400, numbers beyond int64, lone surrogates, NUL, RTL
+overrides, megabyte names, deep nesting, garbage bytes, wrong types, valid events with one field
+broken; foreign Host headers, wrong PINs, idempotency keys) from the rig's own display and from a
+phone. Counted: 500s, tracebacks logged, poisoned states (``GET /api/state`` or the history not
+answering strict JSON, checked along the way and after a restart over the same data folder).
+
+CLI: ``--cli`` fuzzed inputs each for ``rig score -``, ``rig config check`` and ``rig read``; every
+one must exit 0 or 2 with no traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import logging
+import random
+import struct
+import tempfile
+import time
+import warnings
+import zlib
+from collections import Counter
+from pathlib import Path
+from typing import Any, Iterator
+
+PIN = "31415926"
+EVENT_TYPES = ("game_started", "turn_started", "roll_settled", "toss", "copy_chosen", "card_revealed",
+               "correction", "violation", "turn_scored", "game_ended", "buzz", "answer_judged", "points_scored")
+POSTS = ("/api/events", "/api/games", "/api/corrections", "/api/sim/press", "/api/sim/roll", "/api/sim/knock",
+         "/api/sim/card", "/api/sim/camera", "/api/pin", "/api/calibration/capture", "/api/calibration/fit",
+         "/api/calibration/save", "/api/calibration/restore", "/api/calibration/lock", "/api/calibration/reset")
+GETS = ("/api/state", "/api/history", "/api/display", "/api/rig", "/api/health", "/", "/calibrate",
+        "/static/app.js", "/static/../../etc/passwd", "/api/calibration", "/api/calibration/preview.jpg",
+        "/api/nothing", "/api/state?x=%00")
+NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eli")
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--requests", type=int, default=10_000, help="fuzzed HTTP requests (default 10000)")
+    parser.add_argument("--cli", type=int, default=1_000, help="fuzzed inputs per command (default 1000)")
+    parser.add_argument("--seed", type=int, default=16)
+
+
+# -- hostile values -------------------------------------------------------------------------
+
+class Raw(str):
+    """JSON text put into a document verbatim (NaN, 1e400, a lone surrogate escape, ...)."""
+
+
+HOSTILE = [Raw("NaN"), Raw("Infinity"), Raw("-Infinity"), Raw("1e400"), Raw("-1e400"), Raw('"\\ud800"'),
+           Raw('"a\\udfffb"'), 2**63, -(2**63) - 1, 2**64, Raw("9" * 5000), "\x00", "Eve\u202e", "\u200b",
+           "x" * 300, "y" * 100_000, "", " ", None, True, False, 0, -1, 1.5, 1e308, [], {}, [1, [2, [3]]],
+           "<script>alert(1)</script>", "../../etc/passwd", "🐸" * 30]
+
+
+def value(rng: random.Random, depth: int = 0) -> Any:
+    roll = rng.random()
+    if roll < 0.35:
+        return rng.choice(HOSTILE)
+    if roll < 0.55:
+        return rng.choice(NAMES + ("blue", "pink", "yellow", "blank", "gray", "undo", "die", "card", "toss"))
+    if roll < 0.7:
+        return rng.choice([0, 1, 2, 5, 6, 7, 1000, 10**6, -5, 2**53, 2**53 + 1])
+    if roll < 0.8 and depth < 4:
+        return [value(rng, depth + 1) for _ in range(rng.randrange(0, 8))]
+    if roll < 0.88 and depth < 4:
+        return {rng.choice(["type", "player", "card", "x", "index", "\ud800"]): value(rng, depth + 1)
+                for _ in range(rng.randrange(0, 4))}
+    return rng.choice([True, False, None, 3.25, -0.0])
+
+
+def dumps(doc: Any) -> str:
+    """JSON with :class:`Raw` pieces verbatim (so NaN and lone surrogates reach the server as sent)."""
+    if isinstance(doc, Raw):
+        return str(doc)
+    if isinstance(doc, dict):
+        return "{" + ",".join(f"{json.dumps(str(k))}:{dumps(v)}" for k, v in doc.items()) + "}"
+    if isinstance(doc, list):
+        return "[" + ",".join(dumps(v) for v in doc) + "]"
+    return json.dumps(doc)
+
+
+def event_body(rng: random.Random) -> dict[str, Any]:
+    """A plausible event (or correction, or new game) with some fields broken."""
+    kind = rng.choice(EVENT_TYPES)
+    body: dict[str, Any] = {"type": kind}
+    if kind == "game_started":
+        body["players"] = rng.sample(NAMES, rng.randrange(3, 6))
+    if kind in ("turn_started", "toss", "copy_chosen", "buzz", "points_scored", "violation"):
+        body["player"] = rng.choice(NAMES)
+    if kind == "roll_settled":
+        body["dice"] = [rng.choice(["blue", "pink", "yellow", "blank", "pink+blue"]) for _ in range(6)]
+    if kind == "card_revealed":
+        body["card"] = rng.choice(["blue", "pink", "yellow", "blank", "gray"])
+    if kind == "correction":
+        body.update(what=rng.choice(["die", "card", "toss", "undo", "dice"]), index=rng.randrange(-1, 7))
+    for _ in range(rng.choice([0, 1, 1, 2, 3])):
+        body[rng.choice(["type", "player", "t_us", "source", "card", "dice", "players", "index", "what", "clock",
+                         "options", "confidence", "extra", "hold_ms", "dice"])] = value(rng)
+    return body
+
+
+def body_bytes(rng: random.Random, path: str) -> bytes:
+    roll = rng.random()
+    if roll < 0.05:
+        return bytes(rng.randrange(256) for _ in range(rng.randrange(0, 64)))
+    if roll < 0.08:
+        depth = rng.choice([33, 100, 1000, 100_000])
+        return b"[" * depth + b"]" * depth
+    if roll < 0.1:
+        return b'{"type": "toss", "player": "' + b"x" * 300_000 + b'"}'
+    if roll < 0.13:
+        return b""
+    if roll < 0.16:
+        return dumps(event_body(rng))[: rng.randrange(1, 40)].encode()
+    if path in ("/api/events", "/api/corrections"):
+        doc: Any = event_body(rng)
+    elif path == "/api/games":
+        doc = {"players": [rng.choice(NAMES + tuple(h for h in HOSTILE if isinstance(h, str)))
+                           for _ in range(rng.randrange(0, 9))]}
+        if rng.random() < 0.5:
+            doc[rng.choice(["game", "turns_each", "options", "penalty_per_violation", "x"])] = value(rng)
+    elif path == "/api/sim/press":
+        doc = {"player": rng.choice(NAMES + (value(rng),)), **({"hold_ms": value(rng)} if rng.random() < 0.3 else {})}
+    elif path == "/api/sim/roll":
+        doc = {"dice": value(rng) if rng.random() < 0.5 else rng.randrange(0, 8)}
+    else:
+        doc = {k: value(rng) for k in rng.sample(["card", "connected", "step", "name", "locked", "x"], 2)}
+    if rng.random() < 0.05:
+        doc = value(rng)
+    return dumps(doc).encode("utf-8", "surrogatepass")
+
+
+def requests(rng: random.Random, count: int) -> Iterator[tuple[str, str, dict[str, str], bytes, tuple]]:
+    local, phone = ("127.0.0.1", 50000), ("192.168.1.23", 50000)
+    for _ in range(count):
+        headers = {"host": "127.0.0.1:8080"}
+        client = local if rng.random() < 0.8 else phone
+        if client is phone:
+            headers["x-rig-pin"] = PIN if rng.random() < 0.9 else rng.choice(["0000", "", "é", "1" * 5000])
+        if rng.random() < 0.03:
+            headers["host"] = rng.choice(["evil.example", "", "[::1", "127.0.0.1:99999", "a" * 300])
+        if rng.random() < 0.05:
+            headers["origin"] = rng.choice(["http://evil.example", "null", "http://127.0.0.1:8080"])
+        if rng.random() < 0.15:
+            headers["idempotency-key"] = rng.choice(["k" * 8, f"key-{rng.randrange(50):08d}", "short", "k" * 200])
+        if rng.random() < 0.7:
+            path = rng.choice(POSTS)
+            yield "POST", path, headers, body_bytes(rng, path), client
+        else:
+            yield "GET", rng.choice(GETS), headers, b"", client
+
+
+# -- HTTP ----------------------------------------------------------------------------------------
+
+class _Tracebacks(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.count = 0
+        self.first: str | None = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.exc_info:
+            self.count += 1
+            self.first = self.first or self.format(record)
+
+
+def strict_json(response) -> bool:
+    try:
+        json.loads(response.content.decode("utf-8"), parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
+        return True
+    except (ValueError, UnicodeDecodeError):
+        return False
+
+
+def _clients(app):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    return {address: TestClient(app, client=address, base_url="http://127.0.0.1:8080",
+                                raise_server_exceptions=False)
+            for address in (("127.0.0.1", 50000), ("192.168.1.23", 50000))}
+
+
+def state_ok(client) -> bool:
+    state, history = client.get("/api/state"), client.get("/api/history")
+    return state.status_code == 200 and history.status_code == 200 and strict_json(state) and strict_json(history)
+
+
+def fuzz_http(data_dir: Path, count: int, seed: int, *, camera: bool = True) -> dict[str, Any]:
+    """Fuzz the app of a simulated rig over ``data_dir``; returns the figures."""
+    from rig.config import RigConfig
+    from rig.runner import Rig
+
+    rng = random.Random(seed)
+    catcher = _Tracebacks()
+    root = logging.getLogger()
+    root.addHandler(catcher)
+    statuses: Counter[int] = Counter()
+    poisoned = checks = 0
+    start = time.perf_counter()
+    try:
+        with Rig(RigConfig.default(), mode="sim", data_dir=data_dir, seed=seed, camera=camera, sim_fps=5) as rig:
+            clients = _clients(rig.app(pin=PIN, lan=True))
+            local = clients[("127.0.0.1", 50000)]
+            for n, (method, path, headers, body, client) in enumerate(requests(rng, count)):
+                web = clients[client]
+                headers = {k: v.encode("utf-8") for k, v in headers.items()}
+                if method == "POST":
+                    response = web.post(path, content=body, headers={"content-type": b"application/json", **headers})
+                else:
+                    response = web.get(path, headers=headers)
+                statuses[response.status_code] += 1
+                if n % 50 == 49:
+                    checks += 1
+                    poisoned += not state_ok(local)
+        with Rig(RigConfig.default(), mode="sim", data_dir=data_dir, seed=seed, camera=False) as rig:
+            checks += 1
+            poisoned += not state_ok(_clients(rig.app(pin=PIN, lan=True))[("127.0.0.1", 50000)])
+    finally:
+        root.removeHandler(catcher)
+    return {"requests": count, "statuses": dict(sorted(statuses.items())), "500s": sum(
+        v for k, v in statuses.items() if k >= 500 and k != 503), "5xx": sum(v for k, v in statuses.items() if k >= 500),
+        "tracebacks": catcher.count, "first_traceback": catcher.first, "poisoned": poisoned, "state_checks": checks,
+        "seconds": time.perf_counter() - start}
+
+
+# -- CLI -------------------------------------------------------------------------------------------
+
+def _run_cli(argv: list[str], stdin: bytes = b"") -> tuple[int | str, str]:
+    """``rig ARGV`` in this process: (exit code, or "traceback: ..." for an exception that escaped)."""
+    from rig.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    real_stdin = __import__("sys").stdin
+    __import__("sys").stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code: int | str = main(argv)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 2
+    except BaseException as exc:  # noqa: BLE001 - what we are counting
+        code = f"traceback: {type(exc).__name__}: {str(exc)[:120]}"
+    finally:
+        __import__("sys").stdin = real_stdin
+    return code, err.getvalue()
+
+
+def score_input(rng: random.Random) -> bytes:
+    from rig.cli.score import MAX_INPUT  # noqa: F401 - the limit under test
+
+    turn: dict[str, Any] = {"game": rng.choice(["frogs", "frogs", "blitz", "lego", "banana", value(rng)]),
+                            "players": rng.sample(NAMES, rng.randrange(2, 6)), "roller": rng.choice(NAMES),
+                            "dice": [rng.choice(["pink", "blue", "yellow+pink", "blank"]) for _ in range(6)],
+                            "tosses": [{"player": rng.choice(NAMES), "card": rng.choice(["blue", "gray"]),
+                                        "t_us": rng.randrange(10**6)} for _ in range(rng.randrange(5))],
+                            "copy": rng.choice(NAMES)}
+    for _ in range(rng.randrange(0, 4)):
+        turn[rng.choice(list(turn) + ["violations", "options", "variant", "x"])] = value(rng)
+    if rng.random() < 0.3:
+        example = json.loads((Path(__file__).parent.parent / "examples" / "turn.json").read_text())
+        if rng.random() < 0.5:
+            example[rng.choice(list(example))] = value(rng)
+        return dumps(example).encode("utf-8", "surrogatepass")
+    if rng.random() < 0.1:
+        return rng.choice([b"[" * 5000, b"9" * 6000, bytes(rng.randrange(256) for _ in range(30)),
+                           b'{"a":' * 2000, b"\xff\xfe", b""])
+    return dumps(turn).encode("utf-8", "surrogatepass")
+
+
+def config_input(rng: random.Random) -> str:
+    lines = []
+    for _ in range(rng.randrange(0, 6)):
+        lines.append(rng.choice([
+            '[[players]]\nname = "{}"\npin = "GPIO{}"'.format(rng.choice(NAMES + ("x" * 40, "")), rng.randrange(0, 40)),
+            "[camera]\nwidth = {}".format(rng.choice(["1", "-5", "1e999", '"wide"', "inf", "nan", "99999999999999999999"])),
+            'profile = "{}"'.format(rng.choice(["missing.toml", "", "/dev/null", "../../etc"])),
+            "x = " + "[" * rng.choice([3, 100, 3000]) + "]" * 50,
+            "[server]\nport = {}".format(rng.choice(["0", "70000", "8080", "true"])),
+            '[game]\nname = "{}"'.format(rng.choice(["frogs", "chess", ""])),
+            "\x00\x01garbage = = =",
+            "data_dir = 5",
+        ]))
+    return "\n".join(lines) + "\n"
+
+
+def _png(width: int, height: int, mode: int = 2, body: bytes | None = None) -> bytes:
+    """A PNG with the given header; ``body`` the compressed pixel data (a bomb: tiny data, huge header)."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    if body is None:
+        row = b"\x00" + bytes((i * 67) % 256 for i in range(width * 3 + 1))
+        body = zlib.compress((row[: 1 + width * (3 if mode == 2 else 1)]) * height)
+    header = struct.pack(">IIBBBBB", width, height, 8, mode, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", body) + chunk(b"IEND", b"")
+
+
+def image_input(rng: random.Random) -> bytes:
+    kind = rng.randrange(7)
+    if kind == 0:
+        return _png(rng.randrange(1, 200), rng.randrange(1, 200))
+    if kind == 1:
+        return _png(20000, 20000, body=zlib.compress(b"\x00" * 1000))  # a bomb: checked before decoding
+    if kind == 2:
+        return _png(64, 64, mode=0)  # grayscale
+    if kind == 3:
+        data = _png(120, 90)
+        return data[: rng.randrange(8, len(data))]  # cut short
+    if kind == 4:
+        return bytes(rng.randrange(256) for _ in range(rng.randrange(0, 200)))
+    if kind == 5:
+        return b"\xff\xd8\xff\xe0" + bytes(rng.randrange(256) for _ in range(100))  # a broken JPEG
+    data = bytearray(_png(100, 80))
+    for _ in range(3):
+        data[rng.randrange(8, len(data))] = rng.randrange(256)
+    return bytes(data)
+
+
+def fuzz_cli(work: Path, count: int, seed: int) -> dict[str, Any]:
+    from rig.vision.profile import default_profile_path
+
+    rng = random.Random(seed)
+    codes: dict[str, Counter] = {"score": Counter(), "config check": Counter(), "read": Counter()}
+    bad: list[str] = []
+    for n in range(count):
+        code, _ = _run_cli(["score", "-"], score_input(rng))
+        codes["score"][code] += 1
+        config = work / f"rig{n % 7}.toml"
+        config.write_text(config_input(rng), encoding="utf-8", errors="surrogatepass")
+        code2, _ = _run_cli(["config", "check", "-q", str(config)])
+        codes["config check"][code2] += 1
+        image = work / f"img{n % 7}.png"
+        image.write_bytes(image_input(rng))
+        code3, _ = _run_cli(["read", "--profile", str(default_profile_path()), "--json", str(image)])
+        codes["read"][code3] += 1
+        bad += [f"{cmd}: {c}" for cmd, c in (("score", code), ("config check", code2), ("read", code3))
+                if c not in (0, 2)]
+    return {"inputs": count, "codes": {k: dict(v) for k, v in codes.items()}, "other_exits": len(bad),
+            "examples": bad[:5]}
+
+
+def run(args) -> int:
+    logging.basicConfig(level=logging.ERROR)
+    with tempfile.TemporaryDirectory(prefix="rig-bench-fuzz-") as work:
+        http = fuzz_http(Path(work) / "data", args.requests, args.seed)
+        cli = fuzz_cli(Path(work), args.cli, args.seed)
+    print(f"fuzz http: {http['requests']} requests in {http['seconds']:.0f} s: 500s: {http['500s']}, "
+          f"tracebacks: {http['tracebacks']}, poisoned states: {http['poisoned']} "
+          f"(of {http['state_checks']} checks, the last after a restart)")
+    print(f"  statuses: {http['statuses']}")
+    if http["first_traceback"]:
+        print(f"  first traceback:\n{http['first_traceback']}")
+    print(f"fuzz cli: {cli['inputs']} inputs each; exits other than 0/2: {cli['other_exits']}")
+    for command, codes in cli["codes"].items():
+        print(f"  rig {command}: {codes}")
+    for example in cli["examples"]:
+        print(f"  {example}")
+    ok = http["500s"] == 0 and http["tracebacks"] == 0 and http["poisoned"] == 0 and cli["other_exits"] == 0
+    return 0 if ok else 1
