@@ -177,6 +177,25 @@ class TossConfig:
     stuck_after_s: float = 10.0
     hold_confirm_s: float = 1.0
     order_window_ms: float = 5.0
+    min_press_ms: float | None = None  # the glitch filter; None: 3 ms, or 60% of the order window if shorter
+
+    @property
+    def min_press(self) -> float:
+        """The glitch filter's minimum press time in ms, as the toss inputs use it."""
+        return default_min_press_ms(self.order_window_ms) if self.min_press_ms is None else self.min_press_ms
+
+
+#: The glitch filter's minimum press time when none is configured (ms); never more than 60% of the order window.
+MIN_PRESS_MS = 3.0
+
+
+def default_min_press_ms(order_window_ms: float) -> float:
+    """3 ms, or 60% of the order window if that is shorter (so 0 with the window off).
+
+    >>> default_min_press_ms(5), default_min_press_ms(2), default_min_press_ms(0)
+    (3.0, 1.2, 0.0)
+    """
+    return round(min(MIN_PRESS_MS, 0.6 * order_window_ms), 3)
 
 
 def _default_players() -> tuple[PlayerInput, ...]:
@@ -273,7 +292,8 @@ class RigConfig:
                      f"penalty per violation: {self.game.penalty_per_violation}")
         t = self.tosses
         lines.append(f"tosses: lockout {t.lockout_ms:g} ms, stuck after {t.stuck_after_s:g} s, "
-                     f"hold to confirm {t.hold_confirm_s:g} s, order window {t.order_window_ms:g} ms")
+                     f"hold to confirm {t.hold_confirm_s:g} s, order window {t.order_window_ms:g} ms, "
+                     f"min press {t.min_press:g} ms")
         return lines
 
 
@@ -297,7 +317,7 @@ _SECTIONS = {
     "camera": ("source", "width", "height", "fps", "loop"),
     "server": ("listen", "port"),
     "game": ("name", "turns_each", "penalty_per_violation"),
-    "tosses": ("lockout_ms", "stuck_after_s", "hold_confirm_s", "order_window_ms"),
+    "tosses": ("lockout_ms", "stuck_after_s", "hold_confirm_s", "order_window_ms", "min_press_ms"),
 }
 _PLAYER_KEYS = ("name", "pin", "kind")
 _TOP_KEYS = ("players", "camera", "profile", "data_dir", "server", "game", "tosses")
@@ -484,11 +504,20 @@ class _Parser:
         )
 
     def tosses(self, table: dict) -> TossConfig:
+        order_window_ms = self.number(table, "order_window_ms", "tosses.order_window_ms", 5.0, 0.0, 100.0)
+        min_press_ms = None
+        if "min_press_ms" in table:
+            min_press_ms = self.number(table, "min_press_ms", "tosses.min_press_ms", 3.0, 0.0, 50.0)
+            if min_press_ms and min_press_ms >= order_window_ms:
+                raise self.fail("tosses.min_press_ms", f"{min_press_ms:g} ms must be shorter than the order window "
+                                f"(tosses.order_window_ms = {order_window_ms:g}): a press is confirmed inside it "
+                                "(0 turns the glitch filter off)")
         return TossConfig(
             lockout_ms=self.number(table, "lockout_ms", "tosses.lockout_ms", 30.0, 0.0, 1000.0),
             stuck_after_s=self.number(table, "stuck_after_s", "tosses.stuck_after_s", 10.0, 0.5, 3600.0),
             hold_confirm_s=self.number(table, "hold_confirm_s", "tosses.hold_confirm_s", 1.0, 0.2, 10.0),
-            order_window_ms=self.number(table, "order_window_ms", "tosses.order_window_ms", 5.0, 0.0, 100.0),
+            order_window_ms=order_window_ms,
+            min_press_ms=min_press_ms,
         )
 
 
