@@ -284,11 +284,11 @@ class Rig:
             self.source = open_source("virtual", width=width, height=height, fps=self.sim_fps, seed=self.seed,
                                       realtime=self.realtime)
         else:
-            self.source = open_source(cam.source, width=cam.width, height=cam.height, fps=cam.fps,
-                                      profile=self.profile, loop=cam.loop)
+            self.source = open_source(cam.source, profile=self.profile, **cam.options())
         self.tracker = _Gate(RollTracker(read=self._read_dice))
         self.watcher = CameraWatcher(self.source, self.tracker, self._on_camera_event, on_frame=self._on_frame)
-        self.watcher.start()
+        # real mode: a camera missing at start is reported lost and retried, the rig runs on
+        self.watcher.start(missing_ok=self.mode == "real")
 
     def close(self) -> None:
         """Stop the camera and the inputs, close the database (safe to call twice)."""

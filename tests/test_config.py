@@ -147,7 +147,8 @@ def test_the_shipped_example_is_valid_and_documents_every_key():
     text = EXAMPLE.read_text(encoding="utf-8")
     keys = ["profile", "data_dir", "[[players]]", "name", "pin", "kind", "[camera]", "source", "width",
             "height", "fps", "loop", "[server]", "listen", "port", "[game]", "turns_each", "penalty_per_violation",
-            "[tosses]", "lockout_ms", "stuck_after_s", "hold_confirm_s", "order_window_ms"]
+            "[tosses]", "lockout_ms", "stuck_after_s", "hold_confirm_s", "order_window_ms", "min_press_ms",
+            "camera_num", "rotation", "hflip", "vflip", "crop", "focus", "flicker_hz"]
     for key in keys:
         assert re.search(rf"^#?\s*{re.escape(key)}( =|$)", text, re.M), key
 
@@ -161,7 +162,7 @@ def test_every_key_is_in_the_reference_doc():
     doc = (Path(__file__).resolve().parents[1] / "docs" / "config.md").read_text(encoding="utf-8")
     for key in ["profile", "data_dir", "name", "pin", "kind", "source", "width", "height", "fps", "loop", "listen",
                 "port", "turns_each", "penalty_per_violation", "lockout_ms", "stuck_after_s", "hold_confirm_s",
-                "order_window_ms"]:
+                "order_window_ms", "min_press_ms", "camera_num", "rotation", "crop", "focus", "flicker_hz"]:
         assert f"`{key}`" in doc, key
 
 
@@ -195,7 +196,8 @@ def test_duplicate_player_name_ignores_case():
         ("[camera]\nsource = 'virtual'\n\n[camera.extra]\nx = 1\n", "rig.toml:4: camera.extra: unknown key"),
         ('[server]\nport = 80\n[tosses]\nlockout = 3\n', "rig.toml:4: tosses.lockout: unknown key"),
         ('[gaem]\nname = "frogs"\n', "rig.toml:1: gaem: unknown key"),
-        ('[camera]\nsorce = "usb:0"\n', "rig.toml:2: camera.sorce: unknown key (known: source, width, height, fps, loop); "
+        ('[camera]\nsorce = "usb:0"\n', "rig.toml:2: camera.sorce: unknown key (known: source, width, height, fps, loop, camera_num, rotation, "
+         "hflip, vflip, crop, focus, flicker_hz); "
                                        "did you mean source?"),
         ('[server]\nport = 8080\nprofile = "p.toml"\n',
          "rig.toml:3: server.profile: unknown key (known: listen, port); profile is a top-level key: move it above"),
