@@ -357,6 +357,9 @@ def resolve_pin_factory(pin_factory=None):
         return pin_factory
     if Device.pin_factory is not None:
         return Device.pin_factory
+    problem = lgpio_workdir_problem()
+    if problem:
+        raise HardwareError(problem)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -365,6 +368,34 @@ def resolve_pin_factory(pin_factory=None):
             tried = "; ".join(str(w.message) for w in caught) or str(exc)
             raise NoGPIOError(tried) from None
     return Device.pin_factory
+
+
+def lgpio_workdir_problem(env=None, cwd: str | None = None) -> str | None:
+    """Why lgpio would fail here, in words, or None: it makes its edge-notification pipes
+    (``.lgd-nfy*``) in the working directory (or ``$LG_WD``), so a read-only one fails at the
+    first edge callback with a misleading "no such file" (lg: lgNotify.c, lgUtil.c).
+
+    >>> lgpio_workdir_problem({"GPIOZERO_PIN_FACTORY": "mock"}, "/")
+    >>> print(lgpio_workdir_problem({"GPIOZERO_PIN_FACTORY": "lgpio"}, "/srv/read-only"))
+    lgpio makes its notification pipes (.lgd-nfy*) in the working directory, and /srv/read-only is not writable: run the rig from a writable folder, or set LG_WD to one (the service runs in /var/lib/rig)
+    """
+    import os
+
+    env = os.environ if env is None else env
+    factory = env.get("GPIOZERO_PIN_FACTORY", "").strip().lower()
+    if factory and factory != "lgpio":
+        return None
+    if not factory:
+        import importlib.util
+
+        if importlib.util.find_spec("lgpio") is None:
+            return None
+    folder = env.get("LG_WD") or cwd or os.getcwd()
+    if os.access(folder, os.W_OK):
+        return None
+    where = "$LG_WD" if env.get("LG_WD") else "the working directory"
+    return (f"lgpio makes its notification pipes (.lgd-nfy*) in {where}, and {folder} is not writable: "
+            "run the rig from a writable folder, or set LG_WD to one (the service runs in /var/lib/rig)")
 
 
 def describe_factory(factory) -> str:
