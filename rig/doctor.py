@@ -311,8 +311,8 @@ def check_camera(ctx: Context) -> Check:
     try:
         from rig.hardware.camera import open_source
 
-        source = open_source(cam.source, width=cam.width, height=cam.height, fps=cam.fps, realtime=False,
-                             profile=ctx.profile)
+        options = dict(cam.options(), loop=False)
+        source = open_source(cam.source, realtime=False, profile=ctx.profile, **options)
     except (RigError, ImportError) as exc:
         return Check(name, FAIL, f"{cam.source}: {exc}", fix)
     try:
@@ -328,8 +328,16 @@ def check_camera(ctx: Context) -> Check:
     shape = getattr(frame, "shape", None)
     got = f"{shape[1]}x{shape[0]}" if shape is not None and len(shape) >= 2 else "a frame"
     detail = f"{cam.source}: {got} frame in {seconds:.2f} s"
-    if cam.source != "virtual" and shape is not None and (shape[1], shape[0]) != (cam.width, cam.height):
+    if cam.source != "virtual" and cam.crop is None and shape is not None and (shape[1], shape[0]) != (cam.width, cam.height):
         detail += f" (asked for {cam.width}x{cam.height})"
+    settings = source.settings() if callable(getattr(source, "settings", None)) else {}
+    if settings.get("exposure_us"):
+        detail += (f"; exposure {settings['exposure_us']} µs, gain {settings.get('analogue_gain', 1.0):g}"
+                   f"{' (locked)' if getattr(source, 'locked', False) else ''}")
+    if getattr(source, "focus_detail", ""):
+        detail += f"; {source.focus_detail}"
+    if settings.get("focus_fom") is not None:
+        detail += f", FocusFoM {settings['focus_fom']}"
     return Check(name, PASS, detail)
 
 

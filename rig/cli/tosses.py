@@ -99,13 +99,14 @@ def run(args) -> int:
     from rig.errors import ConfigError, HardwareError
     from rig.hardware.tosses import TossInputs, describe_factory, resolve_pin_factory
 
-    lockout_ms, stuck_after_s = 30.0, 10.0
+    lockout_ms, stuck_after_s, order_window_ms, min_press_ms = 30.0, 10.0, 5.0, None
     if args.config is not None:
         from rig.config import RigConfig
 
         config = RigConfig.load(args.config)
         players = list(config.players)
         lockout_ms, stuck_after_s = config.tosses.lockout_ms, config.tosses.stuck_after_s
+        order_window_ms, min_press_ms = config.tosses.order_window_ms, config.tosses.min_press_ms
     elif args.pin:
         players = args.pin
     else:
@@ -122,13 +123,13 @@ def run(args) -> int:
     out = sys.stdout
     printer = _Printer(out)
     inputs = TossInputs(players, pin_factory=factory, lockout_ms=lockout_ms, stuck_after_s=stuck_after_s,
-                        on_toss=printer.on_toss, on_release=printer.on_release, on_fault=printer.on_fault)
+                        order_window_ms=order_window_ms, min_press_ms=min_press_ms, on_toss=printer.on_toss, on_release=printer.on_release, on_fault=printer.on_fault)
     with inputs:
         try:
             printer.inputs = inputs
             printer.pins = {name: str(inputs.device(name).pin) for name in inputs.players}
             print(f"{len(players)} inputs on {describe_factory(factory)}; lockout {lockout_ms:g} ms, "
-                  f"stuck after {stuck_after_s:g} s", file=out)
+                  f"stuck after {stuck_after_s:g} s, glitch filter {inputs.min_press_us / 1000:g} ms", file=out)
             for spec in players:
                 print(f"  {spec.name:<12} {printer.pins[spec.name]:<7} {spec.kind}", file=out)
             if args.simulate:
@@ -180,4 +181,4 @@ def _summary(inputs, out) -> None:
     for s in stats.values():
         state = "STUCK" if s.stuck else "ok"
         print(f"  {s.player:<12} {s.pin:<7} {s.kind:<6} {s.tosses:>3} tosses, {s.dropped:>3} bounce edges dropped, "
-              f"{s.faults} faults, {state}", file=out)
+              f"{s.glitches} glitches, {s.faults} faults, {state}", file=out)

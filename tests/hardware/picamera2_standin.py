@@ -350,9 +350,13 @@ class Picamera2:
 
 def modules() -> dict[str, types.ModuleType]:
     """``{"picamera2": ..., "libcamera": ...}`` to put in ``sys.modules``."""
+    import importlib.machinery
+
     picamera2 = types.ModuleType("picamera2")
+    picamera2.__spec__ = importlib.machinery.ModuleSpec("picamera2", None)
     picamera2.Picamera2 = Picamera2
     picamera2.__version__ = "standin"
     libcamera = types.ModuleType("libcamera")
+    libcamera.__spec__ = importlib.machinery.ModuleSpec("libcamera", None)
     libcamera.Transform = Transform
     return {"picamera2": picamera2, "libcamera": libcamera}

@@ -295,3 +295,17 @@ def test_calibration_stores_the_metadata_values(scene, tmp_path, monkeypatch):
         saved = rig.desk.profile_dir / "x.toml"
         rig.desk.fitted.save(saved)
         assert Profile.load(saved).lens_position == pytest.approx(2.5)
+
+
+def test_rig_doctor_checks_the_pi_camera(scene, tmp_path):
+    from rig.config import RigConfig
+    from rig.doctor import PASS, Context, check_camera, check_picamera2
+
+    config = RigConfig.parse('[camera]\nsource = "picamera2"\nwidth = 320\nheight = 240\nfocus = 40\n')
+    ctx = Context.create(config, on_pi=True, env={}, systemctl=None)
+    imported = check_picamera2(ctx)
+    assert imported.status == PASS and "imports (numpy" in imported.detail
+    result = check_camera(ctx)
+    assert result.status == PASS, result
+    assert "(locked)" in result.detail and "40 cm" in result.detail and "FocusFoM" in result.detail
+    assert 80 < ctx.frame.mean() < 180
