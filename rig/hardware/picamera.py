@@ -193,6 +193,8 @@ class PiCamera(FrameSource):
         self.locked = False
         #: What focusing did at start, in words (shown by the doctor and the calibration page).
         self.focus_detail = ""
+        #: True once started on a camera with a focus lens (libcamera advertises AfMode and LensPosition).
+        self.has_lens = False
         self._cam = None
 
     @property
@@ -261,7 +263,8 @@ class PiCamera(FrameSource):
         return metadata
 
     def _focus(self, cam, advertised) -> None:
-        if "AfMode" not in advertised or "LensPosition" not in advertised:
+        self.has_lens = "AfMode" in advertised and "LensPosition" in advertised
+        if not self.has_lens:
             self.focus_detail = "fixed-focus lens (no autofocus on this camera)"
             return
         position = None
@@ -367,7 +370,7 @@ class PiCamera(FrameSource):
             out["analogue_gain"] = round(float(md["AnalogueGain"]), 4)
         if md.get("ColourGains"):
             out["colour_gains"] = tuple(round(float(g), 4) for g in md["ColourGains"])
-        if md.get("LensPosition") is not None and self._cam is not None and "AfMode" in self._cam.camera_controls:
+        if md.get("LensPosition") is not None and self.has_lens:
             out["lens_position"] = round(float(md["LensPosition"]), 4)
         if md.get("FocusFoM") is not None:
             out["focus_fom"] = int(md["FocusFoM"])

@@ -309,3 +309,16 @@ def test_rig_doctor_checks_the_pi_camera(scene, tmp_path):
     assert result.status == PASS, result
     assert "(locked)" in result.detail and "40 cm" in result.detail and "FocusFoM" in result.detail
     assert 80 < ctx.frame.mean() < 180
+
+
+def test_rig_record_notes_the_camera_values_for_calibration(scene, tmp_path):
+    import json
+
+    from rig.cli import main
+
+    config = tmp_path / "rig.toml"
+    config.write_text('[camera]\nsource = "picamera2"\nwidth = 320\nheight = 240\nfocus = 40\n')
+    assert main(["record", str(tmp_path / "rec"), "--frames", "2", "--config", str(config)]) == 0
+    session = json.loads((tmp_path / "rec" / "recording.json").read_text())["sessions"][-1]
+    assert session["camera"]["exposure_us"] > 5000 and session["camera"]["focus_fom"] > 15_000
+    assert session["camera"]["lens_position"] == 2.5
