@@ -315,6 +315,10 @@ class PiCamera(FrameSource):
         if colour and "AwbEnable" in cam.camera_controls:
             controls.update(AwbEnable=False, ColourGains=(float(colour[0]), float(colour[1])))
         cam.set_controls(controls)
+        if self.flicker_period_us and int(exposure) < self.flicker_period_us:
+            log.warning("camera picamera2: exposure %d µs is shorter than the lights' flicker period (%d µs): "
+                        "frames may pulse; dim the lamp or use a flicker-free (DC) LED driver",
+                        int(exposure), self.flicker_period_us)
         self.exposure_us = int(exposure)
         self.analogue_gain = float(gain or 1.0)
         self.colour_gains = (float(colour[0]), float(colour[1])) if colour else None
