@@ -164,6 +164,10 @@ class Lockout:
         ([], [], [])
         >>> lock.confirm(), lock.dropped       # still active 3 ms on: dated by its first edge
         ([(True, 5000)], 2)
+
+    A decision made too early (the press's last bounce edge reached us only after the order
+    window) is mended: an edge still inside the minimum press time of a press judged a glitch
+    reopens it, dated by its first edge again.
     """
 
     def __init__(self, lockout_us: int, *, active: bool = False, min_press_us: int = 0):
@@ -177,6 +181,7 @@ class Lockout:
         self._until: int | None = None
         self._pending: int | None = None
         self._pending_edges = 0
+        self._glitch: int | None = None  # the first edge of the last press judged a glitch
 
     def __repr__(self) -> str:
         return (f"Lockout({self.lockout_us}, active={self.active}, dropped={self.dropped}, "
@@ -204,7 +209,11 @@ class Lockout:
         self._raw, self._raw_t = active, t_us
         if active != self.active:
             if active and self.min_press_us > 0:
-                self._pending, self._pending_edges = t_us, 0
+                first = t_us
+                if self._glitch is not None and t_us <= self._glitch + self.min_press_us:
+                    first = self._glitch  # that "glitch" was a press whose edges came late: mend it
+                    self.glitches -= 1
+                self._pending, self._pending_edges, self._glitch = first, 0, None
                 return changes
             self.active = active
             self._until = t_us + self.lockout_us
@@ -218,8 +227,10 @@ class Lockout:
         first, self._pending = self._pending, None
         if not self._raw:
             self.glitches += 1
+            self._glitch = first
             return []
         self.dropped += self._pending_edges
+        self._glitch = None
         self.active = True
         self._until = first + self.lockout_us
         return [(True, first)]

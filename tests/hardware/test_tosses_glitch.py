@@ -137,3 +137,14 @@ def test_pigpio_ticks_are_refused(mock_factory):
             TossInputs(players(), pin_factory=pigpio_like)
     finally:
         pigpio_like.reset()
+
+
+def test_a_press_whose_bounce_came_late_is_mended_not_lost():
+    """The order window ran out in the middle of a bounce (a descheduled thread): the press is
+    judged a glitch, but its next edge, still inside the minimum press time, reopens it."""
+    lock = Lockout(30_000, min_press_us=3_000)
+    lock.edge(1_000, True)
+    lock.edge(1_050, False)  # bounce...
+    assert lock.confirm() == [] and lock.glitches == 1  # ...decided too early
+    assert lock.edge(1_300, True) == [] and lock.pending == 1_000  # the late edge: the same press
+    assert lock.confirm() == [(True, 1_000)] and lock.glitches == 0
