@@ -1,6 +1,6 @@
 #!/bin/sh
 # Sets the rig up on a Raspberry Pi running Raspberry Pi OS Bookworm, Desktop or Lite
-# (what `sudo make install` runs; plain `make install` as the Pi's user works too, asking sudo):
+# (what `sudo make install` runs; plain `make install` as the Pi's user works too: it re-runs itself with sudo):
 #   1. apt: python3-picamera2, python3-lgpio, python3-venv, curl, with --no-install-recommends
 #      (picamera2's recommends pull in Qt and OpenGL); chromium for the kiosk;
 #   2. the venv, made with --system-site-packages (so it sees apt's picamera2, lgpio and NumPy 1.x),
@@ -33,6 +33,13 @@ say() { printf 'install-pi: %s\n' "$*"; }
 die() { printf 'install-pi: %s\n' "$*" >&2; exit 2; }
 
 case "$KIOSK" in auto|desktop|cage|none) ;; *) die "KIOSK=$KIOSK: expected auto, desktop, cage or none" ;; esac
+
+# Installing needs root: `make install` as the Pi's user comes back here through sudo.
+if [ "$(id -u)" != "0" ] && [ -z "$DESTDIR" ]; then
+    say "asking sudo to install as root (the rig itself will run as $(id -un))"
+    exec sudo RIG_USER="${RIG_USER:-$(id -un)}" VENV="$VENV" RIG_CONFIG="$CONFIG" KIOSK="$KIOSK" PYTHON="$PYTHON" \
+        sh "$0" "$@"
+fi
 
 # Who runs the rig: the user who called sudo, never root (the rig needs no root, and its venv and
 # kiosk belong to the desktop user).
