@@ -131,12 +131,15 @@ fi
 # The URL the rig really listens on ([server] listen and port), for the kiosk.
 PY="$VENV/bin/python"
 [ -x "$PY" ] || PY="$PYTHON"
-URL=$(cd "$ROOT" && "$PY" -c 'import sys
+FACTS=$(cd "$ROOT" && "$PY" -c 'import sys
 from rig.config import RigConfig
 from rig.serve import page_urls
-server = RigConfig.load(sys.argv[1]).server
-print(page_urls(server.listen, server.port)[0])' "$CONFIG_DEST") \
-    || die "$CONFIG is not a valid rig config (see above); fix it and run this again"
+config = RigConfig.load(sys.argv[1])
+print(page_urls(config.server.listen, config.server.port)[0])
+print(config.data_dir or "")' "$CONFIG_DEST") \
+    || die "cannot read [server] and data_dir from $CONFIG (see above); fix it and run this again"
+URL=$(printf '%s\n' "$FACTS" | sed -n 1p)
+DATA_DIR=$(printf '%s\n' "$FACTS" | sed -n 2p)
 if [ -x "$VENV/bin/rig" ]; then
     as_user "$VENV/bin/rig" config check "$CONFIG_DEST"
 fi
@@ -149,6 +152,19 @@ render() {
 mkdir -p "$DESTDIR/etc/systemd/system" "$DESTDIR$BIN"
 render "$ROOT/systemd/rig.service" > "$DESTDIR/etc/systemd/system/rig.service"
 render "$ROOT/systemd/rig-kiosk" > "$DESTDIR$BIN/rig-kiosk"
+# The unit is ProtectSystem=strict: a data_dir of the config's own (not /var/lib/rig) must be opened up.
+DROPIN="$DESTDIR/etc/systemd/system/rig.service.d/data-dir.conf"
+case "$DATA_DIR" in
+""|/var/lib/rig|/var/lib/rig/*) rm -f "$DROPIN" ;;
+*)
+    mkdir -p "$(dirname "$DROPIN")" "$DESTDIR$DATA_DIR"
+    printf '# written by install-pi.sh: the config names its own data_dir\n[Service]\nReadWritePaths=%s\n' \
+        "$DATA_DIR" > "$DROPIN"
+    uid_gid=$(getent passwd "$RIG_USER" | cut -d: -f3,4)
+    [ "$(id -u)" != "0" ] || chown "$uid_gid" "$DESTDIR$DATA_DIR" 2>/dev/null || true
+    say "data_dir $DATA_DIR: rig.service may write there (rig.service.d/data-dir.conf)"
+    ;;
+esac
 chmod 755 "$DESTDIR$BIN/rig-kiosk"
 
 # 5. The kiosk.

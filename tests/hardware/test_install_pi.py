@@ -239,3 +239,14 @@ def test_the_autostart_entry_passes_desktop_file_validate(tmp_path):
     entry = render(ROOT / "systemd" / "rig-kiosk.desktop", tmp_path)
     done = subprocess.run(["desktop-file-validate", str(entry)], capture_output=True, text=True, timeout=30)
     assert done.returncode == 0 and done.stdout.strip() == "", done.stdout + done.stderr
+
+
+def test_a_data_dir_of_its_own_is_made_writable_for_the_service(bookworm):
+    root, env, log = bookworm
+    (root / "etc/rig").mkdir(parents=True)
+    (root / "etc/rig/rig.toml").write_text('data_dir = "/srv/rig-data"\n' + (ROOT / "examples/rig.toml").read_text())
+    done = install(env)
+    assert done.returncode == 0, done.stderr
+    dropin = (root / "etc/systemd/system/rig.service.d/data-dir.conf").read_text()
+    assert "ReadWritePaths=/srv/rig-data" in dropin.splitlines()
+    assert (root / "srv/rig-data").is_dir()
