@@ -61,6 +61,10 @@ class CalibrationDesk:
         live = self.camera_settings() if rig.source is not None else {}
         camera.update(settings=live, focus_fom=live.get("focus_fom"),
                       focus=getattr(rig.source, "focus_detail", "") or "")
+        if camera["locked"] and not camera["detail"] and live.get("exposure_us"):
+            gains = live.get("colour_gains")
+            camera["detail"] = (f"locked at exposure {live['exposure_us']} µs, gain {live.get('analogue_gain', 1.0):g}"
+                                + (f", colour gains {gains[0]:g}/{gains[1]:g}" if gains else ""))
         return {"steps": steps, "fitted": fitted, "report": report, "profiles": self.profiles(),
                 "active": rig.profile_name, "camera": camera, "sim": rig.mode == "sim"}
 
