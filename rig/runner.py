@@ -128,8 +128,9 @@ class Rig:
     """The running rig: engine, toss inputs, camera, card reader; in simulation mode also :attr:`sim`.
 
     ``with Rig(config, mode="sim", data_dir=tmp) as rig: rig.app()`` — ``start`` opens the
-    database, the inputs and the camera (a missing camera or a taken pin raises
-    :class:`~rig.errors.HardwareError` naming it) and ``close`` releases them. In simulation
+    database, the inputs and the camera (a taken pin raises :class:`~rig.errors.HardwareError`
+    naming it; a live camera missing at start is reported lost and retried, so the service never
+    restart-loops over a loose cable) and ``close`` releases them. In simulation
     mode ``pin_factory`` defaults to a fresh gpiozero ``MockFactory`` and the camera is the
     virtual table; ``realtime=False`` renders it as fast as possible (tests).
     """
