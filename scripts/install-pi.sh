@@ -178,7 +178,8 @@ desktop)
     uid_gid=$(getent passwd "$RIG_USER" | cut -d: -f3,4)
     [ "$(id -u)" != "0" ] || chown -R "$uid_gid" "$USER_HOME/.config/systemd" "$AUTOSTART_DIR" 2>/dev/null || true
     if command -v raspi-config >/dev/null 2>&1; then
-        as_root raspi-config nonint do_blanking 1   # 1: blanking off
+        # 1: blanking off (raspi-config: 0 enables, 1 disables), for the desktop user's session
+        as_root env SUDO_USER="$RIG_USER" raspi-config nonint do_blanking 1
     else
         say "raspi-config not found: turn screen blanking off in the desktop's Screen Configuration / Display settings"
     fi

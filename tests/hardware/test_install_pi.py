@@ -33,7 +33,7 @@ STUBS = {
     "dpkg-query": "exit 1",  # nothing installed yet
     "usermod": "exit 0",
     "systemctl": '[ "$1" = is-active ] && echo active; exit 0',
-    "raspi-config": "exit 0",
+    "raspi-config": 'echo "raspi-config SUDO_USER=$SUDO_USER" >> "$STUB_LOG"; exit 0',
     "getent": 'case "$1 $2" in "passwd pi") echo "pi:x:1000:1000:,,,:/home/pi:/bin/bash";; '
               '"group gpio"|"group video") echo "$2:x:990:pi";; *) exit 2;; esac',
     "runuser": 'while [ "$1" != "--" ]; do shift; done; shift; exec "$@"',  # run it (we are root already)
@@ -103,7 +103,7 @@ def test_sudo_make_install_on_desktop(bookworm):
     # the venv work runs as pi through runuser (root has no `sudo -u` to lean on), with the Pi constraints
     assert f"runuser -u pi -- {env['VENV']}/bin/python -m pip install --quiet -c {ROOT}/constraints-pi.txt -e {ROOT}[pi]" \
         in commands
-    assert "raspi-config nonint do_blanking 1" in commands
+    assert "raspi-config nonint do_blanking 1" in commands and "raspi-config SUDO_USER=pi" in commands
     assert commands[-3:] == ["systemctl daemon-reload", "systemctl enable rig.service", "systemctl restart rig.service"]
     assert (root / "etc/rig/rig.toml").read_text() == (ROOT / "examples/rig.toml").read_text()
     assert "config ok" in done.stdout.lower() or "players" in done.stdout  # `rig config check` ran on it
