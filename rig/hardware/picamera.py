@@ -275,9 +275,13 @@ class PiCamera(FrameSource):
             position = float(self.profile.lens_position)
             how = "manual focus at the profile's lens position"
         if position is None:
-            focused = cam.autofocus_cycle(wait=max(self.timeout_s, 5.0))
+            try:
+                focused = cam.autofocus_cycle(wait=max(self.timeout_s, 5.0))
+            except Exception as exc:  # noqa: BLE001 - a failed focus must not stop the camera
+                log.warning("camera picamera2: the autofocus cycle failed (%s); set camera.focus", exc)
+                focused = False
             position = float(self._metadata(cam).get("LensPosition", 0.0))
-            how = "autofocus cycle at start" + ("" if focused else " (did not converge: check camera.focus)")
+            how = "autofocus cycle at start" + ("" if focused else " (did not converge: set camera.focus)")
         lo, hi, _default = advertised["LensPosition"]
         if hi is not None and lo is not None:
             position = min(max(position, float(lo)), float(hi))

@@ -322,3 +322,13 @@ def test_rig_record_notes_the_camera_values_for_calibration(scene, tmp_path):
     session = json.loads((tmp_path / "rec" / "recording.json").read_text())["sessions"][-1]
     assert session["camera"]["exposure_us"] > 5000 and session["camera"]["focus_fom"] > 15_000
     assert session["camera"]["lens_position"] == 2.5
+
+
+def test_a_failing_autofocus_cycle_leaves_the_camera_working(scene, monkeypatch):
+    def fails(self, wait=None, signal_function=None):
+        raise TimeoutError()
+
+    monkeypatch.setattr(standin.Picamera2, "autofocus_cycle", fails)
+    with PiCamera(width=160, height=120) as cam:
+        assert cam.read()[1].shape == (120, 160, 3)
+        assert "did not converge: set camera.focus" in cam.focus_detail
