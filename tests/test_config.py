@@ -359,3 +359,32 @@ def test_the_default_config_path_is_the_env_then_the_installed_file(tmp_path, mo
     assert default_config_path(installed) == installed
     monkeypatch.setenv("RIG_CONFIG", str(tmp_path / "mine.toml"))
     assert default_config_path(installed) == tmp_path / "mine.toml"
+
+
+# --------------------------------------------------------------------------- [camera] on the Pi (issue 14)
+
+
+def test_camera_pi_keys():
+    text = ('[camera]\nsource = "picamera2"\ncamera_num = 1\nrotation = 180\nhflip = true\n'
+            'crop = [0.1, 0, 0.8, 1]\nfocus = 35\nflicker_hz = 60\n')
+    cam = RigConfig.parse(text).camera
+    assert (cam.camera_num, cam.hflip, cam.vflip, cam.crop, cam.focus, cam.flicker_hz) == (
+        1, False, True, (0.1, 0.0, 0.8, 1.0), 35.0, 60)  # rotation 180 flips both; hflip undoes one
+    assert RigConfig.parse('[camera]\nfocus = "auto"\n').camera.focus == "auto"
+    assert RigConfig.default().camera.options()["flicker_hz"] == 50
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("[camera]\nrotation = 90\n", "rig.toml:2: camera.rotation: 90: the camera can be turned by 0 or 180 degrees"),
+        ("[camera]\nflicker_hz = 55\n", "rig.toml:2: camera.flicker_hz: 55: the mains frequency, 50 or 60 (0: none)"),
+        ("[camera]\ncrop = [0.5, 0, 0.6, 1]\n", "rig.toml:2: camera.crop: [0.5, 0.0, 0.6, 1.0]: x + w and y + h"),
+        ("[camera]\ncrop = [0, 0, 1]\n", "rig.toml:2: camera.crop: write [x, y, width, height] as fractions"),
+        ("[camera]\nfocus = \"near\"\n", "rig.toml:2: camera.focus: cm from the lens to the box bottom"),
+        ("[camera]\nfocus = 2\n", "rig.toml:2: camera.focus: 2 is out of range (5 to 1000)"),
+        ("[camera]\ncamera_num = 9\n", "rig.toml:2: camera.camera_num: 9 is out of range (0 to 7)"),
+    ],
+)
+def test_camera_pi_keys_refused_with_their_line(text, expected):
+    assert refused(text).startswith(expected)

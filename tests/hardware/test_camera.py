@@ -335,3 +335,25 @@ def test_usb_camera_asks_for_manual_exposure_and_white_balance(monkeypatch):
         with pytest.raises(CameraLostError, match="camera usb:2: no frame for 0 s"):
             camera.read()
     assert cap.released
+
+
+def test_usb_camera_flips_and_crops(monkeypatch):
+    made = []
+
+    class Gradient(FakeCapture):
+        def read(self):
+            frame = np.zeros((600, 800, 3), np.uint8)
+            frame[:, :, 0] = np.arange(800) // 4  # blue rises left to right
+            frame[:, :, 1] = (np.arange(600) // 4)[:, None]  # green rises top to bottom
+            return True, frame
+
+    def video_capture(device, backend):
+        made.append(Gradient(device, backend))
+        return made[-1]
+
+    monkeypatch.setattr(cv2, "VideoCapture", video_capture)
+    with open_source("usb:0", width=800, height=600, hflip=True, vflip=True, crop=(0.5, 0.0, 0.5, 0.5)) as camera:
+        _, frame = camera.read()
+    assert frame.shape == (300, 400, 3)
+    # turned by 180°: the crop's top-left is the original's bottom-right corner region
+    assert int(frame[0, 0, 0]) == (799 - 400) // 4 and int(frame[0, 0, 1]) == 599 // 4
