@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast browser bench hardware-test install clean
+.PHONY: run test test-fast browser test-tools bench hardware-test install clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
@@ -17,8 +17,9 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/rig run $(RUN_ARGS)
 
-## test: set up and run the whole test suite (installs Debian's chromium for the browser tests)
-test: $(STAMP) browser
+## test: set up and run the whole test suite (installs Debian's chromium for the browser tests,
+## systemd-analyze and desktop-file-validate for the install-script tests)
+test: $(STAMP) browser test-tools
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 ## test-fast: the suite without the browser tests
@@ -28,6 +29,10 @@ test-fast: $(STAMP)
 ## browser: Debian's chromium for Playwright (its own browser download does not work offline)
 browser:
 	@sh scripts/install-browser.sh
+
+## test-tools: systemd-analyze and desktop-file-validate for the install-script tests
+test-tools:
+	@sh scripts/install-test-tools.sh
 
 ## bench: every benchmark, figures printed
 bench: $(STAMP)
@@ -39,13 +44,15 @@ bench: $(STAMP)
 	$(BIN)/rig bench fuzz
 	$(BIN)/rig bench lan
 
-## install: on a Raspberry Pi: apt packages, a --system-site-packages venv, config, systemd units, kiosk
+## install: on a Raspberry Pi (sudo make install): apt packages, a --system-site-packages venv with
+## constraints-pi.txt (numpy<2), config, the hardened rig.service, the kiosk (KIOSK=cage on Lite)
 install:
 	sh scripts/install-pi.sh
 
-## hardware-test: the tests that need a real Raspberry Pi (camera, GPIO)
+## hardware-test: the tests that need a real Raspberry Pi (camera, GPIO, two loopback wire pairs);
+## skipped, not failed, while rig.service holds the camera and pins (sudo systemctl stop rig first)
 hardware-test: $(STAMP)
-	RIG_HARDWARE=1 $(BIN)/python -m pytest -q tests/hardware/pi
+	RIG_HARDWARE=1 $(BIN)/python -m pytest -q -rs tests/hardware/pi
 
 clean:
 	rm -rf $(VENV) build *.egg-info tests/artifacts

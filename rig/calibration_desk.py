@@ -57,7 +57,14 @@ class CalibrationDesk:
             report = self._report_dict() if self.report is not None else None
             fitted = self.fitted is not None
         camera = rig.status()["camera"]
-        camera.update(locked=self.locked, detail=self.lock_detail)
+        camera.update(locked=bool(getattr(rig.source, "locked", self.locked)), detail=self.lock_detail)
+        live = self.camera_settings() if rig.source is not None else {}
+        camera.update(settings=live, focus_fom=live.get("focus_fom"),
+                      focus=getattr(rig.source, "focus_detail", "") or "")
+        if camera["locked"] and not camera["detail"] and live.get("exposure_us"):
+            gains = live.get("colour_gains")
+            camera["detail"] = (f"locked at exposure {live['exposure_us']} µs, gain {live.get('analogue_gain', 1.0):g}"
+                                + (f", colour gains {gains[0]:g}/{gains[1]:g}" if gains else ""))
         return {"steps": steps, "fitted": fitted, "report": report, "profiles": self.profiles(),
                 "active": rig.profile_name, "camera": camera, "sim": rig.mode == "sim"}
 
@@ -136,14 +143,33 @@ class CalibrationDesk:
         with self._lock:
             samples = {k: v for k, v in self.frames.items() if k != "empty"}
             empty = self.frames.get("empty")
-        source = self.rig.source
+        camera = self.camera_settings()
         report = fit_profile(samples, empty=empty, name="calibrated",
-                             exposure_us=getattr(source, "exposure_us", None),
-                             analogue_gain=getattr(source, "analogue_gain", None),
-                             colour_gains=getattr(source, "colour_gains", None))
+                             exposure_us=camera.get("exposure_us"),
+                             analogue_gain=camera.get("analogue_gain"),
+                             colour_gains=camera.get("colour_gains"))
+        profile = report.profile
+        if camera.get("lens_position") is not None:
+            import dataclasses
+
+            profile = dataclasses.replace(profile, lens_position=camera["lens_position"])
+            report = dataclasses.replace(report, profile=profile) if dataclasses.is_dataclass(report) else report
         with self._lock:
-            self.report, self.fitted = report, report.profile
+            self.report, self.fitted = report, profile
         return self.status()
+
+    def camera_settings(self) -> dict:
+        """The camera's live values (the frames' metadata: exposure, gain, colour gains, lens, FocusFoM).
+
+        What calibration stores in the profile: a camera with a ``settings()`` method (the Pi
+        camera) reports what it really used, else whatever values the source was given.
+        """
+        source = self.rig.source
+        settings = getattr(source, "settings", None)
+        if callable(settings):
+            return dict(settings())
+        return {key: getattr(source, key) for key in ("exposure_us", "analogue_gain", "colour_gains")
+                if getattr(source, key, None) is not None}
 
     def save(self, name: str) -> dict:
         import dataclasses
@@ -174,7 +200,10 @@ class CalibrationDesk:
         if locked:
             lock = getattr(source, "lock_exposure", None)
             if callable(lock):
-                settings = lock()
+                try:
+                    settings = lock()
+                except RigError as exc:
+                    raise RunError(f"cannot lock the camera: {exc}") from None
                 self.lock_detail = "locked at " + ", ".join(f"{k} {v}" for k, v in (settings or {}).items())
             elif self.rig.mode == "sim":
                 self.lock_detail = "virtual camera: its exposure and white balance are fixed"
@@ -184,7 +213,10 @@ class CalibrationDesk:
         else:
             unlock = getattr(source, "unlock_exposure", None)
             if callable(unlock):
-                unlock()
+                try:
+                    unlock()
+                except RigError as exc:
+                    raise RunError(f"cannot unlock the camera: {exc}") from None
             self.lock_detail = "automatic exposure and white balance" if callable(unlock) else self.lock_detail
         self.locked = locked
         return self.status()

@@ -7,7 +7,7 @@ and its line, never ignored::
     >>> RigConfig.parse('[camera]\\nsource = "usb:0"\\nwidht = 640\\n', source="rig.toml")
     Traceback (most recent call last):
     ...
-    rig.errors.ConfigError: rig.toml:3: camera.widht: unknown key (known: source, width, height, fps, loop); did you mean width?
+    rig.errors.ConfigError: rig.toml:3: camera.widht: unknown key (known: source, width, height, fps, loop, camera_num, rotation, hflip, vflip, crop, focus, flicker_hz); did you mean width?
 
 A file without ``[[players]]`` gets the five simulated players of :meth:`RigConfig.default`::
 
@@ -151,6 +151,18 @@ class CameraConfig:
     height: int = 960
     fps: int = 30
     loop: bool = False  # a replay:PATH recording starts over at its end
+    camera_num: int = 0  # picamera2: which camera (a Pi 5 has two connectors)
+    hflip: bool = False  # mirror left-right
+    vflip: bool = False  # mirror top-bottom (both flips: the camera is mounted turned by 180°)
+    crop: tuple[float, float, float, float] | None = None  # (x, y, w, h) fractions: the part showing the box
+    focus: float | str | None = None  # picamera2 with a focus lens: cm to the box bottom, "auto", or the profile's
+    flicker_hz: int = 50  # mains frequency the room lights flicker at (0: no flicker avoidance)
+
+    def options(self) -> dict:
+        """The camera adapters' options (``open_source(source, **options)``) from this table."""
+        return {"width": self.width, "height": self.height, "fps": self.fps, "loop": self.loop,
+                "camera_num": self.camera_num, "hflip": self.hflip, "vflip": self.vflip, "crop": self.crop,
+                "focus": self.focus, "flicker_hz": self.flicker_hz}
 
 
 @dataclass(frozen=True)
@@ -180,6 +192,12 @@ class TossConfig:
     hold_confirm_s: float = 1.0
     order_window_ms: float = 5.0
     tie_window_us: int = 0  # tosses this close are a dead heat (rig tosses --calibrate-jitter measures it)
+    min_press_ms: float | None = None  # the glitch filter; None: 3 ms, or 60% of the order window if shorter
+
+    @property
+    def min_press(self) -> float:
+        """The glitch filter's minimum press time in ms, as the toss inputs use it."""
+        return default_min_press_ms(self.order_window_ms) if self.min_press_ms is None else self.min_press_ms
 
 
 @dataclass(frozen=True)
@@ -192,6 +210,40 @@ class EvidenceConfig:
     max_mb: float = 200.0
     width: int = 640  # frames wider than this are scaled down
     quality: int = 75  # JPEG quality
+
+
+def check_crop(crop) -> tuple[float, float, float, float] | None:
+    """A crop ``(x, y, w, h)`` in fractions of the frame, checked; :class:`ConfigError` if it leaves the frame.
+
+    >>> check_crop([0.1, 0, 0.8, 1])
+    (0.1, 0.0, 0.8, 1.0)
+    >>> check_crop((0.5, 0, 0.6, 1))
+    Traceback (most recent call last):
+    ...
+    rig.errors.ConfigError: camera.crop [0.5, 0.0, 0.6, 1.0]: x + w and y + h must stay within 0..1 (fractions of the frame)
+    """
+    if crop is None:
+        return None
+    try:
+        x, y, w, h = (float(v) for v in crop)
+    except (TypeError, ValueError):
+        raise ConfigError(f"camera.crop {crop!r}: write [x, y, width, height] as fractions of the frame") from None
+    if not (0 <= x < 1 and 0 <= y < 1 and 0 < w <= 1 and 0 < h <= 1) or x + w > 1.0001 or y + h > 1.0001:
+        raise ConfigError(f"camera.crop {[x, y, w, h]}: x + w and y + h must stay within 0..1 (fractions of the frame)")
+    return (x, y, w, h)
+
+
+#: The glitch filter's minimum press time when none is configured (ms); never more than 60% of the order window.
+MIN_PRESS_MS = 3.0
+
+
+def default_min_press_ms(order_window_ms: float) -> float:
+    """3 ms, or 60% of the order window if that is shorter (so 0 with the window off).
+
+    >>> default_min_press_ms(5), default_min_press_ms(2), default_min_press_ms(0)
+    (3.0, 1.2, 0.0)
+    """
+    return round(min(MIN_PRESS_MS, 0.6 * order_window_ms), 3)
 
 
 def _default_players() -> tuple[PlayerInput, ...]:
@@ -295,7 +347,7 @@ class RigConfig:
         t = self.tosses
         lines.append(f"tosses: lockout {t.lockout_ms:g} ms, stuck after {t.stuck_after_s:g} s, "
                      f"hold to confirm {t.hold_confirm_s:g} s, order window {t.order_window_ms:g} ms, "
-                     f"tie window {t.tie_window_us} µs")
+                     f"min press {t.min_press:g} ms, tie window {t.tie_window_us} µs")
         e = self.evidence
         lines.append(f"evidence: {'kept' if e.keep else 'off'}, {e.max_age_days:g} days, {e.max_mb:g} MB, "
                      f"{e.width} px wide, JPEG quality {e.quality}")
@@ -321,10 +373,11 @@ def default_config_path(system: Path = SYSTEM_CONFIG) -> Path | None:
 
 
 _SECTIONS = {
-    "camera": ("source", "width", "height", "fps", "loop"),
+    "camera": ("source", "width", "height", "fps", "loop", "camera_num", "rotation", "hflip", "vflip", "crop",
+               "focus", "flicker_hz"),
     "server": ("listen", "port"),
     "game": ("name", "turns_each", "penalty_per_violation"),
-    "tosses": ("lockout_ms", "stuck_after_s", "hold_confirm_s", "order_window_ms", "tie_window_us"),
+    "tosses": ("lockout_ms", "stuck_after_s", "hold_confirm_s", "order_window_ms", "min_press_ms", "tie_window_us"),
     "evidence": ("keep", "max_age_days", "max_mb", "width", "quality"),
 }
 _PLAYER_KEYS = ("name", "pin", "kind")
@@ -484,12 +537,41 @@ class _Parser:
         loop = self.boolean(table, "loop", "camera.loop", False)
         if loop and not source.startswith("replay:"):
             raise self.fail("camera.loop", f"only a recording (\"replay:PATH\") can loop, not {source!r}")
+        rotation = self.integer(table, "rotation", "camera.rotation", 0, 0, 180)
+        if rotation not in (0, 180):
+            raise self.fail("camera.rotation", f"{rotation}: the camera can be turned by 0 or 180 degrees "
+                                               "(use hflip/vflip to mirror)")
+        flip = rotation == 180
+        crop = table.get("crop")
+        if crop is not None:
+            if not isinstance(crop, list) or len(crop) != 4:
+                raise self.fail("camera.crop", "write [x, y, width, height] as fractions of the frame, "
+                                               "like [0.1, 0.0, 0.8, 1.0]")
+            try:
+                crop = check_crop(crop)
+            except ConfigError as exc:
+                raise self.fail("camera.crop", str(exc).removeprefix("camera.crop ")) from None
+        focus = table.get("focus")
+        if focus is not None and focus != "auto":
+            if isinstance(focus, bool) or not isinstance(focus, (int, float)):
+                raise self.fail("camera.focus", f"cm from the lens to the box bottom (like 40), or \"auto\", "
+                                                f"not {focus!r}")
+            focus = self.number(table, "focus", "camera.focus", 40.0, 5.0, 1000.0)
+        flicker_hz = self.integer(table, "flicker_hz", "camera.flicker_hz", 50, 0, 60)
+        if flicker_hz not in (0, 50, 60):
+            raise self.fail("camera.flicker_hz", f"{flicker_hz}: the mains frequency, 50 or 60 (0: none)")
         return CameraConfig(
             source=source,
             width=self.integer(table, "width", "camera.width", 1280, 160, 4608),
             height=self.integer(table, "height", "camera.height", 960, 120, 3456),
             fps=self.integer(table, "fps", "camera.fps", 30, 1, 120),
             loop=loop,
+            camera_num=self.integer(table, "camera_num", "camera.camera_num", 0, 0, 7),
+            hflip=self.boolean(table, "hflip", "camera.hflip", False) != flip,
+            vflip=self.boolean(table, "vflip", "camera.vflip", False) != flip,
+            crop=crop,
+            focus=focus,
+            flicker_hz=flicker_hz,
         )
 
     def server(self, table: dict) -> ServerConfig:
@@ -513,11 +595,20 @@ class _Parser:
         )
 
     def tosses(self, table: dict) -> TossConfig:
+        order_window_ms = self.number(table, "order_window_ms", "tosses.order_window_ms", 5.0, 0.0, 100.0)
+        min_press_ms = None
+        if "min_press_ms" in table:
+            min_press_ms = self.number(table, "min_press_ms", "tosses.min_press_ms", 3.0, 0.0, 50.0)
+            if min_press_ms and min_press_ms >= order_window_ms:
+                raise self.fail("tosses.min_press_ms", f"{min_press_ms:g} ms must be shorter than the order window "
+                                f"(tosses.order_window_ms = {order_window_ms:g}): a press is confirmed inside it "
+                                "(0 turns the glitch filter off)")
         return TossConfig(
             lockout_ms=self.number(table, "lockout_ms", "tosses.lockout_ms", 30.0, 0.0, 1000.0),
             stuck_after_s=self.number(table, "stuck_after_s", "tosses.stuck_after_s", 10.0, 0.5, 3600.0),
             hold_confirm_s=self.number(table, "hold_confirm_s", "tosses.hold_confirm_s", 1.0, 0.2, 10.0),
-            order_window_ms=self.number(table, "order_window_ms", "tosses.order_window_ms", 5.0, 0.0, 100.0),
+            order_window_ms=order_window_ms,
+            min_press_ms=min_press_ms,
             tie_window_us=self.integer(table, "tie_window_us", "tosses.tie_window_us", 0, 0, 1_000_000),
         )
 

@@ -37,6 +37,9 @@ PASS, FAIL, NA = "pass", "fail", "n/a"
 PI_MODEL_FILES = (Path("/proc/device-tree/model"), Path("/sys/firmware/devicetree/base/model"))
 SERVICE = "rig"
 
+#: releases known broken for the rig (gpiozero 2.0.1.post1/.post2: pyproject.toml excludes them)
+BAD_RELEASES = {"gpiozero": ("2.0.1.post1", "2.0.1.post2")}
+
 #: distribution name -> (import name, minimum version) of what the rig needs
 PACKAGES = {
     "numpy": ("numpy", "1.24"),
@@ -171,6 +174,8 @@ def check_packages(ctx: Context) -> Check:
             problems.append(f"{dist} missing")
         elif version is not None and _version_tuple(version) < _version_tuple(minimum):
             problems.append(f"{dist} {version} is older than {minimum}")
+        elif version in BAD_RELEASES.get(dist, ()):
+            problems.append(f"{dist} {version} is a release the rig excludes (pip install '{dist}!={version}')")
         else:
             found.append(f"{dist} {version or '(system)'}")
     rig_version = _rig_version()
@@ -241,13 +246,23 @@ def check_picamera2(ctx: Context) -> Check:
     missing = [module for module in ("picamera2", "libcamera") if importlib.util.find_spec(module) is None]
     if missing:
         return Check(name, FAIL, f"{' and '.join(missing)} not importable from this Python",
-                     "sudo apt install python3-picamera2, and make the venv with --system-site-packages "
-                     "(python3 -m venv --system-site-packages .venv)")
+                     "sudo apt install --no-install-recommends python3-picamera2, and make the venv with "
+                     "--system-site-packages (python3 -m venv --system-site-packages .venv)")
+    from rig.hardware.picamera import import_picamera2
+
+    try:  # really import it: with NumPy 2 in the venv picamera2 is found but fails to import
+        import_picamera2()
+    except RigError as exc:
+        return Check(name, FAIL, str(exc).removeprefix("camera picamera2: "),
+                     "make install (it pins numpy<2 on the Pi with constraints-pi.txt), or "
+                     ".venv/bin/pip install -c constraints-pi.txt -e '.[pi]'")
     try:
         version = importlib.metadata.version("picamera2")
     except importlib.metadata.PackageNotFoundError:
         version = "(system)"
-    return Check(name, PASS, f"picamera2 {version} and libcamera importable")
+    import numpy
+
+    return Check(name, PASS, f"picamera2 {version} imports (numpy {numpy.__version__}, libcamera)")
 
 
 def _read_one_frame(source, timeout_s: float) -> tuple[Any, float]:
@@ -296,8 +311,8 @@ def check_camera(ctx: Context) -> Check:
     try:
         from rig.hardware.camera import open_source
 
-        source = open_source(cam.source, width=cam.width, height=cam.height, fps=cam.fps, realtime=False,
-                             profile=ctx.profile)
+        options = dict(cam.options(), loop=False)
+        source = open_source(cam.source, realtime=False, profile=ctx.profile, **options)
     except (RigError, ImportError) as exc:
         return Check(name, FAIL, f"{cam.source}: {exc}", fix)
     try:
@@ -313,8 +328,16 @@ def check_camera(ctx: Context) -> Check:
     shape = getattr(frame, "shape", None)
     got = f"{shape[1]}x{shape[0]}" if shape is not None and len(shape) >= 2 else "a frame"
     detail = f"{cam.source}: {got} frame in {seconds:.2f} s"
-    if cam.source != "virtual" and shape is not None and (shape[1], shape[0]) != (cam.width, cam.height):
+    if cam.source != "virtual" and cam.crop is None and shape is not None and (shape[1], shape[0]) != (cam.width, cam.height):
         detail += f" (asked for {cam.width}x{cam.height})"
+    settings = source.settings() if callable(getattr(source, "settings", None)) else {}
+    if settings.get("exposure_us"):
+        detail += (f"; exposure {settings['exposure_us']} µs, gain {settings.get('analogue_gain', 1.0):g}"
+                   f"{' (locked)' if getattr(source, 'locked', False) else ''}")
+    if getattr(source, "focus_detail", ""):
+        detail += f"; {source.focus_detail}"
+    if settings.get("focus_fom") is not None:
+        detail += f", FocusFoM {settings['focus_fom']}"
     return Check(name, PASS, detail)
 
 
@@ -329,8 +352,13 @@ def _pin_factory(ctx: Context) -> tuple[Any, Check | None]:
     try:
         return resolve_pin_factory(), None
     except RigError as exc:
-        return None, Check("gpio", FAIL, str(exc), "sudo apt install python3-lgpio, and make the venv with "
-                                                   "--system-site-packages")
+        fix = "sudo apt install python3-lgpio, and make the venv with --system-site-packages"
+        if "lgd-nfy" in str(exc):
+            fix = "run the rig from a writable folder (cd ~), or set LG_WD; the service runs in /var/lib/rig"
+        elif ctx.model and "Raspberry Pi 5" in ctx.model:
+            fix += ("; on a Pi 5 also update the system (sudo apt update && sudo apt full-upgrade, then reboot): "
+                    "older kernels number the header's gpiochip differently and lgpio cannot find it")
+        return None, Check("gpio", FAIL, str(exc), fix)
 
 
 def check_gpio(ctx: Context) -> Check:
@@ -349,9 +377,12 @@ def check_gpio(ctx: Context) -> Check:
     try:
         inputs = TossInputs.from_config(ctx.config, pin_factory=factory)
     except RigError as exc:
-        return Check(name, FAIL, str(exc),
-                     "another program holds that pin (is the rig already running? `sudo systemctl stop rig`), "
-                     "or choose another pin (docs/building.md#pin-map)")
+        fix = ("another program holds that pin (is the rig already running? `sudo systemctl stop rig`), "
+               "or choose another pin (docs/building.md#pin-map)")
+        if ctx.model and "Raspberry Pi 5" in ctx.model and "gpiochip" in str(exc):
+            fix = ("update the system (sudo apt update && sudo apt full-upgrade, then reboot): on a Pi 5 older "
+                   "kernels number the header's gpiochip differently")
+        return Check(name, FAIL, str(exc), fix)
     with inputs:
         inputs.flush()
         ctx.input_stats = inputs.stats()
@@ -469,6 +500,35 @@ def check_light(ctx: Context) -> Check:
     return Check(name, PASS, f"{known}; {len(reading.dice)} dice read (lowest confidence {low:.2f})")
 
 
+#: ``vcgencmd get_throttled`` bits: now (0-3) and since boot (16-19)
+_THROTTLE_BITS = {0: "under-voltage now", 1: "CPU frequency capped now", 2: "throttled now",
+                  3: "soft temperature limit now", 16: "under-voltage since boot", 17: "frequency capped since boot",
+                  18: "throttled since boot", 19: "soft temperature limit since boot"}
+
+
+def check_power(ctx: Context) -> Check:
+    """The firmware's under-voltage and throttling flags (``vcgencmd get_throttled``)."""
+    name = "power"
+    if not ctx.on_pi:
+        return Check(name, NA, "not a Raspberry Pi")
+    rc, out, err = ctx.run(["vcgencmd", "get_throttled"])
+    if rc != 0 or "=" not in out:
+        return Check(name, NA, f"vcgencmd get_throttled gave no answer ({err or out or f'exit {rc}'})")
+    try:
+        flags = int(out.split("=", 1)[1].strip(), 16)
+    except ValueError:
+        return Check(name, NA, f"vcgencmd get_throttled: {out!r} not understood")
+    found = [words for bit, words in _THROTTLE_BITS.items() if flags & (1 << bit)]
+    if not found:
+        return Check(name, PASS, f"no under-voltage or throttling ({out})")
+    if flags & 0x10001:
+        return Check(name, FAIL, f"{', '.join(found)} ({out})",
+                     "use the official power supply (5.1 V 3 A for a Pi 4, 5.1 V 5 A for a Pi 5) and a short cable: "
+                     "under-voltage resets the camera and drops GPIO edges")
+    return Check(name, FAIL, f"{', '.join(found)} ({out})",
+                 "cool the Pi (a heatsink or the case fan; keep it out of the lamp's heat)")
+
+
 def _data_dir(ctx: Context) -> Path:
     from rig.engine.paths import resolve_data_dir
 
@@ -537,6 +597,7 @@ def check_database(ctx: Context) -> Check:
 CHECKS: tuple[Callable[[Context], Check], ...] = (
     check_python,
     check_packages,
+    check_power,
     check_config,
     check_service,
     check_picamera2,

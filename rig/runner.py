@@ -155,8 +155,9 @@ class Rig:
     """The running rig: engine, toss inputs, camera, card reader; in simulation mode also :attr:`sim`.
 
     ``with Rig(config, mode="sim", data_dir=tmp) as rig: rig.app()`` — ``start`` opens the
-    database, the inputs and the camera (a missing camera or a taken pin raises
-    :class:`~rig.errors.HardwareError` naming it) and ``close`` releases them. In simulation
+    database, the inputs and the camera (a taken pin raises :class:`~rig.errors.HardwareError`
+    naming it; a live camera missing at start is reported lost and retried, so the service never
+    restart-loops over a loose cable) and ``close`` releases them. In simulation
     mode ``pin_factory`` defaults to a fresh gpiozero ``MockFactory`` and the camera is the
     virtual table; ``realtime=False`` renders it as fast as possible (tests).
     """
@@ -322,11 +323,11 @@ class Rig:
             self.source = open_source("virtual", width=width, height=height, fps=self.sim_fps, seed=self.seed,
                                       realtime=self.realtime)
         else:
-            self.source = open_source(cam.source, width=cam.width, height=cam.height, fps=cam.fps,
-                                      profile=self.profile, loop=cam.loop)
+            self.source = open_source(cam.source, profile=self.profile, **cam.options())
         self.tracker = _Gate(RollTracker(read=self._read_dice))
         self.watcher = CameraWatcher(self.source, self.tracker, self._on_camera_event, on_frame=self._on_frame)
-        self.watcher.start()
+        # real mode: a camera missing at start is reported lost and retried, the rig runs on
+        self.watcher.start(missing_ok=self.mode == "real")
 
     def close(self) -> None:
         """Stop the camera and the inputs, close the database (safe to call twice)."""

@@ -148,7 +148,8 @@ def test_the_shipped_example_is_valid_and_documents_every_key():
     keys = ["profile", "data_dir", "[[players]]", "name", "pin", "kind", "[camera]", "source", "width",
             "height", "fps", "loop", "[server]", "listen", "port", "[game]", "turns_each", "penalty_per_violation",
             "[tosses]", "lockout_ms", "stuck_after_s", "hold_confirm_s", "order_window_ms", "tie_window_us",
-            "[evidence]", "keep", "max_age_days", "max_mb", "width", "quality"]
+            "[evidence]", "keep", "max_age_days", "max_mb", "width", "quality", "min_press_ms",
+            "camera_num", "rotation", "hflip", "vflip", "crop", "focus", "flicker_hz"]
     for key in keys:
         assert re.search(rf"^#?\s*{re.escape(key)}( =|$)", text, re.M), key
 
@@ -162,7 +163,7 @@ def test_every_key_is_in_the_reference_doc():
     doc = (Path(__file__).resolve().parents[1] / "docs" / "config.md").read_text(encoding="utf-8")
     for key in ["profile", "data_dir", "name", "pin", "kind", "source", "width", "height", "fps", "loop", "listen",
                 "port", "turns_each", "penalty_per_violation", "lockout_ms", "stuck_after_s", "hold_confirm_s",
-                "order_window_ms"]:
+                "order_window_ms", "min_press_ms", "camera_num", "rotation", "crop", "focus", "flicker_hz"]:
         assert f"`{key}`" in doc, key
 
 
@@ -196,7 +197,8 @@ def test_duplicate_player_name_ignores_case():
         ("[camera]\nsource = 'virtual'\n\n[camera.extra]\nx = 1\n", "rig.toml:4: camera.extra: unknown key"),
         ('[server]\nport = 80\n[tosses]\nlockout = 3\n', "rig.toml:4: tosses.lockout: unknown key"),
         ('[gaem]\nname = "frogs"\n', "rig.toml:1: gaem: unknown key"),
-        ('[camera]\nsorce = "usb:0"\n', "rig.toml:2: camera.sorce: unknown key (known: source, width, height, fps, loop); "
+        ('[camera]\nsorce = "usb:0"\n', "rig.toml:2: camera.sorce: unknown key (known: source, width, height, fps, loop, camera_num, rotation, "
+         "hflip, vflip, crop, focus, flicker_hz); "
                                        "did you mean source?"),
         ('[server]\nport = 8080\nprofile = "p.toml"\n',
          "rig.toml:3: server.profile: unknown key (known: listen, port); profile is a top-level key: move it above"),
@@ -358,3 +360,32 @@ def test_the_default_config_path_is_the_env_then_the_installed_file(tmp_path, mo
     assert default_config_path(installed) == installed
     monkeypatch.setenv("RIG_CONFIG", str(tmp_path / "mine.toml"))
     assert default_config_path(installed) == tmp_path / "mine.toml"
+
+
+# --------------------------------------------------------------------------- [camera] on the Pi (issue 14)
+
+
+def test_camera_pi_keys():
+    text = ('[camera]\nsource = "picamera2"\ncamera_num = 1\nrotation = 180\nhflip = true\n'
+            'crop = [0.1, 0, 0.8, 1]\nfocus = 35\nflicker_hz = 60\n')
+    cam = RigConfig.parse(text).camera
+    assert (cam.camera_num, cam.hflip, cam.vflip, cam.crop, cam.focus, cam.flicker_hz) == (
+        1, False, True, (0.1, 0.0, 0.8, 1.0), 35.0, 60)  # rotation 180 flips both; hflip undoes one
+    assert RigConfig.parse('[camera]\nfocus = "auto"\n').camera.focus == "auto"
+    assert RigConfig.default().camera.options()["flicker_hz"] == 50
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("[camera]\nrotation = 90\n", "rig.toml:2: camera.rotation: 90: the camera can be turned by 0 or 180 degrees"),
+        ("[camera]\nflicker_hz = 55\n", "rig.toml:2: camera.flicker_hz: 55: the mains frequency, 50 or 60 (0: none)"),
+        ("[camera]\ncrop = [0.5, 0, 0.6, 1]\n", "rig.toml:2: camera.crop: [0.5, 0.0, 0.6, 1.0]: x + w and y + h"),
+        ("[camera]\ncrop = [0, 0, 1]\n", "rig.toml:2: camera.crop: write [x, y, width, height] as fractions"),
+        ("[camera]\nfocus = \"near\"\n", "rig.toml:2: camera.focus: cm from the lens to the box bottom"),
+        ("[camera]\nfocus = 2\n", "rig.toml:2: camera.focus: 2 is out of range (5 to 1000)"),
+        ("[camera]\ncamera_num = 9\n", "rig.toml:2: camera.camera_num: 9 is out of range (0 to 7)"),
+    ],
+)
+def test_camera_pi_keys_refused_with_their_line(text, expected):
+    assert refused(text).startswith(expected)

@@ -5,8 +5,9 @@ gpiozero's ``MockFactory``, then travel the same path as on the Pi: pin ``when_c
 :class:`~rig.hardware.tosses.TossButton` -> :class:`~rig.hardware.tosses.TossInputs`.
 Each burst has every player's first edge within 1 ms (or exactly 1 µs apart), bounce trains
 on presses and releases, some players pressing twice, and edges arriving in shuffled
-player order. Printed: ordering errors and dropped real tosses (both must be 0), extra
-tosses from bounce, and the p50/p99 software latency from injecting an edge to its
+player order, and 1 µs glitch spikes between the presses (a long wire, an IR receiver's
+dropout). Printed: ordering errors and dropped real tosses (both must be 0), extra
+tosses from bounce or glitches (must be 0 with the glitch filter on), and the p50/p99 software latency from injecting an edge to its
 :class:`~rig.hardware.tosses.TossEvent` reaching the callback. The same run with the
 order window off shows the window's cost in latency, and how often arrival order alone
 would be wrong.
@@ -14,6 +15,9 @@ would be wrong.
 The window promises tick order for edges that reach Python within ``order_window_ms`` of
 each other. When this benchmark's own injecting thread is descheduled for longer than that
 (a busy machine), the late pair is counted as a *bench stall*, not as an ordering error.
+Likewise the glitch filter decides a press when its first edge's window is over: a press or
+spike whose edges inside the minimum press time were injected more than the rest of the
+window late is a bench stall too, not a dropped or extra toss.
 Every toss still carries its exact ``t_us``, so consumers that sort by it are unaffected.
 """
 
@@ -33,6 +37,10 @@ def add_arguments(parser) -> None:
                         help="players, 2-8 (default 8)")
     parser.add_argument("--lockout-ms", type=float, default=30.0, help="bounce lockout (default 30)")
     parser.add_argument("--order-window-ms", type=float, default=5.0, help="order window (default 5)")
+    parser.add_argument("--min-press-ms", type=float, default=None,
+                        help="glitch filter: minimum press time (default: 3, or 60%% of the order window)")
+    parser.add_argument("--glitches", type=float, default=0.3,
+                        help="share of players given a 1 µs glitch spike per burst (default 0.3)")
     parser.add_argument("--jitter-us", type=float, default=1000.0,
                         help="how late an edge may reach Python, shuffling inputs close in time (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
@@ -45,11 +53,15 @@ class Result:
     delivered: int = 0
     out_of_order: int = 0
     bench_stalls: int = 0
+    filter_stalls: int = 0
     dropped_real: int = 0
     extra: int = 0
     wrong_time: int = 0
     bounce_injected: int = 0
     bounce_dropped: int = 0
+    glitches_injected: int = 0
+    glitches_filtered: int = 0
+    min_press_ms: float = 0.0
     releases: int = 0
     latencies_us: list[float] = field(default_factory=list)
 
@@ -105,7 +117,7 @@ def arrival_order(edges, rng: random.Random, jitter_us: float):
     return [next(cursor[player]) for _t, player, _a in keyed]
 
 
-def run_once(args, window_ms: float) -> Result:
+def run_once(args, window_ms: float, min_press_ms: float) -> Result:
     from gpiozero.pins.mock import MockFactory
 
     from rig.config import PlayerInput
@@ -115,7 +127,7 @@ def run_once(args, window_ms: float) -> Result:
     rng = random.Random(args.seed)
     lockout_us = round(args.lockout_ms * 1000)
     specs = [PlayerInput(f"P{i + 1}", PINS[i], "button" if i % 2 == 0 else "beam") for i in range(args.players)]
-    result = Result(window_ms)
+    result = Result(window_ms, min_press_ms=min_press_ms)
     delivered: list[tuple[object, int]] = []
     arrived = threading.Condition()
     releases = []
@@ -129,9 +141,11 @@ def run_once(args, window_ms: float) -> Result:
     factory = MockFactory(pin_class=TickPin)
     injected_at: dict[tuple[str, int], int] = {}
     expected: list[tuple[str, int]] = []
+    trains: dict[str, list[int]] = {}  # player -> first-edge times of its presses and spikes
+    edge_times: dict[str, list[int]] = {}
     try:
         with TossInputs(specs, pin_factory=factory, lockout_ms=args.lockout_ms, order_window_ms=window_ms,
-                        on_toss=on_toss, on_release=releases.append) as inputs:
+                        min_press_ms=min_press_ms, on_toss=on_toss, on_release=releases.append) as inputs:
             pins = {spec.name: inputs.device(spec.name).pin for spec in specs}
             base_us = round(time.monotonic() * 1e6) + 1_000_000
             for burst in range(args.bursts):
@@ -145,7 +159,15 @@ def run_once(args, window_ms: float) -> Result:
                     edges, presses = _player_edges(rng, start + offset, lockout_us, double=rng.random() < 0.25)
                     tagged += [(t_us, spec.name, active) for t_us, active in edges]
                     expected += [(spec.name, t) for t in presses]
+                    trains.setdefault(spec.name, []).extend(presses)
+                    edge_times.setdefault(spec.name, []).extend(t for t, _ in edges)
                     result.bounce_injected += len(edges) - 2 * len(presses)
+                    if rng.random() < args.glitches:  # a 1 µs spike well after this burst's presses
+                        spike = start + rng.randint(600_000, 800_000)
+                        tagged += [(spike, spec.name, True), (spike + 1, spec.name, False)]
+                        trains[spec.name].append(spike)
+                        edge_times[spec.name] += [spike, spike + 1]
+                        result.glitches_injected += 1
                 previous_us = None
                 for t_us, name, active in arrival_order(tagged, rng, args.jitter_us):
                     if previous_us is not None and t_us - previous_us > 2 * args.jitter_us:
@@ -158,6 +180,7 @@ def run_once(args, window_ms: float) -> Result:
                     arrived.wait_for(lambda: len(delivered) >= len(expected), timeout=2.0)
             inputs.flush()
             result.bounce_dropped = sum(s.dropped for s in inputs.stats().values())
+            result.glitches_filtered = sum(s.glitches for s in inputs.stats().values())
     finally:
         factory.reset()
 
@@ -173,8 +196,23 @@ def run_once(args, window_ms: float) -> Result:
                 result.bench_stalls += 1  # the bench itself injected b later than the window allows
     got = {(event.player, event.t_us) for event, _ in delivered}
     want = set(expected)
-    result.dropped_real = len(want - got)
-    result.extra = len(got - want)
+    min_press_us = round(min_press_ms * 1000)
+    slack_ns = (window_ms - min_press_ms) * 1e6
+
+    def stalled(player: str, t_us: int) -> bool:
+        """The press or spike around *t_us* had an edge inside its minimum press time injected too late."""
+        starts = [t for t in trains.get(player, ()) if t <= t_us <= t + min_press_us]
+        if not min_press_us or not starts:
+            return False
+        first = max(starts)
+        late = [injected_at[(player, t)] for t in edge_times[player] if first <= t <= first + min_press_us]
+        return max(late) - injected_at[(player, first)] > slack_ns
+
+    dropped = [key for key in want - got if not stalled(*key)]
+    extra = [key for key in got - want if not stalled(*key)]
+    result.filter_stalls = len(want - got) - len(dropped) + len(got - want) - len(extra)
+    result.dropped_real = len(dropped)
+    result.extra = len(extra)
     for event, at in delivered:
         start = injected_at.get((event.player, event.t_us))
         if start is not None:
@@ -183,25 +221,33 @@ def run_once(args, window_ms: float) -> Result:
 
 
 def run(args) -> int:
-    with_window = run_once(args, args.order_window_ms)
-    without = run_once(args, 0.0)
+    from rig.config import default_min_press_ms
+
+    min_press = default_min_press_ms(args.order_window_ms) if args.min_press_ms is None else args.min_press_ms
+    with_window = run_once(args, args.order_window_ms, min_press)
+    without = run_once(args, 0.0, 0.0)
     print(f"rig bench tosses: {args.players} players, {args.bursts} bursts through gpiozero MockFactory "
           f"+ TickPin (exact ticks), lockout {args.lockout_ms:g} ms, seed {args.seed}")
+    print(f"  glitch filter: min press {min_press:g} ms with the window (off with the window off); "
+          f"1 µs spikes on {args.glitches:.0%} of players per burst")
     print("  bursts alternate: first edges within 1 ms / exactly 1 µs apart; bounce trains of 0-6 edges;")
     print(f"  25% of players press twice; edges reach Python up to {args.jitter_us:g} µs late, shuffling players")
     head_a = f"order window {with_window.window_ms:g} ms"
-    head_b = "window off"
+    head_b = "window and filter off"
     print(f"{'':28}{head_a:>24}{head_b:>28}")
     rows = [
         ("tosses injected", "injected", "{}"),
         ("tosses delivered", "delivered", "{}"),
         ("delivered out of tick order", "out_of_order", "{}"),
         ("  of which bench stalls", "bench_stalls", "{}"),
+        ("glitch filter bench stalls", "filter_stalls", "{}"),
         ("dropped real tosses (must 0)", "dropped_real", "{}"),
-        ("extra tosses from bounce", "extra", "{}"),
+        ("extra tosses (must be 0)", "extra", "{}"),
         ("releases delivered", "releases", "{}"),
         ("bounce edges injected", "bounce_injected", "{}"),
         ("bounce edges dropped", "bounce_dropped", "{}"),
+        ("1 µs glitches injected", "glitches_injected", "{}"),
+        ("glitches filtered", "glitches_filtered", "{}"),
     ]
     for label, attr, fmt in rows:
         print(f"{label:<28}{fmt.format(getattr(with_window, attr)):>24}{fmt.format(getattr(without, attr)):>28}")

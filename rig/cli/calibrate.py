@@ -27,6 +27,8 @@ def register(subparsers) -> None:
     parser.add_argument("--exposure-us", type=int, help="the locked exposure time used for the frames (µs)")
     parser.add_argument("--analogue-gain", type=float, help="the locked analogue gain used for the frames")
     parser.add_argument("--colour-gains", metavar="RED,BLUE", help="the locked white-balance gains used")
+    parser.add_argument("--lens-position", type=float, metavar="DIOPTRES",
+                        help="the Camera Module 3 lens position used (1 / metres)")
     parser.add_argument("--virtual", metavar="LIGHTING", nargs="?", const="neutral",
                         help="calibrate on the virtual table under LIGHTING (default neutral) instead of images")
     parser.add_argument("--samples", metavar="DIR", help="with --virtual: also save the rendered ritual frames to DIR")
@@ -49,6 +51,18 @@ def _faces(specs: list[str]) -> dict[str, str]:
     if missing:
         raise RigError(f"missing --face for {', '.join(missing)} (the ritual needs blue, pink, yellow and blank)")
     return faces
+
+
+def recorded_camera(image: str | Path) -> dict:
+    """The camera values `rig record` noted next to a frame (``recording.json``'s last session), or {}."""
+    import json
+
+    try:
+        sessions = json.loads((Path(image).parent / "recording.json").read_text(encoding="utf-8"))["sessions"]
+        camera = sessions[-1].get("camera") or {}
+    except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError):
+        return {}
+    return camera if isinstance(camera, dict) else {}
 
 
 def _gains(text: str | None) -> tuple[float, float] | None:
@@ -94,8 +108,18 @@ def run(args) -> int:
         frames = {face: load_image(path) for face, path in paths.items()}
         empty = load_image(args.empty) if args.empty else None
         name = args.name or Path(args.out).stem
-    report = fit_profile(frames, empty=empty, name=name, exposure_us=args.exposure_us,
-                         analogue_gain=args.analogue_gain, colour_gains=_gains(args.colour_gains))
+    # the values the camera really used: given, else what `rig record` noted with the frames
+    camera = {} if args.virtual else recorded_camera(paths["blue"])
+    gains = _gains(args.colour_gains) or (tuple(camera["colour_gains"]) if camera.get("colour_gains") else None)
+    report = fit_profile(frames, empty=empty, name=name,
+                         exposure_us=args.exposure_us if args.exposure_us is not None else camera.get("exposure_us"),
+                         analogue_gain=args.analogue_gain if args.analogue_gain is not None else camera.get("analogue_gain"),
+                         colour_gains=gains)
+    lens = args.lens_position if args.lens_position is not None else camera.get("lens_position")
+    if lens is not None:
+        import dataclasses
+
+        report = dataclasses.replace(report, profile=dataclasses.replace(report.profile, lens_position=float(lens)))
     for line in report.lines():
         print(line)
     out = Path(args.out)

@@ -94,14 +94,10 @@ def run(args: argparse.Namespace) -> int:
         profile = Profile.load(config.profile)
     tracker = _tracker(profile) if args.track else None
     first = _prepare(args.dir)
-    source = open_source(
-        str(spec),
-        width=args.width or config.camera.width,
-        height=args.height or config.camera.height,
-        fps=args.fps or (config.camera.fps if spec.kind != "virtual" else None),
-        profile=profile,
-        realtime=False,
-    )
+    options = config.camera.options() if args.source is None else {}  # the config's camera: its focus, crop, ...
+    options.update(width=args.width or config.camera.width, height=args.height or config.camera.height,
+                   fps=args.fps or (config.camera.fps if spec.kind != "virtual" else None), loop=False)
+    source = open_source(str(spec), profile=profile, realtime=False, **options)
     saved: list[Path] = []
     seen = 0
     start_t = None
@@ -132,6 +128,8 @@ def run(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             pass
         meta.update(frames=len(saved), width=source.width, height=source.height)
+        if callable(getattr(source, "settings", None)):  # the Pi camera's exposure, gains, lens: for `rig calibrate`
+            meta["camera"] = source.settings()
     _note_session(args.dir / "recording.json", meta)
     if saved:
         print(f"rig record: {len(saved)} frames from {spec} -> {args.dir} ({saved[0].name} .. {saved[-1].name})")

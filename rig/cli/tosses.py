@@ -106,19 +106,19 @@ class _Printer:
 
 
 def run(args) -> int:
+    from rig.config import RigConfig, default_config_path
     from rig.errors import ConfigError
     from rig.hardware.tosses import TossInputs, describe_factory, resolve_pin_factory
 
-    from rig.config import RigConfig, default_config_path
-
     if args.count is not None and args.count < 1:
         raise ConfigError(f"--count must be at least 1, not {args.count}")
-    lockout_ms, stuck_after_s = 30.0, 10.0
+    lockout_ms, stuck_after_s, order_window_ms, min_press_ms = 30.0, 10.0, 5.0, None
     path = args.config if args.config is not None else (None if args.pin else default_config_path())
     if path is not None:
         config = RigConfig.load(path)
         players = list(config.players)
         lockout_ms, stuck_after_s = config.tosses.lockout_ms, config.tosses.stuck_after_s
+        order_window_ms, min_press_ms = config.tosses.order_window_ms, config.tosses.min_press_ms
     elif args.pin:
         players = args.pin
     elif args.simulate:
@@ -144,13 +144,14 @@ def run(args) -> int:
     out = sys.stdout
     printer = _Printer(out)
     inputs = TossInputs(players, pin_factory=factory, lockout_ms=lockout_ms, stuck_after_s=stuck_after_s,
+                        order_window_ms=order_window_ms, min_press_ms=min_press_ms,
                         on_toss=printer.on_toss, on_release=printer.on_release, on_fault=printer.on_fault)
     with inputs:
         try:
             printer.inputs = inputs
             printer.pins = {name: str(inputs.device(name).pin) for name in inputs.players}
             print(f"{len(players)} inputs on {describe_factory(factory)}; lockout {lockout_ms:g} ms, "
-                  f"stuck after {stuck_after_s:g} s", file=out)
+                  f"stuck after {stuck_after_s:g} s, glitch filter {inputs.min_press_us / 1000:g} ms", file=out)
             for spec in players:
                 print(f"  {spec.name:<12} {printer.pins[spec.name]:<7} {spec.kind}", file=out)
             if args.simulate:
@@ -210,7 +211,7 @@ def _summary(inputs, out) -> None:
         tosses = "toss,  " if s.tosses == 1 else "tosses,"
         edges = "edge dropped, " if s.dropped == 1 else "edges dropped,"
         print(f"  {s.player:<12} {s.pin:<7} {s.kind:<6} {s.tosses:>3} {tosses} {s.dropped:>3} bounce {edges} "
-              f"{s.faults} fault{'' if s.faults == 1 else 's'}, {state}", file=out)
+              f"{s.glitches} glitch{'' if s.glitches == 1 else 'es'}, {s.faults} fault{'' if s.faults == 1 else 's'}, {state}", file=out)
 
 
 def _calibrate_jitter(args, players, factory) -> int:

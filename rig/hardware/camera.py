@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from rig.config import check_crop
 from rig.errors import ConfigError, HardwareError
 
 #: The source kinds :func:`open_source` knows, as written in a config file.
@@ -93,11 +94,14 @@ class FrameSource:
     #: Live sources never run out of frames; a recording does.
     live = True
 
-    def __init__(self, name: str, *, width: int = 1280, height: int = 960, fps: float = 30.0) -> None:
+    def __init__(self, name: str, *, width: int = 1280, height: int = 960, fps: float = 30.0,
+                 crop: tuple[float, float, float, float] | None = None) -> None:
         self.name = name
         self.width = int(width)
         self.height = int(height)
         self.fps = float(fps)
+        #: ``(x, y, w, h)`` as fractions of the camera's frame: the part that shows the box (None: all).
+        self.crop = check_crop(crop)
         self._started = False
 
     def __repr__(self) -> str:
@@ -154,6 +158,15 @@ class FrameSource:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+    def crop_frame(self, frame):
+        """*frame* cut to :attr:`crop` (a view, no copy); the whole frame without a crop."""
+        if self.crop is None or frame is None:
+            return frame
+        height, width = frame.shape[:2]
+        x, y, w, h = self.crop
+        left, top = round(x * width), round(y * height)
+        return frame[top:top + max(1, round(h * height)), left:left + max(1, round(w * width))]
 
     # -- for subclasses -----------------------------------------------------------------
     def _open(self) -> None:
@@ -217,7 +230,10 @@ class CameraWatcher:
     """Runs :func:`track` in a background thread and keeps the camera alive.
 
     :meth:`start` opens the camera in the caller's thread, so a camera missing at start is a
-    :class:`~rig.errors.HardwareError` naming the source. After that, a lost camera is
+    :class:`~rig.errors.HardwareError` naming the source — unless ``start(missing_ok=True)``
+    (what ``rig run`` on the Pi does, so a loose ribbon cable never restart-loops the service):
+    a live camera missing at start is then reported lost at once and retried like one lost
+    later. After that, a lost camera is
     reported once as a :class:`rig.vision.rolls.CameraLost` event, retried with growing pauses
     (``backoff`` seconds, the last repeated), and reported as ``CameraRecovered`` when frames
     come again; the tracker keeps its state throughout, so the game carries on where it was.
@@ -258,8 +274,17 @@ class CameraWatcher:
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
-    def start(self) -> CameraWatcher:
-        self.source.start()
+    def start(self, *, missing_ok: bool = False) -> CameraWatcher:
+        try:
+            self.source.start()
+        except HardwareError as exc:
+            if not (missing_ok and self.source.live):
+                raise
+            from rig.vision.rolls import CameraLost
+
+            logging.getLogger(__name__).warning("%s; starting without it and retrying", exc)
+            self.lost = str(exc)
+            self._emit(CameraLost(now_us(), str(exc)))
         self._stop.clear()
         self._done.clear()
         self.ended = False

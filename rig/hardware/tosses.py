@@ -47,6 +47,7 @@ from gpiozero import Button, Device, DigitalInputDevice
 from gpiozero.exc import GPIOPinInUse, GPIOZeroError, PinInvalidPin
 from gpiozero.pins.mock import MockFactory
 
+from rig.config import default_min_press_ms
 from rig.errors import ConfigError, HardwareError
 
 __all__ = [
@@ -60,6 +61,7 @@ __all__ = [
     "TossButton",
     "TossEvent",
     "TossInputs",
+    "check_ticks",
     "describe_factory",
     "resolve_pin_factory",
     "ticks_to_us",
@@ -146,36 +148,96 @@ class Lockout:
         ([], [])
         >>> lock.edge(200_000, True), lock.edge(210_000, False), lock.settle()
         ([(True, 200000)], [], [(False, 210000)])
+
+    The glitch filter, ``min_press_us``: a press only counts if the input is *still active*
+    that long after its first edge, and is then dated by that first edge. Until then the
+    press is :attr:`pending`; :meth:`confirm` decides it (the dispatcher calls it when the
+    order window of the first edge is over), as does any edge after the minimum press time.
+    A 1 µs spike on a long wire, or an IR receiver's dropout, never becomes a press::
+
+        >>> lock = Lockout(30_000, min_press_us=3_000)
+        >>> lock.edge(1_000, True), lock.edge(1_001, False), lock.pending   # a 1 µs spike
+        ([], [], 1000)
+        >>> lock.confirm(), lock.glitches, lock.active
+        ([], 1, False)
+        >>> lock.edge(5_000, True), lock.edge(5_200, False), lock.edge(5_900, True)  # a bouncing press
+        ([], [], [])
+        >>> lock.confirm(), lock.dropped       # still active 3 ms on: dated by its first edge
+        ([(True, 5000)], 2)
+
+    A decision made too early (the press's last bounce edge reached us only after the order
+    window) is mended: an edge still inside the minimum press time of a press judged a glitch
+    reopens it, dated by its first edge again.
     """
 
-    def __init__(self, lockout_us: int, *, active: bool = False):
+    def __init__(self, lockout_us: int, *, active: bool = False, min_press_us: int = 0):
         self.lockout_us = int(lockout_us)
+        self.min_press_us = int(min_press_us)
         self.active = active
         self.dropped = 0
+        self.glitches = 0
         self._raw = active
         self._raw_t: int | None = None
         self._until: int | None = None
+        self._pending: int | None = None
+        self._pending_edges = 0
+        self._glitch: int | None = None  # the first edge of the last press judged a glitch
 
     def __repr__(self) -> str:
-        return f"Lockout({self.lockout_us}, active={self.active}, dropped={self.dropped})"
+        return (f"Lockout({self.lockout_us}, active={self.active}, dropped={self.dropped}, "
+                f"min_press_us={self.min_press_us}, glitches={self.glitches})")
+
+    @property
+    def pending(self) -> int | None:
+        """The first edge (µs) of a press not yet confirmed by the glitch filter, else None."""
+        return self._pending
 
     def edge(self, t_us: int, active: bool) -> list[tuple[bool, int]]:
         """Feed one edge of this input (edges of one input come in time order)."""
+        changes: list[tuple[bool, int]] = []
+        if self._pending is not None:
+            if t_us <= self._pending + self.min_press_us:
+                self._raw, self._raw_t = active, t_us
+                self._pending_edges += 1
+                return []
+            changes = self.confirm()  # this edge is after the minimum press time: the level then is known
         if self._until is not None and t_us < self._until:
             self.dropped += 1
             self._raw, self._raw_t = active, t_us
-            return []
-        changes = self.settle()
+            return changes
+        changes += self.settle()
         self._raw, self._raw_t = active, t_us
         if active != self.active:
+            if active and self.min_press_us > 0:
+                first = t_us
+                if self._glitch is not None and t_us <= self._glitch + self.min_press_us:
+                    first = self._glitch  # that "glitch" was a press whose edges came late: mend it
+                    self.glitches -= 1
+                self._pending, self._pending_edges, self._glitch = first, 0, None
+                return changes
             self.active = active
             self._until = t_us + self.lockout_us
             changes.append((active, t_us))
         return changes
 
+    def confirm(self) -> list[tuple[bool, int]]:
+        """Decide the pending press by the level its edges left: a press at its first edge, or a glitch."""
+        if self._pending is None:
+            return []
+        first, self._pending = self._pending, None
+        if not self._raw:
+            self.glitches += 1
+            self._glitch = first
+            return []
+        self.dropped += self._pending_edges
+        self._glitch = None
+        self.active = True
+        self._until = first + self.lockout_us
+        return [(True, first)]
+
     def settle(self) -> list[tuple[bool, int]]:
         """After the lockout: the change a dropped edge left behind, if any."""
-        if self._raw == self.active or self._raw_t is None:
+        if self._pending is not None or self._raw == self.active or self._raw_t is None:
             return []
         self.active = self._raw
         return [(self.active, self._raw_t)]
@@ -306,6 +368,9 @@ def resolve_pin_factory(pin_factory=None):
         return pin_factory
     if Device.pin_factory is not None:
         return Device.pin_factory
+    problem = lgpio_workdir_problem()
+    if problem:
+        raise HardwareError(problem)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -314,6 +379,34 @@ def resolve_pin_factory(pin_factory=None):
             tried = "; ".join(str(w.message) for w in caught) or str(exc)
             raise NoGPIOError(tried) from None
     return Device.pin_factory
+
+
+def lgpio_workdir_problem(env=None, cwd: str | None = None) -> str | None:
+    """Why lgpio would fail here, in words, or None: it makes its edge-notification pipes
+    (``.lgd-nfy*``) in the working directory (or ``$LG_WD``), so a read-only one fails at the
+    first edge callback with a misleading "no such file" (lg: lgNotify.c, lgUtil.c).
+
+    >>> lgpio_workdir_problem({"GPIOZERO_PIN_FACTORY": "mock"}, "/")
+    >>> print(lgpio_workdir_problem({"GPIOZERO_PIN_FACTORY": "lgpio"}, "/srv/read-only"))
+    lgpio makes its notification pipes (.lgd-nfy*) in the working directory, and /srv/read-only is not writable: run the rig from a writable folder, or set LG_WD to one (the service runs in /var/lib/rig)
+    """
+    import os
+
+    env = os.environ if env is None else env
+    factory = env.get("GPIOZERO_PIN_FACTORY", "").strip().lower()
+    if factory and factory != "lgpio":
+        return None
+    if not factory:
+        import importlib.util
+
+        if importlib.util.find_spec("lgpio") is None:
+            return None
+    folder = env.get("LG_WD") or cwd or os.getcwd()
+    if os.access(folder, os.W_OK):
+        return None
+    where = "$LG_WD" if env.get("LG_WD") else "the working directory"
+    return (f"lgpio makes its notification pipes (.lgd-nfy*) in {where}, and {folder} is not writable: "
+            "run the rig from a writable folder, or set LG_WD to one (the service runs in /var/lib/rig)")
 
 
 def describe_factory(factory) -> str:
@@ -328,6 +421,35 @@ def describe_factory(factory) -> str:
     if name == "LGPIOFactory":
         return "lgpio (kernel edge timestamps)"
     return f"{name} (timestamps taken in Python, not by the kernel: install python3-lgpio for exact order)"
+
+
+#: Pin factories whose ``ticks`` are not monotonic seconds: pigpio's are microseconds that wrap every 71.6 min.
+_NOT_SECONDS = ("PiGPIOFactory",)
+
+
+def check_ticks(factory):
+    """*factory*, if its edge ticks are seconds on a monotonic clock; :class:`~rig.errors.HardwareError` if not.
+
+    gpiozero's ``Factory.ticks()`` format is the factory's own: lgpio gives the kernel's
+    ``CLOCK_MONOTONIC`` ns / 1e9, the mock and native factories ``time.monotonic()``, but
+    pigpio its daemon's 32-bit microsecond counter, which toss times cannot be compared by.
+    """
+    names = {cls.__name__ for cls in type(factory).__mro__}
+    if names & set(_NOT_SECONDS):
+        raise HardwareError(
+            f"pin factory {type(factory).__name__}: its edge ticks are wrapping microseconds, not seconds, so "
+            "toss times would be wrong; use lgpio (GPIOZERO_PIN_FACTORY=lgpio, sudo apt install python3-lgpio)")
+    return factory
+
+
+def check_min_press(min_press_ms: float, order_window_ms: float) -> None:
+    """:class:`~rig.errors.ConfigError` unless the minimum press time fits inside the order window."""
+    if not min_press_ms >= 0:
+        raise ConfigError(f"tosses.min_press_ms must be 0 or more, not {min_press_ms}")
+    if min_press_ms and min_press_ms >= order_window_ms:
+        raise ConfigError(
+            f"tosses.min_press_ms ({min_press_ms:g}) must be shorter than tosses.order_window_ms "
+            f"({order_window_ms:g}): a press is confirmed inside its order window (0 turns the glitch filter off)")
 
 
 def _pin_errors() -> tuple[type[BaseException], ...]:
@@ -361,18 +483,21 @@ class InputStats:
     dropped: int
     faults: int
     stuck: bool
+    glitches: int = 0  # presses shorter than the minimum press time: not counted as tosses
 
 
 class _Input:
     """Dispatcher-thread state of one player's input."""
 
-    def __init__(self, spec, device, lockout_us: int, source: str, active: bool):
+    def __init__(self, spec, device, lockout_us: int, source: str, active: bool, min_press_us: int = 0):
         self.name: str = spec.name
         self.kind: str = spec.kind
         self.device = device
         self.pin = str(device.pin)
         self.source = source
-        self.lockout = Lockout(lockout_us, active=active)
+        self.lockout = Lockout(lockout_us, active=active, min_press_us=min_press_us)
+        self.confirm_due: int | None = None  # monotonic ns: decide a pending press (glitch filter)
+        self.pending_arrived: int = 0  # monotonic ns the pending press's first edge reached us
         self.stuck = False
         self.press_us: int | None = None
         self.stuck_due: int | None = None  # monotonic ns
@@ -396,6 +521,12 @@ class TossInputs:
       :class:`InputFault` ``"stuck"`` and gives no tosses until it is released.
     - Events wait *order_window_ms* after they arrive, so that an edge of another input
       that arrives a little later but happened earlier is delivered first.
+    - The glitch filter: a press counts only if the input is still active *min_press_ms*
+      after its first edge (and is dated by that edge); shorter pulses are counted as
+      glitches (:meth:`stats`). The check is made when the first edge's order window is over,
+      so it adds no delay; *min_press_ms* must be shorter than *order_window_ms* (the rest
+      is the time a release edge may take to reach us). ``None``: 3 ms, or 60% of the order
+      window if that is shorter; 0 turns the filter off.
 
     Callbacks run on the object's own thread, one at a time, never on gpiozero's. A pin that
     is not a GPIO or already in use raises :class:`~rig.errors.HardwareError` naming it.
@@ -409,6 +540,7 @@ class TossInputs:
         lockout_ms: float = 30,
         stuck_after_s: float = 10,
         order_window_ms: float = 5,
+        min_press_ms: float | None = None,
         on_toss: Callable[[TossEvent], Any] | None = None,
         on_release: Callable[[ReleaseEvent], Any] | None = None,
         on_fault: Callable[[InputFault], Any] | None = None,
@@ -421,11 +553,14 @@ class TossInputs:
             raise ConfigError(f"tosses.stuck_after_s must be more than 0, not {stuck_after_s}")
         if not order_window_ms >= 0:
             raise ConfigError(f"tosses.order_window_ms must be 0 or more, not {order_window_ms}")
+        min_press_ms = default_min_press_ms(order_window_ms) if min_press_ms is None else min_press_ms
+        check_min_press(min_press_ms, order_window_ms)
+        self.min_press_us = round(min_press_ms * 1000)
         self.lockout_us = round(lockout_ms * 1000)
         self.stuck_after_us = round(stuck_after_s * 1_000_000)
         self.order_window_ns = round(order_window_ms * 1_000_000)
         self.on_toss, self.on_release, self.on_fault = on_toss, on_release, on_fault
-        self.pin_factory = resolve_pin_factory(pin_factory)
+        self.pin_factory = check_ticks(resolve_pin_factory(pin_factory))
         self.simulated = isinstance(self.pin_factory, MockFactory)
         self._queue: SimpleQueue = SimpleQueue()
         self._held: list[tuple[int, int, int, object]] = []  # (t_us, seq, due_ns, event)
@@ -452,6 +587,7 @@ class TossInputs:
         kwargs.setdefault("lockout_ms", tosses.lockout_ms)
         kwargs.setdefault("stuck_after_s", tosses.stuck_after_s)
         kwargs.setdefault("order_window_ms", tosses.order_window_ms)
+        kwargs.setdefault("min_press_ms", tosses.min_press_ms)
         return cls(config.players, **kwargs)
 
     def _open(self, index: int, spec) -> _Input:
@@ -482,14 +618,15 @@ class TossInputs:
         # must find the input in the state before it.
         active = bool(device.is_active) if not first_edge else not first_edge[0]
         prefix = "sim:" if self.simulated else ""
-        return _Input(spec, device, self.lockout_us, f"{prefix}{spec.kind}:{device.pin}", active)
+        return _Input(spec, device, self.lockout_us, f"{prefix}{spec.kind}:{device.pin}", active, self.min_press_us)
 
     # --- public API ------------------------------------------------------------------------
 
     def __repr__(self) -> str:
         names = ", ".join(f"{i.name}={i.kind}:{i.pin}" for i in self._inputs)
         state = "closed" if self._closed else "open"
-        return f"<TossInputs {names} lockout_ms={self.lockout_us / 1000:g} {state}>"
+        return (f"<TossInputs {names} lockout_ms={self.lockout_us / 1000:g} "
+                f"min_press_ms={self.min_press_us / 1000:g} {state}>")
 
     def __enter__(self) -> TossInputs:
         return self
@@ -520,7 +657,8 @@ class TossInputs:
         with self._stats_lock:
             return {
                 inp.name: InputStats(
-                    inp.name, inp.pin, inp.kind, inp.tosses, inp.lockout.dropped, inp.faults, inp.stuck
+                    inp.name, inp.pin, inp.kind, inp.tosses, inp.lockout.dropped, inp.faults, inp.stuck,
+                    inp.lockout.glitches,
                 )
                 for inp in self._inputs
             }
@@ -543,6 +681,8 @@ class TossInputs:
 
         *bounces* adds that many quick high-low flickers after the press and the release.
         Returns at once (the release comes from a timer). Only with gpiozero's mock pins.
+        A hold shorter than the glitch filter's minimum press time is made twice that long
+        (a shorter one would rightly not count).
         """
         if not self.simulated:
             raise HardwareError("simulate_press needs gpiozero's mock pins (GPIOZERO_PIN_FACTORY=mock)")
@@ -562,6 +702,8 @@ class TossInputs:
                 pin.drive_low()
                 pin.drive_high()
 
+        if self.min_press_us:
+            hold_s = max(hold_s, 2 * self.min_press_us / 1e6)
         if hold_s <= 0:
             release()
             return
@@ -616,7 +758,7 @@ class TossInputs:
                     flushes.append(item[1])
                 else:
                     self._handle(item)
-            self._housekeeping(time.monotonic_ns(), settle_all=stop)
+            self._housekeeping(time.monotonic_ns(), settle_all=stop, confirm_all=stop or bool(flushes))
             self._release(force=stop or bool(flushes))
             for done in flushes:
                 done.set()
@@ -626,7 +768,7 @@ class TossInputs:
     def _timeout(self) -> float | None:
         dues = [due for _t, _s, due, _e in self._held]
         for inp in self._inputs:
-            dues.extend(d for d in (inp.stuck_due, inp.settle_due) if d is not None)
+            dues.extend(d for d in (inp.stuck_due, inp.settle_due, inp.confirm_due) if d is not None)
         if not dues:
             return None
         return max(0.0, (min(dues) - time.monotonic_ns()) / 1e9)
@@ -643,6 +785,12 @@ class TossInputs:
             inp = self._inputs[index]
             with self._stats_lock:
                 changes = inp.lockout.edge(t_us, active)
+            if inp.lockout.pending is None:
+                inp.confirm_due = None
+            elif inp.confirm_due is None or inp.lockout.pending == t_us:
+                # decided when this first edge's order window is over (min_press < order window)
+                inp.pending_arrived = arrived_ns
+                inp.confirm_due = arrived_ns + self.order_window_ns
             if changes and changes[-1][1] == t_us:
                 inp.settle_due = arrived_ns + self.lockout_us * 1000
             elif not changes and inp.settle_due is None:
@@ -650,7 +798,16 @@ class TossInputs:
             for level, t in changes:
                 self._change(inp, level, t, arrived_ns)
 
-    def _housekeeping(self, now_ns: int, *, settle_all: bool = False) -> None:
+    def _housekeeping(self, now_ns: int, *, settle_all: bool = False, confirm_all: bool = False) -> None:
+        due = [inp for inp in self._inputs if inp.confirm_due is not None and (confirm_all or inp.confirm_due <= now_ns)]
+        for inp in sorted(due, key=lambda i: (i.lockout.pending, i.pending_arrived)):  # equal ticks: first come first
+            inp.confirm_due = None
+            with self._stats_lock:
+                changes = inp.lockout.confirm()
+            if changes:
+                inp.settle_due = inp.pending_arrived + self.lockout_us * 1000
+            for level, t in changes:
+                self._change(inp, level, t, inp.pending_arrived)
         for inp in self._inputs:
             if inp.settle_due is not None and (settle_all or inp.settle_due <= now_ns):
                 inp.settle_due = None
@@ -692,7 +849,12 @@ class TossInputs:
 
     def _release(self, *, force: bool) -> None:
         now = time.monotonic_ns()
+        # A press the glitch filter has not decided yet holds back every event dated after it.
+        pending = [inp.lockout.pending for inp in self._inputs if inp.lockout.pending is not None]
+        barrier = None if force or not pending else min(pending)
         while self._held and (force or any(due <= now for _t, _s, due, _e in self._held)):
+            if barrier is not None and self._held[0][0] >= barrier:
+                break
             _t, _s, _due, event = heapq.heappop(self._held)
             self._deliver(event)
 

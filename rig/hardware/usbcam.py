@@ -25,7 +25,7 @@ class UsbCamera(FrameSource):
     what most UVC drivers use. ``timeout_s``: a camera that yields no frame for this long is lost.
     """
 
-    OPTIONS = ("width", "height", "fps", "profile", "exposure", "wb_temperature", "timeout_s")
+    OPTIONS = ("width", "height", "fps", "profile", "exposure", "wb_temperature", "timeout_s", "crop", "hflip", "vflip")
 
     def __init__(
         self,
@@ -38,8 +38,12 @@ class UsbCamera(FrameSource):
         exposure: float | None = None,
         wb_temperature: float | None = None,
         timeout_s: float = 2.0,
+        crop: tuple[float, float, float, float] | None = None,
+        hflip: bool = False,
+        vflip: bool = False,
     ) -> None:
-        super().__init__(f"usb:{device}", width=width, height=height, fps=fps)
+        super().__init__(f"usb:{device}", width=width, height=height, fps=fps, crop=crop)
+        self.hflip, self.vflip = bool(hflip), bool(vflip)
         self.device = int(device) if str(device).isdigit() else str(device)
         if exposure is None and profile is not None and getattr(profile, "exposure_us", None):
             exposure = float(profile.exposure_us) / 100.0
@@ -65,6 +69,8 @@ class UsbCamera(FrameSource):
             raise HardwareError(
                 f"camera {self.name}: no USB camera there (is it plugged in? `ls /dev/video*` lists the devices)"
             )
+        # MJPG: raw YUYV at 1280x960 needs more than USB 2 carries at 30 fps, so many webcams drop to 5-10 fps
+        cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG"))
         cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.width)
         cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.height)
         cap.set(cv2.CAP_PROP_FPS, self.fps)
@@ -95,10 +101,29 @@ class UsbCamera(FrameSource):
             t_us = now_us()
             if ok and frame is not None:
                 self._last_frame_us = t_us
-                return t_us, frame
+                return self._driver_time(cap, t_us), self._orient(frame)
             if t_us - self._last_frame_us > self.timeout_s * 1e6:
                 raise CameraLostError(f"camera {self.name}: no frame for {self.timeout_s:g} s (unplugged?)")
             time.sleep(0.01)
+
+    @staticmethod
+    def _driver_time(cap, read_us: int) -> int:
+        """The V4L2 buffer's timestamp (OpenCV's CAP_PROP_POS_MSEC: the driver's monotonic time), if plausible."""
+        import cv2
+
+        driver_ms = cap.get(cv2.CAP_PROP_POS_MSEC)
+        driver_us = round(driver_ms * 1000) if driver_ms and driver_ms > 0 else 0
+        # the driver stamps on the monotonic clock: a frame taken 0-1 s before it was read
+        return driver_us if 0 <= read_us - driver_us < 1_000_000 else read_us
+
+    def _orient(self, frame):
+        import cv2
+
+        if self.hflip and self.vflip:
+            frame = cv2.rotate(frame, cv2.ROTATE_180)
+        elif self.hflip or self.vflip:
+            frame = cv2.flip(frame, 1 if self.hflip else 0)
+        return self.crop_frame(frame)
 
     def _close(self) -> None:
         if self._cap is not None:

@@ -113,6 +113,7 @@ class Profile:
     exposure_us: int | None = None
     analogue_gain: float | None = None
     colour_gains: tuple[float, float] | None = None  # (red, blue), as libcamera's ColourGains
+    lens_position: float | None = None  # libcamera's LensPosition (dioptres) calibration focused at
     separation: dict = field(default_factory=dict)  # "blue/pink" -> separation, from calibration
     created: str = ""
     glare: object = None  # fixed lamp reflections seen in the empty box: rows x cols x BGR grey levels, or None
@@ -200,6 +201,7 @@ class Profile:
             exposure_us=int(cam["exposure_us"]) if "exposure_us" in cam else None,
             analogue_gain=float(cam["analogue_gain"]) if "analogue_gain" in cam else None,
             colour_gains=(float(gains[0]), float(gains[1])) if gains else None,
+            lens_position=float(cam["lens_position"]) if "lens_position" in cam else None,
             separation={k: float(v) for k, v in d.get("separation", {}).items()},
             created=str(d.get("created", "")),
             glare=_glare(d["glare"]["bgr"]) if "glare" in d else None,
@@ -240,6 +242,8 @@ class Profile:
             lines.append(f"analogue_gain = {num(self.analogue_gain)}")
         if self.colour_gains is not None:
             lines.append(f"colour_gains = {arr(self.colour_gains)}  # red, blue")
+        if self.lens_position is not None:
+            lines.append(f"lens_position = {num(self.lens_position)}  # dioptres (1 / metres), Camera Module 3")
         lines += ["", "[thresholds]"]
         for f in dataclasses.fields(Thresholds):
             v = getattr(self.thresholds, f.name)

@@ -62,3 +62,22 @@ def test_virtual_calibration(tmp_path, capsys):
     assert Profile.load(out).name == "virtual-table (dim)"
     assert (tmp_path / "s" / "blank.jpg").exists()
     assert main(["calibrate", "--virtual", "--face", "blue=x.png", "--out", str(out)]) == 2
+
+
+def test_the_camera_values_rig_record_noted_are_stored(ritual_files, tmp_path, capsys):
+    """Frames recorded on the Pi come with the camera's metadata values: calibration stores those."""
+    import json
+    import shutil
+
+    folder = tmp_path / "rec"
+    folder.mkdir()
+    paths = {face: shutil.copy(path, folder / path.name) for face, path in ritual_files.items()}
+    camera = {"exposure_us": 30000, "analogue_gain": 1.0667, "colour_gains": [1.8181, 1.5384],
+              "lens_position": 2.5, "focus_fom": 20000}
+    (folder / "recording.json").write_text(json.dumps({"sessions": [{"source": "picamera2", "camera": camera}]}))
+    out = tmp_path / "p.toml"
+    assert main(_args(paths, out)) == 0
+    p = Profile.load(out)
+    assert (p.exposure_us, p.analogue_gain, p.colour_gains, p.lens_position) == (30000, 1.0667, (1.8181, 1.5384), 2.5)
+    assert main(_args(paths, out) + ["--exposure-us", "12000"]) == 0  # given values win
+    assert Profile.load(out).exposure_us == 12000

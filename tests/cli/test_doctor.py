@@ -358,3 +358,76 @@ def test_light_check_fails_when_the_light_changed_since_calibration(tmp_path, ne
     assert result.status == FAIL
     assert "colours the profile does not know" in result.detail
     assert "rig calibrate" in result.fix and "docs/building.md#lighting" in result.fix
+
+
+# --------------------------------------------------------------------------- on the Pi (issue 14)
+
+
+def test_picamera2_found_but_failing_to_import_fails_the_check(tmp_path, factory, monkeypatch):
+    """find_spec says yes, the import says ValueError (NumPy 2 in the venv): the doctor must import it."""
+    import importlib.abc
+    import importlib.machinery
+    import importlib.util
+
+    class BrokenPicamera2(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+        def find_spec(self, name, path=None, target=None):
+            if name in ("picamera2", "libcamera"):
+                return importlib.machinery.ModuleSpec(name, self)
+            return None
+
+        def create_module(self, spec):
+            return None
+
+        def exec_module(self, module):
+            raise ValueError("numpy.dtype size changed, may indicate binary incompatibility")
+
+    monkeypatch.setattr(sys, "meta_path", [BrokenPicamera2(), *sys.meta_path])
+    for name in ("picamera2", "libcamera"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    assert importlib.util.find_spec("picamera2") is not None
+    config = config_in(tmp_path, THREE, camera=CameraConfig("picamera2"))
+    from rig.doctor import check_picamera2
+
+    result = check_picamera2(Context.create(config, on_pi=True, env={}, pin_factory=factory, systemctl=None))
+    assert result.status == FAIL and "numpy.dtype size changed" in result.detail
+    assert "NumPy 2" in result.detail and "constraints-pi.txt" in result.fix
+
+
+@pytest.mark.parametrize("answer, status, words", [
+    ("throttled=0x0", PASS, "no under-voltage"),
+    ("throttled=0x50005", FAIL, "under-voltage now"),
+    ("throttled=0x80000", FAIL, "soft temperature limit since boot"),
+])
+def test_power_reads_vcgencmd_get_throttled(tmp_path, answer, status, words):
+    from rig.doctor import check_power
+
+    calls = []
+
+    def run(argv):
+        calls.append(argv)
+        return 0, answer, ""
+
+    result = check_power(Context.create(config_in(tmp_path), on_pi=True, env={}, systemctl=None, run=run))
+    assert calls == [["vcgencmd", "get_throttled"]]
+    assert result.status == status and words in result.detail
+    if status == FAIL and "under-voltage" in words:
+        assert "power supply" in result.fix
+
+
+def test_gpiozero_releases_the_rig_excludes_fail(tmp_path, monkeypatch):
+    import importlib.metadata
+
+    from rig.doctor import check_packages
+
+    real = importlib.metadata.version
+    monkeypatch.setattr(importlib.metadata, "version",
+                        lambda dist: "2.0.1.post1" if dist == "gpiozero" else real(dist))
+    result = check_packages(Context.create(config_in(tmp_path), on_pi=False, env={}, systemctl=None))
+    assert result.status == FAIL and "gpiozero 2.0.1.post1" in result.detail
+
+
+def test_a_read_only_working_directory_is_named_for_lgpio():
+    from rig.hardware.tosses import lgpio_workdir_problem
+
+    assert "LG_WD" in lgpio_workdir_problem({"GPIOZERO_PIN_FACTORY": "lgpio"}, "/no/such/folder")
+    assert lgpio_workdir_problem({"GPIOZERO_PIN_FACTORY": "lgpio", "LG_WD": str(ROOT)}, "/no/such/folder") is None

@@ -79,6 +79,10 @@
     $("cam-state").textContent = `${cam.source || "camera"}: ${cam.connected === false ? "lost" : "live"}`;
     $("btn-lock").textContent = cam.locked ? "Unlock exposure and white balance" : "Lock exposure and white balance";
     $("lock-state").textContent = cam.detail || "";
+    // libcamera's FocusFoM: larger is sharper; compare it while turning the lens or moving the camera
+    const fom = cam.focus_fom;
+    $("focus-state").textContent = (fom === null || fom === undefined) ? (cam.focus || "")
+      : `Focus figure (FocusFoM) ${fom}${cam.focus ? " — " + cam.focus : ""}`;
   }
 
   async function load() {

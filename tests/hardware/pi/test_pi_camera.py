@@ -43,3 +43,40 @@ def test_the_watcher_reads_the_pi_camera():
     with watcher:
         assert watcher.wait(2) is False  # a live camera never "ends"
     assert watcher.frames_seen > 5 and watcher.lost is None
+
+
+def test_exposure_is_not_frozen_and_is_locked_after_settling():
+    """No calibrated values: AE/AWB settle, then lock to the metadata (not libcamera's frozen 1 ms, gain 1.0)."""
+    from rig.hardware.picamera import PiCamera
+
+    with PiCamera(width=640, height=480) as camera:
+        frames = [item for _, item in zip(range(10), camera.frames())]
+        md = camera.last_metadata
+        assert camera.locked and md.get("AeState", 0) == 0  # AeStateIdle: locked
+        assert (md["ExposureTime"], md["AnalogueGain"]) != (1000, 1.0), "exposure frozen at libcamera's default"
+        mean = float(frames[-1][1].mean())
+        assert 40 < mean < 220, f"mean brightness {mean:.0f}: light the box (docs/building.md#lighting)"
+        settings = camera.settings()
+        assert settings["exposure_us"] == md["ExposureTime"] and len(settings["colour_gains"]) == 2
+
+
+def focus_figure(camera, frames: int = 5) -> int:
+    """libcamera's FocusFoM of the last of a few frames (the lens has moved by then)."""
+    for _ in range(frames):
+        camera.read()
+    return int(camera.last_metadata["FocusFoM"])
+
+
+def test_the_focus_figure_rises_when_the_lens_is_focused():
+    """Camera Module 3: an autofocus cycle (or RIG_TEST_FOCUS_CM) beats the lens parked far away."""
+    from rig.hardware.picamera import PiCamera
+
+    focus = os.environ.get("RIG_TEST_FOCUS_CM", "auto")
+    with PiCamera(width=640, height=480, focus=focus if focus == "auto" else float(focus)) as camera:
+        if "fixed-focus" in camera.focus_detail:
+            pytest.skip("this camera has no focus lens")
+        sharp = focus_figure(camera)
+        print(camera.focus_detail, "FocusFoM", sharp)
+    with PiCamera(width=640, height=480, focus=1000) as camera:  # 0.1 dioptre: focused at 10 m
+        far = focus_figure(camera)
+    assert sharp > 1.2 * far, f"FocusFoM focused {sharp} vs far {far}: is the box 30-50 cm from the lens?"
