@@ -63,6 +63,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             last_seq  INTEGER NOT NULL
         )""",
     ),
+    (  # 2 -> 3: the league publisher's cursor: the last seq the broker acknowledged (rig.league.publisher)
+        """CREATE TABLE league_outbox (
+            stream     TEXT PRIMARY KEY,
+            acked_seq  INTEGER NOT NULL,
+            updated_at TEXT NOT NULL
+        )""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -304,7 +304,7 @@ def test_history_is_rebuilt_after_migrating_a_version_1_log(tmp_path):
     conn.commit()
     conn.close()
     with EngineService.open(tmp_path, clock="sim") as service:
-        assert service.log.schema_version == 2
+        assert service.log.schema_version == 3
         assert service.state() == final
         game = service.history()["games"][0]
     assert (game["status"], game["winner"], game["totals"]) == ("over", final["winner"], final["totals"])
