@@ -64,6 +64,7 @@ class Publisher:
         self._lock = threading.Lock()
         self._connected = False
         self._error: str | None = None
+        self._refused = False  # the error is the broker refusing a publish (cleared by the next acknowledgement)
         self._resend_from: int | None = None
         self._threads: list[threading.Thread] = []
         self._client = None
@@ -175,7 +176,9 @@ class Publisher:
             log.warning("league: %s", self._error)
             return
         with self._lock:
-            self._connected, self._error = True, None
+            self._connected = True
+            if not self._refused:
+                self._error = None
         client.subscribe(topics.topic(self.table, topics.RESEND), qos=1)
         client.publish(topics.topic(self.table, topics.STATUS), topics.status_payload(self.table, True),
                        qos=1, retain=True)
@@ -227,16 +230,20 @@ class Publisher:
             while self._acks:
                 mid, reason = self._acks.popleft()
                 seq = inflight.pop(mid, None)
-                if seq is None:
-                    continue
-                if reason.is_failure:
+                if reason.is_failure:  # Mosquitto also drops the connection after refusing
                     with self._lock:
-                        self._error = (f"the broker refused {topics.topic(self.table, topics.EVENTS)}: "
-                                       f"{reason_text(reason)} (check the table's account and the ACL)")
+                        self._error = (f"the broker refused to take {self.table}'s messages: {reason_text(reason)} "
+                                       "(check the table's account and the ACL)")
+                        self._refused = True
                     log.warning("league: %s", self._error)
                     paused_until = time.monotonic() + REFUSED_RETRY_S
                     next_seq = self.cursor + 1
                     continue
+                if seq is None:
+                    continue
+                if self._refused:
+                    with self._lock:
+                        self._error, self._refused = None, False
                 if seq > self.cursor:
                     acked.add(seq)
             cursor = self.cursor

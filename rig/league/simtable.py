@@ -25,14 +25,18 @@ CARDS = ("blue", "pink", "yellow", "blank", "gray")
 
 
 class SimTable:
-    """Plays frogs games on ``service`` one input at a time (:meth:`step`), for ever."""
+    """Plays frogs games on ``service`` one input at a time (:meth:`step`), for ever.
 
-    def __init__(self, service, *, seed: int, players: int = 4, turns_each: int = 1) -> None:
+    ``t_us``: the clock to start from (a table resumed after a restart starts from now:
+    ``time.monotonic_ns() // 1000``).
+    """
+
+    def __init__(self, service, *, seed: int, players: int = 4, turns_each: int = 1, t_us: int = 1_000_000) -> None:
         self.service = service
         self.rng = random.Random(seed)
         self.players = players
         self.turns_each = turns_each
-        self.t_us = 1_000_000
+        self.t_us = t_us
         self.games_finished = 0
         self._steps = iter(())
 

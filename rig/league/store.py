@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from rig.engine.errors import LogError
-from rig.league.topics import EventMessage, StateMessage
+from rig.league.topics import EventMessage, MessageError, StateMessage, split_topic
 
 #: ``PRAGMA application_id`` of a league database: "RLG!"
 APPLICATION_ID = 0x524C4721
@@ -136,7 +136,11 @@ class LeagueStore:
                     conn.execute("UPDATE tables SET online = ? WHERE name = ?", (int(is_online), table))
                 for topic, reason in rejects:
                     conn.execute("INSERT INTO rejects (at, topic, reason) VALUES (?, ?, ?)", (now, topic, reason))
-                    table = topic.split("/")[1] if topic.count("/") == 2 else None
+                    try:
+                        table = split_topic(topic)[0]
+                    except MessageError:
+                        continue
+                    self._table(table, now)
                     conn.execute("UPDATE tables SET rejected = rejected + 1 WHERE name = ?", (table,))
                 conn.execute("DELETE FROM rejects WHERE id <= (SELECT max(id) FROM rejects) - ?", (KEEP_REJECTS,))
                 for table in touched:
