@@ -14,6 +14,7 @@ BENCHMARKS = {
     "vision": ("rig.bench.vision", "dice/card reading accuracy and ms per frame on the virtual table"),
     "tosses": ("rig.bench.tosses", "toss ordering and latency through the real gpiozero stack"),
     "events": ("rig.bench.events", "event-log append latency with fsync on"),
+    "league": ("rig.bench.league", "N tables through a real mosquitto into rig league: events/s, latency, catch-up"),
 }
 
 

@@ -36,6 +36,8 @@ WINDOW = 200
 SAVE_EVERY_S = 0.2
 #: after the broker refuses an event (not authorized), wait this long before trying again
 REFUSED_RETRY_S = 10.0
+#: the retained state is refreshed at most this often (seconds); the last one always goes out
+STATE_EVERY_S = 0.5
 #: keepalive: a cut cable is noticed after about 1.5 times this
 KEEPALIVE_S = 10
 
@@ -222,6 +224,7 @@ class Publisher:
         saved = self.cursor
         last_save = 0.0
         state_seq = -1
+        state_at = 0.0
         paused_until = 0.0
         while not self._stop.is_set():
             self._wake.wait(self.poll_s)
@@ -275,8 +278,9 @@ class Publisher:
                     next_seq = message.seq + 1
                     self.published += 1
                 self._wake.set()  # more may be waiting
-            elif next_seq > end and state_seq != end and self.service is not None and len(inflight) < self.window:
-                state_seq = end
+            elif (next_seq > end and state_seq != end and self.service is not None and len(inflight) < self.window
+                  and now - state_at >= STATE_EVERY_S):
+                state_seq, state_at = end, now
                 self._publish_state(end)
         if self.cursor != saved:
             self._save_cursor(self.cursor)

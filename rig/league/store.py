@@ -2,8 +2,9 @@
 results and standings.
 
 An event counts once the table's events before it have all arrived (``have``: the highest ``seq``
-up to which nothing is missing); a game is re-folded from its events with the rig's own engine
-(:func:`rig.engine.engine.fold`, so the league's totals are the table's totals), and its
+up to which nothing is missing); a game is folded from its events with the rig's own engine
+(:func:`rig.engine.game.apply`, batches and undo as :func:`rig.engine.engine.fold` has them, so the
+league's totals are the table's totals) — incrementally while it is being played — and its
 players' results go into ``results``; the standings are a sum over ``results``.
 
 >>> from rig.league.topics import EventMessage
@@ -57,12 +58,45 @@ SCHEMA = (
 KEEP_REJECTS = 200
 
 
+class _Fold:
+    """One game folded so far, as the rig's engine folds it (:func:`rig.engine.engine.fold` over the
+    effective batches: an undo drops the last batch)."""
+
+    def __init__(self, started_at: str) -> None:
+        self.batches: list[list[tuple[int, dict]]] = []
+        self.batch_ids: list[int] = []
+        self.game = None
+        self.last_seq = 0
+        self.started_at = started_at
+        self.ended_at = started_at
+
+    def add(self, seq: int, batch: int, event: dict) -> None:
+        from rig.engine.engine import fold
+        from rig.engine.game import apply, start_game
+
+        self.last_seq = seq
+        if event.get("type") == "correction" and event.get("what") == "undo":
+            if not self.batches:
+                raise ValueError("an undo with nothing to undo")
+            self.batches.pop()
+            self.batch_ids.pop()
+            self.game = fold(self.batches)
+            return
+        if self.batch_ids and self.batch_ids[-1] == batch:
+            self.batches[-1].append((seq, event))
+        else:
+            self.batches.append([(seq, event)])
+            self.batch_ids.append(batch)
+        self.game = start_game(event, seq) if event["type"] == "game_started" else apply(self.game, event)
+
+
 class LeagueStore:
     """The league database at ``path`` (created if missing; ``":memory:"`` for tests). Thread-safe."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = path
         self._lock = threading.RLock()
+        self._folds: dict[tuple[str, int], _Fold] = {}  # games in progress, folded so far
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -179,25 +213,35 @@ class LeagueStore:
             self._refold(table, game_id, have)
 
     def _refold(self, table: str, game_id: int, have: int) -> None:
-        from rig.engine.engine import Engine, fold, summary
-        from rig.engine.log import LoggedEvent
+        """Bring one game's summary and results up to ``have``: incrementally from the cached fold when
+        there is one (an undo re-folds the game's remaining batches), else from its first event."""
+        from rig.engine.engine import summary
 
+        cached = self._folds.pop((table, game_id), None)
+        since = cached.last_seq if cached is not None else game_id - 1
         rows = self._conn.execute(
             "SELECT seq, batch, logged_at, body FROM events WHERE table_name = ? AND game_id = ? "
-            "AND status = 'applied' AND seq >= ? AND seq <= ? ORDER BY seq", (table, game_id, game_id, have)).fetchall()
-        if not rows or rows[0][0] != game_id:
+            "AND status = 'applied' AND seq > ? AND seq <= ? ORDER BY seq", (table, game_id, since, have)).fetchall()
+        if cached is None and (not rows or rows[0][0] != game_id):
             return  # the game's start is not here (yet)
-        logged = [LoggedEvent(seq, game_id, batch, "applied", None, at, json.loads(body))
-                  for seq, batch, at, body in rows]
+        if not rows:
+            self._folds[(table, game_id)] = cached
+            return
         error = None
         try:
-            game = fold(Engine._effective(logged))
-            row = summary(game, started_at=logged[0].logged_at, ended_at=logged[-1].logged_at)
+            fold = cached or _Fold(rows[0][2])
+            for seq, batch, logged_at, body in rows:
+                fold.add(seq, batch, json.loads(body))
+            fold.ended_at = rows[-1][2]
+            row = summary(fold.game, started_at=fold.started_at, ended_at=fold.ended_at)
         except Exception as exc:  # a table's events the engine cannot fold: shown, never a crash
             error = f"cannot fold game {game_id} of {table}: {type(exc).__name__}: {exc}"
-            first = logged[0].event
-            row = {"game": str(first.get("game", "?")), "status": "unreadable", "players": [], "totals": {},
-                   "winner": None, "turns": 0, "started_at": logged[0].logged_at, "ended_at": None}
+            started = cached.started_at if cached is not None else rows[0][2]
+            row = {"game": "?", "status": "unreadable", "players": [], "totals": {}, "winner": None, "turns": 0,
+                   "started_at": started, "ended_at": None}
+        else:
+            if row["status"] == "playing":
+                self._folds[(table, game_id)] = fold  # finished games leave the cache
         conn = self._conn
         conn.execute("INSERT OR REPLACE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                      (table, game_id, row["game"], row["status"], json.dumps(list(row["players"])),
