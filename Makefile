@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast browser bench hardware-test install clean
+.PHONY: run test test-fast browser mosquitto league-demo bench hardware-test install clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
@@ -16,17 +16,25 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/rig run $(RUN_ARGS)
 
-## test: set up and run the whole test suite (installs Debian's chromium for the browser tests)
-test: $(STAMP) browser
+## test: set up and run the whole test suite (installs Debian's chromium and mosquitto for the tests)
+test: $(STAMP) browser mosquitto
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 ## test-fast: the suite without the browser tests
-test-fast: $(STAMP)
+test-fast: $(STAMP) mosquitto
 	$(BIN)/python -m pytest -q -m 'not browser' $(PYTEST_ARGS)
 
 ## browser: Debian's chromium for Playwright (its own browser download does not work offline)
 browser:
 	@sh scripts/install-browser.sh
+
+## mosquitto: Debian's MQTT broker for the league tests (they start their own instance)
+mosquitto:
+	@sh scripts/install-mosquitto.sh
+
+## league-demo: a local mosquitto, three simulated tables and the league page (http://127.0.0.1:8090/)
+league-demo: $(STAMP) mosquitto
+	$(BIN)/rig league --demo $(RUN_ARGS)
 
 ## bench: every benchmark, figures printed
 bench: $(STAMP)
@@ -34,6 +42,7 @@ bench: $(STAMP)
 	$(BIN)/rig bench vision
 	$(BIN)/rig bench tosses
 	$(BIN)/rig bench events
+	$(BIN)/rig bench league
 
 ## install: on a Raspberry Pi: apt packages, a --system-site-packages venv, config, systemd units, kiosk
 install:
