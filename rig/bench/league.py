@@ -153,6 +153,10 @@ def run(args) -> int:
             for *_, player in tables:
                 if player.is_alive():
                     player.stop()
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=16) as pool:  # each publisher says goodbye to the broker
+                list(pool.map(lambda thing: thing.close(), [t for t in opened if isinstance(t, Publisher)]))
             for thing in opened:
                 thing.close()
             league.terminate()
