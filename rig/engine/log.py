@@ -64,7 +64,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
     ),
     (  # 2 -> 3: the league publisher's cursor: the last seq the broker acknowledged (rig.league.publisher)
-        """CREATE TABLE league_outbox (
+        """CREATE TABLE IF NOT EXISTS league_outbox (
             stream     TEXT PRIMARY KEY,
             acked_seq  INTEGER NOT NULL,
             updated_at TEXT NOT NULL

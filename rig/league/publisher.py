@@ -167,6 +167,11 @@ class Publisher:
             "SELECT seq, game_id, batch, status, reason, logged_at, body FROM events WHERE seq >= ? "
             "ORDER BY seq LIMIT ?", (first, limit)).fetchall()
 
+    def _log_id(self) -> str | None:
+        """The log's identity: when its first event was logged (None while it is empty)."""
+        row = self._conn.execute("SELECT logged_at FROM events WHERE seq = 1").fetchone()
+        return row[0] if row else None
+
     def _log_end(self) -> int:
         return self._conn.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]
 
@@ -218,7 +223,20 @@ class Publisher:
 
     # -- the publishing loop ---------------------------------------------------------------
     def _run(self) -> None:
+        """The loop, kept alive through database trouble (a locked or full disk: try again shortly)."""
+        while not self._stop.is_set():
+            try:
+                self._publish_loop()
+                return
+            except sqlite3.Error as exc:
+                with self._lock:
+                    self._error = f"cannot read the event log: {exc}"
+                log.warning("league: %s", self._error)
+                self._stop.wait(1.0)
+
+    def _publish_loop(self) -> None:
         next_seq = self.cursor + 1
+        log_id = None
         inflight: dict[int, int] = {}  # mid -> seq
         acked: set[int] = set()  # acknowledged above the cursor
         saved = self.cursor
@@ -259,6 +277,9 @@ class Publisher:
                 resend, self._resend_from = self._resend_from, None
                 connected = self._connected
             now = time.monotonic()
+            with self._lock:
+                if self._error and self._error.startswith("cannot read the event log"):
+                    self._error = None
             if cursor != saved and (now - last_save >= SAVE_EVERY_S or not inflight):
                 self._save_cursor(cursor)
                 saved, last_save = cursor, now
@@ -271,8 +292,9 @@ class Publisher:
                 next_seq = cursor + 1
             room = self.window - len(inflight)
             if room > 0 and next_seq <= end:
+                log_id = log_id or self._log_id()
                 for row in self._rows(next_seq, room):
-                    message = EventMessage.from_row(self.table, row)
+                    message = EventMessage.from_row(self.table, row, log=log_id)
                     info = self._client.publish(topics.topic(self.table, topics.EVENTS), message.payload(), qos=1)
                     inflight[info.mid] = message.seq
                     next_seq = message.seq + 1

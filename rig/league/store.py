@@ -36,7 +36,8 @@ SCHEMA = (
     """CREATE TABLE tables (
         name TEXT PRIMARY KEY, first_seen REAL NOT NULL, last_seen REAL NOT NULL,
         have INTEGER NOT NULL DEFAULT 0, known_last INTEGER NOT NULL DEFAULT 0,
-        online INTEGER, state TEXT, state_seq INTEGER NOT NULL DEFAULT 0, rejected INTEGER NOT NULL DEFAULT 0)""",
+        online INTEGER, state TEXT, state_seq INTEGER NOT NULL DEFAULT 0, rejected INTEGER NOT NULL DEFAULT 0,
+        log TEXT)""",
     """CREATE TABLE events (
         table_name TEXT NOT NULL, seq INTEGER NOT NULL, game_id INTEGER, batch INTEGER NOT NULL,
         status TEXT NOT NULL, reason TEXT, logged_at TEXT NOT NULL, body TEXT NOT NULL,
@@ -143,6 +144,7 @@ class LeagueStore:
         now = time.time()
         new = 0
         touched: set[str] = set()
+        rejects = list(rejects)
         with self._lock:
             conn = self._conn
             conn.execute("BEGIN IMMEDIATE")
@@ -154,6 +156,8 @@ class LeagueStore:
                                      "WHERE name = ? AND state_seq <= ?",
                                      (json.dumps(message.state), message.seq, message.seq, message.table,
                                       message.seq))
+                        continue
+                    if not self._same_log(message, rejects):
                         continue
                     cur = conn.execute(
                         "INSERT OR IGNORE INTO events (table_name, seq, game_id, batch, status, reason, logged_at,"
@@ -184,6 +188,22 @@ class LeagueStore:
                 conn.execute("ROLLBACK")
                 raise
         return new
+
+    def _same_log(self, message: EventMessage, rejects: list[tuple[str, str]]) -> bool:
+        """A table whose rig starts a new event log (a new SD card) would count from seq 1 again: its
+        events are refused until the league's data for that table is archived, never mixed."""
+        if message.log is None:
+            return True
+        (known,) = self._conn.execute("SELECT log FROM tables WHERE name = ?", (message.table,)).fetchone()
+        if known is None:
+            self._conn.execute("UPDATE tables SET log = ? WHERE name = ?", (message.log, message.table))
+            return True
+        if known == message.log:
+            return True
+        rejects.append((f"rig/{message.table}/events",
+                        f"{message.table} publishes a new event log (begun {message.log}, the league has the one "
+                        f"begun {known}): give the table a new name, or start the league with a fresh database"))
+        return False
 
     def _advance(self, table: str, now: float) -> None:
         """Count the events that are now contiguous and re-fold the games they belong to."""

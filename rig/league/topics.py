@@ -110,6 +110,8 @@ class EventMessage:
     logged_at: str
     event: Mapping[str, Any] = field(repr=False)
     sent: float | None = field(default=None, repr=False, compare=False)
+    #: the table's event log: the time its first event was logged (a rig with a new log starts at seq 1 again)
+    log: str | None = field(default=None, repr=False)
 
     def __repr__(self) -> str:
         return f"EventMessage(table={self.table!r}, seq={self.seq}, game_id={self.game_id}, type={self.type!r})"
@@ -119,15 +121,17 @@ class EventMessage:
         return str(self.event.get("type"))
 
     @classmethod
-    def from_row(cls, table: str, row: tuple) -> EventMessage:
+    def from_row(cls, table: str, row: tuple, *, log: str | None = None) -> EventMessage:
         """From an ``events`` row ``(seq, game_id, batch, status, reason, logged_at, body)`` of the rig's log."""
         seq, game_id, batch, status, reason, logged_at, body = row
-        return cls(table, seq, game_id, batch, status, reason, logged_at, json.loads(body))
+        return cls(table, seq, game_id, batch, status, reason, logged_at, json.loads(body), log=log)
 
     def payload(self, *, sent: float | None = None) -> bytes:
         body = {"v": VERSION, "table": self.table, "seq": self.seq, "game_id": self.game_id, "batch": self.batch,
                 "status": self.status, "reason": self.reason, "logged_at": self.logged_at,
                 "event": dict(self.event), "sent": time.time() if sent is None else sent}
+        if self.log is not None:
+            body["log"] = self.log
         return json.dumps(body, separators=(",", ":")).encode()
 
     @classmethod
@@ -154,7 +158,10 @@ class EventMessage:
             raise MessageError(f"{name}: 'event' must be an object with a 'type'")
         if status == "applied" and event["type"] == "game_started" and game_id != seq:
             raise MessageError(f"{name}: a game_started event starts the game with its own seq as the id")
-        return cls(table, seq, game_id, batch, status, reason, logged_at, event, _sent(body))
+        log = body.get("log")
+        if log is not None and (not isinstance(log, str) or len(log) > 64):
+            raise MessageError(f"{name}: 'log' must be a short string")
+        return cls(table, seq, game_id, batch, status, reason, logged_at, event, _sent(body), log)
 
 
 @dataclass(frozen=True)

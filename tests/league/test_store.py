@@ -80,3 +80,16 @@ def test_a_league_database_is_not_some_other_file(tmp_path):
     store = LeagueStore(tmp_path / "league.sqlite3")
     store.close()
     LeagueStore(tmp_path / "league.sqlite3").close()  # reopening its own file is fine
+
+
+def test_a_table_that_starts_a_new_event_log_is_refused_not_mixed_in():
+    first, second = played(1, 80), played(2, 80)
+    store = LeagueStore(":memory:")
+    store.apply([EventMessage("t1", m.seq, m.game_id, m.batch, m.status, m.reason, m.logged_at, m.event, log="A")
+                 for m in messages("t1", first)])
+    before = league_standings(store)
+    new_log = [EventMessage("t1", m.seq, m.game_id, m.batch, m.status, m.reason, m.logged_at, m.event, log="B")
+               for m in messages("t1", second)]
+    assert store.apply(new_log) == 0
+    assert league_standings(store) == before == summed_histories([first.history()])
+    assert "new event log" in store.rejects(1)[0]["reason"] and store.tables()[0]["rejected"] == len(new_log)
