@@ -73,6 +73,7 @@ class Publisher:
         self.cursor = 0
         self.last_seq = 0
         self.published = 0
+        self.resends = 0  # resend requests from the league acted on
 
     def __repr__(self) -> str:
         return f"<Publisher {self.table} -> {self.settings!r} acked {self.cursor}/{self.last_seq}>"
@@ -251,7 +252,7 @@ class Publisher:
             while self._acks:
                 mid, reason = self._acks.popleft()
                 seq = inflight.pop(mid, None)
-                if reason.is_failure:  # Mosquitto also drops the connection after refusing
+                if reason.is_failure:  # with Mosquitto 2.0 + paho 2.2 the connection drops right after
                     with self._lock:
                         self._error = (f"the broker refused to take {self.table}'s messages: {reason_text(reason)} "
                                        "(check the table's account and the ACL)")
@@ -286,6 +287,7 @@ class Publisher:
             if resend is not None and resend < next_seq:
                 log.info("league: the league asked for %s from seq %d", self.table, resend)
                 next_seq = resend
+                self.resends += 1
             if not connected or now < paused_until:
                 continue
             if next_seq <= cursor and not inflight and resend is None:

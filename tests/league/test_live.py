@@ -181,3 +181,20 @@ def test_a_bad_password_is_shown_on_the_link(broker, tmp_path, account, password
 
 def test_mqtt_is_version_5():
     assert make_client("x", __import__("rig.league.mqtt", fromlist=["x"]).BrokerSettings())._protocol == mqtt.MQTTv5
+
+
+def test_a_restarted_league_gets_what_it_missed_from_its_persistent_session(broker, tmp_path):
+    table = Table(tmp_path, "t2", broker, seed=3)
+    try:
+        with League(tmp_path / "league.sqlite3", broker.settings("league")) as league:
+            wait_for(lambda: league.connected, 10, "the league to subscribe")
+        for _ in range(150):  # played while the league is away: the broker queues it
+            table.player.table.step()
+        wait_for(lambda: table.publisher.link()["acked"] == table.service.log.last_seq(), 15,
+                 "t2's events to be acknowledged")
+        with League(tmp_path / "league.sqlite3", broker.settings("league")) as league:
+            wait_for(lambda: caught_up(league, {"t2": table.service}), 15, "the league to catch up")
+            assert league_standings(league.store) == summed_histories([table.service.history()])
+        assert table.publisher.resends == 0  # it all came from the broker's queue, not from a resend
+    finally:
+        table.close()
