@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -129,12 +130,20 @@ class League:
                     batch.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
-            if batch:
-                self._fold(batch)
-            now = time.monotonic()
-            if now - last_check >= 1.0:
-                last_check = now
-                self._ask_for_missing(now)
+            try:
+                if batch:
+                    self._fold(batch)
+                now = time.monotonic()
+                if now - last_check >= 1.0:
+                    last_check = now
+                    self._ask_for_missing(now)
+            except sqlite3.Error as exc:  # a full disk, a locked file: nothing acknowledged, try again
+                with self._lock:
+                    self.error = f"cannot write the league database: {exc}"
+                log.warning("league: %s", self.error)
+                for item in batch:
+                    self._queue.put(item)
+                self._stop.wait(1.0)
 
     def _fold(self, batch: list[tuple]) -> None:
         messages, rejects, online = [], [], []
@@ -153,6 +162,9 @@ class League:
                 log.warning("league: ignored: %s", exc)
                 rejects.append((name, str(exc)))
         self.applied += self.store.apply(messages, rejects=rejects, online=online)
+        if self.error and self.error.startswith("cannot write"):
+            with self._lock:
+                self.error = None
         for _name, _payload, mid, qos in batch:  # committed: now the broker may forget them
             if qos:
                 self._client.ack(mid, qos)
