@@ -74,6 +74,23 @@ def mosquitto_binary() -> str | None:
     return "/usr/sbin/mosquitto" if os.access("/usr/sbin/mosquitto", os.X_OK) else None
 
 
+def make_test_certificates(folder: Path) -> Path:
+    """A throw-away CA and a server certificate for 127.0.0.1 (``openssl``); returns the CA file."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        raise RigError("openssl is not installed: it makes the test broker's TLS certificates")
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    (folder / "san.ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    for command in (
+        [openssl, "req", "-x509", *ec, "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=rig test CA"],
+        [openssl, "req", *ec, "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"],
+        [openssl, "x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+         "-out", "server.crt", "-days", "2", "-extfile", "san.ext"],
+    ):
+        subprocess.run(command, cwd=folder, check=True, capture_output=True)
+    return folder / "ca.crt"
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -83,7 +100,8 @@ def free_port() -> int:
 class LocalBroker:
     """A Mosquitto of its own, with an account per name in ``tables`` and one for the league."""
 
-    def __init__(self, tables, *, folder: str | Path | None = None, port: int | None = None) -> None:
+    def __init__(self, tables, *, folder: str | Path | None = None, port: int | None = None,
+                 tls: bool = False) -> None:
         self.binary = mosquitto_binary()
         if self.binary is None:
             raise BrokerNotInstalled("mosquitto is not installed: run `sudo apt-get install mosquitto` "
@@ -104,7 +122,13 @@ class LocalBroker:
         import pwd
 
         user = pwd.getpwuid(os.getuid()).pw_name
-        (self.folder / "mosquitto.conf").write_text(CONFIG.format(port=self.port, folder=self.folder, user=user))
+        config = CONFIG.format(port=self.port, folder=self.folder, user=user)
+        self.ca_file = None
+        if tls:
+            self.ca_file = make_test_certificates(self.folder)
+            config += (f"cafile {self.folder}/ca.crt\ncertfile {self.folder}/server.crt\n"
+                       f"keyfile {self.folder}/server.key\n")
+        (self.folder / "mosquitto.conf").write_text(config)
         self.process: subprocess.Popen | None = None
 
     def __repr__(self) -> str:
@@ -117,7 +141,8 @@ class LocalBroker:
 
     def settings(self, account: str) -> BrokerSettings:
         """How ``account`` (a table's name, or ``"league"``) connects."""
-        return BrokerSettings("127.0.0.1", self.port, username=account, password=self.passwords.get(account, "?"))
+        return BrokerSettings("127.0.0.1", self.port, tls=self.ca_file is not None, ca_file=self.ca_file,
+                              username=account, password=self.passwords.get(account, "?"))
 
     def start(self, timeout: float = 10.0) -> LocalBroker:
         if self.running:

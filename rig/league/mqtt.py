@@ -75,3 +75,11 @@ def make_client(client_id: str, settings: BrokerSettings):
 def reason_text(reason_code) -> str:
     """A reason code as words (``"Not authorized"``)."""
     return str(getattr(reason_code, "getName", lambda: reason_code)())
+
+
+def connect_failure(settings: BrokerSettings) -> str:
+    """What a failed connection attempt says (paho does not pass the reason on)."""
+    if settings.tls:
+        return (f"cannot connect to the broker at {settings.address} with TLS (down, unreachable, or its "
+                "certificate is not trusted: check ca_file); retrying")
+    return f"cannot connect to the broker at {settings.address} (down or unreachable); retrying"

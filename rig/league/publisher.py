@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from rig.league import topics
-from rig.league.mqtt import BrokerSettings, make_client, reason_text
+from rig.league.mqtt import BrokerSettings, connect_failure, make_client, reason_text
 from rig.league.topics import EventMessage, StateMessage
 
 log = logging.getLogger(__name__)
@@ -88,6 +88,7 @@ class Publisher:
                         qos=1, retain=True)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
+        client.on_connect_fail = self._on_connect_fail
         client.on_publish = self._on_publish
         client.on_message = self._on_message
         client.connect_async(self.settings.host, self.settings.port, keepalive=KEEPALIVE_S, clean_start=True)
@@ -191,6 +192,10 @@ class Publisher:
         client.publish(topics.topic(self.table, topics.STATUS), topics.status_payload(self.table, True),
                        qos=1, retain=True)
         self._wake.set()
+
+    def _on_connect_fail(self, client, userdata) -> None:
+        with self._lock:
+            self._error = connect_failure(self.settings)
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
         with self._lock:

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from rig.league import topics
-from rig.league.mqtt import BrokerSettings, make_client, reason_text
+from rig.league.mqtt import BrokerSettings, connect_failure, make_client, reason_text
 from rig.league.store import LeagueStore
 from rig.league.topics import EventMessage, MessageError, StateMessage
 
@@ -66,6 +66,7 @@ class League:
         client.manual_ack_set(True)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
+        client.on_connect_fail = self._on_connect_fail
         client.on_message = self._on_message
         properties = Properties(PacketTypes.CONNECT)
         properties.SessionExpiryInterval = SESSION_EXPIRY_S
@@ -108,6 +109,10 @@ class League:
         with self._lock:
             self.connected, self.error = True, None
         client.subscribe([(name, 1) for name in topics.SUBSCRIPTIONS])
+
+    def _on_connect_fail(self, client, userdata) -> None:
+        with self._lock:
+            self.error = connect_failure(self.settings)
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
         with self._lock:

@@ -198,3 +198,27 @@ def test_a_restarted_league_gets_what_it_missed_from_its_persistent_session(brok
         assert table.publisher.resends == 0  # it all came from the broker's queue, not from a resend
     finally:
         table.close()
+
+
+def test_tls_with_the_brokers_ca_and_a_clear_error_without_it(tmp_path):
+    import shutil
+    from dataclasses import replace
+
+    from rig.league.broker import LocalBroker, mosquitto_binary
+
+    if mosquitto_binary() is None or shutil.which("openssl") is None:
+        pytest.skip("needs mosquitto and openssl")
+    with LocalBroker(["t1"], folder=tmp_path, tls=True) as broker:
+        assert broker.settings("t1").tls
+        table = Table(tmp_path, "t1", broker, seed=2)
+        try:
+            for _ in range(60):
+                table.player.table.step()
+            with League(tmp_path / "league.sqlite3", broker.settings("league")) as league:
+                wait_for(lambda: caught_up(league, {"t1": table.service}), 15, "the league to follow over TLS")
+            untrusted = replace(broker.settings("t1"), ca_file=None)  # the system's CAs do not know this one
+            with Publisher(database_path(tmp_path / "t1"), "t1", untrusted, client_id="untrusted") as publisher:
+                wait_for(lambda: publisher.link()["error"], 10, "the failure")
+                assert "certificate is not trusted" in publisher.link()["error"]
+        finally:
+            table.close()
