@@ -99,7 +99,12 @@ class LeagueStore:
         self._lock = threading.RLock()
         self._folds: dict[tuple[str, int], _Fold] = {}  # games in progress, folded so far
         if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            if Path(path).is_dir():
+                raise LogError(f"{path} is a folder, not a league database")
+            try:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise LogError(f"cannot create the league's data folder {Path(path).parent}: {exc.strerror}") from None
         try:
             self._conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=10)
             self._setup()
