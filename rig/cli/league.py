@@ -106,7 +106,7 @@ def demo(args) -> int:
     from rig.league.broker import LocalBroker
     from rig.league.publisher import Publisher
     from rig.league.service import League
-    from rig.league.simtable import SimTable, TablePlayer
+    from rig.league.simtable import Lobby, SimTable, TablePlayer
     from rig.serve import bind_socket, page_urls
 
     if not 1 <= args.tables <= 50:
@@ -119,12 +119,13 @@ def demo(args) -> int:
             folder = args.data_dir or Path(tmp)
             league = League(folder / "league.sqlite3", broker.settings("league")).start()
             opened.append(league)
+            lobby = Lobby()  # players move between the tables from game to game
             for index, name in enumerate(names):
                 service = EngineService.open(folder / name, clock="demo")
                 opened.append(service)
                 opened.append(Publisher(database_path(folder / name), name, broker.settings(name),
                                         service=service).start())
-                player = TablePlayer(SimTable(service, seed=index), pace_s=0.4, name=name)
+                player = TablePlayer(SimTable(service, seed=index, lobby=lobby), pace_s=0.4, name=name)
                 player.start()
                 opened.append(player)
             url = page_urls(args.listen, sock.getsockname()[1])[0]

@@ -1,7 +1,8 @@
 """A simulated table for the league demo and benchmark: seeded games of Lunar Laser Frogs played
 through a real :class:`rig.engine.service.EngineService` (so its SQLite log is a real rig's log).
 
-Players come from a shared pool, so they rotate between tables as at a tournament.
+Players come from a shared :class:`Lobby`: a table starting a game frees its players and seats free
+ones, so they move between tables as at a tournament and nobody sits at two tables at once.
 
 >>> from rig.engine.service import EngineService
 >>> service = EngineService.in_memory(clock="sim")
@@ -18,10 +19,28 @@ import random
 import threading
 import time
 
-POOL = ("Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lou")
+POOL = ("Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lou", "Mo", "Nia", "Oz", "Pia")
 FACES = ("blue", "pink", "yellow", "blank", "blank")
 COMBOS = ("pink+blue", "pink+blue", "yellow+pink", "yellow+pink", "blue+yellow", "blue+yellow")
 CARDS = ("blue", "pink", "yellow", "blank", "gray")
+
+
+class Lobby:
+    """The players not seated at a table: a table that starts a game seats free players and frees its
+    last ones, so players move between tables (when too few are free, anyone from the pool sits down)."""
+
+    def __init__(self, pool=POOL) -> None:
+        self.pool = tuple(pool)
+        self.free = set(self.pool)
+        self._lock = threading.Lock()
+
+    def seat(self, rng: random.Random, count: int, leaving=()) -> list[str]:
+        with self._lock:
+            self.free.update(leaving)
+            free = sorted(self.free)
+            chosen = rng.sample(free, count) if len(free) >= count else rng.sample(self.pool, count)
+            self.free.difference_update(chosen)
+            return chosen
 
 
 class SimTable:
@@ -31,8 +50,10 @@ class SimTable:
     ``time.monotonic_ns() // 1000``).
     """
 
-    def __init__(self, service, *, seed: int, players: int = 4, turns_each: int = 1, t_us: int = 1_000_000) -> None:
+    def __init__(self, service, *, seed: int, players: int = 4, turns_each: int = 1, t_us: int = 1_000_000,
+                 lobby: Lobby | None = None) -> None:
         self.service = service
+        self.lobby = lobby or Lobby()
         self.rng = random.Random(seed)
         self.players = players
         self.turns_each = turns_each
@@ -67,7 +88,7 @@ class SimTable:
         if game is None or game["status"] != "playing":
             if game is not None:
                 self.games_finished += 1
-            names = self.rng.sample(POOL, self.players)
+            names = self.lobby.seat(self.rng, self.players, leaving=game["players"] if game else ())
             yield lambda: self._submit({"type": "game_started", "players": names,
                                         "options": {"turns_each": self.turns_each}})
             return
