@@ -83,3 +83,16 @@ def test_the_example_acl_is_the_one_the_tests_run():
 
     example = Path(__file__).parents[2] / "examples" / "mosquitto" / "acl"
     assert example.read_text() == ACL.format(league=LEAGUE_ACCOUNT)
+
+
+def test_a_rig_whose_broker_is_not_there_starts_and_plays_and_says_so(tmp_path):
+    from rig.league.broker import free_port
+
+    config = RigConfig.parse(f'[league]\ntable = "t1"\nport = {free_port()}\npassword = "x"\n')
+    with Rig(config, mode="sim", data_dir=tmp_path, camera=False, pin_factory=MockFactory()) as rig:
+        rig.service.press("Ada")
+        assert rig.service.state()["turn"]["phase"] == "rolling"
+        wait_for(lambda: rig.status()["league"]["error"] and rig.status()["league"]["waiting"] >= 2, 10,
+                 "the link to report the broker missing and the events waiting")
+        link = rig.status()["league"]
+        assert not link["connected"] and link["acked"] == 0 and "cannot connect" in link["error"]
