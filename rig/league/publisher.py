@@ -82,6 +82,7 @@ class Publisher:
     def start(self) -> Publisher:
         self._conn = self._open()
         self.cursor = self._load_cursor()
+        self.last_seq = self._log_end()
         client = self._client = make_client(self.client_id, self.settings)
         client.max_inflight_messages_set(self.window)
         client.will_set(topics.topic(self.table, topics.STATUS), topics.status_payload(self.table, False),

@@ -162,7 +162,7 @@ def test_a_publisher_under_the_wrong_account_shows_the_refusal_and_sends_nothing
     with EngineService.open(tmp_path / "t1", clock="test") as service:
         service.submit({"type": "game_started", "players": ["Ada", "Ben", "Cleo"]})
         with Publisher(database_path(tmp_path / "t1"), "t1", broker.settings("t2"), service=service) as publisher:
-            wait_for(lambda: publisher.link()["error"], 10, "the refusal")
+            wait_for(lambda: publisher.link()["error"] and publisher.link()["waiting"], 10, "the refusal")
             link = publisher.link()
             assert "Not authorized" in link["error"] and link["acked"] == 0 and link["waiting"] == 1
 

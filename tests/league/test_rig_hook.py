@@ -34,8 +34,9 @@ def test_a_rig_with_league_publishes_its_games_and_shows_the_link(broker, tmp_pa
         assert client.post("/api/sim/press", json={"player": "Ada"}).status_code == 202
         wait_for(lambda: league.store.counted().get("t1") == rig.service.log.last_seq() >= 2, 10,
                  "the league to count the rig's events")
+        wait_for(lambda: client.get("/api/rig").json()["league"]["waiting"] == 0, 5, "the acknowledgements")
         link = client.get("/api/rig").json()["league"]
-        assert link["table"] == "t1" and link["waiting"] == 0 and link["error"] is None
+        assert link["table"] == "t1" and link["acked"] == link["logged"] and link["error"] is None
         (game,) = league.store.games(status="playing")
         assert game["players"] == ["Ada", "Ben", "Cleo", "Dev", "Eli"]
         broker.stop()  # the broker goes away: the rig plays on and says so
