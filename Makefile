@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast browser test-tools bench hardware-test install clean
+.PHONY: run test test-fast browser test-tools mosquitto league-demo bench hardware-test install clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
@@ -17,13 +17,13 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/rig run $(RUN_ARGS)
 
-## test: set up and run the whole test suite (installs Debian's chromium for the browser tests,
-## systemd-analyze and desktop-file-validate for the install-script tests)
-test: $(STAMP) browser test-tools
+## test: set up and run the whole test suite (installs Debian's chromium for the browser tests, mosquitto
+## for the league tests, systemd-analyze and desktop-file-validate for the install-script tests)
+test: $(STAMP) browser mosquitto test-tools
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 ## test-fast: the suite without the browser tests
-test-fast: $(STAMP)
+test-fast: $(STAMP) mosquitto
 	$(BIN)/python -m pytest -q -m 'not browser' $(PYTEST_ARGS)
 
 ## browser: Debian's chromium for Playwright (its own browser download does not work offline)
@@ -34,15 +34,25 @@ browser:
 test-tools:
 	@sh scripts/install-test-tools.sh
 
+## mosquitto: Debian's MQTT broker for the league tests (they start their own instance)
+mosquitto:
+	@sh scripts/install-mosquitto.sh
+
+## league-demo: a local mosquitto, three simulated tables and the league page (http://127.0.0.1:8090/)
+league-demo: $(STAMP) mosquitto
+	$(BIN)/rig league --demo $(RUN_ARGS)
+
 ## bench: every benchmark, figures printed
 bench: $(STAMP)
 	$(BIN)/rig bench rules
 	$(BIN)/rig bench vision
 	$(BIN)/rig bench tosses
 	$(BIN)/rig bench events
+	$(BIN)/rig bench dice
 	$(BIN)/rig bench durability
 	$(BIN)/rig bench fuzz
 	$(BIN)/rig bench lan
+	$(BIN)/rig bench league
 
 ## install: on a Raspberry Pi (sudo make install): apt packages, a --system-site-packages venv with
 ## constraints-pi.txt (numpy<2), config, the hardened rig.service, the kiosk (KIOSK=cage on Lite)

@@ -38,6 +38,7 @@ __all__ = [
     "GAMES",
     "GameConfig",
     "INPUT_KINDS",
+    "LeagueConfig",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "PlayerInput",
@@ -246,6 +247,36 @@ def default_min_press_ms(order_window_ms: float) -> float:
     return round(min(MIN_PRESS_MS, 0.6 * order_window_ms), 3)
 
 
+#: a table's name as it appears in MQTT topics (``rig/<table>/events``) and as its broker account
+TABLE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
+
+
+@dataclass(frozen=True)
+class LeagueConfig:
+    """Where the rig publishes its events for a league (``[league]``; absent: nothing is published).
+
+    ``table`` names the table in the topics (``rig/<table>/events``) and is its broker account
+    name unless ``username`` says otherwise; ``ca_file`` (with ``tls = true``) is the CA that
+    signed the broker's certificate (none: the system's CAs).
+    """
+
+    table: str
+    host: str = "127.0.0.1"
+    port: int = 1883
+    tls: bool = False
+    ca_file: Path | None = None
+    username: str | None = None
+    password: str | None = None
+
+    @property
+    def account(self) -> str:
+        return self.username if self.username is not None else self.table
+
+    def __repr__(self) -> str:  # never the password
+        return (f"LeagueConfig(table={self.table!r}, host={self.host!r}, port={self.port}, tls={self.tls}, "
+                f"account={self.account!r})")
+
+
 def _default_players() -> tuple[PlayerInput, ...]:
     return tuple(PlayerInput(name, pin, "button") for name, pin in zip(DEFAULT_NAMES, DEFAULT_PINS))
 
@@ -262,6 +293,7 @@ class RigConfig:
     game: GameConfig = GameConfig()
     tosses: TossConfig = TossConfig()
     evidence: EvidenceConfig = EvidenceConfig()
+    league: LeagueConfig | None = None
     path: Path | None = None
 
     @classmethod
@@ -351,6 +383,10 @@ class RigConfig:
         e = self.evidence
         lines.append(f"evidence: {'kept' if e.keep else 'off'}, {e.max_age_days:g} days, {e.max_mb:g} MB, "
                      f"{e.width} px wide, JPEG quality {e.quality}")
+        if self.league is not None:
+            lg = self.league
+            lines.append(f"league: table {lg.table} publishes to {'mqtts' if lg.tls else 'mqtt'}://{lg.host}:{lg.port} "
+                         f"as {lg.account}")
         return lines
 
 
@@ -379,9 +415,10 @@ _SECTIONS = {
     "game": ("name", "turns_each", "penalty_per_violation"),
     "tosses": ("lockout_ms", "stuck_after_s", "hold_confirm_s", "order_window_ms", "min_press_ms", "tie_window_us"),
     "evidence": ("keep", "max_age_days", "max_mb", "width", "quality"),
+    "league": ("table", "host", "port", "tls", "ca_file", "username", "password"),
 }
 _PLAYER_KEYS = ("name", "pin", "kind")
-_TOP_KEYS = ("players", "camera", "profile", "data_dir", "server", "game", "tosses", "evidence")
+_TOP_KEYS = ("players", "camera", "profile", "data_dir", "server", "game", "tosses", "evidence", "league")
 
 
 def _did_you_mean(key: str, known: tuple[str, ...]) -> str:
@@ -451,12 +488,13 @@ class _Parser:
                 raise self.fail(f"{prefix}.{name}", f"unknown key (known: {', '.join(known)})"
                                                     f"{hint or _did_you_mean(name, known)}")
 
-    def path_value(self, data: dict, key: str) -> Path | None:
-        value = self.string(data, key, key, None)
+    def path_value(self, data: dict, key: str, dotted: str | None = None) -> Path | None:
+        dotted = dotted or key
+        value = self.string(data, key, dotted, None)
         if value is None:
             return None
         if not value.strip():
-            raise self.fail(key, "is empty (leave the key out for the default)")
+            raise self.fail(dotted, "is empty (leave the key out for the default)")
         return (self.base / Path(value).expanduser()).resolve()
 
     # sections ----------------------------------------------------------------------
@@ -473,6 +511,7 @@ class _Parser:
             game=self.game(self.table(data, "game")),
             tosses=self.tosses(self.table(data, "tosses")),
             evidence=self.evidence(self.table(data, "evidence")),
+            league=self.league(self.table(data, "league")) if "league" in data else None,
             path=path,
         )
 
@@ -593,6 +632,26 @@ class _Parser:
             turns_each=self.integer(table, "turns_each", "game.turns_each", None, 1, 20),
             penalty_per_violation=self.integer(table, "penalty_per_violation", "game.penalty_per_violation", 0, 0, 100),
         )
+
+    def league(self, table: dict) -> LeagueConfig:
+        if "table" not in table:
+            raise self.fail("league", "has no table (the name this table publishes under, like \"table-3\")")
+        name = self.string(table, "table", "league.table", None)
+        if not TABLE_NAME.fullmatch(name):
+            raise self.fail("league.table", f"{name!r} is not a table name (1-32 letters, digits, - or _, "
+                                            "starting with a letter or digit)")
+        host = self.string(table, "host", "league.host", "127.0.0.1").strip()
+        if not host or not re.fullmatch(r"[A-Za-z0-9:.\[\]-]+", host):
+            raise self.fail("league.host", f"{host!r} is not a broker address (a host name or an IP address)")
+        tls = self.boolean(table, "tls", "league.tls", False)
+        ca_file = self.path_value(table, "ca_file", "league.ca_file")
+        if ca_file is not None and not tls:
+            raise self.fail("league.ca_file", "is set but tls = false (set tls = true to use it)")
+        username = self.string(table, "username", "league.username", None)
+        password = self.string(table, "password", "league.password", None)
+        return LeagueConfig(table=name, host=host, port=self.integer(table, "port", "league.port", 8883 if tls else 1883,
+                                                                     1, 65535),
+                            tls=tls, ca_file=ca_file, username=username, password=password)
 
     def tosses(self, table: dict) -> TossConfig:
         order_window_ms = self.number(table, "order_window_ms", "tosses.order_window_ms", 5.0, 0.0, 100.0)

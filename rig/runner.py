@@ -185,6 +185,7 @@ class Rig:
         self.tracker = None
         self.sim: Simulator | None = None
         self.desk = None
+        self.publisher = None  # rig.league.publisher.Publisher when the config has [league]
         self.profile = None
         self.profile_name: str | None = None
         self.card_frames = card_frames
@@ -244,6 +245,7 @@ class Rig:
                                           admit=self.admit_game,
                                           game_defaults={"frogs": {"tie_window_us": window}} if window else None)
         self._ensure_game()
+        self._start_league()
         turn = self.service.state()["turn"]
         game = self.service.state()["game"]
         if turn and turn["rolls"] and self.mode == "real" and game and game["game"] == "frogs":  # dice in the box
@@ -271,6 +273,15 @@ class Rig:
             self.sim = Simulator(self)
         self.desk = self._make_desk()
         self._follow_state(self.service.state())
+
+    def _start_league(self) -> None:
+        """With ``[league]`` in the config: publish the event log to the league's broker (else nothing runs)."""
+        if self.config.league is None:
+            return
+        from rig.engine.paths import database_path
+        from rig.league.publisher import publisher_for
+
+        self.publisher = publisher_for(self.config, database_path(self.data_dir), self.service).start()
 
     def _ensure_game(self) -> None:
         """A first start (empty database) opens a game with the configured players, so the board shows one.
@@ -339,6 +350,9 @@ class Rig:
                 except Exception:  # keep closing the rest
                     log.exception("closing %r failed", closer)
         self.watcher = self.inputs = None
+        if self.publisher is not None:
+            self.publisher.close()
+            self.publisher = None
         if self.source is not None:
             self.source.close()
             self.source = None
@@ -376,8 +390,11 @@ class Rig:
                   "frames": watcher.frames_seen if watcher else 0, "ended": ended}
         if self.sim is not None:
             camera["connected"] = camera["connected"] and not self.sim.camera_dropped
-        return {"mode": self.mode, "camera": camera, "profile": self.profile_name, "notices": notices,
-                "seats": self.seats()}
+        status = {"mode": self.mode, "camera": camera, "profile": self.profile_name, "notices": notices,
+                  "seats": self.seats()}
+        if self.publisher is not None:
+            status["league"] = self.publisher.link()
+        return status
 
     def healthy(self) -> bool:
         """The input thread and (if used) the camera watcher are alive: what the watchdog vouches for.

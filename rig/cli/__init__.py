@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "config_cmd",
     "doctor",
     "history",
+    "league",
     "bench",
 )
 

@@ -18,6 +18,7 @@ BENCHMARKS = {
     "durability": ("rig.bench.durability", "SIGKILL campaign: acknowledged inputs lost, end state vs uninterrupted"),
     "fuzz": ("rig.bench.fuzz", "fuzzed HTTP requests and CLI inputs: 500s, tracebacks, poisoned states, exit codes"),
     "lan": ("rig.bench.lan", "the kiosk's answer time while a LAN client opens many connections; PIN search time"),
+    "league": ("rig.bench.league", "N tables through a real mosquitto into rig league: events/s, latency, catch-up"),
 }
 
 

@@ -74,6 +74,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             reason    TEXT
         )""",
     ),
+    (  # 4 -> 5: the league publisher's cursor: the last seq the broker acknowledged (rig.league.publisher)
+        """CREATE TABLE IF NOT EXISTS league_outbox (
+            stream     TEXT PRIMARY KEY,
+            acked_seq  INTEGER NOT NULL,
+            updated_at TEXT NOT NULL
+        )""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -81,12 +88,13 @@ SCHEMA_VERSION = len(MIGRATIONS)
 RESCUE = ("stop the rig, move {name} together with {name}-wal and {name}-shm (if present) into a rescue "
           "folder (never delete them), then start the rig again for a new log; see README 'Durability'")
 
-#: the tables and columns the rig reads
 #: idempotency keys kept (the newest; a retry comes within seconds)
 KEEP_REQUESTS = 10_000
 
+#: the tables and columns the rig reads
 EXPECTED_COLUMNS = {
     "requests": {"key", "seq", "status", "reason"},
+    "league_outbox": {"stream", "acked_seq", "updated_at"},
     "events": {"seq", "game_id", "batch", "type", "t_us", "source", "status", "reason", "logged_at", "body"},
     "games": {"game_id", "game", "status", "players", "totals", "winner", "turns", "started_at", "ended_at",
               "last_seq"},
@@ -428,7 +436,8 @@ def _loads(text: Any, kind: type) -> Any:
 def _check_tables(conn: sqlite3.Connection, path: Path | str, version: int) -> None:
     """Refuse a rig database whose tables were dropped or changed."""
     for table, columns in EXPECTED_COLUMNS.items():
-        if table == "games" and version < 2 or table == "requests" and version < 4:
+        if table == "games" and version < 2 or table == "requests" and version < 4 \
+                or table == "league_outbox" and version < 5:
             continue
         found = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
         if not columns <= found:

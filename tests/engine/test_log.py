@@ -120,7 +120,7 @@ def test_migrates_a_version_1_log(tmp_path):
     conn.commit()
     conn.close()
     with EventLog(path) as log:
-        assert log.schema_version == SCHEMA_VERSION == 4
+        assert log.schema_version == SCHEMA_VERSION == 5
         assert log.games() == []
         assert log.events()[0].event == {"type": "toss"}
 

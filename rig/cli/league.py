@@ -1,0 +1,142 @@
+"""``rig league``: follow every table of a tournament through an MQTT broker and serve the standings.
+
+Subscribes to ``rig/+/events`` with a persistent session, folds the events into its own SQLite
+(standings per player across tables and games, games in progress and finished, per-table health)
+and serves a read-only page and JSON API. ``rig league --demo`` starts a local Mosquitto, three
+simulated tables and the league page on this machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+#: where the league page listens unless told (a rig's scoreboard has 8080)
+DEFAULT_PORT = 8090
+PASSWORD_ENV = "RIG_LEAGUE_PASSWORD"
+
+
+def register(subparsers) -> None:
+    from rig.cli.run import _port
+
+    parser = subparsers.add_parser(
+        "league", help="follow the tables through an MQTT broker: live standings page and JSON API",
+        description=__doc__.split("\n\n")[1].replace("\n", " "))
+    parser.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST[:PORT]",
+                        help="the MQTT broker (default 127.0.0.1:1883; 8883 with --tls)")
+    parser.add_argument("--username", default="league", help="the league's broker account (default: league)")
+    parser.add_argument("--password-file", type=Path, metavar="FILE",
+                        help=f"a file holding the account's password (default: ${PASSWORD_ENV})")
+    parser.add_argument("--tls", action="store_true", help="connect with TLS")
+    parser.add_argument("--ca-file", type=Path, metavar="FILE", help="the CA that signed the broker's certificate")
+    parser.add_argument("--data-dir", type=Path, metavar="DIR",
+                        help="where league.sqlite3 lives (default: the rig's data folder)")
+    parser.add_argument("--listen", default="127.0.0.1", metavar="ADDR",
+                        help="address of the page (default 127.0.0.1; 0.0.0.0 for the network)")
+    parser.add_argument("--port", type=_port, default=DEFAULT_PORT, metavar="N",
+                        help=f"port of the page (default {DEFAULT_PORT}; 0 picks a free one)")
+    parser.add_argument("--demo", action="store_true",
+                        help="start a local mosquitto, simulated tables and the league (nothing else needed)")
+    parser.add_argument("--tables", type=int, default=3, metavar="N", help="simulated tables in the demo (default 3)")
+    parser.set_defaults(func=run)
+
+
+def settings_from(args):
+    from rig.errors import RigError
+    from rig.league.mqtt import BrokerSettings
+
+    host, port = BrokerSettings.parse_address(args.broker, 8883 if args.tls else 1883)
+    if args.ca_file is not None and not args.tls:
+        raise RigError("--ca-file needs --tls")
+    password = os.environ.get(PASSWORD_ENV)
+    if args.password_file is not None:
+        try:
+            password = args.password_file.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise RigError(f"cannot read the password file {args.password_file}: "
+                           f"{getattr(exc, 'strerror', None) or exc}") from None
+    return BrokerSettings(host, port, args.tls, args.ca_file, args.username or None, password)
+
+
+def serve_app(app, sock, out=print) -> None:
+    """Serve ``app`` on a bound socket until Ctrl+C / SIGTERM."""
+    import uvicorn
+
+    from rig.serve import _server_class
+
+    server = _server_class()(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
+                                            timeout_graceful_shutdown=2))
+    server.run(sockets=[sock])
+
+
+def run(args) -> int:
+    from rig.engine.paths import resolve_data_dir
+    from rig.errors import RigError
+    from rig.league.app import create_league_app
+    from rig.league.service import League
+    from rig.serve import bind_socket, page_urls
+
+    if args.demo:
+        return demo(args)
+    if args.tables != 3:
+        raise RigError("--tables is for --demo")
+    settings = settings_from(args)
+    data_dir = resolve_data_dir(args.data_dir)
+    sock = bind_socket(args.listen, args.port)
+    try:
+        with League(data_dir / "league.sqlite3", settings) as league:
+            url = page_urls(args.listen, sock.getsockname()[1])[0]
+            print(f"rig league: following {settings!r}, league data in {data_dir / 'league.sqlite3'}", flush=True)
+            print(f"rig league: standings at {url}  (JSON: {url}api/league); Ctrl+C stops", flush=True)
+            serve_app(create_league_app(league.store, status=league.status), sock)
+    finally:
+        sock.close()
+    return 0
+
+
+def demo(args) -> int:
+    """A local Mosquitto, ``--tables`` simulated tables publishing, the league following them."""
+    import tempfile
+
+    from rig.engine.paths import database_path
+    from rig.engine.service import EngineService
+    from rig.errors import RigError
+    from rig.league.app import create_league_app
+    from rig.league.broker import LocalBroker
+    from rig.league.publisher import Publisher
+    from rig.league.service import League
+    from rig.league.simtable import Lobby, SimTable, TablePlayer
+    from rig.serve import bind_socket, page_urls
+
+    if not 1 <= args.tables <= 50:
+        raise RigError("--tables must be 1 to 50")
+    names = [f"table-{i}" for i in range(1, args.tables + 1)]
+    sock = bind_socket(args.listen, args.port)
+    opened: list = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="rig-league-demo-") as tmp, LocalBroker(names) as broker:
+            folder = args.data_dir or Path(tmp)
+            league = League(folder / "league.sqlite3", broker.settings("league")).start()
+            opened.append(league)
+            lobby = Lobby()  # players move between the tables from game to game
+            for index, name in enumerate(names):
+                service = EngineService.open(folder / name, clock="demo")
+                opened.append(service)
+                opened.append(Publisher(database_path(folder / name), name, broker.settings(name),
+                                        service=service).start())
+                player = TablePlayer(SimTable(service, seed=index, lobby=lobby), pace_s=0.4, name=name)
+                player.start()
+                opened.append(player)
+            url = page_urls(args.listen, sock.getsockname()[1])[0]
+            print(f"rig league --demo: mosquitto on 127.0.0.1:{broker.port}, {len(names)} simulated tables "
+                  f"({', '.join(names)}), data in {folder}", flush=True)
+            print(f"rig league --demo: standings at {url}  (JSON: {url}api/league); Ctrl+C stops", flush=True)
+            try:
+                serve_app(create_league_app(league.store, status=league.status), sock)
+            finally:
+                for thing in reversed(opened):
+                    (thing.stop if isinstance(thing, TablePlayer) else thing.close)()
+    finally:
+        sock.close()
+    return 0

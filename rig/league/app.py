@@ -1,0 +1,83 @@
+"""The league's read-only web page and JSON API (Starlette, like the scoreboard).
+
+| route | returns |
+| --- | --- |
+| ``GET /`` | the league page |
+| ``GET /api/league`` | everything below in one object, plus the broker link |
+| ``GET /api/standings`` | per player over every table and game: games, finished, wins, points, best |
+| ``GET /api/games`` | games newest first; ``?status=playing`` the games in progress |
+| ``GET /api/tables`` | per-table health: online, last seen, events counted / announced / missing, rejected |
+| ``GET /api/tables/{table}/state`` | a table's retained state (what its scoreboard shows) |
+| ``GET /api/rejects`` | the last messages refused (malformed or forged) and why |
+
+Nothing changes anything: every other method is 405, unknown paths 404, all errors ``{"error": ...}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from importlib import resources
+from pathlib import Path
+from typing import Callable
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from rig.config import TABLE_NAME
+
+STATIC_DIR = Path(str(resources.files("rig.league") / "static"))
+NO_STORE = {"cache-control": "no-store"}
+GAME_STATUSES = ("playing", "over", "abandoned", "unreadable")
+
+
+def create_league_app(store, *, status: Callable[[], dict] | None = None) -> Starlette:
+    """The app over a :class:`rig.league.store.LeagueStore`; ``status()`` gives the broker link."""
+
+    def answer(compute) -> Callable:
+        async def endpoint(request: Request) -> Response:
+            body = await asyncio.to_thread(compute, request)
+            if isinstance(body, Response):
+                return body
+            return JSONResponse(body, headers=NO_STORE)
+
+        return endpoint
+
+    def games(request: Request):
+        wanted = request.query_params.get("status")
+        if wanted is not None and wanted not in GAME_STATUSES:
+            return JSONResponse({"error": f"status must be one of {', '.join(GAME_STATUSES)}"}, status_code=422)
+        return {"games": store.games(status=wanted)}
+
+    def table_state(request: Request):
+        table = request.path_params["table"]
+        state = store.table_state(table) if TABLE_NAME.fullmatch(table) else None
+        if state is None:
+            return JSONResponse({"error": f"no state from a table {table!r}"}, status_code=404)
+        return {"table": table, "state": state}
+
+    def everything(request: Request):
+        return {"league": status() if status else {}, "standings": store.standings(),
+                "playing": store.games(status="playing"), "finished": store.games(status="over", limit=50),
+                "tables": store.tables(), "rejects": store.rejects(10)}
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC_DIR / "league.html", headers={"cache-control": "no-cache"})
+
+    async def error(request: Request, exc: HTTPException) -> Response:
+        return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+
+    routes = [
+        Route("/", index),
+        Route("/api/league", answer(everything)),
+        Route("/api/standings", answer(lambda r: {"standings": store.standings()})),
+        Route("/api/games", answer(games)),
+        Route("/api/tables", answer(lambda r: {"tables": store.tables()})),
+        Route("/api/tables/{table}/state", answer(table_state)),
+        Route("/api/rejects", answer(lambda r: {"rejects": store.rejects()})),
+        Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
+    ]
+    return Starlette(routes=routes, exception_handlers={HTTPException: error})

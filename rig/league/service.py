@@ -1,0 +1,195 @@
+"""``rig league``'s engine: subscribe to every table, fold what arrives into the league's SQLite.
+
+The league connects with a persistent MQTT 5 session (``clean_start`` off, a session expiry of a
+week), so while it is down the broker keeps its QoS 1 events; it acknowledges a message only after
+the message is committed to its database (paho's manual acknowledgement), so a crash of the league
+loses nothing either. Subscribing again re-reads every table's retained state. When a table's
+events have a hole (the broker lost some in a crash) or end before the table's retained state says
+they should, the league asks the table to publish them again (``rig/<table>/resend``).
+A forged or malformed message is logged, counted against its table, acknowledged and ignored.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+from rig.league import topics
+from rig.league.mqtt import BrokerSettings, connect_failure, make_client, reason_text
+from rig.league.store import LeagueStore
+from rig.league.topics import EventMessage, MessageError, StateMessage
+
+log = logging.getLogger(__name__)
+
+#: the broker keeps the league's session (and its queued events) this long while it is away
+SESSION_EXPIRY_S = 7 * 24 * 3600
+#: a table whose events lag behind what it announced for this long is asked to resend
+RESEND_AFTER_S = 2.0
+#: ... at most this often
+RESEND_EVERY_S = 5.0
+#: messages folded in one transaction at most
+BATCH = 500
+
+
+class League:
+    """Follows every table through the broker into ``db_path``. ``with League(path, settings) as league:``."""
+
+    def __init__(self, db_path: str | Path, settings: BrokerSettings, *, client_id: str = "rig-league") -> None:
+        self.db_path = db_path
+        self.settings = settings
+        self.client_id = client_id
+        self.store: LeagueStore | None = None
+        self._queue: queue.Queue = queue.Queue()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._client = None
+        self._lock = threading.Lock()
+        self.connected = False
+        self.error: str | None = None
+        self._asked: dict[str, float] = {}
+        self._behind: dict[str, tuple[int, float]] = {}
+        self.applied = 0
+
+    def __repr__(self) -> str:
+        return f"<League {self.settings!r} -> {self.db_path}>"
+
+    def start(self) -> League:
+        from paho.mqtt.packettypes import PacketTypes
+        from paho.mqtt.properties import Properties
+
+        self.store = LeagueStore(self.db_path)
+        client = self._client = make_client(self.client_id, self.settings)
+        client.manual_ack_set(True)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_connect_fail = self._on_connect_fail
+        client.on_message = self._on_message
+        properties = Properties(PacketTypes.CONNECT)
+        properties.SessionExpiryInterval = SESSION_EXPIRY_S
+        client.connect_async(self.settings.host, self.settings.port, keepalive=10, clean_start=False,
+                             properties=properties)
+        self._thread = threading.Thread(target=self._run, name="league-fold", daemon=True)
+        self._thread.start()
+        client.loop_start()
+        return self
+
+    def close(self) -> None:
+        if self._stop.is_set():
+            return
+        self._stop.set()
+        if self._client is not None:
+            self._client.disconnect()
+            self._client.loop_stop()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        if self.store is not None:
+            self.store.close()
+
+    def __enter__(self) -> League:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def status(self) -> dict:
+        with self._lock:
+            return {"broker": self.settings.address, "connected": self.connected, "error": self.error}
+
+    # -- paho callbacks -------------------------------------------------------------------
+    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        if reason_code.is_failure:
+            with self._lock:
+                self.error = f"the broker refused the league: {reason_text(reason_code)}"
+            log.warning("league: %s", self.error)
+            return
+        with self._lock:
+            self.connected, self.error = True, None
+        client.subscribe([(name, 1) for name in topics.SUBSCRIPTIONS])
+
+    def _on_connect_fail(self, client, userdata) -> None:
+        with self._lock:
+            self.error = connect_failure(self.settings)
+
+    def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
+        with self._lock:
+            self.connected = False
+
+    def _on_message(self, client, userdata, message) -> None:
+        self._queue.put((message.topic, message.payload, message.mid, message.qos))
+
+    # -- folding --------------------------------------------------------------------------
+    def _run(self) -> None:
+        last_check = 0.0
+        while not self._stop.is_set():
+            try:
+                first = self._queue.get(timeout=0.2)
+            except queue.Empty:
+                first = None
+            batch = [first] if first is not None else []
+            while len(batch) < BATCH:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            try:
+                if batch:
+                    self._fold(batch)
+                now = time.monotonic()
+                if now - last_check >= 1.0:
+                    last_check = now
+                    self._ask_for_missing(now)
+            except sqlite3.Error as exc:  # a full disk, a locked file: nothing acknowledged, try again
+                with self._lock:
+                    self.error = f"cannot write the league database: {exc}"
+                log.warning("league: %s", self.error)
+                for item in batch:
+                    self._queue.put(item)
+                self._stop.wait(1.0)
+
+    def _fold(self, batch: list[tuple]) -> None:
+        messages, rejects, online = [], [], []
+        for name, payload, _mid, _qos in batch:
+            try:
+                kind = topics.split_topic(name)[1]
+                if kind == topics.EVENTS:
+                    messages.append(EventMessage.parse(name, payload))
+                elif kind == topics.STATE:
+                    messages.append(StateMessage.parse(name, payload))
+                elif kind == topics.STATUS:
+                    online.append(topics.parse_status(name, payload))
+                else:
+                    raise MessageError(f"{name}: the league does not read this topic")
+            except MessageError as exc:
+                log.warning("league: ignored: %s", exc)
+                rejects.append((name, str(exc)))
+        self.applied += self.store.apply(messages, rejects=rejects, online=online)
+        if self.error and self.error.startswith("cannot write"):
+            with self._lock:
+                self.error = None
+        for _name, _payload, mid, qos in batch:  # committed: now the broker may forget them
+            if qos:
+                self._client.ack(mid, qos)
+
+    def _ask_for_missing(self, now: float) -> None:
+        """Ask a table to resend when its events have had a hole, or stopped short of its retained state's
+        ``seq``, for :data:`RESEND_AFTER_S` (at most every :data:`RESEND_EVERY_S`)."""
+        if not self.connected:
+            return
+        for row in self.store.tables():
+            table = row["table"]
+            if row["known_last"] <= row["have"]:
+                self._behind.pop(table, None)
+                continue
+            since = self._behind.setdefault(table, (row["have"], now))
+            if since[0] != row["have"]:  # progress: start the clock again
+                self._behind[table] = (row["have"], now)
+                continue
+            if now - since[1] < RESEND_AFTER_S or now - self._asked.get(table, -RESEND_EVERY_S) < RESEND_EVERY_S:
+                continue
+            self._asked[table] = now
+            log.info("league: %s is missing events after seq %d: asking it to resend", table, row["have"])
+            self._client.publish(topics.topic(table, topics.RESEND), topics.resend_payload(row["have"] + 1), qos=1)
