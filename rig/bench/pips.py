@@ -14,6 +14,7 @@ import argparse
 import os
 import re
 import time
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -23,7 +24,11 @@ from rig.errors import RigError
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 #: Default folder of the real photographs; override with --data or $RIG_PIP_DATA.
 DEFAULT_DATA = PROJECT_ROOT.parent / "shared" / "data" / "real-pip-dice"
+#: The coloured dice (Würfelblitz-like); override with --colour-data or $RIG_COLOUR_DATA.
+DEFAULT_COLOUR_DATA = PROJECT_ROOT.parent / "shared" / "data" / "real-colour-dice"
 HELD_OUT_EVERY = 3
+#: Coloured set: a photo is held out when crc32(file stem) % COLOUR_HELD_OUT_MOD == 0 (about a quarter).
+COLOUR_HELD_OUT_MOD = 4
 _NAME = re.compile(r"^[a-z]+_(\d+)$")
 
 
@@ -42,12 +47,21 @@ class LabelledDie:
 @dataclass(frozen=True)
 class Photo:
     path: Path
-    number: int
+    number: int  # the file number (white set); -1 for the coloured set's IMG_date_time names
     dice: tuple[LabelledDie, ...]
 
     @property
     def held_out(self) -> bool:
-        return is_held_out(self.number)
+        return is_held_out(self.number) if self.number >= 0 else is_colour_held_out(self.path.stem)
+
+
+def is_colour_held_out(stem: str) -> bool:
+    """The coloured set's fixed split: by a hash of the file name, never tuned on.
+
+    >>> is_colour_held_out("IMG_20191208_111228"), is_colour_held_out("IMG_20191208_111246")
+    (False, True)
+    """
+    return zlib.crc32(stem.encode()) % COLOUR_HELD_OUT_MOD == 0
 
 
 def is_held_out(number: int) -> bool:
@@ -81,8 +95,8 @@ def parse_labels(text: str, width: int, height: int, *, source: str = "labels") 
     return tuple(dice)
 
 
-def load_photos(folder: Path) -> list[Photo]:
-    """Every ``NAME_N.jpg`` with its ``NAME_N.txt`` labels in ``folder`` (images are not read here)."""
+def load_photos(folder: Path, *, any_name: bool = False) -> list[Photo]:
+    """Every ``NAME_N.jpg`` (any ``NAME.jpg`` with ``any_name``) with its ``.txt`` labels in ``folder``."""
     import cv2
 
     if not folder.is_dir():
@@ -91,15 +105,15 @@ def load_photos(folder: Path) -> list[Photo]:
     for path in sorted(folder.glob("*.jpg")):
         m = _NAME.match(path.stem)
         label = path.with_suffix(".txt")
-        if not m or not label.exists():
+        if not (m or any_name) or not label.exists():
             continue
         image = cv2.imread(str(path))
         if image is None:
             raise BenchDataError(f"cannot read image {path}")
         h, w = image.shape[:2]
-        photos.append(Photo(path, int(m.group(1)), parse_labels(label.read_text(), w, h, source=str(label))))
+        photos.append(Photo(path, int(m.group(1)) if m else -1, parse_labels(label.read_text(), w, h, source=str(label))))
     if not photos:
-        raise BenchDataError(f"no labelled photographs (NAME_N.jpg + NAME_N.txt) in {folder}")
+        raise BenchDataError(f"no labelled photographs (NAME.jpg + NAME.txt) in {folder}")
     return photos
 
 
