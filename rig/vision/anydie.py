@@ -47,13 +47,15 @@ class AnyDieParams:
     contrast: float = 22.0      # Lab distance from the floor for a die pixel
     chroma_weight: float = 1.5  # a and b count this much more than L (shadows change L only)
     close: float = 0.012        # closing kernel, fraction of the work frame
-    open: float = 0.0           # opening kernel (drops bands thinner than a die: walls), fraction
+    open: float = 0.03          # opening kernel (drops bands thinner than a die: walls), fraction
     min_side: float = 0.025     # die side range, fraction of the frame's longer side
     max_side: float = 0.16
     max_aspect: float = 2.2     # bounding-box aspect of one die
     min_fill: float = 0.45      # region area / box area
     split_area: float = 1.6     # a region this many times the frame's typical die is several dice
     face_px: int = 64           # a die crop is scaled to this side before counting
+    fill_floor: bool = False    # count pips against a face whose surroundings are the face's colour
+    grow: float = 0.0           # the die's box and mask are grown by this fraction of its side
     inner: float = 0.06         # the inner face: body eroded by this fraction of its side
     local: float = 0.4          # a pip's face: the median over this fraction of the die around it
     pip_chroma: float = 2.0     # weight of a and b (squared) against L in a pip's contrast
@@ -63,8 +65,9 @@ class AnyDieParams:
     pip_max: float = 0.32
     pip_max_aspect: float = 1.8
     pip_min_fill: float = 0.5
+    pip_solidity: float = 0.0     # a pip is convex: its area / its hull's area
     pip_size_ratio: float = 0.45  # a pip's area vs the larger pips' median
-    pip_link: float = 3.2         # pips of one face within this many pip diameters
+    pip_link: float = 4.5         # pips of one face within this many pip diameters
     pattern_tolerance: float = 0.35
     centre_slack: float = 0.2     # a lone pip lies within this fraction of the die from its middle
     min_confidence: float = 0.6
@@ -232,6 +235,8 @@ def _blobs(mask: np.ndarray, p: AnyDieParams, side: float) -> list[_Blob]:
             if len(c) >= 5:
                 (_, _), axes, _ = cv2.fitEllipse(c)
                 aspect = max(axes) / max(1e-3, min(axes))
+            if cv2.contourArea(c) < p.pip_solidity * cv2.contourArea(cv2.convexHull(c)):
+                continue  # a crescent: a face's edge or a ring of gloss, not a pip
         if aspect > p.pip_max_aspect or area < p.pip_min_fill * bw * bh:
             continue
         out.append(_Blob(float(area), float(cents[i][0]), float(cents[i][1]), aspect))
@@ -303,17 +308,24 @@ def count_top_face(frame: np.ndarray, box: tuple[int, int, int, int], mask: np.n
     p = params or AnyDieParams()
     x, y, w, h = box
     side = max(w, h)
-    crop = frame[y:y + h, x:x + w]
-    if crop.size == 0 or side < 6:
+    if w == 0 or h == 0 or side < 6:
         return PipCount(0, reasons=("die too small",))
+    g = int(p.grow * side)
+    x0, y0 = max(0, x - g), max(0, y - g)
+    x1, y1 = min(frame.shape[1], x + w + g), min(frame.shape[0], y + h + g)
+    grown = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    grown[y - y0:y - y0 + h, x - x0:x - x0 + w] = mask
+    x, y = x0, y0
     s = p.face_px / side
-    crop = cv2.resize(crop, None, fx=s, fy=s, interpolation=cv2.INTER_LINEAR)
-    body = cv2.resize(mask, (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_NEAREST)
+    crop = cv2.resize(frame[y0:y1, x0:x1], None, fx=s, fy=s, interpolation=cv2.INTER_LINEAR)
+    body = cv2.resize(grown, (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_NEAREST)
     e = max(1, int(p.inner * p.face_px))
     inner = cv2.erode(body, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * e + 1, 2 * e + 1)))
     if inner.sum() < 20:
         inner = body
     lab8 = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB)
+    if p.fill_floor:  # the floor around the die is not its face
+        lab8[inner == 0] = np.median(lab8[inner > 0], axis=0).astype(np.uint8)
     k = max(3, int(p.local * p.face_px) | 1)
     local = cv2.medianBlur(lab8, k).astype(np.float32)
     lab = lab8.astype(np.float32)
