@@ -178,7 +178,7 @@ class Flags:
     flagged_right: int = 0  # read right but flagged uncertain
 
 
-def evaluate_find(photos: Iterable[Photo], params, images: dict) -> tuple[Confusion, int, float, Flags]:
+def evaluate_find(photos: Iterable[Photo], params, images: dict, *, reader=None) -> tuple[Confusion, int, float, Flags]:
     """Find dice without labels: each label matched to a found die containing its centre
     (a found die matches one label at most).
 
@@ -187,10 +187,11 @@ def evaluate_find(photos: Iterable[Photo], params, images: dict) -> tuple[Confus
     """
     from rig.vision.pips import find_pip_dice
 
+    reader = reader or find_pip_dice
     cm, extra, spent, frames, flags = Confusion(), 0, 0.0, 0, [0, 0, 0]
     for photo in photos:
         t0 = time.perf_counter()
-        found = find_pip_dice(images[photo.path], params)
+        found = reader(images[photo.path], params)
         spent += time.perf_counter() - t0
         frames += 1
         used = set()
@@ -245,9 +246,64 @@ def evaluate_rendered(frames: int, params, *, seed: int = 0) -> dict[str, object
             "throws": frames, "throws_right": throws_right, "starts_right": starts_right}
 
 
+def read_any(frame, params):
+    """The colour-agnostic reader (:func:`rig.vision.anydie.read_pip_dice`) as a list of dice."""
+    from rig.vision.anydie import read_pip_dice
+
+    return read_pip_dice(frame, params.anydie).dice
+
+
+def report_find(name: str, photos: list[Photo], params, images: dict, reader) -> None:
+    """Print found / read right / silent wrong / flag rate and the confusion matrix, per split."""
+    for split, chosen in (("tuning", [p for p in photos if not p.held_out]),
+                          ("held-out", [p for p in photos if p.held_out])):
+        cm, extra, ms, flags = evaluate_find(chosen, params, images, reader=reader)
+        found = cm.total - sum(cm.missed)
+        flagged = flags.flagged_wrong + flags.flagged_right
+        print(f"\n[{name}, {split}: {len(chosen)} photos] found {_pct(found, cm.total)}, "
+              f"read right {_pct(cm.correct, cm.total)}, {extra} found dice match no label  ({ms:.1f} ms per frame)")
+        print(f"  silent wrong (read wrong, marked ok) {_pct(flags.silent, found)} of found; "
+              f"flagged uncertain {_pct(flagged, found)} of found ({flags.flagged_wrong} wrong, {flags.flagged_right} right)")
+        print(cm.format(with_missed=True))
+
+
+def run_pips(args: argparse.Namespace) -> int:
+    """``rig bench vision --game pips``: the colour-agnostic reader on both real sets, both splits."""
+    import cv2
+
+    from rig.vision.pips import PipParams, find_pip_dice
+
+    params = PipParams.load(getattr(args, "params", None))
+    sets = [("white dice", data_folder(getattr(args, "data", None)), False),
+            ("coloured dice", colour_folder(getattr(args, "colour_data", None)), True)]
+    for name, folder, any_name in sets:
+        if not folder.is_dir():
+            print(f"{name}: {folder} is absent, skipped")
+            continue
+        photos = load_photos(folder, any_name=any_name)
+        images = {p.path: cv2.imread(str(p.path)) for p in photos}
+        n = sum(len(p.dice) for p in photos)
+        split = (f"held out: crc32(file name) % {COLOUR_HELD_OUT_MOD} == 0" if any_name
+                 else f"held out: file numbers divisible by {HELD_OUT_EVERY}")
+        print(f"\n== {name}: {folder} ({len(photos)} photos, {n} labelled dice; {split})")
+        report_find(f"{name}, colour-agnostic reader", photos, params, images, read_any)
+        if not any_name:
+            report_find(f"{name}, white-die reader", photos, params, images, find_pip_dice)
+    return 0
+
+
+def colour_folder(arg: Path | None) -> Path:
+    if arg is not None:
+        return arg
+    env = os.environ.get("RIG_COLOUR_DATA")
+    return Path(env) if env else DEFAULT_COLOUR_DATA
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", type=Path, default=None,
                         help=f"folder of the real photographs (default $RIG_PIP_DATA or {DEFAULT_DATA})")
+    parser.add_argument("--colour-data", type=Path, default=None,
+                        help=f"folder of the coloured dice photographs (default $RIG_COLOUR_DATA or {DEFAULT_COLOUR_DATA})")
     parser.add_argument("--params", type=Path, default=None, help="pip parameter file (default calibration/pips.toml)")
     parser.add_argument("--rendered", type=int, default=100, metavar="N", help="rendered frames of each kind (default 100)")
     parser.add_argument("--no-find", action="store_true", help="skip finding dice without the labels")
