@@ -52,6 +52,7 @@ class AnyDieParams:
     max_side: float = 0.16
     max_aspect: float = 2.2     # bounding-box aspect of one die
     min_fill: float = 0.45      # region area / box area
+    split_aspect: float = 1.4   # ... and kept split when it is this elongated and every part reads
     split_area: float = 1.6     # a region this many times the frame's typical die is several dice
     face_px: int = 64           # a die crop is scaled to this side before counting
     fill_floor: bool = False    # count pips against a face whose surroundings are the face's colour
@@ -370,8 +371,11 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
         chosen = readings[-1]
         if len(readings) > 1 and len(readings[0]) == 1:
             whole = readings[0][0]
-            if whole.count.status == "ok" and 1 <= whole.pips <= 6 or not all(d.count.status == "ok" for d in chosen):
-                chosen = readings[0] if whole.count.status == "ok" or not any(d.pips for d in chosen) else chosen
+            parts_ok = all(d.count.status == "ok" and d.pips for d in chosen)
+            _, _, w, h = whole.box
+            elongated = max(w, h) > p.split_aspect * min(w, h)
+            if not (parts_ok and elongated) and (whole.count.status == "ok" or not parts_ok):
+                chosen = readings[0]
         for die in chosen:
             if die.pips == 0:
                 continue
