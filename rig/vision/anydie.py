@@ -52,6 +52,7 @@ class AnyDieParams:
     max_side: float = 0.16
     max_aspect: float = 2.2     # bounding-box aspect of one die
     min_fill: float = 0.45      # region area / box area
+    resegment: bool = True      # segment a region larger than a die again against its own colour
     split_aspect: float = 1.4   # ... and kept split when it is this elongated and every part reads
     split_area: float = 1.6     # a region this many times the frame's typical die is several dice
     face_px: int = 64           # a die crop is scaled to this side before counting
@@ -94,8 +95,8 @@ class PipDiceReading:
 Region = tuple[tuple[int, int, int, int], np.ndarray]  # box (x, y, w, h) in frame px, mask of the box
 
 
-def _difference(frame: np.ndarray, p: AnyDieParams) -> tuple[np.ndarray, float]:
-    """Per-pixel distance from the floor at the work scale, and the scale factor (work / frame)."""
+def _difference(frame: np.ndarray, p: AnyDieParams) -> tuple[np.ndarray, float, np.ndarray]:
+    """Per-pixel distance from the floor at the work scale, the scale factor (work / frame), Lab."""
     h, w = frame.shape[:2]
     s = min(1.0, p.work_px / max(h, w))
     small = cv2.resize(frame, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA) if s < 1 else frame
@@ -106,7 +107,7 @@ def _difference(frame: np.ndarray, p: AnyDieParams) -> tuple[np.ndarray, float]:
     floor = cv2.resize(cv2.medianBlur(tiny, k), (sw, sh), interpolation=cv2.INTER_LINEAR)
     d = lab.astype(np.int16) - floor.astype(np.int16)
     dist = np.abs(d[..., 0]).astype(np.float32) + p.chroma_weight * (np.abs(d[..., 1]) + np.abs(d[..., 2]))
-    return dist, s
+    return dist, s, lab
 
 
 def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
@@ -122,16 +123,28 @@ def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
     return mask | small[labels]
 
 
-def _regions(mask: np.ndarray, s: float, shape: tuple[int, ...], p: AnyDieParams) -> list[Region]:
+def _regions(mask: np.ndarray, s: float, shape: tuple[int, ...], p: AnyDieParams,
+             lab: np.ndarray | None = None) -> list[Region]:
+    """Components of a die's size; a larger one (dice against the box's wall, a row of touching
+    dice) is segmented once more against its own median colour (the wall's)."""
     long_side = max(shape[:2])
     lo, hi = (p.min_side * long_side * s) ** 2 * 0.5, (p.max_side * long_side * s) ** 2 * 3.5
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     out = []
     for i in range(1, n):
         x, y, bw, bh, area = (int(v) for v in stats[i])
-        if not lo <= area <= hi:
-            continue
-        out.append(((x, y, bw, bh), (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)))
+        m = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
+        if lo <= area <= hi:
+            out.append(((x, y, bw, bh), m))
+        elif area > hi and lab is not None:
+            part = lab[y:y + bh, x:x + bw]
+            d = part.astype(np.int16) - np.median(part[m > 0], axis=0).astype(np.int16)
+            dist = np.abs(d[..., 0]) + p.chroma_weight * (np.abs(d[..., 1]) + np.abs(d[..., 2]))
+            sub = ((dist > p.contrast) & (m > 0)).astype(np.uint8)
+            sub = cv2.morphologyEx(sub, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+            sub = _fill_holes(sub, hi)
+            for (sx, sy, sw, sh), sm in _regions(sub, s, shape, p):
+                out.append(((x + sx, y + sy, sw, sh), sm))
     return out
 
 
@@ -170,7 +183,7 @@ def find_die_groups(frame: np.ndarray, params: AnyDieParams | None = None) -> li
     it is large enough to be several touching dice (the reader keeps the whole if it reads as one die)."""
     p = params or AnyDieParams()
     frame = check_frame(frame)
-    dist, s = _difference(frame, p)
+    dist, s, lab = _difference(frame, p)
     mask = (dist > p.contrast).astype(np.uint8)
     k = max(3, int(p.close * max(dist.shape)) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
@@ -179,7 +192,7 @@ def find_die_groups(frame: np.ndarray, params: AnyDieParams | None = None) -> li
     ko = int(p.open * max(dist.shape)) | 1
     if ko >= 3:
         filled = cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ko, ko)))
-    regions = _regions(filled, s, frame.shape, p)
+    regions = _regions(filled, s, frame.shape, p, lab if p.resegment else None)
     long_side = max(frame.shape[:2]) * s
     single = [m.sum() for (x, y, w, h), m in regions
               if max(w, h) <= 1.4 * min(w, h) and p.min_side * long_side <= max(w, h) <= p.max_side * long_side
