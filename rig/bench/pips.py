@@ -273,6 +273,7 @@ def run_pips(args: argparse.Namespace) -> int:
 
     from rig.vision.pips import PipParams, find_pip_dice
 
+    cv2.setNumThreads(1)  # the target is per frame on one thread
     params = PipParams.load(getattr(args, "params", None))
     sets = [("white dice", data_folder(getattr(args, "data", None)), False),
             ("coloured dice", colour_folder(getattr(args, "colour_data", None)), True)]

@@ -73,6 +73,12 @@ class AnyDieParams:
     pattern_tolerance: float = 0.35
     centre_slack: float = 0.2     # a lone pip lies within this fraction of the die from its middle
     min_confidence: float = 0.6
+    use_net: bool = True          # check each die with the learned counter (calibration/pipnet.npz)
+    net_reject: float = 0.8       # the net's "not a die" at least this sure drops an unreadable candidate
+    net_drop: float = 0.97        # ... this sure drops any candidate (a knot in the wood read as pips)
+    net_agree: float = 0.9        # net and counter agree: ok if the counter was sure or the net this sure
+    net_alone: float = 1.01       # the counter unsure, the net this sure: the net's reading, ok (above 1: never)
+    net_sure: float = 0.8         # they disagree: the net's number (flagged) when this sure
 
 
 @dataclass(frozen=True)
@@ -368,19 +374,55 @@ def count_top_face(frame: np.ndarray, box: tuple[int, int, int, int], mask: np.n
     return PipCount(best.pips, centres, best.confidence, best.status, best.reasons)
 
 
+_SHIPPED = object()
+
+
+def read_die(frame: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarray, p: AnyDieParams,
+             net=None) -> PipDie:
+    """One candidate read by the counter and, when given, checked by the learned counter ``net``
+    (:class:`rig.vision.pipnet.PipNet`): agreeing they are ``ok``; disagreeing, the die is flagged
+    unless the net is very sure and the counter was not; the net's "not a die" drops a candidate
+    the counter could not read (pips 0)."""
+    count = count_top_face(frame, box, mask, p)
+    if net is None:
+        return PipDie(box, count)
+    k, pk = net.classify(frame, box)
+    if k == 0:
+        if pk >= p.net_reject and count.status != "ok" or pk >= p.net_drop:
+            return PipDie(box, PipCount(0, reasons=("not a die",)))
+        if count.status == "ok" and pk >= p.net_reject:
+            count = PipCount(count.pips, count.centres, count.confidence * 0.5, "uncertain",
+                             ("the pip net sees no die here",))
+        return PipDie(box, count)
+    if k == count.pips:
+        ok = count.status == "ok" or pk >= p.net_agree
+        return PipDie(box, PipCount(k, count.centres, round(max(pk, count.confidence), 3),
+                                    "ok" if ok else "uncertain", () if ok else count.reasons))
+    if pk >= p.net_alone and count.status != "ok":
+        return PipDie(box, PipCount(k, (), round(pk, 3), "ok", ()))
+    pips = k if pk >= p.net_sure or count.pips == 0 else count.pips
+    return PipDie(box, PipCount(pips, count.centres if pips == count.pips else (), round(min(pk, count.confidence), 3),
+                                "uncertain", (f"pip counters disagree ({count.pips} or {k})",)))
+
+
 def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
-                  expected: tuple[int, ...] | None = None) -> PipDiceReading:
+                  expected: tuple[int, ...] | None = None, net=_SHIPPED) -> PipDiceReading:
     """Find every die (any colour) and read its top face.
 
     A region without pips is not a die (a shadow, a wall, a card). ``expected`` is the number(s) of
     dice the game has (Würfelblitz ``(8, 9)``, Banana Moon ``(2,)``): another number makes the
-    frame ``uncertain``, as does any die not read with confidence.
+    frame ``uncertain``, as does any die not read with confidence. ``net``: the learned counter that
+    checks each die (default the shipped ``calibration/pipnet.npz``; ``None``: the counter alone).
     """
     p = params or AnyDieParams()
+    if net is _SHIPPED:
+        from rig.vision.pipnet import default_net
+
+        net = default_net() if p.use_net else None
     dice = []
     reasons = []
     for ways in find_die_groups(frame, p):
-        readings = [[PipDie(box, count_top_face(frame, box, mask, p)) for box, mask in way] for way in ways]
+        readings = [[read_die(frame, box, mask, p, net) for box, mask in way] for way in ways]
         chosen = readings[-1]
         if len(readings) > 1 and len(readings[0]) == 1:
             whole = readings[0][0]
@@ -397,5 +439,5 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
                 reasons.append(f"die at {die.box[:2]}: " + "; ".join(die.count.reasons))
     if expected is not None and len(dice) not in expected:
         want = " or ".join(map(str, expected))
-        reasons.append(f"{len(dice)} dice seen, the game has {want}")
+        reasons.append(f"{len(dice)} dice seen, want {want}")
     return PipDiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(reasons))
