@@ -21,7 +21,8 @@ from typing import Any, Mapping, Sequence
 import cv2
 import numpy as np
 
-from rig.vision.anydie import AnyDieParams, count_top_face, find_dice
+from rig.vision.anydie import AnyDieParams, find_dice, read_die as read_any_die
+from rig.vision.pipnet import default_net
 from rig.vision.pips import PipCount, PipParams, check_frame, count_pips
 from rig.vision.render_pips import PALETTE
 
@@ -174,7 +175,7 @@ def read_die(crop: np.ndarray, mask: np.ndarray, params: PipParams | None = None
     light = 0.114 * b + 0.587 * g + 0.299 * r < 130
     count: PipCount = count_pips(filled, params, light_pips=bool(light))
     if frame is not None:
-        count = _agree(count_top_face(frame, box, mask, _anydie(params)), count)
+        count = _agree(read_any_die(frame, box, mask, _anydie(params), default_net()).count, count)
     if not 1 <= count.pips <= 6:
         reasons.append(f"{count.pips} pips found")
     reasons.extend(count.reasons)
@@ -277,7 +278,7 @@ def read_start_roll(frame: np.ndarray, params: PipParams | None = None) -> Start
     reasons: list[str] = []
     check_frame(frame)
     for (x, y, w, h), mask in find_dice(frame, _anydie(params)):
-        count = count_top_face(frame, (x, y, w, h), mask, _anydie(params))
+        count = read_any_die(frame, (x, y, w, h), mask, _anydie(params), default_net()).count
         if not 1 <= count.pips <= 6:
             continue  # no pips: not a die
         body = np.median(frame[y:y + h, x:x + w][mask > 0], axis=0)
