@@ -139,9 +139,9 @@ def read_die(crop: np.ndarray, mask: np.ndarray, params: PipParams | None = None
              box: tuple[int, int, int, int] = (0, 0, 0, 0), *, frame: np.ndarray | None = None) -> BlitzDie:
     """Read one die from its crop and body mask (1 = die).
 
-    With ``frame`` (the crop's whole frame, ``box`` its place) the pips are counted by the
-    colour-agnostic counter (:func:`rig.vision.anydie.count_top_face`), else by the older
-    dark-or-light blob count of the crop.
+    The pips are counted as dark-or-light blobs of the crop; with ``frame`` (the crop's whole
+    frame, ``box`` its place) that count is checked by the colour-agnostic counter and the learned
+    one (:func:`rig.vision.anydie.read_die`): a disagreement the first cannot settle flags the die.
     """
     s, palette = _settings(params)
     inner = cv2.erode(mask, np.ones((5, 5), np.uint8))
