@@ -14,6 +14,7 @@ import argparse
 import os
 import re
 import time
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -23,7 +24,11 @@ from rig.errors import RigError
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 #: Default folder of the real photographs; override with --data or $RIG_PIP_DATA.
 DEFAULT_DATA = PROJECT_ROOT.parent / "shared" / "data" / "real-pip-dice"
+#: The coloured dice (Würfelblitz-like); override with --colour-data or $RIG_COLOUR_DATA.
+DEFAULT_COLOUR_DATA = PROJECT_ROOT.parent / "shared" / "data" / "real-colour-dice"
 HELD_OUT_EVERY = 3
+#: Coloured set: a photo is held out when crc32(file stem) % COLOUR_HELD_OUT_MOD == 0 (about a quarter).
+COLOUR_HELD_OUT_MOD = 4
 _NAME = re.compile(r"^[a-z]+_(\d+)$")
 
 
@@ -42,12 +47,21 @@ class LabelledDie:
 @dataclass(frozen=True)
 class Photo:
     path: Path
-    number: int
+    number: int  # the file number (white set); -1 for the coloured set's IMG_date_time names
     dice: tuple[LabelledDie, ...]
 
     @property
     def held_out(self) -> bool:
-        return is_held_out(self.number)
+        return is_held_out(self.number) if self.number >= 0 else is_colour_held_out(self.path.stem)
+
+
+def is_colour_held_out(stem: str) -> bool:
+    """The coloured set's fixed split: by a hash of the file name, never tuned on.
+
+    >>> is_colour_held_out("IMG_20191208_111228"), is_colour_held_out("IMG_20191208_111246")
+    (False, True)
+    """
+    return zlib.crc32(stem.encode()) % COLOUR_HELD_OUT_MOD == 0
 
 
 def is_held_out(number: int) -> bool:
@@ -81,8 +95,8 @@ def parse_labels(text: str, width: int, height: int, *, source: str = "labels") 
     return tuple(dice)
 
 
-def load_photos(folder: Path) -> list[Photo]:
-    """Every ``NAME_N.jpg`` with its ``NAME_N.txt`` labels in ``folder`` (images are not read here)."""
+def load_photos(folder: Path, *, any_name: bool = False) -> list[Photo]:
+    """Every ``NAME_N.jpg`` (any ``NAME.jpg`` with ``any_name``) with its ``.txt`` labels in ``folder``."""
     import cv2
 
     if not folder.is_dir():
@@ -91,15 +105,15 @@ def load_photos(folder: Path) -> list[Photo]:
     for path in sorted(folder.glob("*.jpg")):
         m = _NAME.match(path.stem)
         label = path.with_suffix(".txt")
-        if not m or not label.exists():
+        if not (m or any_name) or not label.exists():
             continue
         image = cv2.imread(str(path))
         if image is None:
             raise BenchDataError(f"cannot read image {path}")
         h, w = image.shape[:2]
-        photos.append(Photo(path, int(m.group(1)), parse_labels(label.read_text(), w, h, source=str(label))))
+        photos.append(Photo(path, int(m.group(1)) if m else -1, parse_labels(label.read_text(), w, h, source=str(label))))
     if not photos:
-        raise BenchDataError(f"no labelled photographs (NAME_N.jpg + NAME_N.txt) in {folder}")
+        raise BenchDataError(f"no labelled photographs (NAME.jpg + NAME.txt) in {folder}")
     return photos
 
 
@@ -164,7 +178,7 @@ class Flags:
     flagged_right: int = 0  # read right but flagged uncertain
 
 
-def evaluate_find(photos: Iterable[Photo], params, images: dict) -> tuple[Confusion, int, float, Flags]:
+def evaluate_find(photos: Iterable[Photo], params, images: dict, *, reader=None) -> tuple[Confusion, int, float, Flags]:
     """Find dice without labels: each label matched to a found die containing its centre
     (a found die matches one label at most).
 
@@ -173,10 +187,11 @@ def evaluate_find(photos: Iterable[Photo], params, images: dict) -> tuple[Confus
     """
     from rig.vision.pips import find_pip_dice
 
+    reader = reader or find_pip_dice
     cm, extra, spent, frames, flags = Confusion(), 0, 0.0, 0, [0, 0, 0]
     for photo in photos:
         t0 = time.perf_counter()
-        found = find_pip_dice(images[photo.path], params)
+        found = reader(images[photo.path], params)
         spent += time.perf_counter() - t0
         frames += 1
         used = set()
@@ -231,9 +246,65 @@ def evaluate_rendered(frames: int, params, *, seed: int = 0) -> dict[str, object
             "throws": frames, "throws_right": throws_right, "starts_right": starts_right}
 
 
+def read_any(frame, params):
+    """The colour-agnostic reader (:func:`rig.vision.anydie.read_pip_dice`) as a list of dice."""
+    from rig.vision.anydie import read_pip_dice
+
+    return read_pip_dice(frame, params.anydie).dice
+
+
+def report_find(name: str, photos: list[Photo], params, images: dict, reader) -> None:
+    """Print found / read right / silent wrong / flag rate and the confusion matrix, per split."""
+    for split, chosen in (("tuning", [p for p in photos if not p.held_out]),
+                          ("held-out", [p for p in photos if p.held_out])):
+        cm, extra, ms, flags = evaluate_find(chosen, params, images, reader=reader)
+        found = cm.total - sum(cm.missed)
+        flagged = flags.flagged_wrong + flags.flagged_right
+        print(f"\n[{name}, {split}: {len(chosen)} photos] found {_pct(found, cm.total)}, "
+              f"read right {_pct(cm.correct, cm.total)}, {extra} found dice match no label  ({ms:.1f} ms per frame)")
+        print(f"  silent wrong (read wrong, marked ok) {_pct(flags.silent, found)} of found; "
+              f"flagged uncertain {_pct(flagged, found)} of found ({flags.flagged_wrong} wrong, {flags.flagged_right} right)")
+        print(cm.format(with_missed=True))
+
+
+def run_pips(args: argparse.Namespace) -> int:
+    """``rig bench vision --game pips``: the colour-agnostic reader on both real sets, both splits."""
+    import cv2
+
+    from rig.vision.pips import PipParams, find_pip_dice
+
+    cv2.setNumThreads(1)  # the target is per frame on one thread
+    params = PipParams.load(getattr(args, "params", None))
+    sets = [("white dice", data_folder(getattr(args, "data", None)), False),
+            ("coloured dice", colour_folder(getattr(args, "colour_data", None)), True)]
+    for name, folder, any_name in sets:
+        if not folder.is_dir():
+            print(f"{name}: {folder} is absent, skipped")
+            continue
+        photos = load_photos(folder, any_name=any_name)
+        images = {p.path: cv2.imread(str(p.path)) for p in photos}
+        n = sum(len(p.dice) for p in photos)
+        split = (f"held out: crc32(file name) % {COLOUR_HELD_OUT_MOD} == 0" if any_name
+                 else f"held out: file numbers divisible by {HELD_OUT_EVERY}")
+        print(f"\n== {name}: {folder} ({len(photos)} photos, {n} labelled dice; {split})")
+        report_find(f"{name}, colour-agnostic reader", photos, params, images, read_any)
+        if not any_name:
+            report_find(f"{name}, white-die reader", photos, params, images, find_pip_dice)
+    return 0
+
+
+def colour_folder(arg: Path | None) -> Path:
+    if arg is not None:
+        return arg
+    env = os.environ.get("RIG_COLOUR_DATA")
+    return Path(env) if env else DEFAULT_COLOUR_DATA
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", type=Path, default=None,
                         help=f"folder of the real photographs (default $RIG_PIP_DATA or {DEFAULT_DATA})")
+    parser.add_argument("--colour-data", type=Path, default=None,
+                        help=f"folder of the coloured dice photographs (default $RIG_COLOUR_DATA or {DEFAULT_COLOUR_DATA})")
     parser.add_argument("--params", type=Path, default=None, help="pip parameter file (default calibration/pips.toml)")
     parser.add_argument("--rendered", type=int, default=100, metavar="N", help="rendered frames of each kind (default 100)")
     parser.add_argument("--no-find", action="store_true", help="skip finding dice without the labels")

@@ -10,7 +10,9 @@ a naive pipeline (HSV + inRange masks + contours + components) timed in the same
 
 ``--game blitz`` measures the pip reader instead (:mod:`rig.bench.pips`): pip accuracy on the
 real photographs (``--data``) and on rendered Würfelblitz throws and Banana Moon start rolls;
-``--game lego`` the LEGO Dice's colour on rendered frames.
+``--game lego`` the LEGO Dice's colour on rendered frames; ``--game pips`` the colour-agnostic pip
+reader (:mod:`rig.vision.anydie`) on both sets of real photographs (white and coloured dice), per
+split, with confusion matrices and the flag rate.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import time
 def add_arguments(parser) -> None:
     from rig.bench import pips
 
-    parser.add_argument("--game", choices=("frogs", "blitz", "banana", "lego"), default="frogs",
+    parser.add_argument("--game", choices=("frogs", "blitz", "banana", "lego", "pips"), default="frogs",
                         help="frogs (default): the frog dice reader; blitz/banana: the pip reader on the real "
                         "photographs and rendered throws; lego: the LEGO Dice's colour")
     pips.add_arguments(parser)
@@ -104,10 +106,12 @@ def run_lego(args) -> int:
 
 
 def run(args) -> int:
-    game = getattr(args, "game", "frogs")
-    if game in ("blitz", "banana"):
-        from rig.bench import pips
+    from rig.bench import pips
 
+    game = getattr(args, "game", "frogs")
+    if game == "pips":
+        return pips.run_pips(args)
+    if game in ("blitz", "banana"):
         return pips.run(args)
     if game == "lego":
         return run_lego(args)

@@ -2,7 +2,9 @@
 
 ``--game blitz|banana|lego`` reads another game's dice instead (pips and colours; no profile
 needed, their thresholds and palette are in ``calibration/pips.toml`` or ``--params``);
-``--game pips`` finds plain white pip dice and counts their pips."""
+``--game pips`` finds plain white pip dice and counts their pips (``--any-colour``: dice of any body
+and pip colour, with the colour-agnostic finder and the learned pip counter; ``--dice N`` the
+number of dice that must be in view)."""
 
 from __future__ import annotations
 
@@ -29,6 +31,10 @@ def register(subparsers) -> None:
     parser.add_argument("--variant", choices=("standard", "twister"), default="standard",
                         help="Würfelblitz variant for the ready 'rig score' request (default standard)")
     parser.add_argument("--params", metavar="PIPS.toml", help="pip reader parameters (default calibration/pips.toml)")
+    parser.add_argument("--any-colour", action="store_true",
+                        help="pips: dice of any body and pip colour (the colour-agnostic reader)")
+    parser.add_argument("--dice", type=int, metavar="N", default=None,
+                        help="pips: the number of dice in view; another number makes the frame uncertain")
     parser.add_argument("--json", action="store_true", help="print one JSON object per image (one per line)")
     parser.add_argument("--overlay", metavar="DIR", help="write each image with outlines and labels to DIR")
     parser.add_argument("--cards", action="store_true", help="read the player card in view instead of dice")
@@ -122,9 +128,21 @@ def read_white_dice(frame, params) -> dict:
             "dice": [{"face": d.pips, "x": d.centre[0], "y": d.centre[1], **d.to_dict()} for d in dice]}
 
 
-def read_pips(frame, game: str, params, variant: str = "standard") -> dict:
+def read_any_dice(frame, params, dice_count: int | None = None) -> dict:
+    """Pip dice of any colour (:func:`rig.vision.anydie.read_pip_dice`), shaped like :func:`read_white_dice`."""
+    from rig.vision.anydie import read_pip_dice
+
+    reading = read_pip_dice(frame, params.anydie, expected=None if dice_count is None else (dice_count,))
+    return {"game": "pips", "status": reading.status, "reasons": list(reading.reasons), "total": reading.total,
+            "dice": [{"face": d.pips, "x": d.centre[0], "y": d.centre[1], **d.to_dict()} for d in reading.dice]}
+
+
+def read_pips(frame, game: str, params, variant: str = "standard", *, any_colour: bool = False,
+              dice_count: int | None = None) -> dict:
     """One frame of ``game`` (blitz, banana, lego, pips) as ``rig read --game`` prints it."""
     if game == "pips":
+        if any_colour or dice_count is not None:
+            return read_any_dice(frame, params, dice_count)
         return read_white_dice(frame, params)
     if game == "lego":
         from rig.vision.lego import read_lego
@@ -141,11 +159,16 @@ def run_pips(args) -> int:
 
     if args.cards:
         raise VisionError(f"--cards reads frog player cards; {args.game} has none")
+    if (args.any_colour or args.dice is not None) and args.game != "pips":
+        raise VisionError(f"--any-colour and --dice are for --game pips, not {args.game}")
+    if args.dice is not None and args.dice < 1:
+        raise VisionError(f"--dice must be at least 1, not {args.dice}")
     params = PipParams.load(args.params)
     out_dir = _check_paths(args)
     for path in args.images:
         frame = load_image(path)
-        result = {"image": str(path), **read_pips(frame, args.game, params, args.variant)}
+        result = {"image": str(path), **read_pips(frame, args.game, params, args.variant,
+                                                  any_colour=args.any_colour, dice_count=args.dice)}
         print(json.dumps(result) if args.json else _human_pips(result), flush=True)
         if out_dir is not None:
             _write(out_dir / (Path(path).stem + ".png"), _draw_pips(frame, result))

@@ -25,6 +25,9 @@ def register(subparsers) -> None:
     )
     parser.add_argument("file", metavar="FILE", help="the turn as JSON, or - to read standard input")
     parser.add_argument("--compact", action="store_true", help="print the result on one line")
+    parser.add_argument("--palette", metavar="C1,C2,...",
+                        help="Würfelblitz: the die and dot colours of your set (default red,orange,yellow,green,"
+                        "blue,black,purple,white); a die of another colour is refused")
     parser.set_defaults(func=run)
 
 
@@ -51,8 +54,11 @@ def read_json(path: str):
 def run(args) -> int:
     from rig.rules import score_request
 
+    data = read_json(args.file)
+    if args.palette is not None and isinstance(data, dict) and data.get("game") == "blitz":
+        data.setdefault("palette", [c.strip() for c in args.palette.split(",") if c.strip()])
     try:
-        result = score_request(read_json(args.file))
+        result = score_request(data)
     except RecursionError:
         raise InputError("the turn is nested too deeply to be a turn") from None
     print(json.dumps(result, indent=None if args.compact else 2, ensure_ascii=False))

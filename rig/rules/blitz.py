@@ -49,6 +49,8 @@ MAX_WHITE_DICE = 3
 BLACK_TO_WIN = 3
 WHITES_PER_BLACK = 3
 VARIANTS = ("standard", "twister")
+#: The colours a Würfelblitz set shows (die bodies and dots); a request may give its own "palette".
+PALETTE = ("red", "orange", "yellow", "green", "blue", "black", "purple", "white")
 
 
 class BlitzError(RigError):
@@ -61,6 +63,10 @@ class BadDieError(BlitzError):
 
 class DiceSetError(BlitzError):
     """A throw no real set can show (two red dice, seven coloured dice, four white ones)."""
+
+
+class UnknownColourError(BadDieError):
+    """A body or dot colour outside the configured palette (``"chartreuse"``)."""
 
 
 class UnknownVariantError(BlitzError):
@@ -167,11 +173,26 @@ class Roll:
             raise DiceSetError(f"a game uses two or three white dice, not {whites}")
 
     @classmethod
-    def parse(cls, data: Any) -> "Roll":
-        """From a list of die objects (``{"color": ..., "pips": n}`` or ``{"color": ..., "dot": c}``)."""
+    def parse(cls, data: Any, palette: Iterable[str] = PALETTE) -> "Roll":
+        """From a list of die objects (``{"color": ..., "pips": n}`` or ``{"color": ..., "dot": c}``).
+
+        Every body and dot colour must be in ``palette``:
+
+        >>> Roll.parse([{"color": "chartreuse", "pips": 3}])
+        Traceback (most recent call last):
+        ...
+        rig.rules.blitz.UnknownColourError: die 'chartreuse:3': colour 'chartreuse' is not in the palette (red, orange, yellow, green, blue, black, purple, white)
+        """
         if isinstance(data, (str, bytes)) or not isinstance(data, Iterable):
             raise DiceSetError(f"'dice' must be a list of dice, not {data!r}")
-        return cls(tuple(Die.parse(d) for d in data))
+        palette = tuple(palette)
+        dice = tuple(Die.parse(d) for d in data)
+        for die in dice:
+            for colour in (die.color, die.dot):
+                if colour is not None and colour not in palette:
+                    raise UnknownColourError(f"die {str(die)!r}: colour {colour!r} is not in the palette "
+                                             f"({', '.join(palette)})")
+        return cls(dice)
 
     def dots(self) -> Counter[str]:
         """How often each dot colour is visible."""
@@ -328,10 +349,29 @@ def score_request(data: Mapping[str, Any]) -> dict[str, Any]:
     """
     if not isinstance(data, Mapping):
         raise BlitzError("the request must be a JSON object")
-    unknown = set(data) - {"game", "variant", "dice"}
+    unknown = set(data) - {"game", "variant", "dice", "palette"}
     if unknown:
-        raise BlitzError(f"unknown key(s) {sorted(unknown)}; a Würfelblitz request has 'variant' and 'dice'")
+        raise BlitzError(f"unknown key(s) {sorted(unknown)}; a Würfelblitz request has 'variant', 'dice' "
+                         "and 'palette'")
     if "dice" not in data:
         raise DiceSetError("no 'dice' given")
     rules = rules_for(data.get("variant", "standard"))
-    return rules.score(Roll.parse(data["dice"])).to_dict()
+    return rules.score(Roll.parse(data["dice"], parse_palette(data.get("palette", PALETTE)))).to_dict()
+
+
+def parse_palette(value: Any) -> tuple[str, ...]:
+    """A palette: a list of distinct colour names, including ``white`` (the dot dice).
+
+    >>> parse_palette(["Red", "white"])
+    ('red', 'white')
+    >>> parse_palette("red")
+    Traceback (most recent call last):
+    ...
+    rig.rules.blitz.BlitzError: 'palette' must be a list of colour names, not 'red'
+    """
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise BlitzError(f"'palette' must be a list of colour names, not {value!r}")
+    names = tuple(_colour(v, "a palette colour") for v in value)
+    if len(set(names)) != len(names) or WHITE not in names:
+        raise BlitzError(f"'palette' must list distinct colours including 'white', not {list(names)!r}")
+    return names

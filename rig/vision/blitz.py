@@ -21,6 +21,8 @@ from typing import Any, Mapping, Sequence
 import cv2
 import numpy as np
 
+from rig.vision.anydie import AnyDieParams, find_dice, read_die as read_any_die
+from rig.vision.pipnet import default_net
 from rig.vision.pips import PipCount, PipParams, check_frame, count_pips
 from rig.vision.render_pips import PALETTE
 
@@ -134,8 +136,13 @@ def find_blitz_dice(frame: np.ndarray, params: PipParams | None = None) -> list[
 
 
 def read_die(crop: np.ndarray, mask: np.ndarray, params: PipParams | None = None,
-             box: tuple[int, int, int, int] = (0, 0, 0, 0)) -> BlitzDie:
-    """Read one die from its crop and body mask (1 = die)."""
+             box: tuple[int, int, int, int] = (0, 0, 0, 0), *, frame: np.ndarray | None = None) -> BlitzDie:
+    """Read one die from its crop and body mask (1 = die).
+
+    The pips are counted as dark-or-light blobs of the crop; with ``frame`` (the crop's whole
+    frame, ``box`` its place) that count is checked by the colour-agnostic counter and the learned
+    one (:func:`rig.vision.anydie.read_die`): a disagreement the first cannot settle flags the die.
+    """
     s, palette = _settings(params)
     inner = cv2.erode(mask, np.ones((5, 5), np.uint8))
     if inner.sum() < 20:
@@ -167,6 +174,8 @@ def read_die(crop: np.ndarray, mask: np.ndarray, params: PipParams | None = None
     b, g, r = body_bgr
     light = 0.114 * b + 0.587 * g + 0.299 * r < 130
     count: PipCount = count_pips(filled, params, light_pips=bool(light))
+    if frame is not None:
+        count = _agree(read_any_die(frame, box, mask, _anydie(params), default_net()).count, count)
     if not 1 <= count.pips <= 6:
         reasons.append(f"{count.pips} pips found")
     reasons.extend(count.reasons)
@@ -174,11 +183,37 @@ def read_die(crop: np.ndarray, mask: np.ndarray, params: PipParams | None = None
                     round(confidence * count.confidence, 3), tuple(reasons))
 
 
+def _agree(new: PipCount, old: PipCount) -> PipCount:
+    """The body-contrast count (``old``) when it is sure; else the colour-agnostic one (``new``),
+    flagged when the two disagree."""
+    if old.status == "ok" or new.pips == old.pips:
+        return old if old.status == "ok" or old.confidence >= new.confidence else new
+    if new.status == "ok":
+        return PipCount(new.pips, new.centres, new.confidence * 0.8, "uncertain",
+                        (f"pip counters disagree ({new.pips} or {old.pips})",))
+    return old
+
+
+#: dice in a Würfelblitz throw: six coloured and two or three white
+BLITZ_DICE = (8, 9)
+
+
+def _anydie(params: PipParams | None) -> AnyDieParams:
+    return (params or PipParams()).anydie
+
+
 def read_blitz(frame: np.ndarray, params: PipParams | None = None) -> BlitzReading:
-    """Read every die of a Würfelblitz throw in ``frame``."""
+    """Read every die of a Würfelblitz throw in ``frame`` (found by :func:`rig.vision.anydie.find_dice`).
+
+    Eight or nine dice must be seen; another number makes the reading ``uncertain``.
+    """
     dice = []
-    for (x, y, w, h), mask in find_blitz_dice(frame, params):
-        dice.append(read_die(frame[y:y + h, x:x + w], mask, params, (x, y, w, h)))
+    check_frame(frame)
+    for (x, y, w, h), mask in find_dice(frame, _anydie(params)):
+        die = read_die(frame[y:y + h, x:x + w], mask, params, (x, y, w, h), frame=frame)
+        if die.pips is None and die.dot is None and die.color != WHITE:
+            continue  # no pips and no dot: not a die (a shadow, a card's corner)
+        dice.append(die)
     reasons = []
     for d in dice:
         if d.reasons or d.confidence < 0.5:
@@ -188,6 +223,8 @@ def read_blitz(frame: np.ndarray, params: PipParams | None = None) -> BlitzReadi
         if d.color != WHITE:
             counts[d.color] = counts.get(d.color, 0) + 1
     reasons += [f"{c} die seen {n} times" for c, n in counts.items() if n > 1]
+    if len(dice) not in BLITZ_DICE:
+        reasons.append(f"{len(dice)} dice seen, a throw has 8 or 9")
     return BlitzReading(tuple(dice), "uncertain" if reasons else "ok", tuple(reasons))
 
 
@@ -228,8 +265,8 @@ class StartRollReading:
 def read_start_roll(frame: np.ndarray, params: PipParams | None = None) -> StartRollReading:
     """Read the Banana Moon start roll: two dice, one with white pips and one with black pips.
 
-    Each die's pips are counted both ways; the polarity that contrasts with the body (light
-    pips on a dark body) wins unless only the other one finds 1–6 pips.
+    Dice are found and counted by :mod:`rig.vision.anydie` (any body colour, pips lighter or
+    darker than their face); a die's kind is its pips' colour, lighter or darker than its body.
 
     >>> from rig.vision.render_pips import render_start_roll
     >>> frame, truth = render_start_roll(4)
@@ -239,27 +276,29 @@ def read_start_roll(frame: np.ndarray, params: PipParams | None = None) -> Start
     """
     dice: list[BlitzDie] = []
     reasons: list[str] = []
-    for (x, y, w, h), mask in find_blitz_dice(frame, params):
-        crop = frame[y:y + h, x:x + w].copy()
-        inner = cv2.erode(mask, np.ones((5, 5), np.uint8))
-        if inner.sum() < 20:
-            inner = mask
-        body = np.median(crop[inner > 0], axis=0)
-        crop[inner == 0] = body.astype(np.uint8)
-        dark, light = count_pips(crop, params), count_pips(crop, params, light_pips=True)
-        b, g, r = body
-        expected = "white" if 0.114 * b + 0.587 * g + 0.299 * r < 130 else "black"
-        best, kind = max((dark, "black"), (light, "white"),
-                         key=lambda c: (1 <= c[0].pips <= 6, c[1] == expected, c[0].confidence))
-        if not 1 <= best.pips <= 6:
-            reasons.append(f"die at {(x, y)}: no pips read")
-            continue
-        dice.append(BlitzDie(kind, best.pips, None, (x, y, w, h), best.confidence, best.reasons))
+    check_frame(frame)
+    for (x, y, w, h), mask in find_dice(frame, _anydie(params)):
+        count = read_any_die(frame, (x, y, w, h), mask, _anydie(params), default_net()).count
+        if not 1 <= count.pips <= 6:
+            continue  # no pips: not a die
+        body = np.median(frame[y:y + h, x:x + w][mask > 0], axis=0)
+        pips = np.array([frame[int(cy), int(cx)] for cx, cy in count.centres], np.float32)
+        kind = "white" if _grey(pips.mean(axis=0)) > _grey(body) else "black"
+        dice.append(BlitzDie(kind, count.pips, None, (x, y, w, h), count.confidence, count.reasons))
+        if count.status != "ok":
+            reasons.append(f"die at {(x, y)}: " + "; ".join(count.reasons))
     for kind in ("white", "black"):
         n = sum(d.color == kind for d in dice)
         if n != 1:
             reasons.append(f"{n} dice with {kind} pips (want 1)")
+    if len(dice) != 2:
+        reasons.append(f"{len(dice)} dice seen, the start roll has 2")
     return StartRollReading(tuple(dice), "uncertain" if reasons else "ok", tuple(reasons))
+
+
+def _grey(bgr: Sequence[float]) -> float:
+    b, g, r = bgr
+    return 0.114 * b + 0.587 * g + 0.299 * r
 
 
 #: games whose dice :func:`read_game` reads (frogs has its own reader, rig.vision.dice)

@@ -98,10 +98,11 @@ class PipParams:
     whole_die: BlobParams = BlobParams(**_WHOLE_DIE)
     find: FindParams = FindParams()
     blitz: Mapping[str, Any] = field(default_factory=dict)
+    anydie: "AnyDieParams" = field(default_factory=lambda: _anydie_defaults())
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, source: str = "pip parameters") -> "PipParams":
-        known = {"blobs", "whole_die", "find", "blitz"}
+        known = {"blobs", "whole_die", "find", "blitz", "anydie"}
         unknown = set(data) - known
         if unknown:
             raise PipParamsError(f"{source}: unknown table(s) {sorted(unknown)} (known: {sorted(known)})")
@@ -109,7 +110,10 @@ class PipParams:
         whole = _section(BlobParams, {**{f.name: getattr(blobs, f.name) for f in fields(BlobParams)},
                                       **_WHOLE_DIE, **data.get("whole_die", {})}, f"{source} [whole_die]")
         find = _section(FindParams, data.get("find", {}), f"{source} [find]")
-        return cls(blobs, whole, find, _blitz_section(data.get("blitz", {}), f"{source} [blitz]"))
+        from rig.vision.anydie import AnyDieParams
+
+        anydie = _section(AnyDieParams, data.get("anydie", {}), f"{source} [anydie]")
+        return cls(blobs, whole, find, _blitz_section(data.get("blitz", {}), f"{source} [blitz]"), anydie)
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> "PipParams":
@@ -122,6 +126,12 @@ class PipParams:
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise PipParamsError(f"cannot read pip parameter file {path}: {exc}") from None
         return cls.from_dict(data, source=str(path))
+
+
+def _anydie_defaults():
+    from rig.vision.anydie import AnyDieParams
+
+    return AnyDieParams()
 
 
 def _section(cls, data: Any, where: str):

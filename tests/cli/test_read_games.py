@@ -103,3 +103,38 @@ def test_plain_white_pip_dice_rendered_with_known_truth(tmp_path, capsys):
     assert result["total"] == sum(t.pips for t in truth)
     assert main(["read", "--game", "pips", str(path)]) == 0
     assert f"total: {result['total']} pips" in capsys.readouterr().out
+
+
+def _drawn_dice(path):
+    """A light floor with a red die (3 white pips) and a yellow die (5 black pips)."""
+    import numpy as np
+
+    frame = np.full((480, 640, 3), 215, np.uint8)
+    for (cx, cy), body, pip, pips in (((200, 200), (40, 40, 200), (240, 240, 240), [(-1, -1), (0, 0), (1, 1)]),
+                                      ((420, 300), (40, 210, 230), (20, 20, 20),
+                                       [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)])):
+        cv2.rectangle(frame, (cx - 22, cy - 22), (cx + 22, cy + 22), body, -1)
+        for dx, dy in pips:
+            cv2.circle(frame, (cx + dx * 12, cy + dy * 12), 4, pip, -1)
+    cv2.imwrite(str(path), frame)
+
+
+def test_pip_dice_of_any_colour_with_a_known_count(tmp_path, capsys):
+    path = tmp_path / "two.png"
+    _drawn_dice(path)
+    assert main(["read", "--game", "pips", "--any-colour", "--json", str(path)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert sorted(d["pips"] for d in result["dice"]) == [3, 5] and result["total"] == 8
+    assert main(["read", "--game", "pips", "--dice", "3", "--json", str(path)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["status"] == "uncertain" and "2 dice seen, want 3" in result["reasons"]
+    assert main(["read", "--game", "pips", "--dice", "0", str(path)]) == 2
+    assert main(["read", "--game", "blitz", "--any-colour", str(path)]) == 2
+    assert "are for --game pips" in capsys.readouterr().err
+
+
+def test_bench_vision_pips_prints_both_sets(capsys, tmp_path):
+    assert main(["bench", "vision", "--game", "pips", "--data", str(tmp_path / "a"),
+                 "--colour-data", str(tmp_path / "b")]) == 0
+    out = capsys.readouterr().out
+    assert "white dice:" in out and "coloured dice:" in out and out.count("is absent, skipped") == 2

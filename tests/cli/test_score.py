@@ -69,3 +69,31 @@ def test_rule_violations_in_the_input_exit_2(tmp_path, capsys, change, message):
 def test_missing_file_exit_2(capsys):
     assert main(["score", "/nonexistent/turn.json"]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+BLITZ = {"game": "blitz", "dice": [{"color": "red", "pips": 3}, {"color": "green", "pips": 2},
+                                   {"color": "white", "dot": "green"}]}
+
+
+@pytest.mark.parametrize("die, message", [
+    ({"color": "chartreuse", "pips": 3}, "colour 'chartreuse' is not in the palette"),
+    ({"color": "white", "dot": "teal"}, "colour 'teal' is not in the palette"),
+    ("magenta:dot=red", "colour 'magenta' is not in the palette"),
+])
+def test_blitz_die_colour_outside_the_palette_is_refused(tmp_path, capsys, die, message):
+    path = tmp_path / "roll.json"
+    path.write_text(json.dumps({**BLITZ, "dice": BLITZ["dice"] + [die]}))
+    assert main(["score", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_blitz_palette_is_configurable(tmp_path, capsys):
+    path = tmp_path / "roll.json"
+    path.write_text(json.dumps({**BLITZ, "dice": BLITZ["dice"] + [{"color": "teal", "pips": 6}]}))
+    assert main(["score", str(path)]) == 2
+    capsys.readouterr()
+    assert main(["score", "--palette", "red,green,teal,white", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["answer"] == 3 + 6
+    assert main(["score", "--palette", "red,green,teal", str(path)]) == 2  # no white: no dot dice
+    assert "including 'white'" in capsys.readouterr().err

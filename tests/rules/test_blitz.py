@@ -174,3 +174,14 @@ def test_short_die_strings_round_trip():
     assert [str(d) for d in r.dice] == ["green:4", "red:dot=blue", "white:dot=green", "blue:6"]
     assert Roll.parse([str(d) for d in r.dice]) == r
     assert score_request({"game": "blitz", "dice": ["green:4", "white:dot=green", "blue:6"]})["answer"] == 6
+
+
+def test_colour_outside_the_palette_is_refused():
+    with pytest.raises(blitz.UnknownColourError, match="'chartreuse' is not in the palette"):
+        Roll.parse([{"color": "chartreuse", "pips": 3}])
+    with pytest.raises(blitz.UnknownColourError, match="'teal'"):
+        score_request({"game": "blitz", "dice": [{"color": "white", "dot": "teal"}]})
+    assert score_request({"game": "blitz", "palette": ["teal", "white"],
+                          "dice": [{"color": "teal", "pips": 2}]})["answer"] == 2
+    with pytest.raises(blitz.BlitzError, match="palette"):
+        score_request({"game": "blitz", "palette": "red", "dice": []})
