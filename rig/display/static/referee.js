@@ -11,6 +11,29 @@ const rigReferee = (function () {
   let state = null;
   let reviewKey = null;
   let hiddenTurn = null;  // the turn whose review strip the players closed
+  let openedTurn = null;  // the turn whose folded strip the players opened
+  // the strip lies over the dice column, below the dice: the tosses and the scores stay in view
+  function placeInDiceColumn(box) {
+    const panel = document.querySelector("#frog-board .dice-panel");
+    if (!panel) return;
+    const r = panel.getBoundingClientRect();
+    if (r.width < window.innerWidth * 0.6) {
+      Object.assign(box.style, { left: `${r.left}px`, width: `${r.width}px`, right: "auto" });
+      const dice = document.getElementById("dice").getBoundingClientRect();  // never over the dice themselves
+      box.style.maxHeight = `${Math.max(0, box.getBoundingClientRect().bottom - dice.bottom - 6)}px`;
+    } else {
+      Object.assign(box.style, { left: "", width: "", right: "", maxHeight: "" });  // one column (a phone): folded
+    }
+  }
+  // would the open strip, at its full height, cover a toss? (long toss lists, the 7" display, phones)
+  function coversTosses(box) {
+    const rect = box.getBoundingClientRect();
+    const top = rect.bottom - parseFloat(getComputedStyle(box).maxHeight || "0");
+    return [...document.querySelectorAll("#tosses .toss")].some((t) => {
+      const r = t.getBoundingClientRect();
+      return r.bottom > top && r.top < rect.bottom && r.right > rect.left && r.left < rect.right;
+    });
+  }
   let exportKey = null;
   const view = { tab: "turns", game: null, turn: null };
 
@@ -110,9 +133,18 @@ const rigReferee = (function () {
     box.hidden = !show;
     document.body.classList.toggle("referee-reviewing", show);
     if (!show) { reviewKey = null; return; }
-    const key = `${s.game.id}/${turn.number}/${s.version}`;
+    box.classList.remove("folded");
+    placeInDiceColumn(box);
+    const folded = openedTurn !== turnKey && (coversTosses(box) || parseFloat(getComputedStyle(box).maxHeight) < 120);
+    box.classList.toggle("folded", folded);
+    const key = `${s.game.id}/${turn.number}/${s.version}/${folded}`;
     if (key === reviewKey) return;
     reviewKey = key;
+    if (folded) {
+      box.replaceChildren(el("button", { id: "btn-review-show", title: "show the camera frame and the photo finish",
+        text: "Evidence of this turn ▸", onclick: () => { openedTurn = turnKey; renderReview(s); } }));
+      return;
+    }
     let record;
     try { record = await rig.getJSON(`/api/turns?game=${s.game.id}`); } catch (err) { return; }
     const current = record.turns.find((t) => t.number === turn.number);
