@@ -288,6 +288,14 @@
     }
   }
 
+  // simulated presses reach the rig one after another, in the order they were made (as real buttons
+  // would: a busy server must not let a later press overtake an earlier one)
+  let pressQueue = Promise.resolve();
+  function simPress(body) {
+    pressQueue = pressQueue.then(() => rig.post("/api/sim/press", body)).catch(() => {});
+    return pressQueue;
+  }
+
   function renderSim(s) {
     const bar = $("sim");
     bar.hidden = !rig.info.sim;
@@ -296,7 +304,7 @@
     const owed = new Set(s.turn ? s.turn.still_to_toss : []);
     $("sim-press").replaceChildren(...players.map((name, i) => el("button", {
       "data-press": name, title: `key ${i + 1}`, class: s.game && s.game.game === "frogs" && s.turn && s.turn.started && !owed.has(name) && name !== s.turn.roller ? "tossed" : "",
-      text: `${i + 1} ${name}`, onclick: () => rig.post("/api/sim/press", { player: name }) })));
+      text: `${i + 1} ${name}`, onclick: () => simPress({ player: name }) })));
     $("sim-camera").textContent = simCamera ? "drop camera" : "restore camera";
     const other = Boolean(s.game && s.game.game !== "frogs");
     $("sim-cards").hidden = other;
@@ -543,10 +551,10 @@
     roll: (n) => rig.post("/api/sim/roll", { dice: n }),
     card: (card) => rig.post("/api/sim/card", { card }),
     knock: () => rig.post("/api/sim/knock", {}),
-    press: (i) => { const p = state && state.game && state.game.players[i]; if (p) rig.post("/api/sim/press", { player: p }); },
+    press: (i) => { const p = state && state.game && state.game.players[i]; if (p) simPress({ player: p }); },
     hold: () => {
       const t = state && state.turn;
-      if (t) rig.post("/api/sim/press", { player: t.roller, hold_ms: (rig.info.hold_confirm_s || 1) * 1000 + 200 });
+      if (t) simPress({ player: t.roller, hold_ms: (rig.info.hold_confirm_s || 1) * 1000 + 200 });
     },
     camera: async () => { const r = await rig.post("/api/sim/camera", { connected: !simCamera }); if (r.ok) { simCamera = !simCamera; renderSim(state); } },
   };
