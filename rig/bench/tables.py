@@ -130,7 +130,9 @@ class Table:
             amp = rng.uniform(40, 140)
             glare += (amp * np.exp(-((xx - sx) ** 2 + (yy - sy) ** 2) / (2 * rad * rad)))[..., None]
         wb = tuple(float(v) for v in np.exp(rng.normal(0, 0.08, 3)))
-        exposure = float(rng.uniform(1.1, 1.9)) * 95.0 / max(60.0, float(base.mean()) + 40.0)
+        # exposure as a user sets it: the brightest frog channel, where the lamp is brightest, just below clipping
+        brightest = max(max(v) for v in frog.values()) * max(wb) * float(light.max())
+        exposure = float(rng.uniform(165, 235)) / brightest
         # camera tilt: a small rotation about the x and y axes (a homography about the centre)
         f = w * 1.1
         ax, ay = np.radians(rng.uniform(-4, 4, 2))

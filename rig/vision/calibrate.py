@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from rig.vision.dice import LIGHT_BASIS, check_frame, even_light, read_dice, shrink
+from rig.vision.dice import check_frame, read_dice, shrink
 from rig.vision.errors import CalibrationError
+from rig.vision.light import LIGHT_BASIS, FloorModel, cells, correct, floor_grid
 from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
 
 RITUAL = ("blue", "pink", "yellow", "blank")
@@ -75,15 +76,17 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     if extra:
         raise CalibrationError(f"unknown calibration face(s) {', '.join(extra)} (faces: {', '.join(RITUAL)})")
     frames = {k: check_frame(samples[k]) for k in RITUAL}
-    if empty is not None:
-        check_frame(empty)
-    shapes = {f.shape for f in frames.values()} | ({empty.shape} if empty is not None else set())
+    if empty is None:
+        raise CalibrationError("calibration needs the empty box too: take every die out of the box and capture it "
+                               "(the last step of the ritual; `rig calibrate --empty IMAGE`)")
+    check_frame(empty)
+    shapes = {f.shape for f in frames.values()} | {empty.shape}
     if len(shapes) != 1:
         raise CalibrationError(f"calibration frames differ in size: {sorted(s[:2] for s in shapes)}")
     h, w = next(iter(shapes))[:2]
     t = thresholds or Thresholds()
 
-    for k, f in [*frames.items(), *([("empty", empty)] if empty is not None else [])]:
+    for k, f in [*frames.items(), ("empty", empty)]:
         blown = float((f.min(axis=2) >= t.clip_level).mean())
         if blown > 0.015:
             raise CalibrationError(
@@ -92,22 +95,30 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
 
     f0 = max(1, w // 320)
     raw = {k: shrink(v, f0) for k, v in frames.items()}
-    empty_raw = shrink(empty, f0) if empty is not None else None
-    glare = _fit_glare(empty_raw) if empty_raw is not None else None
+    empty_raw = shrink(empty, f0)
+    glare = _fit_glare(empty_raw)
+
+    def unglared(img: np.ndarray) -> np.ndarray:
+        if glare is None:
+            return img
+        g = cv2.resize(np.asarray(glare, np.float32), (img.shape[1], img.shape[0]), interpolation=cv2.INTER_LINEAR)
+        return cv2.subtract(img, np.clip(g, 0, 255).astype(np.uint8))
+
+    # the box floor: its cells' colours and where it is, from the empty box (the light reference)
+    bare = unglared(empty_raw)
+    floor_cells = floor_grid(bare)
+    floor = cells(bare)
+    model = FloorModel.build(floor, floor_cells)
 
     def flat(img: np.ndarray) -> np.ndarray:
-        if glare is not None:
-            g = cv2.resize(np.asarray(glare, np.float32), (img.shape[1], img.shape[0]), interpolation=cv2.INTER_LINEAR)
-            img = cv2.subtract(img, np.clip(g, 0, 255).astype(np.uint8))
-        return even_light(img)
+        return correct(unglared(img), model)[0]
 
     small = {k: flat(v) for k, v in raw.items()}
-    empty_small = flat(empty_raw) if empty is not None else None
+    empty_small = flat(empty_raw)
     found = {}
     fr: dict[str, _Frame] = {}
     for k in RITUAL:
-        bg = empty_raw if empty_raw is not None else _estimate_background(raw[k])
-        fr[k] = _find_dice(k, raw[k], bg, n_dice)
+        fr[k] = _find_dice(k, raw[k], empty_raw, n_dice, f0)
         fr[k].small = small[k]
         found[k] = len(fr[k].masks)
 
@@ -151,6 +162,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     edge = ColourModel.fit(_lab(edge_bgr.astype(np.uint8)))
     background = _fit_background(fr, empty_small, side_small, rng)
 
+    _check_order(colours)
     classes = {"body": body, **colours}
     separation = {}
     names = list(classes)
@@ -176,12 +188,21 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
         separation={k: round(v, 2) for k, v in separation.items()},
         created=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
         blue=colours["blue"], pink=colours["pink"], yellow=colours["yellow"], glare=glare,
+        floor=tuple(tuple(tuple(round(float(v), 1) for v in px) for px in row) for row in floor),
+        floor_cells=tuple(tuple(bool(v) for v in row) for row in floor_cells),
     )
     # measure what the reader itself sees as a die top at its working scale
     profile = dataclasses.replace(profile, top_area=_measure_top_area(frames["blank"], profile))
+    profile = dataclasses.replace(profile, walls=_fit_walls(frames, profile))
     for c in COLOURS:  # how much of a die top a frog covers, as the reader sees it
         shares = [d.shares[COLOURS.index(c)] for d in read_dice(frames[c], profile).dice]
         fraction[c] = float(np.median(shares)) if shares else 0.0
+    for c, share in fraction.items():  # a frog the reader finds on no die would set the thresholds to 0
+        if share < 0.05:
+            raise CalibrationError(
+                f"{c} frame: the fitted profile finds hardly any {c} frog on the dice ({share:.0%} of a top face); "
+                f"redo the {c} frame with all six dice {c} frog up, evenly lit"
+            )
     if thresholds is None:
         smallest = min(fraction.values())
         t = dataclasses.replace(t, colour_present=round(0.3 * smallest, 4), colour_absent=round(0.1 * smallest, 4))
@@ -282,18 +303,29 @@ def _fit_mode(lab: np.ndarray) -> ColourModel:
     return model
 
 
+def _check_order(colours: dict) -> None:
+    """Refuse a ritual that contradicts what the frogs' colours are (frames swapped or mislabelled):
+    blue is bluer than pink (lower Lab b) and less red (lower a); yellow is the lightest and the
+    most yellow. White balance and exposure shift all three together, so the order holds."""
+    L = {c: colours[c].mean[0] for c in COLOURS}
+    a = {c: colours[c].mean[1] for c in COLOURS}
+    b = {c: colours[c].mean[2] for c in COLOURS}
+    if b["blue"] >= b["pink"] and a["blue"] >= a["pink"]:
+        raise CalibrationError("the blue and pink frames look swapped (the 'blue' frogs are pinker than the 'pink' "
+                               "ones): redo both, blue frog up for blue and pink frog up for pink")
+    for c in ("blue", "pink"):
+        if L[c] >= L["yellow"] and b[c] >= b["yellow"]:
+            raise CalibrationError(f"the yellow frame's frogs are not the lightest and most yellow (the {c} frame's "
+                                   f"are): the yellow and {c} frames look swapped; redo both")
+
+
 def _check_clipped(name: str, px: np.ndarray, t: Thresholds, share: float = 0.08) -> None:
     blown = float((px.min(axis=1) >= t.clip_level).mean())
     if blown > share:
         raise CalibrationError(f"{name} frame is overexposed on the dice ({blown:.0%} of die pixels blown out); lower the exposure")
 
 
-def _estimate_background(small: np.ndarray) -> np.ndarray:
-    k = (min(small.shape[:2]) // 5) | 1
-    return cv2.medianBlur(small, min(k, 255))
-
-
-def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int) -> _Frame:
+def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale: int = 1) -> _Frame:
     f = small.astype(np.float32) + 4.0
     b = bg.astype(np.float32) + 4.0
     ratio = f / b
@@ -326,9 +358,18 @@ def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int) -> _Fr
     frame = _Frame(name, small)
     if not keep:
         raise CalibrationError(f"{name} frame: no dice found (is the box in view and lit?)")
+    left = [i for i in keep if _left_in_empty(small, bg, cc == i)]
+    if left:
+        x, y = cents[left[0]]
+        raise CalibrationError(
+            f"the empty-box frame shows a die (or something) at ({x * scale:.0f}, {y * scale:.0f}) that the {name} "
+            "frame does not: take every die out of the box and capture the empty box again"
+        )
     if len(keep) != n_dice:
+        hint = "; is a die still in the empty-box frame? capture it again" if len(keep) < n_dice else ""
         raise CalibrationError(
             f"{name} frame: found {len(keep)} dice, expected {n_dice}; spread the dice apart so none touch or lean"
+            + hint
         )
     areas = np.array([stats[i, cv2.CC_STAT_AREA] for i in keep], float)
     if areas.max() > 1.9 * np.median(areas) or areas.min() < 0.45 * np.median(areas):
@@ -340,6 +381,19 @@ def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int) -> _Fr
         frame.masks.append(cc == i)
         frame.centres.append(tuple(cents[i]))
     return frame
+
+
+def _left_in_empty(frame: np.ndarray, empty: np.ndarray, blob: np.ndarray) -> bool:
+    """Whether a difference blob is something in the empty-box frame rather than a die in this
+    frame: here it looks like the floor around it, there it does not."""
+    ring = cv2.dilate(blob.view(np.uint8), np.ones((9, 9), np.uint8)) > 0
+    ring &= ~cv2.dilate(blob.view(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    if ring.sum() < 8:
+        return False
+    around = np.median(frame[ring].astype(np.float32), axis=0)
+    here = np.median(frame[blob].astype(np.float32), axis=0)
+    there = np.median(empty[blob].astype(np.float32), axis=0)
+    return float(np.abs(here - around).max()) < 0.4 * float(np.abs(there - around).max())
 
 
 def _top_pixels(small: np.ndarray, mask: np.ndarray, side: float) -> np.ndarray:
@@ -376,6 +430,29 @@ def _fit_background(fr: dict, empty_small: np.ndarray | None, side: float, rng: 
         if len(sel) >= 0.01 * len(lab):
             models.append(ColourModel.fit(sel, l_floor=16.0))
     return tuple(models)
+
+
+def _fit_walls(frames: Mapping[str, np.ndarray], profile: Profile) -> tuple[float, float, float]:
+    """How much shaded flank the flat ritual dice show at each place: amount ~ a0 + a1 r and its
+    moment ~ k (rx, ry), r the die's offset from the frame centre (perspective shows the side
+    walls facing the optical centre, more of them the farther out a die lies)."""
+    from rig.vision.dice import _flank, _radial, prepare, read_labels
+
+    rows = []
+    for frame in frames.values():
+        work = prepare(frame, profile)
+        for obs in read_labels(work, profile).dice:
+            if not obs.cocked:
+                rows.append((*_radial(obs, work), *_flank(obs, work)))
+    if len(rows) < 8:
+        return (0.0, 0.0, 0.0)
+    rx, ry, amount, mx, my = np.array(rows).T
+    r = np.hypot(rx, ry)
+    (a0, a1), *_ = np.linalg.lstsq(np.column_stack([np.ones_like(r), r]), amount, rcond=None)
+    k = float((mx * rx + my * ry).sum() / max(1e-9, (rx * rx + ry * ry).sum()))
+    # keep the flat dice's own spread as a margin: the fit is the middle of what flat dice show
+    a0 += float(np.percentile(amount - (a0 + a1 * r), 90))
+    return (round(float(a0), 4), round(float(max(a1, 0.0)), 4), round(k, 4))
 
 
 def _measure_top_area(frame: np.ndarray, profile: Profile) -> float:

@@ -25,6 +25,7 @@ import numpy as np
 
 from rig.rules.frogs import DICE_PER_COMBO, DICE_PER_TURN
 from rig.vision.errors import FrameError
+from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light, floor_model, floor_surface  # noqa: F401
 from rig.vision.profile import COLOURS, Profile
 
 CLASS_NAMES = ("background", "body", "edge", "blue", "pink", "yellow", "unknown", "clipped", "blown", "ambiguous")
@@ -69,6 +70,7 @@ class DiceReading:
     dice: tuple[DieObservation, ...]
     status: str
     reasons: tuple[str, ...] = ()
+    light: Light | None = None  # the frame's light relative to calibration, when the profile knows its floor
 
     @property
     def ok(self) -> bool:
@@ -79,7 +81,11 @@ class DiceReading:
         return sorted(d.face for d in self.dice)
 
     def to_dict(self) -> dict:
-        return {"dice": [d.to_dict() for d in self.dice], "status": self.status, "reasons": list(self.reasons)}
+        out = {"dice": [d.to_dict() for d in self.dice], "status": self.status, "reasons": list(self.reasons)}
+        if self.light is not None:
+            out["light"] = {"exposure": round(self.light.exposure, 3), "warm": round(self.light.warm, 3),
+                            "correctable": self.light.correctable}
+        return out
 
     def __repr__(self) -> str:
         why = f" {list(self.reasons)}" if self.reasons else ""
@@ -196,34 +202,6 @@ def shrink(frame: np.ndarray, factor: int) -> np.ndarray:
     return out
 
 
-def even_light(small: np.ndarray) -> np.ndarray:
-    """Divide out the lamp: brightness gradient and vignetting, estimated from the frame itself.
-
-    The box bottom fills most of the frame, so a smooth (quadratic) surface fitted to a 16x12
-    grid of cell brightnesses, cells far off the fit (dice, a card, a hand) left out, follows
-    the light; each pixel is scaled so the floor is equally bright everywhere.
-    """
-    fit = np.maximum(floor_surface(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)), 1.0)
-    gain = np.clip(float(np.median(fit)) / fit, 0.5, 3.0).astype(np.float32).reshape(12, 16, 1)
-    gain = cv2.resize(np.repeat(gain, 3, axis=2), (small.shape[1], small.shape[0]), interpolation=cv2.INTER_LINEAR)
-    return cv2.multiply(small, gain, dtype=cv2.CV_8U)
-
-
-def floor_surface(channel: np.ndarray) -> np.ndarray:
-    """The box bottom's smooth brightness on a 12 x 16 grid: a quadratic surface fitted to
-    the cell means, cells far off it (dice, a card, a hand, glare) left out."""
-    tiny = cv2.resize(channel, (16, 12), interpolation=cv2.INTER_AREA)
-    level = tiny.astype(np.float32).ravel() + 1.0
-    keep = np.ones(level.shape, bool)
-    for _ in range(3):
-        coef, *_ = np.linalg.lstsq(LIGHT_BASIS[keep], level[keep], rcond=None)
-        fit = LIGHT_BASIS @ coef
-        keep = np.abs(level - fit) <= 0.12 * np.median(fit)
-        if keep.sum() < 40:
-            break
-    return fit.reshape(12, 16) - 1.0
-
-
 _GLARE_CACHE: dict = {}
 
 
@@ -241,16 +219,6 @@ def glare_for(profile: Profile, shape: tuple[int, int]) -> np.ndarray | None:
     return hit[1]
 
 
-def _grid() -> np.ndarray:
-    ys, xs = np.mgrid[0:12, 0:16].astype(np.float32)
-    x, y = (xs.ravel() - 7.5) / 8, (ys.ravel() - 5.5) / 6
-    return np.column_stack([np.ones_like(x), x, y, x * x, y * y, x * y])
-
-
-#: the quadratic basis (1, x, y, x², y², xy) over a 12 x 16 grid: the lamp-gradient fit
-LIGHT_BASIS = _grid()
-
-
 @dataclass(frozen=True)
 class Work:
     """A frame shrunk to the reading scale, with its pixel labels."""
@@ -261,6 +229,7 @@ class Work:
     side: float  # die side in working pixels
     top_area: float  # expected die top-face area in working pixels
     glare: np.ndarray | None = None  # the profile's fixed glare at the working scale
+    light: Light | None = None  # the frame's light relative to calibration (None: profile without a floor grid)
 
 
 def prepare(frame: np.ndarray, profile: Profile) -> Work:
@@ -277,12 +246,16 @@ def prepare(frame: np.ndarray, profile: Profile) -> Work:
         blown &= cv2.inRange(glare, (12, 12, 12), (255, 255, 255))
         censored = _censored(small, glare, t.censor_level)
         small = cv2.subtract(small, glare)
-    small = even_light(small)
+    model = floor_model(profile)
+    if model is None:
+        small, light = even_light(small), None
+    else:
+        small, light = correct(small, model)
     labels = label_pixels(small, colour_lut(profile), censored)
     if glare is not None:
         labels[blown > 0] = BLOWN
     side = die_px / f
-    return Work(labels, small, f, side, profile.top_area * side * side, glare)
+    return Work(labels, small, f, side, profile.top_area * side * side, glare, light)
 
 
 def _censored(small: np.ndarray, glare: np.ndarray, level: int) -> np.ndarray:
@@ -333,7 +306,7 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
                 gh, gw = work.glare.shape[:2]
                 if work.glare[min(gy, gh - 1), min(gx, gw - 1)].max() >= t.glare_flag:
                     why = [*why, f"die in a glare spot at {_where(gx, gy, work)}"]
-            if obs is not None and not obs.cocked and _leaning(obs, work, t):
+            if obs is not None and not obs.cocked and _leaning(obs, work, t, profile.walls):
                 why = [*why, f"cocked die at {_where(obs.x / work.factor, obs.y / work.factor, work)}"]
                 obs = dataclasses.replace(obs, cocked=True, confidence=obs.confidence * 0.5)
             if obs is not None:
@@ -357,8 +330,10 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
     for face, k in Counter(d.face for d in dice).items():
         if "+" in face and k > DICE_PER_COMBO:
             reasons.append(f"{k} dice read as {face}, only {DICE_PER_COMBO} dice carry it")
+    if work.light is not None and not work.light.correctable:
+        reasons.append(drift_text(work.light))
     dice.sort(key=lambda d: (d.y, d.x))
-    return DiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(dict.fromkeys(reasons)))
+    return DiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(dict.fromkeys(reasons)), work.light)
 
 
 def _blob(mask: np.ndarray, least: float) -> tuple[float, float] | None:
@@ -373,15 +348,29 @@ def _blob(mask: np.ndarray, least: float) -> tuple[float, float] | None:
     return None
 
 
-def _leaning(obs: DieObservation, work: Work, t) -> bool:
-    amount, lopsided = _flank(obs, work)
-    return amount > t.flank_area or lopsided > t.flank_moment
+def _leaning(obs: DieObservation, work: Work, t, walls=(0.0, 0.0, 0.0)) -> bool:
+    """A die leans when it shows more side face than perspective shows there: ``walls`` (from
+    calibration) predicts the shaded flank of a flat die at each place — its amount grows, and
+    its weight points towards the optical centre, the farther the die is from it."""
+    amount, mx, my = _flank(obs, work)
+    rx, ry = _radial(obs, work)
+    a0, a1, k = walls
+    excess = amount - (a0 + a1 * float(np.hypot(rx, ry)))
+    return excess > t.flank_area or float(np.hypot(mx - k * rx, my - k * ry)) > t.flank_moment
 
 
-def _flank(obs: DieObservation, work: Work) -> tuple[float, float]:
-    """Die body in shade (or unknown) around a die: (amount, lopsidedness), in die sides squared
-    and cubed. A leaning die shows its darker side face on one side; a flat one only thin
-    rounded edges all round."""
+def _radial(obs: DieObservation, work: Work) -> tuple[float, float]:
+    """The die's offset from the frame centre, in frame widths."""
+    H, W = work.labels.shape
+    w = W * work.factor
+    return (obs.x - w / 2) / w, (obs.y - H * work.factor / 2) / w
+
+
+def _flank(obs: DieObservation, work: Work) -> tuple[float, float, float]:
+    """Die body in shade (or unknown) around a die: amount (die sides squared) and the moment
+    of it about the die's centre (x, y, die sides cubed). A leaning die shows its darker side
+    face on one side; a flat one thin rounded edges all round, and towards the view's edges
+    the side walls perspective shows."""
     f = work.factor
     r = max(2, int(round(work.side * 0.3)))
     H, W = work.labels.shape
@@ -391,10 +380,10 @@ def _flank(obs: DieObservation, work: Work) -> tuple[float, float]:
     dark = cv2.LUT(lab, _IS_DARK)
     m = cv2.moments(dark, binaryImage=True)
     if m["m00"] == 0:
-        return 0.0, 0.0
+        return 0.0, 0.0, 0.0
     cx, cy = (obs.x + 0.5) / f - 0.5 - X0, (obs.y + 0.5) / f - 0.5 - Y0
-    lopsided = np.hypot(m["m10"] - cx * m["m00"], m["m01"] - cy * m["m00"])
-    return m["m00"] / work.side**2, float(lopsided) / work.side**3
+    s3 = work.side**3
+    return m["m00"] / work.side**2, (m["m10"] - cx * m["m00"]) / s3, (m["m01"] - cy * m["m00"]) / s3
 
 
 def _where(x: float, y: float, work: Work) -> str:

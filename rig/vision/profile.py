@@ -20,7 +20,8 @@ from pathlib import Path
 
 from rig.vision.errors import ProfileError
 
-FORMAT = 2  # 2: thresholds censor_level and ambiguity (glare); format 1 still loads, with their defaults
+FORMAT = 3  # 3: [floor] (the empty box as a cell grid: per-frame light correction); 2: censor_level, ambiguity
+# older formats still load: without a floor grid each frame is evened against its own floor, as before
 COLOURS = ("blue", "pink", "yellow")
 
 
@@ -109,6 +110,7 @@ class Profile:
     pink: ColourModel
     yellow: ColourModel
     frog_fraction: dict = field(default_factory=dict)  # colour -> fraction of the top face a frog covers
+    walls: tuple[float, float, float] = (0.0, 0.0, 0.0)  # flat dice's shaded flank: amount a0 + a1 r, moment k (x, y)
     thresholds: Thresholds = field(default_factory=Thresholds)
     exposure_us: int | None = None
     analogue_gain: float | None = None
@@ -116,6 +118,8 @@ class Profile:
     separation: dict = field(default_factory=dict)  # "blue/pink" -> separation, from calibration
     created: str = ""
     glare: object = None  # fixed lamp reflections seen in the empty box: rows x cols x BGR grey levels, or None
+    floor: object = None  # the empty box bottom, 12 x 16 cells of B, G, R (glare taken off), or None
+    floor_cells: object = None  # which of those cells are box floor (12 x 16 bools)
     format: int = FORMAT
 
     def __hash__(self) -> int:
@@ -196,6 +200,7 @@ class Profile:
             pink=model(colours["pink"]),
             yellow=model(colours["yellow"]),
             frog_fraction={k: float(v) for k, v in d.get("die", {}).get("frog_fraction", {}).items()},
+            walls=_three(d["die"].get("walls", (0.0, 0.0, 0.0))),
             thresholds=Thresholds(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.get("thresholds", {}).items()}),
             exposure_us=int(cam["exposure_us"]) if "exposure_us" in cam else None,
             analogue_gain=float(cam["analogue_gain"]) if "analogue_gain" in cam else None,
@@ -203,6 +208,8 @@ class Profile:
             separation={k: float(v) for k, v in d.get("separation", {}).items()},
             created=str(d.get("created", "")),
             glare=_glare(d["glare"]["bgr"]) if "glare" in d else None,
+            floor=_floor(d["floor"]["bgr"]) if "floor" in d else None,
+            floor_cells=_cells(d["floor"]["cells"]) if "floor" in d else None,
             format=int(d["format"]),
         )
 
@@ -231,6 +238,7 @@ class Profile:
             f"side = {num(self.die_side)}  # fraction of the frame width",
             f"top_area = {num(self.top_area)}  # top-face pixels / side^2",
             "frog_fraction = { " + ", ".join(f"{k} = {num(v)}" for k, v in self.frog_fraction.items()) + " }",
+            f"walls = {arr(self.walls)}  # side walls perspective shows: flank a0 + a1 r, moment k r (r: offset from centre)",
             "",
             "[camera]",
         ]
@@ -255,6 +263,14 @@ class Profile:
             lines += ["  [" + ", ".join("[" + ", ".join(str(int(v)) for v in px) + "]" for px in row) + "],"
                       for row in self.glare]
             lines += ["]", ""]
+        if self.floor is not None:
+            lines += ["[floor]  # the empty box bottom on a 12 x 16 grid: B, G, R per cell, and which cells are floor",
+                      "cells = ["]
+            lines += [f'  "{"".join("1" if v else "0" for v in row)}",' for row in self.floor_cells]
+            lines += ["]", "bgr = ["]
+            lines += ["  [" + ", ".join("[" + ", ".join(f"{float(v):.1f}" for v in px) + "]" for px in row) + "],"
+                      for row in self.floor]
+            lines += ["]", ""]
         for m in self.background:
             lines += ["[[background]]", f"mean = {arr(m.mean)}", "cov = [" + ", ".join(arr(r) for r in m.cov) + "]", ""]
         return "\n".join(lines)
@@ -276,6 +292,26 @@ def _glare(rows) -> tuple:
     if not grid or any(len(row) != len(grid[0]) or any(len(px) != 3 for px in row) for row in grid):
         raise ValueError("glare.bgr must be rows of equal length of [B, G, R] triplets")
     return grid
+
+
+def _three(v) -> tuple[float, float, float]:
+    out = tuple(float(x) for x in v)
+    if len(out) != 3:
+        raise ValueError("die.walls must be three numbers")
+    return out
+
+
+def _floor(rows) -> tuple:
+    grid = tuple(tuple(tuple(float(v) for v in px) for px in row) for row in rows)
+    if len(grid) != 12 or any(len(row) != 16 or any(len(px) != 3 for px in row) for row in grid):
+        raise ValueError("floor.bgr must be 12 rows of 16 [B, G, R] triplets")
+    return grid
+
+
+def _cells(rows) -> tuple:
+    if len(rows) != 12 or any(not isinstance(r, str) or len(r) != 16 or set(r) - {"0", "1"} for r in rows):
+        raise ValueError("floor.cells must be 12 strings of 16 '0'/'1'")
+    return tuple(tuple(c == "1" for c in r) for r in rows)
 
 
 def _q(s: str) -> str:
