@@ -131,8 +131,8 @@ class Table:
             glare += (amp * np.exp(-((xx - sx) ** 2 + (yy - sy) ** 2) / (2 * rad * rad)))[..., None]
         wb = tuple(float(v) for v in np.exp(rng.normal(0, 0.08, 3)))
         # exposure as a user sets it: the brightest frog channel, where the lamp is brightest, just below clipping
-        brightest = max(max(v) for v in frog.values()) * max(wb) * float(light.max())
-        exposure = float(rng.uniform(165, 235)) / brightest
+        brightest = max(max(v) for v in frog.values()) * max(wb) * float(np.median(light))
+        exposure = float(rng.uniform(185, 240)) / brightest
         # camera tilt: a small rotation about the x and y axes (a homography about the centre)
         f = w * 1.1
         ax, ay = np.radians(rng.uniform(-4, 4, 2))

@@ -180,7 +180,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     warnings = [f"{k} separation only {v:.1f}" for k, v in separation.items() if v < WARN_SEPARATION]
 
     if thresholds is None:
-        t = dataclasses.replace(t, glare_min=int(min(254, np.median(lows) * 1.15 + 8)))
+        t = dataclasses.replace(t, glare_min=int(min(254, np.max(lows) * 1.15 + 8)))
     profile = Profile(
         name=name, frame_size=(w, h), die_side=side_small * f0 / w, top_area=0.8,
         background=background, body=body, edge=edge, frog_fraction={},

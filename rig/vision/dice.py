@@ -230,6 +230,9 @@ class Work:
     top_area: float  # expected die top-face area in working pixels
     glare: np.ndarray | None = None  # the profile's fixed glare at the working scale
     light: Light | None = None  # the frame's light relative to calibration (None: profile without a floor grid)
+    profile: Profile | None = None
+    frame: np.ndarray | None = None  # the full-resolution frame: die tops are classified on crops of it
+    gain: np.ndarray | None = None  # the light correction per working pixel (B, G, R), or None
 
 
 def prepare(frame: np.ndarray, profile: Profile) -> Work:
@@ -237,7 +240,7 @@ def prepare(frame: np.ndarray, profile: Profile) -> Work:
     h, w = frame.shape[:2]
     t = profile.thresholds
     die_px = profile.die_side * w
-    f = max(1, int(round(die_px / t.work_die_px)))
+    f = 1 << max(0, int(round(np.log2(max(1.0, die_px / t.work_die_px)))))  # halving steps only: fast
     small = shrink(frame, f)
     glare = glare_for(profile, small.shape[:2])
     censored = None
@@ -248,14 +251,14 @@ def prepare(frame: np.ndarray, profile: Profile) -> Work:
         small = cv2.subtract(small, glare)
     model = floor_model(profile)
     if model is None:
-        small, light = even_light(small), None
+        small, light, gain = even_light(small), None, None
     else:
-        small, light = correct(small, model)
+        small, light, gain = correct(small, model)
     labels = label_pixels(small, colour_lut(profile), censored)
     if glare is not None:
         labels[blown > 0] = BLOWN
     side = die_px / f
-    return Work(labels, small, f, side, profile.top_area * side * side, glare, light)
+    return Work(labels, small, f, side, profile.top_area * side * side, glare, light, profile, frame, gain)
 
 
 def _censored(small: np.ndarray, glare: np.ndarray, level: int) -> np.ndarray:
@@ -279,6 +282,9 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
     labels, a0 = work.labels, work.top_area
     reasons: list[str] = []
     top = cv2.LUT(labels, IS_TOP)
+    # a frog's colour blends (two halves meeting, its outline) read as unknown: a thin seam of
+    # them must not cut a die top in two (the dark seams between touching dice stay)
+    top |= cv2.morphologyEx(top, cv2.MORPH_CLOSE, _K3) & cv2.LUT(labels, _IS_ODD)
     n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(top, 8, cv2.CV_32S, cv2.CCL_GRANA)
     dice: list[DieObservation] = []
     fragments: list[tuple[float, float]] = []
@@ -479,6 +485,37 @@ def _pink_in_glare(lab: np.ndarray, inner: np.ndarray, small: np.ndarray, t) -> 
     return int(np.count_nonzero((red >= ref_r + t.glare_pink) & (green >= ref_g)))
 
 
+def _full_counts(poly: np.ndarray, x0: int, y0: int, centre, work: Work, t) -> tuple[np.ndarray, int] | None:
+    """Class counts of a die's top (inside its rim) on the full-resolution frame: the frog and
+    its dark outline stay apart there, where the working scale blends them. The crop gets the
+    light correction of the die's place; the frog's outline (thin bands of dark or unknown
+    pixels) is left out, not counted as unknown."""
+    f = work.factor
+    if work.glare is not None:
+        return None  # glare is modelled at the working scale
+    pts = (poly.reshape(-1, 2) + (x0, y0)) * f + (f - 1) / 2
+    X0, Y0 = np.floor(pts.min(axis=0)).astype(int)
+    X1, Y1 = np.ceil(pts.max(axis=0)).astype(int) + 1
+    H, W = work.frame.shape[:2]
+    X0, Y0, X1, Y1 = max(0, X0), max(0, Y0), min(W, X1), min(H, Y1)
+    if X1 - X0 < 4 or Y1 - Y0 < 4:
+        return None
+    mask = np.zeros((Y1 - Y0, X1 - X0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(pts - (X0, Y0)).astype(np.int32), 1)
+    gh, gw = work.gain.shape[:2]
+    g = work.gain[min(gh - 1, max(0, int(centre[1]))), min(gw - 1, max(0, int(centre[0])))]
+    crop = cv2.multiply(work.frame[Y0:Y1, X0:X1], tuple(float(v) for v in g) + (0.0,), dtype=cv2.CV_8U)
+    labels = label_pixels(crop, colour_lut(work.profile))
+    odd = cv2.LUT(labels, _IS_ODD) & mask
+    k = 3 if f <= 2 else 5
+    kept = cv2.morphologyEx(odd, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))  # thin outline bands drop out
+    band = int(np.count_nonzero(odd)) - int(np.count_nonzero(kept))
+    counts = np.bincount(labels[mask > 0], minlength=len(CLASS_NAMES))
+    counts[UNKNOWN] = max(0, counts[UNKNOWN] - band)  # band pixels leave the count (mostly unknown)
+    n = int(counts.sum())
+    return (counts, n) if n >= 16 else None
+
+
 def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
          frog_size: dict) -> tuple[DieObservation | None, list[str]]:
     a0 = work.top_area
@@ -506,8 +543,12 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     n_in = int(np.count_nonzero(inner))
     if n_in < 0.25 * a0:
         inner, n_in = region, n_px
-    counts = np.bincount(lab[inner], minlength=len(CLASS_NAMES))
     cx, cy = hc[0] + x0, hc[1] + y0
+    full = _full_counts(shrunk, x0, y0, (cx, cy), work, t) if work.factor > 1 and work.gain is not None else None
+    if full is not None:
+        counts, n_in = full
+    else:
+        counts = np.bincount(lab[inner], minlength=len(CLASS_NAMES))
     (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
     aspect = min(rw, rh) / max(rw, rh, 1e-6)
     where = _where(cx, cy, work)

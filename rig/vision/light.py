@@ -71,12 +71,14 @@ def floor_grid(empty: np.ndarray) -> np.ndarray:
     run of cells that lie on one smooth light surface — the rim wall, the table beyond it and
     cells straddling an edge stand off it."""
     grey = cells(empty).mean(axis=2).ravel() + 1.0
-    keep = np.ones(grey.shape, bool)
-    for _ in range(6):
-        coef, *_ = np.linalg.lstsq(LIGHT_BASIS[keep], grey[keep], rcond=None)
-        fit = LIGHT_BASIS @ coef
-        new = np.abs(grey - fit) <= 0.1 * np.median(fit)
-        if new.sum() < 24 or (new == keep).all():
+    centre = float(np.median(grey.reshape(ROWS, COLS)[4:8, 5:11]))
+    keep = np.abs(grey / centre - 1) <= 0.35  # start from what looks like the middle of the box
+    for _ in range(8):
+        if keep.sum() < 24:
+            break
+        fit = fit_surface(grey, keep)
+        new = np.abs(grey - fit) <= 0.08 * np.maximum(fit, 1.0)
+        if (new == keep).all():
             break
         keep = new
     n, cc = cv2.connectedComponents(keep.reshape(ROWS, COLS).view(np.uint8), connectivity=4)
@@ -108,7 +110,7 @@ class FloorModel:
         for c in range(3):
             s = np.maximum(fit_surface(floor[:, c], mask), 1.0)
             flat[:, c] = np.median(s[mask]) / s
-        return cls(floor, mask, np.clip(flat, 0.3, 3.0))
+        return cls(floor, mask, np.clip(flat, 0.5, 2.0))
 
 
 _MODELS: dict[int, tuple[object, FloorModel]] = {}
@@ -124,8 +126,9 @@ def floor_model(profile) -> FloorModel | None:
     return hit[1]
 
 
-def correct(small: np.ndarray, model: FloorModel) -> tuple[np.ndarray, Light]:
-    """``small`` brought to the calibrated, evened light, and the light change found."""
+def correct(small: np.ndarray, model: FloorModel) -> tuple[np.ndarray, Light, np.ndarray]:
+    """``small`` brought to the calibrated, evened light, the light change found, and the gain
+    applied per pixel (float32, like ``small``: full-resolution crops are corrected with it)."""
     here = cells(small).reshape(-1, 3) + 1.0
     ratio = here / model.floor
     grey = ratio.mean(axis=1)
@@ -150,7 +153,7 @@ def correct(small: np.ndarray, model: FloorModel) -> tuple[np.ndarray, Light]:
     gain = cv2.resize(gain, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_LINEAR)
     med = np.median(ratio[keep], axis=0)  # B, G, R change on the floor
     light = Light(float(np.exp(np.log(np.maximum(med, 1e-3)).mean())), float(med[2] / max(med[0], 1e-3)), seen)
-    return cv2.multiply(small, gain, dtype=cv2.CV_8U), light
+    return cv2.multiply(small, gain, dtype=cv2.CV_8U), light, gain
 
 
 def even_light(small: np.ndarray) -> np.ndarray:
