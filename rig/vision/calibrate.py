@@ -432,27 +432,31 @@ def _fit_background(fr: dict, empty_small: np.ndarray | None, side: float, rng: 
     return tuple(models)
 
 
-def _fit_walls(frames: Mapping[str, np.ndarray], profile: Profile) -> tuple[float, float, float]:
+def _fit_walls(frames: Mapping[str, np.ndarray], profile: Profile) -> tuple[float, float, float, float]:
     """How much shaded flank the flat ritual dice show at each place: amount ~ a0 + a1 r and its
     moment ~ k (rx, ry), r the die's offset from the frame centre (perspective shows the side
     walls facing the optical centre, more of them the farther out a die lies)."""
     from rig.vision.dice import _flank, _radial, prepare, read_labels
 
     rows = []
+    loose = dataclasses.replace(profile, thresholds=dataclasses.replace(profile.thresholds, flank_area=1e9,
+                                                                         flank_moment=1e9, cocked_aspect=0.0))
     for frame in frames.values():
-        work = prepare(frame, profile)
-        for obs in read_labels(work, profile).dice:
+        work = prepare(frame, loose)
+        for obs in read_labels(work, loose).dice:
             if not obs.cocked:
-                rows.append((*_radial(obs, work), *_flank(obs, work)))
+                rows.append((*_radial(obs, work), *_flank(obs, work), obs.aspect))
     if len(rows) < 8:
-        return (0.0, 0.0, 0.0)
-    rx, ry, amount, mx, my = np.array(rows).T
+        return (0.0, 0.0, 0.0, 0.0)
+    rx, ry, amount, mx, my, aspect = np.array(rows).T
     r = np.hypot(rx, ry)
     (a0, a1), *_ = np.linalg.lstsq(np.column_stack([np.ones_like(r), r]), amount, rcond=None)
     k = float((mx * rx + my * ry).sum() / max(1e-9, (rx * rx + ry * ry).sum()))
     # keep the flat dice's own spread as a margin: the fit is the middle of what flat dice show
     a0 += float(np.percentile(amount - (a0 + a1 * r), 90))
-    return (round(float(a0), 4), round(float(max(a1, 0.0)), 4), round(k, 4))
+    # flat dice far out look stretched (a wall shows beside the top): the least aspect seen, per radius
+    squash = float(np.clip(np.percentile((0.97 - aspect) / np.maximum(r, 0.05), 90), 0.0, 0.8))
+    return (round(float(a0), 4), round(float(max(a1, 0.0)), 4), round(k, 4), round(squash, 4))
 
 
 def _measure_top_area(frame: np.ndarray, profile: Profile) -> float:

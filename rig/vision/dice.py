@@ -57,6 +57,7 @@ class DieObservation:
     confidence: float
     cocked: bool = False
     shares: tuple[float, float, float] = (0.0, 0.0, 0.0)  # blue, pink, yellow share of the top face
+    aspect: float = 1.0  # short / long side of the top seen (with what perspective shows of its walls)
 
     def to_dict(self) -> dict:
         return {"face": self.face, "x": round(self.x, 1), "y": round(self.y, 1), "box": list(self.box),
@@ -306,7 +307,7 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
                 reasons.append(f"{what} at {_where(x + w / 2, y + h / 2, work)}")
                 continue
         for part in parts:
-            obs, why = _die(part, lab, x, y, work, t, profile.frog_fraction)
+            obs, why = _die(part, lab, x, y, work, t, profile.frog_fraction, profile.walls)
             if obs is not None and work.glare is not None:
                 gx, gy = int(obs.x / work.factor), int(obs.y / work.factor)
                 gh, gw = work.glare.shape[:2]
@@ -336,7 +337,7 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
     for face, k in Counter(d.face for d in dice).items():
         if "+" in face and k > DICE_PER_COMBO:
             reasons.append(f"{k} dice read as {face}, only {DICE_PER_COMBO} dice carry it")
-    if work.light is not None and not work.light.correctable:
+    if work.light is not None and work.light.reliable and not work.light.correctable:
         reasons.append(drift_text(work.light))
     dice.sort(key=lambda d: (d.y, d.x))
     return DiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(dict.fromkeys(reasons)), work.light)
@@ -354,13 +355,13 @@ def _blob(mask: np.ndarray, least: float) -> tuple[float, float] | None:
     return None
 
 
-def _leaning(obs: DieObservation, work: Work, t, walls=(0.0, 0.0, 0.0)) -> bool:
+def _leaning(obs: DieObservation, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0)) -> bool:
     """A die leans when it shows more side face than perspective shows there: ``walls`` (from
     calibration) predicts the shaded flank of a flat die at each place — its amount grows, and
     its weight points towards the optical centre, the farther the die is from it."""
     amount, mx, my = _flank(obs, work)
     rx, ry = _radial(obs, work)
-    a0, a1, k = walls
+    a0, a1, k = walls[:3]
     excess = amount - (a0 + a1 * float(np.hypot(rx, ry)))
     return excess > t.flank_area or float(np.hypot(mx - k * rx, my - k * ry)) > t.flank_moment
 
@@ -516,8 +517,14 @@ def _full_counts(poly: np.ndarray, x0: int, y0: int, centre, work: Work, t) -> t
     return (counts, n) if n >= 16 else None
 
 
+def _radius(cx: float, cy: float, work: Work) -> float:
+    """Distance of a working-scale point from the frame centre, in frame widths."""
+    H, W = work.labels.shape
+    return float(np.hypot(cx + 0.5 - W / 2, cy + 0.5 - H / 2)) / W
+
+
 def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
-         frog_size: dict) -> tuple[DieObservation | None, list[str]]:
+         frog_size: dict, walls=(0.0, 0.0, 0.0, 0.0)) -> tuple[DieObservation | None, list[str]]:
     a0 = work.top_area
     contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
@@ -589,7 +596,7 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     if n_px < t.die_area_min * a0:
         reasons.append(f"die partly hidden or on edge at {where}")
         cocked = True
-    elif aspect < t.cocked_aspect:
+    elif aspect + walls[3] * _radius(cx, cy, work) < t.cocked_aspect:  # perspective stretches dice far out
         reasons.append(f"cocked die at {where}")
         cocked = True
     confidence = margin * (1.0 - min(1.0, odd / max(t.unknown_max, 1e-6)) * 0.5)

@@ -25,7 +25,7 @@ import numpy as np
 
 ROWS, COLS = 12, 16
 #: beyond these the correction is not trusted: (least, most) exposure factor, most white-balance shift (ratio)
-CORRECTABLE = ((0.55, 1.6), 1.3)
+CORRECTABLE = ((0.6, 1.5), 1.5)
 
 
 def _grid() -> np.ndarray:
@@ -55,7 +55,12 @@ class Light:
     @property
     def correctable(self) -> bool:
         (lo, hi), wb = CORRECTABLE
-        return lo <= self.exposure <= hi and 1 / wb <= self.warm <= wb and self.floor_seen >= 0.25
+        return lo <= self.exposure <= hi and 1 / wb <= self.warm <= wb
+
+    @property
+    def reliable(self) -> bool:
+        """Whether enough of the floor was seen to trust the estimate (not under a hand or a card)."""
+        return self.floor_seen >= 0.25
 
     def __repr__(self) -> str:
         return f"<Light exposure x{self.exposure:.2f} wb x{self.warm:.2f}>"
@@ -183,8 +188,6 @@ def drift_text(light: Light) -> str:
     """What the scoreboard says when the light moved beyond correction."""
     what = []
     (lo, hi), wb = CORRECTABLE
-    if light.floor_seen < 0.25:
-        what.append("the box floor is hidden")
     if not lo <= light.exposure <= hi:
         what.append(f"{'brighter' if light.exposure > 1 else 'darker'} x{light.exposure:.2f}")
     if not 1 / wb <= light.warm <= wb:

@@ -110,7 +110,9 @@ class Profile:
     pink: ColourModel
     yellow: ColourModel
     frog_fraction: dict = field(default_factory=dict)  # colour -> fraction of the top face a frog covers
-    walls: tuple[float, float, float] = (0.0, 0.0, 0.0)  # flat dice's shaded flank: amount a0 + a1 r, moment k (x, y)
+    # what perspective shows of flat dice's side walls at offset r from the centre: shaded flank a0 + a1 r,
+    # its moment k (rx, ry), and the top's aspect lowered by squash r
+    walls: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
     thresholds: Thresholds = field(default_factory=Thresholds)
     exposure_us: int | None = None
     analogue_gain: float | None = None
@@ -200,7 +202,7 @@ class Profile:
             pink=model(colours["pink"]),
             yellow=model(colours["yellow"]),
             frog_fraction={k: float(v) for k, v in d.get("die", {}).get("frog_fraction", {}).items()},
-            walls=_three(d["die"].get("walls", (0.0, 0.0, 0.0))),
+            walls=_walls(d["die"].get("walls", (0.0, 0.0, 0.0, 0.0))),
             thresholds=Thresholds(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.get("thresholds", {}).items()}),
             exposure_us=int(cam["exposure_us"]) if "exposure_us" in cam else None,
             analogue_gain=float(cam["analogue_gain"]) if "analogue_gain" in cam else None,
@@ -238,7 +240,7 @@ class Profile:
             f"side = {num(self.die_side)}  # fraction of the frame width",
             f"top_area = {num(self.top_area)}  # top-face pixels / side^2",
             "frog_fraction = { " + ", ".join(f"{k} = {num(v)}" for k, v in self.frog_fraction.items()) + " }",
-            f"walls = {arr(self.walls)}  # side walls perspective shows: flank a0 + a1 r, moment k r (r: offset from centre)",
+            f"walls = {arr(self.walls)}  # perspective: flank a0 + a1 r, its moment k r, aspect - squash r",
             "",
             "[camera]",
         ]
@@ -294,10 +296,10 @@ def _glare(rows) -> tuple:
     return grid
 
 
-def _three(v) -> tuple[float, float, float]:
+def _walls(v) -> tuple[float, float, float, float]:
     out = tuple(float(x) for x in v)
-    if len(out) != 3:
-        raise ValueError("die.walls must be three numbers")
+    if len(out) != 4:
+        raise ValueError("die.walls must be four numbers")
     return out
 
 

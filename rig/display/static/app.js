@@ -163,7 +163,10 @@
 
   function renderNotices(s) {
     const items = [];
-    for (const n of rigStatus.notices || []) items.push(el("div", { class: `notice ${n.kind || ""}`, "data-key": n.key, text: n.text }));
+    for (const n of rigStatus.notices || []) {
+      items.push(el("div", { class: `notice ${n.kind || ""}`, "data-key": n.key }, n.text,
+        n.href ? el("a", { class: "notice-action", href: n.href, text: n.action || "Fix" }) : null));
+    }
     const turn = s && s.turn;
     for (const v of turn ? turn.violations || [] : []) {
       items.push(el("div", { class: "notice", text: `Violation (${v.player}): ${v.kind.replace(/_/g, " ")}${v.detail ? ` — ${v.detail}` : ""}` }));
