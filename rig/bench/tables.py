@@ -213,10 +213,11 @@ class Table:
         img *= shade[..., None]
         for d in dice:
             self._die(img, d, (cx, cy))
-        light = self.light * self.exposure * drift[0]
         warm = WB_STEP ** drift[1]
-        gains = np.array([self.wb[0] / warm, self.wb[1], self.wb[2] * warm], np.float32)
-        img = img * light[..., None] * gains + self.glare * drift[0]
+        gains = np.array([self.wb[0] / warm, self.wb[1], self.wb[2] * warm], np.float32) * self.exposure * drift[0]
+        img = cv2.multiply(img, self._lit(gains))
+        if self.glare.any():
+            img = cv2.scaleAdd(self.glare, float(drift[0]), img)
         img = cv2.warpPerspective(img, self.tilt, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         if self.blur > 0.3:
             img = cv2.GaussianBlur(img, (0, 0), self.blur)
@@ -228,10 +229,27 @@ class Table:
             cv2.line(kern, (int(c - np.cos(a) * c), int(c - np.sin(a) * c)),
                      (int(c + np.cos(a) * c), int(c + np.sin(a) * c)), 1.0, 1)
             img = cv2.filter2D(img, -1, kern / kern.sum())
-        noise = rng.normal(0, 1, img.shape).astype(np.float32) * (self.noise * np.sqrt(np.maximum(img, 1) / 100))
-        out = np.clip(img + noise, 0, 255).astype(np.uint8)
+        # sensor noise: a field drawn once per table, shifted per frame (drawing it afresh costs more than the rest)
+        noise = self._noise()
+        dy, dx = int(rng.integers(0, h)), int(rng.integers(0, w))
+        noise = np.roll(noise, (dy, dx), axis=(0, 1))
+        out = cv2.scaleAdd(noise, float(self.noise), img)
+        out = np.clip(out, 0, 255).astype(np.uint8)
         ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg])
         return cv2.imdecode(enc, cv2.IMREAD_COLOR)
+
+    def _lit(self, gains: np.ndarray) -> np.ndarray:
+        key = tuple(np.round(gains, 5))
+        hit = self.notes.get("lit")
+        if hit is None or hit[0] != key:
+            hit = self.notes["lit"] = (key, (self.light[..., None] * gains).astype(np.float32))
+        return hit[1]
+
+    def _noise(self) -> np.ndarray:
+        if "noise" not in self.notes:
+            rng = np.random.default_rng([self.seed, 99])
+            self.notes["noise"] = rng.standard_normal((*self.size[::-1], 3), np.float32)
+        return self.notes["noise"]
 
     def _die(self, img: np.ndarray, d: dict, centre: tuple[float, float]) -> None:
         s = self.die

@@ -82,7 +82,7 @@ def floor_grid(empty: np.ndarray) -> np.ndarray:
         if keep.sum() < 24:
             break
         fit = fit_surface(grey, keep)
-        new = np.abs(grey - fit) <= 0.08 * np.maximum(fit, 1.0)
+        new = np.abs(grey - fit) <= 0.15 * np.maximum(fit, 1.0)
         if (new == keep).all():
             break
         keep = new
