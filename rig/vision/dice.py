@@ -17,6 +17,7 @@ The pipeline, all pure functions on numpy arrays (thresholds from the profile):
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import Counter
 from dataclasses import dataclass
 
@@ -82,11 +83,7 @@ class DiceReading:
         return sorted(d.face for d in self.dice)
 
     def to_dict(self) -> dict:
-        out = {"dice": [d.to_dict() for d in self.dice], "status": self.status, "reasons": list(self.reasons)}
-        if self.light is not None:
-            out["light"] = {"exposure": round(self.light.exposure, 3), "warm": round(self.light.warm, 3),
-                            "correctable": self.light.correctable}
-        return out
+        return {"dice": [d.to_dict() for d in self.dice], "status": self.status, "reasons": list(self.reasons)}
 
     def __repr__(self) -> str:
         why = f" {list(self.reasons)}" if self.reasons else ""
@@ -95,7 +92,89 @@ class DiceReading:
 
 # --------------------------------------------------------------------------- colour table
 
-_LUT_CACHE: dict[int, tuple[Profile, np.ndarray]] = {}
+@functools.cache
+def _grid_colours() -> tuple[np.ndarray, np.ndarray]:
+    """The 64**3 table cells' BGR centres and their Lab (computed once per process)."""
+    q = (np.arange(64, dtype=np.uint16) * 4 + 2).astype(np.uint8)
+    b, g, r = np.meshgrid(q, q, q, indexing="ij")
+    bgr = np.stack([b, g, r], axis=-1).reshape(1, -1, 3)
+    return bgr, cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
+
+
+class _LutBuilder:
+    """Builds the blocks of one colour table; the censored blocks only when a frame needs them."""
+
+    def __init__(self, profile: Profile) -> None:
+        bgr, lab = _grid_colours()
+        models = [(BG, m) for m in profile.background]
+        models += [(BODY, profile.body), (EDGE, profile.edge)]
+        models += [(COLOUR_CLASSES[c], profile.colour(c)) for c in COLOURS]
+        scores, logdets = [], []
+        for _, m in models:
+            cov = np.array(m.cov, np.float64)
+            inv = np.linalg.inv(cov).astype(np.float32)
+            d = lab - np.array(m.mean, np.float32)
+            logdet = float(np.log(np.linalg.det(cov)))
+            scores.append(((d @ inv) * d).sum(axis=1) + np.float32(logdet))
+            logdets.append(logdet)
+        self.classes = np.array([cls for cls, _ in models], np.uint8)
+        self.logdets = np.array(logdets, np.float32)[:, None]
+        self.score = np.stack(scores)  # classes x 2**18
+        self.t = profile.thresholds
+        self.clipped = bgr.reshape(-1, 3).max(axis=1) >= self.t.clip_level
+        self.washed = bgr.reshape(-1, 3).min(axis=1) > self.t.glare_min
+        patterns = 8 if profile.glare is not None else 1  # channels are censored only under known glare
+        self.table = np.zeros(patterns * 64**3, np.uint8)
+        self.built = [False] * patterns
+        self.ensure((0,))
+
+    def ensure(self, patterns) -> None:
+        for p in patterns:
+            if p < len(self.built) and not self.built[p]:
+                self.table[p * 64**3 : (p + 1) * 64**3] = self._block(int(p))
+                self.built[p] = True
+
+    def _block(self, pattern: int) -> np.ndarray:
+        t, classes, n = self.t, self.classes, len(self.classes)
+        s = self.score.reshape(-1, 64, 64, 64)
+        for axis in range(3):
+            if pattern >> axis & 1:  # best score at or above the measured value
+                s = np.flip(np.minimum.accumulate(np.flip(s, axis + 1), axis=axis + 1), axis + 1)
+        s = s.reshape(n, -1)
+        best = s.argmin(axis=0)
+        d2 = s - self.logdets
+        best_d2 = np.take_along_axis(d2, best[None], 0)[0]
+        label = classes[best]
+        far = best_d2 > t.class_distance**2
+        if pattern == 0:
+            label[far] = UNKNOWN
+            label[far & self.clipped] = CLIPPED
+            # glare whitens a die: its darkest channel rises above anything a die top shows
+            label[self.washed & np.isin(label, (BODY, BLUE, PINK, YELLOW))] = CLIPPED
+        else:
+            fits = d2 <= t.class_distance**2
+            die = np.isin(classes, (BODY, BLUE, PINK, YELLOW))
+            top_s = np.sort(np.where(fits[die], s[die], np.inf), axis=0)
+            floor_fit = fits[classes == BG].any(axis=0)
+            is_top = np.isin(label, (BODY, BLUE, PINK, YELLOW))
+            with np.errstate(invalid="ignore"):
+                label[is_top & (top_s[1] - top_s[0] < t.ambiguity)] = AMBIG
+            label[is_top & floor_fit] = BLOWN
+            label[far] = CLIPPED
+        return label
+
+
+_LUTS: dict[tuple, _LutBuilder] = {}
+_BY_TABLE: dict[int, _LutBuilder] = {}
+
+
+def _lut_key(profile: Profile) -> tuple:
+    """What the colour table depends on: the colour models, four thresholds, whether glare is known
+    (a profile copied with another die size or frog share shares its table)."""
+    t = profile.thresholds
+    models = (*profile.background, profile.body, profile.edge, *(profile.colour(c) for c in COLOURS))
+    return (tuple((m.mean, m.cov) for m in models), t.class_distance, t.clip_level, t.glare_min, t.ambiguity,
+            profile.glare is not None)
 
 
 def colour_lut(profile: Profile) -> np.ndarray:
@@ -107,71 +186,27 @@ def colour_lut(profile: Profile) -> np.ndarray:
     value is only a lower bound: a class fits if any value at or above it fits (the best
     score over the censored range). Where two die colours fit about equally well (scores
     within the ``ambiguity`` threshold) the pixel is ``AMBIG`` (die top, colour unreadable);
-    where a die colour and the floor both fit, ``BLOWN``.
+    where a die colour and the floor both fit, ``BLOWN``. Block 0 is built at once, the
+    others the first time a frame has pixels censored that way (loading stays fast).
     """
-    hit = _LUT_CACHE.get(id(profile))
-    if hit is not None and hit[0] is profile:
-        return hit[1]
-    q = (np.arange(64, dtype=np.uint16) * 4 + 2).astype(np.uint8)
-    b, g, r = np.meshgrid(q, q, q, indexing="ij")
-    bgr = np.stack([b, g, r], axis=-1).reshape(1, -1, 3)
-    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
-    models = [(BG, m) for m in profile.background]
-    models += [(BODY, profile.body), (EDGE, profile.edge)]
-    models += [(COLOUR_CLASSES[c], profile.colour(c)) for c in COLOURS]
-    scores, logdets = [], []
-    for cls, m in models:
-        cov = np.array(m.cov, np.float64)
-        inv = np.linalg.inv(cov).astype(np.float32)
-        d = lab - np.array(m.mean, np.float32)
-        logdet = float(np.log(np.linalg.det(cov)))
-        scores.append(np.einsum("ij,jk,ik->i", d, inv, d) + logdet)
-        logdets.append(logdet)
-    classes = np.array([cls for cls, _ in models], np.uint8)
-    logdets = np.array(logdets, np.float32)[:, None]
-    score = np.stack(scores)  # classes x 2**18
-    t = profile.thresholds
-    patterns = 8 if profile.glare is not None else 1  # channels are censored only under known glare
-    out = np.empty((patterns, 64**3), np.uint8)
-    clipped = bgr.reshape(-1, 3).max(axis=1) >= t.clip_level
-    washed = bgr.reshape(-1, 3).min(axis=1) > t.glare_min
-    cube = score.reshape(-1, 64, 64, 64)
-    for pattern in range(patterns):
-        s = cube
-        for axis in range(3):
-            if pattern >> axis & 1:  # best score at or above the measured value
-                s = np.flip(np.minimum.accumulate(np.flip(s, axis + 1), axis=axis + 1), axis + 1)
-        s = s.reshape(len(models), -1)
-        best = s.argmin(axis=0)
-        d2 = s - logdets
-        best_d2 = np.take_along_axis(d2, best[None], 0)[0]
-        label = classes[best]
-        far = best_d2 > t.class_distance**2
-        if pattern == 0:
-            label[far] = UNKNOWN
-            label[far & clipped] = CLIPPED
-            # glare whitens a die: its darkest channel rises above anything a die top shows
-            label[washed & np.isin(label, (BODY, BLUE, PINK, YELLOW))] = CLIPPED
-        else:
-            fits = d2 <= t.class_distance**2
-            die = np.isin(classes, (BODY, BLUE, PINK, YELLOW))
-            top_s = np.sort(np.where(fits[die], s[die], np.inf), axis=0)
-            floor_fit = fits[classes == BG].any(axis=0)
-            is_top = np.isin(label, (BODY, BLUE, PINK, YELLOW))
-            with np.errstate(invalid="ignore"):
-                label[is_top & (top_s[1] - top_s[0] < t.ambiguity)] = AMBIG
-            label[is_top & floor_fit] = BLOWN
-            label[far] = CLIPPED
-        out[pattern] = label
-    out = out.ravel()
-    _LUT_CACHE.clear()  # one live profile at a time is the normal case; keep memory bounded
-    _LUT_CACHE[id(profile)] = (profile, out)
-    return out
+    key = _lut_key(profile)
+    builder = _LUTS.get(key)
+    if builder is None:
+        if len(_LUTS) >= 2:  # one live profile at a time is the normal case; keep memory bounded
+            _LUTS.clear()
+            _BY_TABLE.clear()
+        builder = _LUTS[key] = _LutBuilder(profile)
+        _BY_TABLE[id(builder.table)] = builder
+    return builder.table
 
 
 def label_pixels(image_bgr: np.ndarray, lut: np.ndarray, censored: np.ndarray | None = None) -> np.ndarray:
     """Class label per pixel (H x W uint8) of a BGR uint8 image; ``censored`` (H x W, bits
     0/1/2 for B/G/R) marks channels that are only lower bounds."""
+    if censored is not None:
+        builder = _BY_TABLE.get(id(lut))
+        if builder is not None and builder.table is lut:
+            builder.ensure(np.flatnonzero(np.bincount(censored.ravel(), minlength=8)))
     q = image_bgr >> 2
     idx = q[..., 0].astype(np.int32) << 12
     idx |= q[..., 1].astype(np.int32) << 6
