@@ -361,9 +361,10 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
                    (d.box for d in dice)):
             reasons.append(f"part of a die (glare or hidden?) at {_where(fx, fy, work)}")
             break
+    walls = _walls_seen(dice, work, profile.walls)
     for table, least, what in ((_IS_ODD, t.foreign_area, "hand, object or glare in view"),
                                (_IS_EDGE, t.shade_area, "die in shadow or on edge")):
-        where = _blob(cv2.LUT(labels, table), least * a0)
+        where = _blob(cv2.LUT(labels, table) & walls, least * a0)
         if where is not None:
             reasons.append(f"{what} at {_where(*where, work)}")
 
@@ -376,6 +377,26 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
         reasons.append(drift_text(work.light))
     dice.sort(key=lambda d: (d.y, d.x))
     return DiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(dict.fromkeys(reasons)), work.light)
+
+
+def _walls_seen(dice: list[DieObservation], work: Work, walls) -> np.ndarray:
+    """255 except where the flat dice read show their own side walls (towards the optical
+    centre, as wide as perspective predicts there): shade that no hidden die can be."""
+    H, W = work.labels.shape
+    keep = np.full((H, W), 255, np.uint8)
+    f = work.factor
+    for d in dice:
+        if d.cocked:
+            continue
+        x, y, w, h = (v / f for v in d.box)
+        rx, ry = _radial(d, work)
+        r = float(np.hypot(rx, ry))
+        reach = (walls[1] * r + 0.25) * work.side  # the wall's width in working px
+        shift = -np.array([rx, ry]) / max(r, 1e-6) * reach
+        corners = np.array([[x - 1, y - 1], [x + w + 1, y - 1], [x + w + 1, y + h + 1], [x - 1, y + h + 1]])
+        hull = cv2.convexHull(np.vstack([corners, corners + shift]).astype(np.float32))
+        cv2.fillConvexPoly(keep, np.round(hull).astype(np.int32), 0)
+    return keep
 
 
 def _blob(mask: np.ndarray, least: float) -> tuple[float, float] | None:
@@ -527,8 +548,11 @@ def _full_counts(poly: np.ndarray, x0: int, y0: int, centre, work: Work, t) -> t
     light correction of the die's place; the frog's outline (thin bands of dark or unknown
     pixels) is left out, not counted as unknown."""
     f = work.factor
-    if work.glare is not None:
-        return None  # glare is modelled at the working scale
+    if work.glare is not None:  # glare is modelled at the working scale: dice under it are read there
+        xs, ys = poly.reshape(-1, 2).T + np.array([[x0], [y0]])
+        under = work.glare[max(0, ys.min()) : ys.max() + 1, max(0, xs.min()) : xs.max() + 1]
+        if under.size == 0 or under.max() >= 4:
+            return None
     pts = (poly.reshape(-1, 2) + (x0, y0)) * f + (f - 1) / 2
     X0, Y0 = np.floor(pts.min(axis=0)).astype(int)
     X1, Y1 = np.ceil(pts.max(axis=0)).astype(int) + 1
@@ -543,7 +567,7 @@ def _full_counts(poly: np.ndarray, x0: int, y0: int, centre, work: Work, t) -> t
     crop = cv2.multiply(work.frame[Y0:Y1, X0:X1], tuple(float(v) for v in g) + (0.0,), dtype=cv2.CV_8U)
     labels = label_pixels(crop, colour_lut(work.profile))
     odd = cv2.LUT(labels, _IS_ODD) & mask
-    k = 3 if f <= 2 else 5
+    k = max(3, int(round(0.09 * work.side * f)) | 1)  # bands up to ~1/11 of a die wide: outlines, blends
     kept = cv2.morphologyEx(odd, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))  # thin outline bands drop out
     band = int(np.count_nonzero(odd)) - int(np.count_nonzero(kept))
     counts = np.bincount(labels[mask > 0], minlength=len(CLASS_NAMES))
