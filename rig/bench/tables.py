@@ -130,8 +130,8 @@ class Table:
             amp = rng.uniform(40, 140)
             glare += (amp * np.exp(-((xx - sx) ** 2 + (yy - sy) ** 2) / (2 * rad * rad)))[..., None]
         wb = tuple(float(v) for v in np.exp(rng.normal(0, 0.08, 3)))
-        # exposure as a user sets it: the brightest frog channel, where the lamp is brightest, just below clipping
-        brightest = max(max(v) for v in frog.values()) * max(wb) * float(np.median(light))
+        # exposure as a user sets it: the brightest frog channel just below clipping in most of the box
+        brightest = max(max(v) for v in frog.values()) * max(wb) * float(np.percentile(light, 90))
         exposure = float(rng.uniform(185, 240)) / brightest
         # camera tilt: a small rotation about the x and y axes (a homography about the centre)
         f = w * 1.1

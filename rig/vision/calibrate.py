@@ -22,7 +22,7 @@ import numpy as np
 
 from rig.vision.dice import check_frame, read_dice, shrink
 from rig.vision.errors import CalibrationError
-from rig.vision.light import LIGHT_BASIS, FloorModel, cells, correct, floor_grid
+from rig.vision.light import COLS, LIGHT_BASIS, ROWS, FloorModel, cells, correct, floor_grid
 from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
 
 RITUAL = ("blue", "pink", "yellow", "blank")
@@ -104,23 +104,26 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
         g = cv2.resize(np.asarray(glare, np.float32), (img.shape[1], img.shape[0]), interpolation=cv2.INTER_LINEAR)
         return cv2.subtract(img, np.clip(g, 0, 255).astype(np.uint8))
 
-    # the box floor: its cells' colours and where it is, from the empty box (the light reference)
-    bare = unglared(empty_raw)
-    floor_cells = floor_grid(bare)
-    floor = cells(bare)
-    model = FloorModel.build(floor, floor_cells)
-
-    def flat(img: np.ndarray) -> np.ndarray:
-        return correct(unglared(img), model)[0]
-
-    small = {k: flat(v) for k, v in raw.items()}
-    empty_small = flat(empty_raw)
     found = {}
     fr: dict[str, _Frame] = {}
     for k in RITUAL:
         fr[k] = _find_dice(k, raw[k], empty_raw, n_dice, f0)
-        fr[k].small = small[k]
         found[k] = len(fr[k].masks)
+
+    # the box floor: its cells' colours and where it is, from the empty box (the light reference);
+    # the lamp's gradient from the violet die bodies (a floor's own print would pass for light)
+    bare = unglared(empty_raw)
+    floor_cells = floor_grid(bare)
+    floor = cells(bare)
+    lamp = _lamp_from_bodies(fr, {k: unglared(v) for k, v in raw.items()})
+    model = FloorModel.build(floor, floor_cells, lamp)
+
+    def flat(img: np.ndarray) -> np.ndarray:
+        return correct(unglared(img), model)[0]
+
+    for k in RITUAL:
+        fr[k].small = flat(raw[k])
+    empty_small = flat(empty_raw)
 
     # die size and body colour from the blank frame
     areas = [m.sum() for m in fr["blank"].masks]
@@ -180,7 +183,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     warnings = [f"{k} separation only {v:.1f}" for k, v in separation.items() if v < WARN_SEPARATION]
 
     if thresholds is None:
-        t = dataclasses.replace(t, glare_min=int(min(254, np.max(lows) * 1.15 + 8)))
+        t = dataclasses.replace(t, glare_min=int(min(254, np.max(lows) * 1.3 + 16)))
     profile = Profile(
         name=name, frame_size=(w, h), die_side=side_small * f0 / w, top_area=0.8,
         background=background, body=body, edge=edge, frog_fraction={},
@@ -189,6 +192,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
         created=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
         blue=colours["blue"], pink=colours["pink"], yellow=colours["yellow"], glare=glare,
         floor=tuple(tuple(tuple(round(float(v), 1) for v in px) for px in row) for row in floor),
+        floor_lamp=None if lamp is None else tuple(tuple(round(float(v), 3) for v in row) for row in lamp),
         floor_cells=tuple(tuple(bool(v) for v in row) for row in floor_cells),
     )
     # measure what the reader itself sees as a die top at its working scale
@@ -381,6 +385,39 @@ def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale:
         frame.masks.append(cc == i)
         frame.centres.append(tuple(cents[i]))
     return frame
+
+
+def _lamp_from_bodies(fr: dict, raw: dict) -> np.ndarray | None:
+    """The lamp's brightness over the 12 x 16 grid (relative, None when too few dice were seen):
+    a quadratic surface through the brightness of the die bodies of every ritual frame — the
+    same violet everywhere, so what varies is the light."""
+    body = [_lab(_top_pixels(raw["blank"], m, np.sqrt(m.sum()))) for m in fr["blank"].masks]
+    if not body:
+        return None
+    ab = np.median(np.concatenate(body)[:, 1:], axis=0)
+    xs, ys, level = [], [], []
+    for k, frame in fr.items():
+        for m, (cx, cy) in zip(frame.masks, frame.centres):
+            px = _top_pixels(raw[k], m, np.sqrt(m.sum()))
+            lab = _lab(px)
+            sel = np.hypot(*(lab[:, 1:] - ab).T) < 12
+            if sel.sum() >= 12:
+                h, w = raw[k].shape[:2]
+                xs.append((cx + 0.5) / w * COLS - 0.5)
+                ys.append((cy + 0.5) / h * ROWS - 0.5)
+                level.append(float(np.median(px[sel].astype(np.float32).mean(axis=1))))
+    if len(level) < 8:
+        return None
+    x, y, level = (np.array(xs) - 7.5) / 8, (np.array(ys) - 5.5) / 6, np.array(level)
+    basis = np.column_stack([np.ones_like(x), x, y, x * x, y * y, x * y])
+    if len(level) < 16:
+        basis = basis[:, :3]
+    coef, *_ = np.linalg.lstsq(basis, level, rcond=None)
+    surface = (LIGHT_BASIS[:, : basis.shape[1]] @ coef).reshape(ROWS, COLS)
+    med = float(np.median(level))
+    if med <= 0 or surface.min() <= 0.2 * med:
+        return None  # an implausible fit: fall back to the floor
+    return np.clip(surface / med, 0.3, 3.0)
 
 
 def _left_in_empty(frame: np.ndarray, empty: np.ndarray, blob: np.ndarray) -> bool:

@@ -108,13 +108,15 @@ class FloorModel:
     flat: np.ndarray  # ROWS*COLS x 3: gain making the calibrated floor even at its median level
 
     @classmethod
-    def build(cls, floor, mask) -> FloorModel:
+    def build(cls, floor, mask, lamp=None) -> FloorModel:
         floor = np.asarray(floor, np.float32).reshape(-1, 3) + 1.0
         mask = np.asarray(mask, bool).ravel()
-        flat = np.empty_like(floor)
-        for c in range(3):
-            s = np.maximum(fit_surface(floor[:, c], mask), 1.0)
-            flat[:, c] = np.median(s[mask]) / s
+        if lamp is None:  # the lamp's gradient, in brightness only, from the floor itself (per-channel
+            # surfaces would read the floor's own colour pattern as a colour cast)
+            s = np.maximum(fit_surface(floor.mean(axis=1), mask), 1.0)
+        else:  # from the dice bodies (calibration): a dark print on the floor is not less light
+            s = np.maximum(np.asarray(lamp, np.float32).ravel(), 1e-3)
+        flat = np.repeat((np.median(s[mask]) / s)[:, None], 3, axis=1)
         return cls(floor, mask, np.clip(flat, 0.5, 2.0))
 
 
@@ -127,7 +129,8 @@ def floor_model(profile) -> FloorModel | None:
     hit = _MODELS.get(id(profile))
     if hit is None or hit[0] is not profile:
         _MODELS.clear()
-        hit = _MODELS[id(profile)] = (profile, FloorModel.build(profile.floor, profile.floor_cells))
+        hit = _MODELS[id(profile)] = (profile, FloorModel.build(profile.floor, profile.floor_cells,
+                                                                 getattr(profile, "floor_lamp", None)))
     return hit[1]
 
 
@@ -152,8 +155,9 @@ def correct(small: np.ndarray, model: FloorModel) -> tuple[np.ndarray, Light, np
     if keep.sum() < 12:  # hardly any floor seen: a hand or a card over the box; trust the plain ratio
         keep = model.mask
     basis = _PLANE if keep.sum() < 40 else LIGHT_BASIS
-    change = np.column_stack([fit_surface(ratio[:, c], keep, basis) for c in range(3)])
-    change = np.clip(change, 0.2, 5.0)
+    level = np.clip(fit_surface(grey, keep, basis), 0.2, 5.0)  # exposure and lamp: a smooth surface
+    colour = np.median(ratio[keep] / level[keep, None], axis=0)  # white balance: one shift per channel
+    change = level[:, None] * colour[None, :]
     gain = (model.flat / change).astype(np.float32).reshape(ROWS, COLS, 3)
     gain = cv2.resize(gain, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_LINEAR)
     med = np.median(ratio[keep], axis=0)  # B, G, R change on the floor

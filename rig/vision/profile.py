@@ -122,6 +122,7 @@ class Profile:
     glare: object = None  # fixed lamp reflections seen in the empty box: rows x cols x BGR grey levels, or None
     floor: object = None  # the empty box bottom, 12 x 16 cells of B, G, R (glare taken off), or None
     floor_cells: object = None  # which of those cells are box floor (12 x 16 bools)
+    floor_lamp: object = None  # the lamp's relative brightness on that grid, from the dice bodies (or None)
     format: int = FORMAT
 
     def __hash__(self) -> int:
@@ -212,6 +213,7 @@ class Profile:
             glare=_glare(d["glare"]["bgr"]) if "glare" in d else None,
             floor=_floor(d["floor"]["bgr"]) if "floor" in d else None,
             floor_cells=_cells(d["floor"]["cells"]) if "floor" in d else None,
+            floor_lamp=_lamp(d["floor"]["lamp"]) if "lamp" in d.get("floor", {}) else None,
             format=int(d["format"]),
         )
 
@@ -269,6 +271,9 @@ class Profile:
             lines += ["[floor]  # the empty box bottom on a 12 x 16 grid: B, G, R per cell, and which cells are floor",
                       "cells = ["]
             lines += [f'  "{"".join("1" if v else "0" for v in row)}",' for row in self.floor_cells]
+            if self.floor_lamp is not None:
+                lines += ["]", "lamp = ["]
+                lines += ["  [" + ", ".join(f"{float(v):.3f}" for v in row) + "]," for row in self.floor_lamp]
             lines += ["]", "bgr = ["]
             lines += ["  [" + ", ".join("[" + ", ".join(f"{float(v):.1f}" for v in px) + "]" for px in row) + "],"
                       for row in self.floor]
@@ -307,6 +312,13 @@ def _floor(rows) -> tuple:
     grid = tuple(tuple(tuple(float(v) for v in px) for px in row) for row in rows)
     if len(grid) != 12 or any(len(row) != 16 or any(len(px) != 3 for px in row) for row in grid):
         raise ValueError("floor.bgr must be 12 rows of 16 [B, G, R] triplets")
+    return grid
+
+
+def _lamp(rows) -> tuple:
+    grid = tuple(tuple(float(v) for v in row) for row in rows)
+    if len(grid) != 12 or any(len(row) != 16 for row in grid) or min(min(r) for r in grid) <= 0:
+        raise ValueError("floor.lamp must be 12 rows of 16 positive numbers")
     return grid
 
 
