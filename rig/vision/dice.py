@@ -324,13 +324,10 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
     n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(top, 8, cv2.CV_32S, cv2.CCL_GRANA)
     dice: list[DieObservation] = []
     fragments: list[tuple[float, float]] = []
-    inside = _in_box(profile, labels.shape)
     for i in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[i])
         if area < t.fragment_area * a0:
             continue
-        if inside is not None and not inside[min(y + h // 2, inside.shape[0] - 1), min(x + w // 2, inside.shape[1] - 1)]:
-            continue  # beyond the box floor (rim wall, the table around the box): no die lies there
         if area < 0.25 * a0:
             fragments.append((x + w / 2, y + h / 2))
             continue
@@ -380,24 +377,6 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
         reasons.append(drift_text(work.light))
     dice.sort(key=lambda d: (d.y, d.x))
     return DiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(dict.fromkeys(reasons)), work.light)
-
-
-_BOX_CACHE: dict = {}
-
-
-def _in_box(profile: Profile, shape: tuple[int, int]) -> np.ndarray | None:
-    """Where dice can lie at the working scale: the calibrated floor cells grown by one cell
-    (dice against the wall overhang the floor's edge cells), or None (no floor known)."""
-    if profile.floor_cells is None:
-        return None
-    key = (id(profile), shape)
-    hit = _BOX_CACHE.get(key)
-    if hit is None or hit[0] is not profile:
-        if len(_BOX_CACHE) > 8:
-            _BOX_CACHE.clear()
-        cells = cv2.dilate(np.array(profile.floor_cells, np.uint8), np.ones((3, 3), np.uint8))
-        hit = _BOX_CACHE[key] = (profile, cv2.resize(cells, (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST) > 0)
-    return hit[1]
 
 
 def _walls_seen(dice: list[DieObservation], work: Work, walls) -> np.ndarray:
