@@ -665,5 +665,5 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     bx, by, bw, bh = cv2.boundingRect(hull)
     box = ((bx + x0) * f, (by + y0) * f, bw * f, bh * f)
     obs = DieObservation(face, (cx + 0.5) * f - 0.5, (cy + 0.5) * f - 0.5, box, round(float(confidence), 3), cocked,
-                         tuple(round(float(fr[c]), 4) for c in COLOURS))
+                         tuple(round(float(fr[c]), 4) for c in COLOURS), round(float(aspect), 3))
     return obs, reasons
