@@ -280,6 +280,7 @@ def prepare(frame: np.ndarray, profile: Profile) -> Work:
     small = shrink(frame, f)
     glare = glare_for(profile, small.shape[:2])
     censored = None
+    raw = small
     if glare is not None:  # lamp reflections the empty box showed: take them off, mark what they clipped
         blown = cv2.inRange(small, (t.clip_level,) * 3, (255, 255, 255))  # white: all three channels clipped
         blown &= cv2.inRange(glare, (12, 12, 12), (255, 255, 255))
@@ -290,6 +291,10 @@ def prepare(frame: np.ndarray, profile: Profile) -> Work:
         small, light, gain = even_light(small), None, None
     else:
         small, light, gain = correct(small, model)
+        if glare is not None and abs(light.exposure - 1.0) > 0.08:  # the reflections dim and brighten with the lamp
+            scaled = cv2.convertScaleAbs(glare, alpha=light.exposure)
+            censored = _censored(raw, scaled, t.censor_level)
+            small, light, gain = correct(cv2.subtract(raw, scaled), model)
     labels = label_pixels(small, colour_lut(profile), censored)
     if glare is not None:
         labels[blown > 0] = BLOWN
@@ -364,7 +369,7 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
     walls = _walls_seen(dice, work, profile.walls)
     for table, least, what in ((_IS_ODD, t.foreign_area, "hand, object or glare in view"),
                                (_IS_EDGE, t.shade_area, "die in shadow or on edge")):
-        where = _blob(cv2.LUT(labels, table) & walls, least * a0)
+        where = _blob(cv2.LUT(labels, table) & walls & _near_floor(profile, labels.shape), least * a0)
         if where is not None:
             reasons.append(f"{what} at {_where(*where, work)}")
 
@@ -377,6 +382,25 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
         reasons.append(drift_text(work.light))
     dice.sort(key=lambda d: (d.y, d.x))
     return DiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(dict.fromkeys(reasons)), work.light)
+
+
+_FLOOR_CACHE: dict = {}
+
+
+def _near_floor(profile: Profile, shape: tuple[int, int]) -> np.ndarray | np.uint8:
+    """255 on the calibrated floor cells and one cell around them (a hand reaches in over the
+    floor; the table beyond the box is none of the reader's business), else 0; 255 everywhere
+    for a profile without a floor grid."""
+    if profile.floor_cells is None:
+        return np.uint8(255)
+    key = (id(profile), shape)
+    hit = _FLOOR_CACHE.get(key)
+    if hit is None or hit[0] is not profile:
+        if len(_FLOOR_CACHE) > 8:
+            _FLOOR_CACHE.clear()
+        grid = cv2.dilate(np.array(profile.floor_cells, np.uint8) * 255, np.ones((3, 3), np.uint8))
+        hit = _FLOOR_CACHE[key] = (profile, cv2.resize(grid, (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST))
+    return hit[1]
 
 
 def _walls_seen(dice: list[DieObservation], work: Work, walls) -> np.ndarray:
