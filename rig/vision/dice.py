@@ -566,7 +566,7 @@ def _pink_in_glare(lab: np.ndarray, inner: np.ndarray, small: np.ndarray, t) -> 
     return int(np.count_nonzero((red >= ref_r + t.glare_pink) & (green >= ref_g)))
 
 
-def _full_counts(poly: np.ndarray, x0: int, y0: int, centre, work: Work, t) -> tuple[np.ndarray, int] | None:
+def _full_counts(poly: np.ndarray, x0: int, y0: int, centre, work: Work, t) -> tuple | None:
     """Class counts of a die's top (inside its rim) on the full-resolution frame: the frog and
     its dark outline stay apart there, where the working scale blends them. The crop gets the
     light correction of the die's place; the frog's outline (thin bands of dark or unknown
@@ -597,13 +597,32 @@ def _full_counts(poly: np.ndarray, x0: int, y0: int, centre, work: Work, t) -> t
     counts = np.bincount(labels[mask > 0], minlength=len(CLASS_NAMES))
     counts[UNKNOWN] = max(0, counts[UNKNOWN] - band)  # band pixels leave the count (mostly unknown)
     n = int(counts.sum())
-    return (counts, n) if n >= 16 else None
+    return (counts, n, labels, mask) if n >= 16 else None
 
 
 def _radius(cx: float, cy: float, work: Work) -> float:
     """Distance of a working-scale point from the frame centre, in frame widths."""
     H, W = work.labels.shape
     return float(np.hypot(cx + 0.5 - W / 2, cy + 0.5 - H / 2)) / W
+
+
+def _one_frog(labels: np.ndarray, mask: np.ndarray, present: list[str]) -> bool:
+    """Whether a die's frog colours form one frog: each colour mostly one compact blob, and a
+    combo's two halves touching (colour specks from print or glare scatter instead)."""
+    blobs = []
+    for c in present:
+        m = ((labels == COLOUR_CLASSES[c]) & (mask > 0)).view(np.uint8)
+        n, cc, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+        if n <= 1:
+            return False
+        areas = stats[1:, cv2.CC_STAT_AREA]
+        if areas.max() < 0.6 * areas.sum():
+            return False
+        blobs.append((cc == 1 + int(areas.argmax())).view(np.uint8))
+    if len(blobs) == 2:
+        near = cv2.dilate(blobs[0], np.ones((5, 5), np.uint8), iterations=2)
+        return bool(np.any(near & blobs[1]))
+    return True
 
 
 def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
@@ -636,7 +655,7 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     cx, cy = hc[0] + x0, hc[1] + y0
     full = _full_counts(shrunk, x0, y0, (cx, cy), work, t) if work.factor > 1 and work.gain is not None else None
     if full is not None:
-        counts, n_in = full
+        counts, n_in = full[:2]
     else:
         counts = np.bincount(lab[inner], minlength=len(CLASS_NAMES))
     (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
@@ -675,6 +694,9 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
             margin *= 0.5
     if odd > t.unknown_max:
         reasons.append(f"unknown colour or glare on die at {where}")
+    if full is not None and present and len(present) <= 2 and not _one_frog(full[2], full[3], present):
+        reasons.append(f"{'/'.join(present)} not one frog (scattered colour) on die at {where}")
+        margin = 0.0
     cocked = False
     if n_px < t.die_area_min * a0:
         reasons.append(f"die partly hidden or on edge at {where}")
