@@ -179,19 +179,25 @@ class Table:
         return frame, [TrueDie(d["face"], *self._to_view(d["x"], d["y"]), d["cocked"]) for d in dice]
 
     def _place(self, rng, faces, *, spread: bool, cocked: float) -> list[dict]:
+        """Dice at random places on the floor, apart from each other (``spread``: well apart, as
+        the ritual asks — the gap shrinks until all of them fit)."""
         x0, y0, x1, y1 = self.floor_rect
         s = self.die
         gap = s * (0.9 if spread else 0.15)
-        out: list[dict] = []
-        for face in faces:
-            for _ in range(400):
-                x, y = rng.uniform(x0 + 0.8 * s, x1 - 0.8 * s), rng.uniform(y0 + 0.8 * s, y1 - 0.8 * s)
-                if all(math.hypot(x - d["x"], y - d["y"]) > 1.45 * s + gap for d in out):
-                    break
-            else:
-                continue
-            out.append({"face": face, "x": x, "y": y, "angle": float(rng.uniform(0, 90)),
-                        "cocked": bool(rng.random() < cocked), "flip": float(rng.uniform(0, 1))})
+        for _ in range(6):
+            out: list[dict] = []
+            for face in faces:
+                for _ in range(400):
+                    x, y = rng.uniform(x0 + 0.8 * s, x1 - 0.8 * s), rng.uniform(y0 + 0.8 * s, y1 - 0.8 * s)
+                    if all(math.hypot(x - d["x"], y - d["y"]) > 1.45 * s + gap for d in out):
+                        break
+                else:
+                    continue
+                out.append({"face": face, "x": x, "y": y, "angle": float(rng.uniform(0, 90)),
+                            "cocked": bool(rng.random() < cocked), "flip": float(rng.uniform(0, 1))})
+            if len(out) == len(faces) or not spread:
+                return out
+            gap *= 0.6
         return out
 
     def _to_view(self, x: float, y: float) -> tuple[float, float]:
