@@ -145,8 +145,9 @@ def correct(small: np.ndarray, model: FloorModel) -> tuple[np.ndarray, Light, np
     for _ in range(4):  # cells with dice, a hand or a shadow stand off the smooth change: leave them out
         if keep.sum() < 12:
             break
-        fit = fit_surface(grey, keep, _PLANE if keep.sum() < 40 else LIGHT_BASIS)
-        off = np.abs(ratio / np.maximum(fit, 1e-3)[:, None] - 1).max(axis=1)
+        fit = np.maximum(fit_surface(grey, keep, _PLANE if keep.sum() < 40 else LIGHT_BASIS), 1e-3)
+        shift = np.median(ratio[keep] / fit[keep, None], axis=0)  # a white-balance change moves all floor cells alike
+        off = np.abs(ratio / (fit[:, None] * shift) - 1).max(axis=1)
         new = model.mask & (off <= 0.08)
         if (new == keep).all():
             break
