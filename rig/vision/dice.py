@@ -372,7 +372,8 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
     walls = _walls_seen(dice, work, profile.walls)
     for table, least, what in ((_IS_ODD, t.foreign_area, "hand, object or glare in view"),
                                (_IS_EDGE, t.shade_area, "die in shadow or on edge")):
-        where = _blob(cv2.LUT(labels, table) & walls & _near_floor(profile, labels.shape), least * a0)
+        where = _blob(cv2.LUT(labels, table) & walls & _near_floor(profile, labels.shape), least * a0,
+                      0.3 * work.side)
         if where is not None:
             reasons.append(f"{what} at {_where(*where, work)}")
 
@@ -426,14 +427,16 @@ def _walls_seen(dice: list[DieObservation], work: Work, walls) -> np.ndarray:
     return keep
 
 
-def _blob(mask: np.ndarray, least: float) -> tuple[float, float] | None:
-    """Centre of the first blob of at least ``least`` px once specks and thin rims are opened away."""
+def _blob(mask: np.ndarray, least: float, thick: float = 0.0) -> tuple[float, float] | None:
+    """Centre of the first blob of at least ``least`` px once specks and thin rims are opened away,
+    and on average at least ``thick`` px wide (area / length: a line along the box's edge is not a die)."""
     opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
     if cv2.countNonZero(opened) < least:
         return None
     n, _, stats, centres = cv2.connectedComponentsWithStats(opened, connectivity=8)
     for j in range(1, n):
-        if stats[j, cv2.CC_STAT_AREA] >= least:
+        area = stats[j, cv2.CC_STAT_AREA]
+        if area >= least and area >= thick * max(stats[j, cv2.CC_STAT_WIDTH], stats[j, cv2.CC_STAT_HEIGHT]):
             return tuple(centres[j])
     return None
 
