@@ -597,21 +597,14 @@ def _full_counts(poly: np.ndarray, x0: int, y0: int, centre, work: Work, t) -> t
     crop = cv2.multiply(work.frame[Y0:Y1, X0:X1], tuple(float(v) for v in g) + (0.0,), dtype=cv2.CV_8U)
     labels = label_pixels(crop, colour_lut(work.profile))
     odd = cv2.LUT(labels, _IS_ODD) & mask
-    k = max(3, int(round(0.09 * work.side * f)) | 1)  # bands up to ~1/11 of a die wide: outlines, blends
-    kept = cv2.morphologyEx(odd, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))  # thin outline bands drop out
-    thin = (odd > 0) & (kept == 0)
-    if work.light is not None and work.light.exposure > 1.05:  # brighter than calibrated: channels that
-        # clipped were scaled down from lower bounds; clipped with a second one near it, the hue is not
-        # known (a clipped yellow reads orange, then pink): such pixels are unreadable, outline or not
-        raw = work.frame[Y0:Y1, X0:X1]
-        hot = cv2.compare(raw, (t.clip_level,) * 3, cv2.CMP_GE) // 255
-        warm = cv2.compare(raw, (t.clip_level - 15,) * 3, cv2.CMP_GE) // 255
-        lost = (hot.max(axis=2) > 0) & (warm.sum(axis=2, dtype=np.uint8) >= 2)
-        labels[lost] = CLIPPED
-        thin &= ~lost
+    # the frog's outline and the blends at its edges: thin bands (up to ~1/11 of a die wide) of unknown
+    # pixels, sparse in any window that wide; an unreadable patch (glare, a clipped colour) is dense there
+    k = max(5, int(round(0.09 * work.side * f)) | 1)
+    dense = cv2.blur(odd.astype(np.float32), (k, k)) > 0.5
+    thin = (odd > 0) & ~dense
     counts = np.bincount(labels[mask > 0], minlength=len(CLASS_NAMES))
-    counts[UNKNOWN] = max(0, counts[UNKNOWN] - int(np.count_nonzero(thin & (labels == UNKNOWN))))
-    counts[CLIPPED] = max(0, counts[CLIPPED] - int(np.count_nonzero(thin & (labels == CLIPPED))))
+    for cls in (UNKNOWN, CLIPPED):  # band pixels leave the count
+        counts[cls] = max(0, counts[cls] - int(np.count_nonzero(thin & (labels == cls))))
     n = int(counts.sum())
     return (counts, n, labels, mask) if n >= 16 else None
 
