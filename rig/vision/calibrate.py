@@ -47,6 +47,11 @@ class CalibrationReport:
         out = [f"profile {p.name!r}: {w}x{h}, die {p.die_side * w:.0f} px wide"]
         out.append("dice found: " + ", ".join(f"{k} {v}" for k, v in self.dice_found.items()))
         out.append("frog share of a die's top: " + ", ".join(f"{k} {v:.1%}" for k, v in self.frog_fraction.items()))
+        if p.floor_cells is not None:
+            n = sum(sum(row) for row in p.floor_cells)
+            lamp = "from the die bodies" if p.floor_lamp is not None else "from the floor"
+            out.append(f"box floor (the light reference): {n} of {len(p.floor_cells) * len(p.floor_cells[0])} "
+                       f"grid cells; lamp gradient {lamp}; perspective walls {', '.join(f'{v:g}' for v in p.walls)}")
         out.append("class separation (Mahalanobis, refused below {:.1f}):".format(MIN_SEPARATION))
         for k, v in sorted(self.separation.items(), key=lambda kv: kv[1]):
             flag = "  <- low" if v < WARN_SEPARATION else ""
