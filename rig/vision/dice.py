@@ -370,10 +370,12 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
             reasons.append(f"part of a die (glare or hidden?) at {_where(fx, fy, work)}")
             break
     walls = _walls_seen(dice, work, profile.walls)
-    for table, least, what in ((_IS_ODD, t.foreign_area, "hand, object or glare in view"),
-                               (_IS_EDGE, t.shade_area, "die in shadow or on edge")):
-        where = _blob(cv2.LUT(labels, table) & walls & _near_floor(profile, labels.shape), least * a0,
-                      0.3 * work.side)
+    # a hand reaches in over the floor (the table beyond the box is none of the reader's business);
+    # a die hidden in shade may lie anywhere, a dark corner the floor grid left out included
+    for table, least, what, where_ in ((_IS_ODD, t.foreign_area, "hand, object or glare in view",
+                                        _near_floor(profile, labels.shape)),
+                                       (_IS_EDGE, t.shade_area, "die in shadow or on edge", np.uint8(255))):
+        where = _blob(cv2.LUT(labels, table) & walls & where_, least * a0, 0.3 * work.side)
         if where is not None:
             reasons.append(f"{what} at {_where(*where, work)}")
 
