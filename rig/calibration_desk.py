@@ -52,7 +52,7 @@ class CalibrationDesk:
 
         rig = self.rig
         with self._lock:
-            steps = [{"name": name, "label": label, "captured": name in self.frames, "optional": name == "empty"}
+            steps = [{"name": name, "label": label, "captured": name in self.frames, "optional": False}
                      for name, label in STEPS.items()]
             report = self._report_dict() if self.report is not None else None
             fitted = self.fitted is not None

@@ -491,6 +491,13 @@ def check_light(ctx: Context) -> Check:
     except RigError as exc:
         return Check(name, FAIL, f"reading the check frame failed: {exc}", "calibrate again: `rig calibrate`")
     known = f"brightness {mean:.0f} of 255, {1 - unknown:.0%} of the pixels match the profile"
+    light = reading.light  # exposure and white balance against the calibrated empty box
+    if light is not None and light.reliable and not light.correctable:
+        from rig.vision.light import drift_text
+
+        return Check(name, FAIL, f"{drift_text(light)}: beyond what the reader corrects", _LIGHT_FIX)
+    if light is not None:
+        known += f", light x{light.exposure:.2f} and white balance x{light.warm:.2f} of the calibrated (corrected)"
     if not reading.dice:
         return Check(name, PASS, f"{known}; no dice in view (put dice in the box for a reading check too)")
     if reading.status != "ok":

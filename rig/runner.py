@@ -90,9 +90,14 @@ class Notice:
     key: str
     text: str
     kind: str = "warn"  # "warn" | "bad" | "info"
+    action: str | None = None  # a one-tap fix: the button's label ...
+    href: str | None = None  # ... and where it leads
 
     def to_dict(self) -> dict:
-        return {"key": self.key, "text": self.text, "kind": self.kind}
+        out = {"key": self.key, "text": self.text, "kind": self.kind}
+        if self.action and self.href:
+            out.update(action=self.action, href=self.href)
+        return out
 
 
 # Phases (rig.engine.game.phase) in which the camera watches the dice being rolled; in the
@@ -407,13 +412,14 @@ class Rig:
         return self._started and inputs_ok and camera_ok
 
     # -- notices ---------------------------------------------------------------------------
-    def notice(self, key: str, text: str | None, kind: str = "warn") -> None:
+    def notice(self, key: str, text: str | None, kind: str = "warn", *, action: str | None = None,
+               href: str | None = None) -> None:
         """Show (``text``) or clear (None) a notice on the display."""
         with self._lock:
             if text is None:
                 self._notices.pop(key, None)
             else:
-                self._notices[key] = Notice(key, text, kind)
+                self._notices[key] = Notice(key, text, kind, action, href)
 
     # -- seats: the game's players sit at the configured inputs in order -------------------
     def seats(self) -> dict[str, str]:
@@ -480,7 +486,22 @@ class Rig:
             return reader(frame)
         from rig.vision.dice import read_dice
 
-        return read_dice(frame, self.profile)
+        reading = read_dice(frame, self.profile)
+        self._watch_light(reading.light)
+        return reading
+
+    def _watch_light(self, light) -> None:
+        """One notice, with a one-tap recalibration, while the light is beyond what the reader
+        corrects (a frame whose floor is mostly hidden says nothing either way)."""
+        if light is None or not light.reliable:
+            return
+        if light.correctable:
+            if "light" in self._notices:
+                self.notice("light", None)
+        elif "light" not in self._notices:
+            from rig.vision.light import drift_text
+
+            self.notice("light", drift_text(light), "warn", action="Recalibrate", href="/calibrate?recalibrate=1")
 
     def _use_game(self, state: dict) -> None:
         """Follow the current game's kind: its reader, its tracker settings, its dice on the virtual table."""

@@ -15,12 +15,13 @@ def register(subparsers) -> None:
         "calibrate",
         help="fit a colour profile from frames of all six dice showing blue, pink, yellow, blank",
         description="The ritual: turn all six dice to blue, capture; to pink; to yellow; to blank; "
-        "optionally capture the empty box. Spread the dice so none touch. Prints the class "
-        "separation and refuses unusable samples.",
+        "then take every die out and capture the empty box (the light reference: each frame's exposure "
+        "and white balance are corrected against it). Spread the dice so none touch. Prints the class "
+        "separation and refuses unusable samples (a missing or occupied empty box, swapped frames).",
     )
     parser.add_argument("--face", action="append", default=[], metavar="FACE=IMAGE",
                         help="a ritual frame: blue=B.png, pink=P.png, yellow=Y.png, blank=K.png")
-    parser.add_argument("--empty", metavar="IMAGE", help="the empty box (recommended)")
+    parser.add_argument("--empty", metavar="IMAGE", help="the empty box, every die taken out (required)")
     parser.add_argument("--out", required=True, metavar="PROFILE.toml",
                         help="where to write the profile (an existing one is kept as PROFILE.toml.bak)")
     parser.add_argument("--name", default="", help="a name for the profile")
@@ -105,6 +106,8 @@ def run(args) -> int:
         if args.samples:
             raise RigError("--samples only goes with --virtual")
         paths = _faces(args.face)
+        if not args.empty:
+            raise RigError("missing --empty: capture the box with every die taken out too (the light reference)")
         frames = {face: load_image(path) for face, path in paths.items()}
         empty = load_image(args.empty) if args.empty else None
         name = args.name or Path(args.out).stem

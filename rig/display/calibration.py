@@ -33,7 +33,7 @@ STEPS = {
     "pink": "Turn all six dice pink frog up",
     "yellow": "Turn all six dice yellow frog up",
     "blank": "Turn all six dice blank face up",
-    "empty": "Take the dice out: empty box (optional)",
+    "empty": "Take every die out: the empty box (the light reference)",
 }
 
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")

@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from rig.vision.dice import LIGHT_BASIS, check_frame, even_light, read_dice, shrink
+from rig.vision.dice import check_frame, read_dice, shrink
 from rig.vision.errors import CalibrationError
+from rig.vision.light import COLS, LIGHT_BASIS, ROWS, FloorModel, cells, correct, floor_grid
 from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
 
 RITUAL = ("blue", "pink", "yellow", "blank")
@@ -46,6 +47,11 @@ class CalibrationReport:
         out = [f"profile {p.name!r}: {w}x{h}, die {p.die_side * w:.0f} px wide"]
         out.append("dice found: " + ", ".join(f"{k} {v}" for k, v in self.dice_found.items()))
         out.append("frog share of a die's top: " + ", ".join(f"{k} {v:.1%}" for k, v in self.frog_fraction.items()))
+        if p.floor_cells is not None:
+            n = sum(sum(row) for row in p.floor_cells)
+            lamp = "from the die bodies" if p.floor_lamp is not None else "from the floor"
+            out.append(f"box floor (the light reference): {n} of {len(p.floor_cells) * len(p.floor_cells[0])} "
+                       f"grid cells; lamp gradient {lamp}; perspective walls {', '.join(f'{v:g}' for v in p.walls)}")
         out.append("class separation (Mahalanobis, refused below {:.1f}):".format(MIN_SEPARATION))
         for k, v in sorted(self.separation.items(), key=lambda kv: kv[1]):
             flag = "  <- low" if v < WARN_SEPARATION else ""
@@ -75,15 +81,17 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     if extra:
         raise CalibrationError(f"unknown calibration face(s) {', '.join(extra)} (faces: {', '.join(RITUAL)})")
     frames = {k: check_frame(samples[k]) for k in RITUAL}
-    if empty is not None:
-        check_frame(empty)
-    shapes = {f.shape for f in frames.values()} | ({empty.shape} if empty is not None else set())
+    if empty is None:
+        raise CalibrationError("calibration needs the empty box too: take every die out of the box and capture it "
+                               "(the last step of the ritual; `rig calibrate --empty IMAGE`)")
+    check_frame(empty)
+    shapes = {f.shape for f in frames.values()} | {empty.shape}
     if len(shapes) != 1:
         raise CalibrationError(f"calibration frames differ in size: {sorted(s[:2] for s in shapes)}")
     h, w = next(iter(shapes))[:2]
     t = thresholds or Thresholds()
 
-    for k, f in [*frames.items(), *([("empty", empty)] if empty is not None else [])]:
+    for k, f in [*frames.items(), ("empty", empty)]:
         blown = float((f.min(axis=2) >= t.clip_level).mean())
         if blown > 0.015:
             raise CalibrationError(
@@ -92,24 +100,35 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
 
     f0 = max(1, w // 320)
     raw = {k: shrink(v, f0) for k, v in frames.items()}
-    empty_raw = shrink(empty, f0) if empty is not None else None
-    glare = _fit_glare(empty_raw) if empty_raw is not None else None
+    empty_raw = shrink(empty, f0)
+    glare = _fit_glare(empty_raw)
 
-    def flat(img: np.ndarray) -> np.ndarray:
-        if glare is not None:
-            g = cv2.resize(np.asarray(glare, np.float32), (img.shape[1], img.shape[0]), interpolation=cv2.INTER_LINEAR)
-            img = cv2.subtract(img, np.clip(g, 0, 255).astype(np.uint8))
-        return even_light(img)
+    def unglared(img: np.ndarray) -> np.ndarray:
+        if glare is None:
+            return img
+        g = cv2.resize(np.asarray(glare, np.float32), (img.shape[1], img.shape[0]), interpolation=cv2.INTER_LINEAR)
+        return cv2.subtract(img, np.clip(g, 0, 255).astype(np.uint8))
 
-    small = {k: flat(v) for k, v in raw.items()}
-    empty_small = flat(empty_raw) if empty is not None else None
     found = {}
     fr: dict[str, _Frame] = {}
     for k in RITUAL:
-        bg = empty_raw if empty_raw is not None else _estimate_background(raw[k])
-        fr[k] = _find_dice(k, raw[k], bg, n_dice)
-        fr[k].small = small[k]
+        fr[k] = _find_dice(k, raw[k], empty_raw, n_dice, f0)
         found[k] = len(fr[k].masks)
+
+    # the box floor: its cells' colours and where it is, from the empty box (the light reference);
+    # the lamp's gradient from the violet die bodies (a floor's own print would pass for light)
+    bare = unglared(empty_raw)
+    floor_cells = floor_grid(bare)
+    floor = cells(bare)
+    lamp = _lamp_from_bodies(fr, {k: unglared(v) for k, v in raw.items()})
+    model = FloorModel.build(floor, floor_cells, lamp)
+
+    def flat(img: np.ndarray) -> np.ndarray:
+        return correct(unglared(img), model)[0]
+
+    for k in RITUAL:
+        fr[k].small = flat(raw[k])
+    empty_small = flat(empty_raw)
 
     # die size and body colour from the blank frame
     areas = [m.sum() for m in fr["blank"].masks]
@@ -151,6 +170,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     edge = ColourModel.fit(_lab(edge_bgr.astype(np.uint8)))
     background = _fit_background(fr, empty_small, side_small, rng)
 
+    _check_order(colours)
     classes = {"body": body, **colours}
     separation = {}
     names = list(classes)
@@ -168,7 +188,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     warnings = [f"{k} separation only {v:.1f}" for k, v in separation.items() if v < WARN_SEPARATION]
 
     if thresholds is None:
-        t = dataclasses.replace(t, glare_min=int(min(254, np.median(lows) * 1.15 + 8)))
+        t = dataclasses.replace(t, glare_min=int(min(254, np.max(lows) * 1.3 + 16)))
     profile = Profile(
         name=name, frame_size=(w, h), die_side=side_small * f0 / w, top_area=0.8,
         background=background, body=body, edge=edge, frog_fraction={},
@@ -176,12 +196,22 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
         separation={k: round(v, 2) for k, v in separation.items()},
         created=_dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
         blue=colours["blue"], pink=colours["pink"], yellow=colours["yellow"], glare=glare,
+        floor=tuple(tuple(tuple(round(float(v), 1) for v in px) for px in row) for row in floor),
+        floor_lamp=None if lamp is None else tuple(tuple(round(float(v), 3) for v in row) for row in lamp),
+        floor_cells=tuple(tuple(bool(v) for v in row) for row in floor_cells),
     )
     # measure what the reader itself sees as a die top at its working scale
     profile = dataclasses.replace(profile, top_area=_measure_top_area(frames["blank"], profile))
+    profile = dataclasses.replace(profile, walls=_fit_walls(frames, profile))
     for c in COLOURS:  # how much of a die top a frog covers, as the reader sees it
         shares = [d.shares[COLOURS.index(c)] for d in read_dice(frames[c], profile).dice]
         fraction[c] = float(np.median(shares)) if shares else 0.0
+    for c, share in fraction.items():  # a frog the reader finds on no die would set the thresholds to 0
+        if share < 0.05:
+            raise CalibrationError(
+                f"{c} frame: the fitted profile finds hardly any {c} frog on the dice ({share:.0%} of a top face); "
+                f"redo the {c} frame with all six dice {c} frog up, evenly lit"
+            )
     if thresholds is None:
         smallest = min(fraction.values())
         t = dataclasses.replace(t, colour_present=round(0.3 * smallest, 4), colour_absent=round(0.1 * smallest, 4))
@@ -282,18 +312,29 @@ def _fit_mode(lab: np.ndarray) -> ColourModel:
     return model
 
 
+def _check_order(colours: dict) -> None:
+    """Refuse a ritual that contradicts what the frogs' colours are (frames swapped or mislabelled):
+    blue is bluer than pink (lower Lab b) and less red (lower a); yellow is the lightest and the
+    most yellow. White balance and exposure shift all three together, so the order holds."""
+    L = {c: colours[c].mean[0] for c in COLOURS}
+    a = {c: colours[c].mean[1] for c in COLOURS}
+    b = {c: colours[c].mean[2] for c in COLOURS}
+    if b["blue"] >= b["pink"] and a["blue"] >= a["pink"]:
+        raise CalibrationError("the blue and pink frames look swapped (the 'blue' frogs are pinker than the 'pink' "
+                               "ones): redo both, blue frog up for blue and pink frog up for pink")
+    for c in ("blue", "pink"):
+        if L[c] >= L["yellow"] and b[c] >= b["yellow"]:
+            raise CalibrationError(f"the yellow frame's frogs are not the lightest and most yellow (the {c} frame's "
+                                   f"are): the yellow and {c} frames look swapped; redo both")
+
+
 def _check_clipped(name: str, px: np.ndarray, t: Thresholds, share: float = 0.08) -> None:
     blown = float((px.min(axis=1) >= t.clip_level).mean())
     if blown > share:
         raise CalibrationError(f"{name} frame is overexposed on the dice ({blown:.0%} of die pixels blown out); lower the exposure")
 
 
-def _estimate_background(small: np.ndarray) -> np.ndarray:
-    k = (min(small.shape[:2]) // 5) | 1
-    return cv2.medianBlur(small, min(k, 255))
-
-
-def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int) -> _Frame:
+def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale: int = 1) -> _Frame:
     f = small.astype(np.float32) + 4.0
     b = bg.astype(np.float32) + 4.0
     ratio = f / b
@@ -326,9 +367,18 @@ def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int) -> _Fr
     frame = _Frame(name, small)
     if not keep:
         raise CalibrationError(f"{name} frame: no dice found (is the box in view and lit?)")
+    left = [i for i in keep if _left_in_empty(small, bg, cc == i)]
+    if left:
+        x, y = cents[left[0]]
+        raise CalibrationError(
+            f"the empty-box frame shows a die (or something) at ({x * scale:.0f}, {y * scale:.0f}) that the {name} "
+            "frame does not: take every die out of the box and capture the empty box again"
+        )
     if len(keep) != n_dice:
+        hint = "; is a die still in the empty-box frame? capture it again" if len(keep) < n_dice else ""
         raise CalibrationError(
             f"{name} frame: found {len(keep)} dice, expected {n_dice}; spread the dice apart so none touch or lean"
+            + hint
         )
     areas = np.array([stats[i, cv2.CC_STAT_AREA] for i in keep], float)
     if areas.max() > 1.9 * np.median(areas) or areas.min() < 0.45 * np.median(areas):
@@ -340,6 +390,52 @@ def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int) -> _Fr
         frame.masks.append(cc == i)
         frame.centres.append(tuple(cents[i]))
     return frame
+
+
+def _lamp_from_bodies(fr: dict, raw: dict) -> np.ndarray | None:
+    """The lamp's brightness over the 12 x 16 grid (relative, None when too few dice were seen):
+    a quadratic surface through the brightness of the die bodies of every ritual frame — the
+    same violet everywhere, so what varies is the light."""
+    body = [_lab(_top_pixels(raw["blank"], m, np.sqrt(m.sum()))) for m in fr["blank"].masks]
+    if not body:
+        return None
+    ab = np.median(np.concatenate(body)[:, 1:], axis=0)
+    xs, ys, level = [], [], []
+    for k, frame in fr.items():
+        for m, (cx, cy) in zip(frame.masks, frame.centres):
+            px = _top_pixels(raw[k], m, np.sqrt(m.sum()))
+            lab = _lab(px)
+            sel = np.hypot(*(lab[:, 1:] - ab).T) < 12
+            if sel.sum() >= 12:
+                h, w = raw[k].shape[:2]
+                xs.append((cx + 0.5) / w * COLS - 0.5)
+                ys.append((cy + 0.5) / h * ROWS - 0.5)
+                level.append(float(np.median(px[sel].astype(np.float32).mean(axis=1))))
+    if len(level) < 8:
+        return None
+    x, y, level = (np.array(xs) - 7.5) / 8, (np.array(ys) - 5.5) / 6, np.array(level)
+    basis = np.column_stack([np.ones_like(x), x, y, x * x, y * y, x * y])
+    if len(level) < 16:
+        basis = basis[:, :3]
+    coef, *_ = np.linalg.lstsq(basis, level, rcond=None)
+    surface = (LIGHT_BASIS[:, : basis.shape[1]] @ coef).reshape(ROWS, COLS)
+    med = float(np.median(level))
+    if med <= 0 or surface.min() <= 0.2 * med:
+        return None  # an implausible fit: fall back to the floor
+    return np.clip(surface / med, 0.3, 3.0)
+
+
+def _left_in_empty(frame: np.ndarray, empty: np.ndarray, blob: np.ndarray) -> bool:
+    """Whether a difference blob is something in the empty-box frame rather than a die in this
+    frame: here it looks like the floor around it, there it does not."""
+    ring = cv2.dilate(blob.view(np.uint8), np.ones((9, 9), np.uint8)) > 0
+    ring &= ~cv2.dilate(blob.view(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    if ring.sum() < 8:
+        return False
+    around = np.median(frame[ring].astype(np.float32), axis=0)
+    here = np.median(frame[blob].astype(np.float32), axis=0)
+    there = np.median(empty[blob].astype(np.float32), axis=0)
+    return float(np.abs(here - around).max()) < 0.4 * float(np.abs(there - around).max())
 
 
 def _top_pixels(small: np.ndarray, mask: np.ndarray, side: float) -> np.ndarray:
@@ -376,6 +472,33 @@ def _fit_background(fr: dict, empty_small: np.ndarray | None, side: float, rng: 
         if len(sel) >= 0.01 * len(lab):
             models.append(ColourModel.fit(sel, l_floor=16.0))
     return tuple(models)
+
+
+def _fit_walls(frames: Mapping[str, np.ndarray], profile: Profile) -> tuple[float, float, float, float]:
+    """How much shaded flank the flat ritual dice show at each place: amount ~ a0 + a1 r and its
+    moment ~ k (rx, ry), r the die's offset from the frame centre (perspective shows the side
+    walls facing the optical centre, more of them the farther out a die lies)."""
+    from rig.vision.dice import _flank, _radial, prepare, read_labels
+
+    rows = []
+    loose = dataclasses.replace(profile, thresholds=dataclasses.replace(profile.thresholds, flank_area=1e9,
+                                                                         flank_moment=1e9, cocked_aspect=0.0))
+    for frame in frames.values():
+        work = prepare(frame, loose)
+        for obs in read_labels(work, loose).dice:
+            if not obs.cocked:
+                rows.append((*_radial(obs, work), *_flank(obs, work), obs.aspect))
+    if len(rows) < 8:
+        return (0.0, 0.0, 0.0, 0.0)
+    rx, ry, amount, mx, my, aspect = np.array(rows).T
+    r = np.hypot(rx, ry)
+    (a0, a1), *_ = np.linalg.lstsq(np.column_stack([np.ones_like(r), r]), amount, rcond=None)
+    k = float((mx * rx + my * ry).sum() / max(1e-9, (rx * rx + ry * ry).sum()))
+    # keep the flat dice's own spread as a margin: the fit is the middle of what flat dice show
+    a0 += float(np.percentile(amount - (a0 + a1 * r), 90))
+    # flat dice far out look stretched (a wall shows beside the top): the least aspect seen, per radius
+    squash = float(np.clip(np.percentile((0.97 - aspect) / np.maximum(r, 0.05), 90), 0.0, 0.8))
+    return (round(float(a0), 4), round(float(max(a1, 0.0)), 4), round(k, 4), round(squash, 4))
 
 
 def _measure_top_area(frame: np.ndarray, profile: Profile) -> float:

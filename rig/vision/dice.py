@@ -17,6 +17,7 @@ The pipeline, all pure functions on numpy arrays (thresholds from the profile):
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import Counter
 from dataclasses import dataclass
 
@@ -25,6 +26,7 @@ import numpy as np
 
 from rig.rules.frogs import DICE_PER_COMBO, DICE_PER_TURN
 from rig.vision.errors import FrameError
+from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light, floor_model, floor_surface  # noqa: F401
 from rig.vision.profile import COLOURS, Profile
 
 CLASS_NAMES = ("background", "body", "edge", "blue", "pink", "yellow", "unknown", "clipped", "blown", "ambiguous")
@@ -56,6 +58,7 @@ class DieObservation:
     confidence: float
     cocked: bool = False
     shares: tuple[float, float, float] = (0.0, 0.0, 0.0)  # blue, pink, yellow share of the top face
+    aspect: float = 1.0  # short / long side of the top seen (with what perspective shows of its walls)
 
     def to_dict(self) -> dict:
         return {"face": self.face, "x": round(self.x, 1), "y": round(self.y, 1), "box": list(self.box),
@@ -69,6 +72,7 @@ class DiceReading:
     dice: tuple[DieObservation, ...]
     status: str
     reasons: tuple[str, ...] = ()
+    light: Light | None = None  # the frame's light relative to calibration, when the profile knows its floor
 
     @property
     def ok(self) -> bool:
@@ -88,7 +92,92 @@ class DiceReading:
 
 # --------------------------------------------------------------------------- colour table
 
-_LUT_CACHE: dict[int, tuple[Profile, np.ndarray]] = {}
+@functools.cache
+def _grid_colours() -> tuple[np.ndarray, np.ndarray]:
+    """The 64**3 table cells' BGR centres and their Lab (computed once per process)."""
+    q = (np.arange(64, dtype=np.uint16) * 4 + 2).astype(np.uint8)
+    b, g, r = np.meshgrid(q, q, q, indexing="ij")
+    bgr = np.stack([b, g, r], axis=-1).reshape(1, -1, 3)
+    return bgr, cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
+
+
+class _LutBuilder:
+    """Builds the blocks of one colour table; the censored blocks only when a frame needs them."""
+
+    def __init__(self, profile: Profile) -> None:
+        bgr, lab = _grid_colours()
+        models = [(BG, m) for m in profile.background]
+        models += [(BODY, profile.body), (EDGE, profile.edge)]
+        models += [(COLOUR_CLASSES[c], profile.colour(c)) for c in COLOURS]
+        scores, logdets = [], []
+        for _, m in models:
+            cov = np.array(m.cov, np.float64)
+            inv = np.linalg.inv(cov).astype(np.float32)
+            d = lab - np.array(m.mean, np.float32)
+            logdet = float(np.log(np.linalg.det(cov)))
+            x, y, z = d[:, 0], d[:, 1], d[:, 2]  # the quadratic form, term by term (faster than einsum)
+            q = inv[0, 0] * x * x + inv[1, 1] * y * y + inv[2, 2] * z * z
+            q += 2 * (inv[0, 1] * x * y + inv[0, 2] * x * z + inv[1, 2] * y * z) + np.float32(logdet)
+            scores.append(q)
+            logdets.append(logdet)
+        self.classes = np.array([cls for cls, _ in models], np.uint8)
+        self.logdets = np.array(logdets, np.float32)[:, None]
+        self.score = np.stack(scores)  # classes x 2**18
+        self.t = profile.thresholds
+        self.clipped = bgr.reshape(-1, 3).max(axis=1) >= self.t.clip_level
+        self.washed = bgr.reshape(-1, 3).min(axis=1) > self.t.glare_min
+        patterns = 8 if profile.glare is not None else 1  # channels are censored only under known glare
+        self.table = np.zeros(patterns * 64**3, np.uint8)
+        self.built = [False] * patterns
+        self.ensure((0,))
+
+    def ensure(self, patterns) -> None:
+        for p in patterns:
+            if p < len(self.built) and not self.built[p]:
+                self.table[p * 64**3 : (p + 1) * 64**3] = self._block(int(p))
+                self.built[p] = True
+
+    def _block(self, pattern: int) -> np.ndarray:
+        t, classes, n = self.t, self.classes, len(self.classes)
+        s = self.score.reshape(-1, 64, 64, 64)
+        for axis in range(3):
+            if pattern >> axis & 1:  # best score at or above the measured value
+                s = np.flip(np.minimum.accumulate(np.flip(s, axis + 1), axis=axis + 1), axis + 1)
+        s = s.reshape(n, -1)
+        best = s.argmin(axis=0)
+        d2 = s - self.logdets
+        best_d2 = np.take_along_axis(d2, best[None], 0)[0]
+        label = classes[best]
+        far = best_d2 > t.class_distance**2
+        if pattern == 0:
+            label[far] = UNKNOWN
+            label[far & self.clipped] = CLIPPED
+            # glare whitens a die: its darkest channel rises above anything a die top shows
+            label[self.washed & np.isin(label, (BODY, BLUE, PINK, YELLOW))] = CLIPPED
+        else:
+            fits = d2 <= t.class_distance**2
+            die = np.isin(classes, (BODY, BLUE, PINK, YELLOW))
+            top_s = np.sort(np.where(fits[die], s[die], np.inf), axis=0)
+            floor_fit = fits[classes == BG].any(axis=0)
+            is_top = np.isin(label, (BODY, BLUE, PINK, YELLOW))
+            with np.errstate(invalid="ignore"):
+                label[is_top & (top_s[1] - top_s[0] < t.ambiguity)] = AMBIG
+            label[is_top & floor_fit] = BLOWN
+            label[far] = CLIPPED
+        return label
+
+
+_LUTS: dict[tuple, _LutBuilder] = {}
+_BY_TABLE: dict[int, _LutBuilder] = {}
+
+
+def _lut_key(profile: Profile) -> tuple:
+    """What the colour table depends on: the colour models, four thresholds, whether glare is known
+    (a profile copied with another die size or frog share shares its table)."""
+    t = profile.thresholds
+    models = (*profile.background, profile.body, profile.edge, *(profile.colour(c) for c in COLOURS))
+    return (tuple((m.mean, m.cov) for m in models), t.class_distance, t.clip_level, t.glare_min, t.ambiguity,
+            profile.glare is not None)
 
 
 def colour_lut(profile: Profile) -> np.ndarray:
@@ -100,71 +189,27 @@ def colour_lut(profile: Profile) -> np.ndarray:
     value is only a lower bound: a class fits if any value at or above it fits (the best
     score over the censored range). Where two die colours fit about equally well (scores
     within the ``ambiguity`` threshold) the pixel is ``AMBIG`` (die top, colour unreadable);
-    where a die colour and the floor both fit, ``BLOWN``.
+    where a die colour and the floor both fit, ``BLOWN``. Block 0 is built at once, the
+    others the first time a frame has pixels censored that way (loading stays fast).
     """
-    hit = _LUT_CACHE.get(id(profile))
-    if hit is not None and hit[0] is profile:
-        return hit[1]
-    q = (np.arange(64, dtype=np.uint16) * 4 + 2).astype(np.uint8)
-    b, g, r = np.meshgrid(q, q, q, indexing="ij")
-    bgr = np.stack([b, g, r], axis=-1).reshape(1, -1, 3)
-    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
-    models = [(BG, m) for m in profile.background]
-    models += [(BODY, profile.body), (EDGE, profile.edge)]
-    models += [(COLOUR_CLASSES[c], profile.colour(c)) for c in COLOURS]
-    scores, logdets = [], []
-    for cls, m in models:
-        cov = np.array(m.cov, np.float64)
-        inv = np.linalg.inv(cov).astype(np.float32)
-        d = lab - np.array(m.mean, np.float32)
-        logdet = float(np.log(np.linalg.det(cov)))
-        scores.append(np.einsum("ij,jk,ik->i", d, inv, d) + logdet)
-        logdets.append(logdet)
-    classes = np.array([cls for cls, _ in models], np.uint8)
-    logdets = np.array(logdets, np.float32)[:, None]
-    score = np.stack(scores)  # classes x 2**18
-    t = profile.thresholds
-    patterns = 8 if profile.glare is not None else 1  # channels are censored only under known glare
-    out = np.empty((patterns, 64**3), np.uint8)
-    clipped = bgr.reshape(-1, 3).max(axis=1) >= t.clip_level
-    washed = bgr.reshape(-1, 3).min(axis=1) > t.glare_min
-    cube = score.reshape(-1, 64, 64, 64)
-    for pattern in range(patterns):
-        s = cube
-        for axis in range(3):
-            if pattern >> axis & 1:  # best score at or above the measured value
-                s = np.flip(np.minimum.accumulate(np.flip(s, axis + 1), axis=axis + 1), axis + 1)
-        s = s.reshape(len(models), -1)
-        best = s.argmin(axis=0)
-        d2 = s - logdets
-        best_d2 = np.take_along_axis(d2, best[None], 0)[0]
-        label = classes[best]
-        far = best_d2 > t.class_distance**2
-        if pattern == 0:
-            label[far] = UNKNOWN
-            label[far & clipped] = CLIPPED
-            # glare whitens a die: its darkest channel rises above anything a die top shows
-            label[washed & np.isin(label, (BODY, BLUE, PINK, YELLOW))] = CLIPPED
-        else:
-            fits = d2 <= t.class_distance**2
-            die = np.isin(classes, (BODY, BLUE, PINK, YELLOW))
-            top_s = np.sort(np.where(fits[die], s[die], np.inf), axis=0)
-            floor_fit = fits[classes == BG].any(axis=0)
-            is_top = np.isin(label, (BODY, BLUE, PINK, YELLOW))
-            with np.errstate(invalid="ignore"):
-                label[is_top & (top_s[1] - top_s[0] < t.ambiguity)] = AMBIG
-            label[is_top & floor_fit] = BLOWN
-            label[far] = CLIPPED
-        out[pattern] = label
-    out = out.ravel()
-    _LUT_CACHE.clear()  # one live profile at a time is the normal case; keep memory bounded
-    _LUT_CACHE[id(profile)] = (profile, out)
-    return out
+    key = _lut_key(profile)
+    builder = _LUTS.get(key)
+    if builder is None:
+        if len(_LUTS) >= 2:  # one live profile at a time is the normal case; keep memory bounded
+            _LUTS.clear()
+            _BY_TABLE.clear()
+        builder = _LUTS[key] = _LutBuilder(profile)
+        _BY_TABLE[id(builder.table)] = builder
+    return builder.table
 
 
 def label_pixels(image_bgr: np.ndarray, lut: np.ndarray, censored: np.ndarray | None = None) -> np.ndarray:
     """Class label per pixel (H x W uint8) of a BGR uint8 image; ``censored`` (H x W, bits
     0/1/2 for B/G/R) marks channels that are only lower bounds."""
+    if censored is not None:
+        builder = _BY_TABLE.get(id(lut))
+        if builder is not None and builder.table is lut:
+            builder.ensure(np.flatnonzero(np.bincount(censored.ravel(), minlength=8)))
     q = image_bgr >> 2
     idx = q[..., 0].astype(np.int32) << 12
     idx |= q[..., 1].astype(np.int32) << 6
@@ -196,34 +241,6 @@ def shrink(frame: np.ndarray, factor: int) -> np.ndarray:
     return out
 
 
-def even_light(small: np.ndarray) -> np.ndarray:
-    """Divide out the lamp: brightness gradient and vignetting, estimated from the frame itself.
-
-    The box bottom fills most of the frame, so a smooth (quadratic) surface fitted to a 16x12
-    grid of cell brightnesses, cells far off the fit (dice, a card, a hand) left out, follows
-    the light; each pixel is scaled so the floor is equally bright everywhere.
-    """
-    fit = np.maximum(floor_surface(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)), 1.0)
-    gain = np.clip(float(np.median(fit)) / fit, 0.5, 3.0).astype(np.float32).reshape(12, 16, 1)
-    gain = cv2.resize(np.repeat(gain, 3, axis=2), (small.shape[1], small.shape[0]), interpolation=cv2.INTER_LINEAR)
-    return cv2.multiply(small, gain, dtype=cv2.CV_8U)
-
-
-def floor_surface(channel: np.ndarray) -> np.ndarray:
-    """The box bottom's smooth brightness on a 12 x 16 grid: a quadratic surface fitted to
-    the cell means, cells far off it (dice, a card, a hand, glare) left out."""
-    tiny = cv2.resize(channel, (16, 12), interpolation=cv2.INTER_AREA)
-    level = tiny.astype(np.float32).ravel() + 1.0
-    keep = np.ones(level.shape, bool)
-    for _ in range(3):
-        coef, *_ = np.linalg.lstsq(LIGHT_BASIS[keep], level[keep], rcond=None)
-        fit = LIGHT_BASIS @ coef
-        keep = np.abs(level - fit) <= 0.12 * np.median(fit)
-        if keep.sum() < 40:
-            break
-    return fit.reshape(12, 16) - 1.0
-
-
 _GLARE_CACHE: dict = {}
 
 
@@ -241,16 +258,6 @@ def glare_for(profile: Profile, shape: tuple[int, int]) -> np.ndarray | None:
     return hit[1]
 
 
-def _grid() -> np.ndarray:
-    ys, xs = np.mgrid[0:12, 0:16].astype(np.float32)
-    x, y = (xs.ravel() - 7.5) / 8, (ys.ravel() - 5.5) / 6
-    return np.column_stack([np.ones_like(x), x, y, x * x, y * y, x * y])
-
-
-#: the quadratic basis (1, x, y, x², y², xy) over a 12 x 16 grid: the lamp-gradient fit
-LIGHT_BASIS = _grid()
-
-
 @dataclass(frozen=True)
 class Work:
     """A frame shrunk to the reading scale, with its pixel labels."""
@@ -261,6 +268,10 @@ class Work:
     side: float  # die side in working pixels
     top_area: float  # expected die top-face area in working pixels
     glare: np.ndarray | None = None  # the profile's fixed glare at the working scale
+    light: Light | None = None  # the frame's light relative to calibration (None: profile without a floor grid)
+    profile: Profile | None = None
+    frame: np.ndarray | None = None  # the full-resolution frame: die tops are classified on crops of it
+    gain: np.ndarray | None = None  # the light correction per working pixel (B, G, R), or None
 
 
 def prepare(frame: np.ndarray, profile: Profile) -> Work:
@@ -268,21 +279,30 @@ def prepare(frame: np.ndarray, profile: Profile) -> Work:
     h, w = frame.shape[:2]
     t = profile.thresholds
     die_px = profile.die_side * w
-    f = max(1, int(round(die_px / t.work_die_px)))
+    f = 1 << max(0, int(round(np.log2(max(1.0, die_px / t.work_die_px)))))  # halving steps only: fast
     small = shrink(frame, f)
     glare = glare_for(profile, small.shape[:2])
     censored = None
+    raw = small
     if glare is not None:  # lamp reflections the empty box showed: take them off, mark what they clipped
         blown = cv2.inRange(small, (t.clip_level,) * 3, (255, 255, 255))  # white: all three channels clipped
         blown &= cv2.inRange(glare, (12, 12, 12), (255, 255, 255))
         censored = _censored(small, glare, t.censor_level)
         small = cv2.subtract(small, glare)
-    small = even_light(small)
+    model = floor_model(profile)
+    if model is None:
+        small, light, gain = even_light(small), None, None
+    else:
+        small, light, gain = correct(small, model)
+        if glare is not None and abs(light.exposure - 1.0) > 0.08:  # the reflections dim and brighten with the lamp
+            scaled = cv2.convertScaleAbs(glare, alpha=light.exposure)
+            censored = _censored(raw, scaled, t.censor_level)
+            small, light, gain = correct(cv2.subtract(raw, scaled), model)
     labels = label_pixels(small, colour_lut(profile), censored)
     if glare is not None:
         labels[blown > 0] = BLOWN
     side = die_px / f
-    return Work(labels, small, f, side, profile.top_area * side * side, glare)
+    return Work(labels, small, f, side, profile.top_area * side * side, glare, light, profile, frame, gain)
 
 
 def _censored(small: np.ndarray, glare: np.ndarray, level: int) -> np.ndarray:
@@ -306,6 +326,9 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
     labels, a0 = work.labels, work.top_area
     reasons: list[str] = []
     top = cv2.LUT(labels, IS_TOP)
+    # a frog's colour blends (two halves meeting, its outline) read as unknown: a thin seam of
+    # them must not cut a die top in two (the dark seams between touching dice stay)
+    top |= cv2.morphologyEx(top, cv2.MORPH_CLOSE, _K3) & cv2.LUT(labels, _IS_ODD)
     n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(top, 8, cv2.CV_32S, cv2.CCL_GRANA)
     dice: list[DieObservation] = []
     fragments: list[tuple[float, float]] = []
@@ -327,13 +350,13 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
                 reasons.append(f"{what} at {_where(x + w / 2, y + h / 2, work)}")
                 continue
         for part in parts:
-            obs, why = _die(part, lab, x, y, work, t, profile.frog_fraction)
+            obs, why = _die(part, lab, x, y, work, t, profile.frog_fraction, profile.walls)
             if obs is not None and work.glare is not None:
                 gx, gy = int(obs.x / work.factor), int(obs.y / work.factor)
                 gh, gw = work.glare.shape[:2]
                 if work.glare[min(gy, gh - 1), min(gx, gw - 1)].max() >= t.glare_flag:
                     why = [*why, f"die in a glare spot at {_where(gx, gy, work)}"]
-            if obs is not None and not obs.cocked and _leaning(obs, work, t):
+            if obs is not None and not obs.cocked and _leaning(obs, work, t, profile.walls):
                 why = [*why, f"cocked die at {_where(obs.x / work.factor, obs.y / work.factor, work)}"]
                 obs = dataclasses.replace(obs, cocked=True, confidence=obs.confidence * 0.5)
             if obs is not None:
@@ -346,9 +369,13 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
                    (d.box for d in dice)):
             reasons.append(f"part of a die (glare or hidden?) at {_where(fx, fy, work)}")
             break
-    for table, least, what in ((_IS_ODD, t.foreign_area, "hand, object or glare in view"),
-                               (_IS_EDGE, t.shade_area, "die in shadow or on edge")):
-        where = _blob(cv2.LUT(labels, table), least * a0)
+    walls = _walls_seen(dice, work, profile.walls)
+    # a hand reaches in over the floor (the table beyond the box is none of the reader's business);
+    # a die hidden in shade may lie anywhere, a dark corner the floor grid left out included
+    for table, least, what, where_ in ((_IS_ODD, t.foreign_area, "hand, object or glare in view",
+                                        _near_floor(profile, labels.shape)),
+                                       (_IS_EDGE, t.shade_area, "die in shadow or on edge", np.uint8(255))):
+        where = _blob(cv2.LUT(labels, table) & walls & where_, least * a0, 0.3 * work.side)
         if where is not None:
             reasons.append(f"{what} at {_where(*where, work)}")
 
@@ -357,31 +384,88 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
     for face, k in Counter(d.face for d in dice).items():
         if "+" in face and k > DICE_PER_COMBO:
             reasons.append(f"{k} dice read as {face}, only {DICE_PER_COMBO} dice carry it")
+    if work.light is not None and work.light.reliable and not work.light.correctable:
+        reasons.append(drift_text(work.light))
     dice.sort(key=lambda d: (d.y, d.x))
-    return DiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(dict.fromkeys(reasons)))
+    return DiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(dict.fromkeys(reasons)), work.light)
 
 
-def _blob(mask: np.ndarray, least: float) -> tuple[float, float] | None:
-    """Centre of the first blob of at least ``least`` px once specks and thin rims are opened away."""
+_FLOOR_CACHE: dict = {}
+
+
+def _near_floor(profile: Profile, shape: tuple[int, int]) -> np.ndarray | np.uint8:
+    """255 on the calibrated floor cells and one cell around them (a hand reaches in over the
+    floor; the table beyond the box is none of the reader's business), else 0; 255 everywhere
+    for a profile without a floor grid."""
+    if profile.floor_cells is None:
+        return np.uint8(255)
+    key = (id(profile), shape)
+    hit = _FLOOR_CACHE.get(key)
+    if hit is None or hit[0] is not profile:
+        if len(_FLOOR_CACHE) > 8:
+            _FLOOR_CACHE.clear()
+        grid = cv2.dilate(np.array(profile.floor_cells, np.uint8) * 255, np.ones((3, 3), np.uint8))
+        hit = _FLOOR_CACHE[key] = (profile, cv2.resize(grid, (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST))
+    return hit[1]
+
+
+def _walls_seen(dice: list[DieObservation], work: Work, walls) -> np.ndarray:
+    """255 except where the flat dice read show their own side walls (towards the optical
+    centre, as wide as perspective predicts there): shade that no hidden die can be."""
+    H, W = work.labels.shape
+    keep = np.full((H, W), 255, np.uint8)
+    f = work.factor
+    for d in dice:
+        if d.cocked:
+            continue
+        x, y, w, h = (v / f for v in d.box)
+        rx, ry = _radial(d, work)
+        r = float(np.hypot(rx, ry))
+        reach = (walls[1] * r + 0.25) * work.side  # the wall's width in working px
+        shift = -np.array([rx, ry]) / max(r, 1e-6) * reach
+        corners = np.array([[x - 1, y - 1], [x + w + 1, y - 1], [x + w + 1, y + h + 1], [x - 1, y + h + 1]])
+        hull = cv2.convexHull(np.vstack([corners, corners + shift]).astype(np.float32))
+        cv2.fillConvexPoly(keep, np.round(hull).astype(np.int32), 0)
+    return keep
+
+
+def _blob(mask: np.ndarray, least: float, thick: float = 0.0) -> tuple[float, float] | None:
+    """Centre of the first blob of at least ``least`` px once specks and thin rims are opened away,
+    and on average at least ``thick`` px wide (area / length: a line along the box's edge is not a die)."""
     opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
     if cv2.countNonZero(opened) < least:
         return None
     n, _, stats, centres = cv2.connectedComponentsWithStats(opened, connectivity=8)
     for j in range(1, n):
-        if stats[j, cv2.CC_STAT_AREA] >= least:
+        area = stats[j, cv2.CC_STAT_AREA]
+        if area >= least and area >= thick * max(stats[j, cv2.CC_STAT_WIDTH], stats[j, cv2.CC_STAT_HEIGHT]):
             return tuple(centres[j])
     return None
 
 
-def _leaning(obs: DieObservation, work: Work, t) -> bool:
-    amount, lopsided = _flank(obs, work)
-    return amount > t.flank_area or lopsided > t.flank_moment
+def _leaning(obs: DieObservation, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0)) -> bool:
+    """A die leans when it shows more side face than perspective shows there: ``walls`` (from
+    calibration) predicts the shaded flank of a flat die at each place — its amount grows, and
+    its weight points towards the optical centre, the farther the die is from it."""
+    amount, mx, my = _flank(obs, work)
+    rx, ry = _radial(obs, work)
+    a0, a1, k = walls[:3]
+    excess = amount - (a0 + a1 * float(np.hypot(rx, ry)))
+    return excess > t.flank_area or float(np.hypot(mx - k * rx, my - k * ry)) > t.flank_moment
 
 
-def _flank(obs: DieObservation, work: Work) -> tuple[float, float]:
-    """Die body in shade (or unknown) around a die: (amount, lopsidedness), in die sides squared
-    and cubed. A leaning die shows its darker side face on one side; a flat one only thin
-    rounded edges all round."""
+def _radial(obs: DieObservation, work: Work) -> tuple[float, float]:
+    """The die's offset from the frame centre, in frame widths."""
+    H, W = work.labels.shape
+    w = W * work.factor
+    return (obs.x - w / 2) / w, (obs.y - H * work.factor / 2) / w
+
+
+def _flank(obs: DieObservation, work: Work) -> tuple[float, float, float]:
+    """Die body in shade (or unknown) around a die: amount (die sides squared) and the moment
+    of it about the die's centre (x, y, die sides cubed). A leaning die shows its darker side
+    face on one side; a flat one thin rounded edges all round, and towards the view's edges
+    the side walls perspective shows."""
     f = work.factor
     r = max(2, int(round(work.side * 0.3)))
     H, W = work.labels.shape
@@ -391,10 +475,10 @@ def _flank(obs: DieObservation, work: Work) -> tuple[float, float]:
     dark = cv2.LUT(lab, _IS_DARK)
     m = cv2.moments(dark, binaryImage=True)
     if m["m00"] == 0:
-        return 0.0, 0.0
+        return 0.0, 0.0, 0.0
     cx, cy = (obs.x + 0.5) / f - 0.5 - X0, (obs.y + 0.5) / f - 0.5 - Y0
-    lopsided = np.hypot(m["m10"] - cx * m["m00"], m["m01"] - cy * m["m00"])
-    return m["m00"] / work.side**2, float(lopsided) / work.side**3
+    s3 = work.side**3
+    return m["m00"] / work.side**2, (m["m10"] - cx * m["m00"]) / s3, (m["m01"] - cy * m["m00"]) / s3
 
 
 def _where(x: float, y: float, work: Work) -> str:
@@ -490,8 +574,70 @@ def _pink_in_glare(lab: np.ndarray, inner: np.ndarray, small: np.ndarray, t) -> 
     return int(np.count_nonzero((red >= ref_r + t.glare_pink) & (green >= ref_g)))
 
 
+def _full_counts(poly: np.ndarray, x0: int, y0: int, centre, work: Work, t) -> tuple | None:
+    """Class counts of a die's top (inside its rim) on the full-resolution frame: the frog and
+    its dark outline stay apart there, where the working scale blends them. The crop gets the
+    light correction of the die's place; the frog's outline (thin bands of dark or unknown
+    pixels) is left out, not counted as unknown."""
+    f = work.factor
+    if work.glare is not None:  # glare is modelled at the working scale: dice under it are read there
+        xs, ys = poly.reshape(-1, 2).T + np.array([[x0], [y0]])
+        under = work.glare[max(0, ys.min()) : ys.max() + 1, max(0, xs.min()) : xs.max() + 1]
+        if under.size == 0 or under.max() >= 4:
+            return None
+    pts = (poly.reshape(-1, 2) + (x0, y0)) * f + (f - 1) / 2
+    X0, Y0 = np.floor(pts.min(axis=0)).astype(int)
+    X1, Y1 = np.ceil(pts.max(axis=0)).astype(int) + 1
+    H, W = work.frame.shape[:2]
+    X0, Y0, X1, Y1 = max(0, X0), max(0, Y0), min(W, X1), min(H, Y1)
+    if X1 - X0 < 4 or Y1 - Y0 < 4:
+        return None
+    mask = np.zeros((Y1 - Y0, X1 - X0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(pts - (X0, Y0)).astype(np.int32), 1)
+    gh, gw = work.gain.shape[:2]
+    g = work.gain[min(gh - 1, max(0, int(centre[1]))), min(gw - 1, max(0, int(centre[0])))]
+    crop = cv2.multiply(work.frame[Y0:Y1, X0:X1], tuple(float(v) for v in g) + (0.0,), dtype=cv2.CV_8U)
+    labels = label_pixels(crop, colour_lut(work.profile))
+    odd = cv2.LUT(labels, _IS_ODD) & mask
+    # the frog's outline and the blends at its edges: thin bands (up to ~1/11 of a die wide) of unknown
+    # pixels, sparse in any window that wide; an unreadable patch (glare, a clipped colour) is dense there
+    k = max(5, int(round(0.09 * work.side * f)) | 1)
+    dense = cv2.blur(odd.astype(np.float32), (k, k)) > 0.5
+    thin = (odd > 0) & ~dense
+    counts = np.bincount(labels[mask > 0], minlength=len(CLASS_NAMES))
+    for cls in (UNKNOWN, CLIPPED):  # band pixels leave the count
+        counts[cls] = max(0, counts[cls] - int(np.count_nonzero(thin & (labels == cls))))
+    n = int(counts.sum())
+    return (counts, n, labels, mask) if n >= 16 else None
+
+
+def _radius(cx: float, cy: float, work: Work) -> float:
+    """Distance of a working-scale point from the frame centre, in frame widths."""
+    H, W = work.labels.shape
+    return float(np.hypot(cx + 0.5 - W / 2, cy + 0.5 - H / 2)) / W
+
+
+def _one_frog(labels: np.ndarray, mask: np.ndarray, present: list[str]) -> bool:
+    """Whether a die's frog colours form one frog: each colour mostly one compact blob, and a
+    combo's two halves touching (colour specks from print or glare scatter instead)."""
+    blobs = []
+    for c in present:
+        m = ((labels == COLOUR_CLASSES[c]) & (mask > 0)).view(np.uint8)
+        n, cc, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+        if n <= 1:
+            return False
+        areas = stats[1:, cv2.CC_STAT_AREA]
+        if areas.max() < 0.6 * areas.sum():
+            return False
+        blobs.append((cc == 1 + int(areas.argmax())).view(np.uint8))
+    if len(blobs) == 2:
+        near = cv2.dilate(blobs[0], np.ones((5, 5), np.uint8), iterations=2)
+        return bool(np.any(near & blobs[1]))
+    return True
+
+
 def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
-         frog_size: dict) -> tuple[DieObservation | None, list[str]]:
+         frog_size: dict, walls=(0.0, 0.0, 0.0, 0.0)) -> tuple[DieObservation | None, list[str]]:
     a0 = work.top_area
     contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
@@ -517,8 +663,12 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     n_in = int(np.count_nonzero(inner))
     if n_in < 0.25 * a0:
         inner, n_in = region, n_px
-    counts = np.bincount(lab[inner], minlength=len(CLASS_NAMES))
     cx, cy = hc[0] + x0, hc[1] + y0
+    full = _full_counts(shrunk, x0, y0, (cx, cy), work, t) if work.factor > 1 and work.gain is not None else None
+    if full is not None:
+        counts, n_in = full[:2]
+    else:
+        counts = np.bincount(lab[inner], minlength=len(CLASS_NAMES))
     (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
     aspect = min(rw, rh) / max(rw, rh, 1e-6)
     where = _where(cx, cy, work)
@@ -555,11 +705,14 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
             margin *= 0.5
     if odd > t.unknown_max:
         reasons.append(f"unknown colour or glare on die at {where}")
+    if full is not None and present and len(present) <= 2 and not _one_frog(full[2], full[3], present):
+        reasons.append(f"{'/'.join(present)} not one frog (scattered colour) on die at {where}")
+        margin = 0.0
     cocked = False
     if n_px < t.die_area_min * a0:
         reasons.append(f"die partly hidden or on edge at {where}")
         cocked = True
-    elif aspect < t.cocked_aspect:
+    elif aspect + walls[3] * _radius(cx, cy, work) < t.cocked_aspect:  # perspective stretches dice far out
         reasons.append(f"cocked die at {where}")
         cocked = True
     confidence = margin * (1.0 - min(1.0, odd / max(t.unknown_max, 1e-6)) * 0.5)
@@ -569,5 +722,5 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     bx, by, bw, bh = cv2.boundingRect(hull)
     box = ((bx + x0) * f, (by + y0) * f, bw * f, bh * f)
     obs = DieObservation(face, (cx + 0.5) * f - 0.5, (cy + 0.5) * f - 0.5, box, round(float(confidence), 3), cocked,
-                         tuple(round(float(fr[c]), 4) for c in COLOURS))
+                         tuple(round(float(fr[c]), 4) for c in COLOURS), round(float(aspect), 3))
     return obs, reasons

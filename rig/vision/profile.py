@@ -20,7 +20,8 @@ from pathlib import Path
 
 from rig.vision.errors import ProfileError
 
-FORMAT = 2  # 2: thresholds censor_level and ambiguity (glare); format 1 still loads, with their defaults
+FORMAT = 3  # 3: [floor] (the empty box as a cell grid: per-frame light correction); 2: censor_level, ambiguity
+# older formats still load: without a floor grid each frame is evened against its own floor, as before
 COLOURS = ("blue", "pink", "yellow")
 
 
@@ -109,6 +110,9 @@ class Profile:
     pink: ColourModel
     yellow: ColourModel
     frog_fraction: dict = field(default_factory=dict)  # colour -> fraction of the top face a frog covers
+    # what perspective shows of flat dice's side walls at offset r from the centre: shaded flank a0 + a1 r,
+    # its moment k (rx, ry), and the top's aspect lowered by squash r
+    walls: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
     thresholds: Thresholds = field(default_factory=Thresholds)
     exposure_us: int | None = None
     analogue_gain: float | None = None
@@ -117,6 +121,9 @@ class Profile:
     separation: dict = field(default_factory=dict)  # "blue/pink" -> separation, from calibration
     created: str = ""
     glare: object = None  # fixed lamp reflections seen in the empty box: rows x cols x BGR grey levels, or None
+    floor: object = None  # the empty box bottom, 12 x 16 cells of B, G, R (glare taken off), or None
+    floor_cells: object = None  # which of those cells are box floor (12 x 16 bools)
+    floor_lamp: object = None  # the lamp's relative brightness on that grid, from the dice bodies (or None)
     format: int = FORMAT
 
     def __hash__(self) -> int:
@@ -197,6 +204,7 @@ class Profile:
             pink=model(colours["pink"]),
             yellow=model(colours["yellow"]),
             frog_fraction={k: float(v) for k, v in d.get("die", {}).get("frog_fraction", {}).items()},
+            walls=_walls(d["die"].get("walls", (0.0, 0.0, 0.0, 0.0))),
             thresholds=Thresholds(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.get("thresholds", {}).items()}),
             exposure_us=int(cam["exposure_us"]) if "exposure_us" in cam else None,
             analogue_gain=float(cam["analogue_gain"]) if "analogue_gain" in cam else None,
@@ -205,6 +213,9 @@ class Profile:
             separation={k: float(v) for k, v in d.get("separation", {}).items()},
             created=str(d.get("created", "")),
             glare=_glare(d["glare"]["bgr"]) if "glare" in d else None,
+            floor=_floor(d["floor"]["bgr"]) if "floor" in d else None,
+            floor_cells=_cells(d["floor"]["cells"]) if "floor" in d else None,
+            floor_lamp=_lamp(d["floor"]["lamp"]) if "lamp" in d.get("floor", {}) else None,
             format=int(d["format"]),
         )
 
@@ -233,6 +244,7 @@ class Profile:
             f"side = {num(self.die_side)}  # fraction of the frame width",
             f"top_area = {num(self.top_area)}  # top-face pixels / side^2",
             "frog_fraction = { " + ", ".join(f"{k} = {num(v)}" for k, v in self.frog_fraction.items()) + " }",
+            f"walls = {arr(self.walls)}  # perspective: flank a0 + a1 r, its moment k r, aspect - squash r",
             "",
             "[camera]",
         ]
@@ -259,6 +271,17 @@ class Profile:
             lines += ["  [" + ", ".join("[" + ", ".join(str(int(v)) for v in px) + "]" for px in row) + "],"
                       for row in self.glare]
             lines += ["]", ""]
+        if self.floor is not None:
+            lines += ["[floor]  # the empty box bottom on a 12 x 16 grid: B, G, R per cell, and which cells are floor",
+                      "cells = ["]
+            lines += [f'  "{"".join("1" if v else "0" for v in row)}",' for row in self.floor_cells]
+            if self.floor_lamp is not None:
+                lines += ["]", "lamp = ["]
+                lines += ["  [" + ", ".join(f"{float(v):.3f}" for v in row) + "]," for row in self.floor_lamp]
+            lines += ["]", "bgr = ["]
+            lines += ["  [" + ", ".join("[" + ", ".join(f"{float(v):.1f}" for v in px) + "]" for px in row) + "],"
+                      for row in self.floor]
+            lines += ["]", ""]
         for m in self.background:
             lines += ["[[background]]", f"mean = {arr(m.mean)}", "cov = [" + ", ".join(arr(r) for r in m.cov) + "]", ""]
         return "\n".join(lines)
@@ -280,6 +303,33 @@ def _glare(rows) -> tuple:
     if not grid or any(len(row) != len(grid[0]) or any(len(px) != 3 for px in row) for row in grid):
         raise ValueError("glare.bgr must be rows of equal length of [B, G, R] triplets")
     return grid
+
+
+def _walls(v) -> tuple[float, float, float, float]:
+    out = tuple(float(x) for x in v)
+    if len(out) != 4:
+        raise ValueError("die.walls must be four numbers")
+    return out
+
+
+def _floor(rows) -> tuple:
+    grid = tuple(tuple(tuple(float(v) for v in px) for px in row) for row in rows)
+    if len(grid) != 12 or any(len(row) != 16 or any(len(px) != 3 for px in row) for row in grid):
+        raise ValueError("floor.bgr must be 12 rows of 16 [B, G, R] triplets")
+    return grid
+
+
+def _lamp(rows) -> tuple:
+    grid = tuple(tuple(float(v) for v in row) for row in rows)
+    if len(grid) != 12 or any(len(row) != 16 for row in grid) or min(min(r) for r in grid) <= 0:
+        raise ValueError("floor.lamp must be 12 rows of 16 positive numbers")
+    return grid
+
+
+def _cells(rows) -> tuple:
+    if len(rows) != 12 or any(not isinstance(r, str) or len(r) != 16 or set(r) - {"0", "1"} for r in rows):
+        raise ValueError("floor.cells must be 12 strings of 16 '0'/'1'")
+    return tuple(tuple(c == "1" for c in r) for r in rows)
 
 
 def _q(s: str) -> str:

@@ -23,8 +23,9 @@ def test_calibrate_from_the_page(page, rig_server, artifacts):
     for k, step in enumerate(["blue", "pink", "yellow", "blank", "empty"], start=1):
         page.locator(f"#steps button.capture[data-step={step}]").click()
         expect(page.locator("#steps .step.done")).to_have_count(k, timeout=10_000)
-        if k <= 4:
-            expect(page.locator("#ritual-progress")).to_have_text(f"{k} of 4 faces captured")
+        expect(page.locator("#ritual-progress")).to_have_text(f"{k} of 5 steps captured")
+        if k == 4:  # the empty box is part of the ritual: no fit without it
+            expect(page.locator("#btn-fit")).to_be_disabled()
     page.locator("#btn-fit").click()
     expect(page.locator("#report table tbody tr").first).to_be_visible(timeout=30_000)
     expect(page.locator("#report p").first).to_have_class("ok")
@@ -59,3 +60,28 @@ def test_the_calibration_page_on_the_seven_inch_screen(browser, rig_server, arti
         page.screenshot(path=str(artifacts / "calibration-7in.png"))
     finally:
         context.close()
+
+
+def test_a_light_notice_leads_to_a_fresh_ritual(page, rig_server):
+    """The scoreboard's "the light changed — recalibrate" notice: one tap opens the calibration
+    page with the ritual started afresh."""
+    import json
+
+    def with_light_notice(route):
+        body = route.fetch().json()
+        body["notices"] = [*body.get("notices", []), {
+            "key": "light", "kind": "warn", "text": "The light changed — recalibrate (darker x0.40)",
+            "action": "Recalibrate", "href": "/calibrate?recalibrate=1"}]
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    rig_server.new_game()
+    rig_server.post("/api/calibration/capture", {"step": "blue"})
+    page.route("**/api/rig", with_light_notice)
+    page.goto(rig_server.url)
+    notice = page.locator('.notice[data-key="light"]')
+    expect(notice).to_contain_text("The light changed — recalibrate", timeout=20_000)
+    notice.locator("a.notice-action").click()
+    expect(page).to_have_url(rig_server.url + "calibrate", timeout=10_000)
+    expect(page.locator("#steps .step.done")).to_have_count(0, timeout=10_000)
+    expect(page.locator("#ritual-progress")).to_have_text("0 of 5 steps captured")
+    assert page.js_errors == []

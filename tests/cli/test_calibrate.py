@@ -53,6 +53,11 @@ def test_refusals_exit_2(ritual_files, tmp_path, capsys):
     assert "no such image" in capsys.readouterr().err
     assert main(_args(ritual_files, out) + ["--colour-gains", "x"]) == 2
     assert "RED,BLUE" in capsys.readouterr().err
+    no_empty = [a for a in _args(ritual_files, out) if a not in ("--empty", str(ritual_files["empty"]))]
+    assert main(no_empty) == 2
+    assert "missing --empty" in capsys.readouterr().err
+    assert main(_args(ritual_files, out, blue=ritual_files["pink"], pink=ritual_files["blue"])) == 2
+    assert "blue and pink frames look swapped" in capsys.readouterr().err
     assert not out.exists()
 
 

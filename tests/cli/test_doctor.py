@@ -356,7 +356,7 @@ def test_light_check_reads_dice_under_the_calibrated_light(tmp_path, neutral_pro
 def test_light_check_fails_when_the_light_changed_since_calibration(tmp_path, neutral_profile, lighting):
     result = light_check(tmp_path, virtual_frame(lighting), neutral_profile)
     assert result.status == FAIL
-    assert "colours the profile does not know" in result.detail
+    assert "The light changed — recalibrate" in result.detail  # beyond what the reader corrects
     assert "rig calibrate" in result.fix and "docs/building.md#lighting" in result.fix
 
 

@@ -98,3 +98,14 @@ def test_a_phone_may_watch_but_not_calibrate(rig):
 
 def test_profile_names():
     assert valid_name("evening_2") and not valid_name("a/b") and not valid_name("x" * 41) and not valid_name(3)
+
+
+def test_the_empty_box_is_a_required_step_and_its_absence_is_refused(web):
+    assert web.post("/api/calibration/reset").status_code == 200
+    status = web.get("/api/calibration").json()
+    assert [s["optional"] for s in status["steps"]] == [False] * 5
+    for step in ("blue", "pink", "yellow", "blank"):
+        web.post("/api/calibration/capture", json={"step": step})
+    refused = web.post("/api/calibration/fit")
+    assert refused.status_code == 409 and "empty box" in refused.json()["error"]
+

@@ -26,16 +26,65 @@ def test_fit_reads_back_and_reports(ritual):
     assert "separation" in text and "blue/pink" in text
 
 
-def test_fit_without_empty_frame(ritual):
+def test_refuses_a_ritual_without_the_empty_box(ritual):
     frames, _ = ritual
-    report = fit_profile(frames)
-    assert report.profile.thresholds.colour_present > report.profile.thresholds.colour_absent
+    with pytest.raises(CalibrationError, match="needs the empty box too"):
+        fit_profile(frames)
+
+
+def test_refuses_an_empty_box_with_dice_in_it(ritual):
+    frames, _ = ritual
+    # the "empty" frame is one with dice (elsewhere than in the other frames)
+    with pytest.raises(CalibrationError, match="empty-box frame shows a die"):
+        fit_profile({k: v for k, v in frames.items()}, empty=frames["blank"])
+
+
+def test_refuses_swapped_blue_and_pink_frames(ritual):
+    frames, empty = ritual
+    with pytest.raises(CalibrationError, match="blue and pink frames look swapped"):
+        fit_profile({**frames, "blue": frames["pink"], "pink": frames["blue"]}, empty=empty)
+
+
+def test_refuses_swapped_yellow_frame(ritual):
+    frames, empty = ritual
+    with pytest.raises(CalibrationError, match="yellow and blue frames look swapped"):
+        fit_profile({**frames, "blue": frames["yellow"], "yellow": frames["blue"]}, empty=empty)
+
+
+def test_refuses_a_frog_the_reader_finds_on_no_die(ritual, monkeypatch):
+    """A zero share would set the colour thresholds to 0 and read every die as three colours."""
+    import dataclasses
+
+    import rig.vision.calibrate as calibrate
+
+    frames, empty = ritual
+    real = calibrate.read_dice
+
+    def no_pink(frame, profile):
+        reading = real(frame, profile)
+        if frame is frames["pink"]:
+            dice = tuple(dataclasses.replace(d, shares=(d.shares[0], 0.0, d.shares[2])) for d in reading.dice)
+            reading = dataclasses.replace(reading, dice=dice)
+        return reading
+
+    monkeypatch.setattr(calibrate, "read_dice", no_pink)
+    with pytest.raises(CalibrationError, match="finds hardly any pink frog"):
+        fit_profile(frames, empty=empty)
+
+
+def test_the_profile_knows_the_floor_and_the_walls(ritual):
+    frames, empty = ritual
+    p = fit_profile(frames, empty=empty).profile
+    cells = np.array(p.floor_cells)
+    assert cells.shape == (12, 16) and cells[3:9, 4:12].mean() > 0.8 and cells.mean() > 0.5
+    assert np.array(p.floor).shape == (12, 16, 3)
+    assert len(p.walls) == 4 and p.walls[0] > 0
 
 
 def test_refuses_missing_face(ritual):
     frames, _ = ritual
     with pytest.raises(CalibrationError, match="missing yellow"):
-        fit_profile({k: v for k, v in frames.items() if k != "yellow"})
+        fit_profile({k: v for k, v in frames.items() if k != "yellow"}, empty=frames["blank"])
 
 
 def test_refuses_wrong_number_of_dice(ritual):
@@ -54,7 +103,7 @@ def test_refuses_no_dice(ritual):
 
 def test_refuses_overlapping_classes(ritual):
     frames, empty = ritual
-    with pytest.raises(CalibrationError, match="overlap|shows no frog"):
+    with pytest.raises(CalibrationError, match="overlap|shows no frog|swapped"):
         fit_profile({**frames, "blue": frames["pink"]}, empty=empty)
 
 

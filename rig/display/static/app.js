@@ -235,7 +235,10 @@
 
   function renderNotices(s) {
     const items = [];
-    for (const n of rigStatus.notices || []) items.push(el("div", { class: `notice ${n.kind || ""}`, "data-key": n.key, text: n.text }));
+    for (const n of rigStatus.notices || []) {
+      items.push(el("div", { class: `notice ${n.kind || ""}`, "data-key": n.key }, n.text,
+        n.href ? el("a", { class: "notice-action", href: n.href, text: n.action || "Fix" }) : null));
+    }
     const turn = s && s.turn;
     const game = s && s.game;
     // a new turn (or game) starts with a clean slate: refusals of earlier turns are not this turn's business

@@ -59,7 +59,7 @@
     const steps = s.steps || [];
     const required = steps.filter((step) => !step.optional);
     const done = required.filter((step) => step.captured).length;
-    $("ritual-progress").textContent = `${done} of ${required.length} faces captured`;
+    $("ritual-progress").textContent = `${done} of ${required.length} steps captured`;
     $("progress-fill").style.width = `${Math.round((100 * done) / Math.max(1, required.length))}%`;
     $("steps").replaceChildren(...steps.map((step) => el("li", {
       class: `step ${step.captured ? "done" : ""} ${step.optional ? "optional" : ""}`, "data-step": step.name },
@@ -98,5 +98,14 @@
   };
   $("btn-lock").onclick = () => act("/api/calibration/lock", { locked: !(status && status.camera && status.camera.locked) });
 
-  rig.loadInfo().then(() => { load(); refreshPreview(); setInterval(load, 3000); });
+  // the scoreboard's "the light changed — recalibrate" leads here: start the ritual afresh
+  const fresh = new URLSearchParams(location.search).has("recalibrate");
+  rig.loadInfo().then(async () => {
+    if (fresh) {
+      await act("/api/calibration/reset", {});
+      rig.toast("The light changed: capture the four faces and the empty box again, then fit and save", "info");
+      history.replaceState(null, "", location.pathname);
+    }
+    load(); refreshPreview(); setInterval(load, 3000);
+  });
 })();

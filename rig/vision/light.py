@@ -1,0 +1,202 @@
+"""Bring every frame back to the light the profile was calibrated in.
+
+Calibration keeps the empty box bottom as a coarse grid of cell colours (12 x 16 cells, B, G,
+R) and which cells are box floor (:func:`floor_grid`). Per frame, the ratio of each floor cell
+to its calibrated colour is the light change there — per channel, so exposure and white
+balance at once, and the floor's own print or texture cancels out. A smooth surface fitted to
+those ratios (cells with dice, a hand or a new shadow stand off it and are left out) gives the
+change everywhere; dividing it out, and the calibrated lamp gradient with it, gives a frame
+whose floor looks like the calibrated floor made even — the scale the colour models were
+fitted in (:func:`correct`).
+
+The change itself is returned as :class:`Light` (exposure factor and white-balance shift): the
+runner says "the light changed — recalibrate" once it is beyond :data:`CORRECTABLE`.
+
+Profiles without a floor grid (format 2) flatten each frame against its own median floor
+instead (:func:`even_light`), as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+ROWS, COLS = 12, 16
+#: beyond these the correction is not trusted: (least, most) exposure factor, most white-balance shift (ratio)
+CORRECTABLE = ((0.6, 1.5), 1.5)
+
+
+def _grid() -> np.ndarray:
+    ys, xs = np.mgrid[0:ROWS, 0:COLS].astype(np.float32)
+    x, y = (xs.ravel() - 7.5) / 8, (ys.ravel() - 5.5) / 6
+    return np.column_stack([np.ones_like(x), x, y, x * x, y * y, x * y])
+
+
+#: the quadratic basis (1, x, y, x², y², xy) over the 12 x 16 grid: the lamp-gradient fit
+LIGHT_BASIS = _grid()
+_PLANE = LIGHT_BASIS[:, :3]
+
+
+@dataclass(frozen=True)
+class Light:
+    """A frame's light relative to calibration: ``exposure`` (1.0 = as calibrated) and the
+    white-balance shift ``warm`` (red/blue gain ratio, 1.0 = as calibrated; > 1 warmer).
+
+    >>> Light(0.8, 1.0), Light(1.0, 1.25).correctable, Light(0.4, 1.0).correctable
+    (<Light exposure x0.80 wb x1.00>, True, False)
+    """
+
+    exposure: float = 1.0
+    warm: float = 1.0
+    floor_seen: float = 1.0  # share of the calibrated floor cells the estimate rests on
+
+    @property
+    def correctable(self) -> bool:
+        (lo, hi), wb = CORRECTABLE
+        return lo <= self.exposure <= hi and 1 / wb <= self.warm <= wb
+
+    @property
+    def reliable(self) -> bool:
+        """Whether enough of the floor was seen to trust the estimate (not under a hand or a card)."""
+        return self.floor_seen >= 0.25
+
+    def __repr__(self) -> str:
+        return f"<Light exposure x{self.exposure:.2f} wb x{self.warm:.2f}>"
+
+
+def cells(image: np.ndarray) -> np.ndarray:
+    """The image's mean colour per cell of the 12 x 16 grid (float32, ROWS x COLS x 3)."""
+    return cv2.resize(image, (COLS, ROWS), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def floor_grid(empty: np.ndarray) -> np.ndarray:
+    """Which cells of the empty box are box floor (ROWS x COLS bool): the largest connected
+    run of cells that lie on one smooth light surface — the rim wall, the table beyond it and
+    cells straddling an edge stand off it."""
+    grey = cells(empty).mean(axis=2).ravel() + 1.0
+    centre = float(np.median(grey.reshape(ROWS, COLS)[4:8, 5:11]))
+    keep = np.abs(grey / centre - 1) <= 0.35  # start from what looks like the middle of the box
+    for _ in range(8):
+        if keep.sum() < 24:
+            break
+        fit = fit_surface(grey, keep)
+        new = np.abs(grey - fit) <= 0.15 * np.maximum(fit, 1.0)
+        if (new == keep).all():
+            break
+        keep = new
+    n, cc = cv2.connectedComponents(keep.reshape(ROWS, COLS).view(np.uint8), connectivity=4)
+    if n <= 1:
+        return np.ones((ROWS, COLS), bool)
+    sizes = np.bincount(cc.ravel())
+    sizes[0] = 0
+    return cc == sizes.argmax()
+
+
+def fit_surface(values: np.ndarray, keep: np.ndarray, basis: np.ndarray = LIGHT_BASIS) -> np.ndarray:
+    coef, *_ = np.linalg.lstsq(basis[keep], values[keep], rcond=None)
+    return basis @ coef
+
+
+@dataclass(frozen=True)
+class FloorModel:
+    """The calibrated floor, ready for per-frame use (built once per profile)."""
+
+    floor: np.ndarray  # ROWS*COLS x 3 calibrated cell colours
+    mask: np.ndarray  # ROWS*COLS bool floor cells
+    flat: np.ndarray  # ROWS*COLS x 3: gain making the calibrated floor even at its median level
+
+    @classmethod
+    def build(cls, floor, mask, lamp=None) -> FloorModel:
+        floor = np.asarray(floor, np.float32).reshape(-1, 3) + 1.0
+        mask = np.asarray(mask, bool).ravel()
+        if lamp is None:  # the lamp's gradient, in brightness only, from the floor itself (per-channel
+            # surfaces would read the floor's own colour pattern as a colour cast)
+            s = np.maximum(fit_surface(floor.mean(axis=1), mask), 1.0)
+        else:  # from the dice bodies (calibration): a dark print on the floor is not less light
+            s = np.maximum(np.asarray(lamp, np.float32).ravel(), 1e-3)
+        flat = np.repeat((np.median(s[mask]) / s)[:, None], 3, axis=1)
+        return cls(floor, mask, np.clip(flat, 0.5, 2.0))
+
+
+_MODELS: dict[int, tuple[object, FloorModel]] = {}
+
+
+def floor_model(profile) -> FloorModel | None:
+    if getattr(profile, "floor", None) is None:
+        return None
+    hit = _MODELS.get(id(profile))
+    if hit is None or hit[0] is not profile:
+        _MODELS.clear()
+        hit = _MODELS[id(profile)] = (profile, FloorModel.build(profile.floor, profile.floor_cells,
+                                                                 getattr(profile, "floor_lamp", None)))
+    return hit[1]
+
+
+def correct(small: np.ndarray, model: FloorModel) -> tuple[np.ndarray, Light, np.ndarray]:
+    """``small`` brought to the calibrated, evened light, the light change found, and the gain
+    applied per pixel (float32, like ``small``: full-resolution crops are corrected with it)."""
+    here = cells(small).reshape(-1, 3) + 1.0
+    ratio = here / model.floor
+    grey = ratio.mean(axis=1)
+    keep = model.mask.copy()
+    fit = None
+    for _ in range(4):  # cells with dice, a hand or a shadow stand off the smooth change: leave them out
+        if keep.sum() < 12:
+            break
+        fit = np.maximum(fit_surface(grey, keep, _PLANE if keep.sum() < 40 else LIGHT_BASIS), 1e-3)
+        shift = np.median(ratio[keep] / fit[keep, None], axis=0)  # a white-balance change moves all floor cells alike
+        off = np.abs(ratio / (fit[:, None] * shift) - 1).max(axis=1)
+        new = model.mask & (off <= 0.08)
+        if (new == keep).all():
+            break
+        keep = new
+    seen = float(keep.sum()) / max(1, int(model.mask.sum()))
+    if keep.sum() < 12:  # hardly any floor seen: a hand or a card over the box; trust the plain ratio
+        keep = model.mask
+    basis = _PLANE if keep.sum() < 40 else LIGHT_BASIS
+    level = np.clip(fit_surface(grey, keep, basis), 0.2, 5.0)  # exposure and lamp: a smooth surface
+    colour = np.median(ratio[keep] / level[keep, None], axis=0)  # white balance: one shift per channel
+    change = level[:, None] * colour[None, :]
+    gain = (model.flat / change).astype(np.float32).reshape(ROWS, COLS, 3)
+    gain = cv2.resize(gain, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_LINEAR)
+    med = np.median(ratio[keep], axis=0)  # B, G, R change on the floor
+    light = Light(float(np.exp(np.log(np.maximum(med, 1e-3)).mean())), float(med[2] / max(med[0], 1e-3)), seen)
+    return cv2.multiply(small, gain, dtype=cv2.CV_8U), light, gain
+
+
+def even_light(small: np.ndarray) -> np.ndarray:
+    """Divide out the lamp (format-2 profiles): a quadratic surface fitted to the frame's own
+    cell brightnesses, cells far off it left out, made equally bright everywhere."""
+    fit = np.maximum(floor_surface(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)), 1.0)
+    gain = np.clip(float(np.median(fit)) / fit, 0.5, 3.0).astype(np.float32).reshape(ROWS, COLS, 1)
+    gain = cv2.resize(np.repeat(gain, 3, axis=2), (small.shape[1], small.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return cv2.multiply(small, gain, dtype=cv2.CV_8U)
+
+
+def floor_surface(channel: np.ndarray) -> np.ndarray:
+    """The box bottom's smooth brightness on the grid: a quadratic surface fitted to the cell
+    means, cells far off it (dice, a card, a hand, glare) left out."""
+    tiny = cv2.resize(channel, (COLS, ROWS), interpolation=cv2.INTER_AREA)
+    level = tiny.astype(np.float32).ravel() + 1.0
+    keep = np.ones(level.shape, bool)
+    for _ in range(3):
+        fit = fit_surface(level, keep)
+        keep = np.abs(level - fit) <= 0.12 * np.median(fit)
+        if keep.sum() < 40:
+            break
+    return fit.reshape(ROWS, COLS) - 1.0
+
+
+def drift_text(light: Light) -> str:
+    """What the scoreboard says when the light moved beyond correction."""
+    what = []
+    (lo, hi), wb = CORRECTABLE
+    if not lo <= light.exposure <= hi:
+        what.append(f"{'brighter' if light.exposure > 1 else 'darker'} x{light.exposure:.2f}")
+    if not 1 / wb <= light.warm <= wb:
+        what.append(f"{'warmer' if light.warm > 1 else 'cooler'} white balance x{light.warm:.2f}")
+    detail = f" ({', '.join(what)})" if what else ""
+    return f"The light changed — recalibrate{detail}"
+
