@@ -223,7 +223,8 @@ def test_the_service_is_hardened_and_does_not_wait_for_the_network(tmp_path):
     assert "network-online" not in text
     for line in ("StartLimitBurst=5", "ProtectSystem=strict", "DevicePolicy=closed", "DeviceAllow=char-gpiochip rw",
                  "DeviceAllow=char-video4linux rw", "DeviceAllow=char-media rw", "DeviceAllow=char-dma_heap rw",
-                 "RestrictNamespaces=yes", "Environment=LG_WD=/var/lib/rig"):
+                 "RestrictNamespaces=yes", "Environment=LG_WD=/var/lib/rig", "LimitNOFILE=8192",
+                 "RestartPreventExitStatus=2"):  # a refused database or a broken config is not retried
         assert line in text.splitlines(), line
     done = systemd_analyze("security", "--offline=true", str(unit))
     if "Unknown option" in done.stderr or "unrecognized option" in done.stderr:
