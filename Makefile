@@ -28,15 +28,15 @@ test-fast: $(STAMP) mosquitto
 
 ## browser: Debian's chromium for Playwright (its own browser download does not work offline)
 browser:
-	@sh scripts/install-browser.sh
+	@sh scripts/apt-need.sh --recommends chromium=chromium
 
 ## test-tools: systemd-analyze and desktop-file-validate for the install-script tests
 test-tools:
-	@sh scripts/install-test-tools.sh
+	@sh scripts/apt-need.sh systemd-analyze=systemd desktop-file-validate=desktop-file-utils
 
 ## mosquitto: Debian's MQTT broker for the league tests (they start their own instance)
 mosquitto:
-	@sh scripts/install-mosquitto.sh
+	@sh scripts/apt-need.sh mosquitto=mosquitto
 
 ## league-demo: a local mosquitto, three simulated tables and the league page (http://127.0.0.1:8090/)
 league-demo: $(STAMP) mosquitto

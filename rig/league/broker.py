@@ -105,7 +105,7 @@ class LocalBroker:
         self.binary = mosquitto_binary()
         if self.binary is None:
             raise BrokerNotInstalled("mosquitto is not installed: run `sudo apt-get install mosquitto` "
-                                     "(scripts/install-mosquitto.sh)")
+                                     "(`make mosquitto`)")
         passwd = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
         self._tmp = None
         if folder is None:

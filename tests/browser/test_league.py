@@ -21,14 +21,14 @@ pytestmark = pytest.mark.browser
 @pytest.fixture
 def broker_for_browser(tmp_path):
     if mosquitto_binary() is None:
-        pytest.skip("mosquitto is not installed (scripts/install-mosquitto.sh)")
+        pytest.skip("mosquitto is not installed (`make mosquitto`)")
     with LocalBroker(["table-9"], folder=tmp_path) as broker:
         yield broker
 
 
 def test_the_league_demo_page_shows_standings_games_and_tables(page, artifacts, tmp_path):
     if mosquitto_binary() is None:
-        pytest.skip("mosquitto is not installed (scripts/install-mosquitto.sh)")
+        pytest.skip("mosquitto is not installed (`make mosquitto`)")
     demo = subprocess.Popen([sys.executable, "-m", "rig", "league", "--demo", "--tables", "2", "--port", "0",
                              "--data-dir", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"))

@@ -16,7 +16,7 @@ TABLES = ("t1", "t2", "t3")
 @pytest.fixture
 def broker(tmp_path):
     if mosquitto_binary() is None:
-        pytest.skip("mosquitto is not installed (scripts/install-mosquitto.sh; `make test` installs it)")
+        pytest.skip("mosquitto is not installed (`make test` installs it: scripts/apt-need.sh)")
     folder = tmp_path / "broker"
     folder.mkdir()
     with LocalBroker(TABLES, folder=folder) as running:
