@@ -35,7 +35,13 @@ POSTS = ("/api/events", "/api/games", "/api/corrections", "/api/sim/press", "/ap
          "/api/calibration/save", "/api/calibration/restore", "/api/calibration/lock", "/api/calibration/reset")
 GETS = ("/api/state", "/api/history", "/api/display", "/api/rig", "/api/health", "/", "/calibrate",
         "/static/app.js", "/static/../../etc/passwd", "/api/calibration", "/api/calibration/preview.jpg",
-        "/api/nothing", "/api/state?x=%00")
+        "/api/nothing", "/api/state?x=%00",
+        # the referee's read-only routes (issue 19): past turns, frames, dice fairness, exports
+        "/api/turns", "/api/turns?game=1", "/api/turns?game=abc", "/api/turns?game=99999999999999999999999",
+        "/api/turns?game=-1", "/api/evidence/1/1/1.jpg", "/api/evidence/1/1/1.jpg?overlay=1",
+        "/api/evidence/x/1/1.jpg", "/api/evidence/1/99999999999999999999/1.jpg", "/api/dice",
+        "/api/export/bgstats", "/api/export/bgstats?game=%00", "/api/export/bgstats.svg?game=1",
+        "/api/export/history.csv", "/api/export/history.json")
 NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eli")
 
 
@@ -187,8 +193,11 @@ def _clients(app):
 
 
 def state_ok(client) -> bool:
-    state, history = client.get("/api/state"), client.get("/api/history")
-    return state.status_code == 200 and history.status_code == 200 and strict_json(state) and strict_json(history)
+    """The state, the history and the referee's views of them still answer with strict JSON."""
+    answers = [client.get(path) for path in ("/api/state", "/api/history", "/api/turns", "/api/dice")]
+    state, history, turns, dice = answers
+    return (state.status_code == 200 and history.status_code == 200 and strict_json(state) and strict_json(history)
+            and turns.status_code in (200, 404) and dice.status_code == 200 and strict_json(dice))
 
 
 def fuzz_http(data_dir: Path, count: int, seed: int, *, camera: bool = True) -> dict[str, Any]:

@@ -46,16 +46,19 @@ def game_turns(log: EventLog, game_id: int) -> dict[str, Any]:
     rolls: dict[int, list[dict[str, Any]]] = {}
     for batch in Engine._effective(logged):
         for seq, event in batch:
-            if event["type"] == "game_started":
+            if event.get("type") == "game_started":
                 game = start_game(event, seq)
                 continue
-            if not isinstance(game, GameState):
-                game = apply(game, event)
+            number = game.turn.number if isinstance(game, GameState) else None
+            before = game
+            try:  # as the fold does: a logged event that cannot be applied (a damaged log) is left out
+                game = apply(game, event, replay=True)
+            except Exception:  # noqa: BLE001 - the fold has logged it and shows the notice
                 continue
-            number = game.turn.number
+            if number is None:
+                continue
             if event["type"] == "turn_scored":
-                turns[number] = _record(game, rolls.get(number, []), True)
-            game = apply(game, event)
+                turns[number] = _record(before, rolls.get(number, []), True)
             if event["type"] == "roll_settled":
                 rolls.setdefault(number, []).append({
                     "roll": game.turn.rolls, "t_us": event["t_us"], "started_us": event.get("started_us"),

@@ -323,3 +323,24 @@ def test_a_real_full_filesystem(tmp_path):
     assert "disk is full" in out["error"] and "rollback" not in out["error"]
     assert out["outage"]["waiting"] >= 3  # the press that did not fit and Cleo's two
     assert out["lost"] == [] and out["backlog"] == 0
+
+
+@pytest.mark.parametrize("body", [
+    '{"card":"purple","source":"display","t_us":9,"type":"card_revealed"}',
+    '{"player":"Ada","source":"gpio","t_us":1000,"type":"turn_started"',  # one byte cut
+    '["a list", "not an object"]',
+    '{"source":"gpio","t_us":1000}',  # no type
+])
+def test_the_referees_views_of_a_tampered_log_skip_the_event_too(tmp_path, body):
+    """Past turns, die fairness and the exports replay the log as the fold does: a damaged row is left out."""
+    from rig.engine.export import history_csv
+    from rig.engine.turns import game_turns, logged_dice
+
+    with started(tmp_path) as service:
+        path = service.log.path
+    _tamper(path, "SELECT max(seq) FROM events WHERE status = 'applied'", body)
+    with EngineService.open(tmp_path, clock="sim") as service:
+        game_id = service.state()["game"]["id"]
+        strict(game_turns(service.log, game_id))
+        assert isinstance(logged_dice(service.log), list)
+        assert history_csv(service.history()).startswith("game")
