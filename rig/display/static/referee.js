@@ -110,9 +110,12 @@ const rigReferee = (function () {
     const rolls = (turn.rolls || []).filter((r) => r.overlay);
     const shown = limit ? rolls.slice(-limit) : rolls;
     if (!shown.length) return el("p", { class: "hint", text: "No camera frame kept for this turn." });
-    return el("div", { class: "shots" }, shown.map((r) => el("figure", { class: "shot" },
-      el("img", { src: r.overlay, alt: `roll ${r.roll} as the camera saw it`, loading: "lazy" }),
-      el("figcaption", { text: `roll ${r.roll}: ${r.dice.join(", ") || "no dice"}` }))));
+    return el("div", { class: "shots" }, shown.map((r) => {
+      // camera frames are private: another device fetches them with its PIN (rig.imageURL)
+      const img = el("img", { alt: `roll ${r.roll} as the camera saw it` });
+      rig.imageURL(r.overlay).then((url) => { img.src = url; }, () => { img.alt = "frame shown on the rig's display or with the PIN"; });
+      return el("figure", { class: "shot" }, img, el("figcaption", { text: `roll ${r.roll}: ${r.dice.join(", ") || "no dice"}` }));
+    }));
   }
 
   function turnSummary(turn) {
