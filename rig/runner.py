@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rig.config import RigConfig, default_config_path
-from rig.errors import RigError
+from rig.errors import RigError, RunError  # noqa: F401  (RunError: re-exported, rig.runner.RunError)
 
 if TYPE_CHECKING:
     from rig.simulator import Simulator
@@ -41,10 +41,6 @@ log = logging.getLogger(__name__)
 
 MODES = ("sim", "real")
 PI_MODEL_FILE = Path("/proc/device-tree/model")
-
-
-class RunError(RigError):
-    """The rig cannot start as asked (address in use, real mode without hardware, ...)."""
 
 
 def on_raspberry_pi(model_file: Path = PI_MODEL_FILE) -> bool:
@@ -335,7 +331,7 @@ class Rig:
                                       realtime=self.realtime)
         else:
             self.source = open_source(cam.source, profile=self.profile, **cam.options())
-        self.tracker = _Gate(RollTracker(read=self._read_dice))
+        self.tracker = _Gate(RollTracker(read=self.read_dice))
         self.watcher = CameraWatcher(self.source, self.tracker, self._on_camera_event, on_frame=self._on_frame)
         # real mode: a camera missing at start is reported lost and retried, the rig runs on
         self.watcher.start(missing_ok=self.mode == "real")
@@ -470,7 +466,7 @@ class Rig:
             self.notice(key, f"{fault.player}'s input ({fault.pin}) is {fault.kind}: {fault.detail}", "bad")
 
     # -- camera → engine -------------------------------------------------------------------
-    def _read_dice(self, frame):
+    def read_dice(self, frame):
         if self.game_name != "frogs":
             reader = self._reader
             if reader is None:
@@ -482,7 +478,7 @@ class Rig:
 
         return read_dice(frame, self.profile)
 
-    def _use_game(self, state: dict) -> None:
+    def use_game(self, state: dict) -> None:
         """Follow the current game's kind: its reader, its tracker settings, its dice on the virtual table."""
         game = state.get("game") if state else None
         name = game["game"] if game else "frogs"
@@ -616,7 +612,7 @@ class Rig:
 
     def _follow_state(self, state: dict) -> None:
         """Keep the camera's side in step with the game: gate the tracker, new turns, the reveal."""
-        self._use_game(state)
+        self.use_game(state)
         turn = state.get("turn") if state else None
         phase = turn["phase"] if turn else None
         key = (state["game"]["id"], turn["number"]) if turn and state.get("game") else None

@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from rig.errors import HardwareError, RigError
-from rig.hardware.camera import CameraLostError, FrameSource, now_us
+from rig.hardware.frame_source import CameraLostError, FrameSource, now_us
 
 COMBOS = ("pink+blue", "pink+blue", "yellow+pink", "yellow+pink", "blue+yellow", "blue+yellow")
 #: games whose dice the table can show besides frogs
