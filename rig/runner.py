@@ -11,15 +11,14 @@ What goes where:
 - a toss input's press → a ``toss`` event (``t_us`` = the edge time), except the roller's own
   input, which starts the turn, and during the copy choice cycles through the players
   (a hold of ``hold_confirm_s`` confirms);
-- the roll tracker's settled rolls and violations → ``roll_settled`` / ``violation`` events;
-  the first roll of a turn that nobody started starts it;
-- card readings while the cards are revealed → ``card_revealed`` (:class:`rig.vision.cards.CardReveal`);
+- the roll tracker's settled rolls → ``roll_settled`` events (the game's turn flow may take them
+  itself, as Lunar Laser Frogs does: whole sets of dice, evidence, three-rolls violations);
+- each camera frame → the game's own ``on_frame`` (card reveals, answer timeouts);
 - camera loss and input faults → notices on the display (``GET /api/rig``), the game untouched.
 
-The other games (Würfelblitz, LEGO Lunar Command, Banana Moon) use the same path: the game
-of the current game picks the roll tracker's reader (:func:`rig.vision.readers.reader_for`)
-and, in simulation, the dice the virtual table throws; a press is whatever the game makes of
-it (Würfelblitz: a buzzer), and a Würfelblitz round nobody answers times out here.
+No game is named here: the current game's :class:`rig.registry.Game` (``rig.games.<name>``)
+picks the roll tracker's reader, its dice count, the phases the camera watches in, the options
+from the config and, in simulation, the dice the virtual table throws.
 """
 
 from __future__ import annotations
@@ -32,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rig.config import RigConfig, default_config_path
+from rig import registry
 from rig.errors import RigError, RunError  # noqa: F401  (RunError: re-exported, rig.runner.RunError)
 
 if TYPE_CHECKING:
@@ -91,19 +91,9 @@ class Notice:
         return {"key": self.key, "text": self.text, "kind": self.kind}
 
 
-# Phases (rig.engine.game.phase) in which the camera watches the dice being rolled; in the
-# others the box holds a finished roll and hands lay cards beside it.
-ROLLING_PHASES = ("waiting", "rolling", "review")
-#: the other games' dice are read in every phase but the end
-OTHER_GAMES = ("blitz", "lego", "banana")
-#: the simulation's keys of each game, as ``rig run`` prints them (the page shows the same)
-SIM_KEYS = {"frogs": "1-8 press a player's button, r roll, b/p/y/k/g lay a card, h hold",
-            "blitz": "1-8 buzz, r throw the dice", "lego": "1-2 press, r roll", "banana": "r roll both dice"}
 SIM_FRAME = (640, 480)
 #: the most seats a game has (Lunar Laser Frogs: 3 to 8 players)
 MAX_SEATS = 8
-#: the games whose players need no toss input (the Banana Moon start roll is the camera's alone)
-NO_INPUT_GAMES = ("banana",)
 
 
 def sim_seats(players) -> tuple:
@@ -191,13 +181,13 @@ class Rig:
         self._lock = threading.RLock()
         self._phase = None
         self._turn_key = None
-        self._roll_started_us: int | None = None
-        self._resuming: tuple[int, int] | None = None  # (rolls, dice) of a turn under way at start
-        self.game_name = "frogs"  # the current game's kind: picks the reader and the virtual table's dice
+        self.roll_started_us: int | None = None  # the tracker's roll_started of the roll under way
+        self.resuming: tuple[int, int] | None = None  # (rolls, dice) of a turn under way at start
+        self.game_name = registry.DEFAULT  # the current game's kind: picks the reader and the virtual table's dice
         self._reader = None
         self._white_dice = 2
         self._faces: tuple[str, ...] = ()
-        self._timed_out: tuple | None = None  # the Würfelblitz round a timeout was sent for
+        self.timed_out: tuple | None = None  # the Würfelblitz round a timeout was sent for
         self._started = False
         #: the toss inputs, one per seat in order: the config's players, and in simulation mock
         #: inputs for the seats up to MAX_SEATS the config has none for
@@ -236,16 +226,17 @@ class Rig:
         from rig.evidence import EvidenceStore
 
         self.evidence = EvidenceStore.from_config(self.data_dir, self.config)
-        window = self.config.tosses.tie_window_us
+        defaults = {game.name: game.defaults(self.config) for game in registry.games()}
         self.service = EngineService.open(self.data_dir, hold_us=round(self.config.tosses.hold_confirm_s * 1e6),
                                           admit=self.admit_game,
-                                          game_defaults={"frogs": {"tie_window_us": window}} if window else None)
+                                          game_defaults={k: v for k, v in defaults.items() if v} or None)
         self._ensure_game()
         self._start_league()
         turn = self.service.state()["turn"]
         game = self.service.state()["game"]
-        if turn and turn["rolls"] and self.mode == "real" and game and game["game"] == "frogs":  # dice in the box
-            self._resuming = (turn["rolls"], len(turn["dice"]))
+        if (turn and turn["rolls"] and self.mode == "real" and game
+                and registry.get(game["game"]).resumes_dice):  # dice in the box
+            self.resuming = (turn["rolls"], len(turn["dice"]))
         factory = self.pin_factory
         if self.mode == "sim" and factory is None:
             from gpiozero.pins.mock import MockFactory
@@ -294,15 +285,8 @@ class Rig:
                                  "options": self.game_options()})
 
     def game_options(self) -> dict:
-        game = self.config.game
-        options = {}
-        if game.name != "frogs":
-            return options  # the other games' options come with the new-game form or the API
-        if game.turns_each is not None:
-            options["turns_each"] = game.turns_each
-        if game.penalty_per_violation:
-            options["penalty_per_violation"] = game.penalty_per_violation
-        return options
+        """A first game's options from the config's ``[game]`` table (the game's own choice)."""
+        return registry.get(self.config.game.name).config_options(self.config.game)
 
     def _load_profile(self):
         from rig.vision.profile import Profile, default_profile_path
@@ -422,10 +406,13 @@ class Rig:
         """Refuse up front a new game with more players than toss inputs (the engine logs the refusal)."""
         from rig.engine import EventRefused
 
-        game = event.get("game") or "frogs"
+        try:
+            needs_inputs = registry.get(event.get("game") or registry.DEFAULT).needs_inputs
+        except RigError:
+            return  # not a game the rig knows: the engine refuses it
         players = event.get("players") or []
         have = len(self.seat_inputs)
-        if game in NO_INPUT_GAMES or len(players) <= have:
+        if not needs_inputs or len(players) <= have:
             return
         names = ", ".join(str(p) for p in players[have:])
         raise EventRefused(
@@ -466,22 +453,22 @@ class Rig:
             self.notice(key, f"{fault.player}'s input ({fault.pin}) is {fault.kind}: {fault.detail}", "bad")
 
     # -- camera → engine -------------------------------------------------------------------
+    @property
+    def game(self) -> registry.Game:
+        """The current game's kind (its :class:`rig.registry.Game`)."""
+        return registry.get(self.game_name)
+
     def read_dice(self, frame):
-        if self.game_name != "frogs":
-            reader = self._reader
-            if reader is None:
-                from rig.vision.readers import reader_for
-
-                reader = self._reader = reader_for(self.game_name)
-            return reader(frame)
-        from rig.vision.dice import read_dice
-
-        return read_dice(frame, self.profile)
+        """Read a frame with the current game's dice reader (and the current calibration profile)."""
+        reader = self._reader
+        if reader is None:
+            reader = self._reader = self.game.reader(profile=self.profile)
+        return reader(frame)
 
     def use_game(self, state: dict) -> None:
         """Follow the current game's kind: its reader, its tracker settings, its dice on the virtual table."""
         game = state.get("game") if state else None
-        name = game["game"] if game else "frogs"
+        name = game["game"] if game else registry.DEFAULT
         options = (game.get("options") or {}) if game else {}
         white = options.get("white_dice", 2)
         faces = tuple(options.get("faces") or ())
@@ -495,10 +482,8 @@ class Rig:
         if self.tracker is not None:
             from dataclasses import replace
 
-            from rig.vision.readers import DICE
-
             tracker = self.tracker.tracker
-            tracker.settings = replace(tracker.settings, dice=6 + white if name == "blitz" else DICE.get(name, 6))
+            tracker.settings = replace(tracker.settings, dice=registry.get(name).dice_for({"white_dice": white}))
             tracker.resume(_empty_reading(), 0)
         if self.mode == "sim" and self.source is not None and hasattr(self.source, "set_game"):
             try:
@@ -507,7 +492,8 @@ class Rig:
                 self.notice("virtual-table", str(exc), "bad")
                 self.source.set_game(name, white_dice=white)
 
-    def _submit(self, event: dict) -> dict | None:
+    def submit_event(self, event: dict) -> dict | None:
+        """Submit a camera-side event; the state after it, or None (refused, logged)."""
         from rig.engine import EventRefused
 
         try:
@@ -521,49 +507,26 @@ class Rig:
     def _on_camera_event(self, event) -> None:
         kind = getattr(event, "type", None)
         if kind == "roll_started":
-            self._roll_started_us = event.t_us
-        elif kind == "roll_settled" and self.game_name != "frogs":
+            self.roll_started_us = event.t_us
+        elif self.game.on_camera_event(self, event):
+            return  # the game's own turn flow took it
+        elif kind == "roll_settled":  # the common flow: every settled roll is the game's throw
             faces = [str(die.face) for die in event.reading.dice]
             reading = event.reading.to_dict() if hasattr(event.reading, "to_dict") else None
             if event.new_dice == 0:  # the same dice re-read (surer now): a correction, if the game still takes one
                 if faces:
-                    self._submit({"type": "correction", "t_us": event.t_us, "what": "dice", "faces": faces})
+                    self.submit_event({"type": "correction", "t_us": event.t_us, "what": "dice", "faces": faces})
                 return
             payload = {"type": "roll_settled", "t_us": event.t_us, "dice": faces, "reading": reading}
-            if self._roll_started_us is not None:
-                payload["started_us"] = self._roll_started_us
-            self._submit(payload)
-        elif kind == "violation" and self.game_name != "frogs":
-            return  # the three-rolls rules are frogs'
-        elif kind == "roll_settled":
-            faces = [str(die.face) for die in event.reading.dice]
-            resuming, self._resuming = self._resuming, None
-            if resuming is not None and len(faces) == resuming[1]:
-                self.tracker.resume(event.reading, resuming[0])  # the dice already in the box at a restart
-                return
-            reading = event.reading.to_dict() if hasattr(event.reading, "to_dict") else None
-            if event.new_dice == 0:  # a knocked die re-read: the engine takes whole sets only
-                if len(faces) == 6:
-                    self._keep_evidence(self._submit({"type": "correction", "t_us": event.t_us, "what": "dice",
-                                                      "faces": faces}), event.t_us, reading)
-                return
-            payload = {"type": "roll_settled", "t_us": event.t_us, "dice": faces, "reading": reading}
-            started, self._roll_started_us = self._roll_started_us, None
-            if started is not None:
-                payload["started_us"] = started
-            self._keep_evidence(self._submit(payload), event.t_us, reading)
-        elif kind == "violation":
-            state = self.service.state()
-            turn = state.get("turn")
-            if turn and turn["started"]:
-                self._submit({"type": "violation", "t_us": event.t_us, "kind": event.kind,
-                              "player": turn["roller"], "detail": event.detail})
+            if self.roll_started_us is not None:
+                payload["started_us"] = self.roll_started_us
+            self.submit_event(payload)
         elif kind == "camera_lost":
             self.notice("camera", f"Camera lost ({event.reason}): retrying — the game is safe", "bad")
         elif kind == "camera_recovered":
             self.notice("camera", None)
 
-    def _keep_evidence(self, state: dict | None, t_us: int, reading: dict | None) -> None:
+    def keep_evidence(self, state: dict | None, t_us: int, reading: dict | None) -> None:
         """Keep the frame the roll settled on (the watcher's newest: the tracker has just seen it)."""
         watcher, store = self.watcher, self.evidence
         turn = state.get("turn") if state else None
@@ -579,36 +542,7 @@ class Rig:
         if state is None:
             return
         self._follow_state(state)
-        if self.game_name == "blitz":
-            self._check_timeout(t_us, state)
-        elif self._phase == "reveal":
-            self._read_card(t_us, frame)
-
-    def _check_timeout(self, t_us: int, state: dict) -> None:
-        """A Würfelblitz round nobody is answering ends ``answer_timeout_s`` after the throw was read."""
-        turn, game = state.get("turn"), state.get("game")
-        if not turn or not game or turn["phase"] != "buzz" or turn.get("settled_t_us") is None:
-            return
-        limit = float(game["options"].get("answer_timeout_s", 30)) * 1e6
-        waited = t_us - turn["settled_t_us"]
-        key = (game["id"], turn["number"])
-        if 0 <= waited and waited >= limit and self._timed_out != key:
-            self._timed_out = key
-            self._submit({"type": "answer_timeout", "t_us": t_us})
-
-    def _read_card(self, t_us: int, frame) -> None:
-        from rig.vision.cards import CardReveal, read_card
-
-        try:
-            reading = read_card(frame, self.profile)
-        except RigError:
-            return
-        if self.cards is None:
-            self.cards = CardReveal(settle=self.card_frames)
-        laid = self.cards.feed(reading)
-        if laid is not None:
-            self._submit({"type": "card_revealed", "t_us": t_us, "card": laid,
-                          "confidence": round(float(reading.confidence), 3)})
+        self.game.on_frame(self, t_us, frame, state)
 
     def _follow_state(self, state: dict) -> None:
         """Keep the camera's side in step with the game: gate the tracker, new turns, the reveal."""
@@ -629,8 +563,8 @@ class Rig:
                 # the review by an undo, the card in view was the one undone: it is not read again.
                 self.cards = None
             if self.tracker is not None:
-                other = self.game_name in OTHER_GAMES
-                self.tracker.open = (phase not in (None, "over")) if other else phase in ROLLING_PHASES
+                phases = self.game.tracker_phases
+                self.tracker.open = (phase not in (None, "over")) if phases is None else phase in phases
                 self.tracker.reset_motion()
 
     def _make_desk(self):
@@ -641,7 +575,7 @@ class Rig:
     def use_profile(self, profile, name: str) -> None:
         """Read with ``profile`` from the next frame on (the calibration page's save/restore)."""
         with self._lock:
-            self.profile, self.profile_name = profile, name
+            self.profile, self.profile_name, self._reader = profile, name, None
 
 
 def _empty_reading():

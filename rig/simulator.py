@@ -43,7 +43,7 @@ class Simulator:
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 6:
             raise RunError(f"roll 1 to 6 dice, not {n!r}")
         self.rig.use_game(self.rig.service.state())  # a game just started: its dice, before the camera thread sees it
-        if self.rig.game_name != "frogs":
+        if not self.rig.game.rolls_in_parts:
             return self._throw()
         state = self.rig.service.state()
         turn = state.get("turn")
