@@ -33,7 +33,7 @@ from typing import Any, Callable, ClassVar
 
 from rig.rules import UnknownGameError
 
-__all__ = ["DEFAULT", "ENTRY_POINT_GROUP", "Game", "UnknownGameError", "games", "get", "names", "register", "unregister"]
+__all__ = ["DEFAULT", "ENTRY_POINT_GROUP", "Game", "UnknownGameError", "games", "get", "names", "register", "reload", "title", "unregister"]
 
 #: the entry-point group games register in
 ENTRY_POINT_GROUP = "rig.games"
@@ -181,6 +181,19 @@ def games() -> list[Game]:
 def names() -> tuple[str, ...]:
     """The registered games' names, in menu order."""
     return tuple(game.name for game in games())
+
+
+def title(name: Any, *, short: bool = False) -> str:
+    """A game's title for a list or an export; the name itself for a game no longer installed.
+
+    >>> title("lego"), title("lego", short=True), title("moon"), title(None)
+    ('LEGO Lunar Command', 'LEGO Lunar', 'moon', '?')
+    """
+    _load()
+    game = _games.get(name) if isinstance(name, str) else None
+    if game is None:
+        return name or "?"
+    return (game.short_title or game.title) if short else game.title
 
 
 def get(name: str) -> Game:

@@ -15,17 +15,15 @@ as logged and the events it implies after it) and :meth:`~ExtraGame.press` (what
 from __future__ import annotations
 
 import copy
-import importlib
 from typing import Any, Callable, Mapping
 
+from rig import registry
 from rig.engine.errors import EventRefused
-
-#: game name → module holding its state class ``Game``
-MODULES = {"blitz": "rig.engine.blitz", "lego": "rig.engine.lego", "banana": "rig.engine.banana"}
 
 
 def game_class(name: str) -> type[ExtraGame]:
-    return importlib.import_module(MODULES[name]).Game
+    """The fold class of game ``name`` (its :class:`rig.registry.Game`'s ``engine`` module's ``Game``)."""
+    return registry.get(name).engine_class()
 
 
 def seats_for(name: str) -> int | None:
@@ -34,7 +32,10 @@ def seats_for(name: str) -> int | None:
     >>> seats_for("lego"), seats_for("banana"), seats_for("blitz"), seats_for("frogs")
     (2, 2, None, None)
     """
-    return game_class(name).seats if name in MODULES else None
+    try:
+        return registry.get(name).seats()
+    except registry.UnknownGameError:
+        return None
 
 
 class ExtraGame:
