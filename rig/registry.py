@@ -33,7 +33,7 @@ from typing import Any, Callable, ClassVar
 
 from rig.rules import UnknownGameError
 
-__all__ = ["DEFAULT", "ENTRY_POINT_GROUP", "Game", "UnknownGameError", "games", "get", "names", "register", "reload", "title", "unregister"]
+__all__ = ["DEFAULT", "ENTRY_POINT_GROUP", "Game", "UnknownGameError", "games", "get", "describe", "names", "register", "reload", "title", "unregister"]
 
 #: the entry-point group games register in
 ENTRY_POINT_GROUP = "rig.games"
@@ -60,8 +60,8 @@ class Game:
     order: ClassVar[int] = 100
     #: the rules module (standard library only) with ``score_request(data) -> dict``
     rules: ClassVar[str] = ""
-    #: the engine module with the game's fold (a ``Game`` subclass of :class:`rig.engine.extra.ExtraGame`);
-    #: empty for the engine's own frogs fold
+    #: the engine module with the game's fold (its ``Game``, or ``"module:Class"``: a subclass of
+    #: :class:`rig.engine.extra.ExtraGame`); empty for the engine's own frogs fold
     engine: ClassVar[str] = ""
     #: how many dice the camera expects in the box
     dice: ClassVar[int] = 6
@@ -80,6 +80,12 @@ class Game:
     def __repr__(self) -> str:
         return f"<Game {self.name} {self.title!r}>"
 
+    def to_dict(self) -> dict[str, Any]:
+        """What the page's Game menu shows (``GET /api/games/kinds``, ``games`` of ``GET /api/display``)."""
+        return {"name": self.name, "title": self.title, "short_title": self.short_title or self.title,
+                "description": self.description, "seats": self.seats(), "dice": self.dice,
+                "sim_keys": self.sim_keys, "needs_inputs": self.needs_inputs}
+
     # -- rules ----------------------------------------------------------------------------
     def score_request(self, data: Any) -> dict[str, Any]:
         """``rig score``: score one request of this game (its rules module's ``score_request``)."""
@@ -91,8 +97,14 @@ class Game:
 
     # -- engine -----------------------------------------------------------------------------
     def engine_class(self) -> Any:
-        """The engine fold's class (None: the engine's built-in fold)."""
-        return importlib.import_module(self.engine).Game if self.engine else None
+        """The engine fold's class (None: the engine's built-in fold).
+
+        :attr:`engine` names a module (its class ``Game``) or ``"module:Class"``.
+        """
+        if not self.engine:
+            return None
+        module, _, attr = self.engine.partition(":")
+        return getattr(importlib.import_module(module), attr or "Game")
 
     def seats(self) -> int | None:
         """How many players the game seats (None: any count its rules allow)."""
@@ -176,6 +188,11 @@ def games() -> list[Game]:
     """Every registered game, in menu order."""
     _load()
     return sorted(_games.values(), key=lambda g: (g.order, g.name))
+
+
+def describe() -> list[dict[str, Any]]:
+    """Every registered game as :meth:`Game.to_dict`, in menu order."""
+    return [game.to_dict() for game in games()]
 
 
 def names() -> tuple[str, ...]:

@@ -621,7 +621,14 @@
     } catch (err) { /* the live indicator says it */ }
   }
 
+  // The Game menu: one option per registered game (rig.registry), titled with its description.
+  function fillGameMenu(games) {
+    for (const g of games) rigGames.NAMES[g.name] = g.title;
+    $("new-game").replaceChildren(...games.map((g) => el("option", { value: g.name, text: g.title, title: g.description })));
+  }
+
   rig.loadInfo().then((info) => {
+    fillGameMenu(info.games || []);
     $("pin").textContent = info.pin ? `PIN ${info.pin}` : "";
     $("btn-unlock").hidden = !info.pin_required;
     renderKeys(state);
