@@ -124,6 +124,17 @@ class Game:
         """How many dice a game with these options has in the box."""
         return self.dice
 
+    #: True: ``rig read`` reads its dice with a calibration profile (``--profile``, ``--cards``)
+    reads_with_profile: ClassVar[bool] = False
+
+    def read_image(self, frame: Any, *, params: Any = None, variant: str = "standard") -> dict[str, Any]:
+        """``rig read --game``: one still frame's dice as JSON (the pip-dice games)."""
+        raise NotImplementedError(f"{self.name}: rig read reads it with --profile")
+
+    def describe_reading(self, result: dict[str, Any]) -> list[str]:
+        """``rig read``'s extra lines for one frame's reading (default: none)."""
+        return []
+
     def reader(self, *, profile: Any = None, params: Any = None) -> Callable[[Any], Any]:
         """The read function for this game's dice (a frame → a reading)."""
         raise NotImplementedError(f"{self.name}: no dice reader")

@@ -89,7 +89,7 @@ SPECS: dict[str, EventSpec] = {
 EVENT_TYPES = tuple(SPECS)
 
 SPECS.update({
-    # Würfelblitz (rig.engine.blitz)
+    # Würfelblitz (rig.games.blitz.engine)
     "buzz": EventSpec({"player": _STR_REQ}),
     "answer_judged": EventSpec({
         "player": _STR,
@@ -97,7 +97,7 @@ SPECS.update({
         "correct": Field((bool,), describe="true or false"),
     }),
     "answer_timeout": EventSpec({}),
-    # LEGO Lunar Command (rig.engine.lego)
+    # LEGO Lunar Command (rig.games.lego.engine)
     "station_scored": EventSpec({"robots": _INT, "astronauts": _INT, "pieces": Field((dict,), True,
                                                                                      describe="an object")}),
     "points_scored": EventSpec({"player": _STR_REQ, "points": Field((int,), True, describe="a whole number"),
@@ -105,7 +105,7 @@ SPECS.update({
     "piece_built": EventSpec({"player": _STR_REQ, "count": _INT}),
 })
 
-#: the events the other games add (rig.engine.blitz, lego, banana)
+#: the events the other games add (rig.games.blitz.engine, lego, banana)
 GAME_EVENT_TYPES = tuple(t for t in SPECS if t not in EVENT_TYPES)
 ALL_EVENT_TYPES = tuple(SPECS)
 

@@ -1,7 +1,7 @@
 """The common interface of the games beside Lunar Laser Frogs (Würfelblitz, LEGO Lunar Command, Banana Moon).
 
-Each game is one module (:mod:`rig.engine.blitz`, :mod:`rig.engine.lego`,
-:mod:`rig.engine.banana`) with a subclass of :class:`ExtraGame`: the game's state as a fold
+Each game is one module (:mod:`rig.games.blitz.engine`, :mod:`rig.games.lego.engine`,
+:mod:`rig.games.banana.engine`) with a subclass of :class:`ExtraGame`: the game's state as a fold
 over its events, like :class:`rig.engine.game.GameState` for frogs. The engine
 (:mod:`rig.engine.engine`) dispatches to it by the ``game`` of the ``game_started`` event;
 scoring comes from :mod:`rig.rules`.

@@ -10,7 +10,7 @@ new places), :meth:`~VirtualTable.knock` (a settled die is bumped: moves and cha
 For the other games (:meth:`~VirtualTable.set_game`: ``"blitz"``, ``"banana"``, ``"lego"``) the
 table shows that game's dice instead: a :meth:`~VirtualTable.roll` throws all of them at once
 (the Würfelblitz set, the two Banana Moon start dice, the LEGO Dice), drawn by
-:mod:`rig.vision.render_pips` / :mod:`rig.vision.lego`, and returns their faces as the
+:mod:`rig.vision.render_pips` / :mod:`rig.games.lego.reader`, and returns their faces as the
 game's reader names them (``"green:4"``, ``"white:dot=red"``; ``"white:5"``; ``"blue"``).
 Everything is seeded: the same calls give the same frames. :attr:`~VirtualTable.truth` is
 what the box will show once it has settled, for tests and for the simulation's own checks.
@@ -73,7 +73,7 @@ class PipScene:
     hand: tuple[float, float] | None = None
 
     def render(self, seed: int) -> np.ndarray:
-        from rig.vision.lego import draw_lego
+        from rig.games.lego.reader import draw_lego
         from rig.vision.render_pips import PALETTE, TABLE_BGR, finish_frame, draw_die
 
         rng = np.random.default_rng(seed)
@@ -171,9 +171,9 @@ class VirtualTable(FrameSource):
 
     def set_game(self, game: str, *, white_dice: int = 2, faces=None) -> None:
         """Show ``game``'s dice from now on (the box is emptied); ``white_dice``: Würfelblitz's 2 or 3;
-        ``faces``: the LEGO Dice's colours (default: those of the rulebook's die, ``rig.rules.lego``)."""
-        from rig.rules.lego import DEFAULT_FACES
-        from rig.vision.lego import LEGO_PALETTE
+        ``faces``: the LEGO Dice's colours (default: those of the rulebook's die, ``rig.games.lego.rules``)."""
+        from rig.games.lego.rules import DEFAULT_FACES
+        from rig.games.lego.reader import LEGO_PALETTE
 
         faces = tuple(faces) if faces else tuple(DEFAULT_FACES)
         unknown = [f for f in faces if f not in LEGO_PALETTE]

@@ -13,16 +13,26 @@ class Banana(Game):
     short_title = "Banana Moon"
     description = "2 players: a white and a black die decide who starts; no buttons needed"
     order = 30
-    rules = "rig.rules.banana"
-    engine = "rig.engine.banana"
+    rules = "rig.games.banana.rules"
+    engine = "rig.games.banana.engine"
     dice = 2
     sim_keys = "r roll both dice"
     needs_inputs = False  # the start roll is the camera's alone
 
-    def reader(self, *, profile: Any = None, params: Any = None):
-        from rig.vision.readers import reader_for
+    def read_image(self, frame: Any, *, params: Any = None, variant: str = "standard") -> dict[str, Any]:
+        from rig.games.blitz.reader import read_game
 
-        return reader_for(self.name, params=params)
+        return read_game(frame, self.name, params, variant=variant)
+
+    def describe_reading(self, result: dict[str, Any]) -> list[str]:
+        return [f"start roll: white {result['white']}, black {result['black']}"]
+
+    def reader(self, *, profile: Any = None, params: Any = None):
+        from rig.games.blitz.reader import read_start_roll  # the start roll's dice are pip dice too
+        from rig.vision.readers import empty_is_sure, pip_params
+
+        params = pip_params(params)
+        return lambda frame: empty_is_sure(read_start_roll(frame, params))
 
 
 GAME = Banana()

@@ -13,8 +13,8 @@ class Blitz(Game):
     short_title = "Würfelblitz"
     description = "2 or more players: one throw of coloured and white dice, the fastest correct buzz scores"
     order = 10
-    rules = "rig.rules.blitz"
-    engine = "rig.engine.blitz"
+    rules = "rig.games.blitz.rules"
+    engine = "rig.games.blitz.engine"
     dice = 8  # six coloured dice and two white ones (the white_dice option)
     sim_keys = "1-8 buzz, r throw the dice"
 
@@ -26,10 +26,27 @@ class Blitz(Game):
             data.setdefault("palette", [c.strip() for c in palette.split(",") if c.strip()])
         return data
 
-    def reader(self, *, profile: Any = None, params: Any = None):
-        from rig.vision.readers import reader_for
+    def read_image(self, frame: Any, *, params: Any = None, variant: str = "standard") -> dict[str, Any]:
+        from rig.games.blitz.reader import read_game
 
-        return reader_for(self.name, params=params)
+        return read_game(frame, self.name, params, variant=variant)
+
+    def describe_reading(self, result: dict[str, Any]) -> list[str]:
+        if "request" not in result:
+            return []
+        from rig.games.blitz.rules import BlitzError, score_request
+
+        try:
+            return [f"answer: {score_request(result['request'])['answer']}"]
+        except BlitzError as exc:
+            return [f"no answer: {exc}"]
+
+    def reader(self, *, profile: Any = None, params: Any = None):
+        from rig.games.blitz.reader import read_blitz
+        from rig.vision.readers import empty_is_sure, pip_params
+
+        params = pip_params(params)
+        return lambda frame: empty_is_sure(read_blitz(frame, params))
 
     def on_frame(self, table: Any, t_us: int, frame: Any, state: dict) -> None:
         from rig.games.blitz.flow import check_timeout

@@ -20,6 +20,7 @@ class Frogs(Game):
     #: the dice are read while a roll can happen; in the other phases hands lay cards beside them
     tracker_phases = ("waiting", "rolling", "review")
     resumes_dice = True
+    reads_with_profile = True
     rolls_in_parts = True
 
     def config_options(self, game_config: Any) -> dict[str, Any]:

@@ -13,15 +13,25 @@ class Lego(Game):
     short_title = "LEGO Lunar"
     description = "2 players: one LEGO die with coloured faces, press to take the roll"
     order = 20
-    rules = "rig.rules.lego"
-    engine = "rig.engine.lego"
+    rules = "rig.games.lego.rules"
+    engine = "rig.games.lego.engine"
     dice = 1
     sim_keys = "1-2 press, r roll"
 
-    def reader(self, *, profile: Any = None, params: Any = None):
-        from rig.vision.readers import reader_for
+    def read_image(self, frame: Any, *, params: Any = None, variant: str = "standard") -> dict[str, Any]:
+        from rig.games.lego.reader import read_lego
 
-        return reader_for(self.name, params=params)
+        return read_lego(frame, params).to_dict()
+
+    def describe_reading(self, result: dict[str, Any]) -> list[str]:
+        return [f"face: {result['face']}"]
+
+    def reader(self, *, profile: Any = None, params: Any = None):
+        from rig.games.lego.reader import read_lego
+        from rig.vision.readers import pip_params
+
+        params = pip_params(params)
+        return lambda frame: read_lego(frame, params)
 
 
 GAME = Lego()
