@@ -139,6 +139,15 @@ class Game:
         """The read function for this game's dice (a frame → a reading)."""
         raise NotImplementedError(f"{self.name}: no dice reader")
 
+    def virtual_dice(self) -> Any:
+        """The dice the virtual table throws for this game (None: the table's own frog dice).
+
+        An object with ``size`` (px on a 640-wide frame), ``check(options)``, ``dice_set(options)``
+        (one body colour per die), ``face(rng, colour, options) -> (shown, pips, dot)`` and
+        ``draw(frame, die)``; see ``rig/games/blitz/table.py``.
+        """
+        return None
+
     # -- turn flow (the runner calls these with itself: ``table`` is a :class:`rig.runner.Rig`) --
     def on_camera_event(self, table: Any, event: Any) -> bool:
         """Handle a roll tracker event (True: handled; False: the runner's common handling)."""

@@ -27,6 +27,11 @@ class Banana(Game):
     def describe_reading(self, result: dict[str, Any]) -> list[str]:
         return [f"start roll: white {result['white']}, black {result['black']}"]
 
+    def virtual_dice(self):
+        from rig.games.banana.table import BananaDice
+
+        return BananaDice()
+
     def reader(self, *, profile: Any = None, params: Any = None):
         from rig.games.blitz.reader import read_start_roll  # the start roll's dice are pip dice too
         from rig.vision.readers import empty_is_sure, pip_params

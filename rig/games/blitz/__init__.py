@@ -41,6 +41,11 @@ class Blitz(Game):
         except BlitzError as exc:
             return [f"no answer: {exc}"]
 
+    def virtual_dice(self):
+        from rig.games.blitz.table import BlitzDice
+
+        return BlitzDice()
+
     def reader(self, *, profile: Any = None, params: Any = None):
         from rig.games.blitz.reader import read_blitz
         from rig.vision.readers import empty_is_sure, pip_params

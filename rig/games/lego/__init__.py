@@ -26,6 +26,11 @@ class Lego(Game):
     def describe_reading(self, result: dict[str, Any]) -> list[str]:
         return [f"face: {result['face']}"]
 
+    def virtual_dice(self):
+        from rig.games.lego.table import LegoDice
+
+        return LegoDice()
+
     def reader(self, *, profile: Any = None, params: Any = None):
         from rig.games.lego.reader import read_lego
         from rig.vision.readers import pip_params
