@@ -124,3 +124,28 @@ def test_a_game_in_another_installed_package_shows_up_by_its_entry_point(example
 def test_the_guide_shows_the_example_game():
     guide = GUIDE.read_text(encoding="utf-8")
     assert "docs/examples/highroll/highroll.py" in guide and '[project.entry-points."rig.games"]' in guide
+
+
+def test_the_pages_game_menu_lists_the_registered_games(highroll):
+    import warnings
+
+    from rig.display.app import create_app
+    from rig.engine import EngineService
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    service = EngineService.in_memory()
+    try:
+        web = TestClient(create_app(service, pin="424242"), client=("127.0.0.1", 40000), base_url="http://127.0.0.1")
+        kinds = web.get("/api/games/kinds").json()["games"]
+        assert [g["name"] for g in kinds] == ["frogs", "blitz", "lego", "banana", "highroll"]
+        assert kinds[-1]["title"] == "High Roll" and kinds[2]["seats"] == 2
+        assert web.get("/api/display").json()["games"] == kinds
+        # a game started through the API runs on the registered game's fold
+        started = web.post("/api/games", json={"game": "highroll", "players": ["Ada", "Ben"]})
+        assert started.status_code in (200, 201), started.text
+        assert started.json()["game"]["game"] == "highroll"
+    finally:
+        service.close()
