@@ -12,7 +12,7 @@ What goes where:
   input, which starts the turn, and during the copy choice cycles through the players
   (a hold of ``hold_confirm_s`` confirms);
 - the roll tracker's settled rolls → ``roll_settled`` events (the game's turn flow may take them
-  itself, as Lunar Laser Frogs does: whole sets of dice, evidence, three-rolls violations);
+  itself: ``Game.on_camera_event``, e.g. whole sets of dice, evidence, three-rolls violations);
 - each camera frame → the game's own ``on_frame`` (card reveals, answer timeouts);
 - camera loss and input faults → notices on the display (``GET /api/rig``), the game untouched.
 
@@ -92,7 +92,7 @@ class Notice:
 
 
 SIM_FRAME = (640, 480)
-#: the most seats a game has (Lunar Laser Frogs: 3 to 8 players)
+#: the most seats a game has (the largest game seats 8 players)
 MAX_SEATS = 8
 
 
@@ -187,7 +187,7 @@ class Rig:
         self._reader = None
         self._white_dice = 2
         self._faces: tuple[str, ...] = ()
-        self.timed_out: tuple | None = None  # the Würfelblitz round a timeout was sent for
+        self.timed_out: tuple | None = None  # the round an answer timeout was sent for (Game.on_frame)
         self._started = False
         #: the toss inputs, one per seat in order: the config's players, and in simulation mock
         #: inputs for the seats up to MAX_SEATS the config has none for
