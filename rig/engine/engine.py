@@ -368,7 +368,7 @@ def history_from(log: EventLog) -> dict[str, Any]:
     players: dict[tuple[str, str], dict[str, Any]] = {}
     for game in games:
         for name in game["players"]:
-            kind = game.get("game") or "frogs"
+            kind = game.get("game") or registry.DEFAULT
             row = players.setdefault((kind, name), {"game": kind, "name": name, "games": 0, "finished": 0,
                                                     "wins": 0, "points": 0, "best": 0})
             row["games"] += 1

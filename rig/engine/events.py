@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from rig import registry
 from rig.boundary import MAX_T_US, BadInput, check_name, check_value
 from rig.engine.errors import EventFormatError
 
@@ -51,7 +52,7 @@ class EventSpec:
 
 SPECS: dict[str, EventSpec] = {
     "game_started": EventSpec({
-        "game": Field((str,), default="frogs", describe="a game name"),
+        "game": Field((str,), default=registry.DEFAULT, describe="a game name"),
         "players": Field((list,), True, describe="a list of names in seat order"),
         "options": Field((dict,), default=None, describe="an object of rules options"),
     }),
