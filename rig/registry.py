@@ -67,6 +67,13 @@ class Game:
     dice: ClassVar[int] = 6
     #: the simulation's keys, as ``rig run`` prints them and the page shows them
     sim_keys: ClassVar[str] = "r roll"
+    #: the page's key line and ``?`` list in simulation (the common keys c, n, ? are added by the page)
+    key_hint: ClassVar[str] = "keys: r roll · c camera · ? help"
+    keys: ClassVar[tuple[tuple[str, str], ...]] = (("r", "roll the dice"),)
+    #: True: the page's card keys (b p y k g), hold and knock are this game's
+    lays_cards: ClassVar[bool] = False
+    #: the new-game form's hint above the players
+    player_hint: ClassVar[str] = "Players in seat order, one per line. The first one rolls first."
     #: False: the players need no toss input (the camera alone plays it)
     needs_inputs: ClassVar[bool] = True
     #: the turn phases in which the roll tracker watches the box (None: every phase but the end)
@@ -84,7 +91,8 @@ class Game:
         """What the page's Game menu shows (``GET /api/games/kinds``, ``games`` of ``GET /api/display``)."""
         return {"name": self.name, "title": self.title, "short_title": self.short_title or self.title,
                 "description": self.description, "seats": self.seats(), "dice": self.dice,
-                "sim_keys": self.sim_keys, "needs_inputs": self.needs_inputs}
+                "sim_keys": self.sim_keys, "needs_inputs": self.needs_inputs, "key_hint": self.key_hint,
+                "keys": [list(k) for k in self.keys], "lays_cards": self.lays_cards, "player_hint": self.player_hint}
 
     # -- rules ----------------------------------------------------------------------------
     def score_request(self, data: Any) -> dict[str, Any]:

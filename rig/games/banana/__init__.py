@@ -17,6 +17,9 @@ class Banana(Game):
     engine = "rig.games.banana.engine"
     dice = 2
     sim_keys = "r roll both dice"
+    key_hint = "keys: r roll · c camera · ? help"
+    keys = (("r", "roll both dice (white pips and black pips)"),)
+    player_hint = "Two players: the first rolls the die with white pips, the second the one with black pips."
     needs_inputs = False  # the start roll is the camera's alone
 
     def read_image(self, frame: Any, *, params: Any = None, variant: str = "standard") -> dict[str, Any]:

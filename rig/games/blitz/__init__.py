@@ -17,6 +17,9 @@ class Blitz(Game):
     engine = "rig.games.blitz.engine"
     dice = 8  # six coloured dice and two white ones (the white_dice option)
     sim_keys = "1-8 buzz, r throw the dice"
+    key_hint = "keys: 1–8 buzz · r throw · c camera · ? help"
+    keys = (("1–8", "press that seat's button: buzz to answer"), ("r", "throw the dice"))
+    player_hint = "Players, 2 to 7, one per button in seat order. The first one throws first."
 
     def dice_for(self, options: dict[str, Any]) -> int:
         return 6 + options.get("white_dice", 2)

@@ -17,6 +17,16 @@ class Frogs(Game):
     engine = ""  # the engine's own fold (rig.engine.game)
     dice = 6
     sim_keys = "1-8 press a player's button, r roll, b/p/y/k/g lay a card, h hold"
+    key_hint = "keys: 1–8 press · r roll · b/p/y/k/g cards · h hold · ? help"
+    keys = (
+        ("1–8", "press that seat's toss button (the roller's: start, then choose whom to copy)"),
+        ("h", "the roller holds their button: confirm the copy"),
+        ("r", "roll (two dice, or what is left)"), ("a", "roll all dice left"),
+        ("b p y k g", "lay a blue / pink / yellow / blank / gray card under the camera"),
+        ("x", "knock a settled die (a violation)"),
+    )
+    lays_cards = True
+    player_hint = "Players in seating order (clockwise), 3 to 8. The first one rolls first."
     #: the dice are read while a roll can happen; in the other phases hands lay cards beside them
     tracker_phases = ("waiting", "rolling", "review")
     resumes_dice = True

@@ -17,6 +17,10 @@ class Lego(Game):
     engine = "rig.games.lego.engine"
     dice = 1
     sim_keys = "1-2 press, r roll"
+    key_hint = "keys: 1–2 press · r roll · c camera · ? help"
+    keys = (("1–2", "press that seat's button (the roller starts, the other takes the turn)"),
+            ("r", "roll the LEGO Dice"))
+    player_hint = "Two space commanders; the first one rolls first."
 
     def read_image(self, frame: Any, *, params: Any = None, variant: str = "standard") -> dict[str, Any]:
         from rig.games.lego.reader import read_lego
