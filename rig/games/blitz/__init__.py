@@ -11,7 +11,7 @@ class Blitz(Game):
     name = "blitz"
     title = "Würfelblitz"
     short_title = "Würfelblitz"
-    description = "2 or more players: one throw of coloured and white dice, the fastest correct buzz scores"
+    description = "2 to 7 players: one throw of coloured and white dice, the fastest correct buzz scores"
     order = 10
     rules = "rig.games.blitz.rules"
     engine = "rig.games.blitz.engine"
