@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rig.errors import RigError
-from rig.runner import RunError
+from rig.errors import RunError
 
 if TYPE_CHECKING:
     from rig.runner import Rig
@@ -96,7 +96,7 @@ class CalibrationDesk:
         image = frame.copy()
         if outline and self.rig.profile is not None:
             try:
-                reading = self.rig._read_dice(frame)
+                reading = self.rig.read_dice(frame)
             except RigError:
                 reading = None
             for die in reading.dice if reading is not None else ():

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rig import registry
 from rig.errors import ConfigError
 
 __all__ = [
@@ -35,7 +36,6 @@ __all__ = [
     "CameraConfig",
     "ConfigError",
     "DEFAULT_PINS",
-    "GAMES",
     "GameConfig",
     "INPUT_KINDS",
     "LeagueConfig",
@@ -57,7 +57,6 @@ MAX_PLAYERS = 8
 MAX_CONFIG_CHARS = 1_000_000
 INPUT_KINDS = ("button", "beam")
 CAMERA_KINDS = ("picamera2", "usb:N", "replay:PATH", "virtual")
-GAMES = ("frogs", "blitz", "lego", "banana")
 
 #: BCM GPIO number -> physical pin on the 40-pin header (J8) of every Pi since the B+.
 BCM_PINS: dict[int, int] = {
@@ -178,7 +177,7 @@ class ServerConfig:
 class GameConfig:
     """Game options. ``turns_each=None``: 3 players 3, 4-5 players 2, 6-8 players 1."""
 
-    name: str = "frogs"
+    name: str = registry.DEFAULT
     turns_each: int | None = None
     penalty_per_violation: int = 0
 
@@ -624,9 +623,10 @@ class _Parser:
         return ServerConfig(listen=listen, port=self.integer(table, "port", "server.port", 8080, 1, 65535))
 
     def game(self, table: dict) -> GameConfig:
-        name = self.string(table, "name", "game.name", "frogs")
-        if name not in GAMES:
-            raise self.fail("game.name", f"{name!r} is not a game the rig scores (one of: {', '.join(GAMES)})")
+        name = self.string(table, "name", "game.name", registry.DEFAULT)
+        if name not in registry.names():
+            raise self.fail("game.name",
+                            f"{name!r} is not a game the rig scores (one of: {', '.join(registry.names())})")
         return GameConfig(
             name=name,
             turns_each=self.integer(table, "turns_each", "game.turns_each", None, 1, 20),

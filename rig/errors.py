@@ -17,3 +17,7 @@ class ConfigError(RigError):
 
 class HardwareError(RigError):
     """A camera or GPIO input could not be used (missing, in use, stuck, lost)."""
+
+
+class RunError(RigError):
+    """The rig cannot start as asked (address in use, real mode without hardware, ...)."""

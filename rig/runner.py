@@ -11,15 +11,14 @@ What goes where:
 - a toss input's press → a ``toss`` event (``t_us`` = the edge time), except the roller's own
   input, which starts the turn, and during the copy choice cycles through the players
   (a hold of ``hold_confirm_s`` confirms);
-- the roll tracker's settled rolls and violations → ``roll_settled`` / ``violation`` events;
-  the first roll of a turn that nobody started starts it;
-- card readings while the cards are revealed → ``card_revealed`` (:class:`rig.vision.cards.CardReveal`);
+- the roll tracker's settled rolls → ``roll_settled`` events (the game's turn flow may take them
+  itself: ``Game.on_camera_event``, e.g. whole sets of dice, evidence, three-rolls violations);
+- each camera frame → the game's own ``on_frame`` (card reveals, answer timeouts);
 - camera loss and input faults → notices on the display (``GET /api/rig``), the game untouched.
 
-The other games (Würfelblitz, LEGO Lunar Command, Banana Moon) use the same path: the game
-of the current game picks the roll tracker's reader (:func:`rig.vision.readers.reader_for`)
-and, in simulation, the dice the virtual table throws; a press is whatever the game makes of
-it (Würfelblitz: a buzzer), and a Würfelblitz round nobody answers times out here.
+No game is named here: the current game's :class:`rig.registry.Game` (``rig.games.<name>``)
+picks the roll tracker's reader, its dice count, the phases the camera watches in, the options
+from the config and, in simulation, the dice the virtual table throws.
 """
 
 from __future__ import annotations
@@ -32,7 +31,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rig.config import RigConfig, default_config_path
-from rig.errors import RigError
+from rig import registry
+from rig.errors import RigError, RunError  # noqa: F401  (RunError: re-exported, rig.runner.RunError)
 
 if TYPE_CHECKING:
     from rig.simulator import Simulator
@@ -41,10 +41,6 @@ log = logging.getLogger(__name__)
 
 MODES = ("sim", "real")
 PI_MODEL_FILE = Path("/proc/device-tree/model")
-
-
-class RunError(RigError):
-    """The rig cannot start as asked (address in use, real mode without hardware, ...)."""
 
 
 def on_raspberry_pi(model_file: Path = PI_MODEL_FILE) -> bool:
@@ -100,19 +96,9 @@ class Notice:
         return out
 
 
-# Phases (rig.engine.game.phase) in which the camera watches the dice being rolled; in the
-# others the box holds a finished roll and hands lay cards beside it.
-ROLLING_PHASES = ("waiting", "rolling", "review")
-#: the other games' dice are read in every phase but the end
-OTHER_GAMES = ("blitz", "lego", "banana")
-#: the simulation's keys of each game, as ``rig run`` prints them (the page shows the same)
-SIM_KEYS = {"frogs": "1-8 press a player's button, r roll, b/p/y/k/g lay a card, h hold",
-            "blitz": "1-8 buzz, r throw the dice", "lego": "1-2 press, r roll", "banana": "r roll both dice"}
 SIM_FRAME = (640, 480)
-#: the most seats a game has (Lunar Laser Frogs: 3 to 8 players)
+#: the most seats a game has (the largest game seats 8 players)
 MAX_SEATS = 8
-#: the games whose players need no toss input (the Banana Moon start roll is the camera's alone)
-NO_INPUT_GAMES = ("banana",)
 
 
 def sim_seats(players) -> tuple:
@@ -200,13 +186,13 @@ class Rig:
         self._lock = threading.RLock()
         self._phase = None
         self._turn_key = None
-        self._roll_started_us: int | None = None
-        self._resuming: tuple[int, int] | None = None  # (rolls, dice) of a turn under way at start
-        self.game_name = "frogs"  # the current game's kind: picks the reader and the virtual table's dice
+        self.roll_started_us: int | None = None  # the tracker's roll_started of the roll under way
+        self.resuming: tuple[int, int] | None = None  # (rolls, dice) of a turn under way at start
+        self.game_name = registry.DEFAULT  # the current game's kind: picks the reader and the virtual table's dice
         self._reader = None
         self._white_dice = 2
         self._faces: tuple[str, ...] = ()
-        self._timed_out: tuple | None = None  # the Würfelblitz round a timeout was sent for
+        self.timed_out: tuple | None = None  # the round an answer timeout was sent for (Game.on_frame)
         self._started = False
         #: the toss inputs, one per seat in order: the config's players, and in simulation mock
         #: inputs for the seats up to MAX_SEATS the config has none for
@@ -245,16 +231,17 @@ class Rig:
         from rig.evidence import EvidenceStore
 
         self.evidence = EvidenceStore.from_config(self.data_dir, self.config)
-        window = self.config.tosses.tie_window_us
+        defaults = {game.name: game.defaults(self.config) for game in registry.games()}
         self.service = EngineService.open(self.data_dir, hold_us=round(self.config.tosses.hold_confirm_s * 1e6),
                                           admit=self.admit_game,
-                                          game_defaults={"frogs": {"tie_window_us": window}} if window else None)
+                                          game_defaults={k: v for k, v in defaults.items() if v} or None)
         self._ensure_game()
         self._start_league()
         turn = self.service.state()["turn"]
         game = self.service.state()["game"]
-        if turn and turn["rolls"] and self.mode == "real" and game and game["game"] == "frogs":  # dice in the box
-            self._resuming = (turn["rolls"], len(turn["dice"]))
+        if (turn and turn["rolls"] and self.mode == "real" and game
+                and registry.get(game["game"]).resumes_dice):  # dice in the box
+            self.resuming = (turn["rolls"], len(turn["dice"]))
         factory = self.pin_factory
         if self.mode == "sim" and factory is None:
             from gpiozero.pins.mock import MockFactory
@@ -303,15 +290,8 @@ class Rig:
                                  "options": self.game_options()})
 
     def game_options(self) -> dict:
-        game = self.config.game
-        options = {}
-        if game.name != "frogs":
-            return options  # the other games' options come with the new-game form or the API
-        if game.turns_each is not None:
-            options["turns_each"] = game.turns_each
-        if game.penalty_per_violation:
-            options["penalty_per_violation"] = game.penalty_per_violation
-        return options
+        """A first game's options from the config's ``[game]`` table (the game's own choice)."""
+        return registry.get(self.config.game.name).config_options(self.config.game)
 
     def _load_profile(self):
         from rig.vision.profile import Profile, default_profile_path
@@ -340,7 +320,7 @@ class Rig:
                                       realtime=self.realtime)
         else:
             self.source = open_source(cam.source, profile=self.profile, **cam.options())
-        self.tracker = _Gate(RollTracker(read=self._read_dice))
+        self.tracker = _Gate(RollTracker(read=self.read_dice))
         self.watcher = CameraWatcher(self.source, self.tracker, self._on_camera_event, on_frame=self._on_frame)
         # real mode: a camera missing at start is reported lost and retried, the rig runs on
         self.watcher.start(missing_ok=self.mode == "real")
@@ -432,10 +412,13 @@ class Rig:
         """Refuse up front a new game with more players than toss inputs (the engine logs the refusal)."""
         from rig.engine import EventRefused
 
-        game = event.get("game") or "frogs"
+        try:
+            needs_inputs = registry.get(event.get("game") or registry.DEFAULT).needs_inputs
+        except RigError:
+            return  # not a game the rig knows: the engine refuses it
         players = event.get("players") or []
         have = len(self.seat_inputs)
-        if game in NO_INPUT_GAMES or len(players) <= have:
+        if not needs_inputs or len(players) <= have:
             return
         names = ", ".join(str(p) for p in players[have:])
         raise EventRefused(
@@ -476,18 +459,18 @@ class Rig:
             self.notice(key, f"{fault.player}'s input ({fault.pin}) is {fault.kind}: {fault.detail}", "bad")
 
     # -- camera → engine -------------------------------------------------------------------
-    def _read_dice(self, frame):
-        if self.game_name != "frogs":
-            reader = self._reader
-            if reader is None:
-                from rig.vision.readers import reader_for
+    @property
+    def game(self) -> registry.Game:
+        """The current game's kind (its :class:`rig.registry.Game`)."""
+        return registry.get(self.game_name)
 
-                reader = self._reader = reader_for(self.game_name)
-            return reader(frame)
-        from rig.vision.dice import read_dice
-
-        reading = read_dice(frame, self.profile)
-        self._watch_light(reading.light)
+    def read_dice(self, frame):
+        """Read a frame with the current game's dice reader (and the current calibration profile)."""
+        reader = self._reader
+        if reader is None:
+            reader = self._reader = self.game.reader(profile=self.profile)
+        reading = reader(frame)
+        self._watch_light(getattr(reading, "light", None))
         return reading
 
     def _watch_light(self, light) -> None:
@@ -503,10 +486,10 @@ class Rig:
 
             self.notice("light", drift_text(light), "warn", action="Recalibrate", href="/calibrate?recalibrate=1")
 
-    def _use_game(self, state: dict) -> None:
+    def use_game(self, state: dict) -> None:
         """Follow the current game's kind: its reader, its tracker settings, its dice on the virtual table."""
         game = state.get("game") if state else None
-        name = game["game"] if game else "frogs"
+        name = game["game"] if game else registry.DEFAULT
         options = (game.get("options") or {}) if game else {}
         white = options.get("white_dice", 2)
         faces = tuple(options.get("faces") or ())
@@ -520,10 +503,8 @@ class Rig:
         if self.tracker is not None:
             from dataclasses import replace
 
-            from rig.vision.readers import DICE
-
             tracker = self.tracker.tracker
-            tracker.settings = replace(tracker.settings, dice=6 + white if name == "blitz" else DICE.get(name, 6))
+            tracker.settings = replace(tracker.settings, dice=registry.get(name).dice_for({"white_dice": white}))
             tracker.resume(_empty_reading(), 0)
         if self.mode == "sim" and self.source is not None and hasattr(self.source, "set_game"):
             try:
@@ -532,7 +513,8 @@ class Rig:
                 self.notice("virtual-table", str(exc), "bad")
                 self.source.set_game(name, white_dice=white)
 
-    def _submit(self, event: dict) -> dict | None:
+    def submit_event(self, event: dict) -> dict | None:
+        """Submit a camera-side event; the state after it, or None (refused, logged)."""
         from rig.engine import EventRefused
 
         try:
@@ -546,49 +528,26 @@ class Rig:
     def _on_camera_event(self, event) -> None:
         kind = getattr(event, "type", None)
         if kind == "roll_started":
-            self._roll_started_us = event.t_us
-        elif kind == "roll_settled" and self.game_name != "frogs":
+            self.roll_started_us = event.t_us
+        elif self.game.on_camera_event(self, event):
+            return  # the game's own turn flow took it
+        elif kind == "roll_settled":  # the common flow: every settled roll is the game's throw
             faces = [str(die.face) for die in event.reading.dice]
             reading = event.reading.to_dict() if hasattr(event.reading, "to_dict") else None
             if event.new_dice == 0:  # the same dice re-read (surer now): a correction, if the game still takes one
                 if faces:
-                    self._submit({"type": "correction", "t_us": event.t_us, "what": "dice", "faces": faces})
+                    self.submit_event({"type": "correction", "t_us": event.t_us, "what": "dice", "faces": faces})
                 return
             payload = {"type": "roll_settled", "t_us": event.t_us, "dice": faces, "reading": reading}
-            if self._roll_started_us is not None:
-                payload["started_us"] = self._roll_started_us
-            self._submit(payload)
-        elif kind == "violation" and self.game_name != "frogs":
-            return  # the three-rolls rules are frogs'
-        elif kind == "roll_settled":
-            faces = [str(die.face) for die in event.reading.dice]
-            resuming, self._resuming = self._resuming, None
-            if resuming is not None and len(faces) == resuming[1]:
-                self.tracker.resume(event.reading, resuming[0])  # the dice already in the box at a restart
-                return
-            reading = event.reading.to_dict() if hasattr(event.reading, "to_dict") else None
-            if event.new_dice == 0:  # a knocked die re-read: the engine takes whole sets only
-                if len(faces) == 6:
-                    self._keep_evidence(self._submit({"type": "correction", "t_us": event.t_us, "what": "dice",
-                                                      "faces": faces}), event.t_us, reading)
-                return
-            payload = {"type": "roll_settled", "t_us": event.t_us, "dice": faces, "reading": reading}
-            started, self._roll_started_us = self._roll_started_us, None
-            if started is not None:
-                payload["started_us"] = started
-            self._keep_evidence(self._submit(payload), event.t_us, reading)
-        elif kind == "violation":
-            state = self.service.state()
-            turn = state.get("turn")
-            if turn and turn["started"]:
-                self._submit({"type": "violation", "t_us": event.t_us, "kind": event.kind,
-                              "player": turn["roller"], "detail": event.detail})
+            if self.roll_started_us is not None:
+                payload["started_us"] = self.roll_started_us
+            self.submit_event(payload)
         elif kind == "camera_lost":
             self.notice("camera", f"Camera lost ({event.reason}): retrying — the game is safe", "bad")
         elif kind == "camera_recovered":
             self.notice("camera", None)
 
-    def _keep_evidence(self, state: dict | None, t_us: int, reading: dict | None) -> None:
+    def keep_evidence(self, state: dict | None, t_us: int, reading: dict | None) -> None:
         """Keep the frame the roll settled on (the watcher's newest: the tracker has just seen it)."""
         watcher, store = self.watcher, self.evidence
         turn = state.get("turn") if state else None
@@ -604,40 +563,11 @@ class Rig:
         if state is None:
             return
         self._follow_state(state)
-        if self.game_name == "blitz":
-            self._check_timeout(t_us, state)
-        elif self._phase == "reveal":
-            self._read_card(t_us, frame)
-
-    def _check_timeout(self, t_us: int, state: dict) -> None:
-        """A Würfelblitz round nobody is answering ends ``answer_timeout_s`` after the throw was read."""
-        turn, game = state.get("turn"), state.get("game")
-        if not turn or not game or turn["phase"] != "buzz" or turn.get("settled_t_us") is None:
-            return
-        limit = float(game["options"].get("answer_timeout_s", 30)) * 1e6
-        waited = t_us - turn["settled_t_us"]
-        key = (game["id"], turn["number"])
-        if 0 <= waited and waited >= limit and self._timed_out != key:
-            self._timed_out = key
-            self._submit({"type": "answer_timeout", "t_us": t_us})
-
-    def _read_card(self, t_us: int, frame) -> None:
-        from rig.vision.cards import CardReveal, read_card
-
-        try:
-            reading = read_card(frame, self.profile)
-        except RigError:
-            return
-        if self.cards is None:
-            self.cards = CardReveal(settle=self.card_frames)
-        laid = self.cards.feed(reading)
-        if laid is not None:
-            self._submit({"type": "card_revealed", "t_us": t_us, "card": laid,
-                          "confidence": round(float(reading.confidence), 3)})
+        self.game.on_frame(self, t_us, frame, state)
 
     def _follow_state(self, state: dict) -> None:
         """Keep the camera's side in step with the game: gate the tracker, new turns, the reveal."""
-        self._use_game(state)
+        self.use_game(state)
         turn = state.get("turn") if state else None
         phase = turn["phase"] if turn else None
         key = (state["game"]["id"], turn["number"]) if turn and state.get("game") else None
@@ -654,8 +584,8 @@ class Rig:
                 # the review by an undo, the card in view was the one undone: it is not read again.
                 self.cards = None
             if self.tracker is not None:
-                other = self.game_name in OTHER_GAMES
-                self.tracker.open = (phase not in (None, "over")) if other else phase in ROLLING_PHASES
+                phases = self.game.tracker_phases
+                self.tracker.open = (phase not in (None, "over")) if phases is None else phase in phases
                 self.tracker.reset_motion()
 
     def _make_desk(self):
@@ -666,7 +596,7 @@ class Rig:
     def use_profile(self, profile, name: str) -> None:
         """Read with ``profile`` from the next frame on (the calibration page's save/restore)."""
         with self._lock:
-            self.profile, self.profile_name = profile, name
+            self.profile, self.profile_name, self._reader = profile, name, None
 
 
 def _empty_reading():

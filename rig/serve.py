@@ -12,7 +12,8 @@ import os
 import socket
 import threading
 
-from rig.runner import SIM_KEYS, Rig, RunError
+from rig import registry
+from rig.runner import Rig, RunError
 
 log = logging.getLogger(__name__)
 
@@ -236,7 +237,7 @@ def serve(rig: Rig, sock: socket.socket, *, listen: str = "127.0.0.1", out=print
     if lan:
         out(f"rig: PIN for changes from other devices: {pin} (also shown on the rig's display)", flush=True)
     if rig.mode == "sim":
-        keys = SIM_KEYS.get(rig.game_name, SIM_KEYS["frogs"])
+        keys = registry.get(rig.game_name).sim_keys
         out(f"rig: keys on the page: {keys}, ? help (the page lists the keys of the game played); "
             "Ctrl+C stops", flush=True)
     watchdog = Watchdog(server, rig, urls[0])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from rig.runner import RunError
+from rig.errors import RunError
 
 if TYPE_CHECKING:
     from rig.runner import Rig
@@ -42,8 +42,8 @@ class Simulator:
     def roll(self, n: int) -> list[str]:
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 6:
             raise RunError(f"roll 1 to 6 dice, not {n!r}")
-        self.rig._use_game(self.rig.service.state())  # a game just started: its dice, before the camera thread sees it
-        if self.rig.game_name != "frogs":
+        self.rig.use_game(self.rig.service.state())  # a game just started: its dice, before the camera thread sees it
+        if not self.rig.game.rolls_in_parts:
             return self._throw()
         state = self.rig.service.state()
         turn = state.get("turn")

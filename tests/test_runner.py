@@ -430,10 +430,10 @@ def test_a_light_change_beyond_correction_is_one_notice_with_a_recalibrate_link(
     frame, _ = render_table(3, n_dice=6)
     with Rig(config, mode="sim", data_dir=tmp_path, camera=False) as rig:
         for k in (0.4, 0.38):  # the room got much darker: said once, not per frame
-            reading = rig._read_dice(np.clip(frame.astype(np.float32) * k, 0, 255).astype(np.uint8))
+            reading = rig.read_dice(np.clip(frame.astype(np.float32) * k, 0, 255).astype(np.uint8))
             assert not reading.ok
         notices = [n for n in rig.status()["notices"] if n["key"] == "light"]
         assert len(notices) == 1 and notices[0]["text"].startswith("The light changed — recalibrate")
         assert notices[0]["action"] == "Recalibrate" and notices[0]["href"] == "/calibrate?recalibrate=1"
-        rig._read_dice(np.clip(frame.astype(np.float32) * 0.8, 0, 255).astype(np.uint8))  # within correction
+        rig.read_dice(np.clip(frame.astype(np.float32) * 0.8, 0, 255).astype(np.uint8))  # within correction
         assert not [n for n in rig.status()["notices"] if n["key"] == "light"]

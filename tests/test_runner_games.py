@@ -9,7 +9,7 @@ import time
 import pytest
 
 from rig.config import RigConfig, TossConfig
-from rig.rules.blitz import BlitzRules, Roll
+from rig.games.blitz.rules import BlitzRules, Roll
 from rig.runner import Rig
 from rig.vision.profile import default_profile_path
 from tests.test_runner import wait_for

@@ -11,7 +11,6 @@ at the lockout's rate and the days to try the whole PIN space.
 
 from __future__ import annotations
 
-import os
 import re
 import resource
 import socket

@@ -215,7 +215,7 @@ def evaluate_find(photos: Iterable[Photo], params, images: dict, *, reader=None)
 
 def evaluate_rendered(frames: int, params, *, seed: int = 0) -> dict[str, object]:
     """Rendered white pip dice (boxes known, and found), Würfelblitz throws, Banana Moon start rolls."""
-    from rig.vision.blitz import read_blitz, read_start_roll
+    from rig.games.blitz.reader import read_blitz, read_start_roll
     from rig.vision.pips import count_pips_in_box, find_pip_dice
     from rig.vision.render_pips import render_blitz, render_pip_dice, render_start_roll
 

@@ -83,7 +83,6 @@ class Table:
         die = float(rng.uniform(30, 120))
         size = (640, 480) if die < 66 else (1280, 960)
         w, h = size
-        die_rel = die / w
         # floor: leaves room for six dice spread out; rim wall band around it, the table beyond
         mx = int(w * rng.uniform(0.03, 0.09))
         my = int(h * rng.uniform(0.03, 0.09))

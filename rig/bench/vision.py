@@ -89,7 +89,7 @@ def run_lego(args) -> int:
     """The LEGO Dice's top colour on rendered frames (every colour equally often)."""
     from collections import Counter
 
-    from rig.vision.lego import LEGO_PALETTE, read_lego, render_lego
+    from rig.games.lego.reader import LEGO_PALETTE, read_lego, render_lego
     from rig.vision.pips import PipParams
 
     params = PipParams.load(getattr(args, "params", None))

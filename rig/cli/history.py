@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rig import registry
 from rig.config import CONFIG_DEFAULT_HELP
 
 
@@ -38,8 +39,6 @@ def data_dir_from(args) -> Path:
     return resolve_data_dir(args.data_dir, configured=configured)
 
 
-#: the game names ``rig history`` prints (the JSON keeps the short name: ``frogs``, ``blitz``, ...)
-GAME_TITLES = {"frogs": "Laser Frogs", "blitz": "Würfelblitz", "lego": "LEGO Lunar", "banana": "Banana Moon"}
 
 
 def add_outcomes(history: dict, log) -> dict:
@@ -86,7 +85,7 @@ def format_history(history: dict, *, limit: int = 20) -> str:
         when = (game.get("started_at") or "")[:16].replace("T", " ")
         ranked = sorted(game["totals"].items(), key=lambda item: -item[1])
         totals = ", ".join(f"{name} {points}" for name, points in ranked) or ", ".join(game["players"])
-        title = GAME_TITLES.get(game.get("game"), game.get("game") or "?")
+        title = registry.title(game.get("game"), short=True)  # the JSON keeps the game's name
         turns = f"{game['turns']:>2} turn{'s' if game['turns'] != 1 else ' '}"
         lines.append(f"  #{game.get('number', game['id']):<4} {when}  {title:<11} {turns}  "
                      f"{describe_result(game)}: {totals}")

@@ -8,7 +8,6 @@ simulated tables and the league page on this machine.
 
 from __future__ import annotations
 
-import argparse
 import os
 from pathlib import Path
 

@@ -12,7 +12,8 @@ import json
 from pathlib import Path
 
 
-GAMES = ("frogs", "blitz", "banana", "lego", "pips")
+#: ``--game pips``: plain pip dice (the vision toolkit's pip counter), not a game
+PIPS = "pips"
 
 
 def register(subparsers) -> None:
@@ -24,10 +25,12 @@ def register(subparsers) -> None:
     )
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files (PNG, JPEG, ...)")
     parser.add_argument("--profile", metavar="PROFILE.toml", help="calibration profile (rig calibrate); needed for frogs")
-    parser.add_argument("--game", choices=GAMES, default="frogs",
-                        help="whose dice to read: frogs (default), blitz (Würfelblitz: colour + pips or dot), "
-                        "banana (the two start-roll dice), lego (the LEGO Dice's top colour), "
-                        "pips (plain white pip dice: the pips on each top face)")
+    from rig import registry
+
+    games = registry.games()
+    parser.add_argument("--game", choices=[g.name for g in games] + [PIPS], default=registry.DEFAULT,
+                        help="whose dice to read: " + ", ".join(f"{g.name} ({g.title})" for g in games)
+                        + f" (default {registry.DEFAULT}), pips (plain white pip dice: the pips on each top face)")
     parser.add_argument("--variant", choices=("standard", "twister"), default="standard",
                         help="Würfelblitz variant for the ready 'rig score' request (default standard)")
     parser.add_argument("--params", metavar="PIPS.toml", help="pip reader parameters (default calibration/pips.toml)")
@@ -92,10 +95,13 @@ def run(args) -> int:
 
     from rig.vision.errors import VisionError
 
-    if args.game == "frogs" and args.profile is None:
-        raise VisionError("reading frog dice needs --profile PROFILE.toml (from rig calibrate)")
+    from rig import registry
+
+    with_profile = args.game != PIPS and registry.get(args.game).reads_with_profile
+    if with_profile and args.profile is None:
+        raise VisionError(f"reading {registry.title(args.game)} dice needs --profile PROFILE.toml (from rig calibrate)")
     try:
-        return run_frogs(args) if args.game == "frogs" else run_pips(args)
+        return run_profile(args) if with_profile else run_pips(args)
     except cv2.error as exc:  # an image OpenCV cannot process: one line, exit 2
         detail = str(exc).strip().splitlines()[-1][:160] if str(exc).strip() else "no detail"
         raise VisionError(f"OpenCV could not process the image ({detail})") from None
@@ -139,18 +145,14 @@ def read_any_dice(frame, params, dice_count: int | None = None) -> dict:
 
 def read_pips(frame, game: str, params, variant: str = "standard", *, any_colour: bool = False,
               dice_count: int | None = None) -> dict:
-    """One frame of ``game`` (blitz, banana, lego, pips) as ``rig read --game`` prints it."""
-    if game == "pips":
+    """One frame of ``game`` (a pip-dice game of the registry, or pips) as ``rig read --game`` prints it."""
+    if game == PIPS:
         if any_colour or dice_count is not None:
             return read_any_dice(frame, params, dice_count)
         return read_white_dice(frame, params)
-    if game == "lego":
-        from rig.vision.lego import read_lego
+    from rig import registry
 
-        return read_lego(frame, params).to_dict()
-    from rig.vision.blitz import read_game
-
-    return read_game(frame, game, params, variant=variant)
+    return registry.get(game).read_image(frame, params=params, variant=variant)
 
 
 def run_pips(args) -> int:
@@ -159,7 +161,7 @@ def run_pips(args) -> int:
 
     if args.cards:
         raise VisionError(f"--cards reads frog player cards; {args.game} has none")
-    if (args.any_colour or args.dice is not None) and args.game != "pips":
+    if (args.any_colour or args.dice is not None) and args.game != PIPS:
         raise VisionError(f"--any-colour and --dice are for --game pips, not {args.game}")
     if args.dice is not None and args.dice < 1:
         raise VisionError(f"--dice must be at least 1, not {args.dice}")
@@ -184,19 +186,13 @@ def _label(die: dict) -> str:
 def _human_pips(result: dict) -> str:
     dice = ", ".join(f"{_label(d)} ({d['x']:.0f},{d['y']:.0f}) {d['confidence']:.2f}" for d in result["dice"])
     line = f"{result['image']}: {result['status']} {len(result['dice'])} dice: {dice or '-'}"
-    if result["game"] == "banana":
-        line += f"\n  start roll: white {result['white']}, black {result['black']}"
-    elif result["game"] == "lego":
-        line += f"\n  face: {result['face']}"
-    elif result["game"] == "pips":
+    if result["game"] == PIPS:
         line += f"\n  total: {result['total']} pips"
-    elif "request" in result:
-        from rig.rules import blitz
+    else:
+        from rig import registry
 
-        try:
-            line += f"\n  answer: {blitz.score_request(result['request'])['answer']}"
-        except blitz.BlitzError as exc:
-            line += f"\n  no answer: {exc}"
+        for extra in registry.get(result["game"]).describe_reading(result):
+            line += f"\n  {extra}"
     for reason in result["reasons"]:
         line += f"\n  - {reason}"
     return line
@@ -214,7 +210,8 @@ def _draw_pips(frame, result: dict):
     return out
 
 
-def run_frogs(args) -> int:
+def run_profile(args) -> int:
+    """The games read with a calibration profile (Lunar Laser Frogs: dice by colour, ``--cards``)."""
     from rig.vision.cards import read_card
     from rig.vision.dice import read_dice
     from rig.vision.overlay import draw_card, draw_dice

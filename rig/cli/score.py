@@ -52,13 +52,16 @@ def read_json(path: str):
 
 
 def run(args) -> int:
-    from rig.rules import score_request
+    from rig import registry
+    from rig.rules import UnknownGameError
 
     data = read_json(args.file)
-    if args.palette is not None and isinstance(data, dict) and data.get("game") == "blitz":
-        data.setdefault("palette", [c.strip() for c in args.palette.split(",") if c.strip()])
+    if not isinstance(data, dict):
+        raise UnknownGameError("the input must be a JSON object with a 'game' key")
+    game = registry.get(data.get("game", registry.DEFAULT))
+    data = game.prepare_score(data, palette=args.palette)
     try:
-        result = score_request(data)
+        result = game.score_request(data)
     except RecursionError:
         raise InputError("the turn is nested too deeply to be a turn") from None
     print(json.dumps(result, indent=None if args.compact else 2, ensure_ascii=False))

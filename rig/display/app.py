@@ -35,6 +35,8 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from rig import registry
+
 CARDS = ("blue", "pink", "yellow", "blank", "gray")
 
 #: The header a remote browser sends the PIN in.
@@ -258,10 +260,14 @@ def create_app(
         host = request.client.host if request.client else None
         local = guard.is_local(host)
         body = dict(info, sim=sim is not None, calibration=calibration is not None, local=local,
-                    pin_required=not local)
+                    pin_required=not local, games=registry.describe())
         if local and info.get("lan"):
             body["pin"] = guard.pin  # shown on the attached display only
         return JSONResponse(body, headers={"cache-control": "no-store"})
+
+    async def game_kinds(request: Request) -> Response:
+        """The registered games (the page's Game menu): name, title, description, seats, dice, keys."""
+        return JSONResponse({"games": registry.describe()}, headers={"cache-control": "no-store"})
 
     async def check_pin(request: Request) -> Response:
         if can_change(request):
@@ -280,6 +286,7 @@ def create_app(
         Route("/", index),
         Route("/calibrate", calibrate_page),
         Route("/api/display", display_info),
+        Route("/api/games/kinds", game_kinds),
         Route("/api/pin", check_pin, methods=["POST"]),
         Route("/api/rig", rig_status),
         Route("/api/health", health),

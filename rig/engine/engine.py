@@ -28,7 +28,8 @@ from rig.errors import RigError
 from rig.engine.errors import EventFormatError, EventRefused
 from rig.engine.events import parse_event
 from rig.engine.extra import ExtraGame
-from rig.engine.game import ENGINE_GAMES, GameState, apply, early_dice_violation, phase, score_turn, start_game
+from rig import registry
+from rig.engine.game import GameState, apply, early_dice_violation, phase, score_turn, start_game
 from rig.engine.log import EventLog, LoggedEvent, Pending
 from rig.engine.view import state_view
 
@@ -367,7 +368,7 @@ def history_from(log: EventLog) -> dict[str, Any]:
     players: dict[tuple[str, str], dict[str, Any]] = {}
     for game in games:
         for name in game["players"]:
-            kind = game.get("game") or "frogs"
+            kind = game.get("game") or registry.DEFAULT
             row = players.setdefault((kind, name), {"game": kind, "name": name, "games": 0, "finished": 0,
                                                     "wins": 0, "points": 0, "best": 0})
             row["games"] += 1
@@ -377,7 +378,7 @@ def history_from(log: EventLog) -> dict[str, Any]:
             if game["status"] == "over":
                 row["finished"] += 1
                 row["wins"] += game["winner"] == name
-    order = {name: k for k, name in enumerate(ENGINE_GAMES)}
+    order = {name: k for k, name in enumerate(registry.names())}
     ranking = sorted(players.values(), key=lambda r: (order.get(r["game"], len(order)), r["game"], -r["wins"],
                                                       -r["points"], r["name"]))
     return {"games": games, "players": ranking}

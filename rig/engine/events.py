@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from rig import registry
 from rig.boundary import MAX_T_US, BadInput, check_name, check_value
 from rig.engine.errors import EventFormatError
 
@@ -51,7 +52,7 @@ class EventSpec:
 
 SPECS: dict[str, EventSpec] = {
     "game_started": EventSpec({
-        "game": Field((str,), default="frogs", describe="a game name"),
+        "game": Field((str,), default=registry.DEFAULT, describe="a game name"),
         "players": Field((list,), True, describe="a list of names in seat order"),
         "options": Field((dict,), default=None, describe="an object of rules options"),
     }),
@@ -89,7 +90,7 @@ SPECS: dict[str, EventSpec] = {
 EVENT_TYPES = tuple(SPECS)
 
 SPECS.update({
-    # Würfelblitz (rig.engine.blitz)
+    # Würfelblitz (rig.games.blitz.engine)
     "buzz": EventSpec({"player": _STR_REQ}),
     "answer_judged": EventSpec({
         "player": _STR,
@@ -97,7 +98,7 @@ SPECS.update({
         "correct": Field((bool,), describe="true or false"),
     }),
     "answer_timeout": EventSpec({}),
-    # LEGO Lunar Command (rig.engine.lego)
+    # LEGO Lunar Command (rig.games.lego.engine)
     "station_scored": EventSpec({"robots": _INT, "astronauts": _INT, "pieces": Field((dict,), True,
                                                                                      describe="an object")}),
     "points_scored": EventSpec({"player": _STR_REQ, "points": Field((int,), True, describe="a whole number"),
@@ -105,7 +106,7 @@ SPECS.update({
     "piece_built": EventSpec({"player": _STR_REQ, "count": _INT}),
 })
 
-#: the events the other games add (rig.engine.blitz, lego, banana)
+#: the events the other games add (rig.games.blitz.engine, lego, banana)
 GAME_EVENT_TYPES = tuple(t for t in SPECS if t not in EVENT_TYPES)
 ALL_EVENT_TYPES = tuple(SPECS)
 

@@ -24,9 +24,8 @@ from datetime import datetime
 from typing import Any, Mapping
 from urllib.parse import quote
 
-#: the games' names as BG Stats (and BoardGameGeek) know them
-GAME_NAMES = {"frogs": "Lunar Laser Frogs", "blitz": "Würfelblitz", "lego": "LEGO Lunar Command",
-              "banana": "Banana Moon"}
+from rig import registry
+
 BGSTATS_PATH = "app.bgstatsapp.com/createPlay.html"
 CSV_COLUMNS = ("game_id", "game", "status", "started_at", "ended_at", "turns", "seat", "player", "points",
                "rank", "winner")
@@ -58,7 +57,7 @@ def bgstats_play(game: Mapping[str, Any], *, location: str = "", comments: str =
     play: dict[str, Any] = {
         "board": "",
         "comments": comments or f"Scored by the rig (game #{game['id']}, {game.get('turns', 0)} turns)",
-        "game": {"name": GAME_NAMES.get(game.get("game"), game.get("game") or "?"), "highestWins": True,
+        "game": {"name": registry.title(game.get("game")), "highestWins": True,
                  "noPoints": False, "sourceGameId": f"rig-{game.get('game')}"},
         "location": location,
         "playDate": (started.astimezone() if started else datetime.now()).strftime("%Y-%m-%d %H:%M:%S"),

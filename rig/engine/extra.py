@@ -1,7 +1,7 @@
 """The common interface of the games beside Lunar Laser Frogs (Würfelblitz, LEGO Lunar Command, Banana Moon).
 
-Each game is one module (:mod:`rig.engine.blitz`, :mod:`rig.engine.lego`,
-:mod:`rig.engine.banana`) with a subclass of :class:`ExtraGame`: the game's state as a fold
+Each game is one module (:mod:`rig.games.blitz.engine`, :mod:`rig.games.lego.engine`,
+:mod:`rig.games.banana.engine`) with a subclass of :class:`ExtraGame`: the game's state as a fold
 over its events, like :class:`rig.engine.game.GameState` for frogs. The engine
 (:mod:`rig.engine.engine`) dispatches to it by the ``game`` of the ``game_started`` event;
 scoring comes from :mod:`rig.rules`.
@@ -15,17 +15,15 @@ as logged and the events it implies after it) and :meth:`~ExtraGame.press` (what
 from __future__ import annotations
 
 import copy
-import importlib
 from typing import Any, Callable, Mapping
 
+from rig import registry
 from rig.engine.errors import EventRefused
-
-#: game name → module holding its state class ``Game``
-MODULES = {"blitz": "rig.engine.blitz", "lego": "rig.engine.lego", "banana": "rig.engine.banana"}
 
 
 def game_class(name: str) -> type[ExtraGame]:
-    return importlib.import_module(MODULES[name]).Game
+    """The fold class of game ``name`` (its :class:`rig.registry.Game`'s ``engine`` module's ``Game``)."""
+    return registry.get(name).engine_class()
 
 
 def seats_for(name: str) -> int | None:
@@ -34,7 +32,10 @@ def seats_for(name: str) -> int | None:
     >>> seats_for("lego"), seats_for("banana"), seats_for("blitz"), seats_for("frogs")
     (2, 2, None, None)
     """
-    return game_class(name).seats if name in MODULES else None
+    try:
+        return registry.get(name).seats()
+    except registry.UnknownGameError:
+        return None
 
 
 class ExtraGame:

@@ -20,13 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
+from rig import registry
 from rig.engine.errors import EventRefused
 from rig.engine.extra import ExtraGame
 from rig.rules.frogs import Card, Face, FrogsError, Toss, Turn, dice_counts
 from rig.rules.game import GameSetup, Progress
 
-#: the games the engine can run: frogs here, the others in rig.engine.extra's modules
-ENGINE_GAMES = ("frogs", "blitz", "lego", "banana")
 ROLLS_PER_TURN = 3
 DICE = 6
 
@@ -260,13 +259,16 @@ def score_turn(game: GameState) -> dict[str, Any] | None:
 
 def start_game(event: Mapping[str, Any], game_id: int) -> GameState | ExtraGame:
     """A new game from a ``game_started`` event (raises :class:`EventRefused` for bad set-ups)."""
-    name = event.get("game", "frogs")
-    if name not in ENGINE_GAMES:
-        raise EventRefused(f"the engine runs whole games of {', '.join(ENGINE_GAMES)}, not {name!r}")
-    if name != "frogs":
-        from rig.engine.extra import game_class
-
-        return game_class(name).start(event, game_id)
+    name = event.get("game", registry.DEFAULT)
+    try:
+        kind = registry.get(name) if isinstance(name, str) else None
+    except registry.UnknownGameError:
+        kind = None
+    if kind is None:
+        raise EventRefused(f"the engine runs whole games of {', '.join(registry.names())}, not {name!r}")
+    cls = kind.engine_class()
+    if cls is not None:  # a game with its own fold; the one without is the engine's frogs fold below
+        return cls.start(event, game_id)
     options = dict(event.get("options") or {})
     unknown = sorted(set(options) - {"turns_each", "penalty_per_violation", "tie_window_us"})
     if unknown:

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from rig import registry
 from rig.engine.engine import Engine
 from rig.engine.errors import EventRefused, LogError
 from rig.engine.inputs import HOLD_CONFIRM_US, events_for_press, events_for_release
@@ -152,7 +153,7 @@ class EngineService:
             event.setdefault("t_us", self._now_us())
             event.setdefault("source", source)
             event.setdefault("clock", self.clock)
-            defaults = self.game_defaults.get(event.get("game", "frogs")) if event.get("type") == "game_started" else None
+            defaults = self.game_defaults.get(event.get("game", registry.DEFAULT)) if event.get("type") == "game_started" else None
             if defaults and isinstance(event.get("options", {}), Mapping):
                 event["options"] = {**defaults, **(event.get("options") or {})}
         return event

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rig import registry
 from rig.engine.engine import Engine
 from rig.engine.errors import EventRefused
 from rig.engine.game import GameState, apply, start_game
@@ -79,7 +80,7 @@ def logged_dice(log: EventLog) -> list[str]:
     faces: list[str] = []
     for game_id in log.game_ids():
         first = log.events(game_id=game_id, since=game_id - 1)[:1]
-        if not first or first[0].event.get("game", "frogs") != "frogs":
+        if not first or first[0].event.get("game", registry.DEFAULT) != registry.DEFAULT:
             continue
         for turn in game_turns(log, game_id)["turns"]:
             if turn["scored"]:

@@ -33,7 +33,7 @@ import logging
 import time
 
 from rig.errors import ConfigError, HardwareError
-from rig.hardware.camera import CameraLostError, FrameSource, now_us
+from rig.hardware.frame_source import CameraLostError, FrameSource, now_us
 
 log = logging.getLogger(__name__)
 

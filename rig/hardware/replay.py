@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from rig.errors import HardwareError
-from rig.hardware.camera import FrameSource, now_us
+from rig.hardware.frame_source import FrameSource, now_us
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 _T_US = re.compile(r"-(\d+)$")

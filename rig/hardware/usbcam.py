@@ -11,7 +11,7 @@ import sys
 import time
 
 from rig.errors import HardwareError
-from rig.hardware.camera import CameraLostError, FrameSource, now_us
+from rig.hardware.frame_source import CameraLostError, FrameSource, now_us
 
 #: V4L2's values for CAP_PROP_AUTO_EXPOSURE through OpenCV: 1 = manual, 3 = aperture priority.
 _V4L2_MANUAL_EXPOSURE = 1

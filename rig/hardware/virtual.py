@@ -7,11 +7,11 @@ new places), :meth:`~VirtualTable.knock` (a settled die is bumped: moves and cha
 :meth:`~VirtualTable.hide_card` (a revealed player card under the camera), :meth:`~VirtualTable.reach`
 (a hand in view, touching nothing) and
 :meth:`~VirtualTable.drop` / :meth:`~VirtualTable.restore` (the camera unplugged and back).
-For the other games (:meth:`~VirtualTable.set_game`: ``"blitz"``, ``"banana"``, ``"lego"``) the
-table shows that game's dice instead: a :meth:`~VirtualTable.roll` throws all of them at once
-(the Würfelblitz set, the two Banana Moon start dice, the LEGO Dice), drawn by
-:mod:`rig.vision.render_pips` / :mod:`rig.vision.lego`, and returns their faces as the
-game's reader names them (``"green:4"``, ``"white:dot=red"``; ``"white:5"``; ``"blue"``).
+For a game with dice of its own (:meth:`~VirtualTable.set_game`; the game's
+``virtual_dice()`` in ``rig/games/<name>/table.py``, asked of :mod:`rig.registry`) the table shows
+that game's dice instead: a :meth:`~VirtualTable.roll` throws all of them at once, drawn by the
+game (with :mod:`rig.vision.render_pips`), and returns their faces as the game's reader names
+them (``"green:4"``, ``"white:dot=red"``; ``"white:5"``; ``"blue"``).
 Everything is seeded: the same calls give the same frames. :attr:`~VirtualTable.truth` is
 what the box will show once it has settled, for tests and for the simulation's own checks.
 
@@ -35,20 +35,18 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from rig import registry
 from rig.errors import HardwareError, RigError
-from rig.hardware.camera import CameraLostError, FrameSource, now_us
+from rig.hardware.frame_source import CameraLostError, FrameSource, now_us
 
 COMBOS = ("pink+blue", "pink+blue", "yellow+pink", "yellow+pink", "blue+yellow", "blue+yellow")
-#: games whose dice the table can show besides frogs
-PIP_GAMES = ("blitz", "banana", "lego")
-GAMES = ("frogs",) + PIP_GAMES
 
 
 @dataclass(frozen=True)
 class PipDie:
-    """A die of the other games on the table: what it shows (``kind`` says how to draw it), where."""
+    """A die of a game with its own virtual dice: what it shows, where."""
 
-    kind: str  # "blitz" (colour + pips/dot), "banana" (pip colour + pips), "lego" (face colour)
+    kind: str  # the game's name
     color: str
     pips: int | None
     dot: str | None
@@ -59,8 +57,8 @@ class PipDie:
 
     @property
     def face(self) -> str:
-        if self.kind == "lego":
-            return self.color
+        if self.pips is None and self.dot is None:
+            return self.color  # a die of colours (LEGO Lunar Command)
         return f"{self.color}:{self.pips}" if self.pips is not None else f"{self.color}:dot={self.dot}"
 
 
@@ -71,10 +69,11 @@ class PipScene:
     dice: tuple[PipDie, ...] = ()
     size: tuple[int, int] = (640, 480)
     hand: tuple[float, float] | None = None
+    #: the game's virtual dice (``Game.virtual_dice()``): it draws each die
+    maker: object = None
 
     def render(self, seed: int) -> np.ndarray:
-        from rig.vision.lego import draw_lego
-        from rig.vision.render_pips import PALETTE, TABLE_BGR, finish_frame, draw_die
+        from rig.vision.render_pips import TABLE_BGR, finish_frame
 
         rng = np.random.default_rng(seed)
         w, h = self.size
@@ -82,14 +81,7 @@ class PipScene:
         frame[:] = TABLE_BGR
         frame = finish_frame(frame, np.random.default_rng(0), 6.0, 0)  # the same box bottom in every frame
         for die in self.dice:
-            if die.kind == "lego":
-                draw_lego(frame, die.x, die.y, die.size, die.angle, die.color)
-            elif die.kind == "banana":
-                body = (45, 40, 40) if die.color == "white" else (225, 232, 238)  # pips contrast with the body
-                draw_die(frame, die.x, die.y, die.size, die.angle, body, pips=die.pips)
-            else:
-                draw_die(frame, die.x, die.y, die.size, die.angle, PALETTE[die.color], pips=die.pips,
-                         dot=None if die.dot is None else PALETTE[die.dot])
+            self.maker.draw(frame, die)
         if self.hand is not None:
             hx, hy = self.hand
             cv2.ellipse(frame, (round(hx), round(hy)), (round(0.12 * w), round(0.09 * w)), 30, 0, 360,
@@ -144,9 +136,10 @@ class VirtualTable(FrameSource):
         self._frame_index = 0
         self._clock_us = 1_000_000
         self._next_wall_us = 0
-        self.game = "frogs"
+        self.game = registry.DEFAULT
         self.white_dice = 2
-        self.lego_faces: tuple[str, ...] = ("white", "red", "blue", "black", "gray")
+        self.lego_faces: tuple[str, ...] = ()
+        self._dice = None  # the current game's virtual dice (None: the frog dice of the scene above)
         self._pips = PipScene(size=(self.width, self.height))
         self._still: tuple[PipScene, np.ndarray] | None = None  # the settled frame, rendered once
 
@@ -164,34 +157,30 @@ class VirtualTable(FrameSource):
     @property
     def faces(self) -> list[str]:
         """The faces of the dice in the box once settled, sorted."""
-        if self.game != "frogs":
+        if self._dice is not None:
             with self._lock:
                 return sorted(d.face for d in self._pips.dice)
         return self.truth.faces
 
     def set_game(self, game: str, *, white_dice: int = 2, faces=None) -> None:
-        """Show ``game``'s dice from now on (the box is emptied); ``white_dice``: Würfelblitz's 2 or 3;
-        ``faces``: the LEGO Dice's colours (default: those of the rulebook's die, ``rig.rules.lego``)."""
-        from rig.rules.lego import DEFAULT_FACES
-        from rig.vision.lego import LEGO_PALETTE
-
-        faces = tuple(faces) if faces else tuple(DEFAULT_FACES)
-        unknown = [f for f in faces if f not in LEGO_PALETTE]
-        if unknown:
-            raise RigError(f"virtual table: cannot draw LEGO faces {', '.join(unknown)} "
-                           f"(colours: {', '.join(LEGO_PALETTE)})")
-        if game not in GAMES:
-            raise RigError(f"virtual table: no dice for game {game!r} (games: {', '.join(GAMES)})")
-        if white_dice not in (2, 3):
-            raise RigError(f"virtual table: Würfelblitz has 2 or 3 white dice, not {white_dice!r}")
+        """Show ``game``'s dice from now on (the box is emptied); the game's options ``white_dice``
+        (Würfelblitz's 2 or 3) and ``faces`` (the LEGO Dice's colours) say which dice; the game's
+        virtual dice (``rig/games/<name>/table.py``) check them."""
+        try:
+            dice = registry.get(game).virtual_dice()
+        except registry.UnknownGameError:
+            raise RigError(f"virtual table: no dice for game {game!r} (games: {', '.join(registry.names())})") from None
+        faces = tuple(faces) if faces else ()
+        if dice is not None:
+            dice.check({"white_dice": white_dice, "faces": faces})
         with self._lock:
             if (game, white_dice, faces) == (self.game, self.white_dice, self.lego_faces):
                 return
             self._script.clear()
             self._scene = self._scene.replace(dice=(), hand=None, card=None)
             self._pool = list(COMBOS)
-            self._pips = PipScene(size=(self.width, self.height))
-            self.game, self.white_dice, self.lego_faces = game, white_dice, faces
+            self._pips = PipScene(size=(self.width, self.height), maker=dice)
+            self.game, self.white_dice, self.lego_faces, self._dice = game, white_dice, faces, dice
 
     @property
     def settled(self) -> bool:
@@ -203,33 +192,19 @@ class VirtualTable(FrameSource):
     def dice_left(self) -> int:
         """Dice not cast yet this turn (the other games throw all their dice at once)."""
         with self._lock:
-            if self.game != "frogs":
+            if self._dice is not None:
                 return 0 if self._pips.dice else len(self._pip_set())
             return len(self._pool)
 
-    def _pip_set(self) -> list[tuple[str, str]]:
-        """(kind, body colour) of every die of the current game."""
-        if self.game == "blitz":
-            from rig.vision.render_pips import COLOURED
+    def _options(self) -> dict:
+        return {"white_dice": self.white_dice, "faces": self.lego_faces}
 
-            return [("blitz", c) for c in COLOURED] + [("blitz", "white")] * self.white_dice
-        if self.game == "banana":
-            return [("banana", "white"), ("banana", "black")]
-        return [("lego", "")]
+    def _pip_set(self) -> list[tuple[str, str]]:
+        """(game, body colour) of every die of the current game."""
+        return [(self.game, colour) for colour in self._dice.dice_set(self._options())]
 
     def _pip_face(self, kind: str, colour: str) -> tuple[str, int | None, str | None]:
-        rng = self._rng
-        if kind == "lego":
-            names = self.lego_faces
-            return names[int(rng.integers(len(names)))], None, None
-        if kind == "banana":
-            return colour, int(rng.integers(1, 7)), None
-        from rig.vision.render_pips import COLOURED
-
-        if colour == "white" or rng.random() < 1 / 6:
-            others = [c for c in COLOURED if c != colour]
-            return colour, None, others[int(rng.integers(len(others)))]
-        return colour, int(rng.integers(1, 7)), None
+        return self._dice.face(self._rng, colour, self._options())
 
     def _roll_pips(self) -> list[str]:
         from rig.vision.render_pips import place_dice
@@ -238,7 +213,7 @@ class VirtualTable(FrameSource):
             raise RigError("virtual table: take the dice out first (the last throw is still in the box)")
         w, h = self.width, self.height
         k = w / 640.0
-        size = {"blitz": 56, "banana": 60, "lego": 70}[self.game] * k
+        size = self._dice.size * k
         dice_set = self._pip_set()
         spots = place_dice(self._rng, len(dice_set), size, (h, w))
         for step in range(self.tumble_frames):
@@ -262,7 +237,7 @@ class VirtualTable(FrameSource):
     def roll(self, n_dice: int) -> list[str]:
         """Cast ``n_dice`` more dice: a hand comes in, they tumble, they settle. Returns their faces."""
         with self._lock:
-            if self.game != "frogs":
+            if self._dice is not None:
                 return self._roll_pips()
             n = int(n_dice)
             if n < 1:
@@ -301,7 +276,7 @@ class VirtualTable(FrameSource):
         """Bump a settled die (``index`` in the box's order, default a random one): it slides
         about a die width and lands on another face. Returns ``(old_face, new_face)``."""
         with self._lock:
-            if self.game != "frogs":
+            if self._dice is not None:
                 raise RigError(f"virtual table: knocking a die is simulated for frogs only, not {self.game}")
             dice = list(self._scene.dice)
             if not dice:
@@ -324,7 +299,7 @@ class VirtualTable(FrameSource):
     def clear(self) -> None:
         """Take every die out of the box (a new turn); all six can be rolled again."""
         with self._lock:
-            if self.game != "frogs":
+            if self._dice is not None:
                 if self._pips.dice:
                     w, h = self._pips.size
                     self._push(replace(self._pips, hand=(w / 2, h / 2)))
@@ -394,7 +369,7 @@ class VirtualTable(FrameSource):
         if self._dropped:
             raise CameraLostError("camera virtual: no frames (simulated unplug)")
         with self._lock:
-            pips = self.game != "frogs"
+            pips = self._dice is not None
             scene = self._script.popleft() if self._script else (self._pips if pips else self._scene)
             index = self._frame_index
             self._frame_index += 1

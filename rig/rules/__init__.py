@@ -15,9 +15,9 @@ from rig.errors import RigError
 #: game name in a turn's JSON -> module implementing it
 GAMES = {
     "frogs": "rig.rules.frogs",
-    "blitz": "rig.rules.blitz",
-    "lego": "rig.rules.lego",
-    "banana": "rig.rules.banana",
+    "blitz": "rig.games.blitz.rules",
+    "lego": "rig.games.lego.rules",
+    "banana": "rig.games.banana.rules",
 }
 
 

@@ -29,6 +29,7 @@ from typing import Any, Mapping
 import cv2
 import numpy as np
 
+from rig.vision.anydie_params import AnyDieParams
 from rig.vision.errors import FrameError, VisionError
 
 #: The parameter file shipped with the rig.
@@ -110,8 +111,6 @@ class PipParams:
         whole = _section(BlobParams, {**{f.name: getattr(blobs, f.name) for f in fields(BlobParams)},
                                       **_WHOLE_DIE, **data.get("whole_die", {})}, f"{source} [whole_die]")
         find = _section(FindParams, data.get("find", {}), f"{source} [find]")
-        from rig.vision.anydie import AnyDieParams
-
         anydie = _section(AnyDieParams, data.get("anydie", {}), f"{source} [anydie]")
         return cls(blobs, whole, find, _blitz_section(data.get("blitz", {}), f"{source} [blitz]"), anydie)
 
@@ -129,8 +128,6 @@ class PipParams:
 
 
 def _anydie_defaults():
-    from rig.vision.anydie import AnyDieParams
-
     return AnyDieParams()
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from rig.rules.blitz import BlitzRules, Roll
+from rig.games.blitz.rules import BlitzRules, Roll
 
 expect = pytest.importorskip("playwright.sync_api").expect
 pytestmark = pytest.mark.browser

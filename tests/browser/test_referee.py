@@ -30,6 +30,7 @@ def sized(request, browser):
 def open_board(page, server):
     page.goto(server.url)
     expect(page.locator("#live")).to_have_class("live on", timeout=SLOW)
+    expect(page.locator("#turn-banner")).to_have_text("Ada's turn", timeout=SLOW)  # the first state is drawn
 
 
 def toss_close_finish(server, players):

@@ -6,8 +6,8 @@ import cv2
 import pytest
 
 from rig.cli import main
-from rig.rules.blitz import score_request
-from rig.vision.lego import render_lego
+from rig.games.blitz.rules import score_request
+from rig.games.lego.reader import render_lego
 from rig.vision.render_pips import render_blitz, render_start_roll
 
 

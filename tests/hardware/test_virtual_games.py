@@ -4,7 +4,7 @@ import pytest
 
 from rig.errors import RigError
 from rig.hardware.virtual import VirtualTable
-from rig.vision.readers import reader_for
+from rig import registry
 from rig.vision.rolls import RollTracker
 
 
@@ -12,7 +12,7 @@ from rig.vision.rolls import RollTracker
 def test_each_throw_is_read_once_it_settles(game, n):
     table = VirtualTable(seed=4, realtime=False)
     table.set_game(game)
-    tracker = RollTracker(read=reader_for(game))
+    tracker = RollTracker(read=registry.get(game).reader())
     with table:
         frames = table.frames()
         for _ in range(2):

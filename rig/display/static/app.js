@@ -421,20 +421,15 @@
     const players = state && state.game ? state.game.players : (rig.info.players || []);
     $("new-players").value = players.join("\n");
     $("new-error").textContent = "";
-    $("new-game").value = state && state.game ? state.game.game : "frogs";
+    $("new-game").value = state && state.game ? state.game.game : firstGame();
     showGameOptions();
     dlg.showModal();
   }
 
-  const PLAYER_HINTS = {
-    frogs: "Players in seating order (clockwise), 3 to 8. The first one rolls first.",
-    blitz: "Players, 2 to 7, one per button in seat order. The first one throws first.",
-    lego: "Two space commanders; the first one rolls first.",
-    banana: "Two players: the first rolls the die with white pips, the second the one with black pips.",
-  };
+  const PLAYER_HINTS = {};  // game name → the form's hint (from the registry, see fillGameMenu)
   function showGameOptions() {
     const game = $("new-game").value;
-    for (const name of ["frogs", "blitz", "lego"]) $(`opts-${name}`).hidden = name !== game;
+    for (const opts of document.querySelectorAll("#form-new .game-opts")) opts.hidden = opts.id !== `opts-${game}`;
     $("new-hint").textContent = PLAYER_HINTS[game] || "";
   }
   $("new-game").addEventListener("change", showGameOptions);
@@ -571,33 +566,20 @@
 
   // The simulation's keys of each game: the line under the board and the ? list
   const COMMON_KEYS = [["c", "drop / restore the camera"], ["n", "new game"], ["?", "this list"]];
-  const KEYS = {
-    frogs: [
-      ["1–8", "press that seat's toss button (the roller's: start, then choose whom to copy)"],
-      ["h", "the roller holds their button: confirm the copy"],
-      ["r", "roll (two dice, or what is left)"], ["a", "roll all dice left"],
-      ["b p y k g", "lay a blue / pink / yellow / blank / gray card under the camera"],
-      ["x", "knock a settled die (a violation)"],
-    ],
-    blitz: [["1–8", "press that seat's button: buzz to answer"], ["r", "throw the dice"]],
-    lego: [["1–2", "press that seat's button (the roller starts, the other takes the turn)"], ["r", "roll the LEGO Dice"]],
-    banana: [["r", "roll both dice (white pips and black pips)"]],
-  };
-  const KEY_HINTS = {
-    frogs: "keys: 1–8 press · r roll · b/p/y/k/g cards · h hold · ? help",
-    blitz: "keys: 1–8 buzz · r throw · c camera · ? help",
-    lego: "keys: 1–2 press · r roll · c camera · ? help",
-    banana: "keys: r roll · c camera · ? help",
-  };
+  // game name → its keys, key line and whether it lays cards: from the registry (fillGameMenu)
+  const KEYS = {};
+  const KEY_HINTS = {};
+  const LAYS_CARDS = {};
   const CARD_KEYS = { b: "blue", p: "pink", y: "yellow", k: "blank", g: "gray" };
-  const FROG_KEYS = ["h", "x", ...Object.keys(CARD_KEYS)];  // the cards, the copy and the violations are frogs' only
-  const gameOf = (s) => (s && s.game && KEYS[s.game.game] ? s.game.game : "frogs");
+  const CARD_GAME_KEYS = ["h", "x", ...Object.keys(CARD_KEYS)];  // the cards, the copy and the violations
+  const firstGame = () => ((rig.info.games || [])[0] || {}).name;
+  const gameOf = (s) => (s && s.game && KEYS[s.game.game] ? s.game.game : firstGame());
   function renderKeys(s) {
     const game = gameOf(s);
     const line = $("keys");
-    line.textContent = rig.info.sim ? KEY_HINTS[game] : "";
-    line.dataset.game = game;
-    const rows = rig.info.sim ? [...KEYS[game], ...COMMON_KEYS] : [["n", "new game"], ["?", "this list"]];
+    line.textContent = rig.info.sim ? KEY_HINTS[game] || "" : "";
+    if (game) line.dataset.game = game;
+    const rows = rig.info.sim ? [...(KEYS[game] || []), ...COMMON_KEYS] : [["n", "new game"], ["?", "this list"]];
     $("help-keys").replaceChildren(el("table", {}, rows.map(([k, v]) => el("tr", {}, el("td", {}, el("kbd", { text: k })), el("td", { text: v })))));
   }
   document.addEventListener("keydown", (event) => {
@@ -607,7 +589,7 @@
     if (key === "n") { openNewGame(); return; }
     if (key === "?") { $("dlg-help").showModal(); return; }
     if (!rig.info.sim) return;
-    if (FROG_KEYS.includes(key) && gameOf(state) !== "frogs") return;
+    if (CARD_GAME_KEYS.includes(key) && !LAYS_CARDS[gameOf(state)]) return;
     if (/^[1-8]$/.test(key)) sim.press(Number(key) - 1);
     else if (key === "h") sim.hold();
     else if (key === "r") sim.roll(rollDefault());
@@ -632,7 +614,20 @@
     } catch (err) { /* the live indicator says it */ }
   }
 
+  // The Game menu: one option per registered game (rig.registry), titled with its description.
+  function fillGameMenu(games) {
+    for (const g of games) {
+      rigGames.NAMES[g.name] = g.title;
+      KEYS[g.name] = g.keys;
+      KEY_HINTS[g.name] = g.key_hint;
+      LAYS_CARDS[g.name] = g.lays_cards;
+      PLAYER_HINTS[g.name] = g.player_hint;
+    }
+    $("new-game").replaceChildren(...games.map((g) => el("option", { value: g.name, text: g.title, title: g.description })));
+  }
+
   rig.loadInfo().then((info) => {
+    fillGameMenu(info.games || []);
     $("pin").textContent = info.pin ? `PIN ${info.pin}` : "";
     $("btn-unlock").hidden = !info.pin_required;
     renderKeys(state);

@@ -6,7 +6,7 @@
 const rigGames = (function () {
   const $ = (id) => document.getElementById(id);
   const { el } = rig;
-  const NAMES = { frogs: "Lunar Laser Frogs", blitz: "Würfelblitz", lego: "LEGO Lunar Command", banana: "Banana Moon" };
+  const NAMES = {};  // game name → title, from the registry (GET /api/display's "games"; app.js fills it)
   const COLOURS = {
     red: "#d83a3a", orange: "#f08a1c", yellow: "#ffd43b", green: "#2fa84f", blue: "#2f6fe0", black: "#202020",
     white: "#f2f2f2", purple: "#8a4fd8", gray: "#9aa0a6",

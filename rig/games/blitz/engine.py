@@ -1,7 +1,7 @@
 """Würfelblitz on the rig: rounds of throw → buzz → judge, and the scoring discs.
 
 A round: the thrower shakes the box and lifts it (``roll_settled`` with the dice as
-``rig.rules.blitz`` reads them: ``"green:4"``, ``"orange:dot=black"``, ``"white:dot=red"``);
+``rig.games.blitz.rules`` reads them: ``"green:4"``, ``"orange:dot=black"``, ``"white:dot=red"``);
 the first player to press their button answers (``buzz``, µs margins to later presses); the
 rig cannot hear the spoken sum, so it is entered on the screen (``answer_judged`` with
 ``answer`` — the engine compares it with the rules' sum — or with ``correct``). A wrong answer
@@ -30,7 +30,7 @@ from typing import Any, Mapping
 
 from rig.engine.errors import EventRefused
 from rig.engine.extra import ExtraGame, event, need
-from rig.rules.blitz import BlitzError, Roll, Scoreboard, rules_for
+from rig.games.blitz.rules import BlitzError, Roll, Scoreboard, rules_for
 
 DEFAULT_TIMEOUT_S = 30.0
 COLOURED_DICE = 6

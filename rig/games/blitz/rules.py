@@ -92,7 +92,7 @@ class Die:
     >>> Die.parse({"color": "white", "pips": 2})
     Traceback (most recent call last):
     ...
-    rig.rules.blitz.BadDieError: die 'white': white dice carry only colour dots, not pips
+    rig.games.blitz.rules.BadDieError: die 'white': white dice carry only colour dots, not pips
     """
 
     color: str
@@ -181,7 +181,7 @@ class Roll:
         >>> Roll.parse([{"color": "chartreuse", "pips": 3}])
         Traceback (most recent call last):
         ...
-        rig.rules.blitz.UnknownColourError: die 'chartreuse:3': colour 'chartreuse' is not in the palette (red, orange, yellow, green, blue, black, purple, white)
+        rig.games.blitz.rules.UnknownColourError: die 'chartreuse:3': colour 'chartreuse' is not in the palette (red, orange, yellow, green, blue, black, purple, white)
         """
         if isinstance(data, (str, bytes)) or not isinstance(data, Iterable):
             raise DiceSetError(f"'dice' must be a list of dice, not {data!r}")
@@ -367,7 +367,7 @@ def parse_palette(value: Any) -> tuple[str, ...]:
     >>> parse_palette("red")
     Traceback (most recent call last):
     ...
-    rig.rules.blitz.BlitzError: 'palette' must be a list of colour names, not 'red'
+    rig.games.blitz.rules.BlitzError: 'palette' must be a list of colour names, not 'red'
     """
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise BlitzError(f"'palette' must be a list of colour names, not {value!r}")

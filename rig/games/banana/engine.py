@@ -23,7 +23,7 @@ from typing import Any
 
 from rig.engine.errors import EventRefused
 from rig.engine.extra import ExtraGame, need
-from rig.rules.banana import BananaError, StartRoll
+from rig.games.banana.rules import BananaError, StartRoll
 
 
 def parse_dice(dice: list[str]) -> dict[str, int]:

@@ -3,8 +3,8 @@
 import pytest
 
 from rig.errors import RigError
-from rig.rules import lego
-from rig.rules.lego import Action, FaceMap, Track, score_request, station_points
+from rig.games.lego import rules as lego
+from rig.games.lego.rules import Action, FaceMap, Track, score_request, station_points
 
 
 def test_default_faces_cover_the_four_actions():

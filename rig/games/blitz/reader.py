@@ -63,7 +63,7 @@ class BlitzDie:
         return f"{self.color}:{self.pips}" if self.pips is not None else f"{self.color}:dot={self.dot}"
 
     def to_rules(self) -> dict[str, Any]:
-        """The die as ``rig.rules.blitz`` wants it (``{"color", "pips"}`` or ``{"color", "dot"}``)."""
+        """The die as ``rig.games.blitz.rules`` wants it (``{"color", "pips"}`` or ``{"color", "dot"}``)."""
         return {"color": self.color, "pips": self.pips} if self.pips is not None else {"color": self.color, "dot": self.dot}
 
     def to_dict(self) -> dict[str, Any]:

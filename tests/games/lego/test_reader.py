@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from rig.vision.lego import LEGO_PALETTE, draw_lego, read_lego, render_lego
+from rig.games.lego.reader import LEGO_PALETTE, draw_lego, read_lego, render_lego
 from rig.vision.render_pips import TABLE_BGR
 
 

@@ -1,7 +1,7 @@
 """Reading the LEGO Dice of Lunar Command: the colour of its top face.
 
 The LEGO Dice is a white frame with a coloured tile on each face. Seen from above, the die
-is found like a Würfelblitz die (:func:`rig.vision.blitz.find_blitz_dice`: it differs from the
+is found like a Würfelblitz die (:func:`rig.games.blitz.reader.find_blitz_dice`: it differs from the
 box bottom's colour), and the middle of its top face — the tile — is classified against a
 palette (nearest colour in Lab). A face without a tile (or a white tile) reads ``white``.
 :func:`render_lego` draws one for tests and the virtual table.
@@ -21,7 +21,7 @@ from typing import Any, Mapping, Sequence
 import cv2
 import numpy as np
 
-from rig.vision.blitz import find_blitz_dice, nearest_colour
+from rig.games.blitz.reader import find_blitz_dice, nearest_colour
 from rig.vision.pips import PipParams, check_frame
 from rig.vision.render_pips import TABLE_BGR, finish_frame, place_dice, draw_die
 

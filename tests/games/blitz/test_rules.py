@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from rig.errors import RigError
-from rig.rules import blitz
-from rig.rules.blitz import BlitzRules, Die, Roll, Scoreboard, TwisterRules, score_request
+from rig.games.blitz import rules as blitz
+from rig.games.blitz.rules import BlitzRules, Die, Roll, Scoreboard, TwisterRules, score_request
 
 COLOURS = ["red", "yellow", "green", "blue", "black", "orange"]
 

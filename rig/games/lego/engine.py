@@ -4,7 +4,7 @@ Two space commanders take turns: the roller rolls the LEGO Dice (``roll_settled`
 top face's colour, ``["blue"]``), the display shows the action big (the colour → action map
 is the ``faces`` option, since sets differ); the next roll (or ``turn_scored``) passes the
 turn on. Points are entered as they happen: ``station_scored`` (robots, astronauts and each
-player's coloured pieces in the outer wall — ``rig.rules.lego.station_points`` shares them
+player's coloured pieces in the outer wall — ``rig.games.lego.rules.station_points`` shares them
 out), ``points_scored`` (an astronaut walked in later, a UFO abduction), ``piece_built``
 (coloured pieces placed: the tie-break). The first to 11 (option ``target``) wins at once;
 ``game_ended`` with reason ``out_of_pieces`` ends it by the rulebook's tie rules.
@@ -28,7 +28,7 @@ from typing import Any
 
 from rig.engine.errors import EventRefused
 from rig.engine.extra import ExtraGame, event, need
-from rig.rules.lego import WINNING_SCORE, FaceMap, LegoError, Track, station_points
+from rig.games.lego.rules import WINNING_SCORE, FaceMap, LegoError, Track, station_points
 
 
 class Game(ExtraGame):

@@ -3,7 +3,7 @@
 import pytest
 
 from rig.errors import RigError
-from rig.rules.banana import BadPipsError, StartRoll, score_request
+from rig.games.banana.rules import BadPipsError, StartRoll, score_request
 
 
 @pytest.mark.parametrize("white, black, starter", [(6, 1, "white"), (1, 6, "black"), (4, 3, "white")])

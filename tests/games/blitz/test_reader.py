@@ -5,9 +5,9 @@ import math
 import numpy as np
 import pytest
 
-from rig.rules.banana import score_request as score_request_banana
-from rig.rules.blitz import score_request
-from rig.vision.blitz import nearest_colour, read_blitz, read_game, read_start_roll
+from rig.games.banana.rules import score_request as score_request_banana
+from rig.games.blitz.rules import score_request
+from rig.games.blitz.reader import nearest_colour, read_blitz, read_game, read_start_roll
 from rig.vision.errors import FrameError
 from rig.vision.pips import PipParams
 from rig.vision.render_pips import PALETTE, draw_die, render_blitz, render_start_roll

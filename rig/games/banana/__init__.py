@@ -1,0 +1,46 @@
+"""Banana Moon: the start roll of a white and a black die, read by the camera alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rig.registry import Game
+
+
+class Banana(Game):
+    name = "banana"
+    title = "Banana Moon"
+    short_title = "Banana Moon"
+    description = "2 players: a white and a black die decide who starts; no buttons needed"
+    order = 30
+    rules = "rig.games.banana.rules"
+    engine = "rig.games.banana.engine"
+    dice = 2
+    sim_keys = "r roll both dice"
+    key_hint = "keys: r roll · c camera · ? help"
+    keys = (("r", "roll both dice (white pips and black pips)"),)
+    player_hint = "Two players: the first rolls the die with white pips, the second the one with black pips."
+    needs_inputs = False  # the start roll is the camera's alone
+
+    def read_image(self, frame: Any, *, params: Any = None, variant: str = "standard") -> dict[str, Any]:
+        from rig.games.blitz.reader import read_game
+
+        return read_game(frame, self.name, params, variant=variant)
+
+    def describe_reading(self, result: dict[str, Any]) -> list[str]:
+        return [f"start roll: white {result['white']}, black {result['black']}"]
+
+    def virtual_dice(self):
+        from rig.games.banana.table import BananaDice
+
+        return BananaDice()
+
+    def reader(self, *, profile: Any = None, params: Any = None):
+        from rig.games.blitz.reader import read_start_roll  # the start roll's dice are pip dice too
+        from rig.vision.readers import empty_is_sure, pip_params
+
+        params = pip_params(params)
+        return lambda frame: empty_is_sure(read_start_roll(frame, params))
+
+
+GAME = Banana()

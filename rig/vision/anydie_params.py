@@ -1,0 +1,52 @@
+"""The thresholds of the colour-agnostic die finder and counter (:mod:`rig.vision.anydie`).
+
+A module of their own, so the pip parameters (:mod:`rig.vision.pips`, which hold an ``[anydie]``
+table) and the finder (which uses the pip counter) do not import each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class AnyDieParams:
+    """Thresholds of the colour-agnostic finder and counter (the ``[anydie]`` table)."""
+
+    work_px: int = 320          # the frame is searched at this longer side
+    background: float = 0.3     # the floor: median over this fraction of the frame
+    contrast: float = 22.0      # Lab distance from the floor for a die pixel
+    chroma_weight: float = 1.5  # a and b count this much more than L (shadows change L only)
+    close: float = 0.012        # closing kernel, fraction of the work frame
+    open: float = 0.03          # opening kernel (drops bands thinner than a die: walls), fraction
+    min_side: float = 0.025     # die side range, fraction of the frame's longer side
+    max_side: float = 0.16
+    max_aspect: float = 2.2     # bounding-box aspect of one die
+    min_fill: float = 0.45      # region area / box area
+    resegment: bool = True      # segment a region larger than a die again against its own colour
+    split_aspect: float = 1.4   # ... and kept split when it is this elongated and every part reads
+    split_area: float = 1.6     # a region this many times the frame's typical die is several dice
+    face_px: int = 64           # a die crop is scaled to this side before counting
+    fill_floor: bool = False    # count pips against a face whose surroundings are the face's colour
+    grow: float = 0.0           # the die's box and mask are grown by this fraction of its side
+    inner: float = 0.06         # the inner face: body eroded by this fraction of its side
+    local: float = 0.4          # a pip's face: the median over this fraction of the die around it
+    pip_chroma: float = 2.0     # weight of a and b (squared) against L in a pip's contrast
+    pip_contrast: float = 30.0  # Lab distance of a pip from its face, at least
+    pip_otsu: float = 0.6       # ... and at least this fraction of the Otsu threshold
+    pip_min: float = 0.06       # pip diameter range, fraction of the die's side
+    pip_max: float = 0.32
+    pip_max_aspect: float = 1.8
+    pip_min_fill: float = 0.5
+    pip_solidity: float = 0.0     # a pip is convex: its area / its hull's area
+    pip_size_ratio: float = 0.45  # a pip's area vs the larger pips' median
+    pip_link: float = 4.5         # pips of one face within this many pip diameters
+    pattern_tolerance: float = 0.35
+    centre_slack: float = 0.2     # a lone pip lies within this fraction of the die from its middle
+    min_confidence: float = 0.6
+    use_net: bool = True          # check each die with the learned counter (calibration/pipnet.npz)
+    net_reject: float = 0.8       # the net's "not a die" at least this sure drops an unreadable candidate
+    net_drop: float = 0.97        # ... this sure drops any candidate (a knot in the wood read as pips)
+    net_agree: float = 0.9        # net and counter agree: ok if the counter was sure or the net this sure
+    net_alone: float = 1.01       # the counter unsure, the net this sure: the net's reading, ok (above 1: never)
+    net_sure: float = 0.8         # they disagree: the net's number (flagged) when this sure
