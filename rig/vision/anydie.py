@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from rig.vision.anydie_params import AnyDieParams
-from rig.vision.pips import PipCount, PipDie, _pattern_ok, check_frame
+from rig.vision.pips import PipCount, PipDie, _pattern_ok, check_frame, top_face_pips
 
 __all__ = ["AnyDieParams"]  # re-exported: its home is rig.vision.anydie_params (no pips <-> anydie circle)
 
@@ -242,22 +242,7 @@ def _face(blobs: list[_Blob], p: AnyDieParams) -> tuple[list[_Blob], float]:
     ref = float(np.median(sorted(b.area for b in blobs)[-2:]))
     blobs = [b for b in blobs if p.pip_size_ratio * ref <= b.area <= 2.5 * ref]
     diameter = 2 * math.sqrt(ref / math.pi)
-    root = list(range(len(blobs)))
-
-    def find(i: int) -> int:
-        while root[i] != i:
-            i = root[i]
-        return i
-
-    for i, a in enumerate(blobs):
-        for j in range(i + 1, len(blobs)):
-            if math.hypot(a.x - blobs[j].x, a.y - blobs[j].y) <= p.pip_link * diameter:
-                root[find(i)] = find(j)
-    groups: dict[int, list[_Blob]] = {}
-    for i, b in enumerate(blobs):
-        groups.setdefault(find(i), []).append(b)
-    face = max(groups.values(), key=lambda g: (len(g) <= 6, float(np.mean([b.area for b in g])), len(g)))
-    return face, diameter
+    return top_face_pips(blobs, p.pip_link * diameter), diameter
 
 
 def _judge(face: list[_Blob], diameter: float, p: AnyDieParams) -> PipCount:

@@ -392,6 +392,26 @@ def _pip_blobs(die: np.ndarray, body: np.ndarray, f: FindParams) -> list[_Blob]:
     return blobs
 
 
+def top_face_pips(blobs: list, link: float) -> list:
+    """The pips of the top face: blobs linked by chains at most ``link`` apart, the group that looks most like
+    one face (at most six pips, the largest pips, then the most of them). ``blobs`` have ``x``, ``y``, ``area``."""
+    root = list(range(len(blobs)))
+
+    def find(i: int) -> int:
+        while root[i] != i:
+            i = root[i]
+        return i
+
+    for i, a in enumerate(blobs):
+        for j in range(i + 1, len(blobs)):
+            if math.hypot(a.x - blobs[j].x, a.y - blobs[j].y) <= link:
+                root[find(i)] = find(j)
+    groups: dict[int, list] = {}
+    for i, b in enumerate(blobs):
+        groups.setdefault(find(i), []).append(b)
+    return max(groups.values(), key=lambda g: (len(g) <= 6, float(np.mean([b.area for b in g])), len(g)))
+
+
 def _pattern_ok(pts: np.ndarray, diameter: float, tol: float) -> bool:
     """Does the arrangement of ``pts`` look like a die face's pip pattern (seen at a slant)?
 
@@ -456,21 +476,7 @@ def read_top_face(die: np.ndarray, body: np.ndarray | None = None, params: PipPa
     size = diameter / math.sqrt(max(1, int(np.count_nonzero(body))))
     if not f.min_pip_size <= size <= f.max_pip_size:
         return PipCount(0, reasons=(f"pips {size:.2f} x the die's size: not a die's pips",))
-    root = list(range(len(blobs)))
-
-    def find(i: int) -> int:
-        while root[i] != i:
-            i = root[i]
-        return i
-
-    for i, a in enumerate(blobs):
-        for j in range(i + 1, len(blobs)):
-            if math.hypot(a.x - blobs[j].x, a.y - blobs[j].y) <= f.pip_link * diameter:
-                root[find(i)] = find(j)
-    groups: dict[int, list[_Blob]] = {}
-    for i, b in enumerate(blobs):
-        groups.setdefault(find(i), []).append(b)
-    face = max(groups.values(), key=lambda g: (len(g) <= 6, float(np.mean([b.area for b in g])), len(g)))
+    face = top_face_pips(blobs, f.pip_link * diameter)
     reasons = []
     if len(face) > 6:
         reasons.append(f"{len(face)} pip-like blobs in one group")
