@@ -93,6 +93,15 @@ def test_schema_3_cleans_a_poisoned_log_and_the_game_resumes(tmp_path):
         assert [g["players"] for g in service.history()["games"]] == [PLAYERS]  # summaries rebuilt
 
 
+#: rows a damaged or tampered log may hold: a card no game has, a body cut short, a list, no type
+TAMPERED = [
+    '{"card":"purple","source":"display","t_us":9,"type":"card_revealed"}',
+    '{"player":"Ada","source":"gpio","t_us":1000,"type":"turn_started"',  # one byte cut
+    '["a list", "not an object"]',
+    '{"source":"gpio","t_us":1000}',  # no type
+]
+
+
 def _tamper(path, seq_of, body):
     conn = sqlite3.connect(path)
     seq = conn.execute(seq_of).fetchone()[0]
@@ -102,12 +111,7 @@ def _tamper(path, seq_of, body):
     return seq
 
 
-@pytest.mark.parametrize("body", [
-    '{"card":"purple","source":"display","t_us":9,"type":"card_revealed"}',
-    '{"player":"Ada","source":"gpio","t_us":1000,"type":"turn_started"',  # one byte cut
-    '["a list", "not an object"]',
-    '{"source":"gpio","t_us":1000}',  # no type
-])
+@pytest.mark.parametrize("body", TAMPERED)
 def test_a_tampered_event_is_skipped_with_a_notice_naming_the_database(tmp_path, body):
     with started(tmp_path) as service:
         path = service.log.path
@@ -325,12 +329,7 @@ def test_a_real_full_filesystem(tmp_path):
     assert out["lost"] == [] and out["backlog"] == 0
 
 
-@pytest.mark.parametrize("body", [
-    '{"card":"purple","source":"display","t_us":9,"type":"card_revealed"}',
-    '{"player":"Ada","source":"gpio","t_us":1000,"type":"turn_started"',  # one byte cut
-    '["a list", "not an object"]',
-    '{"source":"gpio","t_us":1000}',  # no type
-])
+@pytest.mark.parametrize("body", TAMPERED)
 def test_the_referees_views_of_a_tampered_log_skip_the_event_too(tmp_path, body):
     """Past turns, die fairness and the exports replay the log as the fold does: a damaged row is left out."""
     from rig.engine.export import history_csv
