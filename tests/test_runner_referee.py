@@ -2,6 +2,7 @@
 the configured tie window in the game, the dice test and the exports reachable over HTTP."""
 
 import dataclasses
+import time
 import warnings
 
 import cv2
@@ -34,6 +35,10 @@ def test_each_settled_roll_is_kept_and_served_with_its_reading(config, tmp_path)
             rig.sim.roll(n)
             wait_for(rig, lambda s, r=roll: s["turn"]["rolls"] == r, what=f"roll {roll}")
         game_id = rig.service.state()["game"]["id"]
+        kept = tmp_path / "evidence" / f"g{game_id}" / "t1-r3.jpg"
+        deadline = time.monotonic() + 10  # the frame is written just after the roll is logged
+        while not kept.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
         turns = web.get("/api/turns").json()
         (turn,) = turns["turns"]
         assert turns["id"] == game_id and turns["evidence"] is True
