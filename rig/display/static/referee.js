@@ -12,6 +12,9 @@ const rigReferee = (function () {
   let reviewKey = null;
   let hiddenTurn = null;  // the turn whose review strip the players closed
   let openedTurn = null;  // the turn whose folded strip the players opened
+  let exportKey = null;
+  const view = { tab: "turns", game: null, turn: null };
+
   // the strip lies over the dice column, below the dice: the tosses and the scores stay in view
   function placeInDiceColumn(box) {
     const panel = document.querySelector("#frog-board .dice-panel");
@@ -34,8 +37,6 @@ const rigReferee = (function () {
       return r.bottom > top && r.top < rect.bottom && r.right > rect.left && r.left < rect.right;
     });
   }
-  let exportKey = null;
-  const view = { tab: "turns", game: null, turn: null };
 
   function svg(tag, attrs, ...children) {
     const node = document.createElementNS(SVG, tag);
