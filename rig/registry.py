@@ -164,6 +164,32 @@ class Game:
     def on_frame(self, table: Any, t_us: int, frame: Any, state: dict) -> None:
         """Each camera frame while a game of this kind runs (timeouts, card reveals, ...)."""
 
+    # -- the page (issue 17, display side) ----------------------------------------------------
+    #: the page's renderer of this game (its scoreboard, turn panel, new-game options): a script
+    #: and a style sheet shipped beside the module that defines the Game (package data), served
+    #: at ``/games/<name>/page.js`` and ``page.css``; empty: the page's generic renderer
+    page_script: ClassVar[str] = ""
+    page_style: ClassVar[str] = ""
+
+    def page_file(self, kind: str) -> Any:
+        """The ``"script"`` or ``"style"`` page asset as an importlib resource (None: this game has none)."""
+        import sys
+        from importlib.resources import files
+        from pathlib import Path
+
+        name = {"script": self.page_script, "style": self.page_style}.get(kind)
+        if not name or "/" in name or "\\" in name or name.startswith("."):
+            return None
+        module = sys.modules[type(self).__module__]
+        if getattr(module, "__path__", None) is not None:  # the Game is in the package's __init__
+            folder = files(module.__name__)
+        elif module.__spec__ is not None and module.__spec__.parent:
+            folder = files(module.__spec__.parent)
+        else:  # a game that is one top-level module (docs/examples/highroll)
+            folder = Path(module.__file__).parent
+        asset = folder / name
+        return asset if asset.is_file() else None
+
 
 _lock = threading.Lock()
 _games: dict[str, Game] = {}

@@ -238,6 +238,7 @@ def create_app(
     and ``NAME.local`` (DNS-rebinding guard).
     """
     from rig.display.api import api_routes
+    from rig.display.games import described, page_routes
     from rig.display.middleware import Guard, default_host_names, host_allowed
 
     guard = PinGuard(pin or new_pin())
@@ -260,14 +261,14 @@ def create_app(
         host = request.client.host if request.client else None
         local = guard.is_local(host)
         body = dict(info, sim=sim is not None, calibration=calibration is not None, local=local,
-                    pin_required=not local, games=registry.describe())
+                    pin_required=not local, games=described(), default_game=registry.DEFAULT)
         if local and info.get("lan"):
             body["pin"] = guard.pin  # shown on the attached display only
         return JSONResponse(body, headers={"cache-control": "no-store"})
 
     async def game_kinds(request: Request) -> Response:
-        """The registered games (the page's Game menu): name, title, description, seats, dice, keys."""
-        return JSONResponse({"games": registry.describe()}, headers={"cache-control": "no-store"})
+        """The registered games (the page's Game menu): name, title, description, seats, dice, keys, page assets."""
+        return JSONResponse({"games": described()}, headers={"cache-control": "no-store"})
 
     async def check_pin(request: Request) -> Response:
         if can_change(request):
@@ -301,6 +302,7 @@ def create_app(
     from rig.display.referee import referee_routes
 
     routes += referee_routes(service, evidence=evidence, can_view=can_view)
+    routes += page_routes()
     routes.append(Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"))
 
     allowed = host_allowed(default_host_names() | set(hosts))

@@ -5,7 +5,7 @@
   (``image``, ``overlay``: URLs, or None when no frame was kept). Without ``game``: the current game.
 - ``GET /api/evidence/GAME/TURN/ROLL.jpg`` — the frame the roll settled on; ``?overlay=1`` draws
   the reading on it.
-- ``GET /api/dice`` — face counts over every scored Laser Frogs turn and the χ² tests.
+- ``GET /api/dice`` — face counts over every scored turn of the default game (``rig.registry.DEFAULT``) and the χ² tests.
 - ``GET /api/export/bgstats?game=ID`` — the BG Stats play JSON and its ``bgstats://`` / ``https://``
   import links; ``GET /api/export/bgstats.svg?game=ID`` — a compact ``https://`` link as a QR code (SVG).
 - ``GET /api/export/history.csv`` and ``/api/export/history.json`` — ``rig history --export``.

@@ -1,6 +1,6 @@
 // The referee: the evidence of each turn (the dice as the camera saw them, with the reading drawn
-// on, and a photo-finish strip of the tosses in µs), any past turn from the history, the dice
-// fairness test, and at game end the "Send to BG Stats" link and QR code. Listens to "rig:state"
+// on, and a photo-finish strip of the tosses in µs) of a game whose renderer has some (games.js:
+// evidence: true), any past turn from the history, the dice fairness test, and at game end the "Send to BG Stats" link and QR code. Listens to "rig:state"
 // (common.js); owns its own elements (the review strip, the game-end export box, the Referee dialog).
 "use strict";
 const rigReferee = (function () {
@@ -15,24 +15,26 @@ const rigReferee = (function () {
   let exportKey = null;
   const view = { tab: "turns", game: null, turn: null };
 
-  // the strip lies over the dice column, below the dice: the tosses and the scores stay in view
-  function placeInDiceColumn(box) {
-    const panel = document.querySelector("#frog-board .dice-panel");
+  // the strip lies over the column its game's board marks (data-review-column), below what must stay
+  // in sight there (data-review-below); the elements marked data-review-uncovered stay in view
+  function placeInColumn(box) {
+    const panel = document.querySelector("main.board:not([hidden]) [data-review-column]");
     if (!panel) return;
     const r = panel.getBoundingClientRect();
     if (r.width < window.innerWidth * 0.6) {
       Object.assign(box.style, { left: `${r.left}px`, width: `${r.width}px`, right: "auto" });
-      const dice = document.getElementById("dice").getBoundingClientRect();  // never over the dice themselves
-      box.style.maxHeight = `${Math.max(0, box.getBoundingClientRect().bottom - dice.bottom - 6)}px`;
+      const below = panel.querySelector("[data-review-below]");
+      const clear = below ? below.getBoundingClientRect().bottom : r.top;
+      box.style.maxHeight = `${Math.max(0, box.getBoundingClientRect().bottom - clear - 6)}px`;
     } else {
       Object.assign(box.style, { left: "", width: "", right: "", maxHeight: "" });  // one column (a phone): folded
     }
   }
-  // would the open strip, at its full height, cover a toss? (long toss lists, the 7" display, phones)
-  function coversTosses(box) {
+  // would the open strip, at its full height, cover one of them? (long toss lists, the 7" display, phones)
+  function coversUncovered(box) {
     const rect = box.getBoundingClientRect();
     const top = rect.bottom - parseFloat(getComputedStyle(box).maxHeight || "0");
-    return [...document.querySelectorAll("#tosses .toss")].some((t) => {
+    return [...document.querySelectorAll("main.board:not([hidden]) [data-review-uncovered]")].some((t) => {
       const r = t.getBoundingClientRect();
       return r.bottom > top && r.top < rect.bottom && r.right > rect.left && r.left < rect.right;
     });
@@ -133,13 +135,13 @@ const rigReferee = (function () {
     if (!box) return;
     const turn = s && s.turn;
     const turnKey = s && s.game && turn ? `${s.game.id}/${turn.number}` : null;
-    const show = Boolean(s && s.game && s.game.game === "frogs" && turn && turn.phase === "review" && hiddenTurn !== turnKey);
+    const show = Boolean(s && s.game && rigGames.get(s.game.game).evidence && turn && turn.phase === "review" && hiddenTurn !== turnKey);
     box.hidden = !show;
     document.body.classList.toggle("referee-reviewing", show);
     if (!show) { reviewKey = null; return; }
     box.classList.remove("folded");
-    placeInDiceColumn(box);
-    const folded = openedTurn !== turnKey && (coversTosses(box) || parseFloat(getComputedStyle(box).maxHeight) < 120);
+    placeInColumn(box);
+    const folded = openedTurn !== turnKey && (coversUncovered(box) || parseFloat(getComputedStyle(box).maxHeight) < 120);
     box.classList.toggle("folded", folded);
     const key = `${s.game.id}/${turn.number}/${s.version}/${folded}`;
     if (key === reviewKey) return;
@@ -214,7 +216,7 @@ const rigReferee = (function () {
 
   async function gamePicker() {
     const history = await rig.getJSON("/api/history");
-    const games = history.games.filter((g) => g.game === "frogs" || view.tab === "export");
+    const games = history.games.filter((g) => rigGames.get(g.game).evidence || view.tab === "export");
     if (view.game === null && games.length) view.game = games[0].id;
     const select = el("select", { id: "ref-game", "aria-label": "game", onchange: (e) => { view.game = Number(e.target.value); view.turn = null; renderDialog(); } },
       games.map((g) => el("option", { value: g.id, selected: g.id === view.game ? true : null,
@@ -236,7 +238,7 @@ const rigReferee = (function () {
   }
 
   async function turnsView() {
-    if (view.game === null) return el("p", { class: "hint", text: "No Laser Frogs game yet." });
+    if (view.game === null) return el("p", { class: "hint", text: "No game with turn evidence yet." });
     const record = await rig.getJSON(`/api/turns?game=${view.game}`);
     if (!record.turns.length) return el("p", { class: "hint", text: "No turn in this game yet." });
     const turn = record.turns.find((t) => t.number === view.turn) || record.turns[record.turns.length - 1];

@@ -12,6 +12,8 @@ class Banana(Game):
     title = "Banana Moon"
     short_title = "Banana Moon"
     description = "2 players: a white and a black die decide who starts; no buttons needed"
+    page_script = "page.js"  # its scoreboard on the page (page.css beside it): docs/games-new.md
+    page_style = "page.css"
     order = 30
     rules = "rig.games.banana.rules"
     engine = "rig.games.banana.engine"

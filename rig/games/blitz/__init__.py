@@ -12,6 +12,8 @@ class Blitz(Game):
     title = "Würfelblitz"
     short_title = "Würfelblitz"
     description = "2 to 7 players: one throw of coloured and white dice, the fastest correct buzz scores"
+    page_script = "page.js"  # its scoreboard on the page (page.css beside it): docs/games-new.md
+    page_style = "page.css"
     order = 10
     rules = "rig.games.blitz.rules"
     engine = "rig.games.blitz.engine"

@@ -12,6 +12,8 @@ class Frogs(Game):
     title = "Lunar Laser Frogs"
     short_title = "Laser Frogs"
     description = "3 to 8 players: six dice, up to three rolls a turn, cards laid by hand, toss buttons"
+    page_script = "page.js"  # its scoreboard on the page (page.css beside it): docs/games-new.md
+    page_style = "page.css"
     order = 0
     rules = "rig.rules.frogs"
     engine = ""  # the engine's own fold (rig.engine.game)

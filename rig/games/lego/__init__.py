@@ -12,6 +12,8 @@ class Lego(Game):
     title = "LEGO Lunar Command"
     short_title = "LEGO Lunar"
     description = "2 players: one LEGO die with coloured faces, press to take the roll"
+    page_script = "page.js"  # its scoreboard on the page (page.css beside it): docs/games-new.md
+    page_style = "page.css"
     order = 20
     rules = "rig.games.lego.rules"
     engine = "rig.games.lego.engine"

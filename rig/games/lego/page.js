@@ -1,0 +1,72 @@
+// LEGO Lunar Command on the page: the die's action big, score entry (stations, points, UFO
+// abductions, pieces) and the track to 11 (the renderer interface: rig/display/static/games.js).
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const { el } = rig;
+  const COLOURS = rigGames.COLOURS;
+  const PHASES = {
+    waiting: (t) => `${t.roller}: roll the LEGO Dice`,
+    action: (t) => `${t.roller}: ${t.action ? t.action.action : ""}`,
+    over: () => "game over",
+  };
+
+  const post = (body) => rig.post("/api/events", body);
+
+  function render(s, { main, side }) {
+    const t = s.turn;
+    const a = t.action;
+    const face = a ? a.face : null;
+    main.replaceChildren(
+      el("div", { class: "big-action", id: "lego-action", "data-action": a ? a.action : "",
+        style: face ? `border-color: ${COLOURS[face] || "#777"}` : "" },
+        face ? el("span", { class: "lego-face", style: `background: ${COLOURS[face] || "#777"}` }) : null,
+        el("div", { class: "action-name", text: a ? a.action.toUpperCase() : "roll the LEGO Dice" }),
+        a ? el("div", { class: "action-label", text: a.label }) : null),
+      el("div", { class: "lego-entry" },
+        el("div", { class: "hint", text: "A closed station: robots, astronauts and each player's coloured pieces in its outer wall" }),
+        el("label", {}, "robots ", el("input", { id: "st-robots", type: "number", min: 0, max: 9, value: 0 })),
+        el("label", {}, "astronauts ", el("input", { id: "st-astronauts", type: "number", min: 0, max: 9, value: 0 })),
+        s.game.players.map((p, i) => el("label", {}, `${p}'s pieces `, el("input", { id: `st-pieces-${i}`, type: "number", min: 0, max: 20, value: 0 }))),
+        el("button", { id: "btn-station", text: "Score station", onclick: () => scoreStation(s.game.players) })),
+      el("div", { class: "lego-entry" }, s.game.players.map((p) => el("span", { class: "lego-player" }, el("strong", { text: p }),
+        el("button", { "data-points": p, text: "+1 point", onclick: () => post({ type: "points_scored", player: p, points: 1 }) }),
+        el("button", { "data-abduct": p, text: "UFO +2", onclick: () => post({ type: "points_scored", player: p, points: 2, detail: "UFO abduction" }) }),
+        el("button", { "data-piece": p, text: "+piece", onclick: () => post({ type: "piece_built", player: p, count: 1 }) })))),
+      el("div", { class: "lego-entry" },
+        t.phase === "action" ? el("button", { id: "btn-next-turn", text: "Next turn", onclick: () => post({ type: "turn_scored" }) }) : null,
+        el("button", { id: "btn-out", text: "Out of pieces: end", onclick: () => post({ type: "game_ended", reason: "out_of_pieces" }) })));
+    const track = s.track;
+    side.replaceChildren(el("h2", { text: `Track to ${track.target}` }), el("table", { class: "totals", id: "track" },
+      el("tbody", {}, s.game.players.map((p) => el("tr", { "data-player": p, class: `${s.game.whose_turn === p ? "roller" : ""} ${s.winner === p ? "leader" : ""}` },
+        el("td", { class: "name", text: p }),
+        el("td", { class: "bar-cell" }, el("span", { class: "track-bar", style: `width: ${Math.min(100, 100 * track.points[p] / track.target)}%` })),
+        el("td", { class: "total", text: track.points[p] }),
+        el("td", { class: "delta", title: "coloured pieces built", text: `${track.pieces_built[p]} pc` }))))),
+      el("div", { class: "hint", text: (s.scoring || []).slice(-3).map((e) => `${Object.entries(e.points).map(([k, v]) => `${k} +${v}`).join(", ")} (${e.what})`).join(" · ") }));
+  }
+
+  async function scoreStation(players) {
+    const num = (id) => Number($(id).value || 0);
+    const pieces = {};
+    players.forEach((p, i) => { pieces[p] = num(`st-pieces-${i}`); });
+    await post({ type: "station_scored", robots: num("st-robots"), astronauts: num("st-astronauts"), pieces });
+  }
+
+  function header(s) {
+    const t = s.turn;
+    let banner = t ? `${t.roller}'s turn` : "";
+    if (s.winner) banner = `${s.winner} wins!`;
+    else if (s.outcome) banner = s.outcome.reason === "draw" ? "A draw" : "Game over";
+    return { banner, phase: t ? (PHASES[t.phase] || ((x) => x.phase))(t) : "" };
+  }
+
+  // the new-game form: the points to win
+  const fields = () => [el("label", {}, "Points to win ", el("input", { id: "new-target", type: "number", min: 1, max: 99, value: 11 }))];
+  function read() {
+    const target = $("new-target").value.trim();
+    return target ? { target: Number(target) } : {};
+  }
+
+  rigGames.register("lego", { render, header, options: { fields, read } });
+})();
