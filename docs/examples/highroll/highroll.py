@@ -2,7 +2,7 @@
 
 Each player throws one die, in seat order; the highest throw wins (a tie: no winner). One module
 holds what a game package holds in three: the rules (standard library only), the engine fold and
-the :class:`rig.registry.Game` that tells the rig about it.
+the :class:`rig.registry.Game` that tells the rig about it; ``page.js`` beside it draws it on the page.
 """
 
 from __future__ import annotations
@@ -105,3 +105,4 @@ class HighRoll(Game):
     dice = 1
     sim_keys = "r roll"
     needs_inputs = False       # the camera alone plays it
+    page_script = "page.js"    # its scoreboard on the page, beside this module (no page_style: none needed)
