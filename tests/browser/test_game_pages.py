@@ -37,7 +37,8 @@ def test_each_game_page_script_is_loaded_from_its_package(page, rig_server):
     assert page.js_errors == []
 
 
-def test_a_game_without_a_page_script_is_drawn_by_the_generic_renderer(page, rig_server):
+def test_a_game_without_a_page_script_is_drawn_by_the_generic_renderer(page, start_rig):
+    rig_server = start_rig()  # its own rig: the shared one's virtual table keeps its sequence of throws
     rig_server.post("/api/games", {"game": "lego", "players": ["Ada", "Ben"]})
     page.route("**/api/display", without_page("lego"))
     page.goto(rig_server.url)
