@@ -61,7 +61,7 @@ class Game:
     #: the rules module (standard library only) with ``score_request(data) -> dict``
     rules: ClassVar[str] = ""
     #: the engine module with the game's fold (its ``Game``, or ``"module:Class"``: a subclass of
-    #: :class:`rig.engine.extra.ExtraGame`); empty for the engine's own frogs fold
+    #: :class:`rig.engine.extra.ExtraGame`); empty for a game the engine cannot run
     engine: ClassVar[str] = ""
     #: how many dice the camera expects in the box
     dice: ClassVar[int] = 6

@@ -20,7 +20,7 @@ def add_arguments(parser) -> None:
 
 def _load(text: str) -> dict[str, float]:
     from rig.errors import RigError
-    from rig.rules.frogs import FACE_NAMES, Face
+    from rig.games.frogs.rules import FACE_NAMES, Face
 
     face, sep, weight = text.partition("=")
     try:

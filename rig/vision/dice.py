@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from rig.rules.frogs import DICE_PER_COMBO, DICE_PER_TURN
+from rig.games.frogs.rules import DICE_PER_COMBO, DICE_PER_TURN
 from rig.vision.errors import FrameError
 from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light, floor_model, floor_surface  # noqa: F401
 from rig.vision.profile import COLOURS, Profile

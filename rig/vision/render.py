@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from rig.rules.frogs import DICE_PER_COMBO, FACE_NAMES
+from rig.games.frogs.rules import DICE_PER_COMBO, FACE_NAMES
 from rig.vision.errors import VisionError
 
 CARD_NAMES = ("blue", "pink", "yellow", "blank", "gray")

@@ -1,9 +1,9 @@
-"""The state machine of one game, as a fold over its events.
+"""Lunar Laser Frogs' engine fold: the state machine of one game, as a fold over its events.
 
 :class:`GameState` holds one game (players in seat order, the scored turns, the turn under
 way); :func:`apply` takes it one event further or raises :class:`EventRefused` leaving it
 untouched. The scoring and the game's progress (whose turn, game end, tie-break rounds)
-come from :mod:`rig.rules`: the engine adds no scoring of its own.
+come from :mod:`rig.games.frogs.rules`: the engine adds no scoring of its own.
 
 Turn phases, in the rulebook's order of play: ``waiting`` (for the roller to start),
 ``rolling`` (fewer than three rolls and fewer than six dice), ``tossing`` (someone still has
@@ -18,13 +18,12 @@ first card is turned over; after that it stands.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
-from rig import registry
 from rig.engine.errors import EventRefused
 from rig.engine.extra import ExtraGame
-from rig.rules.frogs import Card, Face, FrogsError, Toss, Turn, dice_counts
-from rig.rules.game import GameSetup, Progress
+from rig.games.frogs.rules import Card, Face, FrogsError, Toss, Turn, dice_counts
+from rig.games.frogs.rules.game import GameSetup, Progress
 
 ROLLS_PER_TURN = 3
 DICE = 6
@@ -67,8 +66,8 @@ class TurnState:
                        corrected_cards=set(self.corrected_cards), violations=list(self.violations))
 
 
-@dataclass
-class GameState:
+@dataclass(repr=False)
+class GameState(ExtraGame):
     """One game: set-up, scored turns, the turn under way, the end."""
 
     id: int
@@ -96,6 +95,98 @@ class GameState:
     @property
     def is_over(self) -> bool:
         return self.ended is not None
+
+    # -- the fold (rig.engine.extra.ExtraGame's interface) -------------------------------
+    @classmethod
+    def start(cls, event: Mapping[str, Any], game_id: int) -> GameState:
+        return start_game(event, game_id)
+
+    def apply(self, event: Mapping[str, Any], *, replay: bool = False) -> GameState:
+        return apply(self, event, replay=replay)
+
+    def phase(self) -> str:
+        return phase(self)
+
+    @property
+    def turn_number(self) -> int:
+        return self.turn.number
+
+    def totals(self) -> dict[str, int]:
+        return dict(self.progress().totals)
+
+    def turns_played(self) -> int:
+        return self.progress().turns_played
+
+    def plan(self, event: dict[str, Any], derived: Callable[..., dict[str, Any]]) -> list[dict[str, Any]]:
+        """A roll (or a turn start) in review books the finished turn first; a roll before the turn started starts it."""
+        kind, current = event["type"], phase(self)
+        if kind in ("turn_started", "roll_settled") and current == "review":
+            plan = [derived("turn_scored")]
+            if kind == "roll_settled":
+                plan.append(derived("turn_started", t_us=event.get("started_us", event["t_us"])))
+            return plan + [event]
+        if kind == "roll_settled" and current == "waiting":
+            return [derived("turn_started", t_us=event.get("started_us", event["t_us"])), event]
+        return [event]
+
+    def prepare(self, item: dict[str, Any]) -> dict[str, Any]:
+        """A ``turn_scored`` carries the turn's number and score."""
+        if item["type"] == "turn_scored" and not self.is_over:
+            score = score_turn(self)
+            if score is not None:
+                return {**item, "turn": self.turn.number, "score": score}
+        return item
+
+    def after(self, item: dict[str, Any],
+              before: ExtraGame | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        kind = item["type"]
+        if kind == "roll_settled":
+            early = early_dice_violation(before, self, item)
+            return item, [early] if early is not None else []
+        if kind == "turn_scored":
+            item = {**item, "totals": self.totals()}
+            if self.progress().outcome is not None:
+                return item, [{"type": "game_ended", "t_us": item["t_us"], "source": "engine",
+                               **({"clock": item["clock"]} if "clock" in item else {})}]
+            return item, []
+        if kind == "game_ended":
+            ended = self.ended or {}
+            return {**item, "winner": ended.get("winner"), "totals": self.totals(),
+                    "outcome": ended.get("outcome")}, []
+        return item, []
+
+    def view(self) -> dict[str, Any]:
+        from rig.games.frogs.view import state_part
+
+        return state_part(self)
+
+    # -- the referee's look back ------------------------------------------------------------
+    @property
+    def tie_window_us(self) -> int:  # type: ignore[override]
+        return self.rules.tie_window_us
+
+    def turn_under_way(self) -> int | None:
+        return self.turn.number
+
+    def rolls_in_turn(self) -> int:
+        return self.turn.rolls
+
+    def turn_record(self, rolls: list[dict[str, Any]], scored: bool) -> dict[str, Any]:
+        from rig.games.frogs.view import turn_record
+
+        return turn_record(self, rolls, scored)
+
+    # -- the players' inputs ----------------------------------------------------------------
+    def press(self, player: str, t_us: int, source: str, clock: str | None) -> list[dict[str, Any]]:
+        from rig.games.frogs.inputs import events_for_press
+
+        return events_for_press(self, player, t_us, source, clock)
+
+    def release(self, player: str, t_us: int, held_us: int, source: str, clock: str | None,
+                *, hold_us: int) -> list[dict[str, Any]]:
+        from rig.games.frogs.inputs import events_for_release
+
+        return events_for_release(self, player, t_us, held_us, source, clock, hold_us=hold_us)
 
 
 # --------------------------------------------------------------------------- tosses
@@ -192,9 +283,7 @@ def cards_expected(game: GameState) -> int:
 # --------------------------------------------------------------------------- phases and scoring
 
 
-def phase(game: GameState | ExtraGame) -> str:
-    if isinstance(game, ExtraGame):
-        return game.phase()
+def phase(game: GameState) -> str:
     turn = game.turn
     if game.is_over:
         return "over"
@@ -257,18 +346,9 @@ def score_turn(game: GameState) -> dict[str, Any] | None:
 # --------------------------------------------------------------------------- applying events
 
 
-def start_game(event: Mapping[str, Any], game_id: int) -> GameState | ExtraGame:
+def start_game(event: Mapping[str, Any], game_id: int) -> GameState:
     """A new game from a ``game_started`` event (raises :class:`EventRefused` for bad set-ups)."""
-    name = event.get("game", registry.DEFAULT)
-    try:
-        kind = registry.get(name) if isinstance(name, str) else None
-    except registry.UnknownGameError:
-        kind = None
-    if kind is None:
-        raise EventRefused(f"the engine runs whole games of {', '.join(registry.names())}, not {name!r}")
-    cls = kind.engine_class()
-    if cls is not None:  # a game with its own fold; the one without is the engine's frogs fold below
-        return cls.start(event, game_id)
+    name = event.get("game", "frogs")
     options = dict(event.get("options") or {})
     unknown = sorted(set(options) - {"turns_each", "penalty_per_violation", "tie_window_us"})
     if unknown:
@@ -290,25 +370,15 @@ def start_game(event: Mapping[str, Any], game_id: int) -> GameState | ExtraGame:
     return GameState(game_id, name, players, options, setup, event["t_us"], TurnState(1, setup.roller_of(0)))
 
 
-def apply(game: GameState | ExtraGame | None, event: Mapping[str, Any], *,
-          replay: bool = False) -> GameState | ExtraGame:
+def apply(game: GameState, event: Mapping[str, Any], *, replay: bool = False) -> GameState:
     """``game`` after ``event`` (a copy; ``game`` itself is not changed). Raises :class:`EventRefused`.
 
-    ``replay``: the event is already in the log (a fold at start-up or after an undo): the
-    order-of-play checks that came with the copy-before-reveal rule are not applied again, so
-    a log written before them still folds.
+    The checks every game shares come first (:func:`rig.engine.game.apply`). ``replay``: the
+    event is already in the log (a fold at start-up or after an undo): the order-of-play checks
+    that came with the copy-before-reveal rule are not applied again, so a log written before
+    them still folds.
     """
     kind = event["type"]
-    if game is None:
-        raise EventRefused(f"no game in progress: start one first (a {kind} needs a game)")
-    if kind == "game_started":
-        raise EventRefused("a game is in progress")  # the Engine ends it first
-    if game.is_over and kind != "game_ended":
-        result = game.ended or {}
-        who = f" ({result['winner']} won)" if result.get("winner") else ""
-        raise EventRefused(f"the game is over{who}: start a new game")
-    if isinstance(game, ExtraGame):
-        return game.apply(event)
     handler = _HANDLERS.get(kind)
     if handler is None:
         raise EventRefused(f"a {kind} event has no meaning in {game.game}")
@@ -374,7 +444,7 @@ def _roll_settled(game: GameState, event: Mapping[str, Any]) -> None:
     turn.corrected_dice = set()
 
 
-def early_dice_violation(before: GameState | ExtraGame | None, after: GameState | ExtraGame,
+def early_dice_violation(before: ExtraGame | None, after: ExtraGame,
                          roll: Mapping[str, Any]) -> dict[str, Any] | None:
     """The violation a roll implies when it brings the sixth die before the third roll.
 

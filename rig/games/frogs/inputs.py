@@ -1,4 +1,4 @@
-"""What a toss input means: a toss, the roller starting their turn, or the roller choosing whom to copy.
+"""What a Lunar Laser Frogs toss input means: a toss, the roller starting their turn, or the roller choosing whom to copy.
 
 Every player has one input (button or break-beam). The roller's own input doubles as the
 copy selector: a short press (released within ``hold_us``) moves the choice to the next
@@ -24,18 +24,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rig.engine.extra import ExtraGame
-from rig.engine.game import GameState, phase, score_turn
-
-#: a hold at least this long confirms (µs)
-HOLD_CONFIRM_US = 1_000_000
-
-
-def _event(kind: str, t_us: int, source: str, clock: str | None, **payload: Any) -> dict[str, Any]:
-    event = {"type": kind, "t_us": t_us, "source": source, **payload}
-    if clock is not None:
-        event["clock"] = clock
-    return event
+from rig.engine.extra import event as _event
+from rig.engine.inputs import HOLD_CONFIRM_US
+from rig.games.frogs.engine import GameState, phase, score_turn
 
 
 def next_roller_after(game: GameState) -> str:
@@ -52,13 +43,9 @@ def _scoring_ends_game(game: GameState) -> bool:
     return game.setup.progress(nets).outcome is not None
 
 
-def events_for_press(game: GameState | None, player: str, t_us: int, source: str,
+def events_for_press(game: GameState, player: str, t_us: int, source: str,
                      clock: str | None = None) -> list[dict[str, Any]]:
-    """The events a press (or beam break) of ``player``'s input stands for."""
-    if game is None or game.is_over:
-        return [_event("toss", t_us, source, clock, player=player)]  # logged, refused: no game
-    if isinstance(game, ExtraGame):
-        return game.press(player, t_us, source, clock)
+    """The events a press (or beam break) of ``player``'s input stands for (in a game under way)."""
     turn = game.turn
     current = phase(game)
     if player == turn.roller:
@@ -72,13 +59,9 @@ def events_for_press(game: GameState | None, player: str, t_us: int, source: str
     return [_event("toss", t_us, source, clock, player=player)]
 
 
-def events_for_release(game: GameState | None, player: str, t_us: int, held_us: int, source: str,
+def events_for_release(game: GameState, player: str, t_us: int, held_us: int, source: str,
                        clock: str | None = None, *, hold_us: int = HOLD_CONFIRM_US) -> list[dict[str, Any]]:
     """The events a release of ``player``'s input after ``held_us`` stands for (only the roller's count)."""
-    if game is None or game.is_over:
-        return []
-    if isinstance(game, ExtraGame):
-        return game.release(player, t_us, held_us, source, clock, hold_us=hold_us)
     turn = game.turn
     if player != turn.roller or not turn.started:
         return []

@@ -1,4 +1,5 @@
-"""The engine's state as JSON: exactly the body of ``GET /api/state`` (see docs/engine.md).
+"""A Lunar Laser Frogs game's part of the engine's state (``GET /api/state``, see docs/engine.md),
+and the referee's record of a turn.
 
 >>> format_margin(850), format_margin(3200), format_margin(1_250_000)
 ('850 µs', '3.2 ms', '1.25 s')
@@ -8,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rig.engine.extra import ExtraGame
-from rig.engine.game import (
+from rig.games.frogs.engine import (
     GameState,
     cards_expected,
     classify_tosses,
@@ -20,7 +20,7 @@ from rig.engine.game import (
     score_turn,
     still_to_toss,
 )
-from rig.rules.frogs import Face, is_dead_heat
+from rig.games.frogs.rules import Face, is_dead_heat
 
 
 def dead_heat_text(first: str, second: str, margin_us: int, window_us: int) -> str:
@@ -146,19 +146,13 @@ def game_view(game: GameState) -> dict[str, Any]:
     }
 
 
-def state_view(game: GameState | None, *, version: int, notices: list[dict[str, Any]]) -> dict[str, Any]:
-    """The whole state: ``game``, ``turn``, ``totals``, ``turns``, ``last_turn``, ``outcome``, ``notices``."""
-    if isinstance(game, ExtraGame):
-        return {"version": version, **game.view(), "notices": notices}
-    if game is None:
-        return {"version": version, "game": None, "turn": None, "totals": {}, "turns": [],
-                "last_turn": None, "outcome": None, "winner": None, "notices": notices}
+def state_part(game: GameState) -> dict[str, Any]:
+    """``game``, ``turn``, ``totals``, ``turns``, ``last_turn``, ``outcome`` and ``winner``."""
     progress = game.progress()
     turns = [{"number": t["number"], "roller": t["roller"], "copy": t["score"]["copy"],
               "points": t["score"]["points"], "net": t["score"]["net"]} for t in game.scored]
     ended = game.ended
     return {
-        "version": version,
         "game": game_view(game),
         "turn": None if ended else turn_view(game),
         "totals": dict(progress.totals),
@@ -167,5 +161,16 @@ def state_view(game: GameState | None, *, version: int, notices: list[dict[str, 
                        "score": game.scored[-1]["score"]} if game.scored else None),
         "outcome": ended,
         "winner": ended["winner"] if ended else None,
-        "notices": notices,
+    }
+
+
+def turn_record(game: GameState, rolls: list[dict[str, Any]], scored: bool) -> dict[str, Any]:
+    """The referee's record of the turn under way (:func:`rig.engine.turns.game_turns`)."""
+    view = turn_view(game)
+    return {
+        "number": view["number"], "roller": view["roller"], "scored": scored, "phase": view["phase"],
+        "start_t_us": view["start_t_us"], "dice": [d["face"] for d in view["dice"]],
+        "corrected_dice": [d["index"] for d in view["dice"] if d["corrected"]],
+        "lasered": view["lasered"], "tosses": view["tosses"], "dead_heats": view["dead_heats"],
+        "copy": view["copy"], "score": view["score"], "rolls": rolls,
     }
