@@ -165,6 +165,20 @@ class Game:
         """Each camera frame while a game of this kind runs (timeouts, card reveals, ...)."""
 
 
+    # -- hooks for the engine, the command line and the benchmarks (issue 17: the backend) ----------
+    def event_specs(self) -> dict[str, Any]:
+        """The events this game adds to the engine's (type → :class:`rig.engine.events.EventSpec`):
+        the ``EVENTS`` of its engine module (default: none)."""
+        if not self.engine:
+            return {}
+        return dict(getattr(importlib.import_module(self.engine.partition(":")[0]), "EVENTS", {}))
+
+    def dice_fairness(self, faces: list[str]) -> Any:
+        """The die-fairness test of logged faces (``rig history --dice``): an object with ``format()``
+        and ``to_dict()``; None for a game that has none."""
+        return None
+
+
 _lock = threading.Lock()
 _games: dict[str, Game] = {}
 _loaded = False

@@ -1,14 +1,12 @@
 """A Lunar Laser Frogs game's part of the engine's state (``GET /api/state``, see docs/engine.md),
 and the referee's record of a turn.
-
->>> format_margin(850), format_margin(3200), format_margin(1_250_000)
-('850 µs', '3.2 ms', '1.25 s')
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from rig.engine.view import format_margin
 from rig.games.frogs.engine import (
     GameState,
     cards_expected,
@@ -36,15 +34,6 @@ def dead_heat_text(first: str, second: str, margin_us: int, window_us: int) -> s
                 f"{first} was logged first and counts first")
     return (f"dead heat (Δ {margin_us} µs): {first} and {second} within the {window_us} µs tie window; "
             f"{first} counts first")
-
-
-def format_margin(us: int) -> str:
-    """A time gap for people: µs below a millisecond, ms below a second, else seconds."""
-    if us < 1000:
-        return f"{us} µs"
-    if us < 1_000_000:
-        return f"{us / 1000:.1f} ms"
-    return f"{us / 1_000_000:.2f} s"
 
 
 def _dice_view(dice: list[str], corrected: set[int]) -> tuple[list[dict[str, Any]], list[str]]:
