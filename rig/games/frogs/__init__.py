@@ -14,7 +14,7 @@ class Frogs(Game):
     description = "3 to 8 players: six dice, up to three rolls a turn, cards laid by hand, toss buttons"
     order = 0
     rules = "rig.games.frogs.rules"
-    engine = "rig.games.frogs.engine:GameState"
+    engine = "rig.games.frogs.fold:FrogsFold"
     dice = 6
     sim_keys = "1-8 press a player's button, r roll, b/p/y/k/g lay a card, h hold"
     key_hint = "keys: 1–8 press · r roll · b/p/y/k/g cards · h hold · ? help"

@@ -99,7 +99,7 @@ class GameState(ExtraGame):
     # -- the fold (rig.engine.extra.ExtraGame's interface) -------------------------------
     @classmethod
     def start(cls, event: Mapping[str, Any], game_id: int) -> GameState:
-        return start_game(event, game_id)
+        return start_game(event, game_id, cls)
 
     def apply(self, event: Mapping[str, Any], *, replay: bool = False) -> GameState:
         return apply(self, event, replay=replay)
@@ -155,11 +155,6 @@ class GameState(ExtraGame):
                     "outcome": ended.get("outcome")}, []
         return item, []
 
-    def view(self) -> dict[str, Any]:
-        from rig.games.frogs.view import state_part
-
-        return state_part(self)
-
     # -- the referee's look back ------------------------------------------------------------
     @property
     def tie_window_us(self) -> int:  # type: ignore[override]
@@ -170,23 +165,6 @@ class GameState(ExtraGame):
 
     def rolls_in_turn(self) -> int:
         return self.turn.rolls
-
-    def turn_record(self, rolls: list[dict[str, Any]], scored: bool) -> dict[str, Any]:
-        from rig.games.frogs.view import turn_record
-
-        return turn_record(self, rolls, scored)
-
-    # -- the players' inputs ----------------------------------------------------------------
-    def press(self, player: str, t_us: int, source: str, clock: str | None) -> list[dict[str, Any]]:
-        from rig.games.frogs.inputs import events_for_press
-
-        return events_for_press(self, player, t_us, source, clock)
-
-    def release(self, player: str, t_us: int, held_us: int, source: str, clock: str | None,
-                *, hold_us: int) -> list[dict[str, Any]]:
-        from rig.games.frogs.inputs import events_for_release
-
-        return events_for_release(self, player, t_us, held_us, source, clock, hold_us=hold_us)
 
 
 # --------------------------------------------------------------------------- tosses
@@ -346,8 +324,8 @@ def score_turn(game: GameState) -> dict[str, Any] | None:
 # --------------------------------------------------------------------------- applying events
 
 
-def start_game(event: Mapping[str, Any], game_id: int) -> GameState:
-    """A new game from a ``game_started`` event (raises :class:`EventRefused` for bad set-ups)."""
+def start_game(event: Mapping[str, Any], game_id: int, cls: type[GameState] | None = None) -> GameState:
+    """A new game (a ``cls``) from a ``game_started`` event (raises :class:`EventRefused` for bad set-ups)."""
     name = event.get("game", "frogs")
     options = dict(event.get("options") or {})
     unknown = sorted(set(options) - {"turns_each", "penalty_per_violation", "tie_window_us"})
@@ -367,7 +345,8 @@ def start_game(event: Mapping[str, Any], game_id: int) -> GameState:
     options = {"turns_each": setup.turns_each, "penalty_per_violation": setup.rules.penalty_per_violation}
     if setup.rules.tie_window_us:
         options["tie_window_us"] = setup.rules.tie_window_us
-    return GameState(game_id, name, players, options, setup, event["t_us"], TurnState(1, setup.roller_of(0)))
+    return (cls or GameState)(game_id, name, players, options, setup, event["t_us"],
+                              TurnState(1, setup.roller_of(0)))
 
 
 def apply(game: GameState, event: Mapping[str, Any], *, replay: bool = False) -> GameState:
