@@ -137,7 +137,7 @@ def _referee(args, path) -> int:
     from rig.engine.export import history_csv, history_json
     from rig.engine.log import EventLog
     from rig.engine.turns import game_turns, logged_dice
-    from rig.rules.fairness import DiceFairness
+    from rig import registry
 
     if not path.exists():
         history, faces, turns = {"games": [], "players": []}, [], {}
@@ -148,7 +148,7 @@ def _referee(args, path) -> int:
             turns = {g["id"]: game_turns(log, g["id"])["turns"] for g in history["games"]} \
                 if args.export == "json" else {}
     if args.dice:
-        print(DiceFairness.of(faces).format())
+        print(registry.get(registry.DEFAULT).dice_fairness(faces).format())
     if args.export == "csv":
         sys.stdout.write(history_csv(history))
     elif args.export == "json":

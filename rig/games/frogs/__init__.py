@@ -45,6 +45,11 @@ class Frogs(Game):
         window = config.tosses.tie_window_us
         return {"tie_window_us": window} if window else None
 
+    def dice_fairness(self, faces: list[str]) -> Any:
+        from rig.games.frogs.rules.fairness import DiceFairness
+
+        return DiceFairness.of(faces)
+
     def reader(self, *, profile: Any = None, params: Any = None):
         from rig.games.frogs.reader import reader
 
