@@ -173,6 +173,11 @@ class Game:
             return {}
         return dict(getattr(importlib.import_module(self.engine.partition(":")[0]), "EVENTS", {}))
 
+    #: the game's own benchmarks: ``rig bench NAME`` → (module with ``run(args)``, one-line help)
+    benchmarks: ClassVar[dict[str, tuple[str, str]]] = {}
+    #: ``rig bench vision --game NAME``: "module:function" measuring this game's dice reader (empty: none)
+    bench_vision: ClassVar[str] = ""
+
     def dice_fairness(self, faces: list[str]) -> Any:
         """The die-fairness test of logged faces (``rig history --dice``): an object with ``format()``
         and ``to_dict()``; None for a game that has none."""

@@ -32,6 +32,12 @@ class Frogs(Game):
     resumes_dice = True
     reads_with_profile = True
     rolls_in_parts = True
+    benchmarks = {
+        "rules": ("rig.games.frogs.bench.rules", "scoring throughput of the rules core (Lunar Laser Frogs turns)"),
+        "dice": ("rig.games.frogs.bench.dice",
+                 "die-fairness chi-square on seeded fair and loaded rolls, and its flag rates"),
+    }
+    bench_vision = "rig.bench.vision:run_colour_dice"
 
     def config_options(self, game_config: Any) -> dict[str, Any]:
         options = {}

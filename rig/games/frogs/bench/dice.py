@@ -34,7 +34,8 @@ def _load(text: str) -> dict[str, float]:
 
 def run(args) -> int:
     from rig.errors import RigError
-    from rig.rules.fairness import LOADED_P, DiceFairness, simulate_rolls
+    from rig.games.frogs.rules.fairness import DiceFairness, simulate_rolls
+    from rig.rules.fairness import LOADED_P
 
     if args.turns < 1 or args.trials < 1:
         raise RigError("--turns and --trials must be at least 1")
