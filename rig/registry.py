@@ -176,6 +176,10 @@ class Game:
     #: ``rig bench vision --game NAME``: "module:function" measuring this game's dice reader (empty: none)
     bench_vision: ClassVar[str] = ""
 
+    def example_request(self) -> dict[str, Any] | None:
+        """A valid ``rig score`` request of this game (the fuzzer starts from it; None: none shipped)."""
+        return None
+
     def dice_fairness(self, faces: list[str]) -> Any:
         """The die-fairness test of logged faces (``rig history --dice``): an object with ``format()``
         and ``to_dict()``; None for a game that has none."""

@@ -273,8 +273,8 @@ def score_input(rng: random.Random) -> bytes:
                             "copy": rng.choice(NAMES)}
     for _ in range(rng.randrange(0, 4)):
         turn[rng.choice(list(turn) + ["violations", "options", "variant", "x"])] = value(rng)
-    if rng.random() < 0.3:
-        example = json.loads((Path(__file__).parent.parent / "examples" / "turn.json").read_text())
+    example = registry.get(registry.DEFAULT).example_request()
+    if rng.random() < 0.3 and example is not None:
         if rng.random() < 0.5:
             example[rng.choice(list(example))] = value(rng)
         return dumps(example).encode("utf-8", "surrogatepass")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from rig.registry import Game
@@ -50,6 +52,9 @@ class Frogs(Game):
     def defaults(self, config: Any) -> dict[str, Any] | None:
         window = config.tosses.tie_window_us
         return {"tie_window_us": window} if window else None
+
+    def example_request(self) -> dict[str, Any] | None:
+        return json.loads((Path(__file__).parent / "examples" / "turn.json").read_text(encoding="utf-8"))
 
     def dice_fairness(self, faces: list[str]) -> Any:
         from rig.games.frogs.rules.fairness import DiceFairness
