@@ -176,6 +176,10 @@ class Game:
     #: ``rig bench vision --game NAME``: "module:function" measuring this game's dice reader (empty: none)
     bench_vision: ClassVar[str] = ""
 
+    #: the module whose ``options(table)`` and ``turn_inputs(table, state)`` play this game on the league's
+    #: simulated table (:mod:`rig.league.simtable`; empty: it cannot)
+    simulated_table: ClassVar[str] = ""
+
     def example_request(self) -> dict[str, Any] | None:
         """A valid ``rig score`` request of this game (the fuzzer starts from it; None: none shipped)."""
         return None

@@ -40,6 +40,7 @@ class Frogs(Game):
                  "die-fairness chi-square on seeded fair and loaded rolls, and its flag rates"),
     }
     bench_vision = "rig.bench.vision:run_colour_dice"
+    simulated_table = "rig.games.frogs.sim"
 
     def config_options(self, game_config: Any) -> dict[str, Any]:
         options = {}
