@@ -31,7 +31,7 @@ from typing import Any, Callable, ClassVar
 
 from rig.rules import UnknownGameError
 
-__all__ = ["DEFAULT", "ENTRY_POINT_GROUP", "Game", "UnknownGameError", "games", "get", "describe", "names", "register", "reload", "title", "unregister"]
+__all__ = ["DEFAULT", "ENTRY_POINT_GROUP", "Game", "UnknownGameError", "games", "generation", "get", "describe", "names", "register", "reload", "title", "unregister"]
 
 #: the entry-point group games register in
 ENTRY_POINT_GROUP = "rig.games"
@@ -193,6 +193,7 @@ class Game:
 _lock = threading.Lock()
 _games: dict[str, Game] = {}
 _loaded = False
+_generation = 0  # bumped whenever the set of games changes (what callers cache per game is stale then)
 
 
 def _as_game(obj: Any, where: str) -> Game:
@@ -203,7 +204,7 @@ def _as_game(obj: Any, where: str) -> Game:
 
 
 def _load() -> None:
-    global _loaded
+    global _loaded, _generation
     with _lock:
         if _loaded:
             return
@@ -211,21 +212,26 @@ def _load() -> None:
             game = _as_game(ep.load(), f"entry point {ep.name} = {ep.value}")
             _games.setdefault(game.name, game)
         _loaded = True
+        _generation += 1
 
 
 def register(game: Game | type[Game]) -> Game:
     """Add a game (a :class:`Game` subclass or instance); a game of the same name is replaced."""
     _load()
+    global _generation
     game = _as_game(game, "register()")
     with _lock:
         _games[game.name] = game
+        _generation += 1
     return game
 
 
 def unregister(name: str) -> None:
     """Remove a registered game (tests; a game from an entry point comes back on :func:`reload`)."""
+    global _generation
     with _lock:
         _games.pop(name, None)
+        _generation += 1
 
 
 def reload() -> None:
@@ -235,6 +241,12 @@ def reload() -> None:
         _games.clear()
         _loaded = False
     _load()
+
+
+def generation() -> int:
+    """A number that changes whenever the registered games do (to cache what is derived from them)."""
+    _load()
+    return _generation
 
 
 def games() -> list[Game]:

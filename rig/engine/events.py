@@ -90,18 +90,18 @@ SPECS: dict[str, EventSpec] = {
 #: the engine's own events, in the order of a game
 EVENT_TYPES = tuple(SPECS)
 
-_game_specs: tuple[tuple[Any, ...], dict[str, EventSpec]] = ((), SPECS)
+_game_specs: tuple[int, dict[str, EventSpec]] = (-1, SPECS)
 
 
 def all_specs() -> dict[str, EventSpec]:
     """The engine's events and every registered game's (in menu order), by type."""
     global _game_specs
-    games = tuple(registry.games())
-    if _game_specs[0] != games:
+    generation = registry.generation()
+    if _game_specs[0] != generation:
         specs = dict(SPECS)
-        for game in games:
+        for game in registry.games():
             specs.update({kind: spec for kind, spec in game.event_specs().items() if kind not in specs})
-        _game_specs = (games, specs)
+        _game_specs = (generation, specs)
     return _game_specs[1]
 
 
