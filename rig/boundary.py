@@ -34,6 +34,7 @@ from typing import Annotated, Any
 
 import msgspec
 
+from rig import registry
 from rig.errors import RigError
 
 #: the longest player name (the scoreboard's column; the config file's limit too)
@@ -200,7 +201,7 @@ class NewGame(msgspec.Struct, forbid_unknown_fields=True):
     """``POST /api/games``."""
 
     players: Annotated[list[str], msgspec.Meta(min_length=1, max_length=16)]
-    game: Annotated[str, msgspec.Meta(min_length=1, max_length=32)] = "frogs"
+    game: Annotated[str, msgspec.Meta(min_length=1, max_length=32)] = registry.DEFAULT
     options: dict[str, Any] = {}
     turns_each: Annotated[int, msgspec.Meta(ge=1, le=99)] | None = None
     penalty_per_violation: Annotated[int, msgspec.Meta(ge=0, le=99)] | None = None

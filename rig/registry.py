@@ -1,6 +1,6 @@
 """The games the rig scores: one registry that everything asks instead of naming games.
 
-A game is a package (:mod:`rig.games.frogs`, :mod:`rig.games.blitz`, ...) holding one
+A game is a package (``rig.games.<name>``) holding one
 :class:`Game` subclass that says what the rest of the rig needs to know about it: its name and
 titles, how many seats and dice, its rules module, its engine fold, its dice reader, its
 simulation keys. The runner, ``rig score``, ``rig read --game``, ``rig bench``, the config's
@@ -14,14 +14,12 @@ a game in another installed package shows up without editing the rig::
 
 or, in a test or a script, through :func:`register`. See ``docs/games-new.md``.
 
->>> [game.name for game in games()]
-['frogs', 'blitz', 'lego', 'banana']
->>> get("blitz")
-<Game blitz 'Würfelblitz'>
+>>> DEFAULT in names(), get(DEFAULT).name == DEFAULT
+(True, True)
 >>> get("chess")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-rig.rules.UnknownGameError: unknown game 'chess' (games: frogs, blitz, lego, banana)
+rig.rules.UnknownGameError: unknown game 'chess' (games: ...)
 """
 
 from __future__ import annotations
@@ -33,7 +31,7 @@ from typing import Any, Callable, ClassVar
 
 from rig.rules import UnknownGameError
 
-__all__ = ["DEFAULT", "ENTRY_POINT_GROUP", "Game", "UnknownGameError", "games", "get", "describe", "names", "register", "reload", "title", "unregister"]
+__all__ = ["DEFAULT", "ENTRY_POINT_GROUP", "Game", "UnknownGameError", "games", "generation", "get", "describe", "names", "register", "reload", "title", "unregister"]
 
 #: the entry-point group games register in
 ENTRY_POINT_GROUP = "rig.games"
@@ -49,7 +47,7 @@ class Game:
     or vision code.
     """
 
-    #: the name in configs, events and ``rig score`` JSON (``"game": "frogs"``)
+    #: the name in configs, events and ``rig score`` JSON (``"game": NAME``)
     name: ClassVar[str] = ""
     #: full title (exports, the page's Game menu) and a short one (``rig history``)
     title: ClassVar[str] = ""
@@ -61,7 +59,7 @@ class Game:
     #: the rules module (standard library only) with ``score_request(data) -> dict``
     rules: ClassVar[str] = ""
     #: the engine module with the game's fold (its ``Game``, or ``"module:Class"``: a subclass of
-    #: :class:`rig.engine.extra.ExtraGame`); empty for the engine's own frogs fold
+    #: :class:`rig.engine.extra.ExtraGame`); empty for a game the engine cannot run
     engine: ClassVar[str] = ""
     #: how many dice the camera expects in the box
     dice: ClassVar[int] = 6
@@ -152,7 +150,7 @@ class Game:
 
         An object with ``size`` (px on a 640-wide frame), ``check(options)``, ``dice_set(options)``
         (one body colour per die), ``face(rng, colour, options) -> (shown, pips, dot)`` and
-        ``draw(frame, die)``; see ``rig/games/blitz/table.py``.
+        ``draw(frame, die)``; see a shipped game's ``table.py``.
         """
         return None
 
@@ -191,9 +189,37 @@ class Game:
         return asset if asset.is_file() else None
 
 
+    # -- hooks for the engine, the command line and the benchmarks (issue 17: the backend) ----------
+    def event_specs(self) -> dict[str, Any]:
+        """The events this game adds to the engine's (type → :class:`rig.engine.events.EventSpec`):
+        the ``EVENTS`` of its engine module (default: none)."""
+        if not self.engine:
+            return {}
+        return dict(getattr(importlib.import_module(self.engine.partition(":")[0]), "EVENTS", {}))
+
+    #: the game's own benchmarks: ``rig bench NAME`` → (module with ``run(args)``, one-line help)
+    benchmarks: ClassVar[dict[str, tuple[str, str]]] = {}
+    #: ``rig bench vision --game NAME``: "module:function" measuring this game's dice reader (empty: none)
+    bench_vision: ClassVar[str] = ""
+
+    #: the module whose ``options(table)`` and ``turn_inputs(table, state)`` play this game on the league's
+    #: simulated table (:mod:`rig.league.simtable`; empty: it cannot)
+    simulated_table: ClassVar[str] = ""
+
+    def example_request(self) -> dict[str, Any] | None:
+        """A valid ``rig score`` request of this game (the fuzzer starts from it; None: none shipped)."""
+        return None
+
+    def dice_fairness(self, faces: list[str]) -> Any:
+        """The die-fairness test of logged faces (``rig history --dice``): an object with ``format()``
+        and ``to_dict()``; None for a game that has none."""
+        return None
+
+
 _lock = threading.Lock()
 _games: dict[str, Game] = {}
 _loaded = False
+_generation = 0  # bumped whenever the set of games changes (what callers cache per game is stale then)
 
 
 def _as_game(obj: Any, where: str) -> Game:
@@ -204,7 +230,7 @@ def _as_game(obj: Any, where: str) -> Game:
 
 
 def _load() -> None:
-    global _loaded
+    global _loaded, _generation
     with _lock:
         if _loaded:
             return
@@ -212,21 +238,26 @@ def _load() -> None:
             game = _as_game(ep.load(), f"entry point {ep.name} = {ep.value}")
             _games.setdefault(game.name, game)
         _loaded = True
+        _generation += 1
 
 
 def register(game: Game | type[Game]) -> Game:
     """Add a game (a :class:`Game` subclass or instance); a game of the same name is replaced."""
     _load()
+    global _generation
     game = _as_game(game, "register()")
     with _lock:
         _games[game.name] = game
+        _generation += 1
     return game
 
 
 def unregister(name: str) -> None:
     """Remove a registered game (tests; a game from an entry point comes back on :func:`reload`)."""
+    global _generation
     with _lock:
         _games.pop(name, None)
+        _generation += 1
 
 
 def reload() -> None:
@@ -236,6 +267,12 @@ def reload() -> None:
         _games.clear()
         _loaded = False
     _load()
+
+
+def generation() -> int:
+    """A number that changes whenever the registered games do (to cache what is derived from them)."""
+    _load()
+    return _generation
 
 
 def games() -> list[Game]:
@@ -257,8 +294,8 @@ def names() -> tuple[str, ...]:
 def title(name: Any, *, short: bool = False) -> str:
     """A game's title for a list or an export; the name itself for a game no longer installed.
 
-    >>> title("lego"), title("lego", short=True), title("moon"), title(None)
-    ('LEGO Lunar Command', 'LEGO Lunar', 'moon', '?')
+    >>> title("moon"), title(None)
+    ('moon', '?')
     """
     _load()
     game = _games.get(name) if isinstance(name, str) else None

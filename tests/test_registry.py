@@ -36,6 +36,18 @@ def test_the_rigs_games_come_from_its_entry_points_in_menu_order():
         registry.get("chess")
 
 
+def test_the_shipped_games_titles_seats_and_defaults():
+    """What rig/registry.py's and rig/engine/extra.py's doctests showed before they named no game."""
+    from rig.engine.extra import seats_for
+
+    assert [game.name for game in registry.games()][:4] == ["frogs", "blitz", "lego", "banana"]
+    assert repr(registry.get("blitz")) == "<Game blitz 'Würfelblitz'>"
+    assert (registry.title("lego"), registry.title("lego", short=True), registry.title("moon"),
+            registry.title(None)) == ("LEGO Lunar Command", "LEGO Lunar", "moon", "?")
+    assert (seats_for("lego"), seats_for("banana"), seats_for("blitz"), seats_for("frogs")) == (2, 2, None, None)
+    assert registry.DEFAULT == "frogs"
+
+
 def test_every_game_describes_itself_for_the_game_menu():
     for game in registry.describe():
         assert game["title"] and game["description"] and game["sim_keys"], game

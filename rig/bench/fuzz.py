@@ -262,7 +262,10 @@ def _run_cli(argv: list[str], stdin: bytes = b"") -> tuple[int | str, str]:
 def score_input(rng: random.Random) -> bytes:
     from rig.cli.score import MAX_INPUT  # noqa: F401 - the limit under test
 
-    turn: dict[str, Any] = {"game": rng.choice(["frogs", "frogs", "blitz", "lego", "banana", value(rng)]),
+    from rig import registry
+
+    games = list(registry.names())
+    turn: dict[str, Any] = {"game": rng.choice([registry.DEFAULT, *games, value(rng)]),
                             "players": rng.sample(NAMES, rng.randrange(2, 6)), "roller": rng.choice(NAMES),
                             "dice": [rng.choice(["pink", "blue", "yellow+pink", "blank"]) for _ in range(6)],
                             "tosses": [{"player": rng.choice(NAMES), "card": rng.choice(["blue", "gray"]),
@@ -270,8 +273,8 @@ def score_input(rng: random.Random) -> bytes:
                             "copy": rng.choice(NAMES)}
     for _ in range(rng.randrange(0, 4)):
         turn[rng.choice(list(turn) + ["violations", "options", "variant", "x"])] = value(rng)
-    if rng.random() < 0.3:
-        example = json.loads((Path(__file__).parent.parent / "examples" / "turn.json").read_text())
+    example = registry.get(registry.DEFAULT).example_request()
+    if rng.random() < 0.3 and example is not None:
         if rng.random() < 0.5:
             example[rng.choice(list(example))] = value(rng)
         return dumps(example).encode("utf-8", "surrogatepass")
@@ -282,6 +285,8 @@ def score_input(rng: random.Random) -> bytes:
 
 
 def config_input(rng: random.Random) -> str:
+    from rig import registry
+
     lines = []
     for _ in range(rng.randrange(0, 6)):
         lines.append(rng.choice([
@@ -290,7 +295,7 @@ def config_input(rng: random.Random) -> str:
             'profile = "{}"'.format(rng.choice(["missing.toml", "", "/dev/null", "../../etc"])),
             "x = " + "[" * rng.choice([3, 100, 3000]) + "]" * 50,
             "[server]\nport = {}".format(rng.choice(["0", "70000", "8080", "true"])),
-            '[game]\nname = "{}"'.format(rng.choice(["frogs", "chess", ""])),
+            '[game]\nname = "{}"'.format(rng.choice([registry.DEFAULT, "chess", ""])),
             "\x00\x01garbage = = =",
             "data_dir = 5",
         ]))

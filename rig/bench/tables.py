@@ -110,7 +110,7 @@ class Table:
             shade = rim_tone * rng.uniform(0.8, 1.1)
             cv2.fillPoly(full, [np.array(quad, np.int32)], tuple(float(v) for v in shade))
         full[y0:y1, x0:x1] = albedo[y0:y1, x0:x1]
-        # dice: a violet of another shade, frogs of another print
+        # dice: a violet of another shade, faces of another print
         body = tuple(float(v) for v in np.clip(np.array([150, 58, 108]) * rng.uniform(0.8, 1.15)
                                                + rng.normal(0, 9, 3), 20, 230))
         frog = {"blue": np.array([215, 135, 30]), "pink": np.array([150, 85, 235]), "yellow": np.array([45, 205, 240])}

@@ -8,11 +8,10 @@ must be flagged (cocked die, hand, card) were, and the median ms per frame on on
 640x480 and 1280x960 — with the ratio to one ``cv2.cvtColor`` pass over the same frame, and
 a naive pipeline (HSV + inRange masks + contours + components) timed in the same run.
 
-``--game blitz`` measures the pip reader instead (:mod:`rig.bench.pips`): pip accuracy on the
-real photographs (``--data``) and on rendered Würfelblitz throws and Banana Moon start rolls;
-``--game lego`` the LEGO Dice's colour on rendered frames; ``--game pips`` the colour-agnostic pip
-reader (:mod:`rig.vision.anydie`) on both sets of real photographs (white and coloured dice), per
-split, with confusion matrices and the flag rate.
+``--game NAME`` measures that game's reader instead (its :attr:`rig.registry.Game.bench_vision`:
+e.g. the pip reader of :mod:`rig.bench.pips` on the real photographs and rendered throws);
+``--game pips`` the colour-agnostic pip reader (:mod:`rig.vision.anydie`) on both sets of real
+photographs (white and coloured dice), per split, with confusion matrices and the flag rate.
 """
 
 from __future__ import annotations
@@ -22,18 +21,20 @@ import time
 
 
 def add_arguments(parser) -> None:
+    from rig import registry
     from rig.bench import pips
 
-    parser.add_argument("--game", choices=("frogs", "blitz", "banana", "lego", "pips"), default="frogs",
-                        help="frogs (default): the frog dice reader; blitz/banana: the pip reader on the real "
-                        "photographs and rendered throws; lego: the LEGO Dice's colour")
+    games = [game for game in registry.games() if game.bench_vision]
+    parser.add_argument("--game", choices=[g.name for g in games] + ["pips"], default=registry.DEFAULT,
+                        help="whose dice reader: " + ", ".join(g.name for g in games)
+                        + f" (default {registry.DEFAULT}); pips: the colour-agnostic pip reader")
     pips.add_arguments(parser)
     parser.add_argument("--frames", type=int, default=250, help="test frames per lighting condition (default 250)")
     parser.add_argument("--conditions", default="all", help="comma-separated lighting names (default all)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--timing-frames", type=int, default=40, help="frames per size for the timing (default 40)")
     parser.add_argument("--unseen", action="store_true",
-                        help="frogs: tables drawn by an independent generator (rig.bench.tables), calibrated once "
+                        help="the colour dice reader: tables drawn by an independent generator (rig.bench.tables), calibrated once "
                         "each, read in the same light and after exposure/white-balance drift")
     parser.add_argument("--tables", type=int, default=12, help="--unseen: how many tables (default 12)")
     parser.add_argument("--first-table", type=int, default=1000,
@@ -85,54 +86,26 @@ def _median_ms(fn, frame, n: int) -> float:
     return statistics.median(times) * 1000
 
 
-def run_lego(args) -> int:
-    """The LEGO Dice's top colour on rendered frames (every colour equally often)."""
-    from collections import Counter
-
-    from rig.games.lego.reader import LEGO_PALETTE, read_lego, render_lego
-    from rig.vision.pips import PipParams
-
-    params = PipParams.load(getattr(args, "params", None))
-    names = list(LEGO_PALETTE)
-    n = max(1, getattr(args, "rendered", 100))
-    right, flagged, wrong = 0, 0, Counter()
-    times = []
-    for k in range(n):
-        face = names[k % len(names)]
-        frame, _ = render_lego(args.seed * 100_003 + k, face)
-        t = time.perf_counter()
-        reading = read_lego(frame, params)
-        times.append(time.perf_counter() - t)
-        right += reading.face == face
-        flagged += reading.status != "ok"
-        if reading.face != face:
-            wrong[f"{face} read as {reading.face}"] += 1
-    print(f"rig bench vision --game lego: {n} rendered frames, seed {args.seed}")
-    print(f"[rendered LEGO Dice] face right {right}/{n} = {100 * right / n:.1f}%, flagged {flagged}, "
-          f"{statistics.median(times) * 1000:.2f} ms per frame")
-    for what, count in wrong.most_common():
-        print(f"  {count} x {what}")
-    return 0
-
-
 def run(args) -> int:
     from rig.bench import pips
 
-    game = getattr(args, "game", "frogs")
+    import importlib
+
+    from rig import registry
+
+    game = getattr(args, "game", registry.DEFAULT)
     if game == "pips":
         return pips.run_pips(args)
-    if game in ("blitz", "banana"):
-        return pips.run(args)
-    if game == "lego":
-        return run_lego(args)
+    module, _, function = registry.get(game).bench_vision.partition(":")
+    return getattr(importlib.import_module(module), function)(args)
+
+
+def run_colour_dice(args) -> int:
+    """The colour dice reader (:mod:`rig.vision.dice`) on the virtual table (``--unseen``: unseen tables)."""
     if getattr(args, "unseen", False):
         from rig.bench import unseen
 
         return unseen.run(args)
-    return run_frogs(args)
-
-
-def run_frogs(args) -> int:
     import cv2
     import numpy as np
 

@@ -33,7 +33,7 @@ COMMAND_MODULES = (
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="rig", description="Scoring rig for tabletop dice games (Lunar Laser Frogs and friends)."
+        prog="rig", description="Scoring rig for tabletop dice games."
     )
     parser.add_argument("--version", action="version", version=f"rig {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -1,7 +1,7 @@
 """``rig bench NAME``: benchmarks that print figures (never timed assertions in tests).
 
-Each benchmark is a module ``rig.bench.<name>`` exposing ``add_arguments(parser)`` (may be
-absent) and ``run(args) -> int``.
+Each benchmark is a module ``rig.bench.<name>`` (or a game's, :attr:`rig.registry.Game.benchmarks`)
+exposing ``add_arguments(parser)`` (may be absent) and ``run(args) -> int``.
 """
 
 from __future__ import annotations
@@ -10,11 +10,9 @@ import importlib
 
 #: benchmark name -> (module, one-line help)
 BENCHMARKS = {
-    "rules": ("rig.bench.rules", "scoring throughput of the rules core"),
     "vision": ("rig.bench.vision", "dice/card reading accuracy and ms per frame on the virtual table"),
     "tosses": ("rig.bench.tosses", "toss ordering and latency through the real gpiozero stack"),
     "events": ("rig.bench.events", "event-log append latency with fsync on"),
-    "dice": ("rig.bench.dice", "die-fairness chi-square on seeded fair and loaded rolls, and its flag rates"),
     "durability": ("rig.bench.durability", "SIGKILL campaign: acknowledged inputs lost, end state vs uninterrupted"),
     "fuzz": ("rig.bench.fuzz", "fuzzed HTTP requests and CLI inputs: 500s, tracebacks, poisoned states, exit codes"),
     "lan": ("rig.bench.lan", "the kiosk's answer time while a LAN client opens many connections; PIN search time"),
@@ -25,7 +23,10 @@ BENCHMARKS = {
 def register(subparsers) -> None:
     parser = subparsers.add_parser("bench", help="run a benchmark and print its figures")
     benches = parser.add_subparsers(dest="bench", metavar="NAME", required=True)
-    for name, (module_name, help_text) in BENCHMARKS.items():
+    from rig import registry
+
+    games = {name: bench for game in registry.games() for name, bench in game.benchmarks.items()}
+    for name, (module_name, help_text) in {**games, **BENCHMARKS}.items():
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:

@@ -22,7 +22,7 @@ def register(subparsers) -> None:
     parser.add_argument("--limit", type=int, default=20, metavar="N", help="show the N newest games (default 20)")
     parser.add_argument("--json", action="store_true", help="print {games, players} as JSON (all games)")
     parser.add_argument("--dice", action="store_true",
-                        help="die fairness: face counts over every scored Laser Frogs turn and a chi-square test")
+                        help="die fairness: face counts over every scored turn of the default game and a chi-square test")
     parser.add_argument("--export", choices=("csv", "json"),
                         help="every game for a spreadsheet (csv: one row per player per game) or with its "
                              "turns, dice and µs toss times (json)")
@@ -43,7 +43,7 @@ def data_dir_from(args) -> Path:
 
 def add_outcomes(history: dict, log) -> dict:
     """Give each ended game that has no winner its ``outcome`` from its ``game_ended`` event
-    (the Banana Moon start roll: ``starter``, ``white_start``, ``black_start``)."""
+    (e.g. a start roll's ``starter``, ``white_start``, ``black_start``)."""
     for game in history["games"]:
         if game["status"] in ("playing", "over") or "outcome" in game:
             continue
@@ -137,7 +137,7 @@ def _referee(args, path) -> int:
     from rig.engine.export import history_csv, history_json
     from rig.engine.log import EventLog
     from rig.engine.turns import game_turns, logged_dice
-    from rig.rules.fairness import DiceFairness
+    from rig import registry
 
     if not path.exists():
         history, faces, turns = {"games": [], "players": []}, [], {}
@@ -148,7 +148,7 @@ def _referee(args, path) -> int:
             turns = {g["id"]: game_turns(log, g["id"])["turns"] for g in history["games"]} \
                 if args.export == "json" else {}
     if args.dice:
-        print(DiceFairness.of(faces).format())
+        print(registry.get(registry.DEFAULT).dice_fairness(faces).format())
     if args.export == "csv":
         sys.stdout.write(history_csv(history))
     elif args.export == "json":

@@ -1,6 +1,6 @@
 """``rig read --profile PROFILE IMAGE...``: read the dice (or the card) in still images.
 
-``--game blitz|banana|lego`` reads another game's dice instead (pips and colours; no profile
+``--game NAME`` reads another registered game's dice instead (pips and colours; no profile
 needed, their thresholds and palette are in ``calibration/pips.toml`` or ``--params``);
 ``--game pips`` finds plain white pip dice and counts their pips (``--any-colour``: dice of any body
 and pip colour, with the colour-agnostic finder and the learned pip counter; ``--dice N`` the
@@ -24,7 +24,7 @@ def register(subparsers) -> None:
         "reader is sure (status ok) or not (uncertain, with reasons).",
     )
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files (PNG, JPEG, ...)")
-    parser.add_argument("--profile", metavar="PROFILE.toml", help="calibration profile (rig calibrate); needed for frogs")
+    parser.add_argument("--profile", metavar="PROFILE.toml", help="calibration profile (rig calibrate); needed for the games read by colour")
     from rig import registry
 
     games = registry.games()
@@ -32,7 +32,7 @@ def register(subparsers) -> None:
                         help="whose dice to read: " + ", ".join(f"{g.name} ({g.title})" for g in games)
                         + f" (default {registry.DEFAULT}), pips (plain white pip dice: the pips on each top face)")
     parser.add_argument("--variant", choices=("standard", "twister"), default="standard",
-                        help="Würfelblitz variant for the ready 'rig score' request (default standard)")
+                        help="the game's variant for the ready 'rig score' request (default standard)")
     parser.add_argument("--params", metavar="PIPS.toml", help="pip reader parameters (default calibration/pips.toml)")
     parser.add_argument("--any-colour", action="store_true",
                         help="pips: dice of any body and pip colour (the colour-agnostic reader)")
@@ -211,7 +211,7 @@ def _draw_pips(frame, result: dict):
 
 
 def run_profile(args) -> int:
-    """The games read with a calibration profile (Lunar Laser Frogs: dice by colour, ``--cards``)."""
+    """The games read with a calibration profile (dice by colour, ``--cards``)."""
     from rig.vision.cards import read_card
     from rig.vision.dice import read_dice
     from rig.vision.overlay import draw_card, draw_dice

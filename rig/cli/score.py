@@ -17,17 +17,19 @@ class InputError(RigError):
 
 
 def register(subparsers) -> None:
+    from rig import registry
+
     parser = subparsers.add_parser(
         "score",
         help="score one turn given as JSON (a file, or - for stdin)",
         description="Score one turn given as JSON and print the result as JSON. "
-        "The 'game' key picks the game (default frogs).",
+        f"The 'game' key picks the game (default {registry.DEFAULT}).",
     )
     parser.add_argument("file", metavar="FILE", help="the turn as JSON, or - to read standard input")
     parser.add_argument("--compact", action="store_true", help="print the result on one line")
     parser.add_argument("--palette", metavar="C1,C2,...",
-                        help="Würfelblitz: the die and dot colours of your set (default red,orange,yellow,green,"
-                        "blue,black,purple,white); a die of another colour is refused")
+                        help="a game of coloured dice: the die and dot colours of your set (default: the game's own "
+                        "set); a die of another colour is refused")
     parser.set_defaults(func=run)
 
 

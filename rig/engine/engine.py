@@ -29,7 +29,7 @@ from rig.engine.errors import EventFormatError, EventRefused
 from rig.engine.events import parse_event
 from rig.engine.extra import ExtraGame
 from rig import registry
-from rig.engine.game import GameState, apply, early_dice_violation, phase, score_turn, start_game
+from rig.engine.game import apply, phase, start_game
 from rig.engine.log import EventLog, LoggedEvent, Pending
 from rig.engine.view import state_view
 
@@ -41,13 +41,13 @@ Batch = list[tuple[int, dict[str, Any]]]
 log = logging.getLogger(__name__)
 
 
-def fold(batches: list[Batch], skipped: list[tuple[int, str]] | None = None) -> GameState | None:
+def fold(batches: list[Batch], skipped: list[tuple[int, str]] | None = None) -> ExtraGame | None:
     """The game after its effective batches of ``(seq, event)`` (undone batches left out).
 
     A logged event that cannot be applied (a damaged or tampered log) is skipped, never fatal:
     ``(seq, reason)`` goes to ``skipped`` and the event is taken out of its batch.
     """
-    game: GameState | None = None
+    game: ExtraGame | None = None
     for batch in batches:
         for entry in list(batch):
             seq, event = entry
@@ -71,19 +71,12 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
-def summary(game: GameState | ExtraGame, *, started_at: str | None, ended_at: str | None) -> dict[str, Any]:
+def summary(game: ExtraGame, *, started_at: str | None, ended_at: str | None) -> dict[str, Any]:
     """A game's row in the ``games`` table (``last_seq`` is added by the log)."""
-    if isinstance(game, ExtraGame):
-        ended = game.ended
-        return {"id": game.id, "game": game.game, "status": game.status(), "players": list(game.players),
-                "totals": game.totals(), "winner": ended.get("winner") if ended else None,
-                "turns": game.turns_played(), "started_at": started_at, "ended_at": ended_at if ended else None}
-    progress = game.progress()
     ended = game.ended
-    status = "playing" if ended is None else ("over" if ended.get("winner") else ended.get("reason", "abandoned"))
-    return {"id": game.id, "game": game.game, "status": status, "players": list(game.players),
-            "totals": dict(progress.totals), "winner": ended.get("winner") if ended else None,
-            "turns": progress.turns_played, "started_at": started_at, "ended_at": ended_at if ended else None}
+    return {"id": game.id, "game": game.game, "status": game.status(), "players": list(game.players),
+            "totals": game.totals(), "winner": ended.get("winner") if ended else None,
+            "turns": game.turns_played(), "started_at": started_at, "ended_at": ended_at if ended else None}
 
 
 def _notice(logged: LoggedEvent) -> dict[str, Any]:
@@ -99,7 +92,7 @@ class Engine:
         self.log = log
         #: checks a new game against the rig before it starts (raises EventRefused: e.g. a seat with no input)
         self.admit = admit
-        self.game: GameState | None = None
+        self.game: ExtraGame | None = None
         self._batches: list[Batch] = []
         self._started_at: str | None = None
         self.version = 0
@@ -109,7 +102,7 @@ class Engine:
 
     def __repr__(self) -> str:
         game = self.game
-        number = game.turn_number if isinstance(game, ExtraGame) else game.turn.number if game else None
+        number = game.turn_number if game else None
         where = "no game" if game is None else f"game {game.id}, turn {number} ({phase(game)})"
         return f"<Engine {where}, version {self.version}>"
 
@@ -250,24 +243,14 @@ class Engine:
 
         if game is None or game.is_over:
             return [event]
-        current = phase(game)
         if kind == "game_started":
             return [derived("game_ended", reason="abandoned"), event]
-        if isinstance(game, ExtraGame):
-            return game.plan(event, derived)
-        if kind in ("turn_started", "roll_settled") and current == "review":
-            plan = [derived("turn_scored")]
-            if kind == "roll_settled":
-                plan.append(derived("turn_started", t_us=event.get("started_us", event["t_us"])))
-            return plan + [event]
-        if kind == "roll_settled" and current == "waiting":
-            return [derived("turn_started", t_us=event.get("started_us", event["t_us"])), event]
-        return [event]
+        return game.plan(event, derived)
 
     def _submit(self, event: dict[str, Any], request: str | None = None) -> None:
         game = self.game
         pending: list[Pending] = []
-        abandoned: GameState | None = None  # the open game a new game_started ended
+        abandoned: ExtraGame | None = None  # the open game a new game_started ended
         queue = self._plan(event)
         new_game_index = None
         while queue:
@@ -284,28 +267,12 @@ class Engine:
                 new_game_index = len(pending)
                 pending.append(Pending(item, new_game=True))
                 continue
-            if kind == "turn_scored" and isinstance(game, GameState) and not game.is_over:
-                score = score_turn(game)
-                if score is not None:
-                    item = {**item, "turn": game.turn.number, "score": score}
+            if game is not None:
+                item = game.prepare(item)
             before = game
             game = apply(game, item)
-            if isinstance(game, ExtraGame):
-                item, follow = game.after(item)
-                queue[0:0] = follow
-            elif kind == "roll_settled":
-                early = early_dice_violation(before, game, item)
-                if early is not None:
-                    queue.insert(0, early)
-            elif kind == "turn_scored":
-                item = {**item, "totals": dict(game.progress().totals)}
-                if game.progress().outcome is not None:
-                    queue.insert(0, {"type": "game_ended", "t_us": item["t_us"], "source": "engine",
-                                     **({"clock": item["clock"]} if "clock" in item else {})})
-            elif kind == "game_ended":
-                ended = game.ended or {}
-                item = {**item, "winner": ended.get("winner"), "totals": dict(game.progress().totals),
-                        "outcome": ended.get("outcome")}
+            item, follow = game.after(item, before)
+            queue[0:0] = follow
             pending.append(Pending(item, game_id=game.id))
         now = _now()
         summaries = []
@@ -360,7 +327,7 @@ def history_from(log: EventLog) -> dict[str, Any]:
 
     Each game has its ``number`` (1 = the first game ever; the one numbering the page and
     ``rig history`` show, ``id`` is the log's). A player has one row per kind of game
-    (``game``): Lunar Laser Frogs points and LEGO track points are not added together.
+    (``game``): one game's points and another's are not added together.
     """
     games = log.games()
     for index, game in enumerate(games):

@@ -1,6 +1,7 @@
 """The engine's events: JSON objects ``{"type", "t_us", "source", ...payload}``.
 
-:func:`parse_event` checks an event's shape (not whether it makes sense now: that is the
+The engine's own events are :data:`SPECS`; a game adds its own in its engine module's
+``EVENTS`` (read through :meth:`rig.registry.Game.event_specs`). :func:`parse_event` checks an event's shape (not whether it makes sense now: that is the
 engine's job) and returns a clean copy with defaults filled in.
 
 >>> parse_event({"type": "toss", "t_us": 1500, "source": "gpio", "player": "Ben"})
@@ -36,11 +37,11 @@ class Field:
     describe: str = ""
 
 
-_STR = Field((str,), describe="a string")
-_STR_REQ = Field((str,), True, describe="a string")
-_INT = Field((int,), describe="a whole number")
-_LIST = Field((list,), describe="a list")
-_DICT = Field((dict,), describe="an object")
+STR = Field((str,), describe="a string")
+STR_REQUIRED = Field((str,), True, describe="a string")
+INT = Field((int,), describe="a whole number")
+LIST = Field((list,), describe="a list")
+DICT = Field((dict,), describe="an object")
 
 
 @dataclass(frozen=True)
@@ -56,59 +57,53 @@ SPECS: dict[str, EventSpec] = {
         "players": Field((list,), True, describe="a list of names in seat order"),
         "options": Field((dict,), default=None, describe="an object of rules options"),
     }),
-    "turn_started": EventSpec({"player": _STR}),
+    "turn_started": EventSpec({"player": STR}),
     "roll_settled": EventSpec({
         "dice": Field((list,), True, describe="a list of die faces"),
-        "started_us": _INT,
-        "reading": _DICT,
+        "started_us": INT,
+        "reading": DICT,
     }),
-    "toss": EventSpec({"player": _STR_REQ}),
+    "toss": EventSpec({"player": STR_REQUIRED}),
     "copy_chosen": EventSpec({
-        "player": _STR_REQ,
+        "player": STR_REQUIRED,
         "confirmed": Field((bool,), default=True, describe="true or false"),
     }),
     "card_revealed": EventSpec({
-        "card": _STR_REQ,
+        "card": STR_REQUIRED,
         "confidence": Field((int, float), describe="a number"),
     }),
     "correction": EventSpec({
         "what": Field((str,), True, describe=f"one of {', '.join(CORRECTIONS)}"),
-        "index": _INT,
-        "other": _INT,
-        "face": _STR,
-        "faces": _LIST,
-        "card": _STR,
-        "player": _STR,
+        "index": INT,
+        "other": INT,
+        "face": STR,
+        "faces": LIST,
+        "card": STR,
+        "player": STR,
         "remove": Field((bool,), describe="true or false"),
     }),
-    "violation": EventSpec({"kind": _STR_REQ, "player": _STR, "detail": _STR}),
-    "turn_scored": EventSpec({"turn": _INT, "score": _DICT, "totals": _DICT}),
-    "game_ended": EventSpec({"reason": _STR, "winner": _STR, "totals": _DICT, "outcome": _DICT}),
+    "violation": EventSpec({"kind": STR_REQUIRED, "player": STR, "detail": STR}),
+    "turn_scored": EventSpec({"turn": INT, "score": DICT, "totals": DICT}),
+    "game_ended": EventSpec({"reason": STR, "winner": STR, "totals": DICT, "outcome": DICT}),
 }
 
-#: the events of a Lunar Laser Frogs game, in the order of a game
+#: the engine's own events, in the order of a game
 EVENT_TYPES = tuple(SPECS)
 
-SPECS.update({
-    # Würfelblitz (rig.games.blitz.engine)
-    "buzz": EventSpec({"player": _STR_REQ}),
-    "answer_judged": EventSpec({
-        "player": _STR,
-        "answer": _INT,
-        "correct": Field((bool,), describe="true or false"),
-    }),
-    "answer_timeout": EventSpec({}),
-    # LEGO Lunar Command (rig.games.lego.engine)
-    "station_scored": EventSpec({"robots": _INT, "astronauts": _INT, "pieces": Field((dict,), True,
-                                                                                     describe="an object")}),
-    "points_scored": EventSpec({"player": _STR_REQ, "points": Field((int,), True, describe="a whole number"),
-                                "detail": _STR}),
-    "piece_built": EventSpec({"player": _STR_REQ, "count": _INT}),
-})
+_game_specs: tuple[int, dict[str, EventSpec]] = (-1, SPECS)
 
-#: the events the other games add (rig.games.blitz.engine, lego, banana)
-GAME_EVENT_TYPES = tuple(t for t in SPECS if t not in EVENT_TYPES)
-ALL_EVENT_TYPES = tuple(SPECS)
+
+def all_specs() -> dict[str, EventSpec]:
+    """The engine's events and every registered game's (in menu order), by type."""
+    global _game_specs
+    generation = registry.generation()
+    if _game_specs[0] != generation:
+        specs = dict(SPECS)
+        for game in registry.games():
+            specs.update({kind: spec for kind, spec in game.event_specs().items() if kind not in specs})
+        _game_specs = (generation, specs)
+    return _game_specs[1]
+
 
 _COMMON = ("type", "t_us", "source", "clock")
 
@@ -128,8 +123,9 @@ def parse_event(data: Any) -> dict[str, Any]:
     except BadInput as exc:
         raise EventFormatError(f"an event with a bad value: {exc}") from None
     kind = data.get("type")
-    if not isinstance(kind, str) or kind not in SPECS:
-        raise EventFormatError(f"unknown event type {repr(kind)[:60]} (types: {', '.join(ALL_EVENT_TYPES)})")
+    specs = all_specs()
+    if not isinstance(kind, str) or kind not in specs:
+        raise EventFormatError(f"unknown event type {repr(kind)[:60]} (types: {', '.join(specs)})")
     t_us = data.get("t_us")
     if not _is(t_us, (int,)) or not 0 <= t_us <= MAX_T_US:
         raise EventFormatError(f"a {kind} event needs 't_us', a whole number of microseconds from 0 to 2^53, "
@@ -137,7 +133,7 @@ def parse_event(data: Any) -> dict[str, Any]:
     source = data.get("source")
     if not isinstance(source, str) or not source or len(source) > 64:
         raise EventFormatError(f"a {kind} event needs 'source', a non-empty string, not {source!r}")
-    spec = SPECS[kind]
+    spec = specs[kind]
     unknown = sorted(set(data) - set(_COMMON) - set(spec.fields))
     if unknown:
         raise EventFormatError(f"a {kind} event has unknown field(s): {', '.join(unknown)}")

@@ -5,7 +5,7 @@ BG Stats (the score-keeping app) imports a finished play from a link
 ``https://``), documented at https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/ ;
 the JSON names the game, the date, the duration and each player's score, rank and winner flag.
 
->>> game = {"id": 4, "game": "frogs", "status": "over", "players": ["Ada", "Ben", "Cleo"],
+>>> game = {"id": 4, "game": "moon", "status": "over", "players": ["Ada", "Ben", "Cleo"],
 ...         "totals": {"Ada": 9, "Ben": 12, "Cleo": 9}, "winner": "Ben", "turns": 9,
 ...         "started_at": "2026-11-23T19:00:00.000+00:00", "ended_at": "2026-11-23T19:36:30.000+00:00"}
 >>> play = bgstats_play(game)

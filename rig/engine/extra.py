@@ -1,15 +1,18 @@
-"""The common interface of the games beside Lunar Laser Frogs (Würfelblitz, LEGO Lunar Command, Banana Moon).
+"""The common interface of every game's engine fold.
 
-Each game is one module (:mod:`rig.games.blitz.engine`, :mod:`rig.games.lego.engine`,
-:mod:`rig.games.banana.engine`) with a subclass of :class:`ExtraGame`: the game's state as a fold
-over its events, like :class:`rig.engine.game.GameState` for frogs. The engine
-(:mod:`rig.engine.engine`) dispatches to it by the ``game`` of the ``game_started`` event;
-scoring comes from :mod:`rig.rules`.
+Each game's package has one engine module (``rig.games.<name>.engine``, named by its
+:class:`rig.registry.Game`'s ``engine``) with a subclass of :class:`ExtraGame`: the game's state
+as a fold over its events. The engine (:mod:`rig.engine.engine`) dispatches to it by the
+``game`` of the ``game_started`` event; scoring comes from the game's rules.
 
 A subclass implements :meth:`~ExtraGame.create` (from ``game_started``), ``_apply_<type>``
 handlers, :meth:`~ExtraGame.phase`, :meth:`~ExtraGame.view`, and may override
-:meth:`~ExtraGame.plan` (events implied before an event), :meth:`~ExtraGame.after` (the event
-as logged and the events it implies after it) and :meth:`~ExtraGame.press` (what a button means).
+:meth:`~ExtraGame.plan` (events implied before an event), :meth:`~ExtraGame.prepare` (an event
+completed before it is applied), :meth:`~ExtraGame.after` (the event as logged and the events it
+implies after it), :meth:`~ExtraGame.press` / :meth:`~ExtraGame.release` (what a button means)
+and the referee's turn records (:meth:`~ExtraGame.turn_record`). A fold that needs more (its own
+checks of the order of play, its own clone) overrides :meth:`~ExtraGame.start` and
+:meth:`~ExtraGame.apply` as a whole.
 """
 
 from __future__ import annotations
@@ -29,8 +32,8 @@ def game_class(name: str) -> type[ExtraGame]:
 def seats_for(name: str) -> int | None:
     """How many players ``name`` seats, or None when any count its rules allow will do.
 
-    >>> seats_for("lego"), seats_for("banana"), seats_for("blitz"), seats_for("frogs")
-    (2, 2, None, None)
+    >>> seats_for("chess") is None
+    True
     """
     try:
         return registry.get(name).seats()
@@ -39,7 +42,7 @@ def seats_for(name: str) -> int | None:
 
 
 class ExtraGame:
-    """One game of a non-frogs kind; :meth:`apply` returns a changed copy (the fold never mutates)."""
+    """One game; :meth:`apply` returns a changed copy (the fold never mutates)."""
 
     name = ""
     #: option name → description, for the "unknown option" refusal
@@ -91,8 +94,11 @@ class ExtraGame:
                 setattr(game, key, copy.deepcopy(value))
         return game
 
-    def apply(self, event: Mapping[str, Any]) -> ExtraGame:
-        """This game after ``event`` (a copy). Raises :class:`EventRefused`."""
+    def apply(self, event: Mapping[str, Any], *, replay: bool = False) -> ExtraGame:
+        """This game after ``event`` (a copy). Raises :class:`EventRefused`.
+
+        ``replay``: the event is already in the log (see :func:`rig.engine.game.apply`).
+        """
         handler: Callable[[Mapping[str, Any]], None] | None = getattr(self, f"_apply_{event['type']}", None)
         if handler is None:
             raise EventRefused(f"a {event['type']} event has no meaning in {self.name}")
@@ -136,8 +142,13 @@ class ExtraGame:
             return [derived("turn_started"), event]
         return [event]
 
-    def after(self, item: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """``item`` as logged (enriched) and the events it implies, on the state after applying it."""
+    def prepare(self, item: dict[str, Any]) -> dict[str, Any]:
+        """``item`` completed before it is applied to this state (default: as it is)."""
+        return item
+
+    def after(self, item: dict[str, Any], before: ExtraGame | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """``item`` as logged (enriched) and the events it implies, on the state after applying it
+        (``before``: the state it was applied to)."""
         if item["type"] == "game_ended":
             ended = self.ended or {}
             item = {**item, "winner": ended.get("winner"), "totals": self.totals(), "outcome": ended.get("outcome")}
@@ -172,6 +183,22 @@ class ExtraGame:
     def game_view(self, **extra: Any) -> dict[str, Any]:
         return {"id": self.id, "game": self.game, "players": list(self.players), "options": _plain(self.options),
                 "turns_played": self.turns_played(), "whose_turn": None, "status": self.status(), **extra}
+
+    # -- the referee's look back (rig.engine.turns) ------------------------------------
+    #: the tie window of the game's toss timing (µs; None: the game times no tosses)
+    tie_window_us: int | None = None
+
+    def turn_under_way(self) -> int | None:
+        """The number of the turn under way, for the referee's turn records (None: the game keeps none)."""
+        return None
+
+    def rolls_in_turn(self) -> int:
+        """How many rolls the turn under way has had."""
+        return 0
+
+    def turn_record(self, rolls: list[dict[str, Any]], scored: bool) -> dict[str, Any]:
+        """The referee's record of the turn under way (see :func:`rig.engine.turns.game_turns`)."""
+        raise NotImplementedError
 
     # -- the players' inputs ----------------------------------------------------------
     def press(self, player: str, t_us: int, source: str, clock: str | None) -> list[dict[str, Any]]:

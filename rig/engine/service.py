@@ -93,7 +93,7 @@ class EngineService:
         self.clock = clock or boot_id()
         self._now_us = now_us
         #: options a new game of that kind gets unless the request names them (the rig's config:
-        #: ``{"frogs": {"tie_window_us": 40}}``), so they are in the logged ``game_started`` event
+        #: ``{"<game>": {"tie_window_us": 40}}``), so they are in the logged ``game_started`` event
         self.game_defaults = {name: dict(options) for name, options in (game_defaults or {}).items()}
         #: why the log cannot be written now (disk full, storage failure), or None
         self.outage: str | None = None

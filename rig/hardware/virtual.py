@@ -58,7 +58,7 @@ class PipDie:
     @property
     def face(self) -> str:
         if self.pips is None and self.dot is None:
-            return self.color  # a die of colours (LEGO Lunar Command)
+            return self.color  # a die of colours (no pips, no dot)
         return f"{self.color}:{self.pips}" if self.pips is not None else f"{self.color}:dot={self.dot}"
 
 
@@ -138,7 +138,7 @@ class VirtualTable(FrameSource):
         self._next_wall_us = 0
         self.game = registry.DEFAULT
         self.white_dice = 2
-        self.lego_faces: tuple[str, ...] = ()
+        self.die_faces: tuple[str, ...] = ()
         self._dice = None  # the current game's virtual dice (None: the frog dice of the scene above)
         self._pips = PipScene(size=(self.width, self.height))
         self._still: tuple[PipScene, np.ndarray] | None = None  # the settled frame, rendered once
@@ -164,7 +164,7 @@ class VirtualTable(FrameSource):
 
     def set_game(self, game: str, *, white_dice: int = 2, faces=None) -> None:
         """Show ``game``'s dice from now on (the box is emptied); the game's options ``white_dice``
-        (Würfelblitz's 2 or 3) and ``faces`` (the LEGO Dice's colours) say which dice; the game's
+        (white dice beside the coloured ones) and ``faces`` (a colour die's faces) say which dice; the game's
         virtual dice (``rig/games/<name>/table.py``) check them."""
         try:
             dice = registry.get(game).virtual_dice()
@@ -174,13 +174,13 @@ class VirtualTable(FrameSource):
         if dice is not None:
             dice.check({"white_dice": white_dice, "faces": faces})
         with self._lock:
-            if (game, white_dice, faces) == (self.game, self.white_dice, self.lego_faces):
+            if (game, white_dice, faces) == (self.game, self.white_dice, self.die_faces):
                 return
             self._script.clear()
             self._scene = self._scene.replace(dice=(), hand=None, card=None)
             self._pool = list(COMBOS)
             self._pips = PipScene(size=(self.width, self.height), maker=dice)
-            self.game, self.white_dice, self.lego_faces, self._dice = game, white_dice, faces, dice
+            self.game, self.white_dice, self.die_faces, self._dice = game, white_dice, faces, dice
 
     @property
     def settled(self) -> bool:
@@ -197,7 +197,7 @@ class VirtualTable(FrameSource):
             return len(self._pool)
 
     def _options(self) -> dict:
-        return {"white_dice": self.white_dice, "faces": self.lego_faces}
+        return {"white_dice": self.white_dice, "faces": self.die_faces}
 
     def _pip_set(self) -> list[tuple[str, str]]:
         """(game, body colour) of every die of the current game."""
@@ -277,7 +277,7 @@ class VirtualTable(FrameSource):
         about a die width and lands on another face. Returns ``(old_face, new_face)``."""
         with self._lock:
             if self._dice is not None:
-                raise RigError(f"virtual table: knocking a die is simulated for frogs only, not {self.game}")
+                raise RigError(f"virtual table: knocking a die is simulated for {registry.DEFAULT} only, not {self.game}")
             dice = list(self._scene.dice)
             if not dice:
                 raise RigError("virtual table: no die in the box to knock")

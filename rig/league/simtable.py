@@ -1,4 +1,5 @@
-"""A simulated table for the league demo and benchmark: seeded games of Lunar Laser Frogs played
+"""A simulated table for the league demo and benchmark: seeded games (of the rig's default game:
+its package's ``sim`` module plays the turns, :attr:`rig.registry.Game.simulated_table`) played
 through a real :class:`rig.engine.service.EngineService` (so its SQLite log is a real rig's log).
 
 Players come from a shared :class:`Lobby`: a table starting a game frees its players and seats free
@@ -15,14 +16,14 @@ ones, so they move between tables as at a tournament and nobody sits at two tabl
 
 from __future__ import annotations
 
+import importlib
 import random
 import threading
 import time
 
+from rig import registry
+
 POOL = ("Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lou", "Mo", "Nia", "Oz", "Pia")
-FACES = ("blue", "pink", "yellow", "blank", "blank")
-COMBOS = ("pink+blue", "pink+blue", "yellow+pink", "yellow+pink", "blue+yellow", "blue+yellow")
-CARDS = ("blue", "pink", "yellow", "blank", "gray")
 
 
 class Lobby:
@@ -44,7 +45,7 @@ class Lobby:
 
 
 class SimTable:
-    """Plays frogs games on ``service`` one input at a time (:meth:`step`), for ever.
+    """Plays games of the rig's default game on ``service`` one input at a time (:meth:`step`), for ever.
 
     ``t_us``: the clock to start from (a table resumed after a restart starts from now:
     ``time.monotonic_ns() // 1000``).
@@ -60,6 +61,7 @@ class SimTable:
         self.t_us = t_us
         self.games_finished = 0
         self._steps = iter(())
+        self._game = importlib.import_module(registry.get(registry.DEFAULT).simulated_table)
 
     def step(self) -> None:
         """One input (a press, a roll, a card ...): one or a few logged events."""
@@ -70,15 +72,15 @@ class SimTable:
             except StopIteration:
                 self._steps = self._plan()
 
-    def _tick(self, us: int = 50_000) -> int:
+    def tick(self, us: int = 50_000) -> int:
         self.t_us += us
         return self.t_us
 
-    def _submit(self, event: dict) -> None:
+    def submit(self, event: dict) -> None:
         from rig.engine.errors import EventRefused
 
         try:
-            self.service.submit({"t_us": self._tick(), "source": "sim", **event})
+            self.service.submit({"t_us": self.tick(), "source": "sim", **event})
         except EventRefused:
             pass  # logged as refused, like a real rig's odd input
 
@@ -89,28 +91,10 @@ class SimTable:
             if game is not None:
                 self.games_finished += 1
             names = self.lobby.seat(self.rng, self.players, leaving=game["players"] if game else ())
-            yield lambda: self._submit({"type": "game_started", "players": names,
-                                        "options": {"turns_each": self.turns_each}})
+            yield lambda: self.submit({"type": "game_started", "players": names,
+                                       "options": self._game.options(self)})
             return
-        turn = state["turn"]
-        roller = turn["roller"]
-        others = [p for p in game["players"] if p != roller]
-        if turn["phase"] == "waiting":
-            yield lambda: self.service.press(roller, self._tick(), source="sim")
-        dice = [self.rng.choice((*FACES, combo)) for combo in COMBOS]
-        tossers = others * game["cards_per_opponent"]
-        self.rng.shuffle(tossers)
-        for count, chunk in ((2, tossers[:len(tossers) // 2]), (4, tossers[len(tossers) // 2:]), (6, [])):
-            for player in chunk:
-                yield lambda p=player: self.service.press(p, self._tick(), source="sim")
-            yield lambda n=count: self._submit({"type": "roll_settled", "dice": dice[:n]})
-        copy = self.rng.choice(others)
-        yield lambda: self._submit({"type": "copy_chosen", "player": copy})
-        hands = {p: self.rng.sample(CARDS, game["cards_per_opponent"]) for p in others}
-        for player in tossers:
-            yield lambda p=player: self._submit({"type": "card_revealed", "card": hands[p].pop()})
-        yield lambda: self._submit({"type": "turn_scored"})
-
+        yield from self._game.turn_inputs(self, state)
 
 class TablePlayer(threading.Thread):
     """Plays a :class:`SimTable` on a thread: ``pace_s`` between inputs (0: full speed) until stopped."""

@@ -313,18 +313,18 @@ def _fit_mode(lab: np.ndarray) -> ColourModel:
 
 
 def _check_order(colours: dict) -> None:
-    """Refuse a ritual that contradicts what the frogs' colours are (frames swapped or mislabelled):
+    """Refuse a ritual that contradicts what the dice's colours are (frames swapped or mislabelled):
     blue is bluer than pink (lower Lab b) and less red (lower a); yellow is the lightest and the
     most yellow. White balance and exposure shift all three together, so the order holds."""
     L = {c: colours[c].mean[0] for c in COLOURS}
     a = {c: colours[c].mean[1] for c in COLOURS}
     b = {c: colours[c].mean[2] for c in COLOURS}
     if b["blue"] >= b["pink"] and a["blue"] >= a["pink"]:
-        raise CalibrationError("the blue and pink frames look swapped (the 'blue' frogs are pinker than the 'pink' "
+        raise CalibrationError("the blue and pink frames look swapped (the 'blue' faces are pinker than the 'pink' "
                                "ones): redo both, blue frog up for blue and pink frog up for pink")
     for c in ("blue", "pink"):
         if L[c] >= L["yellow"] and b[c] >= b["yellow"]:
-            raise CalibrationError(f"the yellow frame's frogs are not the lightest and most yellow (the {c} frame's "
+            raise CalibrationError(f"the yellow frame's faces are not the lightest and most yellow (the {c} frame's "
                                    f"are): the yellow and {c} frames look swapped; redo both")
 
 

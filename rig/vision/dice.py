@@ -1,4 +1,4 @@
-"""Read Lunar Laser Frogs dice from one top-down BGR frame.
+"""Read colour dice (a colour, blank or two colours per face) from one top-down BGR frame.
 
 The pipeline, all pure functions on numpy arrays (thresholds from the profile):
 
@@ -24,10 +24,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from rig.rules.frogs import DICE_PER_COMBO, DICE_PER_TURN
 from rig.vision.errors import FrameError
 from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light, floor_model, floor_surface  # noqa: F401
-from rig.vision.profile import COLOURS, Profile
+from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 
 CLASS_NAMES = ("background", "body", "edge", "blue", "pink", "yellow", "unknown", "clipped", "blown", "ambiguous")
 # blown: clipped inside a known glare spot (floor or die); ambig: a die top whose colour glare made unreadable
@@ -379,8 +378,8 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
         if where is not None:
             reasons.append(f"{what} at {_where(*where, work)}")
 
-    if len(dice) > DICE_PER_TURN:
-        reasons.append(f"{len(dice)} dice seen, there are only {DICE_PER_TURN}")
+    if len(dice) > DICE_IN_SET:
+        reasons.append(f"{len(dice)} dice seen, there are only {DICE_IN_SET}")
     for face, k in Counter(d.face for d in dice).items():
         if "+" in face and k > DICE_PER_COMBO:
             reasons.append(f"{k} dice read as {face}, only {DICE_PER_COMBO} dice carry it")
@@ -494,7 +493,7 @@ def _split(roi: np.ndarray, value: np.ndarray, area: int, a0: float, side: float
     and keep the result only if every part is a die-sized, roughly square top.
     """
     expected = int(round(area / a0))
-    if expected < 2 or expected > DICE_PER_TURN:
+    if expected < 2 or expected > DICE_IN_SET:
         return None
     level = float(np.median(value[roi > 0]))
     pad = np.pad(roi & (value >= 0.8 * level), 2)
@@ -554,7 +553,7 @@ def _big_blob(lab: np.ndarray, roi: np.ndarray, area: int, a0: float, t) -> str:
     counts = np.bincount(lab[roi > 0], minlength=len(CLASS_NAMES))
     if area >= t.card_area * a0 and counts.max() >= 0.6 * area:
         return "card in view"
-    if area > DICE_PER_TURN * 1.6 * a0:
+    if area > DICE_IN_SET * 1.6 * a0:
         return "large object in view"
     return "touching dice that cannot be split"
 

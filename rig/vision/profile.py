@@ -23,6 +23,12 @@ from rig.vision.errors import ProfileError
 FORMAT = 3  # 3: [floor] (the empty box as a cell grid: per-frame light correction); 2: censor_level, ambiguity
 # older formats still load: without a floor grid each frame is evened against its own floor, as before
 COLOURS = ("blue", "pink", "yellow")
+#: the set of colour dice the profile calibrates: its faces (a colour, blank, or two colours), how many
+#: dice the box holds and how many of them carry each two-colour face (the game's rules say the same,
+#: and the game's tests check them against each other)
+FACE_NAMES = ("blue", "pink", "yellow", "blank", "pink+blue", "yellow+pink", "blue+yellow")
+DICE_IN_SET = 6
+DICE_PER_COMBO = 2
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from rig.rules.frogs import DICE_PER_COMBO, FACE_NAMES
 from rig.vision.errors import VisionError
+from rig.vision.profile import DICE_PER_COMBO, FACE_NAMES
 
 CARD_NAMES = ("blue", "pink", "yellow", "blank", "gray")
 

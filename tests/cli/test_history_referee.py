@@ -7,7 +7,7 @@ import random
 
 from rig.cli import main
 from rig.engine.service import EngineService
-from rig.rules.fairness import simulate_rolls
+from rig.games.frogs.rules.fairness import simulate_rolls
 
 PLAYERS = ["Ada", "Ben", "Cleo", "Dev"]
 

@@ -9,7 +9,7 @@ import pytest
 
 from rig.cli import main
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "rig" / "examples" / "turn.json"
+EXAMPLE = Path(__file__).resolve().parents[2] / "rig" / "games" / "frogs" / "examples" / "turn.json"
 
 
 def test_scores_the_bundled_example(capsys):

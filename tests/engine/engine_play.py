@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from rig.engine.service import EngineService
-from rig.rules.frogs import score_turn, Turn
+from rig.games.frogs.rules import score_turn, Turn
 
 # the six dice: four single colours and blanks, plus each die's combo face
 COMBOS = ("pink+blue", "pink+blue", "yellow+pink", "yellow+pink", "blue+yellow", "blue+yellow")

@@ -9,7 +9,7 @@ from engine_play import S, expected_totals, make_script, run_step
 from rig.engine.errors import EventRefused
 from rig.engine.log import SCHEMA_VERSION
 from rig.engine.service import EngineService
-from rig.rules.game import GameSetup
+from rig.games.frogs.rules.game import GameSetup
 
 PLAYERS = {3: ["Ada", "Ben", "Cleo"], 4: ["Ada", "Ben", "Cleo", "Dev"], 5: ["Ada", "Ben", "Cleo", "Dev", "Eli"],
            6: ["A", "B", "C", "D", "E", "F"], 7: ["A", "B", "C", "D", "E", "F", "G"], 8: ["A", "B", "C", "D", "E", "F", "G", "H"]}

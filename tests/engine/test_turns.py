@@ -5,7 +5,7 @@ import pytest
 from engine_play import make_script, run_step
 from rig.engine.service import EngineService
 from rig.engine.turns import NoSuchGame, game_turns, logged_dice
-from rig.rules.frogs import Face, Turn, score_turn
+from rig.games.frogs.rules import Face, Turn, score_turn
 
 PLAYERS = ["Ada", "Ben", "Cleo", "Dev"]
 

@@ -10,7 +10,7 @@ import pytest
 from rig.errors import HardwareError, RigError
 from rig.hardware.camera import CameraLostError
 from rig.hardware.virtual import VirtualTable
-from rig.rules.frogs import FACE_NAMES
+from rig.games.frogs.rules import FACE_NAMES
 
 
 def table(**options):

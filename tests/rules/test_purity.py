@@ -1,4 +1,4 @@
-"""The rules core is plain standard-library Python: importing it pulls in no I/O packages."""
+"""The rules (the shared core and every game's) are plain standard-library Python: importing them pulls in no I/O packages."""
 
 import subprocess
 import sys
@@ -12,9 +12,13 @@ class Block:
         if name.split('.')[0] in {BLOCKED!r}:
             raise ImportError('blocked for the purity test: ' + name)
 sys.meta_path.insert(0, Block())
-import rig.rules, rig.rules.frogs, rig.rules.game
-for name in rig.rules.available_games():
-    __import__(rig.rules.GAMES[name])
+import importlib, pkgutil
+import rig.rules, rig.rules.fairness
+from rig import registry
+for game in registry.games():
+    rules = importlib.import_module(game.rules)
+    for sub in pkgutil.iter_modules(getattr(rules, "__path__", [])):  # a game's rules package: every module
+        importlib.import_module(rules.__name__ + "." + sub.name)
 loaded = sorted(m for m in sys.modules if m.split('.')[0] in {BLOCKED!r})
 print('LOADED', loaded)
 """

@@ -83,7 +83,7 @@ def test_bad_values_are_refused():
 
 
 def test_face_names_are_the_rules_names():
-    from rig.rules.frogs import FACE_NAMES, Face
+    from rig.games.frogs.rules import FACE_NAMES, Face
 
     for face in FACE_NAMES:
         assert str(Face.parse(face)) == face

@@ -96,11 +96,11 @@ class Game(ExtraGame):
         self.rolls.pop()
         self._roll(need(ev, "faces", "dice correction"), ev, True)
 
-    def after(self, item):
+    def after(self, item, before=None):
         if item["type"] in ("roll_settled", "correction") and self.phase() == "decided":
             return item, [{"type": "game_ended", "t_us": item["t_us"], "source": "engine", "reason": "decided",
                            **({"clock": item["clock"]} if "clock" in item else {})}]
-        return super().after(item)
+        return super().after(item, before)
 
     def outcome(self, reason: str) -> dict[str, Any]:
         result = self._result()

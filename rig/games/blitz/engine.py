@@ -29,8 +29,20 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from rig.engine.errors import EventRefused
+from rig.engine.events import INT, STR, STR_REQUIRED, EventSpec, Field
 from rig.engine.extra import ExtraGame, event, need
 from rig.games.blitz.rules import BlitzError, Roll, Scoreboard, rules_for
+
+#: the events Würfelblitz adds to the engine's
+EVENTS = {
+    "buzz": EventSpec({"player": STR_REQUIRED}),
+    "answer_judged": EventSpec({
+        "player": STR,
+        "answer": INT,
+        "correct": Field((bool,), describe="true or false"),
+    }),
+    "answer_timeout": EventSpec({}),
+}
 
 DEFAULT_TIMEOUT_S = 30.0
 COLOURED_DICE = 6

@@ -301,7 +301,7 @@ def _grey(bgr: Sequence[float]) -> float:
     return 0.114 * b + 0.587 * g + 0.299 * r
 
 
-#: games whose dice :func:`read_game` reads (frogs has its own reader, rig.vision.dice)
+#: games whose dice :func:`read_game` reads (the others have readers of their own)
 READERS = ("blitz", "banana")
 
 

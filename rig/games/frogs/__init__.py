@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from rig.registry import Game
@@ -15,8 +17,8 @@ class Frogs(Game):
     page_script = "page.js"  # its scoreboard on the page (page.css beside it): docs/games-new.md
     page_style = "page.css"
     order = 0
-    rules = "rig.rules.frogs"
-    engine = ""  # the engine's own fold (rig.engine.game)
+    rules = "rig.games.frogs.rules"
+    engine = "rig.games.frogs.fold:FrogsFold"
     dice = 6
     sim_keys = "1-8 press a player's button, r roll, b/p/y/k/g lay a card, h hold"
     key_hint = "keys: 1–8 press · r roll · b/p/y/k/g cards · h hold · ? help"
@@ -34,6 +36,13 @@ class Frogs(Game):
     resumes_dice = True
     reads_with_profile = True
     rolls_in_parts = True
+    benchmarks = {
+        "rules": ("rig.games.frogs.bench.rules", "scoring throughput of the rules core (Lunar Laser Frogs turns)"),
+        "dice": ("rig.games.frogs.bench.dice",
+                 "die-fairness chi-square on seeded fair and loaded rolls, and its flag rates"),
+    }
+    bench_vision = "rig.bench.vision:run_colour_dice"
+    simulated_table = "rig.games.frogs.sim"
 
     def config_options(self, game_config: Any) -> dict[str, Any]:
         options = {}
@@ -46,6 +55,14 @@ class Frogs(Game):
     def defaults(self, config: Any) -> dict[str, Any] | None:
         window = config.tosses.tie_window_us
         return {"tie_window_us": window} if window else None
+
+    def example_request(self) -> dict[str, Any] | None:
+        return json.loads((Path(__file__).parent / "examples" / "turn.json").read_text(encoding="utf-8"))
+
+    def dice_fairness(self, faces: list[str]) -> Any:
+        from rig.games.frogs.rules.fairness import DiceFairness
+
+        return DiceFairness.of(faces)
 
     def reader(self, *, profile: Any = None, params: Any = None):
         from rig.games.frogs.reader import reader

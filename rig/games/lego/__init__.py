@@ -22,6 +22,7 @@ class Lego(Game):
     key_hint = "keys: 1–2 press · r roll · c camera · ? help"
     keys = (("1–2", "press that seat's button (the roller starts, the other takes the turn)"),
             ("r", "roll the LEGO Dice"))
+    bench_vision = "rig.games.lego.bench:run"
     player_hint = "Two space commanders; the first one rolls first."
 
     def read_image(self, frame: Any, *, params: Any = None, variant: str = "standard") -> dict[str, Any]:

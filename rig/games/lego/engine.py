@@ -27,8 +27,18 @@ from __future__ import annotations
 from typing import Any
 
 from rig.engine.errors import EventRefused
+from rig.engine.events import INT, STR, STR_REQUIRED, EventSpec, Field
 from rig.engine.extra import ExtraGame, event, need
 from rig.games.lego.rules import WINNING_SCORE, FaceMap, LegoError, Track, station_points
+
+#: the events LEGO Lunar Command adds to the engine's
+EVENTS = {
+    "station_scored": EventSpec({"robots": INT, "astronauts": INT,
+                                 "pieces": Field((dict,), True, describe="an object")}),
+    "points_scored": EventSpec({"player": STR_REQUIRED, "points": Field((int,), True, describe="a whole number"),
+                                "detail": STR}),
+    "piece_built": EventSpec({"player": STR_REQUIRED, "count": INT}),
+}
 
 
 class Game(ExtraGame):

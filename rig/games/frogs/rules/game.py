@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
-from rig.rules.frogs import FrogsError, FrogsRules, TurnFormatError, check_players, rules_for
+from rig.games.frogs.rules import FrogsError, FrogsRules, TurnFormatError, check_players, rules_for
 
 
 class GameLengthError(FrogsError):

@@ -13,7 +13,7 @@ def add_arguments(parser) -> None:
 
 
 def random_turns(n: int, seed: int) -> list:
-    from rig.rules.frogs import FACE_NAMES, Card, Turn, rules_for
+    from rig.games.frogs.rules import FACE_NAMES, Card, Turn, rules_for
 
     rnd = random.Random(seed)
     turns = []
@@ -35,7 +35,7 @@ def random_turns(n: int, seed: int) -> list:
 
 
 def run(args) -> int:
-    from rig.rules.frogs import score_turn
+    from rig.games.frogs.rules import score_turn
 
     turns = random_turns(args.turns, args.seed)
     runs = []

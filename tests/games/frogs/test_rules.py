@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rig.errors import RigError
-from rig.rules.frogs import (
+from rig.games.frogs.rules import (
     FACE_NAMES,
     BadCardError,
     BadFaceError,

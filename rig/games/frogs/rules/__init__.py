@@ -111,7 +111,7 @@ class Face:
     >>> Face.parse("green")
     Traceback (most recent call last):
     ...
-    rig.rules.frogs.BadFaceError: unknown die face 'green' (faces: blue, pink, yellow, blank, pink+blue, yellow+pink, blue+yellow)
+    rig.games.frogs.rules.BadFaceError: unknown die face 'green' (faces: blue, pink, yellow, blank, pink+blue, yellow+pink, blue+yellow)
     """
 
     colours: frozenset[str]
@@ -559,7 +559,7 @@ def rules_for(n_players: int, *, penalty_per_violation: int = 0, tie_window_us: 
     >>> rules_for(9)
     Traceback (most recent call last):
     ...
-    rig.rules.frogs.PlayerCountError: Lunar Laser Frogs needs 3 to 8 players, not 9
+    rig.games.frogs.rules.PlayerCountError: Lunar Laser Frogs needs 3 to 8 players, not 9
     """
     for variant in (ThreePlayerFrogs, FrogsRules, BigTableFrogs):
         if n_players in variant.player_counts:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from rig.rules.frogs import FrogsError, Turn, is_dead_heat, rules_for, score_request, score_turn
+from rig.games.frogs.rules import FrogsError, Turn, is_dead_heat, rules_for, score_request, score_turn
 
 PLAYERS = ["Ada", "Ben", "Cleo", "Dev", "Eli"]
 

@@ -20,7 +20,7 @@ def add_arguments(parser) -> None:
 
 def _load(text: str) -> dict[str, float]:
     from rig.errors import RigError
-    from rig.rules.frogs import FACE_NAMES, Face
+    from rig.games.frogs.rules import FACE_NAMES, Face
 
     face, sep, weight = text.partition("=")
     try:
@@ -34,7 +34,8 @@ def _load(text: str) -> dict[str, float]:
 
 def run(args) -> int:
     from rig.errors import RigError
-    from rig.rules.fairness import LOADED_P, DiceFairness, simulate_rolls
+    from rig.games.frogs.rules.fairness import DiceFairness, simulate_rolls
+    from rig.rules.fairness import LOADED_P
 
     if args.turns < 1 or args.trials < 1:
         raise RigError("--turns and --trials must be at least 1")

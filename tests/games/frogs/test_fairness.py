@@ -4,7 +4,8 @@ import random
 
 import pytest
 
-from rig.rules.fairness import ChiSquare, DiceFairness, FairnessError, chi2_sf, simulate_rolls
+from rig.games.frogs.rules.fairness import DiceFairness, simulate_rolls
+from rig.rules.fairness import ChiSquare, FairnessError, chi2_sf
 
 
 @pytest.mark.parametrize("x, dof, p", [

@@ -2,8 +2,8 @@
 
 import pytest
 
-from rig.rules.frogs import DuplicatePlayerError, PlayerCountError
-from rig.rules.game import GameLengthError, GameSetup, add_turn
+from rig.games.frogs.rules import DuplicatePlayerError, PlayerCountError
+from rig.games.frogs.rules.game import GameLengthError, GameSetup, add_turn
 
 
 @pytest.mark.parametrize("n, turns", [(3, 3), (4, 2), (5, 2), (6, 1), (7, 1), (8, 1)])
