@@ -23,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from rig import registry
 from rig.engine.export import bgstats_play, bgstats_url, compact_play, history_csv, history_json
 from rig.engine.turns import NoSuchGame, game_turns, logged_dice
 
@@ -121,9 +122,10 @@ def referee_routes(service, *, evidence=None, can_view: Callable[[Request], bool
         return Response(data, media_type="image/jpeg", headers={"cache-control": "private, max-age=60"})
 
     def dice_body() -> dict[str, Any]:
-        from rig.rules.fairness import DiceFairness
-
-        return DiceFairness.of(logged_dice(service.log)).to_dict()
+        fairness = registry.get(registry.DEFAULT).dice_fairness(logged_dice(service.log))
+        if fairness is None:
+            raise _NotFound(f"the game {registry.DEFAULT!r} has no die-fairness test")
+        return fairness.to_dict()
 
     async def dice(request: Request) -> Response:
         return JSONResponse(await run_in_threadpool(dice_body), headers=NO_STORE)

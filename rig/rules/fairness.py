@@ -136,12 +136,3 @@ class ChiSquare:
                 "dof": self.dof, "p_value": self.p_value, "n": self.n, "enough": self.enough,
                 "verdict": self.verdict}
 
-
-def __getattr__(name: str):
-    """``DiceFairness``, where the page's referee route still imports it from (it belongs to the game:
-    :meth:`rig.registry.Game.dice_fairness`); goes once rig/display/referee.py asks the registry."""
-    if name == "DiceFairness":
-        from rig.games.frogs.rules.fairness import DiceFairness
-
-        return DiceFairness
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
