@@ -161,3 +161,10 @@ def test_the_pages_game_menu_lists_the_registered_games(highroll):
         assert started.json()["game"]["game"] == "highroll"
     finally:
         service.close()
+
+
+def test_a_game_without_a_still_frame_reader_says_so():
+    import numpy as np
+
+    with pytest.raises(NotImplementedError, match="frogs: rig read reads it with --profile"):
+        registry.get("frogs").read_image(np.zeros((48, 64, 3), np.uint8))

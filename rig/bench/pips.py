@@ -215,9 +215,12 @@ def evaluate_find(photos: Iterable[Photo], params, images: dict, *, reader=None)
 
 def evaluate_rendered(frames: int, params, *, seed: int = 0) -> dict[str, object]:
     """Rendered white pip dice (boxes known, and found), Würfelblitz throws, Banana Moon start rolls."""
-    from rig.games.blitz.reader import read_blitz, read_start_roll
+    from rig.games.banana.reader import read_start_roll
+    from rig.games.banana.render import render_start_roll
+    from rig.games.blitz.reader import read_blitz
+    from rig.games.blitz.render import render_blitz
     from rig.vision.pips import count_pips_in_box, find_pip_dice
-    from rig.vision.render_pips import render_blitz, render_pip_dice, render_start_roll
+    from rig.vision.render_pips import render_pip_dice
 
     boxes, found, blitz_dice, blitz_right, throws_right, starts_right = Confusion(), Confusion(), 0, 0, 0, 0
     for i in range(frames):

@@ -1,7 +1,7 @@
 """Are these dice fair? Pearson's χ² test of face counts, standard library only.
 
 The shared half of a game's die-fairness test (a game's rules say which faces a die has and how
-often each should come up, e.g. :mod:`rig.games.frogs.rules.fairness`):
+often each should come up: its ``dice_fairness`` hook in the registry):
 
 >>> ChiSquare.test(["odd", "even"], [50, 50], [0.5, 0.5]).p_value
 1.0

@@ -98,12 +98,12 @@ class PipParams:
     blobs: BlobParams = BlobParams()
     whole_die: BlobParams = BlobParams(**_WHOLE_DIE)
     find: FindParams = FindParams()
-    blitz: Mapping[str, Any] = field(default_factory=dict)
+    colour: Mapping[str, Any] = field(default_factory=dict)  # coloured dice: rig.vision.coloured
     anydie: "AnyDieParams" = field(default_factory=lambda: _anydie_defaults())
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, source: str = "pip parameters") -> "PipParams":
-        known = {"blobs", "whole_die", "find", "blitz", "anydie"}
+        known = {"blobs", "whole_die", "find", "colour", "anydie"}
         unknown = set(data) - known
         if unknown:
             raise PipParamsError(f"{source}: unknown table(s) {sorted(unknown)} (known: {sorted(known)})")
@@ -112,7 +112,7 @@ class PipParams:
                                       **_WHOLE_DIE, **data.get("whole_die", {})}, f"{source} [whole_die]")
         find = _section(FindParams, data.get("find", {}), f"{source} [find]")
         anydie = _section(AnyDieParams, data.get("anydie", {}), f"{source} [anydie]")
-        return cls(blobs, whole, find, _blitz_section(data.get("blitz", {}), f"{source} [blitz]"), anydie)
+        return cls(blobs, whole, find, _colour_section(data.get("colour", {}), f"{source} [colour]"), anydie)
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> "PipParams":
@@ -151,17 +151,17 @@ def _section(cls, data: Any, where: str):
     return cls(**values)
 
 
-_BLITZ_KEYS = {"body_contrast", "dot_contrast", "dot_min_area", "min_die_area", "max_die_area"}
+_COLOUR_KEYS = {"body_contrast", "dot_contrast", "dot_min_area", "min_die_area", "max_die_area"}
 
 
-def _blitz_section(data: Any, where: str) -> dict[str, Any]:
+def _colour_section(data: Any, where: str) -> dict[str, Any]:
     if not isinstance(data, Mapping):
         raise PipParamsError(f"{where} must be a table")
-    unknown = set(data) - _BLITZ_KEYS - {"colors"}
+    unknown = set(data) - _COLOUR_KEYS - {"colors"}
     if unknown:
         raise PipParamsError(f"{where}: unknown key(s) {sorted(unknown)}")
     out: dict[str, Any] = {}
-    for key in _BLITZ_KEYS & set(data):
+    for key in _COLOUR_KEYS & set(data):
         value = data[key]
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
             raise PipParamsError(f"{where}: {key} must be a number ≥ 0, not {value!r}")

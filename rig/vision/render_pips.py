@@ -1,12 +1,13 @@
 """A small renderer of pip dice seen from above, for tests and benchmarks.
 
-:func:`render_blitz` draws a Würfelblitz throw (coloured pip dice, some showing their
-colour dot, and white dot dice) on the box bottom; :func:`render_pip_dice` draws plain
-white dice with black pips. Both return ``(frame_bgr, truth)``, reproducible from a seed.
+:func:`draw_die` draws one die (any body colour, pips or a colour dot) at a place, size and angle;
+:func:`place_dice` scatters dice that do not touch; :func:`finish_frame` adds blur and noise. A game
+renders its own throws with them (``rig/games/<name>/render.py``). :func:`render_pip_dice` draws
+plain white dice with black pips. Renders return ``(frame_bgr, truth)``, reproducible from a seed.
 
->>> frame, truth = render_blitz(7)
+>>> frame, truth = render_pip_dice(7)
 >>> frame.shape, len(truth)
-((480, 640, 3), 8)
+((480, 640, 3), 4)
 >>> sorted(truth[0].to_dict())
 ['box', 'color', 'pips']
 """
@@ -15,22 +16,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 import cv2
 import numpy as np
 
-#: Body/dot colours (BGR) of the rendered set; the reader's palette lives in calibration/pips.toml.
-PALETTE: Mapping[str, tuple[int, int, int]] = {
-    "red": (40, 40, 200),
-    "orange": (30, 130, 240),
-    "yellow": (40, 210, 230),
-    "green": (60, 160, 40),
-    "blue": (190, 90, 30),
-    "black": (35, 35, 35),
-    "white": (235, 235, 235),
-}
-COLOURED = ("red", "orange", "yellow", "green", "blue", "black")
+#: the box bottom the rendered dice lie on (BGR)
 TABLE_BGR = (95, 110, 120)
 
 # Pip positions on a unit face ([-1, 1] square), the usual layouts.
@@ -129,34 +120,6 @@ def finish_frame(frame: np.ndarray, rng: np.random.Generator, noise: float, blur
     return frame
 
 
-def render_blitz(seed: int, *, size: tuple[int, int] = (640, 480), die_px: float = 56,
-                 white_dice: int = 2, palette: Mapping[str, Sequence[int]] = PALETTE,
-                 dot_chance: float = 1 / 6, noise: float = 4.0, blur: float = 0.8
-                 ) -> tuple[np.ndarray, tuple[RenderedDie, ...]]:
-    """A Würfelblitz throw: six coloured dice (pips, or their colour dot) and white dot dice."""
-    rng = np.random.default_rng(seed)
-    w, h = size
-    frame = np.empty((h, w, 3), np.uint8)
-    frame[:] = TABLE_BGR
-    frame = finish_frame(frame, rng, 6.0, 0)  # the box bottom is not perfectly flat in colour
-    n = len(COLOURED) + white_dice
-    spots = place_dice(rng, n, die_px, (h, w))
-    truth = []
-    for i, (cx, cy) in enumerate(spots):
-        colour = COLOURED[i] if i < len(COLOURED) else "white"
-        others = [c for c in COLOURED if c != colour]
-        if colour == "white" or rng.random() < dot_chance:
-            pips, dot = None, others[int(rng.integers(len(others)))]
-        else:
-            pips, dot = int(rng.integers(1, 7)), None
-        angle = float(rng.uniform(0, math.pi / 2))
-        s = die_px * float(rng.uniform(0.92, 1.08))
-        box = draw_die(frame, cx, cy, s, angle, palette[colour], pips=pips,
-                       dot=None if dot is None else palette[dot])
-        truth.append(RenderedDie(colour, pips, dot, box, angle))
-    return finish_frame(frame, rng, noise, blur), tuple(truth)
-
-
 def render_pip_dice(seed: int, *, size: tuple[int, int] = (640, 480), n: int = 4, die_px: float = 50,
                     noise: float = 5.0, blur: float = 1.0) -> tuple[np.ndarray, tuple[RenderedDie, ...]]:
     """White dice with black pips on a wooden-looking table (like the real photographs)."""
@@ -173,20 +136,3 @@ def render_pip_dice(seed: int, *, size: tuple[int, int] = (640, 480), n: int = 4
         box = draw_die(frame, cx, cy, die_px * float(rng.uniform(0.85, 1.15)), angle, (225, 232, 238), pips=pips)
         truth.append(RenderedDie("white", pips, None, box, angle))
     return finish_frame(frame, rng, noise, blur), tuple(truth)
-
-
-def render_start_roll(seed: int, *, size: tuple[int, int] = (640, 480), die_px: float = 60,
-                      white: int | None = None, black: int | None = None, noise: float = 4.0,
-                      blur: float = 0.8) -> tuple[np.ndarray, dict[str, Any]]:
-    """The Banana Moon start roll: a dark die with white pips and a light die with black pips."""
-    rng = np.random.default_rng(seed)
-    w, h = size
-    frame = np.empty((h, w, 3), np.uint8)
-    frame[:] = TABLE_BGR
-    values = {"white": white or int(rng.integers(1, 7)), "black": black or int(rng.integers(1, 7))}
-    bodies = {"white": (45, 40, 40), "black": (225, 232, 238)}  # pip_colour() picks the contrast
-    truth: dict[str, Any] = dict(values)
-    for kind, (cx, cy) in zip(("white", "black"), place_dice(rng, 2, die_px, (h, w))):
-        truth[f"{kind}_box"] = draw_die(frame, cx, cy, die_px, float(rng.uniform(0, math.pi / 2)),
-                                        bodies[kind], pips=values[kind])
-    return finish_frame(frame, rng, noise, blur), truth

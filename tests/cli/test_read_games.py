@@ -8,7 +8,8 @@ import pytest
 from rig.cli import main
 from rig.games.blitz.rules import score_request
 from rig.games.lego.reader import render_lego
-from rig.vision.render_pips import render_blitz, render_start_roll
+from rig.games.banana.render import render_start_roll
+from rig.games.blitz.render import render_blitz
 
 
 @pytest.fixture(scope="module")

@@ -85,7 +85,7 @@ def test_shipped_file_matches_the_code_defaults():
     assert PARAMS.blobs == defaults.blobs
     assert PARAMS.whole_die == defaults.whole_die
     assert PARAMS.find == defaults.find
-    assert set(PARAMS.blitz["colors"]) >= {"red", "green", "white", "black"}
+    assert set(PARAMS.colour["colors"]) >= {"red", "green", "white", "black"}
 
 
 def test_whole_die_section_overrides_blobs():
@@ -99,8 +99,8 @@ def test_whole_die_section_overrides_blobs():
     ("[blobs]\ndrop_border = 1\n", "drop_border must be true/false"),
     ("[blobs]\nsharpness = 2\n", "unknown key"),
     ("[camera]\nx = 1\n", "unknown table"),
-    ("[blitz]\nhue = 1\n", "unknown key"),
-    ("[blitz.colors]\nred = [1, 2]\n", "red must be \\[B, G, R\\]"),
+    ("[colour]\nhue = 1\n", "unknown key"),
+    ("[colour.colors]\nred = [1, 2]\n", "red must be \\[B, G, R\\]"),
     ("[blobs\n", "cannot read"),
 ])
 def test_bad_parameter_files_name_the_problem(tmp_path, text, words):

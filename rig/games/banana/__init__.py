@@ -26,9 +26,9 @@ class Banana(Game):
     needs_inputs = False  # the start roll is the camera's alone
 
     def read_image(self, frame: Any, *, params: Any = None, variant: str = "standard") -> dict[str, Any]:
-        from rig.games.blitz.reader import read_game
+        from rig.games.banana.reader import read_image
 
-        return read_game(frame, self.name, params, variant=variant)
+        return read_image(frame, params)
 
     def describe_reading(self, result: dict[str, Any]) -> list[str]:
         return [f"start roll: white {result['white']}, black {result['black']}"]
@@ -39,7 +39,7 @@ class Banana(Game):
         return BananaDice()
 
     def reader(self, *, profile: Any = None, params: Any = None):
-        from rig.games.blitz.reader import read_start_roll  # the start roll's dice are pip dice too
+        from rig.games.banana.reader import read_start_roll
         from rig.vision.readers import empty_is_sure, pip_params
 
         params = pip_params(params)

@@ -33,9 +33,9 @@ class Blitz(Game):
         return data
 
     def read_image(self, frame: Any, *, params: Any = None, variant: str = "standard") -> dict[str, Any]:
-        from rig.games.blitz.reader import read_game
+        from rig.games.blitz.reader import read_image
 
-        return read_game(frame, self.name, params, variant=variant)
+        return read_image(frame, params, variant=variant)
 
     def describe_reading(self, result: dict[str, Any]) -> list[str]:
         if "request" not in result:

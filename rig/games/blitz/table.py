@@ -18,12 +18,12 @@ class BlitzDice:
             raise RigError(f"virtual table: Würfelblitz has 2 or 3 white dice, not {white!r}")
 
     def dice_set(self, options: dict[str, Any]) -> list[str]:
-        from rig.vision.render_pips import COLOURED
+        from rig.games.blitz.render import COLOURED
 
         return list(COLOURED) + ["white"] * options.get("white_dice", 2)
 
     def face(self, rng, colour: str, options: dict[str, Any]) -> tuple[str, int | None, str | None]:
-        from rig.vision.render_pips import COLOURED
+        from rig.games.blitz.render import COLOURED
 
         if colour == "white" or rng.random() < 1 / 6:
             others = [c for c in COLOURED if c != colour]
@@ -31,7 +31,8 @@ class BlitzDice:
         return colour, int(rng.integers(1, 7)), None
 
     def draw(self, frame, die) -> None:
-        from rig.vision.render_pips import PALETTE, draw_die
+        from rig.vision.coloured import PALETTE
+        from rig.vision.render_pips import draw_die
 
         draw_die(frame, die.x, die.y, die.size, die.angle, PALETTE[die.color], pips=die.pips,
                  dot=None if die.dot is None else PALETTE[die.dot])

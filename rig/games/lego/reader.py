@@ -1,7 +1,7 @@
 """Reading the LEGO Dice of Lunar Command: the colour of its top face.
 
 The LEGO Dice is a white frame with a coloured tile on each face. Seen from above, the die
-is found like a Würfelblitz die (:func:`rig.games.blitz.reader.find_blitz_dice`: it differs from the
+is found like any coloured die (:func:`rig.vision.coloured.find_coloured_dice`: it differs from the
 box bottom's colour), and the middle of its top face — the tile — is classified against a
 palette (nearest colour in Lab). A face without a tile (or a white tile) reads ``white``.
 :func:`render_lego` draws one for tests and the virtual table.
@@ -21,11 +21,11 @@ from typing import Any, Mapping, Sequence
 import cv2
 import numpy as np
 
-from rig.games.blitz.reader import find_blitz_dice, nearest_colour
+from rig.vision.coloured import find_coloured_dice, nearest_colour
 from rig.vision.pips import PipParams, check_frame
 from rig.vision.render_pips import TABLE_BGR, finish_frame, place_dice, draw_die
 
-#: tile colours (BGR) of the rendered die; a real set's are calibrated like the Würfelblitz palette
+#: tile colours (BGR) of the rendered die; a real set's are calibrated like the ``[colour]`` palette
 LEGO_PALETTE: Mapping[str, tuple[int, int, int]] = {
     "white": (235, 235, 235),
     "red": (40, 40, 200),
@@ -89,7 +89,7 @@ def read_lego(frame: np.ndarray, params: PipParams | None = None, *,
     """Read the LEGO Dice in ``frame`` (the box bottom seen from above)."""
     frame = check_frame(frame)
     dice = []
-    boxes = [box for box, _mask in find_blitz_dice(frame, params)]
+    boxes = [box for box, _mask in find_coloured_dice(frame, params)]
     for x, y, w, h in boxes:
         if any(_inside((x, y, w, h), other) for other in boxes if other != (x, y, w, h)):
             continue  # a dark tile parted from its white frame by the anti-aliased edge

@@ -5,12 +5,13 @@ import math
 import numpy as np
 import pytest
 
-from rig.games.banana.rules import score_request as score_request_banana
 from rig.games.blitz.rules import score_request
-from rig.games.blitz.reader import nearest_colour, read_blitz, read_game, read_start_roll
+from rig.games.blitz.reader import read_blitz, read_image
+from rig.games.blitz.render import render_blitz
 from rig.vision.errors import FrameError
 from rig.vision.pips import PipParams
-from rig.vision.render_pips import PALETTE, draw_die, render_blitz, render_start_roll
+from rig.vision.coloured import PALETTE, nearest_colour
+from rig.vision.render_pips import draw_die
 
 PARAMS = PipParams.load()
 
@@ -70,7 +71,7 @@ def test_dot_versus_single_pip():
 
 
 def test_palette_comes_from_the_parameters():
-    params = PipParams.from_dict({"blitz": {"colors": {"purple": [150, 40, 130], "white": [235, 235, 235]}}})
+    params = PipParams.from_dict({"colour": {"colors": {"purple": [150, 40, 130], "white": [235, 235, 235]}}})
     frame = table()
     draw_die(frame, 300, 200, 60, 0.0, (150, 40, 130), pips=4)
     d = read_blitz(frame, params).dice[0]
@@ -82,41 +83,11 @@ def test_bad_frame():
         read_blitz(np.zeros((5, 5, 4), np.uint8), PARAMS)
 
 
-@pytest.mark.parametrize("seed", range(0, 40, 4))
-def test_start_roll_reads_both_dice(seed):
-    frame, truth = render_start_roll(seed)
-    reading = read_start_roll(frame, PARAMS)
-    assert (reading.white, reading.black) == (truth["white"], truth["black"])
-    assert reading.status == "ok"
-
-
-def test_start_roll_tie_scores_as_reroll():
-    frame, _ = render_start_roll(5, white=4, black=4)
-    out = read_game(frame, "banana", PARAMS)
-    assert out["white"] == out["black"] == 4
-    assert score_request_banana(out["request"])["reroll"] is True
-
-
-def test_start_roll_with_one_die_missing_is_uncertain():
-    frame = table()
-    draw_die(frame, 300, 200, 60, 0.4, (225, 232, 238), pips=5)
-    reading = read_start_roll(frame, PARAMS)
-    assert (reading.white, reading.black) == (None, 5)
-    assert reading.status == "uncertain" and "0 dice with white pips" in reading.reasons[0]
-
-
 def test_read_game_blitz_request_scores():
     frame, _ = render_blitz(8)
-    out = read_game(frame, "blitz", PARAMS, variant="twister")
+    out = read_image(frame, PARAMS, variant="twister")
     assert out["status"] == "ok" and out["request"]["variant"] == "twister"
     assert isinstance(score_request(out["request"])["answer"], int)
-
-
-def test_read_game_unknown():
-    from rig.vision.errors import VisionError
-
-    with pytest.raises(VisionError, match="no pip-dice reader for game 'frogs'"):
-        read_game(table(), "frogs", PARAMS)
 
 
 def test_readings_vote_like_the_frog_dice_readings():
@@ -127,12 +98,3 @@ def test_readings_vote_like_the_frog_dice_readings():
     voted = vote_readings(readings)
     assert sorted(d.face for d in voted.dice) == sorted(d.face for d in readings[0].dice)
     assert voted.status == "ok"
-
-
-def test_start_roll_readings_vote():
-    from rig.vision.rolls import vote_readings
-
-    readings = [read_start_roll(render_start_roll(6, noise=n)[0], PARAMS) for n in (3.0, 4.0, 5.0)]
-    voted = vote_readings(readings)
-    assert (voted.white, voted.black) == (readings[0].white, readings[0].black)
-    assert voted.white is not None and voted.black is not None
