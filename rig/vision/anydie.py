@@ -36,6 +36,7 @@ import cv2
 import numpy as np
 
 from rig.vision.anydie_params import AnyDieParams
+from rig.vision.dicenet import default_dicenet, read_dice
 from rig.vision.pips import PipCount, PipDie, _pattern_ok, check_frame, top_face_pips
 
 __all__ = ["AnyDieParams"]  # re-exported: its home is rig.vision.anydie_params (no pips <-> anydie circle)
@@ -355,18 +356,34 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
                   expected: tuple[int, ...] | None = None, net=_SHIPPED) -> PipDiceReading:
     """Find every die (any colour) and read its top face.
 
-    A region without pips is not a die (a shadow, a wall, a card). ``expected`` is the number(s) of
-    dice the game has (Würfelblitz ``(8, 9)``, Banana Moon ``(2,)``): another number makes the
-    frame ``uncertain``, as does any die not read with confidence. ``net``: the learned counter that
-    checks each die (default the shipped ``calibration/pipnet.npz``; ``None``: the counter alone).
+    By default with the learned nets (:mod:`rig.vision.dicenet`, ``calibration/dicenet_*.onnx``);
+    ``net=None`` (or ``[anydie] learned = false``, or no net files): the classical finder and
+    counter, checked by ``net`` (default the shipped ``calibration/pipnet.npz``; ``None``: the
+    counter alone). ``expected`` is the number(s) of dice the game has (Würfelblitz ``(8, 9)``,
+    Banana Moon ``(2,)``): another number makes the frame ``uncertain``, as does any die not read
+    with confidence.
     """
     p = params or AnyDieParams()
-    if net is _SHIPPED:
-        from rig.vision.pipnet import default_net
+    frame = check_frame(frame)
+    nets = default_dicenet() if net is _SHIPPED and p.learned else None
+    if nets is not None:
+        dice = read_dice(frame, p, nets)
+    else:
+        if net is _SHIPPED:
+            from rig.vision.pipnet import default_net
 
-        net = default_net() if p.use_net else None
+            net = default_net() if p.use_net else None
+        dice = _read_classical(frame, p, net)
+    reasons = [f"die at {d.box[:2]}: " + "; ".join(d.count.reasons) for d in dice if d.count.status != "ok"]
+    if expected is not None and len(dice) not in expected:
+        want = " or ".join(map(str, expected))
+        reasons.append(f"{len(dice)} dice seen, want {want}")
+    return PipDiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(reasons))
+
+
+def _read_classical(frame: np.ndarray, p: AnyDieParams, net) -> list[PipDie]:
+    """The classical finder's candidates read by the counter (checked by ``net``), those without pips dropped."""
     dice = []
-    reasons = []
     for ways in find_die_groups(frame, p):
         readings = [[read_die(frame, box, mask, p, net) for box, mask in way] for way in ways]
         chosen = readings[-1]
@@ -377,13 +394,5 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
             elongated = max(w, h) > p.split_aspect * min(w, h)
             if not (parts_ok and elongated) and (whole.count.status == "ok" or not parts_ok):
                 chosen = readings[0]
-        for die in chosen:
-            if die.pips == 0:
-                continue
-            dice.append(die)
-            if die.count.status != "ok":
-                reasons.append(f"die at {die.box[:2]}: " + "; ".join(die.count.reasons))
-    if expected is not None and len(dice) not in expected:
-        want = " or ".join(map(str, expected))
-        reasons.append(f"{len(dice)} dice seen, want {want}")
-    return PipDiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(reasons))
+        dice.extend(die for die in chosen if die.pips)
+    return dice
