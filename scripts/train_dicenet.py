@@ -141,9 +141,38 @@ def finder_sample(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator)
     return tile, heat, size, mask
 
 
+#: pip positions of each face, in units of the pip spacing from the face's middle
+LAYOUT = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+          5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], 6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+
+
+def drawn_die(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A flat drawn die (any body, pip and floor colours, sharp or rounded) on a 128 px patch, as
+    (patch, dice row): the photographs' dice all have bevels and texture, drawn and rendered ones do not."""
+    n, side = 128, rng.uniform(28, 64)
+    patch = np.empty((n, n, 3), np.uint8)
+    patch[:] = rng.integers(0, 256, 3)
+    body = rng.integers(0, 256, 3)
+    luma = float(body @ (0.114, 0.587, 0.299))
+    pip = rng.integers(0, 256, 3)
+    while abs(float(pip @ (0.114, 0.587, 0.299)) - luma) < 70:
+        pip = rng.integers(0, 256, 3)
+    a = rng.uniform(0, 2 * math.pi)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    corners = (np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)]) * side / 2) @ rot.T + n / 2
+    cv2.fillConvexPoly(patch, np.round(corners * 16).astype(np.int32), body.tolist(), cv2.LINE_AA, 4)
+    pips = int(rng.integers(1, 7))
+    spacing, radius = side * rng.uniform(0.24, 0.31), side * rng.uniform(0.07, 0.11)
+    for p in (np.array(LAYOUT[pips]) * spacing) @ rot.T + n / 2:
+        cv2.circle(patch, tuple(int(v) for v in np.round(p * 16)), int(radius * 16), pip.tolist(), -1, cv2.LINE_AA, 4)
+    return patch, np.array([[n / 2, n / 2, side, pips]], np.float32)
+
+
 def reader_sample(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator):
     """A die crop (its pips as label) jittered in place, size and angle, or, one time in four,
-    a crop away from every die (label 0)."""
+    a crop away from every die (label 0); one die in six is a drawn one (:func:`drawn_die`)."""
+    if rng.random() < 0.12:
+        image, dice = drawn_die(rng)
     typical = float(np.median(dice[:, 2])) if len(dice) else 40.0
     if rng.random() < 0.25 or not len(dice):
         h, w = image.shape[:2]

@@ -34,6 +34,7 @@ FIND_ALIGN = 8  # ... padded to a multiple of this
 STRIDE = 4  # finder input px per heat-map cell
 CROP = 32  # the reader's input side, px
 CROP_GROW = 1.3  # the reader's crop: this many times the die's side, centred on the die
+SURE = 0.97  # a reading less sure than this is read again, mirrored
 
 
 class DiceNetError(VisionError):
@@ -117,16 +118,21 @@ class DiceNet:
         return out[0], out[1], s
 
     def read(self, crops: list[np.ndarray]) -> np.ndarray:
-        """Class probabilities (N x 7) of :data:`CROP` px crops, each the mean of the crop's and its
-        mirror image's (a mirrored face shows as many pips)."""
+        """Class probabilities (N x 7) of :data:`CROP` px crops; a crop read less than
+        :data:`SURE` surely is read again mirrored (a mirrored face shows as many pips), the two averaged."""
+        p = self._probabilities(crops)
+        again = np.nonzero(p.max(axis=1) < SURE)[0]
+        if len(again):
+            p[again] = (p[again] + self._probabilities([np.ascontiguousarray(crops[i][:, ::-1]) for i in again])) / 2
+        return p
+
+    def _probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
         if not crops:
             return np.zeros((0, 7), np.float32)
-        both = crops + [np.ascontiguousarray(c[:, ::-1]) for c in crops]
-        self.reader.setInput(cv2.dnn.blobFromImages(both, 1 / 255.0))
-        z = self.reader.forward().reshape(len(both), 7)
+        self.reader.setInput(cv2.dnn.blobFromImages(crops, 1 / 255.0))
+        z = self.reader.forward().reshape(len(crops), 7)
         z = np.exp(z - z.max(axis=1, keepdims=True))
-        p = z / z.sum(axis=1, keepdims=True)
-        return (p[:len(crops)] + p[len(crops):]) / 2
+        return z / z.sum(axis=1, keepdims=True)
 
     def candidates(self, frame: np.ndarray, floor: float = 0.2) -> list[Candidate]:
         """Every heat-map peak above ``floor``, read."""
