@@ -64,9 +64,9 @@ def validation_report(sets: dict[str, list], folder: Path) -> None:
     for name, photos in sets.items():
         images = {p.path: image for p, image, _ in photos}
         print(f"\n{name}: {len(photos)} validation photos")
-        for keep in (0.25, 0.3, 0.35, 0.4):
-            for find_ok in (0.4, 0.5, 0.6):
-                for read_ok in (0.7, 0.8, 0.9, 0.95):
+        for keep in (0.3, 0.4, 0.45, 0.5, 0.6):
+            for find_ok in (0.5, 0.6, 0.7):
+                for read_ok in (0.8, 0.9, 0.95):
                     p = replace(base, find_keep=keep, find_ok=find_ok, read_ok=read_ok)
                     cm, extra, ms, f = evaluate_find([ph for ph, _, _ in photos], p, images,
                                                      reader=lambda frame, q: read_dice(frame, q, nets))

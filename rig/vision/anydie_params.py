@@ -46,7 +46,7 @@ class AnyDieParams:
     min_confidence: float = 0.6
     learned: bool = True          # find and read with the learned nets (calibration/dicenet_*.onnx)
     find_floor: float = 0.2       # a heat-map peak this high is a candidate die ...
-    find_keep: float = 0.4        # ... kept (flagged "faint") from this high, read with confidence from find_ok
+    find_keep: float = 0.45       # ... kept (flagged "faint") from this high, read with confidence from find_ok
     find_ok: float = 0.5
     read_ok: float = 0.9          # the reader's probability of its pip count, for an ok die
     use_net: bool = True          # check each die with the learned counter (calibration/pipnet.npz)

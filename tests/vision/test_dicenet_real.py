@@ -24,19 +24,21 @@ def figures(folder, any_name, *, held_out, first=None):
 
 
 @pytest.mark.parametrize("data, first, floors", [
-    (WHITE, 40, (FILL)),
-    (COLOURED, 20, (FILL)),
+    (WHITE, 40, (115, 109, 105, 6, 0)),  # last run: 111 found, 108 right, 4 extra, 0 silent
+    (COLOURED, 20, (313, 296, 266, 16, 1)),  # last run: 302, 273, 12, 0
 ], ids=["white", "coloured"])
 def test_tuning_photos(data, first, floors):
+    """The first photos of each tuning split: (labelled dice, found >=, right >=, extra <=, silent <=)."""
     total, found, right, extra, silent = figures(*data, held_out=False, first=first)
-    assert (total, found >= floors[0], right >= floors[1], extra <= floors[2], silent <= floors[3]) == \
-        (FILL, True, True, True, True)
+    assert (total, found >= floors[1], right >= floors[2], extra <= floors[3], silent <= floors[4]) == \
+        (floors[0], True, True, True, True)
 
 
 @pytest.mark.parametrize("data, floors", [
-    (WHITE, (FILL)),  # bench: FILL
-    (COLOURED, (FILL)),  # bench: FILL
+    (WHITE, (306, 300, 297, 1)),  # bench: 304 found, 302 right, 0 silent
+    (COLOURED, (362, 351, 325, 3)),  # bench: 357 found, 334 right, 1 silent
 ], ids=["white", "coloured"])
 def test_held_out_floors(data, floors):
+    """The held-out split: (labelled dice, found >=, right >=, silent wrong <=)."""
     total, found, right, extra, silent = figures(*data, held_out=True)
     assert (total, found >= floors[1], right >= floors[2], silent <= floors[3]) == (floors[0], True, True, True)
