@@ -329,7 +329,8 @@ def read_die(frame: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarray
     """One candidate read by the counter and, when given, checked by the learned counter ``net``
     (:class:`rig.vision.pipnet.PipNet`): agreeing they are ``ok``; disagreeing, the die is flagged
     unless the net is very sure and the counter was not; the net's "not a die" drops a candidate
-    the counter could not read (pips 0)."""
+    the counter could not read (pips 0). The counter's pip centres are kept whatever the number (the
+    Banana Moon reader tells white pips from black ones by the colour there)."""
     count = count_top_face(frame, box, mask, p)
     if net is None:
         return PipDie(box, count)
@@ -348,7 +349,7 @@ def read_die(frame: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarray
     if pk >= p.net_alone and count.status != "ok":
         return PipDie(box, PipCount(k, (), round(pk, 3), "ok", ()))
     pips = k if pk >= p.net_sure or count.pips == 0 else count.pips
-    return PipDie(box, PipCount(pips, count.centres if pips == count.pips else (), round(min(pk, count.confidence), 3),
+    return PipDie(box, PipCount(pips, count.centres, round(min(pk, count.confidence), 3),
                                 "uncertain", (f"pip counters disagree ({count.pips} or {k})",)))
 
 
