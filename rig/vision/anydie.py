@@ -12,8 +12,10 @@ Pure functions on BGR frames. Nothing here assumes a die's body colour or its pi
   red, black on yellow, yellow on green); both polarities are tried and the one whose blobs form a
   legal pip layout wins. Glossy highlights (tiny, or not in the pattern), marbled bodies (irregular
   blobs) and side faces (smaller, elongated pips) are dropped by size, shape and grouping.
-- :func:`read_pip_dice` — both, plus the frame's verdict: every die read with confidence or flagged
-  with a reason, and with a known dice count a missing or extra die makes the frame uncertain.
+- :func:`read_pip_dice` — the frame's dice and verdict: every die read with confidence or flagged
+  with a reason, and with a known dice count a missing or extra die makes the frame uncertain. By
+  default it runs the learned nets of :mod:`rig.vision.dicenet` instead of the two above;
+  ``net=None`` runs the classical pair alone (as here).
 
 Thresholds are the ``[anydie]`` table of ``calibration/pips.toml`` (:class:`AnyDieParams`).
 
@@ -22,7 +24,7 @@ Thresholds are the ``[anydie]`` table of ``calibration/pips.toml`` (:class:`AnyD
 >>> _ = cv2.rectangle(frame, (100, 80), (140, 120), (40, 40, 200), -1)   # a red die ...
 >>> for x, y in [(110, 90), (130, 110), (120, 100)]:
 ...     _ = cv2.circle(frame, (x, y), 4, (240, 240, 240), -1)            # ... showing 3 white pips
->>> [d.pips for d in read_pip_dice(frame).dice]
+>>> [d.pips for d in read_pip_dice(frame, net=None).dice]
 [3]
 """
 
