@@ -110,7 +110,7 @@ def jitter_colour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def finder_sample(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator):
     """A FIND_SIZE tile of the photo turned, flipped, scaled, shifted; heat map and size targets."""
     h, w = image.shape[:2]
-    s = FIND_LONG / max(h, w) * math.exp(rng.uniform(math.log(0.65), math.log(1.5)))
+    s = FIND_LONG / max(h, w) * math.exp(rng.uniform(math.log(0.65), math.log(2.2)))
     cx, cy = rng.uniform(0.3, 0.7) * w, rng.uniform(0.3, 0.7) * h
     m = cv2.getRotationMatrix2D((cx, cy), rng.uniform(0, 360), s)
     if rng.random() < 0.5:

@@ -6,6 +6,11 @@ YOLO labels, class k = k+1 pips) are split by file number: numbers that are mult
 3 are held out, the rest were used to tune ``calibration/pips.toml``. Both figures are
 printed, for two modes: counting inside the labelled box, and finding the dice without
 the labels (a die then counts as read only if found *and* counted right).
+
+``rig bench vision --game pips`` (:func:`run_pips`) measures the colour-agnostic reader (the learned
+nets of :mod:`rig.vision.dicenet`) on both photo sets, per split: dice found, read right, silent
+wrong and flagged, whole frames flagged and wrong without a flag (the dice count known), the
+confusion matrix, and with ``--overlays DIR`` the hardest held-out photos drawn.
 """
 
 from __future__ import annotations
