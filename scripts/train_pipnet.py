@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from rig.bench.pips import DEFAULT_COLOUR_DATA, DEFAULT_DATA, load_photos  # noqa: E402
 from rig.vision.anydie import AnyDieParams, find_die_groups  # noqa: E402
-from rig.vision.pipnet import GROW, SIDE, PipNet, features  # noqa: E402
+from rig.vision.pipnet import GROW, PipNet, features  # noqa: E402
 
 AUGMENT = 10
 

@@ -6,6 +6,11 @@ YOLO labels, class k = k+1 pips) are split by file number: numbers that are mult
 3 are held out, the rest were used to tune ``calibration/pips.toml``. Both figures are
 printed, for two modes: counting inside the labelled box, and finding the dice without
 the labels (a die then counts as read only if found *and* counted right).
+
+``rig bench vision --game pips`` (:func:`run_pips`) measures the colour-agnostic reader (the learned
+nets of :mod:`rig.vision.dicenet`) on both photo sets, per split: dice found, read right, silent
+wrong and flagged, whole frames flagged and wrong without a flag (the dice count known), the
+confusion matrix, and with ``--overlays DIR`` the hardest held-out photos drawn.
 """
 
 from __future__ import annotations
@@ -95,8 +100,9 @@ def parse_labels(text: str, width: int, height: int, *, source: str = "labels") 
     return tuple(dice)
 
 
-def load_photos(folder: Path, *, any_name: bool = False) -> list[Photo]:
-    """Every ``NAME_N.jpg`` (any ``NAME.jpg`` with ``any_name``) with its ``.txt`` labels in ``folder``."""
+def load_photos(folder: Path, *, any_name: bool = False, tuning_only: bool = False) -> list[Photo]:
+    """Every ``NAME_N.jpg`` (any ``NAME.jpg`` with ``any_name``) with its ``.txt`` labels in ``folder``;
+    with ``tuning_only`` the held-out photos are skipped by name, never opened."""
     import cv2
 
     if not folder.is_dir():
@@ -106,6 +112,8 @@ def load_photos(folder: Path, *, any_name: bool = False) -> list[Photo]:
         m = _NAME.match(path.stem)
         label = path.with_suffix(".txt")
         if not (m or any_name) or not label.exists():
+            continue
+        if tuning_only and (is_held_out(int(m.group(1))) if m else is_colour_held_out(path.stem)):
             continue
         image = cv2.imread(str(path))
         if image is None:
@@ -178,6 +186,16 @@ class Flags:
     flagged_right: int = 0  # read right but flagged uncertain
 
 
+@dataclass(frozen=True)
+class FrameFlags:
+    """Whole frames, the dice count known (the labels'): a frame is flagged when a die is flagged or
+    the count is off; it is wrong when a die is missed, extra or misread."""
+
+    frames: int = 0
+    flagged: int = 0
+    silent: int = 0  # wrong but not flagged
+
+
 def evaluate_find(photos: Iterable[Photo], params, images: dict, *, reader=None) -> tuple[Confusion, int, float, Flags]:
     """Find dice without labels: each label matched to a found die containing its centre
     (a found die matches one label at most).
@@ -185,16 +203,23 @@ def evaluate_find(photos: Iterable[Photo], params, images: dict, *, reader=None)
     Returns the confusion matrix (unmatched labels in the "miss" column), the number of
     found dice matching no label, ms per frame, and the :class:`Flags` counts.
     """
+    return evaluate_frames(photos, params, images, reader=reader)[:4]
+
+
+def evaluate_frames(photos: Iterable[Photo], params, images: dict, *,
+                    reader=None) -> tuple[Confusion, int, float, Flags, FrameFlags]:
+    """:func:`evaluate_find` and the :class:`FrameFlags` counts."""
     from rig.vision.pips import find_pip_dice
 
     reader = reader or find_pip_dice
-    cm, extra, spent, frames, flags = Confusion(), 0, 0.0, 0, [0, 0, 0]
+    cm, extra, spent, frames, flags, frame_flags = Confusion(), 0, 0.0, 0, [0, 0, 0], [0, 0]
     for photo in photos:
         t0 = time.perf_counter()
         found = reader(images[photo.path], params)
         spent += time.perf_counter() - t0
         frames += 1
         used = set()
+        frame_wrong = False
         for die in photo.dice:
             x, y, w, h = die.box
             cx, cy = x + w / 2, y + h / 2
@@ -203,14 +228,19 @@ def evaluate_find(photos: Iterable[Photo], params, images: dict, *, reader=None)
                         and f.box[0] <= cx <= f.box[0] + f.box[2] and f.box[1] <= cy <= f.box[1] + f.box[3]), None)
             if hit is None:
                 cm.add(die.pips, None)
+                frame_wrong = True
             else:
                 used.add(hit)
                 cm.add(die.pips, found[hit].pips)
                 wrong, flagged = found[hit].pips != die.pips, found[hit].count.status != "ok"
+                frame_wrong |= wrong
                 if wrong or flagged:
                     flags[0 if not flagged else 1 if wrong else 2] += 1
         extra += len(found) - len(used)
-    return cm, extra, 1000 * spent / max(1, frames), Flags(*flags)
+        frame_flagged = len(found) != len(photo.dice) or any(f.count.status != "ok" for f in found)
+        frame_flags[0] += frame_flagged
+        frame_flags[1] += (frame_wrong or len(found) > len(used)) and not frame_flagged
+    return cm, extra, 1000 * spent / max(1, frames), Flags(*flags), FrameFlags(frames, *frame_flags)
 
 
 def evaluate_rendered(frames: int, params, *, seed: int = 0) -> dict[str, object]:
@@ -260,14 +290,55 @@ def report_find(name: str, photos: list[Photo], params, images: dict, reader) ->
     """Print found / read right / silent wrong / flag rate and the confusion matrix, per split."""
     for split, chosen in (("tuning", [p for p in photos if not p.held_out]),
                           ("held-out", [p for p in photos if p.held_out])):
-        cm, extra, ms, flags = evaluate_find(chosen, params, images, reader=reader)
+        cm, extra, ms, flags, frames = evaluate_frames(chosen, params, images, reader=reader)
         found = cm.total - sum(cm.missed)
         flagged = flags.flagged_wrong + flags.flagged_right
         print(f"\n[{name}, {split}: {len(chosen)} photos] found {_pct(found, cm.total)}, "
               f"read right {_pct(cm.correct, cm.total)}, {extra} found dice match no label  ({ms:.1f} ms per frame)")
         print(f"  silent wrong (read wrong, marked ok) {_pct(flags.silent, found)} of found; "
               f"flagged uncertain {_pct(flagged, found)} of found ({flags.flagged_wrong} wrong, {flags.flagged_right} right)")
+        print(f"  frames (dice count known) flagged {_pct(frames.flagged, frames.frames)}; "
+              f"wrong and not flagged {_pct(frames.silent, frames.frames)}")
         print(cm.format(with_missed=True))
+
+
+def hardest(photos: list[Photo], params, images: dict, reader, n: int) -> list[tuple[int, Photo, list]]:
+    """The ``n`` photos with the most dice missed, misread or extra: (errors, photo, found dice)."""
+    scored = []
+    for photo in photos:
+        found = list(reader(images[photo.path], params))
+        cm, extra, _, _ = evaluate_find([photo], params, images, reader=lambda frame, q: found)
+        scored.append((cm.total - cm.correct + extra, photo, found))
+    return sorted(scored, key=lambda t: -t[0])[:n]
+
+
+def draw_overlay(frame, photo: Photo, found) -> "object":
+    """The photo with each label's pips (blue) and each found die: green read ok, orange flagged,
+    red read wrong and marked ok."""
+    import cv2
+
+    out = frame.copy()
+    for die in photo.dice:
+        x, y, w, h = (int(round(v)) for v in die.box)
+        cv2.putText(out, str(die.pips), (x + w + 2, y + h), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (255, 120, 0), 1, cv2.LINE_AA)
+    for f in found:
+        x, y, w, h = f.box
+        truth = [d.pips for d in photo.dice if x <= d.box[0] + d.box[2] / 2 <= x + w and y <= d.box[1] + d.box[3] / 2 <= y + h]
+        colour = (0, 160, 255) if f.count.status != "ok" else (0, 200, 0) if f.pips in truth else (0, 0, 255)
+        cv2.rectangle(out, (x, y), (x + w, y + h), colour, 2)
+        cv2.putText(out, str(f.pips), (x, max(10, y - 3)), cv2.FONT_HERSHEY_SIMPLEX, 0.5, colour, 2, cv2.LINE_AA)
+    return out
+
+
+def write_overlays(folder: Path, name: str, photos: list[Photo], params, images: dict, reader, n: int = 6) -> None:
+    """The ``n`` hardest photos drawn (:func:`draw_overlay`) as PNG files in ``folder``."""
+    import cv2
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for errors, photo, found in hardest(photos, params, images, reader, n):
+        path = folder / f"{name.replace(' ', '-')}-{photo.path.stem}.png"
+        cv2.imwrite(str(path), draw_overlay(images[photo.path], photo, found))
+        print(f"  overlay {path} ({errors} dice missed, misread or extra)")
 
 
 def run_pips(args: argparse.Namespace) -> int:
@@ -291,6 +362,8 @@ def run_pips(args: argparse.Namespace) -> int:
                  else f"held out: file numbers divisible by {HELD_OUT_EVERY}")
         print(f"\n== {name}: {folder} ({len(photos)} photos, {n} labelled dice; {split})")
         report_find(f"{name}, colour-agnostic reader", photos, params, images, read_any)
+        if getattr(args, "overlays", None):
+            write_overlays(args.overlays, name, [p for p in photos if p.held_out], params, images, read_any)
         if not any_name:
             report_find(f"{name}, white-die reader", photos, params, images, find_pip_dice)
     return 0
@@ -311,6 +384,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--params", type=Path, default=None, help="pip parameter file (default calibration/pips.toml)")
     parser.add_argument("--rendered", type=int, default=100, metavar="N", help="rendered frames of each kind (default 100)")
     parser.add_argument("--no-find", action="store_true", help="skip finding dice without the labels")
+    parser.add_argument("--overlays", type=Path, default=None, metavar="DIR",
+                        help="(--game pips) draw the hardest held-out photos into DIR")
 
 
 def data_folder(arg: Path | None) -> Path:

@@ -12,8 +12,10 @@ Pure functions on BGR frames. Nothing here assumes a die's body colour or its pi
   red, black on yellow, yellow on green); both polarities are tried and the one whose blobs form a
   legal pip layout wins. Glossy highlights (tiny, or not in the pattern), marbled bodies (irregular
   blobs) and side faces (smaller, elongated pips) are dropped by size, shape and grouping.
-- :func:`read_pip_dice` — both, plus the frame's verdict: every die read with confidence or flagged
-  with a reason, and with a known dice count a missing or extra die makes the frame uncertain.
+- :func:`read_pip_dice` — the frame's dice and verdict: every die read with confidence or flagged
+  with a reason, and with a known dice count a missing or extra die makes the frame uncertain. By
+  default it runs the learned nets of :mod:`rig.vision.dicenet` instead of the two above;
+  ``net=None`` runs the classical pair alone (as here).
 
 Thresholds are the ``[anydie]`` table of ``calibration/pips.toml`` (:class:`AnyDieParams`).
 
@@ -22,7 +24,7 @@ Thresholds are the ``[anydie]`` table of ``calibration/pips.toml`` (:class:`AnyD
 >>> _ = cv2.rectangle(frame, (100, 80), (140, 120), (40, 40, 200), -1)   # a red die ...
 >>> for x, y in [(110, 90), (130, 110), (120, 100)]:
 ...     _ = cv2.circle(frame, (x, y), 4, (240, 240, 240), -1)            # ... showing 3 white pips
->>> [d.pips for d in read_pip_dice(frame).dice]
+>>> [d.pips for d in read_pip_dice(frame, net=None).dice]
 [3]
 """
 
@@ -36,6 +38,7 @@ import cv2
 import numpy as np
 
 from rig.vision.anydie_params import AnyDieParams
+from rig.vision.dicenet import default_dicenet, read_dice
 from rig.vision.pips import PipCount, PipDie, _pattern_ok, check_frame, top_face_pips
 
 __all__ = ["AnyDieParams"]  # re-exported: its home is rig.vision.anydie_params (no pips <-> anydie circle)
@@ -328,7 +331,8 @@ def read_die(frame: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarray
     """One candidate read by the counter and, when given, checked by the learned counter ``net``
     (:class:`rig.vision.pipnet.PipNet`): agreeing they are ``ok``; disagreeing, the die is flagged
     unless the net is very sure and the counter was not; the net's "not a die" drops a candidate
-    the counter could not read (pips 0)."""
+    the counter could not read (pips 0). The counter's pip centres are kept whatever the number (the
+    Banana Moon reader tells white pips from black ones by the colour there)."""
     count = count_top_face(frame, box, mask, p)
     if net is None:
         return PipDie(box, count)
@@ -347,7 +351,7 @@ def read_die(frame: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarray
     if pk >= p.net_alone and count.status != "ok":
         return PipDie(box, PipCount(k, (), round(pk, 3), "ok", ()))
     pips = k if pk >= p.net_sure or count.pips == 0 else count.pips
-    return PipDie(box, PipCount(pips, count.centres if pips == count.pips else (), round(min(pk, count.confidence), 3),
+    return PipDie(box, PipCount(pips, count.centres, round(min(pk, count.confidence), 3),
                                 "uncertain", (f"pip counters disagree ({count.pips} or {k})",)))
 
 
@@ -355,18 +359,34 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
                   expected: tuple[int, ...] | None = None, net=_SHIPPED) -> PipDiceReading:
     """Find every die (any colour) and read its top face.
 
-    A region without pips is not a die (a shadow, a wall, a card). ``expected`` is the number(s) of
-    dice the game has (Würfelblitz ``(8, 9)``, Banana Moon ``(2,)``): another number makes the
-    frame ``uncertain``, as does any die not read with confidence. ``net``: the learned counter that
-    checks each die (default the shipped ``calibration/pipnet.npz``; ``None``: the counter alone).
+    By default with the learned nets (:mod:`rig.vision.dicenet`, ``calibration/dicenet_*.onnx``);
+    ``net=None`` (or ``[anydie] learned = false``, or no net files): the classical finder and
+    counter, checked by ``net`` (default the shipped ``calibration/pipnet.npz``; ``None``: the
+    counter alone). ``expected`` is the number(s) of dice the game has (Würfelblitz ``(8, 9)``,
+    Banana Moon ``(2,)``): another number makes the frame ``uncertain``, as does any die not read
+    with confidence.
     """
     p = params or AnyDieParams()
-    if net is _SHIPPED:
-        from rig.vision.pipnet import default_net
+    frame = check_frame(frame)
+    nets = default_dicenet() if net is _SHIPPED and p.learned else None
+    if nets is not None:
+        dice = read_dice(frame, p, nets)
+    else:
+        if net is _SHIPPED:
+            from rig.vision.pipnet import default_net
 
-        net = default_net() if p.use_net else None
+            net = default_net() if p.use_net else None
+        dice = _read_classical(frame, p, net)
+    reasons = [f"die at {d.box[:2]}: " + "; ".join(d.count.reasons) for d in dice if d.count.status != "ok"]
+    if expected is not None and len(dice) not in expected:
+        want = " or ".join(map(str, expected))
+        reasons.append(f"{len(dice)} dice seen, want {want}")
+    return PipDiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(reasons))
+
+
+def _read_classical(frame: np.ndarray, p: AnyDieParams, net) -> list[PipDie]:
+    """The classical finder's candidates read by the counter (checked by ``net``), those without pips dropped."""
     dice = []
-    reasons = []
     for ways in find_die_groups(frame, p):
         readings = [[read_die(frame, box, mask, p, net) for box, mask in way] for way in ways]
         chosen = readings[-1]
@@ -377,13 +397,5 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
             elongated = max(w, h) > p.split_aspect * min(w, h)
             if not (parts_ok and elongated) and (whole.count.status == "ok" or not parts_ok):
                 chosen = readings[0]
-        for die in chosen:
-            if die.pips == 0:
-                continue
-            dice.append(die)
-            if die.count.status != "ok":
-                reasons.append(f"die at {die.box[:2]}: " + "; ".join(die.count.reasons))
-    if expected is not None and len(dice) not in expected:
-        want = " or ".join(map(str, expected))
-        reasons.append(f"{len(dice)} dice seen, want {want}")
-    return PipDiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(reasons))
+        dice.extend(die for die in chosen if die.pips)
+    return dice

@@ -44,6 +44,11 @@ class AnyDieParams:
     pattern_tolerance: float = 0.35
     centre_slack: float = 0.2     # a lone pip lies within this fraction of the die from its middle
     min_confidence: float = 0.6
+    learned: bool = True          # find and read with the learned nets (calibration/dicenet_*.onnx)
+    find_floor: float = 0.2       # a heat-map peak this high is a candidate die ...
+    find_keep: float = 0.45       # ... kept (flagged "faint") from this high, read with confidence from find_ok
+    find_ok: float = 0.5
+    read_ok: float = 0.9          # the reader's probability of its pip count, for an ok die
     use_net: bool = True          # check each die with the learned counter (calibration/pipnet.npz)
     net_reject: float = 0.8       # the net's "not a die" at least this sure drops an unreadable candidate
     net_drop: float = 0.97        # ... this sure drops any candidate (a knot in the wood read as pips)

@@ -44,6 +44,12 @@ def test_agreement_is_ok_and_disagreement_is_flagged():
     assert read_die(frame, box, mask, p, FixedNet(0, 0.99)).pips == 0  # ... very surely: dropped
 
 
+def test_the_counters_pip_centres_are_kept_when_the_net_outvotes_it():
+    frame, box, mask = red_die(THREE)
+    d = read_die(frame, box, mask, AnyDieParams(), FixedNet(5, 0.99))
+    assert d.pips == 5 and len(d.count.centres) == 3  # where the pips are, for their colour
+
+
 def test_a_candidate_nobody_can_read_is_dropped_when_the_net_sees_no_die():
     frame, box, mask = red_die([])
     assert read_die(frame, box, mask, AnyDieParams(), FixedNet(0, 0.95)).pips == 0

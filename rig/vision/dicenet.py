@@ -1,0 +1,191 @@
+"""Learned pip-dice reader: a small finder net and a small pip-count net, run by OpenCV's ``cv2.dnn``.
+
+- The finder sees the frame scaled to :data:`FIND_LONG` px on its longer side and gives, every
+  :data:`STRIDE` px, how likely a die's centre is there and how large that die is (CenterNet-style:
+  the dice are the heat map's local peaks). Touching dice stay apart as separate peaks; walls,
+  shadows and the tray's floor give no peak.
+- The reader sees each found die in a :data:`CROP` x :data:`CROP` px crop of the full-size frame
+  (:func:`crop_die`) and gives the probabilities of 0 (not a die) and of 1–6 pips.
+
+Both nets (``calibration/dicenet_find.onnx``, ``calibration/dicenet_read.onnx``, together under
+1 MB) are trained by ``scripts/train_dicenet.py`` on the *tuning* photographs of the two shared
+photo sets only (plus heavy augmentation: rotation, flips, scale, colour, blur, JPEG). At inference
+only OpenCV and numpy are needed. Every die comes with the finder's score and the reader's
+probability; :func:`rig.vision.anydie.read_pip_dice` turns them into ``ok`` or a flag with a reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from rig.vision.anydie_params import AnyDieParams
+from rig.vision.errors import VisionError
+from rig.vision.pips import PipCount, PipDie
+
+CALIBRATION = Path(__file__).resolve().parents[2] / "calibration"
+FIND_WEIGHTS = CALIBRATION / "dicenet_find.onnx"
+READ_WEIGHTS = CALIBRATION / "dicenet_read.onnx"
+FIND_LONG = 256  # the finder's input: the frame scaled to this many px on its longer side ...
+FIND_ALIGN = 8  # ... padded to a multiple of this
+STRIDE = 4  # finder input px per heat-map cell
+CROP = 32  # the reader's input side, px
+CROP_GROW = 1.3  # the reader's crop: this many times the die's side, centred on the die
+SURE = 0.97  # a reading less sure than this is read again, mirrored
+
+
+class DiceNetError(VisionError):
+    """A net file is missing or unreadable."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One die as the nets see it: centre and side (frame px), the finder's score, the reader's
+    class probabilities (index 0 = not a die, k = k pips)."""
+
+    x: float
+    y: float
+    side: float
+    score: float
+    probs: np.ndarray
+
+    @property
+    def box(self) -> tuple[int, int, int, int]:
+        h = self.side / 2
+        return (int(round(self.x - h)), int(round(self.y - h)), int(round(self.side)), int(round(self.side)))
+
+    @property
+    def pips(self) -> int:
+        """The most likely pip count, 1–6 (class 0 aside)."""
+        return 1 + int(np.argmax(self.probs[1:]))
+
+
+def finder_input(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """The frame scaled for the finder (longer side :data:`FIND_LONG`, edges replicated up to a
+    multiple of :data:`FIND_ALIGN`) and the scale (finder px per frame px)."""
+    h, w = frame.shape[:2]
+    s = FIND_LONG / max(h, w)
+    nw, nh = max(1, round(w * s)), max(1, round(h * s))
+    small = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA)
+    pw, ph = -nw % FIND_ALIGN, -nh % FIND_ALIGN
+    if pw or ph:
+        small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+    return small, s
+
+
+def crop_die(frame: np.ndarray, x: float, y: float, side: float, angle: float = 0.0) -> np.ndarray:
+    """The :data:`CROP` px square around centre (x, y) (frame px, continuous coordinates) covering
+    ``CROP_GROW * side`` frame px, turned by ``angle`` degrees; edges replicated."""
+    s = CROP / (CROP_GROW * max(side, 2.0))
+    m = cv2.getRotationMatrix2D((float(x), float(y)), float(angle), s)
+    m[:, 2] += (CROP / 2 - x, CROP / 2 - y)
+    return cv2.warpAffine(frame, m, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def peaks(heat: np.ndarray, sides: np.ndarray, floor: float) -> list[tuple[float, float, float, float]]:
+    """Local maxima of the heat map above ``floor`` as (x, y, side, score) in finder px, the
+    centre refined by the 3x3 heat around the peak; a weaker peak within half a die of a stronger
+    one is dropped."""
+    top = cv2.dilate(heat, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero((heat >= top) & (heat > floor))
+    padded = np.pad(heat, 1)
+    found: list[tuple[float, float, float, float]] = []
+    for i in np.argsort(-heat[ys, xs]):
+        r, c = int(ys[i]), int(xs[i])
+        w = padded[r:r + 3, c:c + 3]
+        dy, dx = (w.sum(axis=1) @ np.arange(-1, 2)) / w.sum(), (w.sum(axis=0) @ np.arange(-1, 2)) / w.sum()
+        x, y = (c + 0.5 + dx) * STRIDE, (r + 0.5 + dy) * STRIDE
+        side = float(np.exp(sides[r, c])) * STRIDE
+        if all((x - fx) ** 2 + (y - fy) ** 2 > (0.5 * max(side, fs)) ** 2 for fx, fy, fs, _ in found):
+            found.append((x, y, side, float(heat[r, c])))
+    return found
+
+
+class DiceNet:
+    """The two nets, loaded once (:func:`default_dicenet`); :meth:`candidates` runs them on a frame."""
+
+    def __init__(self, find: Path = FIND_WEIGHTS, read: Path = READ_WEIGHTS) -> None:
+        self.finder, self.reader = (_load(p) for p in (find, read))
+
+    def heat(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+        """The finder's heat map (0..1) and log side map (cells), and the frame-to-finder scale."""
+        small, s = finder_input(frame)
+        self.finder.setInput(cv2.dnn.blobFromImage(small, 1 / 255.0))
+        out = self.finder.forward()[0]
+        return out[0], out[1], s
+
+    def read(self, crops: list[np.ndarray]) -> np.ndarray:
+        """Class probabilities (N x 7) of :data:`CROP` px crops; a crop read less than
+        :data:`SURE` surely is read again mirrored (a mirrored face shows as many pips), the two averaged."""
+        p = self._probabilities(crops)
+        again = np.nonzero(p.max(axis=1) < SURE)[0]
+        if len(again):
+            p[again] = (p[again] + self._probabilities([np.ascontiguousarray(crops[i][:, ::-1]) for i in again])) / 2
+        return p
+
+    def _probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        if not crops:
+            return np.zeros((0, 7), np.float32)
+        self.reader.setInput(cv2.dnn.blobFromImages(crops, 1 / 255.0))
+        z = self.reader.forward().reshape(len(crops), 7)
+        z = np.exp(z - z.max(axis=1, keepdims=True))
+        return z / z.sum(axis=1, keepdims=True)
+
+    def candidates(self, frame: np.ndarray, floor: float = 0.2) -> list[Candidate]:
+        """Every heat-map peak above ``floor``, read."""
+        heat, sides, s = self.heat(frame)
+        found = [(x / s, y / s, side / s, score) for x, y, side, score in peaks(heat, sides, floor)]
+        probs = self.read([crop_die(frame, x, y, side) for x, y, side, _ in found])
+        return [Candidate(x, y, side, score, p) for (x, y, side, score), p in zip(found, probs)]
+
+
+def _load(path: Path) -> cv2.dnn.Net:
+    if not path.exists():
+        raise DiceNetError(f"dice net {path} does not exist (run scripts/train_dicenet.py)")
+    try:
+        net = cv2.dnn.readNetFromONNX(str(path))
+    except cv2.error as exc:
+        raise DiceNetError(f"cannot read dice net {path}: {str(exc).strip().splitlines()[-1]}") from None
+    net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+    return net
+
+
+_CACHE: list[DiceNet] = []
+
+
+def default_dicenet() -> DiceNet | None:
+    """The shipped nets, loaded once; ``None`` when their files are absent."""
+    if not _CACHE:
+        if not (FIND_WEIGHTS.exists() and READ_WEIGHTS.exists()):
+            return None
+        _CACHE.append(DiceNet())
+    return _CACHE[0]
+
+
+def judge(c: Candidate, p: AnyDieParams) -> PipDie | None:
+    """A candidate as a die read ``ok``, a die flagged with its reasons, or ``None`` (not a die)."""
+    k = c.pips
+    pk, p0 = float(c.probs[k]), float(c.probs[0])
+    if c.score < p.find_keep:
+        return None
+    reasons = []
+    if p0 > pk:
+        if c.score < p.find_ok:
+            return None
+        reasons.append(f"the pip reader sees no die here ({p0:.2f})")
+    if c.score < p.find_ok:
+        reasons.append(f"faint die (finder {c.score:.2f})")
+    if pk < p.read_ok:
+        second = 1 + int(np.argsort(c.probs[1:])[-2])
+        reasons.append(f"pips unclear: {k} ({pk:.2f}) or {second} ({float(c.probs[second]):.2f})")
+    count = PipCount(k, (), round(min(pk, c.score), 3), "uncertain" if reasons else "ok", tuple(reasons))
+    return PipDie(c.box, count)
+
+
+def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet) -> list[PipDie]:
+    """Every die the nets find in ``frame``, judged (:func:`judge`), top to bottom."""
+    dice = [d for d in (judge(c, p) for c in nets.candidates(frame, p.find_floor)) if d is not None]
+    return sorted(dice, key=lambda d: (d.box[1], d.box[0]))

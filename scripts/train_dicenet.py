@@ -1,0 +1,335 @@
+"""Train the learned pip-dice reader (rig.vision.dicenet): the finder net and the pip-count net.
+
+    .venv/bin/pip install -e '.[train]'        # torch (CPU) and onnx, for training only
+    .venv/bin/python scripts/train_dicenet.py  # writes calibration/dicenet_find.onnx, dicenet_read.onnx
+
+Only the *tuning* photographs of the two shared sets are used (the held-out ones are skipped by
+name, never opened: rig.bench.pips.load_photos(tuning_only=True)); of those, the photos whose
+crc32(name) % 5 == 1 are kept back as a validation slice for choosing the flag thresholds
+(``--val-report`` prints the figures that choice needs). Seeded (torch.manual_seed, numpy's
+generator); the shipped nets were made by two runs, ``--only finder`` (2 threads) and ``--only reader``
+(1 thread), about 15 and 10 minutes on two shared CPU cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rig.bench.pips import DEFAULT_COLOUR_DATA, DEFAULT_DATA, Photo, load_photos  # noqa: E402
+from rig.vision.dicenet import (CROP, FIND_LONG, FIND_WEIGHTS, READ_WEIGHTS, STRIDE,  # noqa: E402
+                                crop_die)
+
+FIND_SIZE = FIND_LONG  # finder training tiles: FIND_SIZE x FIND_SIZE
+
+
+def is_validation(path: Path) -> bool:
+    return zlib.crc32(path.stem.encode()) % 5 == 1
+
+
+def load(folder: Path, any_name: bool) -> list[tuple[Photo, np.ndarray, np.ndarray]]:
+    """(photo, image, dice) per tuning photo; dice rows (cx, cy, side, pips) in frame px."""
+    out = []
+    for photo in load_photos(folder, any_name=any_name, tuning_only=True):
+        image = cv2.imread(str(photo.path))
+        dice = np.array([(x + w / 2, y + h / 2, max(w, h), d.pips) for d in photo.dice for x, y, w, h in [d.box]],
+                        np.float32).reshape(-1, 4)
+        out.append((photo, image, dice))
+    return out
+
+
+def validation_report(sets: dict[str, list], folder: Path) -> None:
+    """Found / read right / silent wrong / flagged on the validation slice, for a grid of the flag
+    thresholds (the ``[anydie]`` find_ok and read_ok), with the nets in ``folder``."""
+    from dataclasses import replace
+
+    from rig.bench.pips import evaluate_find
+    from rig.vision.anydie import AnyDieParams
+    from rig.vision.dicenet import DiceNet, read_dice
+
+    cv2.setNumThreads(1)
+    nets = DiceNet(folder / FIND_WEIGHTS.name, folder / READ_WEIGHTS.name)
+    base = AnyDieParams()
+    for name, photos in sets.items():
+        images = {p.path: image for p, image, _ in photos}
+        print(f"\n{name}: {len(photos)} validation photos")
+        for keep in (0.3, 0.4, 0.45, 0.5, 0.6):
+            for find_ok in (0.5, 0.6, 0.7):
+                for read_ok in (0.8, 0.9, 0.95):
+                    p = replace(base, find_keep=keep, find_ok=find_ok, read_ok=read_ok)
+                    cm, extra, ms, f = evaluate_find([ph for ph, _, _ in photos], p, images,
+                                                     reader=lambda frame, q: read_dice(frame, q, nets))
+                    found = cm.total - sum(cm.missed)
+                    print(f"keep {keep:.2f} find_ok {find_ok:.2f} read_ok {read_ok:.2f}: found {found / cm.total:.3f} "
+                          f"right {cm.correct / cm.total:.3f} extra {extra} silent {f.silent} "
+                          f"flagged {f.flagged_wrong}w/{f.flagged_right}r of {found}  {ms:.1f} ms")
+
+
+# ---------------------------------------------------------------- augmentation
+
+def jitter_colour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Hue turn, saturation, brightness, contrast, gamma, channel order, sometimes inverted,
+    blurred, noisy, JPEG-compressed."""
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV).astype(np.int16)
+    hsv[..., 0] = (hsv[..., 0] + rng.integers(0, 180)) % 180 if rng.random() < 0.5 else hsv[..., 0]
+    hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.5, 1.4), 0, 255)
+    img = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR).astype(np.float32)
+    if rng.random() < 0.3:
+        img = img[..., rng.permutation(3)]
+    img = (img - 128) * rng.uniform(0.6, 1.4) + 128 + rng.uniform(-40, 40) + rng.uniform(-12, 12, 3)
+    img = 255 * (np.clip(img, 0, 255) / 255) ** rng.uniform(0.7, 1.4)
+    if rng.random() < 0.15:
+        img = 255 - img
+    if rng.random() < 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.2))
+    if rng.random() < 0.15:
+        k = int(rng.integers(3, 6))
+        kernel = np.zeros((k, k), np.float32)
+        kernel[k // 2] = 1 / k
+        kernel = cv2.warpAffine(kernel, cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1), (k, k))
+        img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
+    if rng.random() < 0.4:
+        img = img + rng.normal(0, rng.uniform(2, 8), img.shape)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        img = cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 95))])[1], 1)
+    return img
+
+
+def finder_sample(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator):
+    """A FIND_SIZE tile of the photo turned, flipped, scaled, shifted; heat map and size targets."""
+    h, w = image.shape[:2]
+    s = FIND_LONG / max(h, w) * math.exp(rng.uniform(math.log(0.65), math.log(1.5)))
+    cx, cy = rng.uniform(0.3, 0.7) * w, rng.uniform(0.3, 0.7) * h
+    m = cv2.getRotationMatrix2D((cx, cy), rng.uniform(0, 360), s)
+    if rng.random() < 0.5:
+        m[0] = -m[0]
+    m[:, 2] = (FIND_SIZE / 2, FIND_SIZE / 2) - m[:, :2] @ (cx, cy)
+    # replicated edges: a reflected border would show unlabelled mirror dice
+    tile = cv2.warpAffine(image, m, (FIND_SIZE, FIND_SIZE), flags=cv2.INTER_AREA if s < 0.5 else cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+    tile = jitter_colour(tile, rng)
+    n = FIND_SIZE // STRIDE
+    heat = np.zeros((n, n), np.float32)
+    size = np.zeros((n, n), np.float32)
+    mask = np.zeros((n, n), np.float32)
+    if len(dice):
+        pts = np.column_stack([dice[:, :2], np.ones(len(dice))]) @ m.T
+        gy, gx = np.mgrid[0:n, 0:n].astype(np.float32)
+        for (px, py), side in zip(pts, dice[:, 2] * s):
+            u, v = px / STRIDE - 0.5, py / STRIDE - 0.5
+            if not (-1 <= u <= n and -1 <= v <= n):
+                continue
+            sigma = max(0.6, side / STRIDE / 5)
+            heat = np.maximum(heat, np.exp(-((gx - u) ** 2 + (gy - v) ** 2) / (2 * sigma ** 2)))
+            iu, iv = int(round(u)), int(round(v))
+            if 0 <= iu < n and 0 <= iv < n:
+                heat[iv, iu] = 1.0
+                size[iv, iu] = math.log(side / STRIDE)
+                mask[iv, iu] = 1.0
+    return tile, heat, size, mask
+
+
+#: pip positions of each face, in units of the pip spacing from the face's middle
+LAYOUT = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+          5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], 6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+
+
+def drawn_die(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A flat drawn die (any body, pip and floor colours, sharp or rounded) on a 128 px patch, as
+    (patch, dice row): the photographs' dice all have bevels and texture, drawn and rendered ones do not."""
+    n, side = 128, rng.uniform(28, 64)
+    patch = np.empty((n, n, 3), np.uint8)
+    patch[:] = rng.integers(0, 256, 3)
+    body = rng.integers(0, 256, 3)
+    luma = float(body @ (0.114, 0.587, 0.299))
+    pip = rng.integers(0, 256, 3)
+    while abs(float(pip @ (0.114, 0.587, 0.299)) - luma) < 70:
+        pip = rng.integers(0, 256, 3)
+    a = rng.uniform(0, 2 * math.pi)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    corners = (np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)]) * side / 2) @ rot.T + n / 2
+    cv2.fillConvexPoly(patch, np.round(corners * 16).astype(np.int32), body.tolist(), cv2.LINE_AA, 4)
+    pips = int(rng.integers(1, 7))
+    spacing, radius = side * rng.uniform(0.24, 0.31), side * rng.uniform(0.07, 0.11)
+    for p in (np.array(LAYOUT[pips]) * spacing) @ rot.T + n / 2:
+        cv2.circle(patch, tuple(int(v) for v in np.round(p * 16)), int(radius * 16), pip.tolist(), -1, cv2.LINE_AA, 4)
+    return patch, np.array([[n / 2, n / 2, side, pips]], np.float32)
+
+
+def reader_sample(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator):
+    """A die crop (its pips as label) jittered in place, size and angle, or, one time in four,
+    a crop away from every die (label 0); one die in six is a drawn one (:func:`drawn_die`)."""
+    if rng.random() < 0.12:
+        image, dice = drawn_die(rng)
+    typical = float(np.median(dice[:, 2])) if len(dice) else 40.0
+    if rng.random() < 0.25 or not len(dice):
+        h, w = image.shape[:2]
+        for _ in range(20):
+            x, y = rng.uniform(0, w), rng.uniform(0, h)
+            side = typical * rng.uniform(0.6, 1.4)
+            if not len(dice) or (np.hypot(dice[:, 0] - x, dice[:, 1] - y) > 0.75 * np.maximum(dice[:, 2], side)).all():
+                break
+        label = 0
+    else:
+        x, y, side, pips = dice[rng.integers(len(dice))]
+        side = max(side, 0.7 * typical) * math.exp(rng.uniform(-0.2, 0.25))
+        x, y = x + rng.normal(0, 0.07) * side, y + rng.normal(0, 0.07) * side
+        label = int(pips)
+    crop = crop_die(image, x, y, side, rng.uniform(0, 360))
+    if rng.random() < 0.5:
+        crop = crop[:, ::-1]
+    return jitter_colour(np.ascontiguousarray(crop), rng), label
+
+
+# ---------------------------------------------------------------- nets
+
+def block(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, dilation, dilation, bias=False), nn.BatchNorm2d(cout),
+                         nn.ReLU(inplace=True))
+
+
+class Finder(nn.Module):
+    """Frame (3 x H x W, 0..1) -> heat (sigmoid) and log side, every STRIDE px."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(block(3, 16, 2), block(16, 24, 2), block(24, 24), block(24, 24, dilation=2),
+                                  block(24, 24, dilation=4))
+        self.head = nn.Conv2d(24, 2, 1)
+        nn.init.constant_(self.head.bias, -2.2)  # start with little heat everywhere (CenterNet's prior)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        out = self.head(self.body(x))
+        return torch.cat([torch.sigmoid(out[:, :1]), out[:, 1:]], 1)
+
+
+class Reader(nn.Module):
+    """CROP x CROP die crop (0..1) -> logits of 0 (not a die), 1..6 pips."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(block(3, 24), nn.MaxPool2d(2), block(24, 48), nn.MaxPool2d(2),
+                                  block(48, 64), nn.MaxPool2d(2), block(64, 96), nn.MaxPool2d(2))
+        self.head = nn.Sequential(nn.Flatten(), nn.Linear(96 * (CROP // 16) ** 2, 96), nn.ReLU(inplace=True),
+                                  nn.Dropout(0.2), nn.Linear(96, 7))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.body(x))
+
+
+def focal(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss on the heat map."""
+    p = pred.clamp(1e-4, 1 - 1e-4)
+    pos = target.eq(1).float()
+    loss = -(pos * (1 - p) ** 2 * torch.log(p) + (1 - pos) * (1 - target) ** 4 * p ** 2 * torch.log(1 - p))
+    return loss.sum() / pos.sum().clamp(min=1)
+
+
+def to_tensor(images: list[np.ndarray]) -> torch.Tensor:
+    return torch.from_numpy(np.stack(images).astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
+
+
+def train_finder(photos, epochs: int, rng: np.random.Generator, batch: int = 16) -> Finder:
+    net = Finder()
+    opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
+    steps = epochs * math.ceil(4 * len(photos) / batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.15)
+    t0 = time.time()
+    for epoch in range(epochs):
+        order = np.concatenate([rng.permutation(len(photos)) for _ in range(4)])
+        total = 0.0
+        for i in range(0, len(order) - batch + 1, batch):
+            samples = [finder_sample(photos[j][1], photos[j][2], rng) for j in order[i:i + batch]]
+            x = to_tensor([s[0] for s in samples])
+            heat, size, mask = (torch.from_numpy(np.stack([s[k] for s in samples])) for k in (1, 2, 3))
+            out = net(x)
+            loss = focal(out[:, 0], heat) + 0.5 * ((out[:, 1] - size).abs() * mask).sum() / mask.sum().clamp(min=1)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item()
+        print(f"finder epoch {epoch + 1}/{epochs}: loss {total / max(1, len(order) // batch):.3f}  ({time.time() - t0:.0f} s)",
+              flush=True)
+    return net.eval()
+
+
+def train_reader(photos, epochs: int, rng: np.random.Generator, per_epoch: int = 6000, batch: int = 64) -> Reader:
+    net = Reader()
+    opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=epochs * (per_epoch // batch), pct_start=0.15)
+    lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
+    t0 = time.time()
+    for epoch in range(epochs):
+        total, right = 0.0, 0
+        for _ in range(per_epoch // batch):
+            samples = [reader_sample(*photos[j][1:], rng) for j in rng.integers(len(photos), size=batch)]
+            x = to_tensor([s[0] for s in samples])
+            y = torch.tensor([s[1] for s in samples])
+            out = net(x)
+            loss = lossf(out, y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item()
+            right += int((out.argmax(1) == y).sum())
+        print(f"reader epoch {epoch + 1}/{epochs}: loss {total / (per_epoch // batch):.3f}, "
+              f"train accuracy {right / (per_epoch // batch * batch):.3f}  ({time.time() - t0:.0f} s)", flush=True)
+    return net.eval()
+
+
+def export(net: nn.Module, example: torch.Tensor, path: Path, dynamic: bool) -> None:
+    axes = {"input": {2: "h", 3: "w"}} if dynamic else {"input": {0: "n"}}
+    torch.onnx.export(net, example, str(path), input_names=["input"], output_names=["output"], dynamic_axes=axes,
+                      opset_version=13, dynamo=False)
+    print(f"wrote {path} ({path.stat().st_size / 1024:.0f} KB)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="white dice photographs")
+    parser.add_argument("--colour-data", type=Path, default=DEFAULT_COLOUR_DATA, help="coloured dice photographs")
+    parser.add_argument("--finder-epochs", type=int, default=14)
+    parser.add_argument("--reader-epochs", type=int, default=60)
+    parser.add_argument("--out", type=Path, default=FIND_WEIGHTS.parent, help="folder for the two .onnx files")
+    parser.add_argument("--only", choices=("finder", "reader"), default=None, help="train one of the two nets")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--val-report", action="store_true",
+                        help="no training: the flag thresholds' figures on the validation slice, nets from --out")
+    args = parser.parse_args(argv)
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(args.seed)
+    sets = {"white dice": load(args.data, False), "coloured dice": load(args.colour_data, True)}
+    if args.val_report:
+        validation_report({k: [p for p in v if is_validation(p[0].path)] for k, v in sets.items()}, args.out)
+        return 0
+    photos = [p for v in sets.values() for p in v if not is_validation(p[0].path)]
+    print(f"{len(photos)} training photos, {sum(len(p[2]) for p in photos)} dice (validation slice kept back)")
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.only in (None, "finder"):
+        finder = train_finder(photos, args.finder_epochs, rng)
+        export(finder, torch.zeros(1, 3, 192, 256), args.out / FIND_WEIGHTS.name, dynamic=True)
+    if args.only in (None, "reader"):
+        reader = train_reader(photos, args.reader_epochs, rng)
+        export(reader, torch.zeros(1, 3, CROP, CROP), args.out / READ_WEIGHTS.name, dynamic=False)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

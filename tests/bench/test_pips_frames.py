@@ -1,0 +1,59 @@
+"""The pip benchmark's tuning-only loading, whole-frame flags and overlays (no real photographs needed)."""
+
+import numpy as np
+
+from rig.bench import pips as bench
+from rig.vision.pips import PipCount, PipDie
+
+
+def test_tuning_only_skips_held_out_photos_without_opening_them(tmp_path):
+    import cv2
+
+    image = np.full((40, 40, 3), 200, np.uint8)
+    for name in ("dice_1", "dice_2", "IMG_20191208_111228"):  # all tuning photos
+        cv2.imwrite(str(tmp_path / f"{name}.jpg"), image)
+        (tmp_path / f"{name}.txt").write_text("0 0.5 0.5 0.2 0.2\n")
+    for name in ("dice_3", "IMG_20191208_111246"):  # held out: unreadable, so opening them would fail
+        (tmp_path / f"{name}.jpg").write_bytes(b"not a jpeg")
+        (tmp_path / f"{name}.txt").write_text("0 0.5 0.5 0.2 0.2\n")
+    white = bench.load_photos(tmp_path, tuning_only=True)
+    assert sorted(p.path.stem for p in white) == ["dice_1", "dice_2"]
+    both = bench.load_photos(tmp_path, any_name=True, tuning_only=True)
+    assert sorted(p.path.stem for p in both) == ["IMG_20191208_111228", "dice_1", "dice_2"]
+    assert not any(p.held_out for p in both)
+
+
+def photo(path, *pips_at):
+    return bench.Photo(path, 1, tuple(bench.LabelledDie(k, (x, y, 10, 10)) for k, x, y in pips_at))
+
+
+def die(x, y, pips, status="ok"):
+    return PipDie((x, y, 10, 10), PipCount(pips, status=status))
+
+
+def test_frames_flagged_and_silently_wrong(tmp_path):
+    photos = [photo(tmp_path / "a.jpg", (3, 0, 0), (4, 20, 0)),   # both read right: a good frame
+              photo(tmp_path / "b.jpg", (3, 0, 0), (4, 20, 0)),   # one misread, marked ok: silently wrong
+              photo(tmp_path / "c.jpg", (3, 0, 0), (4, 20, 0)),   # one missing: the count flags the frame
+              photo(tmp_path / "d.jpg", (3, 0, 0))]               # misread but flagged
+    found = {"a.jpg": [die(0, 0, 3), die(20, 0, 4)], "b.jpg": [die(0, 0, 3), die(20, 0, 5)],
+             "c.jpg": [die(0, 0, 3)], "d.jpg": [die(0, 0, 2, "uncertain")]}
+    cm, extra, _, flags, frames = bench.evaluate_frames(photos, None, {p.path: p.path.name for p in photos},
+                                                        reader=lambda name, params: found[name])
+    assert (cm.total, cm.correct, sum(cm.missed), extra) == (7, 4, 1, 0)
+    assert flags == bench.Flags(silent=1, flagged_wrong=1, flagged_right=0)
+    assert frames == bench.FrameFlags(frames=4, flagged=2, silent=1)
+
+
+def test_overlays_of_the_hardest_photos(tmp_path):
+    import cv2
+
+    photos = [photo(tmp_path / "a.jpg", (3, 0, 0)), photo(tmp_path / "b.jpg", (3, 0, 0), (2, 30, 30))]
+    images = {p.path: np.zeros((60, 60, 3), np.uint8) for p in photos}
+    found = {"a.jpg": [die(0, 0, 3)], "b.jpg": [die(0, 0, 5)]}
+    bench.write_overlays(tmp_path / "out", "white dice", photos, None, images,
+                         lambda frame, params: found[next(p.path.name for p in photos if images[p.path] is frame)], n=1)
+    written = sorted((tmp_path / "out").iterdir())
+    assert [p.name for p in written] == ["white-dice-b.png"]  # b: one misread, one missed
+    drawn = cv2.imread(str(written[0]))
+    assert (drawn[..., 2] > 200).any()  # the misread die, marked ok, in red

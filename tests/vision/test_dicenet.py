@@ -1,0 +1,115 @@
+"""The learned pip-dice reader (rig.vision.dicenet): its pieces, its judgement, and the shipped ONNX
+nets run by OpenCV on drawn frames."""
+
+import cv2
+import numpy as np
+import pytest
+
+from rig.vision.anydie import AnyDieParams, read_pip_dice
+from rig.vision.dicenet import (CROP, FIND_WEIGHTS, READ_WEIGHTS, Candidate, DiceNet, DiceNetError, crop_die,
+                                default_dicenet, finder_input, judge, peaks)
+
+SHIPPED = FIND_WEIGHTS.exists() and READ_WEIGHTS.exists()
+LAYOUT = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+          5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], 6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+
+
+def draw_die(frame, x, y, pips, body, pip, side=40):
+    h = side // 2
+    cv2.rectangle(frame, (x - h, y - h), (x + h, y + h), body, -1)
+    for dx, dy in LAYOUT[pips]:
+        cv2.circle(frame, (x + dx * side * 3 // 10, y + dy * side * 3 // 10), max(2, side // 10), pip, -1, cv2.LINE_AA)
+
+
+def test_finder_input_is_scaled_and_padded():
+    small, s = finder_input(np.zeros((480, 640, 3), np.uint8))
+    assert small.shape == (192, 256, 3) and s == pytest.approx(0.4)
+    small, s = finder_input(np.zeros((500, 700, 3), np.uint8))
+    assert small.shape[1] == 256 and small.shape[0] % 8 == 0
+
+
+def test_die_crop_is_centred_and_sized():
+    frame = np.zeros((200, 200, 3), np.uint8)
+    cv2.rectangle(frame, (90, 90), (109, 109), (255, 255, 255), -1)  # a 20 px square centred at 100, 100
+    crop = crop_die(frame, 100, 100, 20)
+    assert crop.shape == (CROP, CROP, 3)
+    ys, xs = np.nonzero(crop[..., 0] > 127)
+    assert abs(xs.mean() - CROP / 2) < 1.5 and abs(ys.mean() - CROP / 2) < 1.5
+    assert abs((xs.max() - xs.min() + 1) - CROP / 1.3) < 2  # the die fills 1 / CROP_GROW of the crop
+
+
+def test_heat_peaks_are_local_maxima_and_a_near_weaker_one_is_dropped():
+    gy, gx = np.mgrid[0:40, 0:40].astype(np.float32)
+
+    def spot(x, y, height):
+        return height * np.exp(-((gx - x) ** 2 + (gy - y) ** 2) / 1.0)
+
+    heat = np.maximum.reduce([spot(10, 10, 1.0), spot(30, 12, 0.9), spot(12, 10, 0.6)])  # the last: too near
+    sides = np.full_like(heat, np.log(5.0))
+    found = peaks(heat, sides, 0.3)
+    assert len(found) == 2
+    (x0, y0, s0, h0), (x1, y1, _, h1) = found
+    assert h0 > h1 and abs(x0 - 42) < 1 and abs(y0 - 42) < 1 and abs(x1 - 122) < 1 and s0 == pytest.approx(20)
+
+
+def candidate(score, probs):
+    return Candidate(100.0, 80.0, 40.0, score, np.array(probs, np.float32))
+
+
+def test_judgement_ok_flagged_or_dropped():
+    p = AnyDieParams()
+    sure = [0.0, 0.0, 0.0, 0.98, 0.02, 0.0, 0.0]
+    die = judge(candidate(0.9, sure), p)
+    assert (die.pips, die.count.status, die.box) == (3, "ok", (80, 60, 40, 40))
+    die = judge(candidate(0.9, [0.0, 0.0, 0.0, 0.55, 0.0, 0.45, 0.0]), p)
+    assert die.count.status == "uncertain" and "pips unclear: 3 (0.55) or 5 (0.45)" in die.count.reasons
+    die = judge(candidate(p.find_keep + 0.01, sure), p)
+    assert die.count.status == "uncertain" and die.count.reasons[0].startswith("faint die")
+    assert judge(candidate(p.find_keep - 0.01, sure), p) is None
+    not_a_die = [0.9, 0.0, 0.0, 0.1, 0.0, 0.0, 0.0]
+    assert judge(candidate(p.find_ok - 0.01, not_a_die), p) is None  # faint and no die: dropped
+    die = judge(candidate(0.95, not_a_die), p)  # a strong peak the reader doubts: kept, flagged
+    assert die.count.status == "uncertain" and "sees no die" in die.count.reasons[0]
+
+
+def test_missing_and_broken_net_files(tmp_path):
+    with pytest.raises(DiceNetError, match="does not exist"):
+        DiceNet(tmp_path / "none.onnx", tmp_path / "none.onnx")
+    (tmp_path / "junk.onnx").write_bytes(b"not an onnx model")
+    with pytest.raises(DiceNetError, match="cannot read"):
+        DiceNet(tmp_path / "junk.onnx", tmp_path / "junk.onnx")
+
+
+needs_nets = pytest.mark.skipif(not SHIPPED, reason="no shipped dice nets")
+
+
+@needs_nets
+def test_shipped_nets_are_small_and_loaded_once():
+    assert FIND_WEIGHTS.stat().st_size + READ_WEIGHTS.stat().st_size < 1_000_000
+    assert default_dicenet() is default_dicenet()
+
+
+@needs_nets
+def test_shipped_nets_read_drawn_dice_of_any_colour():
+    frame = np.full((480, 640, 3), 215, np.uint8)
+    dice = [(120, 120, 3, (40, 40, 200), (240, 240, 240)),   # red, white pips
+            (320, 140, 5, (245, 245, 245), (20, 20, 20)),    # white, black pips
+            (500, 300, 4, (40, 180, 40), (240, 240, 240)),   # green, white pips
+            (200, 350, 6, (30, 200, 230), (20, 20, 20)),     # yellow, black pips
+            (400, 380, 2, (30, 30, 30), (240, 240, 240))]    # black, white pips
+    for x, y, pips, body, pip in dice:
+        draw_die(frame, x, y, pips, body, pip)
+    reading = read_pip_dice(frame, expected=(5,))
+    got = sorted((round(d.centre[0] / 10), round(d.centre[1] / 10), d.pips) for d in reading.dice)
+    assert len(got) == 5
+    for (x, y, pips, _, _), (gx, gy, gp) in zip(sorted(dice), got):
+        assert abs(gx - x / 10) <= 1 and abs(gy - y / 10) <= 1 and gp == pips
+    assert read_pip_dice(frame, expected=(6,)).status == "uncertain"  # a die missing from the known count
+
+
+@needs_nets
+def test_shipped_nets_see_no_die_on_an_empty_floor():
+    rng = np.random.default_rng(0)
+    frame = np.clip(rng.normal(200, 6, (480, 640, 3)), 0, 255).astype(np.uint8)
+    reading = read_pip_dice(frame, expected=(2,))
+    assert reading.dice == () and reading.status == "uncertain" and "0 dice seen, want 2" in reading.reasons

@@ -1,0 +1,44 @@
+"""The learned pip-dice reader on the real photographs (skipped when absent): a few tuning photos of
+each set, and floors a little below the held-out figures `rig bench vision --game pips` prints."""
+
+import cv2
+import pytest
+
+from rig.bench.pips import colour_folder, data_folder, evaluate_frames, load_photos, read_any
+from rig.vision.dicenet import FIND_WEIGHTS
+from rig.vision.pips import PipParams
+
+pytestmark = pytest.mark.skipif(not FIND_WEIGHTS.exists(), reason="no shipped dice nets")
+WHITE, COLOURED = (data_folder(None), False), (colour_folder(None), True)
+
+
+def figures(folder, any_name, *, held_out, first=None):
+    """(labelled dice, found, read right, found dice matching no label, silent wrong) of the reader."""
+    if not folder.is_dir():
+        pytest.skip(f"photographs not found at {folder}")
+    photos = [p for p in load_photos(folder, any_name=any_name, tuning_only=not held_out) if p.held_out == held_out]
+    photos = photos[:first] if first else photos
+    images = {p.path: cv2.imread(str(p.path)) for p in photos}
+    cm, extra, _, flags, _ = evaluate_frames(photos, PipParams.load(), images, reader=read_any)
+    return cm.total, cm.total - sum(cm.missed), cm.correct, extra, flags.silent
+
+
+@pytest.mark.parametrize("data, first, floors", [
+    (WHITE, 40, (115, 109, 105, 6, 0)),  # last run: 111 found, 108 right, 4 extra, 0 silent
+    (COLOURED, 20, (313, 296, 266, 16, 1)),  # last run: 302, 273, 12, 0
+], ids=["white", "coloured"])
+def test_tuning_photos(data, first, floors):
+    """The first photos of each tuning split: (labelled dice, found >=, right >=, extra <=, silent <=)."""
+    total, found, right, extra, silent = figures(*data, held_out=False, first=first)
+    assert (total, found >= floors[1], right >= floors[2], extra <= floors[3], silent <= floors[4]) == \
+        (floors[0], True, True, True, True)
+
+
+@pytest.mark.parametrize("data, floors", [
+    (WHITE, (306, 300, 297, 1)),  # bench: 304 found, 302 right, 0 silent
+    (COLOURED, (362, 351, 325, 3)),  # bench: 357 found, 334 right, 1 silent
+], ids=["white", "coloured"])
+def test_held_out_floors(data, floors):
+    """The held-out split: (labelled dice, found >=, right >=, silent wrong <=)."""
+    total, found, right, extra, silent = figures(*data, held_out=True)
+    assert (total, found >= floors[1], right >= floors[2], silent <= floors[3]) == (floors[0], True, True, True)
