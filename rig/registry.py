@@ -201,6 +201,9 @@ class Game:
     benchmarks: ClassVar[dict[str, tuple[str, str]]] = {}
     #: ``rig bench vision --game NAME``: "module:function" measuring this game's dice reader (empty: none)
     bench_vision: ClassVar[str] = ""
+    #: "module:function" ``(frames, params) -> report lines``: this game's reader on rendered frames,
+    #: printed by the shared pip-dice bench (:mod:`rig.bench.pips`) after its own figures
+    bench_rendered: ClassVar[str] = ""
 
     #: the module whose ``options(table)`` and ``turn_inputs(table, state)`` play this game on the league's
     #: simulated table (:mod:`rig.league.simtable`; empty: it cannot)

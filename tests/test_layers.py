@@ -4,7 +4,8 @@
 the rules import nothing of the rig's; vision and engine never import hardware, display or the
 command line; the camera adapters and factory do not import each other; the simulator and the
 calibration desk do not reach back into the runner; no import circles), and ``ruff check`` the
-modest rule set of ``[tool.ruff.lint]`` (pyflakes and a few) on the whole tree.
+modest rule set of ``[tool.ruff.lint]`` (pyflakes and a few) on the whole tree; and a game is named
+only inside its own package (the rest of the rig asks the registry).
 """
 
 from __future__ import annotations
@@ -30,3 +31,22 @@ def test_layer_contracts_are_kept():
 def test_ruff_finds_nothing():
     result = run("ruff", "check", "--no-cache", "rig", "tests")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+#: the games that ship with the rig, and the files outside them allowed to name one: the registry (its
+#: DEFAULT) and the documented example config (a link to examples/rig.toml, lists the names to choose from)
+SHIPPED = ("frogs", "blitz", "lego", "banana")
+NAMES_A_GAME = {"rig/registry.py", "rig/examples/rig.toml"}
+
+
+def test_a_game_is_named_only_in_its_own_package():
+    named = {}
+    for path in sorted((ROOT / "rig").rglob("*")):
+        if not path.is_file() or path.suffix not in (".py", ".js", ".css", ".html", ".toml", ".json"):
+            continue
+        where = path.relative_to(ROOT).as_posix()
+        text = path.read_text(encoding="utf-8").lower()
+        games = [name for name in SHIPPED if name in text and not where.startswith(f"rig/games/{name}/")]
+        if games and where not in NAMES_A_GAME:
+            named[where] = games
+    assert named == {}

@@ -1,6 +1,7 @@
 """Pip-reading accuracy: on the real photographs and on rendered frames.
 
-Meant for ``rig bench vision --game blitz`` (``add_arguments`` / ``run``); also runs as
+Meant for ``rig bench vision --game NAME`` of the pip-dice games (``add_arguments`` / ``run``; a game's
+own rendered benchmark, its :attr:`rig.registry.Game.bench_rendered`, follows); also runs as
 ``python -m rig.bench.pips``. The real photographs (``../shared/data/real-pip-dice``,
 YOLO labels, class k = k+1 pips) are split by file number: numbers that are multiples of
 3 are held out, the rest were used to tune ``calibration/pips.toml``. Both figures are
@@ -29,7 +30,7 @@ from rig.errors import RigError
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 #: Default folder of the real photographs; override with --data or $RIG_PIP_DATA.
 DEFAULT_DATA = PROJECT_ROOT.parent / "shared" / "data" / "real-pip-dice"
-#: The coloured dice (Würfelblitz-like); override with --colour-data or $RIG_COLOUR_DATA.
+#: The coloured dice; override with --colour-data or $RIG_COLOUR_DATA.
 DEFAULT_COLOUR_DATA = PROJECT_ROOT.parent / "shared" / "data" / "real-colour-dice"
 HELD_OUT_EVERY = 3
 #: Coloured set: a photo is held out when crc32(file stem) % COLOUR_HELD_OUT_MOD == 0 (about a quarter).
@@ -244,15 +245,11 @@ def evaluate_frames(photos: Iterable[Photo], params, images: dict, *,
 
 
 def evaluate_rendered(frames: int, params, *, seed: int = 0) -> dict[str, object]:
-    """Rendered white pip dice (boxes known, and found), Würfelblitz throws, Banana Moon start rolls."""
-    from rig.games.banana.reader import read_start_roll
-    from rig.games.banana.render import render_start_roll
-    from rig.games.blitz.reader import read_blitz
-    from rig.games.blitz.render import render_blitz
+    """Rendered white pip dice: counted in their known boxes, and found without them."""
     from rig.vision.pips import count_pips_in_box, find_pip_dice
     from rig.vision.render_pips import render_pip_dice
 
-    boxes, found, blitz_dice, blitz_right, throws_right, starts_right = Confusion(), Confusion(), 0, 0, 0, 0
+    boxes, found = Confusion(), Confusion()
     for i in range(frames):
         frame, truth = render_pip_dice(seed + i)
         dice = find_pip_dice(frame, params)
@@ -261,22 +258,21 @@ def evaluate_rendered(frames: int, params, *, seed: int = 0) -> dict[str, object
             hit = [d for d in dice if abs(d.centre[0] - t.centre[0]) < t.box[2] / 2
                    and abs(d.centre[1] - t.centre[1]) < t.box[3] / 2]
             found.add(t.pips, hit[0].pips if hit else None)
-        frame, truth = render_blitz(seed + i, white_dice=2 + i % 2)
-        reading = read_blitz(frame, params)
-        all_right = len(reading.dice) == len(truth)
-        for t in truth:
-            blitz_dice += 1
-            hit = [d for d in reading.dice if abs(d.centre[0] - t.centre[0]) < t.box[2] / 2
-                   and abs(d.centre[1] - t.centre[1]) < t.box[3] / 2]
-            ok = bool(hit) and (hit[0].color, hit[0].pips, hit[0].dot) == (t.color, t.pips, t.dot)
-            blitz_right += ok
-            all_right &= ok
-        throws_right += all_right
-        frame, truth = render_start_roll(seed + i)
-        start = read_start_roll(frame, params)
-        starts_right += (start.white, start.black) == (truth["white"], truth["black"])
-    return {"boxes": boxes, "found": found, "blitz_dice": blitz_dice, "blitz_right": blitz_right,
-            "throws": frames, "throws_right": throws_right, "starts_right": starts_right}
+    return {"boxes": boxes, "found": found}
+
+
+def games_rendered(game: str | None, frames: int, params) -> list[str]:
+    """The rendered benchmarks of ``game`` (None: of every game that has one): their report lines."""
+    import importlib
+
+    from rig import registry
+
+    lines = []
+    for each in registry.games() if game is None else [registry.get(game)]:
+        if each.bench_rendered:
+            module, _, function = each.bench_rendered.partition(":")
+            lines += getattr(importlib.import_module(module), function)(frames, params)
+    return lines
 
 
 def read_any(frame, params):
@@ -434,9 +430,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"\n[rendered white dice, boxes known] pip accuracy {_pct(r['boxes'].correct, r['boxes'].total)}")
         print(f"[rendered white dice, found] found and read right {_pct(r['found'].correct, r['found'].total)}")
         print(r["found"].format(with_missed=True))
-        print(f"\n[rendered Würfelblitz throws] dice right (colour + pips/dot) {_pct(r['blitz_right'], r['blitz_dice'])}, "
-              f"whole throws right {_pct(r['throws_right'], r['throws'])}")
-        print(f"[rendered Banana Moon start rolls] both dice right {_pct(r['starts_right'], r['throws'])}")
+        lines = games_rendered(getattr(args, "game", None), n, params)
+        if lines:
+            print("\n" + "\n".join(lines))
     return 0
 
 

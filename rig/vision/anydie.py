@@ -331,8 +331,8 @@ def read_die(frame: np.ndarray, box: tuple[int, int, int, int], mask: np.ndarray
     """One candidate read by the counter and, when given, checked by the learned counter ``net``
     (:class:`rig.vision.pipnet.PipNet`): agreeing they are ``ok``; disagreeing, the die is flagged
     unless the net is very sure and the counter was not; the net's "not a die" drops a candidate
-    the counter could not read (pips 0). The counter's pip centres are kept whatever the number (the
-    Banana Moon reader tells white pips from black ones by the colour there)."""
+    the counter could not read (pips 0). The counter's pip centres are kept whatever the number (a
+    reader may tell white pips from black ones by the colour there)."""
     count = count_top_face(frame, box, mask, p)
     if net is None:
         return PipDie(box, count)
@@ -362,8 +362,8 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
     By default with the learned nets (:mod:`rig.vision.dicenet`, ``calibration/dicenet_*.onnx``);
     ``net=None`` (or ``[anydie] learned = false``, or no net files): the classical finder and
     counter, checked by ``net`` (default the shipped ``calibration/pipnet.npz``; ``None``: the
-    counter alone). ``expected`` is the number(s) of dice the game has (Würfelblitz ``(8, 9)``,
-    Banana Moon ``(2,)``): another number makes the frame ``uncertain``, as does any die not read
+    counter alone). ``expected`` is the number(s) of dice the game has (its
+    registry entry's dice count, e.g. ``(8, 9)`` or ``(2,)``): another number makes the frame ``uncertain``, as does any die not read
     with confidence.
     """
     p = params or AnyDieParams()

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rig import registry
-from rig.display.app import STATIC_DIR, create_app
+from rig.display.app import create_app
 from rig.engine import EngineService
 
 with warnings.catch_warnings():
@@ -95,10 +95,3 @@ def test_a_page_asset_name_cannot_leave_the_games_folder(web):
     finally:
         registry.reload()
 
-
-def test_the_page_shell_names_no_game():
-    display = STATIC_DIR.parent
-    for path in display.rglob("*"):
-        if path.is_file() and path.suffix in (".py", ".js", ".css", ".html"):
-            text = path.read_text(encoding="utf-8").lower()
-            assert not [name for name in SHIPPED if name in text], path

@@ -23,6 +23,7 @@ class Banana(Game):
     keys = (("r", "roll both dice (white pips and black pips)"),)
     player_hint = "Two players: the first rolls the die with white pips, the second the one with black pips."
     bench_vision = "rig.bench.pips:run"
+    bench_rendered = "rig.games.banana.bench:rendered"
     needs_inputs = False  # the start roll is the camera's alone
 
     def read_image(self, frame: Any, *, params: Any = None, variant: str = "standard") -> dict[str, Any]:

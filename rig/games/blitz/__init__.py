@@ -22,6 +22,7 @@ class Blitz(Game):
     key_hint = "keys: 1–8 buzz · r throw · c camera · ? help"
     keys = (("1–8", "press that seat's button: buzz to answer"), ("r", "throw the dice"))
     bench_vision = "rig.bench.pips:run"
+    bench_rendered = "rig.games.blitz.bench:rendered"
     player_hint = "Players, 2 to 7, one per button in seat order. The first one throws first."
 
     def dice_for(self, options: dict[str, Any]) -> int:

@@ -1,0 +1,17 @@
+"""Banana Moon's part of ``rig bench vision --game banana``: its reader on rendered start rolls."""
+
+from __future__ import annotations
+
+from rig.games.banana.reader import read_start_roll
+from rig.games.banana.render import render_start_roll
+
+
+def rendered(frames: int, params, *, seed: int = 0) -> list[str]:
+    """Both dice of ``frames`` rendered start rolls read right."""
+    right = 0
+    for i in range(frames):
+        frame, truth = render_start_roll(seed + i)
+        start = read_start_roll(frame, params)
+        right += (start.white, start.black) == (truth["white"], truth["black"])
+    share = f"{right}/{frames} = {100 * right / frames:.1f}%" if frames else "n/a"
+    return [f"[rendered Banana Moon start rolls] both dice right {share}"]
