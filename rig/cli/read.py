@@ -4,11 +4,13 @@
 needed, their thresholds and palette are in ``calibration/pips.toml`` or ``--params``);
 ``--game pips`` finds plain white pip dice and counts their pips (``--any-colour``: dice of any body
 and pip colour, with the colour-agnostic finder and the learned pip counter; ``--dice N`` the
-number of dice that must be in view)."""
+number of dice that must be in view; ``--die-px PX`` the dice's side in the image, for a camera
+nearer or farther than the photo sets' own)."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 
@@ -38,6 +40,8 @@ def register(subparsers) -> None:
                         help="pips: dice of any body and pip colour (the colour-agnostic reader)")
     parser.add_argument("--dice", type=int, metavar="N", default=None,
                         help="pips: the number of dice in view; another number makes the frame uncertain")
+    parser.add_argument("--die-px", type=float, metavar="PX", default=None,
+                        help="pips: the dice's side in the image, px (default: about 1/16 of its longer side)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per image (one per line)")
     parser.add_argument("--overlay", metavar="DIR", help="write each image with outlines and labels to DIR")
     parser.add_argument("--cards", action="store_true", help="read the player card in view instead of dice")
@@ -161,16 +165,21 @@ def run_pips(args) -> int:
 
     if args.cards:
         raise VisionError(f"--cards reads frog player cards; {args.game} has none")
-    if (args.any_colour or args.dice is not None) and args.game != PIPS:
-        raise VisionError(f"--any-colour and --dice are for --game pips, not {args.game}")
+    if (args.any_colour or args.dice is not None or args.die_px is not None) and args.game != PIPS:
+        raise VisionError(f"--any-colour, --dice and --die-px are for --game pips, not {args.game}")
     if args.dice is not None and args.dice < 1:
         raise VisionError(f"--dice must be at least 1, not {args.dice}")
+    if args.die_px is not None and not 8 <= args.die_px <= 1000:
+        raise VisionError(f"--die-px must be between 8 and 1000 (the dice's side in px), not {args.die_px:g}")
     params = PipParams.load(args.params)
+    if args.die_px is not None:
+        params = replace(params, anydie=replace(params.anydie, die_px=args.die_px))
     out_dir = _check_paths(args)
     for path in args.images:
         frame = load_image(path)
         result = {"image": str(path), **read_pips(frame, args.game, params, args.variant,
-                                                  any_colour=args.any_colour, dice_count=args.dice)}
+                                                  any_colour=args.any_colour or args.die_px is not None,
+                                                  dice_count=args.dice)}
         print(json.dumps(result) if args.json else _human_pips(result), flush=True)
         if out_dir is not None:
             _write(out_dir / (Path(path).stem + ".png"), _draw_pips(frame, result))

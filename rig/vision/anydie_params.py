@@ -50,6 +50,8 @@ class AnyDieParams:
     find_ok: float = 0.5
     read_ok: float = 0.9          # the reader's probability of its pip count, for an ok die
     use_net: bool = True          # check each die with the learned counter (calibration/pipnet.npz)
+    die_px: float = 0.0           # the dice's side in frame px, for the learned finder (0: about 1/16 of the
+                                  # frame's longer side, as in its photos; set it when the camera is nearer)
     net_reject: float = 0.8       # the net's "not a die" at least this sure drops an unreadable candidate
     net_drop: float = 0.97        # ... this sure drops any candidate (a knot in the wood read as pips)
     net_agree: float = 0.9        # net and counter agree: ok if the counter was sure or the net this sure

@@ -30,6 +30,8 @@ CALIBRATION = Path(__file__).resolve().parents[2] / "calibration"
 FIND_WEIGHTS = CALIBRATION / "dicenet_find.onnx"
 READ_WEIGHTS = CALIBRATION / "dicenet_read.onnx"
 FIND_LONG = 256  # the finder's input: the frame scaled to this many px on its longer side ...
+FIND_DIE = 15.0  # ... or, the dice's size known, scaled so that a die is this many px (as in training)
+FIND_MAX = 1024  # the finder's input is never longer than this (small dice in a large frame)
 FIND_ALIGN = 8  # ... padded to a multiple of this
 STRIDE = 4  # finder input px per heat-map cell
 CROP = 32  # the reader's input side, px
@@ -63,11 +65,16 @@ class Candidate:
         return 1 + int(np.argmax(self.probs[1:]))
 
 
-def finder_input(frame: np.ndarray) -> tuple[np.ndarray, float]:
-    """The frame scaled for the finder (longer side :data:`FIND_LONG`, edges replicated up to a
-    multiple of :data:`FIND_ALIGN`) and the scale (finder px per frame px)."""
+def finder_input(frame: np.ndarray, die_px: float = 0.0) -> tuple[np.ndarray, float]:
+    """The frame scaled for the finder (longer side :data:`FIND_LONG`; with ``die_px``, the dice's side
+    in frame px, so that a die is :data:`FIND_DIE` px; edges replicated up to a multiple of
+    :data:`FIND_ALIGN`) and the scale (finder px per frame px).
+
+    >>> [finder_input(np.zeros((480, 640, 3), np.uint8), die)[0].shape[:2] for die in (0, 80)]
+    [(192, 256), (96, 120)]
+    """
     h, w = frame.shape[:2]
-    s = FIND_LONG / max(h, w)
+    s = FIND_LONG / max(h, w) if die_px <= 0 else min(FIND_DIE / die_px, FIND_MAX / max(h, w))
     nw, nh = max(1, round(w * s)), max(1, round(h * s))
     small = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA)
     pw, ph = -nw % FIND_ALIGN, -nh % FIND_ALIGN
@@ -110,9 +117,9 @@ class DiceNet:
     def __init__(self, find: Path = FIND_WEIGHTS, read: Path = READ_WEIGHTS) -> None:
         self.finder, self.reader = (_load(p) for p in (find, read))
 
-    def heat(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    def heat(self, frame: np.ndarray, die_px: float = 0.0) -> tuple[np.ndarray, np.ndarray, float]:
         """The finder's heat map (0..1) and log side map (cells), and the frame-to-finder scale."""
-        small, s = finder_input(frame)
+        small, s = finder_input(frame, die_px)
         self.finder.setInput(cv2.dnn.blobFromImage(small, 1 / 255.0))
         out = self.finder.forward()[0]
         return out[0], out[1], s
@@ -134,9 +141,9 @@ class DiceNet:
         z = np.exp(z - z.max(axis=1, keepdims=True))
         return z / z.sum(axis=1, keepdims=True)
 
-    def candidates(self, frame: np.ndarray, floor: float = 0.2) -> list[Candidate]:
-        """Every heat-map peak above ``floor``, read."""
-        heat, sides, s = self.heat(frame)
+    def candidates(self, frame: np.ndarray, floor: float = 0.2, die_px: float = 0.0) -> list[Candidate]:
+        """Every heat-map peak above ``floor``, read (``die_px``: the dice's side in frame px, if known)."""
+        heat, sides, s = self.heat(frame, die_px)
         found = [(x / s, y / s, side / s, score) for x, y, side, score in peaks(heat, sides, floor)]
         probs = self.read([crop_die(frame, x, y, side) for x, y, side, _ in found])
         return [Candidate(x, y, side, score, p) for (x, y, side, score), p in zip(found, probs)]
@@ -187,5 +194,5 @@ def judge(c: Candidate, p: AnyDieParams) -> PipDie | None:
 
 def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet) -> list[PipDie]:
     """Every die the nets find in ``frame``, judged (:func:`judge`), top to bottom."""
-    dice = [d for d in (judge(c, p) for c in nets.candidates(frame, p.find_floor)) if d is not None]
+    dice = [d for d in (judge(c, p) for c in nets.candidates(frame, p.find_floor, p.die_px)) if d is not None]
     return sorted(dice, key=lambda d: (d.box[1], d.box[0]))

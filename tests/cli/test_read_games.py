@@ -132,6 +132,12 @@ def test_pip_dice_of_any_colour_with_a_known_count(tmp_path, capsys):
     assert main(["read", "--game", "pips", "--dice", "0", str(path)]) == 2
     assert main(["read", "--game", "blitz", "--any-colour", str(path)]) == 2
     assert "are for --game pips" in capsys.readouterr().err
+    assert main(["read", "--game", "pips", "--die-px", "3", str(path)]) == 2
+    assert "--die-px must be between 8 and 1000" in capsys.readouterr().err
+    assert main(["read", "--game", "lego", "--die-px", "40", str(path)]) == 2
+    assert "are for --game pips" in capsys.readouterr().err
+    assert main(["read", "--game", "pips", "--die-px", "40", "--json", str(path)]) == 0
+    assert sorted(d["pips"] for d in json.loads(capsys.readouterr().out)["dice"]) == [3, 5]
 
 
 def test_bench_vision_pips_prints_both_sets(capsys, tmp_path):

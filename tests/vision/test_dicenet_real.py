@@ -42,3 +42,34 @@ def test_held_out_floors(data, floors):
     """The held-out split: (labelled dice, found >=, right >=, silent wrong <=)."""
     total, found, right, extra, silent = figures(*data, held_out=True)
     assert (total, found >= floors[1], right >= floors[2], silent <= floors[3]) == (floors[0], True, True, True)
+
+
+def test_a_nearer_camera_needs_the_dice_size():
+    """Tuning photos seen twice as near (dice ~80 px): told the dice's size, the finder scales the frame
+    to the size it learned and the reader gets its crops right; guessing from the frame, it does not."""
+    from dataclasses import replace
+
+    from rig.vision.anydie import read_pip_dice
+
+    folder = colour_folder(None)
+    if not folder.is_dir():
+        pytest.skip(f"photographs not found at {folder}")
+    photos = load_photos(folder, any_name=True, tuning_only=True)[:12]
+    guessed = PipParams.load().anydie
+    told = replace(guessed, die_px=2 * 38.0)
+    right = {"guessed": 0, "told": 0}
+    total = 0
+    for photo in photos:
+        near = cv2.resize(cv2.imread(str(photo.path)), None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
+        frame = near[320:800, 320:960]  # a 640x480 view of the middle
+        dice = [(d.pips, 2 * (d.box[0] + d.box[2] / 2) - 320, 2 * (d.box[1] + d.box[3] / 2) - 320, 2 * d.box[2])
+                for d in photo.dice]
+        dice = [d for d in dice if 0 < d[1] < 640 and 0 < d[2] < 480]
+        total += len(dice)
+        for name, params in (("guessed", guessed), ("told", told)):
+            read = read_pip_dice(frame, params).dice
+            for pips, x, y, side in dice:
+                hit = [r for r in read if abs(r.centre[0] - x) < side / 2 and abs(r.centre[1] - y) < side / 2]
+                right[name] += bool(hit) and hit[0].pips == pips
+    assert total > 40
+    assert right["told"] >= 0.75 * total and right["told"] >= right["guessed"] + 0.15 * total, (right, total)
