@@ -47,7 +47,7 @@ class AnyDieParams:
     learned: bool = True          # find and read with the learned nets (calibration/dicenet_*.onnx)
     find_floor: float = 0.2       # a heat-map peak this high is a candidate die ...
     find_keep: float = 0.45       # ... kept (flagged "faint") from this high, read with confidence from find_ok
-    find_ok: float = 0.5
+    find_ok: float = 0.6
     read_ok: float = 0.9          # the reader's probability of its pip count, for an ok die
     use_net: bool = True          # check each die with the learned counter (calibration/pipnet.npz)
     net_reject: float = 0.8       # the net's "not a die" at least this sure drops an unreadable candidate
