@@ -47,7 +47,7 @@ class AnyDieParams:
     learned: bool = True          # find and read with the learned nets (calibration/dicenet_*.onnx)
     find_floor: float = 0.2       # a heat-map peak this high is a candidate die ...
     find_keep: float = 0.45       # ... kept (flagged "faint") from this high, read with confidence from find_ok
-    find_ok: float = 0.5
+    find_ok: float = 0.6
     read_ok: float = 0.9          # the reader's probability of its pip count, for an ok die
     use_net: bool = True          # check each die with the learned counter (calibration/pipnet.npz)
     die_px: float = 0.0           # the dice's side in frame px, for the learned finder (0: about 1/16 of the
