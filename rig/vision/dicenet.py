@@ -119,7 +119,9 @@ class DiceNet:
 
     def __init__(self, find: Path = FIND_WEIGHTS, read: Path = READ_WEIGHTS, *, crop: int = CROP,
                  sure: float = SURE) -> None:
-        self.finder, self.reader = (_load(p) for p in (find, read))
+        # OpenCV 5's classic engine runs the reader's small batches ~40 % quicker than the new one (the
+        # finder ~25 % slower), same outputs; OpenCV 4 has the classic engine only
+        self.finder, self.reader = _load(find), _load(read, "ENGINE_CLASSIC")
         self.crop, self.sure = crop, sure
 
     def heat(self, frame: np.ndarray, die_px: float = 0.0) -> tuple[np.ndarray, np.ndarray, float]:
@@ -158,11 +160,12 @@ class DiceNet:
         return [Candidate(x, y, side, score, p) for (x, y, side, score), p in zip(found, probs)]
 
 
-def _load(path: Path) -> cv2.dnn.Net:
+def _load(path: Path, engine: str = "") -> cv2.dnn.Net:
     if not path.exists():
         raise DiceNetError(f"dice net {path} does not exist (run scripts/train_dicenet.py)")
+    options = {"engine": getattr(cv2.dnn, engine)} if hasattr(cv2.dnn, engine) else {}
     try:
-        net = cv2.dnn.readNetFromONNX(str(path))
+        net = cv2.dnn.readNetFromONNX(str(path), **options)
     except cv2.error as exc:
         raise DiceNetError(f"cannot read dice net {path}: {str(exc).strip().splitlines()[-1]}") from None
     net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
