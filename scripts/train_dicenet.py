@@ -7,10 +7,10 @@ Only the *tuning* photographs of the two shared sets are used (the held-out ones
 name, never opened: rig.bench.pips.load_photos(tuning_only=True)); of those, the photos whose
 crc32(name) % 5 == 1 are kept back as a validation slice for choosing the flag thresholds
 (``--val-report`` prints the figures that choice needs). Seeded (torch.manual_seed, numpy's
-generator); the shipped nets were made by two runs, ``--only finder`` (2 threads) and ``--only reader
---threads 1 --mine-with OLD`` where OLD is the reader before it (``git show
-9eeea9c:calibration/dicenet_read.onnx``, the dice it misreads are drawn more often), about 15 and 10
-minutes on two shared CPU cores.
+generator); the shipped nets were made by two runs, ``--only finder`` (2 threads, about 15 minutes)
+and ``--only reader --threads 1 --mine-with OLD --mine-crop 32`` (about 30 minutes on one core) where
+OLD is the 32 px reader before it (``git show 6601d25:calibration/dicenet_read.onnx``; the dice it
+misreads are drawn more often).
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def load(folder: Path, any_name: bool) -> list[tuple[Photo, np.ndarray, np.ndarr
     return out
 
 
-def validation_report(sets: dict[str, list], folder: Path) -> None:
+def validation_report(sets: dict[str, list], folder: Path, crop: int) -> None:
     """Found / read right / silent wrong / flagged on the validation slice, for a grid of the flag
     thresholds (the ``[anydie]`` find_ok and read_ok), with the nets in ``folder``."""
     from dataclasses import replace
@@ -62,7 +62,7 @@ def validation_report(sets: dict[str, list], folder: Path) -> None:
     from rig.vision.dicenet import DiceNet, read_dice
 
     cv2.setNumThreads(1)
-    nets = DiceNet(folder / FIND_WEIGHTS.name, folder / READ_WEIGHTS.name)
+    nets = DiceNet(folder / FIND_WEIGHTS.name, folder / READ_WEIGHTS.name, crop=crop)
     base = AnyDieParams()
     for name, photos in sets.items():
         images = {p.path: image for p, image, _ in photos}
@@ -120,7 +120,7 @@ def finder_sample(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator)
         m[0] = -m[0]
     m[:, 2] = (FIND_SIZE / 2, FIND_SIZE / 2) - m[:, :2] @ (cx, cy)
     # replicated edges: a reflected border would show unlabelled mirror dice
-    tile = cv2.warpAffine(image, m, (FIND_SIZE, FIND_SIZE), flags=cv2.INTER_AREA if s < 0.5 else cv2.INTER_LINEAR,
+    tile = cv2.warpAffine(image, m, (FIND_SIZE, FIND_SIZE), flags=cv2.INTER_LINEAR,  # (no area mode in warpAffine)
                           borderMode=cv2.BORDER_REPLICATE)
     tile = jitter_colour(tile, rng)
     n = FIND_SIZE // STRIDE
@@ -172,18 +172,18 @@ def drawn_die(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
 
 
 def tilted_crop(image: np.ndarray, x: float, y: float, side: float, angle: float, rng: np.random.Generator,
-                tilt: float) -> np.ndarray:
+                tilt: float, size: int = CROP) -> np.ndarray:
     """:func:`crop_die` through a random perspective (a steep view: one side shorter, the face
     squeezed along one direction) of up to ``tilt``."""
-    s = CROP / (CROP_GROW * max(side, 2.0))
+    s = size / (CROP_GROW * max(side, 2.0))
     m = np.vstack([cv2.getRotationMatrix2D((float(x), float(y)), float(angle), s), (0, 0, 1)])
-    m[:2, 2] += (CROP / 2 - x, CROP / 2 - y)
-    c = np.array([[1, 0, CROP / 2], [0, 1, CROP / 2], [0, 0, 1]])
+    m[:2, 2] += (size / 2 - x, size / 2 - y)
+    c = np.array([[1, 0, size / 2], [0, 1, size / 2], [0, 0, 1]])
     squeeze = np.diag([1, 1 - rng.uniform(0, tilt), 1])
     turn = np.vstack([cv2.getRotationMatrix2D((0, 0), rng.uniform(0, 180), 1), (0, 0, 1)])
-    keystone = np.array([[1, 0, 0], [0, 1, 0], [*(rng.uniform(-1, 1, 2) * tilt / CROP), 1]])
+    keystone = np.array([[1, 0, 0], [0, 1, 0], [*(rng.uniform(-1, 1, 2) * tilt / size), 1]])
     h = c @ keystone @ np.linalg.inv(turn) @ squeeze @ turn @ np.linalg.inv(c) @ m
-    return cv2.warpPerspective(image, h, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpPerspective(image, h, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def extra_colour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -201,10 +201,11 @@ def extra_colour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def reader_sample(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator, pick: int | None = None,
-                  tilt: float = 0.0):
+                  tilt: float = 0.0, crop: int = CROP):
     """A die crop (its pips as label) jittered in place, size and angle, or, one time in four,
     a crop away from every die (label 0); one die in six is a drawn one (:func:`drawn_die`).
-    ``pick``: that die (not a drawn one, not a crop away); ``tilt``: perspective warps and extra colour."""
+    ``pick``: that die (not a drawn one, not a crop away); ``tilt``: perspective warps and extra colour;
+    ``crop``: the crop's side, px."""
     if pick is None and rng.random() < 0.12:
         image, dice = drawn_die(rng)
     typical = float(np.median(dice[:, 2])) if len(dice) else 40.0
@@ -221,14 +222,15 @@ def reader_sample(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator,
         side = max(side, 0.7 * typical) * math.exp(rng.uniform(-0.2, 0.25))
         x, y = x + rng.normal(0, 0.07) * side, y + rng.normal(0, 0.07) * side
         label = int(pips)
-    return _read_crop(image, x, y, side, label, rng, tilt)
+    return _read_crop(image, x, y, side, label, rng, tilt, crop)
 
 
-def _read_crop(image: np.ndarray, x: float, y: float, side: float, label: int, rng: np.random.Generator, tilt: float):
+def _read_crop(image: np.ndarray, x: float, y: float, side: float, label: int, rng: np.random.Generator, tilt: float,
+               size: int):
     if tilt and rng.random() < 0.5:
-        crop = tilted_crop(image, x, y, side, rng.uniform(0, 360), rng, tilt)
+        crop = tilted_crop(image, x, y, side, rng.uniform(0, 360), rng, tilt, size)
     else:
-        crop = crop_die(image, x, y, side, rng.uniform(0, 360))
+        crop = crop_die(image, x, y, side, rng.uniform(0, 360), size)
     if rng.random() < 0.5:
         crop = crop[:, ::-1]
     crop = jitter_colour(np.ascontiguousarray(crop), rng)
@@ -258,13 +260,18 @@ class Finder(nn.Module):
 
 
 class Reader(nn.Module):
-    """CROP x CROP die crop (0..1) -> logits of 0 (not a die), 1..6 pips."""
+    """crop x crop die crop (0..1) -> logits of 0 (not a die), 1..6 pips: four conv blocks of ``widths``
+    channels, each halving the side, then two dense layers."""
 
-    def __init__(self) -> None:
+    def __init__(self, crop: int = CROP, widths: tuple[int, ...] = (16, 32, 64, 96)) -> None:
         super().__init__()
-        self.body = nn.Sequential(block(3, 32), nn.MaxPool2d(2), block(32, 64), nn.MaxPool2d(2),
-                                  block(64, 96), nn.MaxPool2d(2), block(96, 96), nn.MaxPool2d(2))
-        self.head = nn.Sequential(nn.Flatten(), nn.Linear(96 * (CROP // 16) ** 2, 96), nn.ReLU(inplace=True),
+        layers, cin = [], 3
+        for cout in widths:
+            layers += [block(cin, cout), nn.MaxPool2d(2)]
+            cin = cout
+        self.body = nn.Sequential(*layers)
+        side = crop // 2 ** len(widths)
+        self.head = nn.Sequential(nn.Flatten(), nn.Linear(cin * side * side, 96), nn.ReLU(inplace=True),
                                   nn.Dropout(0.2), nn.Linear(96, 7))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -308,12 +315,13 @@ def train_finder(photos, epochs: int, rng: np.random.Generator, batch: int = 16)
     return net.eval()
 
 
-def die_weights(photos, hard: float, mine_with: Path) -> np.ndarray:
+def die_weights(photos, hard: float, mine_with: Path, mine_crop: int) -> np.ndarray:
     """How often each die (photo order, die order) is drawn: each photo set as often as the other,
-    and a die the reader net ``mine_with`` misreads at its labelled box ``1 + hard`` times as often."""
+    and a die the reader net ``mine_with`` (of ``mine_crop`` px crops) misreads at its labelled box
+    ``1 + hard`` times as often."""
     from rig.vision.dicenet import DiceNet
 
-    nets = DiceNet(FIND_WEIGHTS, mine_with) if hard else None
+    nets = DiceNet(FIND_WEIGHTS, mine_with, crop=mine_crop) if hard else None
     sizes: dict[Path, int] = {}
     for photo, _, dice in photos:
         sizes[photo.path.parent] = sizes.get(photo.path.parent, 0) + len(dice)
@@ -321,7 +329,7 @@ def die_weights(photos, hard: float, mine_with: Path) -> np.ndarray:
     for photo, image, dice in photos:
         w = np.full(len(dice), 1.0 / sizes[photo.path.parent])
         if nets is not None and len(dice):
-            probs = nets.read([crop_die(image, x, y, side) for x, y, side, _ in dice])
+            probs = nets.read_at(image, [(x, y, side) for x, y, side, _ in dice])
             w *= 1 + hard * (1 + probs[:, 1:].argmax(1) != dice[:, 3])
         weights.append(w)
     flat = np.concatenate(weights)
@@ -330,18 +338,18 @@ def die_weights(photos, hard: float, mine_with: Path) -> np.ndarray:
 
 
 def train_reader(photos, epochs: int, rng: np.random.Generator, per_epoch: int = 6000, batch: int = 64,
-                 tilt: float = 0.0, hard: float | None = None,
-                 mine_with: Path = READ_WEIGHTS) -> Reader:
+                 tilt: float = 0.0, hard: float | None = None, mine_with: Path = READ_WEIGHTS,
+                 mine_crop: int = CROP, crop: int = CROP, widths: tuple[int, ...] = (16, 32, 64, 96)) -> Reader:
     """``hard``: None draws photos evenly, else dice by :func:`die_weights` (negatives and drawn dice as before)."""
-    net = Reader()
+    net = Reader(crop, widths)
     index = [(i, k) for i, p in enumerate(photos) for k in range(len(p[2]))]
-    weights = die_weights(photos, hard, mine_with) if hard is not None else None
+    weights = die_weights(photos, hard, mine_with, mine_crop) if hard is not None else None
 
     def sample():
         if weights is None or rng.random() < 0.37:
-            return reader_sample(*photos[rng.integers(len(photos))][1:], rng, tilt=tilt)
+            return reader_sample(*photos[rng.integers(len(photos))][1:], rng, tilt=tilt, crop=crop)
         i, k = index[rng.choice(len(index), p=weights)]
-        return reader_sample(*photos[i][1:], rng, pick=k, tilt=tilt)
+        return reader_sample(*photos[i][1:], rng, pick=k, tilt=tilt, crop=crop)
 
     opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=epochs * (per_epoch // batch), pct_start=0.15)
@@ -378,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="white dice photographs")
     parser.add_argument("--colour-data", type=Path, default=DEFAULT_COLOUR_DATA, help="coloured dice photographs")
     parser.add_argument("--finder-epochs", type=int, default=14)
-    parser.add_argument("--reader-epochs", type=int, default=60)
+    parser.add_argument("--reader-epochs", type=int, default=200)
     parser.add_argument("--out", type=Path, default=FIND_WEIGHTS.parent, help="folder for the two .onnx files")
     parser.add_argument("--only", choices=("finder", "reader"), default=None, help="train one of the two nets")
     parser.add_argument("--seed", type=int, default=0)
@@ -388,6 +396,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hard", type=float, default=3.0,
                         help="reader crops: dice drawn set-balanced, those --mine-with misreads 1 + HARD times as often")
     parser.add_argument("--mine-with", type=Path, default=READ_WEIGHTS, help="the reader net that picks the hard dice")
+    parser.add_argument("--mine-crop", type=int, default=CROP, help="the crop side (px) of the --mine-with net")
+    parser.add_argument("--crop", type=int, default=CROP, help="the reader's crop side, px (a multiple of 16)")
+    parser.add_argument("--widths", default="16,32,64,96", help="the reader's conv channels, block by block")
     parser.add_argument("--val-report", action="store_true",
                         help="no training: the flag thresholds' figures on the validation slice, nets from --out")
     args = parser.parse_args(argv)
@@ -396,7 +407,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed)
     sets = {"white dice": load(args.data, False), "coloured dice": load(args.colour_data, True)}
     if args.val_report:
-        validation_report({k: [p for p in v if is_validation(p[0].path)] for k, v in sets.items()}, args.out)
+        validation_report({k: [p for p in v if is_validation(p[0].path)] for k, v in sets.items()}, args.out, args.crop)
         return 0
     photos = [p for v in sets.values() for p in v if not is_validation(p[0].path)]
     print(f"{len(photos)} training photos, {sum(len(p[2]) for p in photos)} dice (validation slice kept back)")
@@ -406,8 +417,9 @@ def main(argv: list[str] | None = None) -> int:
         export(finder, torch.zeros(1, 3, 192, 256), args.out / FIND_WEIGHTS.name, dynamic=True)
     if args.only in (None, "reader"):
         reader = train_reader(photos, args.reader_epochs, rng, tilt=args.tilt, hard=args.hard,
-                              mine_with=args.mine_with)
-        export(reader, torch.zeros(1, 3, CROP, CROP), args.out / READ_WEIGHTS.name, dynamic=False)
+                              mine_with=args.mine_with, mine_crop=args.mine_crop, crop=args.crop,
+                              widths=tuple(int(w) for w in args.widths.split(",")))
+        export(reader, torch.zeros(1, 3, args.crop, args.crop), args.out / READ_WEIGHTS.name, dynamic=False)
     return 0
 
 

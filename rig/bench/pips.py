@@ -337,6 +337,35 @@ def write_overlays(folder: Path, name: str, photos: list[Photo], params, images:
         print(f"  overlay {path} ({errors} dice missed, misread or extra)")
 
 
+def as_frame(photo: Photo, image, size: tuple[int, int] = (640, 480)) -> tuple[Photo, object]:
+    """The photo scaled to fit a ``size`` (w, h) frame, centred, the rest its edges replicated; its labels moved along."""
+    import cv2
+
+    h, w = image.shape[:2]
+    s = min(size[0] / w, size[1] / h)
+    nw, nh = round(w * s), round(h * s)
+    left, top = (size[0] - nw) // 2, (size[1] - nh) // 2
+    small = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
+    frame = cv2.copyMakeBorder(small, top, size[1] - nh - top, left, size[0] - nw - left, cv2.BORDER_REPLICATE)
+    dice = tuple(LabelledDie(d.pips, (left + x * s, top + y * s, bw * s, bh * s)) for d in photo.dice
+                 for x, y, bw, bh in [d.box])
+    return Photo(photo.path, photo.number, dice), frame
+
+
+def report_as_640x480(name: str, photos: list[Photo], params, images: dict, reader) -> None:
+    """One line per split for photos of another size seen as 640x480 frames (:func:`as_frame`): the
+    per-frame target's size with every die of the photo still in view."""
+    for split, held in (("tuning", False), ("held-out", True)):
+        framed = [as_frame(p, images[p.path]) for p in photos if p.held_out == held]
+        chosen, frames = [p for p, _ in framed], {p.path: f for p, f in framed}
+        cm, _, ms, flags, frame_flags = evaluate_frames(chosen, params, frames, reader=reader)
+        found = cm.total - sum(cm.missed)
+        print(f"[{name}, {split}, as 640x480 frames] found {_pct(found, cm.total)}, read right "
+              f"{_pct(cm.correct, cm.total)}, silent wrong {_pct(flags.silent, found)}, frames flagged "
+              f"{_pct(frame_flags.flagged, frame_flags.frames)}  ({ms:.1f} ms per frame, "
+              f"{cm.total / max(1, len(chosen)):.1f} dice)")
+
+
 def run_pips(args: argparse.Namespace) -> int:
     """``rig bench vision --game pips``: the colour-agnostic reader on both real sets, both splits."""
     import cv2
@@ -358,6 +387,9 @@ def run_pips(args: argparse.Namespace) -> int:
                  else f"held out: file numbers divisible by {HELD_OUT_EVERY}")
         print(f"\n== {name}: {folder} ({len(photos)} photos, {n} labelled dice; {split})")
         report_find(f"{name}, colour-agnostic reader", photos, params, images, read_any)
+        if any(images[p.path].shape[:2] != (480, 640) for p in photos):
+            print()
+            report_as_640x480(f"{name}, colour-agnostic reader", photos, params, images, read_any)
         if getattr(args, "overlays", None):
             write_overlays(args.overlays, name, [p for p in photos if p.held_out], params, images, read_any)
         if not any_name:

@@ -57,3 +57,25 @@ def test_overlays_of_the_hardest_photos(tmp_path):
     assert [p.name for p in written] == ["white-dice-b.png"]  # b: one misread, one missed
     drawn = cv2.imread(str(written[0]))
     assert (drawn[..., 2] > 200).any()  # the misread die, marked ok, in red
+
+
+def test_a_square_photo_as_a_640x480_frame_keeps_its_dice_under_their_labels(tmp_path, capsys):
+    import cv2
+
+    image = np.full((640, 640, 3), 200, np.uint8)
+    cv2.rectangle(image, (100, 500), (139, 539), (0, 0, 255), -1)  # a 40 px die, labelled
+    square = bench.Photo(tmp_path / "dice_1.jpg", 1, (bench.LabelledDie(5, (100, 500, 40, 40)),))  # a tuning photo
+    framed, frame = bench.as_frame(square, image)
+    assert frame.shape == (480, 640, 3)
+    (x, y, w, h), = [d.box for d in framed.dice]
+    assert (x, y, w, h) == (155.0, 375.0, 30.0, 30.0)  # scaled 0.75, centred: 80 px of replicated edge each side
+    assert (frame[int(y) + 2:int(y + h) - 2, int(x) + 2:int(x + w) - 2, 2] > 200).all()
+    assert (frame[:, :80] == 200).all() and (frame[:, -80:] == 200).all()
+
+    images = {square.path: image}
+    seen = []
+    bench.report_as_640x480("coloured", [square], None, images, lambda frame, params: seen.append(frame.shape) or [])
+    tuning, held_out = capsys.readouterr().out.splitlines()
+    assert seen == [(480, 640, 3)]
+    assert tuning.startswith("[coloured, tuning, as 640x480 frames] found 0/1 = 0.0%") and tuning.endswith("1.0 dice)")
+    assert held_out.startswith("[coloured, held-out, as 640x480 frames] found n/a")

@@ -7,7 +7,7 @@ import pytest
 
 from rig.vision.anydie import AnyDieParams, read_pip_dice
 from rig.vision.dicenet import (CROP, FIND_WEIGHTS, READ_WEIGHTS, Candidate, DiceNet, DiceNetError, crop_die,
-                                default_dicenet, finder_input, judge, peaks)
+                                default_dicenet, finder_input, judge, peaks, read_dice)
 
 SHIPPED = FIND_WEIGHTS.exists() and READ_WEIGHTS.exists()
 LAYOUT = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
@@ -36,6 +36,7 @@ def test_die_crop_is_centred_and_sized():
     ys, xs = np.nonzero(crop[..., 0] > 127)
     assert abs(xs.mean() - CROP / 2) < 1.5 and abs(ys.mean() - CROP / 2) < 1.5
     assert abs((xs.max() - xs.min() + 1) - CROP / 1.3) < 2  # the die fills 1 / CROP_GROW of the crop
+    assert crop_die(frame, 100, 100, 20, size=64).shape == (64, 64, 3)
 
 
 def test_heat_peaks_are_local_maxima_and_a_near_weaker_one_is_dropped():
@@ -89,8 +90,7 @@ def test_shipped_nets_are_small_and_loaded_once():
     assert default_dicenet() is default_dicenet()
 
 
-@needs_nets
-def test_shipped_nets_read_drawn_dice_of_any_colour():
+def drawn_frame():
     frame = np.full((480, 640, 3), 215, np.uint8)
     dice = [(120, 120, 3, (40, 40, 200), (240, 240, 240)),   # red, white pips
             (320, 140, 5, (245, 245, 245), (20, 20, 20)),    # white, black pips
@@ -99,12 +99,31 @@ def test_shipped_nets_read_drawn_dice_of_any_colour():
             (400, 380, 2, (30, 30, 30), (240, 240, 240))]    # black, white pips
     for x, y, pips, body, pip in dice:
         draw_die(frame, x, y, pips, body, pip)
+    return frame, dice
+
+
+@needs_nets
+def test_shipped_nets_read_drawn_dice_of_any_colour():
+    frame, dice = drawn_frame()
     reading = read_pip_dice(frame, expected=(5,))
     got = sorted((round(d.centre[0] / 10), round(d.centre[1] / 10), d.pips) for d in reading.dice)
     assert len(got) == 5
     for (x, y, pips, _, _), (gx, gy, gp) in zip(sorted(dice), got):
         assert abs(gx - x / 10) <= 1 and abs(gy - y / 10) <= 1 and gp == pips
     assert read_pip_dice(frame, expected=(6,)).status == "uncertain"  # a die missing from the known count
+
+
+@needs_nets
+def test_a_peak_below_find_keep_is_never_read(monkeypatch):
+    frame, _ = drawn_frame()
+    nets = default_dicenet()
+    heat, sides, _ = nets.heat(frame)
+    scores = [score for *_, score in peaks(heat, sides, 0.2)]
+    keep = float(np.median(scores))
+    read = []
+    monkeypatch.setattr(nets, "read", lambda crops: read.append(len(crops)) or DiceNet.read(nets, crops))
+    dice = read_dice(frame, AnyDieParams(find_floor=0.2, find_keep=keep), nets)
+    assert read == [sum(s > keep for s in scores)] == [len(dice)] and 0 < len(dice) < len(scores)
 
 
 @needs_nets
