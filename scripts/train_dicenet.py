@@ -31,8 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rig.bench.pips import DEFAULT_COLOUR_DATA, DEFAULT_DATA, Photo, load_photos  # noqa: E402
-from rig.vision.dicenet import (CROP, CROP_GROW, FIND_LONG, FIND_WEIGHTS, READ_WEIGHTS, STRIDE,  # noqa: E402
-                                crop_die)
+from rig.vision.dicenet import (CROP, FIND_LONG, FIND_WEIGHTS, READ_WEIGHTS, STRIDE, crop_die,  # noqa: E402
+                                crop_matrix)
 
 FIND_SIZE = FIND_LONG  # finder training tiles: FIND_SIZE x FIND_SIZE
 
@@ -175,9 +175,7 @@ def tilted_crop(image: np.ndarray, x: float, y: float, side: float, angle: float
                 tilt: float, size: int = CROP) -> np.ndarray:
     """:func:`crop_die` through a random perspective (a steep view: one side shorter, the face
     squeezed along one direction) of up to ``tilt``."""
-    s = size / (CROP_GROW * max(side, 2.0))
-    m = np.vstack([cv2.getRotationMatrix2D((float(x), float(y)), float(angle), s), (0, 0, 1)])
-    m[:2, 2] += (size / 2 - x, size / 2 - y)
+    m = np.vstack([crop_matrix(x, y, side, angle, size), (0, 0, 1)])
     c = np.array([[1, 0, size / 2], [0, 1, size / 2], [0, 0, 1]])
     squeeze = np.diag([1, 1 - rng.uniform(0, tilt), 1])
     turn = np.vstack([cv2.getRotationMatrix2D((0, 0), rng.uniform(0, 180), 1), (0, 0, 1)])

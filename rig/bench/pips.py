@@ -282,10 +282,14 @@ def read_any(frame, params):
     return read_pip_dice(frame, params.anydie).dice
 
 
+def by_split(photos: list[Photo]) -> tuple[tuple[str, list[Photo]], ...]:
+    """("tuning", its photos), ("held-out", its photos)."""
+    return ("tuning", [p for p in photos if not p.held_out]), ("held-out", [p for p in photos if p.held_out])
+
+
 def report_find(name: str, photos: list[Photo], params, images: dict, reader) -> None:
     """Print found / read right / silent wrong / flag rate and the confusion matrix, per split."""
-    for split, chosen in (("tuning", [p for p in photos if not p.held_out]),
-                          ("held-out", [p for p in photos if p.held_out])):
+    for split, chosen in by_split(photos):
         cm, extra, ms, flags, frames = evaluate_frames(chosen, params, images, reader=reader)
         found = cm.total - sum(cm.missed)
         flagged = flags.flagged_wrong + flags.flagged_right
@@ -355,8 +359,8 @@ def as_frame(photo: Photo, image, size: tuple[int, int] = (640, 480)) -> tuple[P
 def report_as_640x480(name: str, photos: list[Photo], params, images: dict, reader) -> None:
     """One line per split for photos of another size seen as 640x480 frames (:func:`as_frame`): the
     per-frame target's size with every die of the photo still in view."""
-    for split, held in (("tuning", False), ("held-out", True)):
-        framed = [as_frame(p, images[p.path]) for p in photos if p.held_out == held]
+    for split, some in by_split(photos):
+        framed = [as_frame(p, images[p.path]) for p in some]
         chosen, frames = [p for p, _ in framed], {p.path: f for p, f in framed}
         cm, _, ms, flags, frame_flags = evaluate_frames(chosen, params, frames, reader=reader)
         found = cm.total - sum(cm.missed)
@@ -440,8 +444,7 @@ def run(args: argparse.Namespace) -> int:
         n_dice = sum(len(p.dice) for p in photos)
         print(f"real photographs: {folder}  ({len(photos)} photos, {n_dice} labelled dice; "
               f"held out: file numbers divisible by {HELD_OUT_EVERY})")
-        for split, chosen in (("tuning", [p for p in photos if not p.held_out]),
-                              ("held-out", [p for p in photos if p.held_out])):
+        for split, chosen in by_split(photos):
             cm, ms = evaluate_boxes(chosen, params, images)
             print(f"\n[labelled boxes, {split}] pip accuracy {_pct(cm.correct, cm.total)}  ({ms:.2f} ms per die)")
             print(cm.format())

@@ -84,13 +84,18 @@ def finder_input(frame: np.ndarray, die_px: float = 0.0) -> tuple[np.ndarray, fl
     return small, s
 
 
+def crop_matrix(x: float, y: float, side: float, angle: float = 0.0, size: int = CROP) -> np.ndarray:
+    """The 2x3 affine map from frame px to the ``size`` px crop of :func:`crop_die`."""
+    m = cv2.getRotationMatrix2D((float(x), float(y)), float(angle), size / (CROP_GROW * max(side, 2.0)))
+    m[:, 2] += (size / 2 - x, size / 2 - y)
+    return m
+
+
 def crop_die(frame: np.ndarray, x: float, y: float, side: float, angle: float = 0.0, size: int = CROP) -> np.ndarray:
     """The ``size`` px square around centre (x, y) (frame px, continuous coordinates) covering
     ``CROP_GROW * side`` frame px, turned by ``angle`` degrees; edges replicated."""
-    s = size / (CROP_GROW * max(side, 2.0))
-    m = cv2.getRotationMatrix2D((float(x), float(y)), float(angle), s)
-    m[:, 2] += (size / 2 - x, size / 2 - y)
-    return cv2.warpAffine(frame, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(frame, crop_matrix(x, y, side, angle, size), (size, size), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
 
 
 def peaks(heat: np.ndarray, sides: np.ndarray, floor: float) -> list[tuple[float, float, float, float]]:
