@@ -25,6 +25,8 @@ COMMAND_MODULES = (
     "tosses",
     "config_cmd",
     "doctor",
+    "plan",
+    "parts",
     "history",
     "league",
     "bench",
