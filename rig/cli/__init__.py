@@ -26,7 +26,7 @@ COMMAND_MODULES = (
     "config_cmd",
     "doctor",
     "plan",
-    "parts",
+    "parts",  # rig build-parts
     "history",
     "league",
     "bench",
