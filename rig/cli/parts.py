@@ -1,4 +1,4 @@
-"""``rig build-parts --out DIR``: the printable parts (STL, STEP, 3MF, PNG previews) for this rig's config."""
+"""``rig build-parts --out DIR``: the printable parts (STL, STEP, PNG previews; 3MF on request) for this rig's config."""
 
 from __future__ import annotations
 
@@ -10,14 +10,16 @@ from rig.config import CONFIG_DEFAULT_HELP
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "build-parts",
-        help="write the printable parts (camera mount, button boxes, beam clips) as STL, STEP, 3MF and PNG",
+        help="write the printable parts (camera mount, button boxes, beam clips) as STL, STEP and PNG",
         description="Build the rig's printed parts from the config's [build] section (box, camera, height, "
-        "mount, seats, button size) and write NAME.stl, NAME.step, NAME.3mf and a NAME.png preview of each, "
+        "mount, seats, button size) and write NAME.stl, NAME.step (NAME.3mf with --3mf) and a NAME.png "
+        "preview of each, "
         "with parts.txt: counts, print settings and the poles to cut. Needs pip install -e '.[parts]'.",
     )
     parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="the folder to write the parts to")
     parser.add_argument("--config", type=Path, metavar="FILE", help=f"the rig's config file ({CONFIG_DEFAULT_HELP})")
-    parser.add_argument("--no-3mf", action="store_true", help="skip the 3MF files")
+    parser.add_argument("--3mf", dest="three_mf", action="store_true",
+                        help="also write NAME.3mf (about a second more per part)")
     parser.set_defaults(func=run)
 
 
@@ -37,7 +39,7 @@ def run(args) -> int:
         raise RigError(f"{args.out} is a file, not a folder")
     started = time.perf_counter()
     try:
-        written, notes = write_parts(config, args.out, three_mf=not args.no_3mf)
+        written, notes = write_parts(config, args.out, three_mf=args.three_mf)
     except OSError as exc:
         raise RigError(f"cannot write to {args.out}: {exc.strerror or exc}") from None
     for w in written:

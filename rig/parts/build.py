@@ -1,7 +1,7 @@
 """Which parts a rig needs, how many, how they print, and the poles to cut: from the config's ``[build]``.
 
 :func:`parts_for` lists the parts (no CAD work yet); :func:`write_parts` builds each one and writes
-STL, STEP, 3MF and a PNG preview, and a ``parts.txt`` with the counts, print settings and cut list.
+STL, STEP (3MF on request) and a PNG preview, and a ``parts.txt`` with the counts, print settings and cut list.
 """
 
 from __future__ import annotations
@@ -150,9 +150,10 @@ class Written:
     volume_cm3: float
 
 
-def write_parts(config: RigConfig, out: Path, *, png_size: int = 480, three_mf: bool = True,
+def write_parts(config: RigConfig, out: Path, *, png_size: int = 480, three_mf: bool = False,
                 progress: Callable[[str], None] | None = None) -> tuple[list[Written], Path]:
-    """Build every part and write ``NAME.stl``, ``NAME.step``, ``NAME.3mf``, ``NAME.png`` and ``parts.txt``."""
+    """Build every part and write ``NAME.stl``, ``NAME.step``, ``NAME.png`` (``NAME.3mf`` with ``three_mf``)
+    and ``parts.txt``."""
     from build123d import Mesher, export_step, export_stl
 
     from rig.parts.render import render_mesh
@@ -168,10 +169,10 @@ def write_parts(config: RigConfig, out: Path, *, png_size: int = 480, three_mf: 
         export_step(part, str(files[1]))
         if three_mf:
             mesher = Mesher()
-            mesher.add_shape(part)
+            mesher.add_shape(part, linear_deflection=0.02, angular_deflection=0.2)
             mesher.write(str(stem.with_suffix(".3mf")))
             files.append(stem.with_suffix(".3mf"))
-        vertices, faces = _mesh(part)
+        vertices, faces = _mesh(part, 0.1, 0.5)
         render_mesh(vertices, faces, size=png_size, azimuth=spec.view[0], elevation=spec.view[1],
                     title=f"{spec.name} x{spec.count}").save(stem.with_suffix(".png"))
         files.append(stem.with_suffix(".png"))

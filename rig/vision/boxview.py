@@ -24,8 +24,10 @@ import numpy as np
 
 #: the frame is looked at this wide (px)
 WORK_WIDTH = 240
-#: the floor runs off an edge of the picture when it covers at least this share of that edge
+#: the floor runs off an edge of the picture when it covers at least this share of that edge ...
 EDGE_SHARE = 0.4
+#: ... and no wall shows on that side: no brightness step this sharp (share of the middle's brightness over 2 px)
+WALL_STEP = 0.10
 
 
 @dataclass(frozen=True)
@@ -69,4 +71,20 @@ def find_box_floor(frame: np.ndarray) -> BoxFloor:
     edges = {"top": floor[:2].any(axis=0), "bottom": floor[-2:].any(axis=0),
              "left": floor[:, :2].any(axis=1), "right": floor[:, -2:].any(axis=1)}
     touches = [name for name, line in edges.items() if line.mean() >= EDGE_SHARE]
+    if touches:  # a lamp's fall-off can join floor and wall: a side whose wall step is plain to see is in view
+        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        touches = [side for side in touches if _wall_step(grey, side) < WALL_STEP]
     return BoxFloor((x / k, y / k, (x + bw) / k, (y + bh) / k), tuple(touches), float(area) / (sw * sh))
+
+
+def _wall_step(grey: np.ndarray, side: str) -> float:
+    """The sharpest brightness step (over 2 px, relative to the middle's brightness) in the outer 30 % of
+    the picture on ``side``, on the median profile across the middle 60 % (dice and print drop out)."""
+    h, w = grey.shape
+    across = grey[:, w // 5: w * 4 // 5] if side in ("top", "bottom") else grey[h // 5: h * 4 // 5, :].T
+    profile = np.median(across, axis=1)
+    if side in ("bottom", "right"):
+        profile = profile[::-1]
+    band = profile[: max(4, int(len(profile) * 0.3))]
+    middle = float(np.median(grey[h * 2 // 5: h * 3 // 5, w * 2 // 5: w * 3 // 5])) + 1.0
+    return float(np.abs(band[2:] - band[:-2]).max()) / middle

@@ -26,7 +26,7 @@ def test_writes_stl_step_3mf_png_and_the_list(tmp_path, capsys):
                       '[[players]]\nname = "Ben"\npin = "GPIO27"\nkind = "beam"\n'
                       '[[players]]\nname = "Cleo"\npin = "GPIO22"\n', encoding="utf-8")
     out = tmp_path / "parts"
-    assert main(["build-parts", "--config", str(config), "--out", str(out)]) == 0
+    assert main(["build-parts", "--config", str(config), "--out", str(out), "--3mf"]) == 0
     printed = capsys.readouterr().out
     assert "parts in" in printed and " s)" in printed  # the time it took
     names = {"camera-holder", "clamp", "arm-elbow", "arm-end", "button-box-1-ada", "button-box-3-cleo",
