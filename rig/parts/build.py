@@ -57,7 +57,7 @@ def parts_for(config: RigConfig) -> list[PartSpec]:
 
     b = config.build
     holder_kind = "cm3" if b.camera.startswith("cm3") else "usb"
-    specs = [PartSpec("camera-holder", "Camera holder (Camera Module 3, four M2 x 8 screws)" if holder_kind == "cm3"
+    specs = [PartSpec("camera-holder", "Camera holder (Camera Module 3, four M2 x 10 screws and nuts)" if holder_kind == "cm3"
                       else "Camera holder (USB webcam on its 1/4\" tripod screw)", 1, PLAIN,
                       lambda: models.camera_holder(holder_kind), "as modelled: plate down, tab up")]
     if b.mount == "clamp":
