@@ -26,6 +26,9 @@ __all__ = ["CAMERAS", "CameraModel", "Plan", "PlanError", "make_plan", "plan_svg
 
 #: the dice reader's working range: a die's top face this many px wide (DESIGN.md)
 DIE_PX_RANGE = (40.0, 100.0)
+#: below this, calibration on the virtual table refused the ritual frames now and then (``rig bench plan``:
+#: at 48 px 2 of 5 lightings, at 43 px all 5): the plan says so
+CALIBRATION_COMFORT_PX = 50.0
 #: the headline game's dice, mm
 DIE_MM = 16.0
 
@@ -246,6 +249,10 @@ def make_plan(*, box: tuple[float, float, float], camera: str | CameraModel, hei
         need = die_mm * focal_px / DIE_PX_RANGE[0] + die_mm
         notes.append(f"dice {die_px:.0f} px are too small to read: lower the camera to {math.floor(need / 10)} cm or less, "
                      f"or ask for a bigger picture ([camera] width/height)")
+    elif die_px < CALIBRATION_COMFORT_PX:
+        notes.append(f"dice {die_px:.0f} px are readable, but calibration may refuse dice under "
+                     f"{CALIBRATION_COMFORT_PX:.0f} px (it must find all six): "
+                     f"{math.floor((die_mm * focal_px / CALIBRATION_COMFORT_PX + die_mm) / 10)} cm or lower is safer")
     elif die_px > DIE_PX_RANGE[1]:
         need = die_mm * focal_px / DIE_PX_RANGE[1] + die_mm
         notes.append(f"dice {die_px:.0f} px are larger than the reader needs: raise the camera to "

@@ -93,3 +93,12 @@ def test_svg_top_view_draws_box_field_and_six_dice():
     assert (280.0, 200.0) in sizes  # the box, 1 mm a unit
     assert (round(plan.seen_mm[0], 1), round(plan.seen_mm[1], 1)) in sizes
     assert sizes.count((16.0, 16.0)) == 6
+
+
+def test_small_but_readable_dice_warn_about_calibration():
+    far = make_plan(box=(280, 200, 45), camera="cm3", height_cm=48)
+    assert far.fits and 40 <= far.die_px < 50
+    note = next(n for n in far.notes if "calibration may refuse" in n)
+    safer = float(note.split(": ")[-1].split(" cm")[0])
+    assert make_plan(box=(280, 200, 45), camera="cm3", height_cm=safer).die_px >= 50
+    assert not any("calibration" in n for n in make_plan(box=(280, 200, 45), camera="cm3", height_cm=40).notes)

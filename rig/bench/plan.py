@@ -28,6 +28,8 @@ SIZE = (1280, 960)
 def add_arguments(parser) -> None:
     parser.add_argument("--frames", type=int, default=10, help="box-in-view frames per lighting (default 10)")
     parser.add_argument("--no-parts", action="store_true", help="skip building the parts")
+    parser.add_argument("--heights", type=lambda t: tuple(int(v) for v in t.split(",")), default=HEIGHTS,
+                        metavar="CM,CM", help="camera heights to plan and render (default 30,35,40,45,50)")
     parser.add_argument("--out", type=Path, default=None,
                         help="where the parts go (default: a temporary folder, removed afterwards)")
 
@@ -65,7 +67,7 @@ def bench_parts(out: Path | None) -> None:
                   f"(target <= 30 s; slowest {slowest.spec.name} {slowest.seconds:.1f} s)")
 
 
-def bench_plan_vs_table() -> None:
+def bench_plan_vs_table(heights=HEIGHTS) -> None:
     import numpy as np
 
     from rig.errors import RigError
@@ -76,7 +78,7 @@ def bench_plan_vs_table() -> None:
     lightings = ("neutral", "warm", "cool", "dim", "lamp")
     errors, refused, total = [], 0, 0
     print(f"plan vs virtual table (Camera Module 3, {SIZE[0]}x{SIZE[1]}, box 280 x 200 x 45 mm):")
-    for height in HEIGHTS:
+    for height in heights:
         plan = make_plan(box=(280, 200, 45), camera="cm3", height_cm=height, frame=SIZE)
         row = []
         for k, light in enumerate(lightings):
@@ -133,6 +135,6 @@ def bench_box_in_view(frames: int) -> None:
 def run(args) -> int:
     if not args.no_parts:
         bench_parts(args.out)
-    bench_plan_vs_table()
+    bench_plan_vs_table(args.heights)
     bench_box_in_view(args.frames)
     return 0
