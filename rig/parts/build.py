@@ -142,6 +142,20 @@ def build_part(spec: PartSpec):
     return on_floor(part)
 
 
+def _write_3mf(mesher_class, part, path: Path) -> None:
+    """Write a 3MF with build123d's Mesher (lib3mf), which switches the process to the C locale: put it back,
+    or Python's default text encoding turns ASCII for the rest of the process."""
+    import locale
+
+    saved = locale.setlocale(locale.LC_ALL)
+    try:
+        mesher = mesher_class()
+        mesher.add_shape(part, linear_deflection=0.02, angular_deflection=0.2)
+        mesher.write(str(path))
+    finally:
+        locale.setlocale(locale.LC_ALL, saved)
+
+
 @dataclass(frozen=True)
 class Written:
     spec: PartSpec
@@ -168,9 +182,7 @@ def write_parts(config: RigConfig, out: Path, *, png_size: int = 480, three_mf: 
         export_stl(part, str(files[0]), tolerance=0.02, angular_tolerance=0.2)
         export_step(part, str(files[1]))
         if three_mf:
-            mesher = Mesher()
-            mesher.add_shape(part, linear_deflection=0.02, angular_deflection=0.2)
-            mesher.write(str(stem.with_suffix(".3mf")))
+            _write_3mf(Mesher, part, stem.with_suffix(".3mf"))
             files.append(stem.with_suffix(".3mf"))
         vertices, faces = _mesh(part, 0.1, 0.5)
         render_mesh(vertices, faces, size=png_size, azimuth=spec.view[0], elevation=spec.view[1],

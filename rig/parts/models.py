@@ -40,8 +40,19 @@ def on_floor(part: Part) -> Part:
 
 def _engrave(part: Part, text: str, *, size: float, plane: Plane, depth: float = 0.6) -> Part:
     """Cut ``text`` ``depth`` mm into the face lying in ``plane`` (its normal pointing out of the part)."""
-    sketch = plane * Text(text, size, align=(Align.CENTER, Align.CENTER))
-    return part - extrude(sketch, amount=-depth)
+    try:
+        sketch = plane * Text(text, size, align=(Align.CENTER, Align.CENTER))
+        engraved = part - extrude(sketch, amount=-depth)
+    except Exception as exc:  # noqa: BLE001 - OpenCascade's font errors have no common type
+        from rig.errors import RigError
+
+        raise RigError(f"cannot engrave the label {text!r} ({type(exc).__name__}: {exc}); is a font installed? "
+                       "(Debian: apt install fonts-dejavu-core)") from None
+    if not engraved.is_valid or len(engraved.solids()) != 1:
+        from rig.errors import RigError
+
+        raise RigError(f"engraving the label {text!r} broke the part; use a shorter name")
+    return engraved
 
 
 # --------------------------------------------------------------------------- camera holder

@@ -19,6 +19,9 @@ def test_without_the_cad_packages_one_line_and_exit_2(tmp_path, monkeypatch, cap
 
 def test_writes_stl_step_3mf_png_and_the_list(tmp_path, capsys):
     pytest.importorskip("build123d")
+    import locale
+
+    encoding = locale.getpreferredencoding(False)
     trimesh = pytest.importorskip("trimesh")
     config = tmp_path / "rig.toml"
     config.write_text('[build]\nseats = 3\nbutton_mm = 24\n'
@@ -39,6 +42,8 @@ def test_writes_stl_step_3mf_png_and_the_list(tmp_path, capsys):
     listing = (out / "parts.txt").read_text()
     assert "beam-clip x2" in listing and "button-base x2" in listing and "upright pole" in listing
     assert (out / "camera-holder.step").read_text(errors="replace").startswith("ISO-10303-21")
+    # lib3mf switches the process to the C locale; the rig puts it back (else open() turns ASCII)
+    assert locale.getpreferredencoding(False) == encoding
 
 
 def test_out_must_be_a_folder(tmp_path, capsys):
