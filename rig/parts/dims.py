@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-#: Raspberry Pi Camera Module 3 (same board outline and holes as Camera Module 2): board 25 x 24 mm,
+#: Raspberry Pi Camera Module 3 (the board outline and holes of Camera Module 2): board 25 x 24 mm,
 #: four M2 holes (2.2 mm) 21 mm apart across, 12.5 mm apart down, 2 mm in from the side edges and from
-#: the top edge; the lens sits on the centre line 9.5 mm below the top edge (Raspberry Pi camera
-#: mechanical drawings; NopSCADlib's rpi_camera_v2 outline has the same hole pattern).
+#: the top edge; the lens on the centre line about 9.5 mm below the top edge. Checked against
+#: NopSCADlib's ``rpi_camera_v2_pcb`` (vitamins/cameras.scad: 25 mm wide, holes at 2 mm and 14.5 mm
+#: from the top edge, 2 mm from the sides, 2.2 mm across); the lens opening is generous (12 mm) so a
+#: board a little off still sees through it.
 CM3_BOARD = (25.0, 24.0)
 CM3_HOLE_PITCH = (21.0, 12.5)
 CM3_HOLE_D = 2.2
