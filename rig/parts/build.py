@@ -108,7 +108,7 @@ def cut_list(config: RigConfig) -> list[Cut]:
     # lens below the pole's axis: the fork's bolt under the arm end, then the holder's tab
     lens_drop = outer / 2 + 22.0 - 8.0 + models.TAB_HOLE_Z
     axis = b.height_cm * 10 + BOX_FLOOR + lens_drop  # the reach pole's axis above the table top
-    elbow_in = 35.0  # each socket takes 35 mm of pole
+    # the upright ends inside the elbow half a socket below that axis; cut 30 mm long, the elbow slides
     if b.mount == "clamp":
         socket_bottom = -(b.table_edge_mm + 2.0)  # the clamp's socket reaches down beside the table edge
         upright = axis - outer / 2 - socket_bottom
@@ -117,7 +117,7 @@ def cut_list(config: RigConfig) -> list[Cut]:
         reach = to_lens - outer / 2 + 34.0 - 20.0
         return [Cut("upright pole (16 mm tube or dowel)", round(upright + 30), 1),
                 Cut("reach pole (16 mm tube or dowel)", round(reach), 1)]
-    upright = axis - outer / 2 - 5.0 + (elbow_in - 35.0)
+    upright = axis - outer / 2 - 5.0  # from the foot's socket floor, 5 mm above the table
     span = b.box[0] + 2 * FRAME_CLEARANCE
     return [Cut("frame upright (16 mm tube or dowel)", round(upright + 30), 2),
             Cut("frame crossbar (16 mm tube or dowel)", round(span - outer), 1)]
