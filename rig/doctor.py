@@ -525,8 +525,9 @@ def check_plan(ctx: Context) -> Check:
 
     b, cam = ctx.config.build, ctx.config.camera
     h, w = ctx.frame.shape[:2]
+    full = (w, h) if cam.crop is None else (round(w / cam.crop[2]), round(h / cam.crop[3]))  # before the crop
     try:
-        plan = make_plan(box=b.box, camera=b.camera, height_cm=b.height_cm, frame=(w, h), fps=cam.fps,
+        plan = make_plan(box=b.box, camera=b.camera, height_cm=b.height_cm, frame=full, fps=cam.fps,
                          flicker_hz=cam.flicker_hz)
     except PlanError as exc:
         return Check(name, FAIL, str(exc), "fix [build] in the config (docs/config.md#build)")
@@ -535,7 +536,7 @@ def check_plan(ctx: Context) -> Check:
         return Check(name, FAIL, f"{planned}: {'; '.join(plan.notes) or 'the plan does not fit'}",
                      "run `rig plan` and change the camera height, lens or picture size")
     problems, fixes = [], []
-    measured = ctx.profile.die_px(w) if ctx.profile is not None else None
+    measured = ctx.profile.die_px(w) if ctx.profile is not None else None  # a crop leaves the die size alone
     off = measured / plan.die_px - 1 if measured else 0.0
     if measured and abs(off) > PLAN_DIE_TOLERANCE:
         focal_px = plan.die_px * (plan.height_mm - plan.die_mm) / plan.die_mm
@@ -555,6 +556,8 @@ def check_plan(ctx: Context) -> Check:
         problems.append(f"the box bottom seems to run off the {' and '.join(floor.touches)} edge of the picture "
                         "(or the light falls off so much there that the wall looks like the floor)")
         fixes.append("centre the camera over the box (or raise it) and light the box evenly, then calibrate again")
+    elif floor is not None and cam.crop is not None:
+        seen = ", the box bottom in view of the crop"
     elif floor is not None:
         px = plan.box_px()
         seen = (f", the box bottom in view ({floor.size[0]:.0f} x {floor.size[1]:.0f} px; planned "

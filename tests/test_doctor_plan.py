@@ -19,14 +19,15 @@ CONFIG = RigConfig.parse('[camera]\nsource = "usb:0"\nwidth = 1280\nheight = 960
                          '[build]\nbox = [280, 200, 45]\ncamera = "cm3"\nheight_cm = 40\n')
 
 
-def calibrated(die_px: float, seed: int = 3):
-    """A profile fitted on virtual-table ritual frames whose dice are ``die_px`` wide."""
+def calibrated(die_px: float, seed: int = 3, keep=slice(None)):
+    """A profile fitted on virtual-table ritual frames whose dice are ``die_px`` wide (``keep``: the rows a
+    [camera] crop passes on), and the empty box."""
     frames = {}
     for i, face in enumerate([*RITUAL, "empty"]):
         rng = np.random.default_rng([seed, i])
         n = 0 if face == "empty" else 6
         scene = render.random_scene(rng, n, "neutral", size=SIZE, faces=[face] * n, spread=True, die_side=die_px)
-        frames[face] = render.render_scene(scene, seed=seed + i)
+        frames[face] = np.ascontiguousarray(render.render_scene(scene, seed=seed + i)[keep])
     empty = frames.pop("empty")
     return fit_profile(frames, empty=empty, name="plan-test").profile, empty
 
@@ -76,3 +77,13 @@ def test_a_plan_that_does_not_fit_fails():
     config = RigConfig.parse('[camera]\nsource = "usb:0"\n[build]\ncamera = "cm3-wide"\nheight_cm = 45\n')
     result = check_plan(Context(config=config, frame=np.zeros((960, 1280, 3), np.uint8)))
     assert result.status == FAIL and "too small" in result.detail
+
+
+def test_a_cropped_picture_is_planned_as_the_full_frame(plan):
+    # [camera] crop keeps the middle 96 % of the rows: the rig calibrates and reads the cropped frames
+    profile, cropped = calibrated(plan.die_px, keep=slice(19, 941))
+    config = RigConfig.parse('[camera]\nsource = "usb:0"\nwidth = 1280\nheight = 960\ncrop = [0, 0.02, 1, 0.96]\n'
+                             '[build]\nbox = [280, 200, 45]\ncamera = "cm3"\nheight_cm = 40\n')
+    result = check_plan(Context(config=config, frame=cropped, profile=profile))
+    assert f"plans dice {plan.die_px:.0f} px" in result.detail
+    assert result.status == PASS and "in view of the crop" in result.detail, result
