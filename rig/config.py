@@ -412,6 +412,10 @@ class RigConfig:
         e = self.evidence
         lines.append(f"evidence: {'kept' if e.keep else 'off'}, {e.max_age_days:g} days, {e.max_mb:g} MB, "
                      f"{e.width} px wide, JPEG quality {e.quality}")
+        b = self.build
+        lines.append(f"build: box {b.box[0]:g} x {b.box[1]:g} x {b.box[2]:g} mm, camera {b.camera} {b.height_cm:g} cm "
+                     f"above it, {b.mount} mount" + (f" ({b.table_edge_mm:g} mm edges)" if b.mount == "clamp" else "")
+                     + f", {self.seats} seats, {b.button_mm} mm buttons")
         if self.league is not None:
             lg = self.league
             lines.append(f"league: table {lg.table} publishes to {'mqtts' if lg.tls else 'mqtt'}://{lg.host}:{lg.port} "
