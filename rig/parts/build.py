@@ -64,15 +64,16 @@ def parts_for(config: RigConfig) -> list[PartSpec]:
         specs += [
             PartSpec("clamp", f"Table clamp (opens to {b.table_edge_mm:g} mm edges, M8 thumbscrew)", 1, STURDY,
                      lambda: models.clamp(b.table_edge_mm), "lying on its side, as modelled", (-30.0, 35.0)),
-            PartSpec("arm-elbow", "Elbow: upright pole to reach pole", 1, STURDY, models.elbow,
-                     "upright socket down"),
+            PartSpec("arm-elbow", "Elbow: slides on the upright pole, holds the reach pole", 1, STURDY, models.elbow,
+                     "upright hole vertical"),
             PartSpec("arm-end", "Arm end with the camera's tilt fork (M4 bolt, wing nut)", 1, STURDY,
                      models.arm_end, "block down, fork cheeks up", (-35.0, 20.0)),
         ]
     else:
         specs += [
             PartSpec("frame-foot", "Frame foot with the upright's socket", 2, STURDY, models.frame_foot, "base down"),
-            PartSpec("frame-elbow", "Frame elbow: upright to crossbar", 2, STURDY, models.elbow, "upright socket down"),
+            PartSpec("frame-elbow", "Frame elbow: slides on an upright, holds the crossbar", 2, STURDY, models.elbow,
+                     "upright hole vertical"),
             PartSpec("frame-tee", "Crossbar slider with the camera's tilt fork (M4 bolt, wing nut)", 1, STURDY,
                      lambda: models.arm_end(through=True), "block down, fork cheeks up", (-35.0, 20.0)),
         ]
@@ -108,7 +109,8 @@ def cut_list(config: RigConfig) -> list[Cut]:
     # lens below the pole's axis: the fork's bolt under the arm end, then the holder's tab
     lens_drop = outer / 2 + 22.0 - 8.0 + models.TAB_HOLE_Z
     axis = b.height_cm * 10 + BOX_FLOOR + lens_drop  # the reach pole's axis above the table top
-    # the upright ends inside the elbow half a socket below that axis; cut 30 mm long, the elbow slides
+    # at the planned height the upright would end half a socket below that axis: it is cut 30 mm longer and
+    # passes through the elbow, which slides on it until the lens is where the plan wants it
     if b.mount == "clamp":
         socket_bottom = -(b.table_edge_mm + 2.0)  # the clamp's socket reaches down beside the table edge
         upright = axis - outer / 2 - socket_bottom
@@ -191,6 +193,13 @@ def write_parts(config: RigConfig, out: Path, *, png_size: int = 480, three_mf: 
         written.append(Written(spec, tuple(files), time.perf_counter() - started, part.volume / 1000))
         if progress:
             progress(f"{spec.name}: {written[-1].seconds:.1f} s")
+    if config.build.mount == "clamp":
+        from rig.parts.assembly import render_assembly
+
+        started = time.perf_counter()
+        render_assembly(config, size=png_size + 160).save(out / "assembly.png")
+        if progress:
+            progress(f"assembly.png: {time.perf_counter() - started:.1f} s")
     notes = out / "parts.txt"
     notes.write_text(parts_text(config, written), encoding="utf-8")
     return written, notes

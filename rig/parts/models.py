@@ -136,13 +136,14 @@ def clamp_opening(table_edge_mm: float = 40.0) -> tuple[float, float, float, flo
 
 
 def elbow() -> Part:
-    """Joins the upright pole (socket from below) to the reach pole (socket from the side) at 90°."""
+    """Joins the upright pole to the reach pole (socket from the side) at 90°. The upright passes right
+    through, so the elbow slides on it until the lens is at the planned height; an M3 screw locks it."""
     outer = dims.POLE_HOLE + 2 * SOCKET_WALL
     depth = 35.0
     size = outer
     body = _box(size, size, depth + size, at=(-size / 2, -size / 2, 0))
     body += _box(depth, size, size, at=(size / 2, -size / 2, depth))
-    body -= _cyl(dims.POLE_HOLE, depth, at=(0, 0, -0.01))
+    body -= _cyl(dims.POLE_HOLE, depth + size + 0.02, at=(0, 0, -0.01))
     body -= _cyl(dims.POLE_HOLE, depth + 0.01, at=(size / 2 + depth + 0.01, 0, depth + size / 2), rot=(0, -90, 0),
                  align=(Align.CENTER, Align.CENTER, Align.MIN))
     body -= _cyl(dims.SET_SCREW_HOLE, size, at=(0, -size / 2 - 1, depth / 2), rot=(-90, 0, 0))

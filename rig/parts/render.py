@@ -31,17 +31,20 @@ def _view(azimuth: float, elevation: float) -> np.ndarray:
 
 
 def render_mesh(vertices: np.ndarray, faces: np.ndarray, *, size: int = 480, azimuth: float = -35.0,
-                elevation: float = 28.0, supersample: int = 2, title: str = "") -> Image.Image:
-    """Shaded view of a mesh (vertices N x 3, faces M x 3 indices), the part filling ``size`` px."""
+                elevation: float = 28.0, supersample: int = 2, title: str = "",
+                face_colours: np.ndarray | None = None) -> Image.Image:
+    """Shaded view of a mesh (vertices N x 3, faces M x 3 indices), the part filling ``size`` px;
+    ``face_colours`` (M x 3 RGB) colours each face, else all are PLA blue."""
     verts = np.asarray(vertices, dtype=float)
     tris = verts[np.asarray(faces, dtype=int)]  # M x 3 x 3
+    base = np.broadcast_to(COLOUR, (len(tris), 3)) if face_colours is None else np.asarray(face_colours, float)
     normals = np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0])
     lengths = np.linalg.norm(normals, axis=1)
     keep = lengths > 1e-12
-    tris, normals = tris[keep], normals[keep] / lengths[keep, None]
+    tris, normals, base = tris[keep], normals[keep] / lengths[keep, None], base[keep]
     view = _view(azimuth, elevation)
     facing = normals @ view[2] > 0  # back faces point away from the viewer
-    tris, normals = tris[facing], normals[facing]
+    tris, normals, base = tris[facing], normals[facing], base[facing]
     screen = tris @ view.T  # M x 3 x (right, up, depth)
     light = view.T @ (LIGHT / np.linalg.norm(LIGHT))  # light fixed to the viewer
     shade = 0.45 + 0.55 * np.clip(normals @ light, 0.0, 1.0)
@@ -54,7 +57,7 @@ def render_mesh(vertices: np.ndarray, faces: np.ndarray, *, size: int = 480, azi
     xs = (screen[..., 0] - centre[0]) * scale + full / 2
     ys = full / 2 - (screen[..., 1] - centre[1]) * scale
     zs = screen[..., 2]
-    colours = np.clip(COLOUR[None, :] * shade[:, None] * 1.15, 0, 255)
+    colours = np.clip(base * shade[:, None] * 1.15, 0, 255)
     depth = np.full((full, full), -np.inf)
     pixels = np.empty((full, full, 3))
     pixels[:] = BACKGROUND

@@ -39,6 +39,7 @@ def test_writes_stl_step_3mf_png_and_the_list(tmp_path, capsys):
             assert (out / f"{name}{suffix}").stat().st_size > 0, name + suffix
         assert trimesh.load(out / f"{name}.stl", force="mesh").is_volume
     assert not (out / "button-box-2-ben.stl").exists()  # Ben tosses through a beam
+    assert (out / "assembly.png").stat().st_size > 0  # the clamp mount put together
     listing = (out / "parts.txt").read_text()
     assert "beam-clip x2" in listing and "button-base x2" in listing and "upright pole" in listing
     assert (out / "camera-holder.step").read_text(errors="replace").startswith("ISO-10303-21")

@@ -126,3 +126,26 @@ def test_a_higher_camera_needs_a_longer_upright():
     high = RigConfig.parse("[build]\nheight_cm = 45\n")
     assert cut_list(high)[0].length_mm - cut_list(low)[0].length_mm == pytest.approx(100, abs=1)
     assert math.isfinite(cut_list(low)[1].length_mm)
+
+
+@pytest.mark.parametrize("height, edge", [(40, 40), (32, 25), (48, 40)])
+def test_the_cut_list_puts_the_lens_where_the_plan_wants_it(height, edge):
+    from rig.parts.assembly import lens_position
+    from rig.parts.build import BOX_FLOOR, BOX_FROM_EDGE
+
+    config = RigConfig.parse(f"[build]\nheight_cm = {height}\ntable_edge_mm = {edge}\nbox = [300, 220, 45]\n")
+    x, y, z = lens_position(config)
+    assert x == pytest.approx(BOX_FROM_EDGE + 220 / 2, abs=1) and y == 0  # over the box's centre
+    assert z - BOX_FLOOR == pytest.approx(height * 10, abs=1)  # the planned height over the box bottom
+
+
+def test_the_elbow_slides_on_the_upright():
+    part = models.elbow()
+    pole = Cylinder(dims_pole() / 2, 200)  # a pole through the elbow, centred on its vertical hole
+    assert (part & pole).volume == pytest.approx(0, abs=1e-6)
+
+
+def dims_pole():
+    from rig.parts import dims
+
+    return dims.POLE_D
