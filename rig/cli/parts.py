@@ -45,6 +45,12 @@ def run(args) -> int:
     for w in written:
         kinds = ", ".join(f.suffix[1:].upper() for f in w.files)
         print(f"{w.spec.name:<24} x{w.spec.count}  {kinds}  {w.seconds:.1f} s")
+    if config.build.mount == "clamp":  # the rig put together from the cut list
+        from rig.parts.assembly import render_assembly
+
+        begun = time.perf_counter()
+        render_assembly(config).save(args.out / "assembly.png")
+        print(f"{'assembly':<24}     PNG  {time.perf_counter() - begun:.1f} s")
     print(f"{len(written)} parts in {args.out} ({time.perf_counter() - started:.1f} s); "
           f"counts, print settings and cut list: {notes}")
     return 0

@@ -193,13 +193,6 @@ def write_parts(config: RigConfig, out: Path, *, png_size: int = 480, three_mf: 
         written.append(Written(spec, tuple(files), time.perf_counter() - started, part.volume / 1000))
         if progress:
             progress(f"{spec.name}: {written[-1].seconds:.1f} s")
-    if config.build.mount == "clamp":
-        from rig.parts.assembly import render_assembly
-
-        started = time.perf_counter()
-        render_assembly(config, size=png_size + 160).save(out / "assembly.png")
-        if progress:
-            progress(f"assembly.png: {time.perf_counter() - started:.1f} s")
     notes = out / "parts.txt"
     notes.write_text(parts_text(config, written), encoding="utf-8")
     return written, notes
