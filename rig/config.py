@@ -33,6 +33,7 @@ from rig.errors import ConfigError
 __all__ = [
     "BCM_PINS",
     "CAMERA_KINDS",
+    "BuildConfig",
     "CameraConfig",
     "ConfigError",
     "DEFAULT_PINS",
@@ -276,6 +277,29 @@ class LeagueConfig:
                 f"account={self.account!r})")
 
 
+#: the camera models ``rig plan`` knows (rig.plan.CAMERAS names them; kept here so the config stays light)
+BUILD_CAMERAS = ("cm3", "cm3-wide", "c920", "c270", "webcam-60")
+BUILD_MOUNTS = ("clamp", "frame")
+BUTTON_SIZES = (24, 30)
+
+
+@dataclass(frozen=True)
+class BuildConfig:
+    """The physical rig (``[build]``): the box, the camera model and its height, the seats and buttons.
+
+    ``rig plan`` and ``rig build-parts`` read it; ``seats=None`` means one per configured player.
+    """
+
+    box: tuple[float, float, float] = (280.0, 200.0, 45.0)  # inner width, depth, wall height of the box (mm)
+    camera: str = "cm3"
+    height_cm: float = 40.0  # from the lens to the box bottom
+    mount: str = "clamp"  # "clamp": an arm clamped to the table edge; "frame": a frame standing over the box
+    table_edge_mm: float = 40.0  # the thickest table edge the clamp must open to
+    seats: int | None = None
+    button_mm: int = 30  # arcade button size: 30 or 24 mm
+    wall_mm: float = 2.4  # printed wall thickness
+
+
 def _default_players() -> tuple[PlayerInput, ...]:
     return tuple(PlayerInput(name, pin, "button") for name, pin in zip(DEFAULT_NAMES, DEFAULT_PINS))
 
@@ -293,6 +317,7 @@ class RigConfig:
     tosses: TossConfig = TossConfig()
     evidence: EvidenceConfig = EvidenceConfig()
     league: LeagueConfig | None = None
+    build: BuildConfig = BuildConfig()
     path: Path | None = None
 
     @classmethod
@@ -349,6 +374,11 @@ class RigConfig:
                              f"free pins: {', '.join(self.free_pins()[:4])}")
         return tuple(notes)
 
+    @property
+    def seats(self) -> int:
+        """Seats to print button boxes and labels for: ``[build] seats``, else one per player."""
+        return self.build.seats if self.build.seats is not None else len(self.players)
+
     def free_pins(self) -> list[str]:
         """Recommended pins no player uses yet, best first."""
         used = {p.pin for p in self.players}
@@ -382,6 +412,10 @@ class RigConfig:
         e = self.evidence
         lines.append(f"evidence: {'kept' if e.keep else 'off'}, {e.max_age_days:g} days, {e.max_mb:g} MB, "
                      f"{e.width} px wide, JPEG quality {e.quality}")
+        b = self.build
+        lines.append(f"build: box {b.box[0]:g} x {b.box[1]:g} x {b.box[2]:g} mm, camera {b.camera} {b.height_cm:g} cm "
+                     f"above it, {b.mount} mount" + (f" ({b.table_edge_mm:g} mm edges)" if b.mount == "clamp" else "")
+                     + f", {self.seats} seats, {b.button_mm} mm buttons")
         if self.league is not None:
             lg = self.league
             lines.append(f"league: table {lg.table} publishes to {'mqtts' if lg.tls else 'mqtt'}://{lg.host}:{lg.port} "
@@ -415,9 +449,10 @@ _SECTIONS = {
     "tosses": ("lockout_ms", "stuck_after_s", "hold_confirm_s", "order_window_ms", "min_press_ms", "tie_window_us"),
     "evidence": ("keep", "max_age_days", "max_mb", "width", "quality"),
     "league": ("table", "host", "port", "tls", "ca_file", "username", "password"),
+    "build": ("box", "camera", "height_cm", "mount", "table_edge_mm", "seats", "button_mm", "wall_mm"),
 }
 _PLAYER_KEYS = ("name", "pin", "kind")
-_TOP_KEYS = ("players", "camera", "profile", "data_dir", "server", "game", "tosses", "evidence", "league")
+_TOP_KEYS = ("players", "camera", "profile", "data_dir", "server", "game", "tosses", "evidence", "league", "build")
 
 
 def _did_you_mean(key: str, known: tuple[str, ...]) -> str:
@@ -511,6 +546,7 @@ class _Parser:
             tosses=self.tosses(self.table(data, "tosses")),
             evidence=self.evidence(self.table(data, "evidence")),
             league=self.league(self.table(data, "league")) if "league" in data else None,
+            build=self.build_section(self.table(data, "build")),
             path=path,
         )
 
@@ -669,6 +705,36 @@ class _Parser:
             order_window_ms=order_window_ms,
             min_press_ms=min_press_ms,
             tie_window_us=self.integer(table, "tie_window_us", "tosses.tie_window_us", 0, 0, 1_000_000),
+        )
+
+    def build_section(self, table: dict) -> BuildConfig:
+        box = table.get("box", list(BuildConfig.box))
+        if (not isinstance(box, list) or len(box) != 3
+                or any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in box)):
+            raise self.fail("build.box", "write the box's inner [width, depth, wall height] in mm, like [280, 200, 45]")
+        width, depth, wall = (float(v) for v in box)
+        if not (60 <= width <= 1500 and 60 <= depth <= 1500 and 0 <= wall <= 200):
+            raise self.fail("build.box", f"{[width, depth, wall]}: width and depth 60-1500 mm, wall height 0-200 mm")
+        camera = self.string(table, "camera", "build.camera", "cm3")
+        if camera not in BUILD_CAMERAS:
+            raise self.fail("build.camera", f"{camera!r} is not a camera model the planner knows "
+                                            f"(one of: {', '.join(BUILD_CAMERAS)}){_did_you_mean(camera, BUILD_CAMERAS)}")
+        height_cm = self.number(table, "height_cm", "build.height_cm", 40.0, 15.0, 150.0)
+        if height_cm * 10 <= wall + 40:
+            raise self.fail("build.height_cm", f"{height_cm:g} cm: the lens must be well above the box's "
+                                               f"{wall:g} mm walls")
+        mount = self.string(table, "mount", "build.mount", "clamp")
+        if mount not in BUILD_MOUNTS:
+            raise self.fail("build.mount", f"{mount!r} is not a mount (one of: {', '.join(BUILD_MOUNTS)})")
+        button = self.integer(table, "button_mm", "build.button_mm", 30, 0, 100)
+        if button not in BUTTON_SIZES:
+            raise self.fail("build.button_mm", f"{button}: arcade buttons come in 24 or 30 mm")
+        return BuildConfig(
+            box=(width, depth, wall), camera=camera, height_cm=height_cm, mount=mount,
+            table_edge_mm=self.number(table, "table_edge_mm", "build.table_edge_mm", 40.0, 10.0, 60.0),
+            seats=self.integer(table, "seats", "build.seats", None, MIN_PLAYERS, MAX_PLAYERS),
+            button_mm=button,
+            wall_mm=self.number(table, "wall_mm", "build.wall_mm", 2.4, 1.2, 6.0),
         )
 
     def evidence(self, table: dict) -> EvidenceConfig:

@@ -507,6 +507,68 @@ def check_light(ctx: Context) -> Check:
     return Check(name, PASS, f"{known}; {len(reading.dice)} dice read (lowest confidence {low:.2f})")
 
 
+#: the calibrated die size may differ this much from the plan's before the check fails (mounting
+#: tolerance: 10 % is 4 cm of height at 40 cm)
+PLAN_DIE_TOLERANCE = 0.10
+
+
+def check_plan(ctx: Context) -> Check:
+    """The camera as planned (`rig plan`, the config's [build]): dice the planned size, the box bottom in view."""
+    name = "plan"
+    if ctx.config is None:
+        return Check(name, NA, "config not valid")
+    if ctx.config.camera.source == "virtual":
+        return Check(name, NA, "the virtual table has no lens to plan (`rig plan` plans a real camera)")
+    if ctx.frame is None:
+        return Check(name, NA, "no check frame (the camera check did not deliver one)")
+    from rig.plan import PlanError, make_plan
+
+    b, cam = ctx.config.build, ctx.config.camera
+    h, w = ctx.frame.shape[:2]
+    full = (w, h) if cam.crop is None else (round(w / cam.crop[2]), round(h / cam.crop[3]))  # before the crop
+    try:
+        plan = make_plan(box=b.box, camera=b.camera, height_cm=b.height_cm, frame=full, fps=cam.fps,
+                         flicker_hz=cam.flicker_hz)
+    except PlanError as exc:
+        return Check(name, FAIL, str(exc), "fix [build] in the config (docs/config.md#build)")
+    planned = f"{b.camera} at {b.height_cm:g} cm plans dice {plan.die_px:.0f} px"
+    if not plan.fits:
+        return Check(name, FAIL, f"{planned}: {'; '.join(plan.notes) or 'the plan does not fit'}",
+                     "run `rig plan` and change the camera height, lens or picture size")
+    problems, fixes = [], []
+    measured = ctx.profile.die_px(w) if ctx.profile is not None else None  # a crop leaves the die size alone
+    off = measured / plan.die_px - 1 if measured else 0.0
+    if measured and abs(off) > PLAN_DIE_TOLERANCE:
+        focal_px = plan.die_px * (plan.height_mm - plan.die_mm) / plan.die_mm
+        actual_cm = (plan.die_mm * focal_px / measured + plan.die_mm) / 10
+        problems.append(f"dice are {measured:.0f} px, {off:+.0%} off the plan's {plan.die_px:.0f} px "
+                        f"(the lens looks about {actual_cm:.0f} cm above the box bottom)")
+        fixes.append(f"move the camera to {b.height_cm:g} cm above the box bottom, or set [build] height_cm = "
+                     f"{actual_cm:.0f} (or camera) to what is built, then calibrate again")
+    seen = ""
+    try:
+        from rig.vision.boxview import find_box_floor
+
+        floor = find_box_floor(ctx.frame)
+    except ImportError:
+        floor = None
+    if floor is not None and floor.touches:
+        problems.append(f"the box bottom seems to run off the {' and '.join(floor.touches)} edge of the picture "
+                        "(or the light falls off so much there that the wall looks like the floor)")
+        fixes.append("centre the camera over the box (or raise it) and light the box evenly, then calibrate again")
+    elif floor is not None and cam.crop is not None:
+        seen = ", the box bottom in view of the crop"
+    elif floor is not None:
+        px = plan.box_px()
+        seen = (f", the box bottom in view ({floor.size[0]:.0f} x {floor.size[1]:.0f} px; planned "
+                f"{px[2] - px[0]:.0f} x {px[3] - px[1]:.0f})")
+    if problems:
+        return Check(name, FAIL, f"{planned}: " + "; ".join(problems), "; ".join(fixes))
+    if measured is None:
+        return Check(name, PASS, f"{planned}{seen}; no calibration profile yet to measure the dice with")
+    return Check(name, PASS, f"{planned}; calibrated {measured:.0f} px ({off:+.0%}){seen}")
+
+
 #: ``vcgencmd get_throttled`` bits: now (0-3) and since boot (16-19)
 _THROTTLE_BITS = {0: "under-voltage now", 1: "CPU frequency capped now", 2: "throttled now",
                   3: "soft temperature limit now", 16: "under-voltage since boot", 17: "frequency capped since boot",
@@ -611,6 +673,7 @@ CHECKS: tuple[Callable[[Context], Check], ...] = (
     check_profile,
     check_camera,
     check_light,
+    check_plan,
     check_gpio,
     check_inputs_idle,
     check_data_dir,

@@ -389,3 +389,18 @@ def test_camera_pi_keys():
 )
 def test_camera_pi_keys_refused_with_their_line(text, expected):
     assert refused(text).startswith(expected)
+
+
+def test_build_section_is_checked_and_described():
+    config = RigConfig.parse('[build]\nbox = [300, 220, 40]\ncamera = "c920"\nheight_cm = 45\nmount = "frame"\n'
+                             'seats = 6\nbutton_mm = 24\n')
+    assert config.build.box == (300.0, 220.0, 40.0) and config.seats == 6 and config.build.button_mm == 24
+    assert "build: box 300 x 220 x 40 mm, camera c920 45 cm above it, frame mount, 6 seats, 24 mm buttons" \
+        in config.describe()
+    assert RigConfig.default().seats == 5  # one per player by default
+    for text, message in [('box = [300, 220]', "build.box"), ('button_mm = 27', "24 or 30"),
+                          ('camera = "cm4"', "did you mean cm3"), ('mount = "tripod"', "not a mount"),
+                          ('height_cm = 5', "out of range"), ('seats = 9', "out of range"),
+                          ('box = [300, 220, 190]\nheight_cm = 20', "above the box"), ('lens = 1', "unknown key")]:
+        with pytest.raises(ConfigError, match=message):
+            RigConfig.parse(f"[build]\n{text}\n")

@@ -25,6 +25,8 @@ COMMAND_MODULES = (
     "tosses",
     "config_cmd",
     "doctor",
+    "plan",
+    "parts",  # rig build-parts
     "history",
     "league",
     "bench",
