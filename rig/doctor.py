@@ -147,11 +147,11 @@ def check_python(ctx: Context) -> Check:
 def _version_tuple(text: str) -> tuple[int, ...]:
     parts = []
     for piece in text.split("."):
-        digits = "".join(ch for ch in piece if ch.isdigit()) if piece else ""
+        digits = "".join(ch for ch in piece if "0" <= ch <= "9") if piece else ""
         if not digits:
             break
         parts.append(int(digits))
-        if not piece.isdigit():
+        if not (piece.isascii() and piece.isdigit()):
             break
     return tuple(parts)
 

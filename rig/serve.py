@@ -153,7 +153,7 @@ class Watchdog(threading.Thread):
         self.health_url = url.rstrip("/") + "/api/health"
         self.notifier = notifier or sdnotify.SystemdNotifier()
         usec = env.get("WATCHDOG_USEC", "")
-        self.interval = int(usec) / 2e6 if usec.isdigit() and int(usec) > 0 else None
+        self.interval = int(usec) / 2e6 if usec.isascii() and usec.isdigit() and int(usec) > 0 else None
         self._stop_event = threading.Event()
 
     def stop(self) -> None:

@@ -63,6 +63,33 @@ HOSTILE = [Raw("NaN"), Raw("Infinity"), Raw("-Infinity"), Raw("1e400"), Raw("-1e
            "<script>alert(1)</script>", "../../etc/passwd", "🐸" * 30]
 
 
+#: bodies that broke a route once (issue 31) or might: invalid UTF-8 inside a JSON string, a dict where
+#: a name is hashed, bytes that are not JSON at all
+CORPUS_BODIES = (b'{"player":"\xff\xfe"}', b'{"type":"game_started","game":{"a":1}}',
+                 b'{"type":"game_started","game":["x"],"players":["Ada","Ben","Cleo"]}',
+                 b'{"players":["Ada","\xc3"],"game":"frogs"}', b'{"name":"\xed\xa0\x80"}', b'{"\xff":1}',
+                 b'\xef\xbb\xbf{}', b"\xff\xfe", b'{"card":"pink\x80"}', b'{"connected":"\xe9"}',
+                 b'{"what":"undo","index":"\xb2"}', b'{"dice":"\xd9\xa3"}', b"", b"null", b"[]", b'"x"',
+                 b'{"type":"correction","what":{"a":1}}', b'{"type":{"a":1}}', b'{"step":["blue"]}',
+                 b'{"name":{"a":1}}', b'{"locked":"yes"}', b'{"player":{"a":1},"hold_ms":"\xff"}')
+#: path parameters and query values: non-ASCII digits (pass ``str.isdigit``, fail ``int()``), invalid
+#: UTF-8 escapes, NUL, huge numbers, traversal
+CORPUS_SEGMENTS = ("1", "\u00b2", "\u0663", "%B2", "%FF%FE", "%00", "-1", "9" * 30, "..", "%2e%2e", "1e3", " 1",
+                   "\U0001d7d9", "\uff11")
+#: header values (bytes: some are not text): every header the rig reads
+CORPUS_HEADERS = {
+    "origin": (b"http://[::1", b"http://[", b"\xff\xfe", b"http://127.0.0.1:8080\xff", b"null", b"http://evil.example",
+               b"http://127.0.0.1:8080", b"", b"http://" + b"a" * 5000),
+    "host": (b"[::1", b"\xff", b"127.0.0.1:\xb2", b"127.0.0.1:99999", b"", b"a" * 300, b"[", b"[]:80", b"1.2.3.4:8080:1"),
+    "idempotency-key": (b"\xff" * 10, b"k" * 8, b"\xb2" * 9, b"short", b"k" * 200, b"key\x7f12345", b"\xc3\xa9" * 6),
+    "x-rig-pin": (b"\xff\xfe", b"\xc2\xb2" * 8, b"\xd9\xa3" * 8, b"", b"1" * 5000, b"0000", PIN.encode()),
+    "range": (b"bytes=\xc2\xb2-", b"bytes=0-0," * 500, b"bytes=-0", b"bytes=99999999999999999999-", b"bytes=5-1",
+              b"items=0-1", b"bytes=\xff", b"bytes=0-", b"bytes=-99999999999999999999999999"),
+    "content-length": (b"\xb2", b"\xc2\xb2", b"99999999999999999999999999", b"-1"),
+    "content-type": (b"\xff", b"application/json; charset=latin-1", b"multipart/form-data; boundary=\xff"),
+}
+
+
 def value(rng: random.Random, depth: int = 0) -> Any:
     roll = rng.random()
     if roll < 0.35:
@@ -198,6 +225,138 @@ def state_ok(client) -> bool:
     state, history, turns, dice = answers
     return (state.status_code == 200 and history.status_code == 200 and strict_json(state) and strict_json(history)
             and turns.status_code in (200, 404) and dice.status_code == 200 and strict_json(dice))
+
+
+#: query parameters the routes read
+QUERY_NAMES = ("game", "overlay", "outline", "x")
+
+
+def route_requests(app) -> Iterator[tuple[str, str, dict[str, bytes], bytes]]:
+    """Every route of ``app`` (read from its routing table, so a new route is walked too) with the corpus:
+    each path parameter and query value of :data:`CORPUS_SEGMENTS`, each body of :data:`CORPUS_BODIES`
+    on each ``POST``, each header of :data:`CORPUS_HEADERS`: ``(method, path, headers, body)``."""
+    import re
+
+    from starlette.routing import Mount, Route
+
+    for route in app.routes:
+        if isinstance(route, Mount):
+            paths = [f"{route.path}/{tail}" for tail in ("app.js", "%2e%2e/%2e%2e/etc/passwd", "\u00b2", "%FF%FE",
+                                                          "..%2F..%2Fetc%2Fpasswd", "%00")]
+            methods = ["GET"]
+        elif isinstance(route, Route):
+            params = re.findall(r"{(\w+)(?::\w+)?}", route.path)
+            if params:
+                paths = [re.sub(r"{\w+(?::\w+)?}", segment, route.path) for segment in CORPUS_SEGMENTS]
+                paths += [re.sub(r"{\w+(?::\w+)?}", "1", route.path, count=1).replace(
+                    "{" + params[-1] + "}", segment) for segment in CORPUS_SEGMENTS if len(params) > 1]
+                paths = [re.sub(r"{\w+(?::\w+)?}", "1", p) for p in paths]
+            else:
+                paths = [route.path]
+            methods = sorted((route.methods or {"GET"}) - {"HEAD"})
+        else:
+            continue
+        base = paths[0]
+        paths += [f"{base}?{name}={value}" for name in QUERY_NAMES for value in CORPUS_SEGMENTS]
+        for method in methods:
+            body = b"{}" if method == "POST" else b""
+            for path in paths:
+                yield method, path, {}, body
+            if method == "POST":
+                for raw in CORPUS_BODIES:
+                    yield method, base, {"content-type": b"application/json"}, raw
+            for name, values in CORPUS_HEADERS.items():
+                for header in values:
+                    yield method, base, {name: header}, body
+
+
+async def asgi_request(app, method: str, target: str, headers: dict[str, bytes], body: bytes = b"",
+                       client: tuple[str, int] = ("127.0.0.1", 50000)) -> tuple[int, bytes]:
+    """One request straight into the ASGI ``app`` as a server would hand it over (raw header bytes, the
+    path percent-decoded like uvicorn does): ``(status, body)``. A stream (server-sent events) is cut
+    after its first chunk; an app that never answers gets status 0."""
+    import asyncio
+    from urllib.parse import unquote
+
+    raw_path, _, query = target.partition("?")
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
+             "path": unquote(raw_path), "raw_path": raw_path.encode("utf-8", "surrogateescape"),
+             "query_string": query.encode("utf-8", "surrogateescape"), "root_path": "",
+             "headers": [(k.lower().encode("latin-1"), v) for k, v in headers.items()],
+             "client": client, "server": ("127.0.0.1", 8080)}
+    sent = False
+    answered = asyncio.Event()
+    result: dict[str, Any] = {"status": 0, "body": b""}
+
+    async def receive():
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        await answered.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        if message["type"] == "http.response.start":
+            result["status"] = message["status"]
+        elif message["type"] == "http.response.body":
+            result["body"] += message.get("body", b"")
+            if not message.get("more_body") or result["body"]:
+                answered.set()
+
+    task = asyncio.ensure_future(app(scope, receive, send))
+    waiter = asyncio.ensure_future(answered.wait())
+    await asyncio.wait({task, waiter}, timeout=30, return_when=asyncio.FIRST_COMPLETED)
+    answered.set()
+    for pending in (task, waiter):
+        if not pending.done():
+            pending.cancel()
+    await asyncio.gather(task, waiter, return_exceptions=True)
+    return result["status"], result["body"]
+
+
+def _strict(body: bytes) -> bool:
+    try:
+        json.loads(body.decode("utf-8"), parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
+        return True
+    except (ValueError, UnicodeDecodeError):
+        return False
+
+
+async def _state_ok(app) -> bool:
+    host = {"host": b"127.0.0.1:8080"}
+    answers = [await asgi_request(app, "GET", path, host) for path in ("/api/state", "/api/history", "/api/dice")]
+    return all(status == 200 and _strict(body) for status, body in answers)
+
+
+def walk_routes(app, *, check_every: int = 25) -> dict[str, Any]:
+    """:func:`route_requests` against ``app`` from the rig's display and from a phone with the PIN;
+    the state and history checked along the way. Counts statuses, 500s, poisoned states."""
+    import asyncio
+
+    async def walk() -> dict[str, Any]:
+        statuses: Counter[int] = Counter()
+        failures: list[str] = []
+        poisoned = checks = 0
+        for n, (method, path, headers, body) in enumerate(route_requests(app)):
+            phone = n % 5 == 4
+            sent = {"host": b"127.0.0.1:8080", **({"x-rig-pin": PIN.encode()} if phone else {}), **headers}
+            if body and "content-length" not in headers:
+                sent["content-length"] = str(len(body)).encode()
+            status, _ = await asgi_request(app, method, path, sent, body,
+                                           ("192.168.1.23", 50000) if phone else ("127.0.0.1", 50000))
+            statuses[status] += 1
+            if status >= 500 and status != 503 or status == 0:
+                failures.append(f"{status} {method} {path!r} {headers!r} {body[:60]!r}")
+            if n % check_every == check_every - 1:
+                checks += 1
+                poisoned += not await _state_ok(app)
+        checks += 1
+        poisoned += not await _state_ok(app)
+        return {"requests": sum(statuses.values()), "statuses": dict(sorted(statuses.items())),
+                "failures": failures, "poisoned": poisoned, "state_checks": checks}
+
+    return asyncio.run(walk())
 
 
 def fuzz_http(data_dir: Path, count: int, seed: int, *, camera: bool = True) -> dict[str, Any]:

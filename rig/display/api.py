@@ -23,7 +23,8 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from rig.boundary import MAX_BODY, BadInput, NewGame, SimPress, SimRoll, convert, decode_json, sanitize
+from rig.boundary import (MAX_BODY, BadInput, NewGame, SimPress, SimRoll, convert, decode_json, sanitize,
+                          whole_number)
 from rig.engine.errors import EventFormatError, EventRefused, LogError
 from rig.errors import RigError
 
@@ -113,8 +114,8 @@ def error(status: int, message: str) -> JSONResponse:
 
 async def read_object(request: Request) -> dict[str, Any]:
     """The request's JSON object through the strict boundary (:class:`BadBody` 400/413/422 if not)."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY:
+    declared = whole_number(request.headers.get("content-length", ""), digits=30)
+    if declared is not None and declared > MAX_BODY:
         raise BadBody(413, f"the request body is {declared} bytes, at most {MAX_BODY}")
     raw = b""
     try:

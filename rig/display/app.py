@@ -129,7 +129,11 @@ def _same_origin(request: Request) -> bool:
     origin = request.headers.get("origin")
     if not origin or origin == "null":
         return origin is None
-    return urlsplit(origin).netloc == request.headers.get("host", "")
+    try:
+        netloc = urlsplit(origin).netloc
+    except ValueError:  # "http://[::1": not an origin any browser sends
+        return False
+    return netloc == request.headers.get("host", "")
 
 
 def make_can_change(guard: PinGuard) -> Callable[[Request], bool]:

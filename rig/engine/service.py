@@ -153,7 +153,9 @@ class EngineService:
             event.setdefault("t_us", self._now_us())
             event.setdefault("source", source)
             event.setdefault("clock", self.clock)
-            defaults = self.game_defaults.get(event.get("game", registry.DEFAULT)) if event.get("type") == "game_started" else None
+            kind = event.get("game", registry.DEFAULT)
+            defaults = (self.game_defaults.get(kind) if event.get("type") == "game_started" and isinstance(kind, str)
+                        else None)
             if defaults and isinstance(event.get("options", {}), Mapping):
                 event["options"] = {**defaults, **(event.get("options") or {})}
         return event
