@@ -303,19 +303,13 @@ class RigConfig:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> RigConfig:
         """Read and check a config file; relative paths in it resolve against its folder."""
+        from rig.textfile import read_text_limited
+
         path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise ConfigError(f"{path}: no such config file (`rig config example > {path}` writes one)") from None
-        except IsADirectoryError:
-            raise ConfigError(f"{path}: is a folder, not a config file") from None
-        except PermissionError:
-            raise ConfigError(f"{path}: not allowed to read this config file") from None
-        except UnicodeDecodeError as exc:
-            raise ConfigError(f"{path}: not a text file (UTF-8): {exc.reason} at byte {exc.start}") from None
-        except OSError as exc:
-            raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+        if not os.path.lexists(path):
+            raise ConfigError(f"{path}: no such config file (`rig config example > {path}` writes one)")
+        # bounded: /dev/zero, a FIFO or a huge file is refused in one line, never read into memory
+        text = read_text_limited(path, what="config file", error=ConfigError)
         return cls.parse(text, source=str(path), base=path.resolve().parent, path=path)
 
     @classmethod

@@ -57,7 +57,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except RigError as exc:
-        print(f"rig {args.command}: error: {exc}", file=sys.stderr)
+        from rig.textfile import one_line
+
+        # one line, printable: a field name or value from the input never puts a newline or a
+        # terminal escape sequence on the user's terminal
+        print(f"rig {args.command}: error: {one_line(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
