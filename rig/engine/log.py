@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from rig.boundary import BadInput, check_value, sanitize
-from rig.engine.errors import LogError
+from rig.engine.errors import LogError, StorageFull
 
 #: ``PRAGMA application_id`` of a rig database: "RIG!" in ASCII
 APPLICATION_ID = 0x52494721
@@ -152,36 +152,33 @@ class EventLog:
     def _open(self, create: bool) -> sqlite3.Connection:
         path = self.path
         if isinstance(path, Path):
-            _check_file(path, create)
+            if not _check_file(path, create):
+                _create(path)  # complete (schema, marker) or not there at all: never an empty file
             _check_wal(path)
+            # judged on a read-only connection first: a refused file (and its -wal) is never written,
+            # not even by the checkpoint SQLite runs when a writable connection closes
+            try:
+                inspect = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
+                                          check_same_thread=False, timeout=10)
+            except sqlite3.Error as exc:
+                raise _unusable(path, exc) from None
+            try:
+                _verify(inspect, path)
+            finally:
+                inspect.close()
         try:
             conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=10)
         except sqlite3.Error as exc:
-            raise LogError(f"{path}: cannot open the database: {exc}") from None
+            raise _unusable(path, exc) from None
+        conn.text_factory = _text
         try:
-            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            fresh = app_id == 0 and version == 0 and tables == 0
-            if not fresh and app_id != APPLICATION_ID:
-                raise LogError(f"{path} is a SQLite database of another program (no rig schema marker); "
-                               "it was left untouched: move it away or choose another --data-dir")
-            if version > SCHEMA_VERSION:
-                raise LogError(f"{path} was written by a newer rig (schema {version}, this rig knows up to "
-                               f"{SCHEMA_VERSION}); upgrade the rig, the file was left untouched")
-            if not fresh:
-                problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
-                if problems != ["ok"]:
-                    raise LogError(f"{path} is damaged ({' '.join(problems[0].split())[:200]}); it was left untouched: "
-                                   + _rescue(path))
-                _check_tables(conn, path, version)
+            version = _verify(conn, path)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
             self._migrate(conn, version)
         except sqlite3.DatabaseError as exc:
             conn.close()
-            raise LogError(f"{path} is not a usable rig database ({' '.join(str(exc).split())}); it was left untouched: "
-                           + _rescue(path)) from None
+            raise _unusable(path, exc) from None
         except LogError:
             conn.close()
             raise
@@ -389,6 +386,102 @@ class EventLog:
             }
 
 
+def _text(raw: bytes) -> str:
+    """A TEXT value as stored: a byte that is not UTF-8 (storage damage) becomes a lone surrogate, which
+    the boundary refuses (:func:`_logged` reports the event as damaged) instead of a crash on reading."""
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _verify(conn: sqlite3.Connection, path: Path | str) -> int:
+    """The schema version of the database behind ``conn`` if the rig may use it, else :class:`LogError`."""
+    try:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        fresh = app_id == 0 and version == 0 and tables == 0
+        if not fresh and app_id != APPLICATION_ID:
+            raise LogError(f"{path} is a SQLite database of another program (no rig schema marker); "
+                           "it was left untouched: move it away or choose another --data-dir")
+        if version > SCHEMA_VERSION:
+            raise LogError(f"{path} was written by a newer rig (schema {version}, this rig knows up to "
+                           f"{SCHEMA_VERSION}); upgrade the rig, the file was left untouched")
+        if not fresh:
+            problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
+            if problems != ["ok"]:
+                raise LogError(f"{path} is damaged ({' '.join(problems[0].split())[:200]}); it was left untouched: "
+                               + _rescue(path))
+            _check_tables(conn, path, version)
+    except sqlite3.DatabaseError as exc:
+        raise _unusable(path, exc) from None
+    return version
+
+
+def _unusable(path: Path | str, exc: sqlite3.Error) -> LogError:
+    """The error for a database SQLite would not open or read: a full or failing disk is not damage."""
+    if _outage(exc):
+        return StorageFull(f"{path}: cannot open the event log now: {_describe(exc)}; the file itself is fine, "
+                           "the rig starts again by itself once there is room")
+    return LogError(f"{path} is not a usable rig database ({' '.join(str(exc).split())}); it was left untouched: "
+                    + _rescue(path))
+
+
+def _outage(exc: BaseException) -> bool:
+    """``exc`` is a full disk or an I/O failure, not a problem of the file."""
+    if isinstance(exc, OSError):
+        return exc.errno in (28, 122, 5)  # ENOSPC, EDQUOT, EIO
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None and (code & 0xFF) in (sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR):
+        return True
+    return "full" in str(exc)
+
+
+def _create(path: Path) -> None:
+    """A new, complete event log at ``path``: built under a temporary name, checkpointed, fsynced and
+    renamed into place, so a full disk or a crash leaves no empty or half-made file behind."""
+    temp = path.with_name(path.name + ".new")
+    parts = [temp, temp.with_name(temp.name + "-wal"), temp.with_name(temp.name + "-shm")]
+
+    def remove() -> None:
+        for part in parts:
+            try:
+                part.unlink()
+            except FileNotFoundError:
+                pass
+            except OSError:
+                pass
+
+    remove()  # a leftover of a start that failed
+    conn = None
+    try:
+        conn = sqlite3.connect(str(temp), isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        EventLog._migrate(conn, 0)
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.close()
+        conn = None
+        fd = os.open(temp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.rename(temp, path)
+        remove()
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+    except (sqlite3.Error, OSError) as exc:
+        if conn is not None:
+            conn.close()
+        remove()
+        if _outage(exc):
+            raise StorageFull(f"{path}: cannot create the event log: {_describe(exc)}; nothing was left behind, "
+                              "the rig starts again by itself once there is room") from None
+        raise LogError(f"{path}: cannot create the event log: {exc}") from None
+
+
 def _game_row(summary: Mapping[str, Any]) -> tuple:
     return (summary["id"], summary["game"], summary["status"], json.dumps(list(summary["players"])),
             json.dumps(dict(summary["totals"])), summary.get("winner"), summary["turns"],
@@ -399,8 +492,10 @@ def _rescue(path: str | Path) -> str:
     return RESCUE.format(name=Path(path).name)
 
 
-def _describe(exc: sqlite3.Error) -> str:
+def _describe(exc: sqlite3.Error | OSError) -> str:
     """The SQLite error in words a player can act on."""
+    if isinstance(exc, OSError):
+        return "the disk is full (free some space)" if exc.errno in (28, 122) else f"the storage failed ({exc})"
     code = getattr(exc, "sqlite_errorcode", None)
     if code == sqlite3.SQLITE_FULL or "full" in str(exc):
         return "the disk is full (free some space: the rig carries on by itself)"
@@ -411,6 +506,8 @@ def _describe(exc: sqlite3.Error) -> str:
 
 def _logged(seq, game_id, batch, status, reason, logged_at, body) -> LoggedEvent:
     """A row as a :class:`LoggedEvent`; a body that cannot be read back is reported in ``damage``."""
+    reason = None if reason is None else sanitize(reason)
+    logged_at = sanitize(logged_at) if isinstance(logged_at, str) else str(logged_at)
     try:
         event = json.loads(body)
     except (TypeError, ValueError, RecursionError) as exc:
@@ -521,7 +618,8 @@ def _check_wal(path: Path) -> None:
                        f"{path.name} was left untouched: " + _rescue(path))
 
 
-def _check_file(path: Path, create: bool) -> None:
+def _check_file(path: Path, create: bool) -> bool:
+    """True if a database file is there to open, False if one may be created; :class:`LogError` if neither."""
     if path.is_dir():
         raise LogError(f"{path} is a folder, not a database file")
     if path.exists():
@@ -538,7 +636,7 @@ def _check_file(path: Path, create: bool) -> None:
                            "move it away or choose another --data-dir")
         if not os.access(path, os.W_OK):
             raise LogError(f"{path}: not allowed to write the database (check its owner and mode)")
-        return
+        return True
     if not create:
         raise LogError(f"{path}: no event log here yet")
     try:
@@ -547,6 +645,7 @@ def _check_file(path: Path, create: bool) -> None:
         raise LogError(f"cannot create the data folder {path.parent}: {exc.strerror}") from None
     if not os.access(path.parent, os.W_OK):
         raise LogError(f"not allowed to write in the data folder {path.parent}")
+    return False
 
 
 def open_log(data_dir: str | os.PathLike[str], *, create: bool = True) -> EventLog:
