@@ -586,12 +586,19 @@ def check_database(ctx: Context) -> Check:
 
         with open_log(folder, create=False) as log:
             facts = log.check()
+            loss = log.loss
     except (RigError, OSError) as exc:
         return Check(name, FAIL, str(exc), "move the file away (keep it: the games are in it) and start a new log; "
                                           "`rig history` reads old logs")
     if facts.get("integrity") != "ok":
         return Check(name, FAIL, f"{path}: integrity check says {facts.get('integrity')}",
                      "move the file away (keep it for rescue) so the rig starts a new log")
+    if loss:
+        from rig.engine.log import loss_text
+
+        return Check(name, FAIL, f"{path}: {loss.get('lost')} acknowledged event(s) lost (the log ends at "
+                                 f"#{loss.get('found')}, the rig had acknowledged #{loss.get('acked')})",
+                     loss_text(loss, path))
     if str(facts.get("journal_mode", "")).lower() != "wal":
         return Check(name, FAIL, f"{path}: journal mode {facts.get('journal_mode')}, not WAL",
                      "is the data folder on a network share? keep it on the Pi's own disk")
