@@ -5,7 +5,6 @@ a full disk (not damage), a byte that is not UTF-8 in a logged body is reported 
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import sqlite3
 import subprocess
@@ -13,7 +12,7 @@ import sys
 
 import pytest
 
-from rig.engine.errors import LogError, StorageFull
+from rig.engine.errors import LogError
 from rig.engine.log import APPLICATION_ID, SCHEMA_VERSION, EventLog
 
 TOSS = {"type": "toss", "t_us": 5, "source": "gpio", "player": "Ben"}
