@@ -217,8 +217,10 @@ def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | Non
                 state = await run_in_threadpool(service.state)
                 last = state["version"]
                 yield sse_message(state)
-                while True:
+                while not getattr(subscription, "ended", False):
                     state = await subscription.next_state(KEEPALIVE_S)
+                    if getattr(subscription, "ended", False):
+                        break  # the rig is shutting down: end the stream (the page reconnects later)
                     if state is None:
                         yield ": keep-alive\n\n"
                     elif state["version"] != last:
