@@ -168,6 +168,14 @@ def body_bytes(rng: random.Random, path: str) -> bytes:
     return dumps(doc).encode("utf-8", "surrogatepass")
 
 
+def not_utf8(rng: random.Random, body: bytes) -> bytes:
+    """``body`` with a byte that is not UTF-8 put inside it (inside a JSON string when there is one)."""
+    bad = rng.choice([b"\xff", b"\xfe\xff", b"\xc3", b"\xed\xa0\x80", b"\x80", b"\xb2"])
+    quotes = [i for i, byte in enumerate(body) if byte == 0x22]
+    at = rng.choice(quotes) + 1 if quotes else rng.randrange(len(body) + 1)
+    return body[:at] + bad + body[at:]
+
+
 def requests(rng: random.Random, count: int) -> Iterator[tuple[str, str, dict[str, str], bytes, tuple]]:
     local, phone = ("127.0.0.1", 50000), ("192.168.1.23", 50000)
     for _ in range(count):
@@ -181,11 +189,21 @@ def requests(rng: random.Random, count: int) -> Iterator[tuple[str, str, dict[st
             headers["origin"] = rng.choice(["http://evil.example", "null", "http://127.0.0.1:8080"])
         if rng.random() < 0.15:
             headers["idempotency-key"] = rng.choice(["k" * 8, f"key-{rng.randrange(50):08d}", "short", "k" * 200])
+        if rng.random() < 0.15:  # a malformed header the rig reads: Origin, Host, Idempotency-Key, X-Rig-Pin, Range
+            name = rng.choice(("origin", "host", "idempotency-key", "x-rig-pin", "range", "content-length"))
+            if name != "x-rig-pin" or client is local:  # wrong PINs from the phone are counted above already
+                headers[name] = rng.choice(CORPUS_HEADERS[name])
         if rng.random() < 0.7:
             path = rng.choice(POSTS)
-            yield "POST", path, headers, body_bytes(rng, path), client
+            body = body_bytes(rng, path)
+            if rng.random() < 0.15:
+                body = not_utf8(rng, body)
+            yield "POST", path, headers, body, client
         else:
-            yield "GET", rng.choice(GETS), headers, b"", client
+            path = rng.choice(GETS)
+            if rng.random() < 0.3:  # non-ASCII digits, invalid UTF-8 escapes, NUL in the query
+                path += ("&" if "?" in path else "?") + f"{rng.choice(QUERY_NAMES)}={rng.choice(CORPUS_SEGMENTS)}"
+            yield "GET", path, headers, b"", client
 
 
 # -- HTTP ----------------------------------------------------------------------------------------
@@ -377,7 +395,7 @@ def fuzz_http(data_dir: Path, count: int, seed: int, *, camera: bool = True) -> 
             local = clients[("127.0.0.1", 50000)]
             for n, (method, path, headers, body, client) in enumerate(requests(rng, count)):
                 web = clients[client]
-                headers = {k: v.encode("utf-8") for k, v in headers.items()}
+                headers = {k: v if isinstance(v, bytes) else v.encode("utf-8") for k, v in headers.items()}
                 if method == "POST":
                     response = web.post(path, content=body, headers={"content-type": b"application/json", **headers})
                 else:
@@ -497,30 +515,74 @@ def image_input(rng: random.Random) -> bytes:
 def fuzz_cli(work: Path, count: int, seed: int) -> dict[str, Any]:
     from rig.vision.profile import default_profile_path
 
+    import os
+    import resource
+
     rng = random.Random(seed)
-    codes: dict[str, Counter] = {"score": Counter(), "config check": Counter(), "read": Counter()}
+    codes: dict[str, Counter] = {"score": Counter(), "config check": Counter(), "read": Counter(),
+                                 "odd files": Counter()}
     bad: list[str] = []
+    not_one_line = 0
+    # files that are not what a command expects: /dev/zero, a FIFO without a writer, a sparse 2 GB file, a folder
+    fifo, huge, folder = work / "fifo.toml", work / "huge.toml", work / "folder.toml"
+    if not fifo.exists():
+        os.mkfifo(fifo)
+    with open(huge, "wb") as handle:
+        handle.truncate(2 * 1024**3)
+    folder.mkdir(exist_ok=True)
+    odd = ["/dev/zero", str(fifo), str(huge), str(folder)]
     for n in range(count):
-        code, _ = _run_cli(["score", "-"], score_input(rng))
+        data = score_input(rng)
+        if rng.random() < 0.1:
+            data = not_utf8(rng, data)
+        code, err = _run_cli(["score", "-"], data)
         codes["score"][code] += 1
         config = work / f"rig{n % 7}.toml"
-        config.write_text(config_input(rng), encoding="utf-8", errors="surrogatepass")
-        code2, _ = _run_cli(["config", "check", "-q", str(config)])
+        config.write_bytes(config_input(rng).encode("utf-8", "surrogatepass") if rng.random() < 0.9
+                           else not_utf8(rng, config_input(rng).encode("utf-8", "surrogatepass")))
+        code2, err2 = _run_cli(["config", "check", "-q", str(config)])
         codes["config check"][code2] += 1
         image = work / f"img{n % 7}.png"
         image.write_bytes(image_input(rng))
-        code3, _ = _run_cli(["read", "--profile", str(default_profile_path()), "--json", str(image)])
+        code3, err3 = _run_cli(["read", "--profile", str(default_profile_path()), "--json", str(image)])
         codes["read"][code3] += 1
-        bad += [f"{cmd}: {c}" for cmd, c in (("score", code), ("config check", code2), ("read", code3))
-                if c not in (0, 2)]
+        runs = [("score", code, err), ("config check", code2, err2), ("read", code3, err3)]
+        if n % 10 == 0:
+            path = odd[(n // 10) % len(odd)]
+            argv = rng.choice([["config", "check", "-q", path], ["read", "--profile", path, str(image)],
+                               ["read", "--game", "pips", "--params", path, str(image)], ["score", path]])
+            code4, err4 = _run_cli(argv)
+            codes["odd files"][code4] += 1
+            runs.append((" ".join(argv[:2]) + " " + path, code4, err4))
+        bad += [f"{cmd}: {c}" for cmd, c, _ in runs if c not in (0, 2)]
+        not_one_line += sum(1 for _, c, e in runs if c == 2 and (e.count("\n") != 1 or "\x1b" in e))
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {"inputs": count, "codes": {k: dict(v) for k, v in codes.items()}, "other_exits": len(bad),
-            "examples": bad[:5]}
+            "examples": bad[:5], "not_one_line": not_one_line, "peak_mb": peak}
+
+
+def walk_http(data_dir: Path, seed: int) -> dict[str, Any]:
+    """:func:`walk_routes` over the simulated rig (camera on: the calibration routes too), tracebacks counted."""
+    from rig.config import RigConfig
+    from rig.runner import Rig
+
+    catcher = _Tracebacks()
+    logging.getLogger().addHandler(catcher)
+    start = time.perf_counter()
+    try:
+        with Rig(RigConfig.default(), mode="sim", data_dir=data_dir, seed=seed, camera=True, sim_fps=5) as rig:
+            figures = walk_routes(rig.app(pin=PIN, lan=True))
+    finally:
+        logging.getLogger().removeHandler(catcher)
+    return {**figures, "tracebacks": catcher.count, "first_traceback": catcher.first,
+            "seconds": time.perf_counter() - start}
 
 
 def run(args) -> int:
     logging.basicConfig(level=logging.ERROR)
     with tempfile.TemporaryDirectory(prefix="rig-bench-fuzz-") as work:
         http = fuzz_http(Path(work) / "data", args.requests, args.seed)
+        walk = walk_http(Path(work) / "walk", args.seed)
         cli = fuzz_cli(Path(work), args.cli, args.seed)
     print(f"fuzz http: {http['requests']} requests in {http['seconds']:.0f} s: 500s: {http['500s']}, "
           f"tracebacks: {http['tracebacks']}, poisoned states: {http['poisoned']} "
@@ -528,10 +590,20 @@ def run(args) -> int:
     print(f"  statuses: {http['statuses']}")
     if http["first_traceback"]:
         print(f"  first traceback:\n{http['first_traceback']}")
-    print(f"fuzz cli: {cli['inputs']} inputs each; exits other than 0/2: {cli['other_exits']}")
+    print(f"fuzz routes: {walk['requests']} requests walking every route with the corpus in {walk['seconds']:.0f} s: "
+          f"500s: {len(walk['failures'])}, tracebacks: {walk['tracebacks']}, poisoned states: {walk['poisoned']} "
+          f"(of {walk['state_checks']} checks)")
+    print(f"  statuses: {walk['statuses']}")
+    for failure in walk["failures"][:5]:
+        print(f"  {failure}")
+    if walk["first_traceback"]:
+        print(f"  first traceback:\n{walk['first_traceback']}")
+    print(f"fuzz cli: {cli['inputs']} inputs each; exits other than 0/2: {cli['other_exits']}; refusals not "
+          f"one clean line: {cli['not_one_line']}; peak memory of the whole bench process: {cli['peak_mb']:.0f} MB")
     for command, codes in cli["codes"].items():
         print(f"  rig {command}: {codes}")
     for example in cli["examples"]:
         print(f"  {example}")
-    ok = http["500s"] == 0 and http["tracebacks"] == 0 and http["poisoned"] == 0 and cli["other_exits"] == 0
+    ok = (http["500s"] == 0 and http["tracebacks"] == 0 and http["poisoned"] == 0 and cli["other_exits"] == 0
+          and not walk["failures"] and walk["tracebacks"] == 0 and walk["poisoned"] == 0)
     return 0 if ok else 1
