@@ -180,6 +180,8 @@ def _body_limit_only(exc: BaseException) -> bool:
     body over ``max_body_size``, the 413 already answered or to answer."""
     if isinstance(exc, BaseExceptionGroup):
         return all(_body_limit_only(inner) for inner in exc.exceptions)
+    if isinstance(exc, RuntimeError) and exc.__cause__ is not None and "response already started" in str(exc):
+        return _body_limit_only(exc.__cause__)  # Starlette re-raises it so once a file response has begun
     return type(exc).__module__ == "starlette.middleware.body_limit"
 
 

@@ -139,3 +139,10 @@ def test_a_non_ascii_content_length_is_not_a_500(clients, tracebacks):
     answer = clients[LOCAL].post("/api/events", content=b"{}", headers={"content-length": b"\xb2"})
     assert answer.status_code < 500
     assert not tracebacks.records
+
+
+@pytest.mark.parametrize("path", ["/calibrate", "/", "/static/app.js"])
+def test_a_declared_body_over_the_limit_on_a_file_route_is_413_without_a_traceback(clients, tracebacks, path):
+    answer = clients[LOCAL].get(path, headers={"content-length": "99999999999999999999"})
+    assert answer.status_code == 413
+    assert not tracebacks.records
