@@ -116,6 +116,11 @@ class PinGuard:
             self._wrong.popleft()
         return len(self._wrong) >= self.ceiling
 
+    def trusted(self, client: str | None) -> bool:
+        """``client`` gave the right PIN within ``trust_s`` (a player's phone)."""
+        with self._lock:
+            return self._trusted_now(client or "?", self._clock())
+
     def _trusted_now(self, client: str, now: float) -> bool:
         seen = self._trusted.get(client)
         return seen is not None and now - seen < self.trust_s
@@ -363,7 +368,8 @@ def create_app(
         from rig.display.calibration import calibration_routes
 
         routes += calibration_routes(calibration, can_change=can_change, forbidden=refuse, can_view=can_view)
-    routes += api_routes(service, sim=sim, can_change=can_change, can_view=can_view)
+    routes += api_routes(service, sim=sim, can_change=can_change, can_view=can_view,
+                         trusted=lambda request: guard.trusted(request.client.host if request.client else None))
     from rig.display.referee import referee_routes
 
     routes += referee_routes(service, evidence=evidence, can_view=can_view)
