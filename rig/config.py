@@ -266,6 +266,8 @@ class LeagueConfig:
     ca_file: Path | None = None
     username: str | None = None
     password: str | None = None
+    #: the table's signing secret: its events carry an HMAC the league checks (None: unsigned)
+    secret: str | None = None
 
     @property
     def account(self) -> str:
@@ -408,7 +410,7 @@ _SECTIONS = {
     "game": ("name", "turns_each", "penalty_per_violation"),
     "tosses": ("lockout_ms", "stuck_after_s", "hold_confirm_s", "order_window_ms", "min_press_ms", "tie_window_us"),
     "evidence": ("keep", "max_age_days", "max_mb", "width", "quality"),
-    "league": ("table", "host", "port", "tls", "ca_file", "username", "password"),
+    "league": ("table", "host", "port", "tls", "ca_file", "username", "password", "secret"),
 }
 _PLAYER_KEYS = ("name", "pin", "kind")
 _TOP_KEYS = ("players", "camera", "profile", "data_dir", "server", "game", "tosses", "evidence", "league")
@@ -643,9 +645,13 @@ class _Parser:
             raise self.fail("league.ca_file", "is set but tls = false (set tls = true to use it)")
         username = self.string(table, "username", "league.username", None)
         password = self.string(table, "password", "league.password", None)
+        secret = self.string(table, "secret", "league.secret", None)
+        if secret is not None and len(secret) < 16:
+            raise self.fail("league.secret", "must be at least 16 characters (`python3 -c 'import secrets; "
+                            "print(secrets.token_hex(16))'` makes one)")
         return LeagueConfig(table=name, host=host, port=self.integer(table, "port", "league.port", 8883 if tls else 1883,
                                                                      1, 65535),
-                            tls=tls, ca_file=ca_file, username=username, password=password)
+                            tls=tls, ca_file=ca_file, username=username, password=password, secret=secret)
 
     def tosses(self, table: dict) -> TossConfig:
         order_window_ms = self.number(table, "order_window_ms", "tosses.order_window_ms", 5.0, 0.0, 100.0)
