@@ -139,13 +139,41 @@ def decode_json(raw: bytes | str, *, max_bytes: int = MAX_BODY, what: str = "") 
             raise BadInput(_where(what, "not valid text (a lone surrogate)")) from None
     if len(raw) > max_bytes:
         raise BadInput(_where(what, f"{len(raw)} bytes is too big (at most {max_bytes})"))
+    check_utf8(raw, what=what)
     if _nesting(raw) > MAX_DEPTH:
         raise BadInput(_where(what, f"nested deeper than {MAX_DEPTH} levels"))
     try:
         value = msgspec.json.decode(raw)
-    except (msgspec.DecodeError, RecursionError) as exc:
+    except (msgspec.DecodeError, RecursionError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
         raise BadInput(_where(what, f"not valid JSON: {exc}")) from None
     return check_value(value)
+
+
+def check_utf8(raw: bytes, *, what: str = "") -> str:
+    """``raw`` as text, or :class:`BadInput` naming the first byte that is not UTF-8 (JSON is UTF-8 only).
+
+    >>> check_utf8(b'{"player": "\\xff\\xfe"}')
+    Traceback (most recent call last):
+    ...
+    rig.boundary.BadInput: not valid JSON: not UTF-8 text (byte 12 is 0xff)
+    """
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInput(_where(what, f"not valid JSON: not UTF-8 text (byte {exc.start} is "
+                                    f"0x{raw[exc.start]:02x})")) from None
+
+
+def whole_number(text: object, *, digits: int = 18) -> int | None:
+    """``text`` as a non-negative whole number if it is one written in ASCII digits 0-9 (at most
+    ``digits`` of them), else None. ``str.isdigit`` alone lets through "²" and "٣", which ``int()`` refuses.
+
+    >>> whole_number("42"), whole_number("²"), whole_number("٣"), whole_number("-1"), whole_number(None)
+    (42, None, None, None, None)
+    """
+    if not isinstance(text, str) or not text or len(text) > digits or not (text.isascii() and text.isdigit()):
+        return None
+    return int(text)
 
 
 def _nesting(raw: bytes) -> int:

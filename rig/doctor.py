@@ -147,11 +147,11 @@ def check_python(ctx: Context) -> Check:
 def _version_tuple(text: str) -> tuple[int, ...]:
     parts = []
     for piece in text.split("."):
-        digits = "".join(ch for ch in piece if ch.isdigit()) if piece else ""
+        digits = "".join(ch for ch in piece if "0" <= ch <= "9") if piece else ""
         if not digits:
             break
         parts.append(int(digits))
-        if not piece.isdigit():
+        if not (piece.isascii() and piece.isdigit()):
             break
     return tuple(parts)
 
@@ -648,12 +648,19 @@ def check_database(ctx: Context) -> Check:
 
         with open_log(folder, create=False) as log:
             facts = log.check()
+            loss = log.loss
     except (RigError, OSError) as exc:
         return Check(name, FAIL, str(exc), "move the file away (keep it: the games are in it) and start a new log; "
                                           "`rig history` reads old logs")
     if facts.get("integrity") != "ok":
         return Check(name, FAIL, f"{path}: integrity check says {facts.get('integrity')}",
                      "move the file away (keep it for rescue) so the rig starts a new log")
+    if loss:
+        from rig.engine.log import loss_text
+
+        return Check(name, FAIL, f"{path}: {loss.get('lost')} acknowledged event(s) lost (the log ends at "
+                                 f"#{loss.get('found')}, the rig had acknowledged #{loss.get('acked')})",
+                     loss_text(loss, path))
     if str(facts.get("journal_mode", "")).lower() != "wal":
         return Check(name, FAIL, f"{path}: journal mode {facts.get('journal_mode')}, not WAL",
                      "is the data folder on a network share? keep it on the Pi's own disk")

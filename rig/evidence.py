@@ -144,7 +144,7 @@ class EvidenceStore:
         out = []
         for jpg in folder.glob(f"{prefix}*.jpg") if folder.is_dir() else ():
             tail = jpg.stem[len(prefix):]
-            if tail.isdigit():
+            if tail.isascii() and tail.isdigit():
                 out.append(int(tail))
         return sorted(out)
 

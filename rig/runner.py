@@ -365,6 +365,11 @@ class Rig:
                                   "(loop = true under [camera] plays it again and again)", "info").to_dict())
         elif self.use_camera and self._started and not (watcher and watcher.running):
             notices.append(Notice("camera-thread", "The camera reader stopped: see the rig's log", "bad").to_dict())
+        loss = getattr(self.service.log, "loss", None) if self.service is not None else None
+        if loss:  # acknowledged events the log no longer holds: never silent
+            from rig.engine.log import loss_text
+
+            notices.append(Notice("log-loss", loss_text(loss, self.service.log.path), "bad").to_dict())
         outage = self.service.outage if self.service is not None else None
         if outage:
             waiting = len(self.service.backlog)

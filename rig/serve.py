@@ -153,7 +153,7 @@ class Watchdog(threading.Thread):
         self.health_url = url.rstrip("/") + "/api/health"
         self.notifier = notifier or sdnotify.SystemdNotifier()
         usec = env.get("WATCHDOG_USEC", "")
-        self.interval = int(usec) / 2e6 if usec.isdigit() and int(usec) > 0 else None
+        self.interval = int(usec) / 2e6 if usec.isascii() and usec.isdigit() and int(usec) > 0 else None
         self._stop_event = threading.Event()
 
     def stop(self) -> None:
@@ -195,6 +195,18 @@ def _server_class():
         """uvicorn's server, except that SIGTERM/SIGINT end :func:`serve` normally (uvicorn re-raises
         them after shutting down, which would kill the process before the rig is closed)."""
 
+        #: called first when a stop is asked (the rig's open event streams end, so shutting down
+        #: does not wait for them and no "timeout graceful shutdown exceeded" traceback is logged)
+        before_exit = None
+
+        def handle_exit(self, sig, frame) -> None:
+            if self.before_exit is not None:
+                try:
+                    self.before_exit()
+                except Exception:  # noqa: BLE001 - stopping must go on
+                    log.warning("ending the event streams failed", exc_info=True)
+            super().handle_exit(sig, frame)
+
         @contextlib.contextmanager
         def capture_signals(self):
             if threading.current_thread() is not threading.main_thread():
@@ -229,6 +241,7 @@ def serve(rig: Rig, sock: socket.socket, *, listen: str = "127.0.0.1", out=print
     server = _server_class()(uvicorn.Config(app, log_level="warning", access_log=False, proxy_headers=False,
                                            timeout_graceful_shutdown=2, lifespan="off",
                                            http=limited_protocol()))
+    server.before_exit = rig.service.end_streams
     urls = page_urls(listen, port)
     mode = "simulation mode (virtual table, mock GPIO pins)" if rig.mode == "sim" else "real rig"
     out(f"rig: {mode}: scoreboard at {urls[0]}", flush=True)

@@ -63,6 +63,33 @@ HOSTILE = [Raw("NaN"), Raw("Infinity"), Raw("-Infinity"), Raw("1e400"), Raw("-1e
            "<script>alert(1)</script>", "../../etc/passwd", "🐸" * 30]
 
 
+#: bodies that broke a route once (issue 31) or might: invalid UTF-8 inside a JSON string, a dict where
+#: a name is hashed, bytes that are not JSON at all
+CORPUS_BODIES = (b'{"player":"\xff\xfe"}', b'{"type":"game_started","game":{"a":1}}',
+                 b'{"type":"game_started","game":["x"],"players":["Ada","Ben","Cleo"]}',
+                 b'{"players":["Ada","\xc3"],"game":"dice"}', b'{"name":"\xed\xa0\x80"}', b'{"\xff":1}',
+                 b'\xef\xbb\xbf{}', b"\xff\xfe", b'{"card":"pink\x80"}', b'{"connected":"\xe9"}',
+                 b'{"what":"undo","index":"\xb2"}', b'{"dice":"\xd9\xa3"}', b"", b"null", b"[]", b'"x"',
+                 b'{"type":"correction","what":{"a":1}}', b'{"type":{"a":1}}', b'{"step":["blue"]}',
+                 b'{"name":{"a":1}}', b'{"locked":"yes"}', b'{"player":{"a":1},"hold_ms":"\xff"}')
+#: path parameters and query values: non-ASCII digits (pass ``str.isdigit``, fail ``int()``), invalid
+#: UTF-8 escapes, NUL, huge numbers, traversal
+CORPUS_SEGMENTS = ("1", "\u00b2", "\u0663", "%B2", "%FF%FE", "%00", "-1", "9" * 30, "..", "%2e%2e", "1e3", " 1",
+                   "\U0001d7d9", "\uff11")
+#: header values (bytes: some are not text): every header the rig reads
+CORPUS_HEADERS = {
+    "origin": (b"http://[::1", b"http://[", b"\xff\xfe", b"http://127.0.0.1:8080\xff", b"null", b"http://evil.example",
+               b"http://127.0.0.1:8080", b"", b"http://" + b"a" * 5000),
+    "host": (b"[::1", b"\xff", b"127.0.0.1:\xb2", b"127.0.0.1:99999", b"", b"a" * 300, b"[", b"[]:80", b"1.2.3.4:8080:1"),
+    "idempotency-key": (b"\xff" * 10, b"k" * 8, b"\xb2" * 9, b"short", b"k" * 200, b"key\x7f12345", b"\xc3\xa9" * 6),
+    "x-rig-pin": (b"\xff\xfe", b"\xc2\xb2" * 8, b"\xd9\xa3" * 8, b"", b"1" * 5000, b"0000", PIN.encode()),
+    "range": (b"bytes=\xc2\xb2-", b"bytes=0-0," * 500, b"bytes=-0", b"bytes=99999999999999999999-", b"bytes=5-1",
+              b"items=0-1", b"bytes=\xff", b"bytes=0-", b"bytes=-99999999999999999999999999"),
+    "content-length": (b"\xb2", b"\xc2\xb2", b"99999999999999999999999999", b"-1"),
+    "content-type": (b"\xff", b"application/json; charset=latin-1", b"multipart/form-data; boundary=\xff"),
+}
+
+
 def value(rng: random.Random, depth: int = 0) -> Any:
     roll = rng.random()
     if roll < 0.35:
@@ -141,6 +168,14 @@ def body_bytes(rng: random.Random, path: str) -> bytes:
     return dumps(doc).encode("utf-8", "surrogatepass")
 
 
+def not_utf8(rng: random.Random, body: bytes) -> bytes:
+    """``body`` with a byte that is not UTF-8 put inside it (inside a JSON string when there is one)."""
+    bad = rng.choice([b"\xff", b"\xfe\xff", b"\xc3", b"\xed\xa0\x80", b"\x80", b"\xb2"])
+    quotes = [i for i, byte in enumerate(body) if byte == 0x22]
+    at = rng.choice(quotes) + 1 if quotes else rng.randrange(len(body) + 1)
+    return body[:at] + bad + body[at:]
+
+
 def requests(rng: random.Random, count: int) -> Iterator[tuple[str, str, dict[str, str], bytes, tuple]]:
     local, phone = ("127.0.0.1", 50000), ("192.168.1.23", 50000)
     for _ in range(count):
@@ -154,11 +189,21 @@ def requests(rng: random.Random, count: int) -> Iterator[tuple[str, str, dict[st
             headers["origin"] = rng.choice(["http://evil.example", "null", "http://127.0.0.1:8080"])
         if rng.random() < 0.15:
             headers["idempotency-key"] = rng.choice(["k" * 8, f"key-{rng.randrange(50):08d}", "short", "k" * 200])
+        if rng.random() < 0.15:  # a malformed header the rig reads: Origin, Host, Idempotency-Key, X-Rig-Pin, Range
+            name = rng.choice(("origin", "host", "idempotency-key", "x-rig-pin", "range", "content-length"))
+            if name != "x-rig-pin" or client is local:  # wrong PINs from the phone are counted above already
+                headers[name] = rng.choice(CORPUS_HEADERS[name])
         if rng.random() < 0.7:
             path = rng.choice(POSTS)
-            yield "POST", path, headers, body_bytes(rng, path), client
+            body = body_bytes(rng, path)
+            if rng.random() < 0.15:
+                body = not_utf8(rng, body)
+            yield "POST", path, headers, body, client
         else:
-            yield "GET", rng.choice(GETS), headers, b"", client
+            path = rng.choice(GETS)
+            if rng.random() < 0.3:  # non-ASCII digits, invalid UTF-8 escapes, NUL in the query
+                path += ("&" if "?" in path else "?") + f"{rng.choice(QUERY_NAMES)}={rng.choice(CORPUS_SEGMENTS)}"
+            yield "GET", path, headers, b"", client
 
 
 # -- HTTP ----------------------------------------------------------------------------------------
@@ -200,6 +245,138 @@ def state_ok(client) -> bool:
             and turns.status_code in (200, 404) and dice.status_code == 200 and strict_json(dice))
 
 
+#: query parameters the routes read
+QUERY_NAMES = ("game", "overlay", "outline", "x")
+
+
+def route_requests(app) -> Iterator[tuple[str, str, dict[str, bytes], bytes]]:
+    """Every route of ``app`` (read from its routing table, so a new route is walked too) with the corpus:
+    each path parameter and query value of :data:`CORPUS_SEGMENTS`, each body of :data:`CORPUS_BODIES`
+    on each ``POST``, each header of :data:`CORPUS_HEADERS`: ``(method, path, headers, body)``."""
+    import re
+
+    from starlette.routing import Mount, Route
+
+    for route in app.routes:
+        if isinstance(route, Mount):
+            paths = [f"{route.path}/{tail}" for tail in ("app.js", "%2e%2e/%2e%2e/etc/passwd", "\u00b2", "%FF%FE",
+                                                          "..%2F..%2Fetc%2Fpasswd", "%00")]
+            methods = ["GET"]
+        elif isinstance(route, Route):
+            params = re.findall(r"{(\w+)(?::\w+)?}", route.path)
+            if params:
+                paths = [re.sub(r"{\w+(?::\w+)?}", segment, route.path) for segment in CORPUS_SEGMENTS]
+                paths += [re.sub(r"{\w+(?::\w+)?}", "1", route.path, count=1).replace(
+                    "{" + params[-1] + "}", segment) for segment in CORPUS_SEGMENTS if len(params) > 1]
+                paths = [re.sub(r"{\w+(?::\w+)?}", "1", p) for p in paths]
+            else:
+                paths = [route.path]
+            methods = sorted((route.methods or {"GET"}) - {"HEAD"})
+        else:
+            continue
+        base = paths[0]
+        paths += [f"{base}?{name}={value}" for name in QUERY_NAMES for value in CORPUS_SEGMENTS]
+        for method in methods:
+            body = b"{}" if method == "POST" else b""
+            for path in paths:
+                yield method, path, {}, body
+            if method == "POST":
+                for raw in CORPUS_BODIES:
+                    yield method, base, {"content-type": b"application/json"}, raw
+            for name, values in CORPUS_HEADERS.items():
+                for header in values:
+                    yield method, base, {name: header}, body
+
+
+async def asgi_request(app, method: str, target: str, headers: dict[str, bytes], body: bytes = b"",
+                       client: tuple[str, int] = ("127.0.0.1", 50000)) -> tuple[int, bytes]:
+    """One request straight into the ASGI ``app`` as a server would hand it over (raw header bytes, the
+    path percent-decoded like uvicorn does): ``(status, body)``. A stream (server-sent events) is cut
+    after its first chunk; an app that never answers gets status 0."""
+    import asyncio
+    from urllib.parse import unquote
+
+    raw_path, _, query = target.partition("?")
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
+             "path": unquote(raw_path), "raw_path": raw_path.encode("utf-8", "surrogateescape"),
+             "query_string": query.encode("utf-8", "surrogateescape"), "root_path": "",
+             "headers": [(k.lower().encode("latin-1"), v) for k, v in headers.items()],
+             "client": client, "server": ("127.0.0.1", 8080)}
+    sent = False
+    answered = asyncio.Event()
+    result: dict[str, Any] = {"status": 0, "body": b""}
+
+    async def receive():
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        await answered.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        if message["type"] == "http.response.start":
+            result["status"] = message["status"]
+        elif message["type"] == "http.response.body":
+            result["body"] += message.get("body", b"")
+            if not message.get("more_body") or result["body"]:
+                answered.set()
+
+    task = asyncio.ensure_future(app(scope, receive, send))
+    waiter = asyncio.ensure_future(answered.wait())
+    await asyncio.wait({task, waiter}, timeout=30, return_when=asyncio.FIRST_COMPLETED)
+    answered.set()
+    for pending in (task, waiter):
+        if not pending.done():
+            pending.cancel()
+    await asyncio.gather(task, waiter, return_exceptions=True)
+    return result["status"], result["body"]
+
+
+def _strict(body: bytes) -> bool:
+    try:
+        json.loads(body.decode("utf-8"), parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
+        return True
+    except (ValueError, UnicodeDecodeError):
+        return False
+
+
+async def _state_ok(app) -> bool:
+    host = {"host": b"127.0.0.1:8080"}
+    answers = [await asgi_request(app, "GET", path, host) for path in ("/api/state", "/api/history", "/api/dice")]
+    return all(status == 200 and _strict(body) for status, body in answers)
+
+
+def walk_routes(app, *, check_every: int = 25) -> dict[str, Any]:
+    """:func:`route_requests` against ``app`` from the rig's display and from a phone with the PIN;
+    the state and history checked along the way. Counts statuses, 500s, poisoned states."""
+    import asyncio
+
+    async def walk() -> dict[str, Any]:
+        statuses: Counter[int] = Counter()
+        failures: list[str] = []
+        poisoned = checks = 0
+        for n, (method, path, headers, body) in enumerate(route_requests(app)):
+            phone = n % 5 == 4
+            sent = {"host": b"127.0.0.1:8080", **({"x-rig-pin": PIN.encode()} if phone else {}), **headers}
+            if body and "content-length" not in headers:
+                sent["content-length"] = str(len(body)).encode()
+            status, _ = await asgi_request(app, method, path, sent, body,
+                                           ("192.168.1.23", 50000) if phone else ("127.0.0.1", 50000))
+            statuses[status] += 1
+            if status >= 500 and status != 503 or status == 0:
+                failures.append(f"{status} {method} {path!r} {headers!r} {body[:60]!r}")
+            if n % check_every == check_every - 1:
+                checks += 1
+                poisoned += not await _state_ok(app)
+        checks += 1
+        poisoned += not await _state_ok(app)
+        return {"requests": sum(statuses.values()), "statuses": dict(sorted(statuses.items())),
+                "failures": failures, "poisoned": poisoned, "state_checks": checks}
+
+    return asyncio.run(walk())
+
+
 def fuzz_http(data_dir: Path, count: int, seed: int, *, camera: bool = True) -> dict[str, Any]:
     """Fuzz the app of a simulated rig over ``data_dir``; returns the figures."""
     from rig.config import RigConfig
@@ -218,7 +395,7 @@ def fuzz_http(data_dir: Path, count: int, seed: int, *, camera: bool = True) -> 
             local = clients[("127.0.0.1", 50000)]
             for n, (method, path, headers, body, client) in enumerate(requests(rng, count)):
                 web = clients[client]
-                headers = {k: v.encode("utf-8") for k, v in headers.items()}
+                headers = {k: v if isinstance(v, bytes) else v.encode("utf-8") for k, v in headers.items()}
                 if method == "POST":
                     response = web.post(path, content=body, headers={"content-type": b"application/json", **headers})
                 else:
@@ -338,30 +515,74 @@ def image_input(rng: random.Random) -> bytes:
 def fuzz_cli(work: Path, count: int, seed: int) -> dict[str, Any]:
     from rig.vision.profile import default_profile_path
 
+    import os
+    import resource
+
     rng = random.Random(seed)
-    codes: dict[str, Counter] = {"score": Counter(), "config check": Counter(), "read": Counter()}
+    codes: dict[str, Counter] = {"score": Counter(), "config check": Counter(), "read": Counter(),
+                                 "odd files": Counter()}
     bad: list[str] = []
+    not_one_line = 0
+    # files that are not what a command expects: /dev/zero, a FIFO without a writer, a sparse 2 GB file, a folder
+    fifo, huge, folder = work / "fifo.toml", work / "huge.toml", work / "folder.toml"
+    if not fifo.exists():
+        os.mkfifo(fifo)
+    with open(huge, "wb") as handle:
+        handle.truncate(2 * 1024**3)
+    folder.mkdir(exist_ok=True)
+    odd = ["/dev/zero", str(fifo), str(huge), str(folder)]
     for n in range(count):
-        code, _ = _run_cli(["score", "-"], score_input(rng))
+        data = score_input(rng)
+        if rng.random() < 0.1:
+            data = not_utf8(rng, data)
+        code, err = _run_cli(["score", "-"], data)
         codes["score"][code] += 1
         config = work / f"rig{n % 7}.toml"
-        config.write_text(config_input(rng), encoding="utf-8", errors="surrogatepass")
-        code2, _ = _run_cli(["config", "check", "-q", str(config)])
+        config.write_bytes(config_input(rng).encode("utf-8", "surrogatepass") if rng.random() < 0.9
+                           else not_utf8(rng, config_input(rng).encode("utf-8", "surrogatepass")))
+        code2, err2 = _run_cli(["config", "check", "-q", str(config)])
         codes["config check"][code2] += 1
         image = work / f"img{n % 7}.png"
         image.write_bytes(image_input(rng))
-        code3, _ = _run_cli(["read", "--profile", str(default_profile_path()), "--json", str(image)])
+        code3, err3 = _run_cli(["read", "--profile", str(default_profile_path()), "--json", str(image)])
         codes["read"][code3] += 1
-        bad += [f"{cmd}: {c}" for cmd, c in (("score", code), ("config check", code2), ("read", code3))
-                if c not in (0, 2)]
+        runs = [("score", code, err), ("config check", code2, err2), ("read", code3, err3)]
+        if n % 10 == 0:
+            path = odd[(n // 10) % len(odd)]
+            argv = rng.choice([["config", "check", "-q", path], ["read", "--profile", path, str(image)],
+                               ["read", "--game", "pips", "--params", path, str(image)], ["score", path]])
+            code4, err4 = _run_cli(argv)
+            codes["odd files"][code4] += 1
+            runs.append((" ".join(argv[:2]) + " " + path, code4, err4))
+        bad += [f"{cmd}: {c}" for cmd, c, _ in runs if c not in (0, 2)]
+        not_one_line += sum(1 for _, c, e in runs if c == 2 and (e.count("\n") != 1 or "\x1b" in e))
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {"inputs": count, "codes": {k: dict(v) for k, v in codes.items()}, "other_exits": len(bad),
-            "examples": bad[:5]}
+            "examples": bad[:5], "not_one_line": not_one_line, "peak_mb": peak}
+
+
+def walk_http(data_dir: Path, seed: int) -> dict[str, Any]:
+    """:func:`walk_routes` over the simulated rig (camera on: the calibration routes too), tracebacks counted."""
+    from rig.config import RigConfig
+    from rig.runner import Rig
+
+    catcher = _Tracebacks()
+    logging.getLogger().addHandler(catcher)
+    start = time.perf_counter()
+    try:
+        with Rig(RigConfig.default(), mode="sim", data_dir=data_dir, seed=seed, camera=True, sim_fps=5) as rig:
+            figures = walk_routes(rig.app(pin=PIN, lan=True))
+    finally:
+        logging.getLogger().removeHandler(catcher)
+    return {**figures, "tracebacks": catcher.count, "first_traceback": catcher.first,
+            "seconds": time.perf_counter() - start}
 
 
 def run(args) -> int:
     logging.basicConfig(level=logging.ERROR)
     with tempfile.TemporaryDirectory(prefix="rig-bench-fuzz-") as work:
         http = fuzz_http(Path(work) / "data", args.requests, args.seed)
+        walk = walk_http(Path(work) / "walk", args.seed)
         cli = fuzz_cli(Path(work), args.cli, args.seed)
     print(f"fuzz http: {http['requests']} requests in {http['seconds']:.0f} s: 500s: {http['500s']}, "
           f"tracebacks: {http['tracebacks']}, poisoned states: {http['poisoned']} "
@@ -369,10 +590,20 @@ def run(args) -> int:
     print(f"  statuses: {http['statuses']}")
     if http["first_traceback"]:
         print(f"  first traceback:\n{http['first_traceback']}")
-    print(f"fuzz cli: {cli['inputs']} inputs each; exits other than 0/2: {cli['other_exits']}")
+    print(f"fuzz routes: {walk['requests']} requests walking every route with the corpus in {walk['seconds']:.0f} s: "
+          f"500s: {len(walk['failures'])}, tracebacks: {walk['tracebacks']}, poisoned states: {walk['poisoned']} "
+          f"(of {walk['state_checks']} checks)")
+    print(f"  statuses: {walk['statuses']}")
+    for failure in walk["failures"][:5]:
+        print(f"  {failure}")
+    if walk["first_traceback"]:
+        print(f"  first traceback:\n{walk['first_traceback']}")
+    print(f"fuzz cli: {cli['inputs']} inputs each; exits other than 0/2: {cli['other_exits']}; refusals not "
+          f"one clean line: {cli['not_one_line']}; peak memory of the whole bench process: {cli['peak_mb']:.0f} MB")
     for command, codes in cli["codes"].items():
         print(f"  rig {command}: {codes}")
     for example in cli["examples"]:
         print(f"  {example}")
-    ok = http["500s"] == 0 and http["tracebacks"] == 0 and http["poisoned"] == 0 and cli["other_exits"] == 0
+    ok = (http["500s"] == 0 and http["tracebacks"] == 0 and http["poisoned"] == 0 and cli["other_exits"] == 0
+          and not walk["failures"] and walk["tracebacks"] == 0 and walk["poisoned"] == 0)
     return 0 if ok else 1

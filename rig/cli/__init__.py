@@ -59,8 +59,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except RigError as exc:
-        print(f"rig {args.command}: error: {exc}", file=sys.stderr)
-        return 2
+        from rig.textfile import one_line
+
+        # one line, printable: a field name or value from the input never puts a newline or a
+        # terminal escape sequence on the user's terminal
+        print(f"rig {args.command}: error: {one_line(str(exc))}", file=sys.stderr)
+        return getattr(exc, "exit_code", 2)  # 2: a person must act; 75 (a full disk): systemd retries
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -14,6 +14,7 @@ BENCHMARKS = {
     "tosses": ("rig.bench.tosses", "toss ordering and latency through the real gpiozero stack"),
     "events": ("rig.bench.events", "event-log append latency with fsync on"),
     "durability": ("rig.bench.durability", "SIGKILL campaign: acknowledged inputs lost, end state vs uninterrupted"),
+    "storage": ("rig.bench.storage", "bit flips, cuts, foreign files, a full disk: refused files changed, losses unnoticed"),
     "fuzz": ("rig.bench.fuzz", "fuzzed HTTP requests and CLI inputs: 500s, tracebacks, poisoned states, exit codes"),
     "lan": ("rig.bench.lan", "the kiosk's answer time while a LAN client opens many connections; PIN search time"),
     "league": ("rig.bench.league", "N tables through a real mosquitto into rig league: events/s, latency, catch-up"),

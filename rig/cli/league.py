@@ -28,6 +28,9 @@ def register(subparsers) -> None:
     parser.add_argument("--password-file", type=Path, metavar="FILE",
                         help=f"a file holding the account's password (default: ${PASSWORD_ENV})")
     parser.add_argument("--tls", action="store_true", help="connect with TLS")
+    parser.add_argument("--secrets", type=Path, metavar="FILE",
+                        help="a TOML file of each table's signing secret ([tables] table-1 = \"...\", as its "
+                        "[league] secret): unsigned, forged or changed events are then rejected")
     parser.add_argument("--ca-file", type=Path, metavar="FILE", help="the CA that signed the broker's certificate")
     parser.add_argument("--data-dir", type=Path, metavar="DIR",
                         help="where league.sqlite3 lives (default: the rig's data folder)")
@@ -58,6 +61,28 @@ def settings_from(args):
     return BrokerSettings(host, port, args.tls, args.ca_file, args.username or None, password)
 
 
+def read_secrets(path: Path | None) -> dict[str, str]:
+    """The tables' signing secrets from ``--secrets FILE`` (TOML ``[tables] NAME = "SECRET"``), or none."""
+    if path is None:
+        return {}
+    import tomllib
+
+    from rig.errors import RigError
+    from rig.textfile import read_text_limited
+
+    try:
+        data = tomllib.loads(read_text_limited(path, what="secrets file", limit=256 * 1024))
+    except tomllib.TOMLDecodeError as exc:
+        raise RigError(f"{path}: not valid TOML: {exc}") from None
+    tables = data.get("tables")
+    if not isinstance(tables, dict) or not tables:
+        raise RigError(f"{path}: needs a [tables] section: table-1 = \"its secret\", one line per table")
+    for name, secret in tables.items():
+        if not isinstance(secret, str) or len(secret) < 16:
+            raise RigError(f"{path}: tables.{name}: the secret must be a string of at least 16 characters")
+    return dict(tables)
+
+
 def serve_app(app, sock, out=print) -> None:
     """Serve ``app`` on a bound socket until Ctrl+C / SIGTERM."""
     import uvicorn
@@ -84,7 +109,7 @@ def run(args) -> int:
     data_dir = resolve_data_dir(args.data_dir)
     sock = bind_socket(args.listen, args.port)
     try:
-        with League(data_dir / "league.sqlite3", settings) as league:
+        with League(data_dir / "league.sqlite3", settings, secrets=read_secrets(args.secrets)) as league:
             url = page_urls(args.listen, sock.getsockname()[1])[0]
             print(f"rig league: following {settings!r}, league data in {data_dir / 'league.sqlite3'}", flush=True)
             print(f"rig league: standings at {url}  (JSON: {url}api/league); Ctrl+C stops", flush=True)

@@ -34,14 +34,13 @@ def register(subparsers) -> None:
 
 
 def read_json(path: str):
+    from rig.textfile import read_limited
+
     try:
         if path == "-":
             text = sys.stdin.buffer.read(MAX_INPUT + 1) if hasattr(sys.stdin, "buffer") else sys.stdin.read()
-        else:
-            with open(path, "rb") as handle:
-                text = handle.read(MAX_INPUT + 1)
-    except FileNotFoundError:
-        raise InputError(f"no such file: {path}") from None
+        else:  # bounded, a FIFO without a writer does not hang, a folder is named as one
+            text = read_limited(path, limit=MAX_INPUT + 1, what="file", error=InputError)
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read {path}: {exc}") from None
     from rig.boundary import BadInput, decode_json

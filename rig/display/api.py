@@ -23,7 +23,8 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from rig.boundary import MAX_BODY, BadInput, NewGame, SimPress, SimRoll, convert, decode_json, sanitize
+from rig.boundary import (MAX_BODY, BadInput, NewGame, SimPress, SimRoll, convert, decode_json, sanitize,
+                          whole_number)
 from rig.engine.errors import EventFormatError, EventRefused, LogError
 from rig.errors import RigError
 
@@ -34,6 +35,11 @@ KEEPALIVE_S = 15.0
 #: live streams one other device may hold open, and all other devices together
 STREAMS_PER_CLIENT = 8
 STREAMS_TOTAL = 128
+#: streams kept beyond the total for PIN holders (devices that gave the right PIN lately): the
+#: players' phones are served even when viewers have taken every other place
+STREAMS_RESERVED = 32
+#: seconds a turned-away viewer is asked to wait (``Retry-After``)
+RETRY_AFTER_S = 30
 
 
 class SafeJSONResponse(JSONResponse):
@@ -62,22 +68,25 @@ def _is_loopback(host: str | None) -> bool:
 
 
 class StreamLimits:
-    """Live streams open per client address and in total (the rig's own display is never limited).
+    """Live streams open per client address and in total (the rig's own display is never limited);
+    ``priority`` streams (PIN holders) may use ``reserved`` places beyond the total.
 
-    >>> limits = StreamLimits(per_client=1, total=2)
+    >>> limits = StreamLimits(per_client=1, total=2, reserved=1)
     >>> limits.acquire("10.0.0.5"), limits.acquire("10.0.0.5"), limits.acquire("10.0.0.6"), limits.acquire("::1")
     (None, 429, None, None)
-    >>> limits.acquire("10.0.0.7")
-    503
+    >>> limits.acquire("10.0.0.7"), limits.acquire("10.0.0.8", priority=True), limits.acquire("10.0.0.9", priority=True)
+    (503, None, 503)
     """
 
-    def __init__(self, *, per_client: int = STREAMS_PER_CLIENT, total: int = STREAMS_TOTAL) -> None:
+    def __init__(self, *, per_client: int = STREAMS_PER_CLIENT, total: int = STREAMS_TOTAL,
+                 reserved: int = STREAMS_RESERVED) -> None:
         self.per_client = per_client
         self.total = total
+        self.reserved = reserved
         self._open: Counter[str] = Counter()
         self._lock = threading.Lock()
 
-    def acquire(self, client: str | None) -> int | None:
+    def acquire(self, client: str | None, *, priority: bool = False) -> int | None:
         """None if a stream may open for ``client`` (then :meth:`release` it), else the status to answer."""
         if _is_loopback(client):
             return None
@@ -85,7 +94,7 @@ class StreamLimits:
         with self._lock:
             if self._open[key] >= self.per_client:
                 return 429
-            if sum(self._open.values()) >= self.total:
+            if sum(self._open.values()) >= self.total + (self.reserved if priority else 0):
                 return 503
             self._open[key] += 1
         return None
@@ -113,8 +122,8 @@ def error(status: int, message: str) -> JSONResponse:
 
 async def read_object(request: Request) -> dict[str, Any]:
     """The request's JSON object through the strict boundary (:class:`BadBody` 400/413/422 if not)."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY:
+    declared = whole_number(request.headers.get("content-length", ""), digits=30)
+    if declared is not None and declared > MAX_BODY:
         raise BadBody(413, f"the request body is {declared} bytes, at most {MAX_BODY}")
     raw = b""
     try:
@@ -158,10 +167,12 @@ def sse_message(state: dict[str, Any]) -> str:
 
 
 def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | None = None,
-               can_view: Callable[[Request], bool] | None = None, limits: StreamLimits | None = None) -> list[Route]:
+               can_view: Callable[[Request], bool] | None = None, limits: StreamLimits | None = None,
+               trusted: Callable[[Request], bool] | None = None) -> list[Route]:
     """The API routes over an :class:`rig.engine.service.EngineService` (``sim`` adds the simulation routes).
 
-    ``can_view(request)`` guards what is private (the history); ``limits`` caps live streams.
+    ``can_view(request)`` guards what is private (the history); ``limits`` caps live streams;
+    ``trusted(request)``: a PIN holder's device, whose stream may use the reserved places.
     """
     limits = limits or StreamLimits()
 
@@ -200,11 +211,18 @@ def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | Non
 
     async def stream(request: Request) -> Response:
         client = request.client.host if request.client else None
-        refused = limits.acquire(client)
+        refused = limits.acquire(client, priority=trusted is not None and trusted(request))
+        retry = {"retry-after": str(RETRY_AFTER_S)}
         if refused == 429:
-            return error(429, f"too many live streams from this device (at most {limits.per_client})")
+            return SafeJSONResponse({"error": f"too many live streams from this device (at most {limits.per_client}): "
+                                              "close another tab showing the scoreboard"}, status_code=429,
+                                    headers=retry)
         if refused == 503:
-            return error(503, "too many live streams open: try again later")
+            return SafeJSONResponse({"error": f"the rig shows the live scoreboard to at most {limits.total} other "
+                                              "devices and every place is taken; the players' phones (with the PIN) "
+                                              f"and the rig's own display come first; try again in {RETRY_AFTER_S} s",
+                                     "viewers": limits.total, "retry_after_s": RETRY_AFTER_S},
+                                    status_code=503, headers=retry)
         try:
             subscription = service.subscribe()
         except BaseException:
@@ -216,8 +234,10 @@ def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | Non
                 state = await run_in_threadpool(service.state)
                 last = state["version"]
                 yield sse_message(state)
-                while True:
+                while not getattr(subscription, "ended", False):
                     state = await subscription.next_state(KEEPALIVE_S)
+                    if getattr(subscription, "ended", False):
+                        break  # the rig is shutting down: end the stream (the page reconnects later)
                     if state is None:
                         yield ": keep-alive\n\n"
                     elif state["version"] != last:

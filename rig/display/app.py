@@ -4,9 +4,10 @@ Who may change things (:class:`PinGuard`): a browser on the rig itself (loopback
 ``::ffff:127.0.0.1`` when listening on ``::``) always may; anyone else on the network may look at
 the scoreboard, but a request that changes something (a correction, a new game, calibration, the
 simulation controls) or reads what is private (the live camera picture, the history of games) must
-carry the PIN shown on the attached display in the ``X-Rig-Pin`` header. Wrong PINs are counted
-for the whole rig, not per address (rotating addresses gains nothing): after a few, every PIN is
-refused for a while that doubles with each further wrong one.
+carry the PIN shown on the attached display in the ``X-Rig-Pin`` header. Wrong PINs lock out the
+device that sent them (for a while that doubles with each further wrong one), never the others; a
+network-wide ceiling of wrong PINs per hour bounds guessing from rotating addresses without locking
+out the phones that already gave the right PIN.
 
 >>> guard = PinGuard("12345678")
 >>> guard.check("10.0.0.7", "12345678"), guard.check("10.0.0.7", "00000000")
@@ -23,6 +24,7 @@ import ipaddress
 import secrets
 import threading
 import time
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from importlib import resources
 from pathlib import Path
@@ -55,27 +57,40 @@ def new_pin(digits: int = PIN_DIGITS) -> str:
 class PinGuard:
     """Decides whether a request may change anything (or see what is private).
 
-    Wrong PINs count for the whole rig: the first ``max_failures`` are free, then each further one
-    refuses every PIN (even the right one) for ``lockout_s`` seconds, doubling with each wrong PIN
-    up to ``max_lockout_s``. A right PIN outside a lockout resets the count. A request without a PIN
-    is refused without counting (it is not a guess).
+    Wrong PINs count **per device** (client address): the first ``max_failures`` are free, then each
+    further one locks that device out for ``lockout_s`` seconds, doubling up to ``max_lockout_s``; a
+    right PIN outside its lockout resets the device's count. So one device guessing locks out only
+    itself. Above that, a **global ceiling** bounds guessing from rotating addresses: at most
+    ``ceiling`` wrong PINs in any ``ceiling_window_s`` from all devices together; while it is reached,
+    only devices that gave the right PIN within ``trust_s`` (the players' phones) are still checked,
+    every other device is refused without a check. A request without a PIN is refused without
+    counting (it is not a guess).
     """
 
     def __init__(self, pin: str, *, max_failures: int = 5, lockout_s: float = 30.0, max_lockout_s: float = 900.0,
-                 clock=time.monotonic):
-        if not (pin.isdigit() and 4 <= len(pin) <= 12):
+                 ceiling: int = 20, ceiling_window_s: float = 3600.0, trust_s: float = 12 * 3600.0,
+                 max_devices: int = 4096, clock=time.monotonic):
+        if not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 12):
             raise ValueError("the PIN must be 4 to 12 digits")
         self.pin = pin
         self.max_failures = max_failures
         self.lockout_s = lockout_s
         self.max_lockout_s = max_lockout_s
+        self.ceiling = ceiling
+        self.ceiling_window_s = ceiling_window_s
+        self.trust_s = trust_s
+        self.max_devices = max_devices
         self._clock = clock
-        self.failures = 0
-        self._locked_until = 0.0
+        #: per device: [wrong PINs in a row, locked until]
+        self._devices: OrderedDict[str, list] = OrderedDict()
+        #: devices that gave the right PIN, and when
+        self._trusted: OrderedDict[str, float] = OrderedDict()
+        #: times of the wrong PINs within the ceiling's window (all devices)
+        self._wrong: deque[float] = deque()
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
-        return f"<PinGuard pin=*** failures={self.failures} locked={self.locked_out()}>"
+        return f"<PinGuard pin=*** devices={len(self._devices)} ceiling={self.ceiling_reached()}>"
 
     @staticmethod
     def is_local(host: str | None) -> bool:
@@ -89,18 +104,51 @@ class PinGuard:
         mapped = getattr(address, "ipv4_mapped", None)
         return (mapped or address).is_loopback
 
-    def locked_out(self, client: str | None = None) -> bool:
-        """Every PIN is refused now (``client`` is accepted for compatibility: the lockout is global)."""
-        return self._clock() < self._locked_until
+    def failures(self, client: str) -> int:
+        """Wrong PINs in a row from ``client``."""
+        with self._lock:
+            return self._devices.get(client, [0, 0.0])[0]
+
+    def ceiling_reached(self, now: float | None = None) -> bool:
+        """The network-wide ceiling of wrong PINs is reached: only trusted devices are checked now."""
+        now = self._clock() if now is None else now
+        while self._wrong and self._wrong[0] <= now - self.ceiling_window_s:
+            self._wrong.popleft()
+        return len(self._wrong) >= self.ceiling
+
+    def trusted(self, client: str | None) -> bool:
+        """``client`` gave the right PIN within ``trust_s`` (a player's phone)."""
+        with self._lock:
+            return self._trusted_now(client or "?", self._clock())
+
+    def _trusted_now(self, client: str, now: float) -> bool:
+        seen = self._trusted.get(client)
+        return seen is not None and now - seen < self.trust_s
+
+    def locked_out(self, client: str | None = None) -> str | None:
+        """Why ``client``'s PIN would be refused without a check now: ``"device"`` (its own wrong PINs),
+        ``"network"`` (the global ceiling, and it is not a trusted device), or None."""
+        with self._lock:
+            now = self._clock()
+            device = self._devices.get(client or "?")
+            if device is not None and now < device[1]:
+                return "device"
+            if self.ceiling_reached(now) and not self._trusted_now(client or "?", now):
+                return "network"
+            return None
 
     def lockout_for(self, failures: int) -> float:
-        """Seconds every PIN is refused after the ``failures``-th wrong one."""
+        """Seconds a device's PINs are refused after its ``failures``-th wrong one in a row."""
         if failures < self.max_failures:
             return 0.0
         return min(self.max_lockout_s, self.lockout_s * 2 ** min(failures - self.max_failures, 30))
 
     def guesses_per_day(self) -> int:
-        """The most PINs anyone can try in 24 hours at this lockout."""
+        """The most PINs all devices together can try in 24 hours (the global ceiling bounds them)."""
+        return int(self.ceiling * 86_400 / self.ceiling_window_s)
+
+    def device_guesses_per_day(self) -> int:
+        """The most PINs one device can try in 24 hours at its own lockout."""
         elapsed, tries = 0.0, 0
         while elapsed <= 86_400:
             tries += 1
@@ -108,20 +156,33 @@ class PinGuard:
         return tries
 
     def check(self, client: str, pin: str | None) -> bool:
-        """True if ``pin`` is right and no lockout runs; a wrong one counts for everyone."""
+        """True if ``pin`` is right and neither ``client``'s lockout nor the ceiling refuses it."""
         if pin is None:
             return False
         with self._lock:
             now = self._clock()
-            if now < self._locked_until:
+            device = self._devices.get(client)
+            if device is not None and now < device[1]:
+                return False
+            if self.ceiling_reached(now) and not self._trusted_now(client, now):
                 return False
             ok = hmac.compare_digest(pin.encode("utf-8", "replace"), self.pin.encode())
             if ok:
-                self.failures = 0
-            else:
-                self.failures += 1
-                self._locked_until = now + self.lockout_for(self.failures)
-            return ok
+                self._devices.pop(client, None)
+                self._trusted[client] = now
+                self._trusted.move_to_end(client)
+                while len(self._trusted) > self.max_devices:
+                    self._trusted.popitem(last=False)
+                return True
+            if device is None:
+                device = self._devices[client] = [0, 0.0]
+                while len(self._devices) > self.max_devices:  # oldest first; a forgotten device starts over
+                    self._devices.popitem(last=False)
+            self._devices.move_to_end(client)
+            device[0] += 1
+            device[1] = now + self.lockout_for(device[0])
+            self._wrong.append(now)
+            return False
 
 
 def _same_origin(request: Request) -> bool:
@@ -129,7 +190,11 @@ def _same_origin(request: Request) -> bool:
     origin = request.headers.get("origin")
     if not origin or origin == "null":
         return origin is None
-    return urlsplit(origin).netloc == request.headers.get("host", "")
+    try:
+        netloc = urlsplit(origin).netloc
+    except ValueError:  # "http://[::1": not an origin any browser sends
+        return False
+    return netloc == request.headers.get("host", "")
 
 
 def make_can_change(guard: PinGuard) -> Callable[[Request], bool]:
@@ -154,8 +219,13 @@ def may_see_private(guard: PinGuard, request: Request) -> bool:
 def forbidden(request: Request, guard: PinGuard | None = None) -> JSONResponse:
     if not _same_origin(request):
         return JSONResponse({"error": "cross-site request refused"}, status_code=403)
-    if guard is not None and guard.locked_out():
-        return JSONResponse({"error": "too many wrong PINs: every PIN is refused for a while, try again later"},
+    why = guard.locked_out(request.client.host if request.client else None) if guard is not None else None
+    if why == "device":
+        return JSONResponse({"error": "too many wrong PINs from this device: its PINs are refused for a while, "
+                                      "try again later"}, status_code=403)
+    if why == "network":
+        return JSONResponse({"error": "too many wrong PINs on the network: PINs from devices that have not given "
+                                      "the right one lately are refused for a while, try again later"},
                             status_code=403)
     return JSONResponse(
         {"error": "changing anything needs the PIN shown on the rig's display (header X-Rig-Pin)"},
@@ -298,7 +368,8 @@ def create_app(
         from rig.display.calibration import calibration_routes
 
         routes += calibration_routes(calibration, can_change=can_change, forbidden=refuse, can_view=can_view)
-    routes += api_routes(service, sim=sim, can_change=can_change, can_view=can_view)
+    routes += api_routes(service, sim=sim, can_change=can_change, can_view=can_view,
+                         trusted=lambda request: guard.trusted(request.client.host if request.client else None))
     from rig.display.referee import referee_routes
 
     routes += referee_routes(service, evidence=evidence, can_view=can_view)

@@ -9,8 +9,9 @@
   the first answer instead of doing it again, so a retry after a lost connection cannot log an
   event twice or undo twice (2xx and 4xx answers are kept; 403, 429 and 503 are not, the retry
   then runs for real);
-- turns an exception that escaped a route (a bug) into a 500 ``{"error"}`` and logs its traceback
-  once per place, not once per request.
+- turns an exception that escaped a route (a bug) into a 400 (a ``ValueError``: input a check
+  missed) or a 503 (anything else) ``{"error", "incident"}``, never a 500 page, and logs it under
+  that incident id (its traceback once per place, not once per request).
 
 >>> allowed = host_allowed({"rig.local"})
 >>> [allowed(h) for h in ("127.0.0.1:8080", "[::1]:8080", "rig.local", "evil.example:8080", "")]
@@ -23,6 +24,7 @@ import asyncio
 import ipaddress
 import json
 import logging
+import secrets
 import socket
 import traceback
 from collections import OrderedDict
@@ -66,8 +68,8 @@ def host_allowed(names: Iterable[str]) -> Callable[[str], bool]:
     return allowed
 
 
-def _json(status: int, message: str) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
-    body = json.dumps({"error": message}).encode()
+def _json(status: int, message: str, **extra: str) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+    body = json.dumps({"error": message, **extra}).encode()
     return status, [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())], body
 
 
@@ -78,7 +80,7 @@ async def _send_answer(send, answer, extra: Iterable[tuple[bytes, bytes]] = ()) 
 
 
 class Guard:
-    """ASGI middleware: the Host allow-list, idempotent POSTs, no traceback per request (see the module)."""
+    """ASGI middleware: the Host allow-list, idempotent POSTs, no 500 and no traceback per request (see the module)."""
 
     def __init__(self, app, *, hosts: Callable[[str], bool] | None = None, keep: int = KEEP_ANSWERS) -> None:
         self.app = app
@@ -150,16 +152,45 @@ class Guard:
         try:
             await self.app(scope, receive, tracking)
         except Exception as exc:  # noqa: BLE001 - the last line of defence: a bug, never user input
-            self._log_once(exc)
+            if _body_limit_only(exc):  # Starlette's body-size limit signalling, not a bug: 413, nothing logged
+                if not started:
+                    await _send_answer(send, _json(413, "the request body is too big"))
+                return
+            incident = self._log_once(exc, scope)
             if not started:
-                await _send_answer(send, _json(500, "the rig hit an internal error (it is in the journal)"))
+                await _send_answer(send, unexpected(exc, incident))
 
-    def _log_once(self, exc: BaseException) -> None:
+    def _log_once(self, exc: BaseException, scope) -> str:
+        """Log an exception that escaped a route under a short id (its traceback once per place); the id."""
+        incident = secrets.token_hex(4)
         frames = traceback.extract_tb(exc.__traceback__)
         where = f"{frames[-1].filename}:{frames[-1].lineno}" if frames else "?"
         key = (type(exc).__name__, where)
+        request = f"{scope.get('method', '?')} {str(scope.get('path', '?'))[:80]!r}"
         if key in self._logged:
-            log.error("internal error again: %s at %s: %s", key[0], where, exc)
-            return
+            log.error("internal error %s again: %s at %s on %s: %s", incident, key[0], where, request, exc)
+            return incident
         self._logged.add(key)
-        log.error("internal error (shown once per place)", exc_info=exc)
+        log.error("internal error %s on %s (the traceback is shown once per place)", incident, request, exc_info=exc)
+        return incident
+
+
+def _body_limit_only(exc: BaseException) -> bool:
+    """``exc`` is (a group of nothing but) Starlette's request-body-limit control flow: a declared or sent
+    body over ``max_body_size``, the 413 already answered or to answer."""
+    if isinstance(exc, BaseExceptionGroup):
+        return all(_body_limit_only(inner) for inner in exc.exceptions)
+    if isinstance(exc, RuntimeError) and exc.__cause__ is not None and "response already started" in str(exc):
+        return _body_limit_only(exc.__cause__)  # Starlette re-raises it so once a file response has begun
+    return type(exc).__module__ == "starlette.middleware.body_limit"
+
+
+def unexpected(exc: BaseException, incident: str) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+    """The answer to an exception that escaped a route: never a 500 page. Input the rig could not read
+    (a ``ValueError``/``UnicodeError`` a check missed) is a 400; anything else a 503 (the rig's fault,
+    try again); both name the incident id the journal holds."""
+    if isinstance(exc, (ValueError, UnicodeError)):
+        return _json(400, f"the request could not be read (incident {incident}, in the rig's journal)",
+                     incident=incident)
+    return _json(503, f"the rig hit an internal error (incident {incident}, in the rig's journal): try again",
+                 incident=incident)

@@ -24,6 +24,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from rig import registry
+from rig.boundary import whole_number
 from rig.engine.export import bgstats_play, bgstats_url, compact_play, history_csv, history_json
 from rig.engine.turns import NoSuchGame, game_turns, logged_dice
 
@@ -43,9 +44,10 @@ def _error(status: int, message: str) -> JSONResponse:
 
 
 def _number(text: str | None, what: str) -> int:
-    if text is None or not text.isdigit() or len(text) > 12:
-        raise _BadQuery(f"{what} must be a whole number, not {text!r}")
-    return int(text)
+    number = whole_number(text, digits=12)
+    if number is None:
+        raise _BadQuery(f"{what} must be a whole number, not {(text if text is None else text[:40])!r}")
+    return number
 
 
 def qr_svg(text: str) -> str:

@@ -54,8 +54,10 @@ def fold(batches: list[Batch], skipped: list[tuple[int, str]] | None = None) -> 
             try:
                 game = start_game(event, seq) if event.get("type") == "game_started" else apply(game, event, replay=True)
             except Exception as exc:  # noqa: BLE001 - whatever a tampered event breaks, the rig must start
-                if not isinstance(exc, RigError):
-                    log.warning("logged event #%s cannot be applied (a bug or a tampered log)", seq, exc_info=exc)
+                if not isinstance(exc, RigError):  # one line in the journal (the traceback only at debug level)
+                    log.warning("logged event #%s cannot be applied (a bug or a tampered log: %s: %s): skipped",
+                                seq, type(exc).__name__, sanitize(str(exc))[:200])
+                    log.debug("logged event #%s: the traceback", seq, exc_info=exc)
                 if skipped is not None:
                     skipped.append((seq, sanitize(str(exc))[:200] or type(exc).__name__))
                 batch.remove(entry)

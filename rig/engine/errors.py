@@ -26,3 +26,11 @@ class EventFormatError(EventRefused):
 
 class LogError(EngineError):
     """The event-log database cannot be used: corrupt, foreign, too new, not writable."""
+
+
+class StorageFull(LogError):
+    """The event log cannot be opened or created now because the disk is full (or failing): nothing
+    is wrong with the file. ``rig run`` exits with :attr:`exit_code` (75, EX_TEMPFAIL), which systemd
+    restarts, so the rig starts again by itself once space is free (exit 2 stops it for a person)."""
+
+    exit_code = 75

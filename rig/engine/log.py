@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from rig.boundary import BadInput, check_value, sanitize
-from rig.engine.errors import LogError
+from rig.engine.errors import LogError, StorageFull
 
 #: ``PRAGMA application_id`` of a rig database: "RIG!" in ASCII
 APPLICATION_ID = 0x52494721
@@ -85,7 +85,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 SCHEMA_VERSION = len(MIGRATIONS)
 
 #: what a refusal of a damaged database tells the user to do
-RESCUE = ("stop the rig, move {name} together with {name}-wal and {name}-shm (if present) into a rescue "
+RESCUE = ("stop the rig, move {name} together with {name}-wal, {name}-shm and {name}-acked (if present) into a rescue "
           "folder (never delete them), then start the rig again for a new log; see README 'Durability'")
 
 #: idempotency keys kept (the newest; a retry comes within seconds)
@@ -146,42 +146,45 @@ class EventLog:
         self.path = path if str(path) == ":memory:" else Path(path)
         self._lock = threading.RLock()
         self._conn = self._open(create)
+        #: the acknowledged high-water mark outside the WAL (None in memory), and a loss found at start
+        self._acked: AckedMark | None = None
+        self.loss: dict[str, Any] | None = None
+        if isinstance(self.path, Path):
+            self._acked = AckedMark(self.path)
+            self.loss = self._acked.compare(self.last_seq())
 
     # -- opening ----------------------------------------------------------------------
 
     def _open(self, create: bool) -> sqlite3.Connection:
         path = self.path
         if isinstance(path, Path):
-            _check_file(path, create)
+            if not _check_file(path, create):
+                _create(path)  # complete (schema, marker) or not there at all: never an empty file
             _check_wal(path)
+            # judged on a read-only connection first: a refused file (and its -wal) is never written,
+            # not even by the checkpoint SQLite runs when a writable connection closes
+            try:
+                inspect = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
+                                          check_same_thread=False, timeout=10)
+            except sqlite3.Error as exc:
+                raise _unusable(path, exc) from None
+            try:
+                _verify(inspect, path)
+            finally:
+                inspect.close()
         try:
             conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=10)
         except sqlite3.Error as exc:
-            raise LogError(f"{path}: cannot open the database: {exc}") from None
+            raise _unusable(path, exc) from None
+        conn.text_factory = _text
         try:
-            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            fresh = app_id == 0 and version == 0 and tables == 0
-            if not fresh and app_id != APPLICATION_ID:
-                raise LogError(f"{path} is a SQLite database of another program (no rig schema marker); "
-                               "it was left untouched: move it away or choose another --data-dir")
-            if version > SCHEMA_VERSION:
-                raise LogError(f"{path} was written by a newer rig (schema {version}, this rig knows up to "
-                               f"{SCHEMA_VERSION}); upgrade the rig, the file was left untouched")
-            if not fresh:
-                problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
-                if problems != ["ok"]:
-                    raise LogError(f"{path} is damaged ({' '.join(problems[0].split())[:200]}); it was left untouched: "
-                                   + _rescue(path))
-                _check_tables(conn, path, version)
+            version = _verify(conn, path)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
             self._migrate(conn, version)
         except sqlite3.DatabaseError as exc:
             conn.close()
-            raise LogError(f"{path} is not a usable rig database ({' '.join(str(exc).split())}); it was left untouched: "
-                           + _rescue(path)) from None
+            raise _unusable(path, exc) from None
         except LogError:
             conn.close()
             raise
@@ -215,6 +218,8 @@ class EventLog:
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+            if self._acked is not None:
+                self._acked.close()
 
     def __enter__(self) -> EventLog:
         return self
@@ -291,6 +296,8 @@ class EventLog:
                     raise
             except sqlite3.Error as exc:
                 raise LogError(f"{self.path}: cannot append to the event log: {_describe(exc)}") from None
+            if self._acked is not None and seqs:
+                self._acked.write(seqs[-1])  # before anyone is told: the mark never lags an acknowledgement
         return seqs
 
     # -- reading ----------------------------------------------------------------------
@@ -389,6 +396,197 @@ class EventLog:
             }
 
 
+#: the high-water file beside the database: the last sequence number the log acknowledged
+ACKED_SUFFIX = "-acked"
+#: the record of a loss found at a start (kept until a person deletes it)
+LOSS_SUFFIX = "-loss.json"
+
+
+class AckedMark:
+    """The last acknowledged sequence number, kept outside the WAL: a fixed 32-byte record in
+    ``<db>-acked``, rewritten in place and fsynced after every append. A log that ends before it at a
+    start (a damaged or deleted ``-wal``, a truncated file, a restored old copy) lost acknowledged
+    events: :meth:`compare` says so, and records the loss in ``<db>-loss.json`` (fsynced) so the
+    notice stays on the scoreboard and in ``rig doctor`` until a person has looked and deletes it."""
+
+    def __init__(self, db: Path) -> None:
+        self.path = db.with_name(db.name + ACKED_SUFFIX)
+        self.loss_path = db.with_name(db.name + LOSS_SUFFIX)
+        self._fd: int | None = None
+        self._failed = False
+
+    def read(self) -> int | None:
+        return read_acked(self.path)
+
+    def compare(self, last_seq: int) -> dict[str, Any] | None:
+        """The loss (recorded, or found now: the log ends before the mark), or None."""
+        known = read_loss(self.loss_path)
+        acked = self.read()
+        if acked is not None and acked > last_seq:
+            found = {"acked": acked, "found": last_seq, "lost": acked - last_seq, "at": _now(),
+                     "log": str(self.path.with_name(self.path.name[: -len(ACKED_SUFFIX)]))}
+            if known is None:
+                _write_durably(self.loss_path, (json.dumps(found, indent=1) + "\n").encode())
+            known = known or found
+        return known
+
+    def write(self, seq: int) -> None:
+        if self._failed:
+            return
+        try:
+            if self._fd is None:
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+            os.pwrite(self._fd, f"{seq:030d}\n".encode(), 0)
+            os.fdatasync(self._fd)
+        except OSError as exc:  # the event is logged; only the loss check of the next start is weaker
+            self._failed = True
+            import logging
+
+            logging.getLogger(__name__).warning("cannot keep the acknowledged mark %s (%s): a loss of the "
+                                                "log's tail would not be noticed at the next start", self.path, exc)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def read_acked(path: Path) -> int | None:
+    """The sequence number in a ``-acked`` file, or None (missing, unreadable)."""
+    try:
+        text = path.read_bytes()[:64].decode("ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
+def read_loss(path: Path) -> dict[str, Any] | None:
+    """A recorded loss (``-loss.json``), or None."""
+    try:
+        loss = json.loads(path.read_bytes()[:65536])
+    except (OSError, ValueError):
+        return None
+    return loss if isinstance(loss, dict) and isinstance(loss.get("lost"), int) else None
+
+
+def loss_text(loss: Mapping[str, Any], db: Path | str) -> str:
+    """The notice for a loss, naming what to do."""
+    name = Path(db).name
+    return (f"The game log ends at event #{loss.get('found')} but the rig had acknowledged #{loss.get('acked')}: "
+            f"{loss.get('lost')} acknowledged event(s) were lost (its -wal was damaged or removed, or an older copy "
+            f"was put back). Check the scores; keep {name}, {name}-wal and a rescue copy if you have one; once "
+            f"looked at, delete {name}{LOSS_SUFFIX} to clear this notice (and {name}{ACKED_SUFFIX} too if the log "
+            "was replaced on purpose).")
+
+
+def _write_durably(path: Path, data: bytes) -> None:
+    temp = path.with_name(path.name + ".tmp")
+    try:
+        with open(temp, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except OSError:
+        pass
+
+
+def _text(raw: bytes) -> str:
+    """A TEXT value as stored: a byte that is not UTF-8 (storage damage) becomes a lone surrogate, which
+    the boundary refuses (:func:`_logged` reports the event as damaged) instead of a crash on reading."""
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _verify(conn: sqlite3.Connection, path: Path | str) -> int:
+    """The schema version of the database behind ``conn`` if the rig may use it, else :class:`LogError`."""
+    try:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        fresh = app_id == 0 and version == 0 and tables == 0
+        if not fresh and app_id != APPLICATION_ID:
+            raise LogError(f"{path} is a SQLite database of another program (no rig schema marker); "
+                           "it was left untouched: move it away or choose another --data-dir")
+        if version > SCHEMA_VERSION:
+            raise LogError(f"{path} was written by a newer rig (schema {version}, this rig knows up to "
+                           f"{SCHEMA_VERSION}); upgrade the rig, the file was left untouched")
+        if not fresh:
+            problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
+            if problems != ["ok"]:
+                raise LogError(f"{path} is damaged ({' '.join(problems[0].split())[:200]}); it was left untouched: "
+                               + _rescue(path))
+            _check_tables(conn, path, version)
+    except sqlite3.DatabaseError as exc:
+        raise _unusable(path, exc) from None
+    return version
+
+
+def _unusable(path: Path | str, exc: sqlite3.Error) -> LogError:
+    """The error for a database SQLite would not open or read: a full or failing disk is not damage."""
+    if _outage(exc):
+        return StorageFull(f"{path}: cannot open the event log now: {_describe(exc)}; the file itself is fine, "
+                           "the rig starts again by itself once there is room")
+    return LogError(f"{path} is not a usable rig database ({' '.join(str(exc).split())}); it was left untouched: "
+                    + _rescue(path))
+
+
+def _outage(exc: BaseException) -> bool:
+    """``exc`` is a full disk or an I/O failure, not a problem of the file."""
+    if isinstance(exc, OSError):
+        return exc.errno in (28, 122, 5)  # ENOSPC, EDQUOT, EIO
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None and (code & 0xFF) in (sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR):
+        return True
+    return "full" in str(exc)
+
+
+def _create(path: Path) -> None:
+    """A new, complete event log at ``path``: built under a temporary name, checkpointed, fsynced and
+    renamed into place, so a full disk or a crash leaves no empty or half-made file behind."""
+    temp = path.with_name(path.name + ".new")
+    parts = [temp, temp.with_name(temp.name + "-wal"), temp.with_name(temp.name + "-shm")]
+
+    def remove() -> None:
+        for part in parts:
+            try:
+                part.unlink()
+            except FileNotFoundError:
+                pass
+            except OSError:
+                pass
+
+    remove()  # a leftover of a start that failed
+    conn = None
+    try:
+        conn = sqlite3.connect(str(temp), isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        EventLog._migrate(conn, 0)
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.close()
+        conn = None
+        fd = os.open(temp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.rename(temp, path)
+        remove()
+        folder = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+    except (sqlite3.Error, OSError) as exc:
+        if conn is not None:
+            conn.close()
+        remove()
+        if _outage(exc):
+            raise StorageFull(f"{path}: cannot create the event log: {_describe(exc)}; nothing was left behind, "
+                              "the rig starts again by itself once there is room") from None
+        raise LogError(f"{path}: cannot create the event log: {exc}") from None
+
+
 def _game_row(summary: Mapping[str, Any]) -> tuple:
     return (summary["id"], summary["game"], summary["status"], json.dumps(list(summary["players"])),
             json.dumps(dict(summary["totals"])), summary.get("winner"), summary["turns"],
@@ -399,8 +597,10 @@ def _rescue(path: str | Path) -> str:
     return RESCUE.format(name=Path(path).name)
 
 
-def _describe(exc: sqlite3.Error) -> str:
+def _describe(exc: sqlite3.Error | OSError) -> str:
     """The SQLite error in words a player can act on."""
+    if isinstance(exc, OSError):
+        return "the disk is full (free some space)" if exc.errno in (28, 122) else f"the storage failed ({exc})"
     code = getattr(exc, "sqlite_errorcode", None)
     if code == sqlite3.SQLITE_FULL or "full" in str(exc):
         return "the disk is full (free some space: the rig carries on by itself)"
@@ -411,6 +611,8 @@ def _describe(exc: sqlite3.Error) -> str:
 
 def _logged(seq, game_id, batch, status, reason, logged_at, body) -> LoggedEvent:
     """A row as a :class:`LoggedEvent`; a body that cannot be read back is reported in ``damage``."""
+    reason = None if reason is None else sanitize(reason)
+    logged_at = sanitize(logged_at) if isinstance(logged_at, str) else str(logged_at)
     try:
         event = json.loads(body)
     except (TypeError, ValueError, RecursionError) as exc:
@@ -521,7 +723,8 @@ def _check_wal(path: Path) -> None:
                        f"{path.name} was left untouched: " + _rescue(path))
 
 
-def _check_file(path: Path, create: bool) -> None:
+def _check_file(path: Path, create: bool) -> bool:
+    """True if a database file is there to open, False if one may be created; :class:`LogError` if neither."""
     if path.is_dir():
         raise LogError(f"{path} is a folder, not a database file")
     if path.exists():
@@ -538,7 +741,7 @@ def _check_file(path: Path, create: bool) -> None:
                            "move it away or choose another --data-dir")
         if not os.access(path, os.W_OK):
             raise LogError(f"{path}: not allowed to write the database (check its owner and mode)")
-        return
+        return True
     if not create:
         raise LogError(f"{path}: no event log here yet")
     try:
@@ -547,6 +750,7 @@ def _check_file(path: Path, create: bool) -> None:
         raise LogError(f"cannot create the data folder {path.parent}: {exc.strerror}") from None
     if not os.access(path.parent, os.W_OK):
         raise LogError(f"not allowed to write in the data folder {path.parent}")
+    return False
 
 
 def open_log(data_dir: str | os.PathLike[str], *, create: bool = True) -> EventLog:

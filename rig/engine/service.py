@@ -46,6 +46,12 @@ class Subscription:
         self._service = service
         self._loop = loop
         self._changed = asyncio.Event()
+        #: the service is shutting down: the stream ends after the state it is sending (no more changes)
+        self.ended = False
+
+    def _end(self) -> None:
+        self.ended = True
+        self._notify()
 
     def _notify(self) -> None:
         try:
@@ -54,13 +60,15 @@ class Subscription:
             self._service._unsubscribe(self)
 
     async def next_state(self, timeout: float | None = None) -> dict[str, Any] | None:
-        """The state after the next change, or None after ``timeout`` seconds without one."""
+        """The state after the next change, or None after ``timeout`` seconds without one (or once :attr:`ended`)."""
+        if self.ended:
+            return None
         try:
             await asyncio.wait_for(self._changed.wait(), timeout)
         except asyncio.TimeoutError:
             return None
         self._changed.clear()
-        return self._service.state()
+        return None if self.ended else self._service.state()
 
     def close(self) -> None:
         self._service._unsubscribe(self)
@@ -101,6 +109,7 @@ class EngineService:
         self.backlog: list[dict[str, Any]] = []
         self._retry: threading.Timer | None = None
         self.retry_s = 2.0
+        self._streams_ended = False
 
     @classmethod
     def open(cls, data_dir: str | os.PathLike[str], **options: Any) -> EngineService:
@@ -153,7 +162,9 @@ class EngineService:
             event.setdefault("t_us", self._now_us())
             event.setdefault("source", source)
             event.setdefault("clock", self.clock)
-            defaults = self.game_defaults.get(event.get("game", registry.DEFAULT)) if event.get("type") == "game_started" else None
+            kind = event.get("game", registry.DEFAULT)
+            defaults = (self.game_defaults.get(kind) if event.get("type") == "game_started" and isinstance(kind, str)
+                        else None)
             if defaults and isinstance(event.get("options", {}), Mapping):
                 event["options"] = {**defaults, **(event.get("options") or {})}
         return event
@@ -270,7 +281,17 @@ class EngineService:
         subscription = Subscription(self, asyncio.get_running_loop())
         with self._lock:
             self._subscribers.append(subscription)
+            if self._streams_ended:
+                subscription.ended = True
         return subscription
+
+    def end_streams(self) -> None:
+        """Shutting down: every change feed ends now (and new ones at once), so open event streams
+        (the kiosk always holds one) close before the server waits for its connections; safe to call
+        from a signal handler or any thread."""
+        self._streams_ended = True
+        for subscriber in list(self._subscribers):
+            subscriber._end()
 
     def _unsubscribe(self, subscription: Subscription) -> None:
         with self._lock:

@@ -10,7 +10,8 @@
 | ``GET /api/tables/{table}/state`` | a table's retained state (what its scoreboard shows) |
 | ``GET /api/rejects`` | the last messages refused (malformed or forged) and why |
 
-Nothing changes anything: every other method is 405, unknown paths 404, all errors ``{"error": ...}``.
+Nothing changes anything: every other method is 405, unknown paths 404, all errors ``{"error": ...}``;
+a bug answers 503 with an incident id (:class:`rig.display.middleware.Guard`), never a 500.
 """
 
 from __future__ import annotations
@@ -80,4 +81,11 @@ def create_league_app(store, *, status: Callable[[], dict] | None = None) -> Sta
         Route("/api/rejects", answer(lambda r: {"rejects": store.rejects()})),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
     ]
-    return Starlette(routes=routes, exception_handlers={HTTPException: error})
+    from starlette.middleware import Middleware
+
+    from rig.display.middleware import Guard
+
+    # the rig's one guard around every handler: a bug answers 503/400 with an incident id, never a 500
+    # (read-only: every host name is answered)
+    return Starlette(routes=routes, exception_handlers={HTTPException: error},
+                     middleware=[Middleware(Guard, hosts=lambda host: True)])

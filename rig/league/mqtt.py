@@ -51,7 +51,7 @@ class BrokerSettings:
         host, sep, port = text.strip().rpartition(":")
         if not sep or "]" in port:
             return text.strip(), default_port
-        if not port.isdigit() or not 1 <= int(port) <= 65535:
+        if not (port.isascii() and port.isdigit()) or not 1 <= int(port) <= 65535:
             raise BrokerError(f"{text!r}: the port must be a number from 1 to 65535")
         return host.strip("[]"), int(port)
 

@@ -51,8 +51,11 @@ class Publisher:
     """
 
     def __init__(self, db_path: str | Path, table: str, settings: BrokerSettings, *, service=None,
-                 window: int = WINDOW, poll_s: float = 0.25, client_id: str | None = None) -> None:
+                 window: int = WINDOW, poll_s: float = 0.25, client_id: str | None = None,
+                 secret: str | None = None) -> None:
         self.db_path = Path(db_path)
+        #: the table's secret: every event is signed with it (HMAC-SHA256), the league verifies
+        self._secret = secret
         self.table = table
         self.settings = settings
         self.service = service
@@ -303,7 +306,7 @@ class Publisher:
                 log_id = log_id or self._log_id()
                 for row in self._rows(next_seq, room):
                     message = EventMessage.from_row(self.table, row, log=log_id)
-                    info = self._client.publish(topics.topic(self.table, topics.EVENTS), message.payload(), qos=1)
+                    info = self._client.publish(topics.topic(self.table, topics.EVENTS), message.payload(secret=self._secret), qos=1)
                     inflight[info.mid] = message.seq
                     next_seq = message.seq + 1
                     self.published += 1
@@ -328,7 +331,8 @@ def publisher_for(config, db_path: str | Path, service=None) -> Publisher | None
     """The publisher a rig's config asks for (``[league]``), or None when it has no ``[league]``."""
     if config.league is None:
         return None
-    return Publisher(db_path, config.league.table, BrokerSettings.from_league(config.league), service=service)
+    return Publisher(db_path, config.league.table, BrokerSettings.from_league(config.league), service=service,
+                     secret=config.league.secret)
 
 
 def wait_until(predicate: Callable[[], bool], timeout: float, step: float = 0.05) -> bool:

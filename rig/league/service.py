@@ -38,8 +38,12 @@ BATCH = 500
 class League:
     """Follows every table through the broker into ``db_path``. ``with League(path, settings) as league:``."""
 
-    def __init__(self, db_path: str | Path, settings: BrokerSettings, *, client_id: str = "rig-league") -> None:
+    def __init__(self, db_path: str | Path, settings: BrokerSettings, *, client_id: str = "rig-league",
+                 secrets: dict[str, str] | None = None) -> None:
         self.db_path = db_path
+        #: each table's signing secret (``rig league --secrets``): with any, every event must carry a valid
+        #: HMAC of its table's secret; a forged, changed or unsigned one is rejected and counted
+        self.secrets = dict(secrets or {})
         self.settings = settings
         self.client_id = client_id
         self.store: LeagueStore | None = None
@@ -156,7 +160,7 @@ class League:
             try:
                 kind = topics.split_topic(name)[1]
                 if kind == topics.EVENTS:
-                    messages.append(EventMessage.parse(name, payload))
+                    messages.append(self.authentic(EventMessage.parse(name, payload), name))
                 elif kind == topics.STATE:
                     messages.append(StateMessage.parse(name, payload))
                 elif kind == topics.STATUS:
@@ -173,6 +177,20 @@ class League:
         for _name, _payload, mid, qos in batch:  # committed: now the broker may forget them
             if qos:
                 self._client.ack(mid, qos)
+
+    def authentic(self, message: EventMessage, name: str) -> EventMessage:
+        """``message`` if its table's secret signs it (or the league checks no signatures), else :class:`MessageError`."""
+        if not self.secrets:
+            return message
+        secret = self.secrets.get(message.table)
+        if secret is None:
+            raise MessageError(f"{name}: the league knows no secret for table {message.table!r} (add it to --secrets)")
+        if message.sig is None:
+            raise MessageError(f"{name}: event #{message.seq} is not signed (forged, or the table has no "
+                               "[league] secret)")
+        if not topics.verify(message, secret):
+            raise MessageError(f"{name}: event #{message.seq} fails its signature: forged or changed on the way")
+        return message
 
     def _ask_for_missing(self, now: float) -> None:
         """Ask a table to resend when its events have had a hole, or stopped short of its retained state's

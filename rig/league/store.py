@@ -169,6 +169,10 @@ class LeagueStore:
                         " body, sent, received) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (message.table, message.seq, message.game_id, message.batch, message.status, message.reason,
                          message.logged_at, json.dumps(message.event), message.sent, now))
+                    if not cur.rowcount:
+                        conflict = self._differs(message)
+                        if conflict:  # a replay must say the same: another content is a forgery or a new log
+                            rejects.append((f"rig/{message.table}/events", conflict))
                     if cur.rowcount:
                         new += 1
                         touched.add(message.table)
@@ -193,6 +197,20 @@ class LeagueStore:
                 conn.execute("ROLLBACK")
                 raise
         return new
+
+    def _differs(self, message: EventMessage) -> str | None:
+        """Why ``message`` is not the event the league already holds for its ``(table, seq)``, or None."""
+        row = self._conn.execute("SELECT game_id, batch, status, reason, logged_at, body FROM events "
+                                 "WHERE table_name = ? AND seq = ?", (message.table, message.seq)).fetchone()
+        if row is None:
+            return None
+        held = (row[0], row[1], row[2], row[3], row[4], json.loads(row[5]))
+        sent = (message.game_id, message.batch, message.status, message.reason, message.logged_at,
+                json.loads(json.dumps(message.event)))
+        if held == sent:
+            return None
+        return (f"{message.table} event #{message.seq} arrived again with other content: the league keeps the "
+                "first; one of them is forged or replaced (sign the tables' events: [league] secret)")
 
     def _same_log(self, message: EventMessage, rejects: list[tuple[str, str]]) -> bool:
         """A table whose rig starts a new event log (a new SD card) would count from seq 1 again: its

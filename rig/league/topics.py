@@ -97,6 +97,26 @@ def _sent(body: Mapping[str, Any]) -> float | None:
     return float(sent) if isinstance(sent, (int, float)) and not isinstance(sent, bool) else None
 
 
+def signature(message: EventMessage, secret: str) -> str:
+    """HMAC-SHA256 (hex) of everything an event message says but when it was sent, under the table's
+    secret (``[league] secret`` on the rig, the same in the league's ``--secrets`` file): a message
+    forged or changed on the way by anyone without the secret fails :func:`verify`."""
+    import hashlib
+    import hmac
+
+    canonical = json.dumps({"table": message.table, "seq": message.seq, "game_id": message.game_id,
+                            "batch": message.batch, "status": message.status, "reason": message.reason,
+                            "logged_at": message.logged_at, "event": message.event, "log": message.log},
+                           sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hmac.new(secret.encode("utf-8"), canonical.encode("ascii"), hashlib.sha256).hexdigest()
+
+
+def verify(message: EventMessage, secret: str) -> bool:
+    import hmac
+
+    return isinstance(message.sig, str) and hmac.compare_digest(message.sig, signature(message, secret))
+
+
 @dataclass(frozen=True)
 class EventMessage:
     """One logged event as published: ``(table, seq)`` identifies it; ``sent`` is the publisher's wall clock."""
@@ -112,6 +132,8 @@ class EventMessage:
     sent: float | None = field(default=None, repr=False, compare=False)
     #: the table's event log: the time its first event was logged (a rig with a new log starts at seq 1 again)
     log: str | None = field(default=None, repr=False)
+    #: HMAC of the message under the table's secret (:func:`signature`), or None (unsigned)
+    sig: str | None = field(default=None, repr=False, compare=False)
 
     def __repr__(self) -> str:
         return f"EventMessage(table={self.table!r}, seq={self.seq}, game_id={self.game_id}, type={self.type!r})"
@@ -126,12 +148,14 @@ class EventMessage:
         seq, game_id, batch, status, reason, logged_at, body = row
         return cls(table, seq, game_id, batch, status, reason, logged_at, json.loads(body), log=log)
 
-    def payload(self, *, sent: float | None = None) -> bytes:
+    def payload(self, *, sent: float | None = None, secret: str | None = None) -> bytes:
         body = {"v": VERSION, "table": self.table, "seq": self.seq, "game_id": self.game_id, "batch": self.batch,
                 "status": self.status, "reason": self.reason, "logged_at": self.logged_at,
                 "event": dict(self.event), "sent": time.time() if sent is None else sent}
         if self.log is not None:
             body["log"] = self.log
+        if secret is not None:
+            body["sig"] = signature(self, secret)
         return json.dumps(body, separators=(",", ":")).encode()
 
     @classmethod
@@ -161,7 +185,10 @@ class EventMessage:
         log = body.get("log")
         if log is not None and (not isinstance(log, str) or len(log) > 64):
             raise MessageError(f"{name}: 'log' must be a short string")
-        return cls(table, seq, game_id, batch, status, reason, logged_at, event, _sent(body), log)
+        sig = body.get("sig")
+        if sig is not None and (not isinstance(sig, str) or len(sig) != 64):
+            raise MessageError(f"{name}: 'sig' must be a 64-digit hex HMAC")
+        return cls(table, seq, game_id, batch, status, reason, logged_at, event, _sent(body), log, sig)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ Thresholds come from :class:`PipParams` (``calibration/pips.toml``).
 from __future__ import annotations
 
 import math
+import os
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -118,11 +119,13 @@ class PipParams:
     def load(cls, path: str | Path | None = None) -> "PipParams":
         """Read a TOML parameter file (default: ``calibration/pips.toml``)."""
         path = Path(path) if path is not None else DEFAULT_PARAMS_PATH
+        from rig.textfile import read_text_limited
+
+        if not os.path.lexists(path):
+            raise PipParamsError(f"pip parameter file {path} does not exist")
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise PipParamsError(f"pip parameter file {path} does not exist") from None
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            data = tomllib.loads(read_text_limited(path, what="pip parameter file", error=PipParamsError))
+        except (tomllib.TOMLDecodeError, RecursionError) as exc:
             raise PipParamsError(f"cannot read pip parameter file {path}: {exc}") from None
         return cls.from_dict(data, source=str(path))
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -152,13 +153,12 @@ class Profile:
 
     @classmethod
     def load(cls, path: str | Path) -> Profile:
+        from rig.textfile import read_text_limited
+
         path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise ProfileError(f"profile not found: {path} (make one with `rig calibrate`)") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ProfileError(f"cannot read profile {path}: {exc}") from None
+        if not os.path.lexists(path):
+            raise ProfileError(f"profile not found: {path} (make one with `rig calibrate`)")
+        text = read_text_limited(path, what="calibration profile", error=ProfileError)
         return cls.parse(text, source=str(path))
 
     @classmethod

@@ -52,4 +52,6 @@ def test_a_seeded_campaign_over_score_config_and_read(tmp_path):
     """The CI-sized run of `rig bench fuzz --cli`."""
     figures = fuzz_cli(tmp_path, 60, seed=16)
     assert figures["other_exits"] == 0, figures["examples"]
+    odd = figures["codes"].pop("odd files")
     assert all(0 in codes and 2 in codes for codes in figures["codes"].values())
+    assert odd.get(2, 0) >= 3 and figures["not_one_line"] == 0  # /dev/zero, a FIFO, huge, a folder: refused

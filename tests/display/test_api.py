@@ -160,3 +160,33 @@ def test_an_unwritable_log_is_a_503_and_changes_nothing(service, monkeypatch):
     after = client.get("/api/state").json()
     assert after.pop("outage")["reason"] == "database or disk is full"
     assert after == before
+
+
+def test_a_turned_away_viewer_is_told_why_and_pin_holders_use_the_reserved_places():
+    import asyncio
+
+    from starlette.applications import Starlette
+
+    from rig.bench.fuzz import asgi_request
+    from rig.display.api import StreamLimits, api_routes
+
+    service = EngineService.in_memory(clock="sim")
+    limits = StreamLimits(total=0, reserved=1)  # every place for viewers taken
+    app = Starlette(routes=api_routes(service, limits=limits,
+                                      trusted=lambda request: request.client.host == "10.0.0.5"))
+    host = {"host": b"127.0.0.1"}
+
+    async def go():
+        viewer = await asgi_request(app, "GET", "/api/events", host, client=("10.0.0.9", 1))
+        phone = await asgi_request(app, "GET", "/api/events", host, client=("10.0.0.5", 1))
+        kiosk = await asgi_request(app, "GET", "/api/events", host, client=("127.0.0.1", 1))
+        return viewer, phone, kiosk
+
+    try:
+        (status, body), phone, kiosk = asyncio.run(go())
+    finally:
+        service.close()
+    assert status == 503 and "every place is taken" in json.loads(body)["error"]
+    assert json.loads(body)["retry_after_s"] > 0
+    assert phone[0] == 200 and phone[1].startswith(b"event: state")  # the PIN holder's phone is served
+    assert kiosk[0] == 200  # the rig's own display always

@@ -72,27 +72,52 @@ def test_a_phone_needs_the_pin_to_change_anything(service):
     assert phone.post("/api/pin", headers={"X-Rig-Pin": PIN}).json() == {"ok": True}
 
 
-def test_wrong_pins_lock_out_every_device_with_back_off():
+def test_wrong_pins_lock_out_the_guessing_device_with_back_off_and_no_other():
     now = [0.0]
     guard = PinGuard(PIN, max_failures=3, lockout_s=60, max_lockout_s=600, clock=lambda: now[0])
-    assert [guard.check(f"10.0.0.{n}", "1111") for n in range(2)] == [False, False]
-    assert guard.check("10.0.0.9", None) is False and guard.failures == 2  # no PIN is not a guess
-    assert guard.check("10.0.0.3", "1111") is False  # the 3rd wrong PIN, from yet another address
-    assert guard.check("phone", PIN) is False  # every device is locked out, even with the right PIN
-    assert guard.check("laptop", PIN) is False
+    assert [guard.check("10.0.0.7", "1111") for _ in range(2)] == [False, False]
+    assert guard.check("10.0.0.7", None) is False and guard.failures("10.0.0.7") == 2  # no PIN is not a guess
+    assert guard.check("10.0.0.7", "1111") is False  # the 3rd wrong PIN: this device is locked out
+    assert guard.check("10.0.0.7", PIN) is False and guard.locked_out("10.0.0.7") == "device"  # even the right PIN
+    assert guard.check("phone", PIN) is True and guard.locked_out("phone") is None  # every other device is not
+    assert guard.check("laptop", PIN) is True
     now[0] = 61.0
-    assert guard.check("10.0.0.4", "2222") is False  # the 4th: 120 s now
+    assert guard.check("10.0.0.7", "2222") is False  # the 4th: 120 s now
     now[0] = 61.0 + 119
-    assert guard.check("laptop", PIN) is False
+    assert guard.check("10.0.0.7", PIN) is False
     now[0] = 61.0 + 121
-    assert guard.check("laptop", PIN) is True and guard.failures == 0
+    assert guard.check("10.0.0.7", PIN) is True and guard.failures("10.0.0.7") == 0
     assert [guard.lockout_for(n) for n in (1, 3, 4, 5, 9)] == [0, 60, 120, 240, 600]
+
+
+def test_rotating_addresses_hit_the_global_ceiling_but_trusted_phones_stay_in():
+    now = [0.0]
+    guard = PinGuard(PIN, ceiling=10, ceiling_window_s=3600, clock=lambda: now[0])
+    assert guard.check("phone", PIN) is True  # a player's phone gave the PIN before the attack
+    assert [guard.check(f"10.0.{n}.1", "0000") for n in range(10)] == [False] * 10  # one guess per address
+    assert guard.locked_out("10.0.99.1") == "network"
+    assert guard.check("10.0.99.1", PIN) is False  # a new address is not even checked now
+    assert guard.check("phone", PIN) is True  # the trusted phone still is
+    now[0] = 3601.0  # the window has passed: new devices are checked again
+    assert guard.check("10.0.99.1", PIN) is True
+
+
+def test_a_device_locked_out_is_told_why_and_others_are_not(service):
+    app = create_app(service, pin=PIN, info={"lan": True})
+    guesser = TestClient(app, client=("10.0.0.66", 1), base_url="http://127.0.0.1")
+    player = TestClient(app, client=("10.0.0.5", 1), base_url="http://127.0.0.1")
+    for _ in range(6):
+        guesser.post("/api/pin", headers={"X-Rig-Pin": "00000000"})
+    refused = guesser.post("/api/pin", headers={"X-Rig-Pin": PIN})
+    assert refused.status_code == 403 and "from this device" in refused.json()["error"]
+    assert player.post("/api/pin", headers={"X-Rig-Pin": PIN}).json() == {"ok": True}
 
 
 def test_the_pin_space_is_not_searchable_in_a_day():
     guard = PinGuard(new_pin())
     assert len(guard.pin) == 8
-    assert guard.guesses_per_day() < 200  # 10^8 PINs: centuries at this rate
+    assert guard.guesses_per_day() <= 480  # all devices together: 10^8 PINs take ~285 years on average
+    assert guard.device_guesses_per_day() < 200
 
 
 def test_ipv4_mapped_loopback_is_the_rig_itself(service):

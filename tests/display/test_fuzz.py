@@ -100,3 +100,49 @@ def test_a_seeded_campaign_of_hostile_requests(tmp_path):
     figures = fuzz_http(tmp_path / "data", 800, seed=16)
     assert figures["500s"] == 0 and figures["tracebacks"] == 0, figures["first_traceback"]
     assert figures["poisoned"] == 0 and figures["state_checks"] >= 16
+
+
+# -- the 500s of the second campaign (issue 31), one by one --------------------------------------------
+
+@pytest.mark.parametrize("origin", [b"http://[::1", b"http://[", b"\xff\xfe"])
+def test_a_malformed_origin_is_a_foreign_one_not_a_500(clients, tracebacks, origin):
+    answer = clients[LOCAL].post("/api/pin", headers={"origin": origin})
+    assert answer.status_code == 403 and "cross-site" in answer.json()["error"]
+    assert not tracebacks.records
+
+
+@pytest.mark.parametrize("path", ["/api/turns?game=\u00b2", "/api/turns?game=\u0663", "/api/evidence/\u00b2/1/1.jpg",
+                                  "/api/evidence/1/\uff11/1.jpg", "/api/export/bgstats?game=\u00b2",
+                                  "/api/export/bgstats.svg?game=\U0001d7d9"])
+def test_non_ascii_digits_in_ids_are_422_not_500(clients, tracebacks, path):
+    answer = clients[LOCAL].get(path)
+    assert answer.status_code == 422 and "whole number" in answer.json()["error"]
+    assert not tracebacks.records
+
+
+@pytest.mark.parametrize("path", ["/api/events", "/api/games", "/api/corrections", "/api/sim/press"])
+def test_invalid_utf8_inside_a_json_string_is_400_naming_the_byte(clients, tracebacks, path):
+    answer = clients[LOCAL].post(path, content=b'{"player":"\xff\xfe"}', headers={"content-type": "application/json"})
+    assert answer.status_code == 400 and "not UTF-8 text (byte 11 is 0xff)" in answer.json()["error"]
+    assert not tracebacks.records
+
+
+def test_a_game_kind_that_is_not_a_string_is_refused_not_a_500(clients, tracebacks):
+    for body in ({"type": "game_started", "game": {"a": 1}}, {"type": "game_started", "game": ["x"],
+                                                               "players": ["Ada", "Ben", "Cleo"]}):
+        answer = clients[LOCAL].post("/api/events", json=body)
+        assert 400 <= answer.status_code < 500, answer.text
+    assert not tracebacks.records
+
+
+def test_a_non_ascii_content_length_is_not_a_500(clients, tracebacks):
+    answer = clients[LOCAL].post("/api/events", content=b"{}", headers={"content-length": b"\xb2"})
+    assert answer.status_code < 500
+    assert not tracebacks.records
+
+
+@pytest.mark.parametrize("path", ["/calibrate", "/", "/static/app.js"])
+def test_a_declared_body_over_the_limit_on_a_file_route_is_413_without_a_traceback(clients, tracebacks, path):
+    answer = clients[LOCAL].get(path, headers={"content-length": "99999999999999999999"})
+    assert answer.status_code == 413
+    assert not tracebacks.records

@@ -343,3 +343,18 @@ def test_the_referees_views_of_a_tampered_log_skip_the_event_too(tmp_path, body)
         strict(game_turns(service.log, game_id))
         assert isinstance(logged_dice(service.log), list)
         assert history_csv(service.history()).startswith("game")
+
+
+def test_a_skipped_event_is_one_line_in_the_journal_not_a_traceback(caplog):
+    import logging
+
+    from rig.engine.engine import fold
+
+    start = {"type": "game_started", "players": PLAYERS, "t_us": 1, "source": "api", "clock": "sim", "options": {}}
+    broken = {"type": {"a": 1}, "t_us": 5, "source": "gpio"}  # unhashable where a type is looked up
+    skipped = []
+    with caplog.at_level(logging.INFO):
+        fold([[(1, start)], [(2, broken)]], skipped)
+    assert [seq for seq, _ in skipped] == [2]
+    assert [r for r in caplog.records if "#2" in r.getMessage()]  # said, in one line
+    assert not [r for r in caplog.records if r.exc_info and r.levelno >= logging.INFO]

@@ -50,3 +50,31 @@ def test_read_only_and_clear_errors():
     assert client.get("/api/games?status=won").status_code == 422
     assert client.get("/api/tables/t9/state").status_code == 404
     assert client.get("/api/tables/..%2F..%2Fetc/state").status_code == 404
+
+
+def test_every_league_route_walked_with_the_fuzz_corpus_answers_without_a_500():
+    import asyncio
+    import logging
+
+    from rig.bench.fuzz import _Tracebacks, asgi_request, route_requests
+
+    store = LeagueStore(":memory:")
+    app = create_league_app(store)
+    catcher = _Tracebacks()
+    logging.getLogger().addHandler(catcher)
+    try:
+        figures = {"failures": [], "requests": 0}
+
+        async def walk():
+            for method, path, headers, body in route_requests(app):
+                status, _ = await asgi_request(app, method, path, {"host": b"127.0.0.1", **headers}, body)
+                figures["requests"] += 1
+                if status >= 500 and status != 503 or status == 0:
+                    figures["failures"].append((status, method, path, headers))
+
+        asyncio.run(walk())
+    finally:
+        logging.getLogger().removeHandler(catcher)
+        store.close()
+    assert figures["requests"] > 300 and figures["failures"] == [], figures["failures"][:5]
+    assert catcher.count == 0, catcher.first
