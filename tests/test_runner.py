@@ -309,7 +309,9 @@ def test_rig_run_refuses_a_port_in_use_in_one_line(tmp_path):
     finally:
         sock.close()
     assert proc.returncode == 2
-    assert err.strip().splitlines() == [f"rig run: error: cannot listen on 127.0.0.1:{port}: Address already in use"]
+    assert err.strip().splitlines() == [  # with the way out (issue 28)
+        f"rig run: error: cannot listen on 127.0.0.1:{port}: Address already in use (another rig, or another "
+        f"program, has it: stop that one, or pick another port: rig run --port {port + 1}, make run PORT={port + 1})"]
 
 
 def test_rig_run_refuses_a_bad_port():
