@@ -18,6 +18,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from tests.waiting import WAIT_S, wait_until
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
@@ -39,19 +40,6 @@ def browser():
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
-
-
-#: the bound of every wait on state: generous, so a loaded machine is slow but never fails a test
-WAIT_S = float(os.environ.get("RIG_TEST_WAIT_S", "120"))
-
-
-def wait_until(condition, what: str, timeout: float = WAIT_S) -> None:
-    """Poll ``condition()`` until it holds; fail naming ``what`` only after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"waited {timeout:.0f} s for {what}")
-        time.sleep(0.02)
 
 
 class RigServer:
