@@ -48,3 +48,14 @@ def test_the_command_run_gets_its_whole_parser(command, capsys):
         parser.parse_args([command, "--help"])
     out = capsys.readouterr().out
     assert out.startswith(f"usage: rig {command}") and "options:" in out
+
+
+def test_every_help_page_is_plain_text_and_names_its_defaults(capsys):
+    for name, _ in SUMMARIES.values():
+        parser = build_parser(name, lazy=True)
+        with pytest.raises(SystemExit):
+            parser.parse_args([name, "--help"])
+        out = capsys.readouterr().out
+        assert "``" not in out, f"rig {name} --help shows reST markup"
+        if "--data-dir" in out:
+            assert "default" in out.split("--data-dir", 2)[-1].split("\n  -")[0], f"rig {name} --data-dir: no default"
