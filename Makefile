@@ -68,6 +68,7 @@ bench: $(STAMP)
 	$(BIN)/rig bench fuzz
 	$(BIN)/rig bench lan
 	$(BIN)/rig bench league
+	$(BIN)/rig bench start
 
 ## install: on a Raspberry Pi (sudo make install): apt packages, a --system-site-packages venv with
 ## constraints-pi.txt (numpy<2), config, the hardened rig.service, the kiosk (KIOSK=cage on Lite)
