@@ -216,3 +216,35 @@ def test_block_helpers_see_console_output():
     (command,) = commands(block)
     assert command.text == "echo '{\"a\":\n1}' | rig score -" and command.output == ['{"x": 1}']
     assert shutil.which("bash")
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor for a heading."""
+    text = re.sub(r"[`*_]", "", heading.strip().lower())
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def anchors(page: Path) -> set[str]:
+    found, in_fence = set(), False
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if re.match(r"^\s*```", line):
+            in_fence = not in_fence
+        elif not in_fence and line.startswith("#"):
+            found.add(slug(line.lstrip("#")))
+    return found
+
+
+def test_every_link_between_the_pages_leads_somewhere():
+    broken = []
+    for page in PAGES:
+        text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"^[a-z]+:", target):
+                continue  # http:, mailto:
+            path, _, anchor = target.partition("#")
+            file = (page.parent / path).resolve() if path else page
+            if not file.exists():
+                broken.append(f"{page.relative_to(ROOT)}: {target} (no such file)")
+            elif anchor and file.suffix == ".md" and anchor not in anchors(file):
+                broken.append(f"{page.relative_to(ROOT)}: {target} (no such heading)")
+    assert broken == []
