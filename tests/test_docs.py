@@ -231,6 +231,8 @@ def anchors(page: Path) -> set[str]:
             in_fence = not in_fence
         elif not in_fence and line.startswith("#"):
             found.add(slug(line.lstrip("#")))
+        if not in_fence:
+            found.update(re.findall(r'<a id="([^"]+)"', line))  # an anchor of its own
     return found
 
 
