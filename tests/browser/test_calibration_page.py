@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from tests.waiting import WAIT_S
 
 expect = pytest.importorskip("playwright.sync_api").expect
 pytestmark = pytest.mark.browser
@@ -43,6 +44,7 @@ def test_calibrate_from_the_page(page, rig_server, artifacts):
 def test_the_calibration_page_on_the_seven_inch_screen(browser, rig_server, artifacts):
     """800x480 (issue 15): a preview worth looking at, every ritual step and Fit on the screen."""
     context = browser.new_context(viewport={"width": 800, "height": 480})
+    context.set_default_timeout(WAIT_S * 1000)  # waits on the page, bounded generously
     try:
         page = context.new_page()
         page.goto(rig_server.url + "calibrate")

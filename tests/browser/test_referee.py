@@ -6,6 +6,7 @@ sound cues and their mute, and the letters that make every colour readable witho
 from __future__ import annotations
 
 import pytest
+from tests.waiting import WAIT_S
 
 expect = pytest.importorskip("playwright.sync_api").expect
 pytestmark = pytest.mark.browser
@@ -18,6 +19,7 @@ DICE = ["pink", "pink", "yellow+pink", "yellow", "blank", "blank"]
 def sized(request, browser):
     width, height = SIZES[request.param]
     context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(WAIT_S * 1000)  # waits on the page, bounded generously
     page = context.new_page()
     page.js_errors = []
     page.on("pageerror", lambda exc: page.js_errors.append(str(exc)))

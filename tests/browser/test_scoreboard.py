@@ -4,6 +4,7 @@ live updates, a corrected die, a reload mid-turn, a new game, the 7" screen."""
 from __future__ import annotations
 
 import pytest
+from tests.waiting import WAIT_S
 
 expect = pytest.importorskip("playwright.sync_api").expect
 pytestmark = pytest.mark.browser
@@ -161,6 +162,7 @@ def test_new_game_and_history_from_the_page(page, rig_server):
 def test_the_seven_inch_screen(browser, rig_server, artifacts):
     rig_server.new_game()
     context = browser.new_context(viewport={"width": 800, "height": 480})
+    context.set_default_timeout(WAIT_S * 1000)  # waits on the page, bounded generously
     try:
         page = context.new_page()
         open_board(page, rig_server)

@@ -10,6 +10,7 @@ import urllib.error
 import pytest
 
 from tests.browser.conftest import settled
+from tests.waiting import WAIT_S
 
 expect = pytest.importorskip("playwright.sync_api").expect
 pytestmark = pytest.mark.browser
@@ -73,6 +74,7 @@ def test_the_board_on_each_screen(browser, rig_server, artifacts, screen, n):
     width, height = SCREENS[screen]
     state = turn_in_review(rig_server, n, Clock(10**13 + 10**9 * n + list(SCREENS).index(screen) * 10**11))
     context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(WAIT_S * 1000)  # waits on the page, bounded generously
     try:
         page = context.new_page()
         errors: list[str] = []
@@ -142,6 +144,7 @@ def test_the_copy_choice_of_an_eight_player_turn_on_the_seven_inch_screen(browse
     for player in players[1:]:
         post(rig_server, clock, type="toss", player=player)
     context = browser.new_context(viewport={"width": 800, "height": 480})
+    context.set_default_timeout(WAIT_S * 1000)  # waits on the page, bounded generously
     try:
         page = context.new_page()
         page.goto(rig_server.url)
@@ -177,6 +180,7 @@ def test_the_winner_on_the_small_screens(browser, rig_server, artifacts, screen)
     state = play_to_the_end(rig_server, t_us)
     assert state["winner"]
     context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(WAIT_S * 1000)  # waits on the page, bounded generously
     try:
         page = context.new_page()
         page.goto(rig_server.url)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from tests.waiting import WAIT_S
 
 expect = pytest.importorskip("playwright.sync_api").expect
 pytestmark = pytest.mark.browser
@@ -178,6 +179,7 @@ def test_a_tie_for_the_lead_says_tie(page, rig_server):
 def test_the_other_games_on_a_phone_are_one_column(browser, rig_server, artifacts, game):
     rig_server.post("/api/games", {"game": game, "players": ["Ada", "Ben"]})
     context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(WAIT_S * 1000)  # waits on the page, bounded generously
     try:
         page = context.new_page()
         open_board(page, rig_server)

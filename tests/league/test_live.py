@@ -19,6 +19,7 @@ from rig.league.mqtt import make_client
 from rig.league.publisher import Publisher
 from rig.league.service import League
 from rig.league.simtable import SimTable, TablePlayer
+from tests.waiting import WAIT_S
 
 from .conftest import league_standings, summed_histories, wait_for
 
@@ -100,7 +101,7 @@ def test_a_rig_killed_mid_publish_resumes_from_its_cursor(broker, tmp_path):
         assert 0 < cursor <= logged
         child = spawn(folder, broker, seed=6, steps=120)
         assert child.stdout.readline().strip() == "acked"
-        assert child.wait(timeout=30) == 0
+        assert child.wait(timeout=WAIT_S) == 0
         child.stdout.close()
         with EngineService.open(folder, clock="check") as service:
             wait_for(lambda: caught_up(league, {"t3": service}), 20, "the league to catch up with t3")
