@@ -11,6 +11,7 @@ read or written is no error: the table is built in memory as before.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -40,8 +41,9 @@ def lut_path(profile: Profile, env: Mapping[str, str] | None = None) -> Path:
 
 
 def warm_colour_table(profile: Profile, env: Mapping[str, str] | None = None) -> str:
-    """Make the profile's colour table ready: from the cache if it is there, else built and kept.
-    Returns how: ``"cached"``, ``"built"`` (and kept) or ``"built, not kept"`` (no writable cache)."""
+    """Make the profile's colour table ready: from the cache if it is there, else built whole and kept.
+    Returns how: ``"cached"``, ``"built"`` (and kept) or ``"not kept"``: no writable cache, so the
+    table is built block by block as frames need it, as without a cache (no slower than before)."""
     path = lut_path(profile, env)
     try:
         table = np.load(path, allow_pickle=False)
@@ -49,18 +51,19 @@ def warm_colour_table(profile: Profile, env: Mapping[str, str] | None = None) ->
         table = None
     if table is not None and adopt_colour_lut(profile, table):
         return "cached"
-    table = full_colour_lut(profile)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".lut-", suffix=".npy", delete=False) as out:
-            np.save(out, table, allow_pickle=False)
+        out = tempfile.NamedTemporaryFile(dir=path.parent, prefix=".lut-", suffix=".npy", delete=False)
+    except OSError:
+        return "not kept"
+    try:
+        with out:
+            np.save(out, full_colour_lut(profile), allow_pickle=False)
         os.replace(out.name, path)  # whole or not at all: two rigs starting at once never read half a table
     except OSError:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(out.name)
-        except (OSError, NameError):
-            pass
-        return "built, not kept"
+        return "not kept"
     return "built"
 
 

@@ -76,7 +76,8 @@ def test_a_damaged_cache_file_is_built_again(profile, env):
 def test_an_unwritable_cache_is_no_error(profile, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    assert profile_cache.warm_colour_table(profile, {"RIG_CACHE_DIR": str(blocker)}) == "built, not kept"
+    assert profile_cache.warm_colour_table(profile, {"RIG_CACHE_DIR": str(blocker)}) == "not kept"
+    assert dice._lut_key(profile) not in dice._LUTS  # nothing built ahead: block by block, as without a cache
     assert dice.colour_lut(profile).shape[0] % 64**3 == 0
 
 
