@@ -3,6 +3,7 @@ OpenCV; the lines `rig --help` shows without importing are the modules' own."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -50,12 +51,18 @@ def test_the_command_run_gets_its_whole_parser(command, capsys):
     assert out.startswith(f"usage: rig {command}") and "options:" in out
 
 
-def test_every_help_page_is_plain_text_and_names_its_defaults(capsys):
-    for name, _ in SUMMARIES.values():
-        parser = build_parser(name, lazy=True)
-        with pytest.raises(SystemExit):
-            parser.parse_args([name, "--help"])
-        out = capsys.readouterr().out
-        assert "``" not in out, f"rig {name} --help shows reST markup"
+def help_pages(parser):
+    """Every (sub)command's parser under ``parser``, itself first."""
+    yield parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):
+                yield from help_pages(sub)
+
+
+def test_every_help_page_is_plain_text_and_names_its_defaults():
+    for parser in help_pages(build_parser()):
+        out = parser.format_help()
+        assert "``" not in out, f"{parser.prog} --help shows reST markup"
         if "--data-dir" in out:
-            assert "default" in out.split("--data-dir", 2)[-1].split("\n  -")[0], f"rig {name} --data-dir: no default"
+            assert "default" in out.split("--data-dir", 2)[-1].split("\n  -")[0], f"{parser.prog} --data-dir: no default"
