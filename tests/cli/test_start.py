@@ -22,6 +22,11 @@ def loaded_after(argv: list[str]) -> set[str]:
     return set(json.loads(line[len("MODULES "):]))
 
 
+def test_every_command_module_has_its_help_line():
+    missing = [name for name in COMMAND_MODULES if name not in SUMMARIES]
+    assert missing == [], "add (command name, help line) for these to SUMMARIES in rig/cli/__init__.py"
+
+
 def test_rig_help_imports_no_subcommand():
     loaded = loaded_after(["--help"])
     assert not {m for m in loaded if m.startswith("rig.cli.")}
