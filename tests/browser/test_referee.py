@@ -178,3 +178,37 @@ def test_every_colour_also_carries_a_letter(page, rig_server):
     content = die.locator(".frog").evaluate("f => getComputedStyle(f, '::after').content") if face != "blank" else None
     assert face == "blank" or content.strip('"').replace(" ", "") == "".join(
         {"blue": "B", "pink": "P", "yellow": "Y"}[c] for c in face.split("+"))
+
+
+# Holds the answers of GET /api/turns until the test lets them through (the page's own fetch helper).
+HOLD_TURNS = """
+const real = rig.getJSON.bind(rig);
+window.heldTurns = [];
+window.turnsAnswered = 0;
+rig.getJSON = (url, ...rest) => String(url).startsWith("/api/turns")
+  ? new Promise((resolve) => window.heldTurns.push(() => resolve(real(url, ...rest).finally(() => { window.turnsAnswered += 1; }))))
+  : real(url, ...rest);
+true;  // (a script that ends in a function would be called by evaluate)
+"""
+
+
+def test_a_tab_chosen_while_another_loads_stays(page, rig_server):
+    """Issue 28 (a flake under load): Export chosen while the Turns tab was still loading; the Turns
+    answer came in later and replaced the Export tab. Only the newest render fills the dialog now."""
+    rig_server.post("/api/sim/card", {"card": None})
+    rig_server.new_game(["Ada", "Ben", "Cleo"])
+    scripted_turn(rig_server)
+    page.goto(rig_server.url)
+    expect(page.locator("#live")).to_have_class("live on")
+    page.evaluate(HOLD_TURNS)
+    page.keyboard.press("e")  # the dialog opens on Turns, which waits for /api/turns
+    page.wait_for_function("window.heldTurns.length === 1")
+    page.locator("#dlg-referee [data-tab=export]").click()
+    csv = page.locator("#dlg-referee a[href='/api/export/history.csv']")
+    expect(csv).to_be_visible()
+    page.evaluate("window.heldTurns.splice(0).forEach((answer) => answer())")  # the Turns answer arrives late
+    page.wait_for_function("window.turnsAnswered === 1")
+    page.evaluate("new Promise((done) => setTimeout(done, 0))")  # whatever the late answer started has run
+    expect(csv).to_be_visible()
+    expect(page.locator("#dlg-referee .ref-turn")).to_have_count(0)
+    assert page.js_errors == []
