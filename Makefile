@@ -13,10 +13,11 @@ PORT   ?=
 venv:
 	@sh scripts/make-venv.sh $(PYTHON) $(VENV) $(VENV_FLAGS)
 
-# the rig and its runtime packages only (no test tools): make run
+# the rig and its runtime packages only (no test tools): make run. --no-compile: Python compiles what
+# the rig imports when it first runs, not every module of numpy and OpenCV now (a quicker first page)
 $(RUN_STAMP): pyproject.toml | venv
 	@echo "Setting up $(VENV): installing rig and the packages it runs on ..."
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile -e .
 	@touch $(RUN_STAMP)
 
 # the rig with the test tools: make test (a test set-up serves make run too)

@@ -26,7 +26,7 @@ def dry_run(*args: str, venv: Path) -> str:
 
 def test_make_run_installs_the_runtime_only_and_takes_a_port(tmp_path):
     out = dry_run("run", "PORT=8081", venv=tmp_path / "venv")
-    assert "pip install --quiet --disable-pip-version-check -e .\n" in out
+    assert "pip install --quiet --disable-pip-version-check --no-compile -e .\n" in out  # byte code as imported
     assert "[test]" not in out  # no pytest, playwright, ruff ... to start the rig
     assert f"{tmp_path}/venv/bin/rig run --port 8081" in out
     assert f"The rig command is {tmp_path}/venv/bin/rig" in out
