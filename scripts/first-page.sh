@@ -27,8 +27,8 @@ until python3 -c "import sys, urllib.request; urllib.request.urlopen(sys.argv[1]
     sleep 0.1
 done
 end=$(date +%s.%N)
-printf 'fresh clone -> make run -> first page: %.1f s (load average %s)\n' \
-    "$(echo "$end - $start" | bc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
+echo "fresh clone -> make run -> first page: $(python3 -c "print(f'{$end - $start:.1f}')") s" \
+    "(load average $(cut -d' ' -f1-3 /proc/loadavg))"
 pkill -INT -P "$make_pid" 2>/dev/null  # the rig make started
 wait "$make_pid" 2>/dev/null
 exit 0
