@@ -5,8 +5,9 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 RUN_STAMP := $(VENV)/.installed-run
-# make run PORT=8081: the scoreboard's port (RUN_ARGS passes any other `rig run` option)
-PORT   ?=
+# make run PORT=8081: the scoreboard's port (RUN_ARGS passes any other `rig run` option); := so a PORT
+# in the environment (set for some other program) does not move the rig
+PORT   :=
 
 .PHONY: run test test-fast browser test-tools mosquitto league-demo bench hardware-test install clean venv
 
