@@ -79,3 +79,9 @@ def test_a_half_made_venv_is_made_again(tmp_path):
     done = make_venv(sys.executable, venv)
     assert done.returncode == 0, done.stderr
     assert subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "--version"], capture_output=True).returncode == 0
+
+
+def test_a_port_in_the_environment_does_not_move_the_rig(tmp_path):
+    done = subprocess.run(["make", "-n", "--no-print-directory", "-C", str(ROOT), "run", f"VENV={tmp_path}/venv"],
+                          capture_output=True, text=True, env=dict(ENV, PORT="3000"))
+    assert done.stdout.rstrip().endswith("/venv/bin/rig run"), done.stdout
