@@ -1,21 +1,38 @@
-# The two quick-start commands:  make run  and  make test.  Each creates .venv itself.
+# The two quick-start commands:  make run  and  make test.  Each creates .venv itself:
+# make run installs what the rig needs to run, make test adds the test tools (pytest, playwright, ...).
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
+# make run PORT=8081: the scoreboard's port (RUN_ARGS passes any other `rig run` option); := so a PORT
+# in the environment (set for some other program) does not move the rig
+PORT   :=
 
-.PHONY: run test test-fast browser test-tools mosquitto league-demo bench hardware-test install clean
+.PHONY: run test test-fast browser test-tools mosquitto league-demo bench hardware-test install clean venv
 
-$(STAMP): pyproject.toml
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
-	@echo "Setting up $(VENV): installing rig and its packages (the first time takes a minute or two) ..."
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --progress-bar on -e '.[test]'
-	@touch $(STAMP)
+venv:
+	@sh scripts/make-venv.sh $(PYTHON) $(VENV) $(VENV_FLAGS)
 
-## run: set up and start the rig (simulation mode on a machine without camera and GPIO)
-run: $(STAMP)
-	$(BIN)/rig run $(RUN_ARGS)
+# the rig and its runtime packages only (no test tools): make run. --no-compile: Python compiles what
+# the rig imports when it first runs, not every module of numpy and OpenCV now (a quicker first page)
+$(RUN_STAMP): pyproject.toml | venv
+	@echo "Setting up $(VENV): installing rig and the packages it runs on ..."
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile -e .
+	@touch $(RUN_STAMP)
+
+# the rig with the test tools: make test (a test set-up serves make run too)
+$(STAMP): pyproject.toml | venv
+	@echo "Setting up $(VENV): installing rig with its test tools (the first time takes a minute or two) ..."
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(BIN)/python -m pip install --progress-bar on --disable-pip-version-check -e '.[test]'
+	@touch $(STAMP) $(RUN_STAMP)
+
+## run: set up and start the rig (simulation mode on a machine without camera and GPIO);
+## make run PORT=8081 for another port, RUN_ARGS='--listen 0.0.0.0' for any other `rig run` option
+run: $(RUN_STAMP)
+	@echo "The rig command is $(BIN)/rig (or, once per shell: . $(BIN)/activate, then rig --help)"
+	$(BIN)/rig run $(if $(PORT),--port $(PORT)) $(RUN_ARGS)
 
 ## test: set up and run the whole test suite (installs Debian's chromium for the browser tests, mosquitto
 ## for the league tests, systemd-analyze and desktop-file-validate for the install-script tests)
@@ -39,7 +56,7 @@ mosquitto:
 	@sh scripts/apt-need.sh mosquitto=mosquitto
 
 ## league-demo: a local mosquitto, three simulated tables and the league page (http://127.0.0.1:8090/)
-league-demo: $(STAMP) mosquitto
+league-demo: $(RUN_STAMP) mosquitto
 	$(BIN)/rig league --demo $(RUN_ARGS)
 
 ## bench: every benchmark, figures printed
@@ -53,6 +70,7 @@ bench: $(STAMP)
 	$(BIN)/rig bench fuzz
 	$(BIN)/rig bench lan
 	$(BIN)/rig bench league
+	$(BIN)/rig bench start
 
 ## install: on a Raspberry Pi (sudo make install): apt packages, a --system-site-packages venv with
 ## constraints-pi.txt (numpy<2), config, the hardened rig.service, the kiosk (KIOSK=cage on Lite)

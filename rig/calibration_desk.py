@@ -184,7 +184,7 @@ class CalibrationDesk:
         return self.status()
 
     def restore(self, name: str) -> dict:
-        from rig.vision.profile import Profile
+        from rig.profile_cache import load_profile
 
         path = self.profile_dir / f"{name}.toml"
         builtin = self._builtin_path()
@@ -192,7 +192,7 @@ class CalibrationDesk:
             path = builtin
         if not path.exists():
             raise RunError(f"no saved profile named {name!r} (saved: {', '.join(self.profiles()) or 'none'})")
-        self.rig.use_profile(Profile.load(path), name)
+        self.rig.use_profile(load_profile(path), name)
         return self.status()
 
     def lock(self, locked: bool) -> dict:

@@ -435,9 +435,9 @@ def check_profile(ctx: Context) -> Check:
                      "calibrate under the rig's own light: `rig calibrate` writes the profile "
                      "(docs/building.md#calibration)")
     try:
-        from rig.vision.profile import Profile
+        from rig.profile_cache import load_profile
 
-        ctx.profile = Profile.load(path)
+        ctx.profile = load_profile(path)  # with its colour table, kept between runs
     except (RigError, ImportError, OSError) as exc:
         return Check(name, FAIL, f"{path}: {exc}", "calibrate again: `rig calibrate` (the old file is replaced)")
     return Check(name, PASS, f"{path} loaded ({ctx.profile!r})")

@@ -294,7 +294,8 @@ class Rig:
         return registry.get(self.config.game.name).config_options(self.config.game)
 
     def _load_profile(self):
-        from rig.vision.profile import Profile, default_profile_path
+        from rig.profile_cache import load_profile
+        from rig.vision.profile import default_profile_path
 
         path = self.config.profile
         if path is not None and not Path(path).exists():
@@ -307,7 +308,7 @@ class Rig:
                                "name one in the config ('profile = ...')")
             if not path.exists():
                 return None, None
-        return Profile.load(path), Path(path).stem
+        return load_profile(path), Path(path).stem
 
     def _start_camera(self) -> None:
         from rig.hardware.camera import CameraWatcher, open_source

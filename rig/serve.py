@@ -7,6 +7,7 @@ is ready and keeps pinging its watchdog while the rig is healthy.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import socket
@@ -115,7 +116,13 @@ def bind_socket(listen: str, port: int) -> socket.socket:
         sock.listen(128)
     except OSError as exc:
         sock.close()
-        raise RunError(f"cannot listen on {listen}:{port}: {exc.strerror}") from None
+        hint = ""
+        if exc.errno == errno.EADDRINUSE:
+            hint = (f" (another rig, or another program, has it: stop that one, or pick another port: "
+                    f"rig run --port {port + 1 if 0 < port < 65535 else 8081}, make run PORT={port + 1 if 0 < port < 65535 else 8081})")
+        elif exc.errno == errno.EACCES and 0 < port < 1024:
+            hint = " (ports below 1024 need root: pick one above, e.g. --port 8080)"
+        raise RunError(f"cannot listen on {listen}:{port}: {exc.strerror}{hint}") from None
     sock.set_inheritable(True)
     return sock
 

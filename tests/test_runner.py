@@ -21,6 +21,7 @@ from rig.errors import ConfigError, RigError
 from rig.runner import Rig, RunError, load_config, on_raspberry_pi, resolve_mode
 from rig.serve import bind_socket, page_urls
 from rig.vision.profile import default_profile_path
+from tests.waiting import WAIT_S, wait_frames, wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -94,7 +95,7 @@ def config(profile_path):
     return dataclasses.replace(RigConfig.default(), profile=profile_path, tosses=TossConfig(hold_confirm_s=0.3))
 
 
-def wait_for(rig, predicate, timeout=15.0, what="the state"):
+def wait_for(rig, predicate, timeout=WAIT_S, what="the state"):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         state = rig.service.state()
@@ -124,7 +125,7 @@ def test_a_whole_turn_through_mock_pins_and_the_virtual_table(config, tmp_path):
         assert "Cleo beat Ben by" in state["turn"]["tosses"][1]["margin_text"]
         cards = ["gray", "blue", "gray", "pink"]
         sim.show_card(cards[0])  # turned over too early: the camera does not read it yet
-        time.sleep(0.6)
+        wait_frames(rig.watcher)
         assert rig.service.state()["turn"]["cards_revealed"] == 0
         sim.press("Ada")  # a short press: copy the next player (Ben)
         wait_for(rig, lambda s: (s["turn"]["copy"] or {}).get("player") == "Ben", what="the copy choice")
@@ -191,16 +192,12 @@ def test_a_lost_camera_is_a_notice_and_the_game_carries_on(config, tmp_path):
         rig.sim.press("Ada")
         before = wait_for(rig, lambda s: s["turn"]["started"])
         rig.sim.drop_camera()
-        deadline = time.monotonic() + 10
-        while not any(n["key"] == "camera" for n in rig.status()["notices"]) and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(lambda: any(n["key"] == "camera" for n in rig.status()["notices"]), "the camera notice")
         assert any(n["key"] == "camera" and "Camera lost" in n["text"] for n in rig.status()["notices"])
         assert rig.status()["camera"]["connected"] is False
         assert rig.service.state()["turn"] == before["turn"]
         rig.sim.restore_camera()
-        deadline = time.monotonic() + 15
-        while any(n["key"] == "camera" for n in rig.status()["notices"]) and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(lambda: not any(n["key"] == "camera" for n in rig.status()["notices"]), "the notice to clear")
         assert not any(n["key"] == "camera" for n in rig.status()["notices"])
         rig.sim.roll(2)
         wait_for(rig, lambda s: s["turn"]["rolls"] == 1, what="a roll after the camera came back")
@@ -309,7 +306,9 @@ def test_rig_run_refuses_a_port_in_use_in_one_line(tmp_path):
     finally:
         sock.close()
     assert proc.returncode == 2
-    assert err.strip().splitlines() == [f"rig run: error: cannot listen on 127.0.0.1:{port}: Address already in use"]
+    assert err.strip().splitlines() == [  # with the way out (issue 28)
+        f"rig run: error: cannot listen on 127.0.0.1:{port}: Address already in use (another rig, or another "
+        f"program, has it: stop that one, or pick another port: rig run --port {port + 1}, make run PORT={port + 1})"]
 
 
 def test_rig_run_refuses_a_bad_port():
@@ -389,7 +388,7 @@ def test_an_undone_card_is_not_read_again_while_it_still_lies_there(config, tmp_
         assert rig.service.state()["turn"]["phase"] == "review"
         state = rig.service.submit({"type": "correction", "what": "undo"})  # the yellow was a misread
         assert state["turn"]["phase"] == "reveal" and state["turn"]["cards_revealed"] == 3
-        time.sleep(0.8)  # the yellow card still lies under the camera: not read again
+        wait_frames(rig.watcher)  # the yellow card still lies under the camera: not read again
         assert rig.service.state()["turn"]["cards_revealed"] == 3
         rig.sim.show_card("blank")  # the right card
         state = wait_for(rig, lambda s: s["turn"]["cards_revealed"] == 4, what="the card laid again")
@@ -412,9 +411,7 @@ def test_presses_during_a_full_disk_are_kept_shown_and_written_later(config, tmp
                 rig.service.submit({"type": "violation", "kind": "test", "detail": "x" * 200})
         rig.sim.press("Ben")
         rig.inputs.flush()
-        deadline = time.monotonic() + 5
-        while not rig.service.backlog and time.monotonic() < deadline:
-            time.sleep(0.02)
+        wait_until(lambda: rig.service.backlog, "Ben's press to wait in memory")
         notices = rig.status()["notices"]
         assert any(n["key"] == "storage" and "disk is full" in n["text"] for n in notices), notices
         conn.execute("PRAGMA max_page_count = 1000000")

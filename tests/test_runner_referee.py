@@ -2,7 +2,6 @@
 the configured tie window in the game, the dice test and the exports reachable over HTTP."""
 
 import dataclasses
-import time
 import warnings
 
 import cv2
@@ -13,6 +12,7 @@ from rig.config import RigConfig, TossConfig
 from rig.runner import Rig
 from rig.vision.profile import default_profile_path
 from tests.test_runner import wait_for
+from tests.waiting import wait_until
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -36,9 +36,7 @@ def test_each_settled_roll_is_kept_and_served_with_its_reading(config, tmp_path)
             wait_for(rig, lambda s, r=roll: s["turn"]["rolls"] == r, what=f"roll {roll}")
         game_id = rig.service.state()["game"]["id"]
         kept = tmp_path / "evidence" / f"g{game_id}" / "t1-r3.jpg"
-        deadline = time.monotonic() + 10  # the frame is written just after the roll is logged
-        while not kept.exists() and time.monotonic() < deadline:
-            time.sleep(0.02)
+        wait_until(kept.exists, f"{kept.name} (written just after the roll is logged)")
         turns = web.get("/api/turns").json()
         (turn,) = turns["turns"]
         assert turns["id"] == game_id and turns["evidence"] is True

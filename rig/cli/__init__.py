@@ -33,13 +33,48 @@ COMMAND_MODULES = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: The command name and one-line help of each subcommand module, so ``rig --help`` (and any one
+#: command) need not import every module and what it imports: only the command run is imported.
+#: A module missing here is imported at every start (slower, still right);
+#: tests/cli/test_start.py checks these lines against the modules' own.
+SUMMARIES = {
+    "run": ("run", "start the rig and its scoreboard (simulation mode on a machine without camera and GPIO)"),
+    "score": ("score", "score one turn given as JSON (a file, or - for stdin)"),
+    "read": ("read", "read the dice (or a card) in images with a calibration profile"),
+    "calibrate": ("calibrate", "fit a colour profile from frames of all six dice showing blue, pink, yellow, blank"),
+    "record": ("record", "save camera frames to a folder (for calibration and bug reports)"),
+    "tosses": ("tosses", "show live presses of the toss buttons/beams with µs timestamps (wiring test)"),
+    "config_cmd": ("config", "check a config file, print the documented example, draw the wiring"),
+    "doctor": ("doctor", "check the setup: packages, camera, GPIO pins, profile and light, data, service"),
+    "plan": ("plan", "plan the camera: area seen, die size in px, margin around the box, sensor mode, exposure, SVG"),
+    "parts": ("build-parts", "write the printable parts (camera mount, button boxes, beam clips) as STL, STEP and PNG"),
+    "history": ("history", "past games and per-player totals from the event log"),
+    "league": ("league", "follow the tables through an MQTT broker: live standings page and JSON API"),
+    "bench": ("bench", "run a benchmark and print its figures"),
+}
+
+
+def _command_in(argv: list[str] | None) -> str | None:
+    """The subcommand named in ``argv`` (its first word that is not an option), if any."""
+    for word in sys.argv[1:] if argv is None else argv:
+        if not word.startswith("-"):
+            return word
+    return None
+
+
+def build_parser(command: str | None = None, *, lazy: bool = False) -> argparse.ArgumentParser:
+    """The ``rig`` parser. ``lazy``: only ``command``'s module is imported and registered; the others
+    are listed by their :data:`SUMMARIES` line (what ``rig --help`` shows)."""
     parser = argparse.ArgumentParser(
         prog="rig", description="Scoring rig for tabletop dice games."
     )
     parser.add_argument("--version", action="version", version=f"rig {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
+        summary = SUMMARIES.get(name)
+        if lazy and summary is not None and summary[0] != command:
+            subparsers.add_parser(summary[0], help=summary[1], add_help=False)
+            continue
         try:
             module = importlib.import_module(f"rig.cli.{name}")
         except ModuleNotFoundError as exc:
@@ -51,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(_command_in(argv), lazy=True)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

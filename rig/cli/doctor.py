@@ -17,7 +17,7 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--config", type=Path, metavar="FILE",
                         help=f"the rig's config file ({CONFIG_DEFAULT_HELP})")
-    parser.add_argument("--data-dir", type=Path, metavar="DIR", help="the data folder to check (as for rig run)")
+    parser.add_argument("--data-dir", type=Path, metavar="DIR", help="the data folder to check (default: as for rig run)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.set_defaults(func=run)
 

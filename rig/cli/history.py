@@ -18,7 +18,7 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--config", type=Path, metavar="FILE",
                         help=f"the rig's config file, for its data_dir ({CONFIG_DEFAULT_HELP})")
-    parser.add_argument("--data-dir", type=Path, metavar="DIR", help="the data folder (as for rig run)")
+    parser.add_argument("--data-dir", type=Path, metavar="DIR", help="the data folder (default: as for rig run)")
     parser.add_argument("--limit", type=int, default=20, metavar="N", help="show the N newest games (default 20)")
     parser.add_argument("--json", action="store_true", help="print {games, players} as JSON (all games)")
     parser.add_argument("--dice", action="store_true",

@@ -21,7 +21,7 @@ def register(subparsers) -> None:
 
     parser = subparsers.add_parser(
         "league", help="follow the tables through an MQTT broker: live standings page and JSON API",
-        description=__doc__.split("\n\n")[1].replace("\n", " "))
+        description=" ".join(__doc__.split("\n\n")[1].split()).replace("``", ""))
     parser.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST[:PORT]",
                         help="the MQTT broker (default 127.0.0.1:1883; 8883 with --tls)")
     parser.add_argument("--username", default="league", help="the league's broker account (default: league)")

@@ -224,9 +224,9 @@ def run_profile(args) -> int:
     from rig.vision.cards import read_card
     from rig.vision.dice import read_dice
     from rig.vision.overlay import draw_card, draw_dice
-    from rig.vision.profile import Profile
+    from rig.profile_cache import load_profile
 
-    profile = Profile.load(args.profile)
+    profile = load_profile(args.profile)
     out_dir = _check_paths(args)
     for path in args.images:
         frame = load_image(path)

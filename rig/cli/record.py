@@ -89,9 +89,9 @@ def run(args: argparse.Namespace) -> int:
 
     profile = None
     if config.profile is not None and (spec.kind in ("picamera2", "usb") or args.track):
-        from rig.vision.profile import Profile
+        from rig.profile_cache import load_profile
 
-        profile = Profile.load(config.profile)
+        profile = load_profile(config.profile)
     tracker = _tracker(profile) if args.track else None
     first = _prepare(args.dir)
     options = config.camera.options() if args.source is None else {}  # the config's camera: its focus, crop, ...
@@ -151,14 +151,15 @@ def _note_session(path: Path, meta: dict) -> None:
 
 def _tracker(profile):
     from rig.vision.dice import read_dice
-    from rig.vision.profile import Profile, default_profile_path
+    from rig.profile_cache import load_profile
+    from rig.vision.profile import default_profile_path
     from rig.vision.rolls import RollTracker
 
     if profile is None:
         path = default_profile_path()
         if not path.exists():
             raise RigError("--track needs a calibration profile: set 'profile' in the config (rig calibrate)")
-        profile = Profile.load(path)
+        profile = load_profile(path)
     return RollTracker(read=lambda frame: read_dice(frame, profile))
 
 

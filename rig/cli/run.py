@@ -38,7 +38,9 @@ def register(subparsers) -> None:
     parser.add_argument("--listen", metavar="ADDR",
                         help="address to listen on (default 127.0.0.1; 0.0.0.0 lets phones on the LAN view)")
     parser.add_argument("--port", type=_port, metavar="N", help="TCP port (default 8080; 0 picks a free one)")
-    parser.add_argument("--data-dir", type=Path, metavar="DIR", help="where the game database lives")
+    parser.add_argument("--data-dir", type=Path, metavar="DIR",
+                        help="where the game database lives (default: data_dir in the config, else "
+                        "$XDG_DATA_HOME/rig, i.e. ~/.local/share/rig; /var/lib/rig under systemd)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the simulated table (simulation mode)")
     parser.add_argument("--host-name", action="append", default=[], metavar="NAME",
                         help="a host name the page is opened by, besides IP addresses, localhost, this machine's "

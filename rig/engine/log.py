@@ -86,7 +86,7 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 #: what a refusal of a damaged database tells the user to do
 RESCUE = ("stop the rig, move {name} together with {name}-wal, {name}-shm and {name}-acked (if present) into a rescue "
-          "folder (never delete them), then start the rig again for a new log; see README 'Durability'")
+          "folder (never delete them), then start the rig again for a new log; see docs/engine.md 'Durability'")
 
 #: idempotency keys kept (the newest; a retry comes within seconds)
 KEEP_REQUESTS = 10_000

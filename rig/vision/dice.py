@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 from collections import Counter
 from dataclasses import dataclass
 
@@ -177,6 +178,54 @@ def _lut_key(profile: Profile) -> tuple:
     models = (*profile.background, profile.body, profile.edge, *(profile.colour(c) for c in COLOURS))
     return (tuple((m.mean, m.cov) for m in models), t.class_distance, t.clip_level, t.glare_min, t.ambiguity,
             profile.glare is not None)
+
+
+def _code_fingerprint(code) -> bytes:
+    """The byte code, names and constants of ``code`` and of the code inside it (comprehensions):
+    a table built by other code is another table. Nothing in it varies from run to run."""
+    consts = [_code_fingerprint(c) if hasattr(c, "co_code") else repr(c).encode() for c in code.co_consts]
+    return b"\0".join([code.co_code, repr(code.co_names).encode(), *consts])
+
+
+def colour_lut_key(profile: Profile) -> str:
+    """A name for the profile's colour table (hex): the same for every profile that gives the same
+    table (colour models, thresholds, glare known), different when the profile or the code that
+    builds the table changes. For a cache of :func:`full_colour_lut` kept beside the profile."""
+    digest = hashlib.sha256(repr(_lut_key(profile)).encode())
+    digest.update(repr((CLASS_NAMES, COLOUR_CLASSES, COLOURS, np.__version__, cv2.__version__)).encode())
+    for fn in (_grid_colours.__wrapped__, _LutBuilder.__init__, _LutBuilder._block):
+        digest.update(_code_fingerprint(fn.__code__))
+    return digest.hexdigest()[:32]
+
+
+def full_colour_lut(profile: Profile) -> np.ndarray:
+    """The profile's whole colour table, every censored block built (what :func:`colour_lut` builds
+    block by block as frames need them): the thing worth keeping between runs."""
+    colour_lut(profile)
+    builder = _LUTS[_lut_key(profile)]
+    builder.ensure(range(len(builder.built)))
+    return builder.table
+
+
+def adopt_colour_lut(profile: Profile, table: np.ndarray) -> bool:
+    """Use ``table`` (an earlier :func:`full_colour_lut` of this profile, e.g. from a cache) as the
+    profile's colour table, so :func:`colour_lut` need not build it. False (and nothing adopted) if it
+    cannot be the profile's table: wrong size or type."""
+    patterns = 8 if profile.glare is not None else 1
+    if not isinstance(table, np.ndarray) or table.dtype != np.uint8 or table.shape != (patterns * 64**3,):
+        return False
+    key = _lut_key(profile)
+    if key in _LUTS:
+        return True
+    if len(_LUTS) >= 2:
+        _LUTS.clear()
+        _BY_TABLE.clear()
+    builder = _LutBuilder.__new__(_LutBuilder)  # a complete table: nothing left to build, no scores needed
+    builder.table = np.ascontiguousarray(table)
+    builder.built = [True] * patterns
+    _LUTS[key] = builder
+    _BY_TABLE[id(builder.table)] = builder
+    return True
 
 
 def colour_lut(profile: Profile) -> np.ndarray:

@@ -18,6 +18,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from tests.waiting import WAIT_S, wait_until
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
@@ -32,6 +33,9 @@ def browser():
     if not CHROMIUM.exists():
         pytest.skip("/usr/bin/chromium is missing: `make browser` (or apt-get install chromium) installs it")
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed: pip install -e '.[test]'")
+    # every wait is on a state of the page; its bound only decides when a test gives up (a loaded
+    # machine is slow, never failed): one generous bound for every expect() and locator action
+    sync_api.expect.set_options(timeout=WAIT_S * 1000)
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         yield browser
@@ -50,7 +54,7 @@ class RigServer:
         self.url = ""
         self.output: list[str] = []
 
-    def start(self, timeout: float = 30.0) -> RigServer:
+    def start(self, timeout: float = WAIT_S) -> RigServer:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         env.pop("RIG_CONFIG", None)
         self.proc = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
@@ -84,6 +88,20 @@ class RigServer:
     def state(self) -> dict:
         with urllib.request.urlopen(self.url + "api/state", timeout=5) as response:
             return json.load(response)
+
+    def rig(self) -> dict:
+        """``GET /api/rig``: mode, camera (with its frame count), notices."""
+        with urllib.request.urlopen(self.url + "api/rig", timeout=5) as response:
+            return json.load(response)
+
+    def frames(self) -> int:
+        return self.rig()["camera"]["frames"]
+
+    def wait_frames(self, more: int) -> None:
+        """Wait until the camera reader has taken ``more`` further frames: everything lying under the
+        camera now has been looked at (a state to wait on, not a time)."""
+        start = self.frames()
+        wait_until(lambda: self.frames() >= start + more, f"{more} more camera frames after {start}")
 
     def post(self, path: str, body: dict) -> dict:
         request = urllib.request.Request(self.url + path.lstrip("/"), data=json.dumps(body).encode(),
@@ -125,6 +143,7 @@ def rig_server(browser, tmp_path_factory):
 @pytest.fixture
 def page(browser):
     context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    context.set_default_timeout(WAIT_S * 1000)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -152,3 +171,10 @@ def start_rig(browser, tmp_path):
     yield start
     for server in servers:
         server.stop()
+
+
+def settled(page) -> None:
+    """Wait until the page's fonts are loaded and two frames have been laid out (before a screenshot or
+    a measurement): an event of the page, not a time."""
+    page.evaluate("document.fonts.ready.then(() => new Promise((done) =>"
+                  " requestAnimationFrame(() => requestAnimationFrame(done))))")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from tests.waiting import WAIT_S
 
 expect = pytest.importorskip("playwright.sync_api").expect
 pytestmark = pytest.mark.browser
@@ -13,7 +14,7 @@ def test_calibrate_from_the_page(page, rig_server, artifacts):
     rig_server.post("/api/sim/roll", {"dice": 4})  # dice on the table, for the preview to outline
     page.goto(rig_server.url + "calibrate")
     preview = page.locator("#preview")
-    page.wait_for_function("document.getElementById('preview').naturalWidth > 0", timeout=20_000)
+    page.wait_for_function("document.getElementById('preview').naturalWidth > 0")
     steps = page.locator("#steps .step")
     expect(steps).to_have_count(5)
     if page.locator("#steps .step.done").count():
@@ -22,18 +23,18 @@ def test_calibrate_from_the_page(page, rig_server, artifacts):
     expect(page.locator("#btn-fit")).to_be_disabled()
     for k, step in enumerate(["blue", "pink", "yellow", "blank", "empty"], start=1):
         page.locator(f"#steps button.capture[data-step={step}]").click()
-        expect(page.locator("#steps .step.done")).to_have_count(k, timeout=10_000)
+        expect(page.locator("#steps .step.done")).to_have_count(k)
         expect(page.locator("#ritual-progress")).to_have_text(f"{k} of 5 steps captured")
         if k == 4:  # the empty box is part of the ritual: no fit without it
             expect(page.locator("#btn-fit")).to_be_disabled()
     page.locator("#btn-fit").click()
-    expect(page.locator("#report table tbody tr").first).to_be_visible(timeout=30_000)
+    expect(page.locator("#report table tbody tr").first).to_be_visible()
     expect(page.locator("#report p").first).to_have_class("ok")
     page.locator("#profile-name").fill("evening")
     page.locator("#btn-save").click()
-    expect(page.locator("#active-profile")).to_have_text("evening", timeout=10_000)
+    expect(page.locator("#active-profile")).to_have_text("evening")
     page.locator("#btn-lock").click()
-    expect(page.locator("#lock-state")).not_to_be_empty(timeout=10_000)
+    expect(page.locator("#lock-state")).not_to_be_empty()
     assert preview.evaluate("img => img.naturalWidth") == 640
     preview.evaluate("img => new Promise((done) => img.addEventListener('load', done, { once: true }))")
     page.screenshot(path=str(artifacts / "calibration.png"))
@@ -43,10 +44,11 @@ def test_calibrate_from_the_page(page, rig_server, artifacts):
 def test_the_calibration_page_on_the_seven_inch_screen(browser, rig_server, artifacts):
     """800x480 (issue 15): a preview worth looking at, every ritual step and Fit on the screen."""
     context = browser.new_context(viewport={"width": 800, "height": 480})
+    context.set_default_timeout(WAIT_S * 1000)  # waits on the page, bounded generously
     try:
         page = context.new_page()
         page.goto(rig_server.url + "calibrate")
-        page.wait_for_function("document.getElementById('preview').naturalWidth > 0", timeout=20_000)
+        page.wait_for_function("document.getElementById('preview').naturalWidth > 0")
         preview = page.locator("#preview").bounding_box()
         assert preview["width"] >= 360 and preview["height"] >= 270  # not a thumbnail
         steps = page.locator("#steps .step")
@@ -79,9 +81,9 @@ def test_a_light_notice_leads_to_a_fresh_ritual(page, rig_server):
     page.route("**/api/rig", with_light_notice)
     page.goto(rig_server.url)
     notice = page.locator('.notice[data-key="light"]')
-    expect(notice).to_contain_text("The light changed — recalibrate", timeout=20_000)
+    expect(notice).to_contain_text("The light changed — recalibrate")
     notice.locator("a.notice-action").click()
-    expect(page).to_have_url(rig_server.url + "calibrate", timeout=10_000)
-    expect(page.locator("#steps .step.done")).to_have_count(0, timeout=10_000)
+    expect(page).to_have_url(rig_server.url + "calibrate")
+    expect(page.locator("#steps .step.done")).to_have_count(0)
     expect(page.locator("#ritual-progress")).to_have_text("0 of 5 steps captured")
     assert page.js_errors == []

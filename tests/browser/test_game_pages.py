@@ -10,7 +10,6 @@ import pytest
 expect = pytest.importorskip("playwright.sync_api").expect
 pytestmark = pytest.mark.browser
 
-SLOW = 20_000
 
 
 def without_page(game):
@@ -31,7 +30,7 @@ def test_each_game_page_script_is_loaded_from_its_package(page, rig_server):
     loaded = []
     page.on("request", lambda request: loaded.append(request.url.split("/", 3)[-1]))
     page.goto(rig_server.url)
-    expect(page.locator("#live")).to_have_class("live on", timeout=SLOW)
+    expect(page.locator("#live")).to_have_class("live on")
     for name in ("frogs", "blitz", "lego", "banana"):
         assert f"games/{name}/page.js" in loaded and f"games/{name}/page.css" in loaded
     assert page.js_errors == []
@@ -42,8 +41,8 @@ def test_a_game_without_a_page_script_is_drawn_by_the_generic_renderer(page, sta
     rig_server.post("/api/games", {"game": "lego", "players": ["Ada", "Ben"]})
     page.route("**/api/display", without_page("lego"))
     page.goto(rig_server.url)
-    expect(page.locator("#live")).to_have_class("live on", timeout=SLOW)
-    expect(page.locator("body")).to_have_attribute("data-game", "lego", timeout=SLOW)
+    expect(page.locator("#live")).to_have_class("live on")
+    expect(page.locator("body")).to_have_attribute("data-game", "lego")
     expect(page.locator("#game-board")).to_be_visible()
     expect(page.locator("#generic-totals tr")).to_have_count(2)
     expect(page.locator("#generic-totals tr.roller td.name")).to_have_text("Ada")
@@ -51,5 +50,5 @@ def test_a_game_without_a_page_script_is_drawn_by_the_generic_renderer(page, sta
     expect(page.locator("#generic-turn")).to_contain_text("Ada: waiting")
     expect(page.locator("#lego-action")).to_have_count(0)  # lego's own renderer was not loaded
     page.locator('#sim [data-roll="1"]').click()  # the virtual table throws the LEGO die
-    expect(page.locator("#generic-turn")).to_contain_text("Ada: action", timeout=SLOW)
+    expect(page.locator("#generic-turn")).to_contain_text("Ada: action")
     assert page.js_errors == []

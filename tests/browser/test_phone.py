@@ -34,7 +34,7 @@ def lan_server(start_rig):
 def test_a_phone_needs_the_pin(lan_server, page, artifacts):
     assert lan_server.pin and len(lan_server.pin) == 8
     page.goto(lan_server.url)  # from this machine's network address: not the rig's own display
-    expect(page.locator("#live")).to_have_class("live on", timeout=20_000)
+    expect(page.locator("#live")).to_have_class("live on")
     expect(page.locator("#turn-banner")).to_have_text("Ada's turn")
     expect(page.locator("#btn-unlock")).to_be_visible()
     expect(page.locator("#pin")).to_be_empty()  # the PIN is shown on the rig's display only
@@ -50,10 +50,10 @@ def test_a_phone_needs_the_pin(lan_server, page, artifacts):
     expect(page.locator("#dlg-pin")).to_be_visible()
     page.locator("#pin-input").fill(lan_server.pin)
     page.locator("#pin-ok").click()
-    expect(page.locator("#turn-banner")).to_have_text("Ann's turn", timeout=20_000)
+    expect(page.locator("#turn-banner")).to_have_text("Ann's turn")
     assert lan_server.state()["game"]["players"] == ["Ann", "Bob", "Cid"]
     expect(page.locator("#btn-unlock")).to_be_hidden()
     page.keyboard.press("1")  # the simulation controls work too, now that the PIN is known
-    expect(page.locator("body")).to_have_attribute("data-phase", "rolling", timeout=20_000)
+    expect(page.locator("body")).to_have_attribute("data-phase", "rolling")
     page.screenshot(path=str(artifacts / "phone-unlocked.png"))
     assert page.js_errors == []

@@ -9,10 +9,12 @@ import urllib.error
 
 import pytest
 
+from tests.browser.conftest import settled
+from tests.waiting import WAIT_S
+
 expect = pytest.importorskip("playwright.sync_api").expect
 pytestmark = pytest.mark.browser
 
-SLOW = 20_000
 SCREENS = {"7in": (800, 480), "tv": (1920, 1080), "phone": (390, 844)}
 NAMES = ["Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal"]
 DICE = ["pink", "pink+blue", "yellow+pink", "yellow", "blank", "blank"]
@@ -72,21 +74,22 @@ def test_the_board_on_each_screen(browser, rig_server, artifacts, screen, n):
     width, height = SCREENS[screen]
     state = turn_in_review(rig_server, n, Clock(10**13 + 10**9 * n + list(SCREENS).index(screen) * 10**11))
     context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(WAIT_S * 1000)  # waits on the page, bounded generously
     try:
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(rig_server.url)
-        expect(page.locator("#live")).to_have_class("live on", timeout=SLOW)
-        expect(page.locator("body")).to_have_attribute("data-phase", "review", timeout=SLOW)
+        expect(page.locator("#live")).to_have_class("live on")
+        expect(page.locator("body")).to_have_attribute("data-phase", "review")
         # one card too many: refused, shown (in one line with the rest), expires
         with pytest.raises(urllib.error.HTTPError, match="409"):
             post(rig_server, Clock(1), type="card_revealed", card="pink")
-        expect(page.locator(".notice.refused")).to_have_count(1, timeout=SLOW)
+        expect(page.locator(".notice.refused")).to_have_count(1)
         tosses = page.locator("#tosses .toss")
         expected = len(state["turn"]["tosses"])
         expect(tosses).to_have_count(expected)
-        page.wait_for_timeout(300)  # fonts and the last layout
+        settled(page)
         page.screenshot(path=str(artifacts / f"screens-{width}x{height}-{n}p.png"))
         assert expected == (4 if n == 3 else n - 1)
         # the whose-turn banner says it all, on every screen
@@ -104,8 +107,8 @@ def test_the_board_on_each_screen(browser, rig_server, artifacts, screen, n):
                 assert inside(page.locator(selector).bounding_box(), width, height), selector
             # the evidence strip of the review (issue 19) covers no toss: on a crowded small screen it is folded
             review = page.locator("#referee-review")
-            expect(review).to_be_visible(timeout=SLOW)
-            page.wait_for_timeout(300)
+            expect(review).to_be_visible()
+            settled(page)
             for k in range(expected):
                 assert not overlap(tosses.nth(k).bounding_box(), review.bounding_box()), f"toss {k + 1} is covered"
         else:
@@ -141,12 +144,13 @@ def test_the_copy_choice_of_an_eight_player_turn_on_the_seven_inch_screen(browse
     for player in players[1:]:
         post(rig_server, clock, type="toss", player=player)
     context = browser.new_context(viewport={"width": 800, "height": 480})
+    context.set_default_timeout(WAIT_S * 1000)  # waits on the page, bounded generously
     try:
         page = context.new_page()
         page.goto(rig_server.url)
-        expect(page.locator("body")).to_have_attribute("data-phase", "copy", timeout=SLOW)
+        expect(page.locator("body")).to_have_attribute("data-phase", "copy")
         expect(page.locator("#copy-prompt")).to_be_visible()
-        page.wait_for_timeout(300)
+        settled(page)
         page.screenshot(path=str(artifacts / "screens-800x480-8p-copy.png"))
         for k in range(7):
             assert inside(page.locator("#tosses .toss").nth(k).bounding_box(), 800, 480), f"toss {k + 1}"
@@ -156,7 +160,7 @@ def test_the_copy_choice_of_an_eight_player_turn_on_the_seven_inch_screen(browse
             assert inside(buttons.nth(k).bounding_box(), 800, 480), buttons.nth(k).text_content()
         assert inside(page.locator("#copy-prompt").bounding_box(), 800, 480)
         buttons.nth(6).click()  # Hal
-        expect(page.locator("body")).to_have_attribute("data-phase", "reveal", timeout=SLOW)
+        expect(page.locator("body")).to_have_attribute("data-phase", "reveal")
     finally:
         context.close()
 
@@ -176,11 +180,12 @@ def test_the_winner_on_the_small_screens(browser, rig_server, artifacts, screen)
     state = play_to_the_end(rig_server, t_us)
     assert state["winner"]
     context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(WAIT_S * 1000)  # waits on the page, bounded generously
     try:
         page = context.new_page()
         page.goto(rig_server.url)
         winner = page.locator("#winner")
-        expect(winner).to_contain_text(f"{state['winner']} wins!", timeout=SLOW)
+        expect(winner).to_contain_text(f"{state['winner']} wins!")
         assert inside(winner.bounding_box(), width, height)
         expect(page.locator(".notice.refused")).to_have_count(0)
         page.screenshot(path=str(artifacts / f"screens-{width}x{height}-winner.png"))

@@ -7,11 +7,11 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from tests.waiting import WAIT_S
 
 expect = pytest.importorskip("playwright.sync_api").expect
 pytestmark = pytest.mark.browser
 
-SLOW = 20_000
 DICE = ["pink", "pink+blue", "yellow+pink", "yellow", "blank", "blank"]
 _clock = itertools.count(5 * 10**13, 1000)
 
@@ -22,7 +22,7 @@ def send(server, **event):
 
 def open_board(page, server):
     page.goto(server.url)
-    expect(page.locator("#live")).to_have_class("live on", timeout=SLOW)
+    expect(page.locator("#live")).to_have_class("live on")
     return page
 
 
@@ -41,27 +41,28 @@ def test_the_copy_choice_is_required_before_the_first_card_is_read(page, rig_ser
     rig_server.new_game(["Ada", "Ben", "Cleo", "Dev"])
     open_board(page, rig_server)
     page.keyboard.press("1")
-    expect(page.locator("body")).to_have_attribute("data-phase", "rolling", timeout=SLOW)
+    expect(page.locator("body")).to_have_attribute("data-phase", "rolling")
     for expected in (2, 4, 6):
         page.keyboard.press("r")
-        expect(page.locator("#dice .die:not(.empty)")).to_have_count(expected, timeout=SLOW)
-    for key in "234":
+        expect(page.locator("#dice .die:not(.empty)")).to_have_count(expected)
+    for key, player in zip("234", ("Ben", "Cleo", "Dev")):
         page.keyboard.press(key)
-        page.wait_for_timeout(40)
-    expect(page.locator("body")).to_have_attribute("data-phase", "copy", timeout=SLOW)
+        expect(page.locator(f"#sim-press [data-press={player}]")).to_have_class("tossed")  # logged: the next
+    expect(page.locator("body")).to_have_attribute("data-phase", "copy")
     expect(page.locator("#phase")).to_have_text("Ada: whom to copy?")
     expect(page.locator("#copy-prompt")).to_contain_text("The cards stay face down until you choose")
-    page.keyboard.press("b")  # a card turned over too early: the camera does not read it
-    page.wait_for_timeout(1500)
+    with page.expect_response("**/api/sim/card"):
+        page.keyboard.press("b")  # a card turned over too early: the camera does not read it
+    rig_server.wait_frames(10)  # the camera has looked at it many times over
     assert rig_server.state()["turn"]["cards_revealed"] == 0
     expect(page.locator("#tosses .toss").first.locator(".card")).to_have_class("card ")
     # a card entered by hand is refused too, with the reason
     assert page.evaluate("rig.post('/api/events', {type: 'card_revealed', card: 'blue'}).then(r => r.status)") == 409
-    expect(page.locator(".notice.refused")).to_contain_text("a card reveal before the copy choice", timeout=SLOW)
+    expect(page.locator(".notice.refused")).to_contain_text("a card reveal before the copy choice")
     page.screenshot(path=str(artifacts / "flow-copy-first.png"))
     page.locator("#copy-pick [data-copy=Cleo]").click()
     # now the reveal: the card already lying there is read
-    expect(page.locator("#tosses .toss").first.locator(".card")).to_have_class("card c-blue", timeout=SLOW)
+    expect(page.locator("#tosses .toss").first.locator(".card")).to_have_class("card c-blue")
     expect(page.locator("#copy")).to_contain_text("Ada copies Cleo")
     expect(page.locator("#copy-pick [data-copy]")).to_have_count(0)  # the choice stands now
     assert page.js_errors == []
@@ -103,12 +104,12 @@ def test_notices_clear_at_the_next_turn_and_violations_name_the_die(page, rig_se
     expect(violation.locator(".mini-die")).to_have_count(1)  # the die drawn beside the words
     assert "(" not in violation.text_content()  # no pixel coordinates
     page.evaluate("rig.post('/api/events', {type: 'turn_started', player: 'Ada'})")  # refused: under way
-    expect(page.locator(".notice.refused")).to_contain_text("already under way", timeout=SLOW)
+    expect(page.locator(".notice.refused")).to_contain_text("already under way")
     send(rig_server, type="copy_chosen", player="Ben")
     for card in ("blue", "pink", "gray"):
         send(rig_server, type="card_revealed", card=card)
     send(rig_server, type="turn_scored")
-    expect(page.locator("#turn-banner")).to_have_text("Ben's turn", timeout=SLOW)
+    expect(page.locator("#turn-banner")).to_have_text("Ben's turn")
     expect(page.locator(".notice.refused")).to_have_count(0)  # the last turn's refusal is gone
     expect(page.locator(".notice.violation")).to_have_count(0)
     assert page.js_errors == []
@@ -134,7 +135,7 @@ def test_new_game_asks_before_abandoning_and_history_keeps_it(page, rig_server, 
     page.locator("#new-players").fill("Kai\nLeo\nMia\nNed")
     page.locator("#new-start").click()
     page.locator("#new-start").click()
-    expect(page.locator("#turn-banner")).to_have_text("Kai's turn", timeout=SLOW)
+    expect(page.locator("#turn-banner")).to_have_text("Kai's turn")
     page.locator("#btn-history").click()
     games = page.locator("#history .hist-game")
     expect(games.first).to_be_visible()
@@ -178,10 +179,11 @@ def test_a_tie_for_the_lead_says_tie(page, rig_server):
 def test_the_other_games_on_a_phone_are_one_column(browser, rig_server, artifacts, game):
     rig_server.post("/api/games", {"game": game, "players": ["Ada", "Ben"]})
     context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(WAIT_S * 1000)  # waits on the page, bounded generously
     try:
         page = context.new_page()
         open_board(page, rig_server)
-        expect(page.locator("body")).to_have_attribute("data-game", game, timeout=SLOW)
+        expect(page.locator("body")).to_have_attribute("data-game", game)
         main, side = page.locator("#gb-main").bounding_box(), page.locator("#gb-side").bounding_box()
         assert abs(main["x"] - side["x"]) < 1 and side["y"] >= main["y"] + main["height"] - 1  # stacked
         assert main["x"] + main["width"] <= 390 + 0.5

@@ -8,6 +8,7 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from rig.cli import main
+from tests.waiting import WAIT_S
 
 
 @pytest.fixture
@@ -51,7 +52,7 @@ def test_live_mode_stops_after_count(monkeypatch, capsys):
     monkeypatch.setattr(Device, "pin_factory", factory)
 
     def press_when_open():
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + WAIT_S  # the command opens its pins (slow on a loaded machine)
         while time.monotonic() < deadline:
             try:
                 pins = {str(p): p for p in list(factory.pins.values())}

@@ -3,7 +3,6 @@
 import json
 import socket
 import threading
-import time
 
 import httpx
 import pytest
@@ -12,6 +11,7 @@ from starlette.applications import Starlette
 
 from rig.display.api import api_routes
 from rig.engine.service import EngineService
+from tests.waiting import wait_until
 
 
 def free_port():
@@ -29,10 +29,7 @@ def server():
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.02)
+    wait_until(lambda: server.started, "uvicorn to start")
     try:
         yield service, f"http://127.0.0.1:{port}"
     finally:
@@ -68,7 +65,5 @@ def test_stream_sends_state_on_connect_and_after_each_change(server):
         threading.Timer(0.05, service.press, args=("Ada", 1000)).start()
         third = json.loads(read_event(lines)["data"])
         assert third["turn"]["phase"] == "rolling" and third["version"] > second["version"]
-    deadline = time.monotonic() + 5
-    while service._subscribers and time.monotonic() < deadline:
-        time.sleep(0.02)
+    wait_until(lambda: not service._subscribers, "the closed stream to unsubscribe")
     assert service._subscribers == []  # the closed stream unsubscribed

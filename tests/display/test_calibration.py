@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import time
 import warnings
 
 import pytest
@@ -12,6 +11,7 @@ from rig.config import RigConfig
 from rig.display.calibration import valid_name
 from rig.runner import Rig
 from rig.vision.profile import default_profile_path
+from tests.waiting import wait_frames, wait_until
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -25,9 +25,7 @@ def rig(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("calibration")
     config = dataclasses.replace(RigConfig.default(), profile=default_profile_path())
     with Rig(config, mode="sim", data_dir=tmp / "data", seed=3, sim_fps=25) as rig:
-        deadline = time.monotonic() + 10
-        while rig.watcher.latest is None and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(lambda: rig.watcher.latest is not None, "the first camera frame")
         yield rig
 
 
@@ -38,7 +36,7 @@ def web(rig):
 
 def test_preview_is_a_jpeg_of_the_live_table(web, rig):
     rig.sim.roll(3)
-    time.sleep(1.0)
+    wait_frames(rig.watcher)  # the preview shows the dice rolled
     outlined = web.get("/api/calibration/preview.jpg")
     plain = web.get("/api/calibration/preview.jpg?outline=0")
     for response in (outlined, plain):

@@ -2,6 +2,7 @@ import asyncio
 import threading
 
 from rig.engine.service import EngineService
+from tests.waiting import WAIT_S
 
 
 def test_presses_from_many_threads_all_land_in_order_of_time():
@@ -31,7 +32,7 @@ def test_wait_for_change_sees_a_submit_from_another_thread():
     version = service.version
     timer = threading.Timer(0.05, service.submit, args=({"type": "game_started", "players": ["A", "B", "C"]},))
     timer.start()
-    assert service.wait_for_change(version, timeout=5)
+    assert service.wait_for_change(version, timeout=WAIT_S)
     timer.join()
     assert service.state()["game"]["players"] == ["A", "B", "C"]
     assert service.wait_for_change(service.version, timeout=0.01) is False
@@ -45,7 +46,7 @@ def test_subscribers_hear_of_changes_made_in_other_threads():
         loop = asyncio.get_running_loop()
         loop.call_later(0.05, lambda: threading.Thread(
             target=service.submit, args=({"type": "game_started", "players": ["A", "B", "C"]},)).start())
-        state = await subscription.next_state(timeout=5)
+        state = await subscription.next_state(timeout=WAIT_S)
         subscription.close()
         return state
 

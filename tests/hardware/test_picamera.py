@@ -16,6 +16,7 @@ from rig.errors import HardwareError
 from rig.hardware.camera import CameraLostError, open_source
 from rig.hardware.picamera import PiCamera, import_picamera2
 from tests.hardware import picamera2_standin as standin
+from tests.waiting import wait_until
 
 
 @pytest.fixture
@@ -230,7 +231,6 @@ def test_frames_are_bgr(scene):
 
 def test_rig_starts_with_the_camera_missing_and_recovers_when_it_comes(scene, tmp_path):
     """A camera missing at start: the rig runs, the scoreboard says so, the watcher picks it up later."""
-    import time
     from dataclasses import replace
 
     from gpiozero.pins.mock import MockFactory
@@ -248,9 +248,7 @@ def test_rig_starts_with_the_camera_missing_and_recovers_when_it_comes(scene, tm
         assert notice["kind"] == "bad" and "no camera number 0 found" in notice["text"]
         assert rig.healthy()  # the watchdog is happy: no restart loop
         scene.cameras = 1  # the ribbon cable pushed back in
-        deadline = time.monotonic() + 10
-        while not rig.status()["camera"]["connected"] and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(lambda: rig.status()["camera"]["connected"], "the camera to connect")
         assert rig.status()["camera"]["connected"] is True
         assert not any(n["key"] == "camera" for n in rig.status()["notices"])
         # the calibration page shows the live values, the focus figure, and the lock state

@@ -19,6 +19,7 @@ from rig.hardware.tosses import (
     TossInputs,
     resolve_pin_factory,
 )
+from tests.waiting import WAIT_S
 
 T0 = 5000.0  # seconds, like lgpio's ns / 1e9
 US = 1e-6
@@ -86,7 +87,7 @@ def release_train(pin, t, gaps_us=()):
         pin.drive_high_at(t + 50 * US)
 
 
-def wait_for(condition, timeout=5.0):
+def wait_for(condition, timeout=WAIT_S):
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:

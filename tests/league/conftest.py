@@ -3,12 +3,12 @@ accounts and the ACL), and helpers to compare the league with the tables' own hi
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 
 import pytest
 
 from rig.league.broker import LocalBroker, mosquitto_binary
+from tests.waiting import WAIT_S, wait_until
 
 TABLES = ("t1", "t2", "t3")
 
@@ -24,12 +24,8 @@ def broker(tmp_path):
 
 
 def wait_for(predicate, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    assert predicate(), f"timed out after {timeout:g} s waiting for {what}"
+    """Wait on a state (issue 28): ``timeout`` is the usual time, the bound is never below WAIT_S."""
+    wait_until(predicate, what, timeout=max(timeout, WAIT_S), poll=0.05)
 
 
 def summed_histories(histories) -> dict[str, dict]:

@@ -19,6 +19,7 @@ from rig.league.mqtt import make_client
 from rig.league.publisher import Publisher
 from rig.league.service import League
 from rig.league.simtable import SimTable, TablePlayer
+from tests.waiting import WAIT_S
 
 from .conftest import league_standings, summed_histories, wait_for
 
@@ -55,9 +56,8 @@ def test_broker_crash_and_league_restart_lose_nothing_and_count_nothing_twice(br
             table.player.start()
         wait_for(lambda: league.store.counted().get("t1", 0) > 60, 20, "the league to follow t1")
         broker.kill()  # SIGKILL mid-game: the tables keep playing into their logs
-        time.sleep(0.8)
-        assert all(not t.publisher.link()["connected"] for t in tables)
-        assert all(t.publisher.link()["waiting"] > 0 for t in tables)
+        wait_for(lambda: all(not t.publisher.link()["connected"] and t.publisher.link()["waiting"] > 0
+                             for t in tables), 5, "the tables to notice the broker is gone and keep events")
         broker.start()
         wait_for(lambda: all(t.publisher.link()["connected"] for t in tables), 15, "the tables to reconnect")
         league.close()  # the league goes away while the tables play on: the broker keeps its session
@@ -101,7 +101,7 @@ def test_a_rig_killed_mid_publish_resumes_from_its_cursor(broker, tmp_path):
         assert 0 < cursor <= logged
         child = spawn(folder, broker, seed=6, steps=120)
         assert child.stdout.readline().strip() == "acked"
-        assert child.wait(timeout=30) == 0
+        assert child.wait(timeout=WAIT_S) == 0
         child.stdout.close()
         with EngineService.open(folder, clock="check") as service:
             wait_for(lambda: caught_up(league, {"t3": service}), 20, "the league to catch up with t3")

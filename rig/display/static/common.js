@@ -92,10 +92,14 @@ const rig = {
     let retry = 500;
     const connect = () => {
       source = new EventSource("/api/events");
-      source.onopen = () => { retry = 500; onConnection && onConnection(true); };
+      // "live" once the first state is shown, not when the stream opens: until then the page has no
+      // state, and a key pressed in between would be lost (issue 28)
+      let shown = false;
+      source.onopen = () => { retry = 500; };
       const handle = (event) => {
         let state;
         try { state = JSON.parse(event.data); onState(state); } catch (err) { console.error(err); }
+        if (state && !shown) { shown = true; onConnection && onConnection(true); }
         // the referee's views and the sound cues listen for this (referee.js, sound.js)
         if (state) document.dispatchEvent(new CustomEvent("rig:state", { detail: state }));
       };

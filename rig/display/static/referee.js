@@ -224,16 +224,24 @@ const rigReferee = (function () {
     return el("label", { class: "ref-pick" }, "Game ", select);
   }
 
+  // Only the newest render may fill the dialog: a tab chosen while an older one still loads must not
+  // be replaced by the older one when its answer comes in (issue 28: Export, then Turns came back)
+  let renderSeq = 0;
   async function renderDialog() {
+    const seq = ++renderSeq;
     const body = document.getElementById("ref-body");
+    const show = (...nodes) => { if (seq === renderSeq) body.replaceChildren(...nodes); };
     for (const b of document.querySelectorAll("#dlg-referee [data-tab]")) b.setAttribute("aria-selected", String(b.dataset.tab === view.tab));
     body.replaceChildren(el("p", { class: "hint", text: "loading…" }));
     try {
-      if (view.tab === "dice") body.replaceChildren(await diceView());
-      else if (view.tab === "export") body.replaceChildren(await gamePicker(), exportView());
-      else body.replaceChildren(await gamePicker(), await turnsView());
+      if (view.tab === "dice") show(await diceView());
+      else if (view.tab === "export") show(await gamePicker(), exportView());
+      else {
+        const picker = await gamePicker();
+        show(picker, await turnsView());
+      }
     } catch (err) {
-      body.replaceChildren(el("p", { class: "error", text: `cannot load: ${err.message}` }));
+      show(el("p", { class: "error", text: `cannot load: ${err.message}` }));
     }
   }
 
