@@ -80,15 +80,40 @@
     box.classList.toggle("open", noticesOpen);
     box.classList.toggle("several", items.length > 1);
     box.replaceChildren(...items);
+    const toggle = () => { noticesOpen = !noticesOpen; renderNotices(state); };
     if (items.length > 1) {
       box.append(el("button", { class: "more", id: "notices-more", text: noticesOpen ? "less" : `+${items.length - 1} more`,
-        onclick: () => { noticesOpen = !noticesOpen; renderNotices(state); } }));
+        onclick: toggle }));
+    } else if (items.length === 1 && (noticesOpen || items[0].scrollWidth > items[0].clientWidth + 1)) {
+      // one notice cut with "…": a button opens it whole (issue 26)
+      box.classList.add("several");
+      box.append(el("button", { class: "more", id: "notices-more", text: noticesOpen ? "less" : "more", onclick: toggle }));
     }
   }
+
+  // Where a box of the game's end goes (issue 26: it covers nothing): on a phone in the page's flow
+  // (style.css orders it), else last in the board's column marked data-winner-column (frogs: the
+  // tosses), else in the board's first panel; the winner before BG Stats. Last: nothing below moves.
+  const PHONE = window.matchMedia("(max-width: 640px)");
+  function placeBox(box) {
+    let home = document.body;
+    if (!PHONE.matches) {
+      const board = document.querySelector("main.board:not([hidden])");
+      home = (board && (board.querySelector("[data-winner-column]") || board.querySelector(".panel"))) || document.body;
+    }
+    box.classList.toggle("in-panel", home !== document.body);
+    if (box.parentElement === home) return;
+    const exportBox = $("referee-export");
+    if (home === document.body) $("sim").before(box);
+    else home.append(box);
+    if (box.id === "winner" && exportBox && exportBox.parentElement === box.parentElement) exportBox.before(box);
+  }
+  rig.placeBox = placeBox;
 
   function renderWinner(s) {
     const box = $("winner");
     if (s.outcome && s.game && rendererOf(s).winner !== false) {
+      placeBox(box);
       const totals = s.totals || {};
       const ranking = [...s.game.players].sort((a, b) => (totals[b] || 0) - (totals[a] || 0));
       box.replaceChildren(s.winner ? `★ ${s.winner} wins! ★` : "Game over",

@@ -34,7 +34,7 @@
         el("h2", {}, "Dice ", el("span", { class: "hint", text: "tap a die to fix it" })),
         el("div", { class: "dice", id: "dice", "data-review-below": "" }),
         el("div", { class: "lasered", id: "lasered" })),
-      el("section", { class: "panel tosses-panel" },
+      el("section", { class: "panel tosses-panel", "data-winner-column": "" },
         el("h2", {}, "Tosses ", el("span", { class: "hint", text: "tap a card to fix it" })),
         el("ol", { class: "tosses", id: "tosses" }),
         el("div", { class: "copy", id: "copy" }),
@@ -65,13 +65,14 @@
       if (!die) { tiles.push(el("div", { class: "die empty", "aria-label": "no die yet" })); continue; }
       const lasers = (die.lasered || []).filter((c) => !die.colours.includes(c));
       tiles.push(el("button", {
-        class: `die ${die.corrected ? "corrected" : ""} ${die.uncertain ? "uncertain" : ""}`,
+        class: `die ${die.corrected ? "corrected" : ""} ${die.uncertain ? "uncertain" : ""} ${lasers.length ? "has-lasers" : ""}`,
         "data-index": i, "data-face": die.face, title: `die ${i + 1}: ${die.face}${lasers.length ? ` (+ lasered ${lasers.join(", ")})` : ""}`,
         onclick: () => fixDie(i, die.face),
       },
       die.colours.length ? el("span", { class: "frog", style: frogStyle(die.colours) }) : null,
       lasers.length ? el("span", { class: "lasers", title: `lasered: ${lasers.join(", ")}` }, lasers.map((c) => el("span", { class: "laser", style: `background: ${COLOUR[c]}; color: ${COLOUR[c]}` }))) : null,
-      el("span", { class: "label", text: die.face.replace("+", "+\u200b") })));  // a combo may break after its +
+      // "blank + yellow": the face and what was lasered onto it; a combo may break after its +
+      el("span", { class: "label", text: [die.face, ...lasers].join(" + ").replace(/\+(?! )/g, "+\u200b") })));
     }
     $("dice").replaceChildren(...tiles);
     const box = $("lasered");
