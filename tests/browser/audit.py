@@ -57,10 +57,17 @@ COVERED = """(selector) => {
     const cs = getComputedStyle(c);
     if (cs.visibility === "hidden") continue;
     if (r.bottom <= 0 || r.top >= innerHeight || r.right <= 0 || r.left >= innerWidth) continue;  // scrolled away
-    const points = [[r.left + r.width / 2, r.top + r.height / 2], [r.left + 3, r.top + 3], [r.right - 3, r.top + 3],
-                    [r.left + 3, r.bottom - 3], [r.right - 3, r.bottom - 3]];
+    const dx = r.width * 0.2, dy = r.height * 0.2;  // (inside the rounded corners)
+    const points = [[r.left + r.width / 2, r.top + r.height / 2], [r.left + dx, r.top + dy], [r.right - dx, r.top + dy],
+                    [r.left + dx, r.bottom - dy], [r.right - dx, r.bottom - dy]];
+    // the parts a scrolling ancestor clips are out of sight, not covered
+    const clips = [];
+    for (let a = c.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (getComputedStyle(a).overflow !== "visible") clips.push(a.getBoundingClientRect());
+    }
     for (const [x, y] of points) {
       if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+      if (clips.some((k) => x < k.left || x > k.right || y < k.top || y > k.bottom)) continue;
       const hit = document.elementFromPoint(x, y);
       if (hit && hit !== c && !c.contains(hit) && !hit.contains(c)) { out.push({ control: name(c), on: name(hit) }); break; }
     }

@@ -89,6 +89,15 @@
     }
   }
 
+  // the margin in a few characters, for a row with no room for the sentence ("+2.6 ms", "dead heat")
+  function shortMargin(toss) {
+    const us = toss.margin_us;
+    if (toss.dead_heat) return "dead heat";
+    if (us === null || us === undefined) return "";
+    if (Math.abs(us) < 1000) return `+${us} µs`;
+    return Math.abs(us) < 1e6 ? `+${(us / 1000).toFixed(1)} ms` : `+${(us / 1e6).toFixed(2)} s`;
+  }
+
   function renderTosses(turn) {
     const list = $("tosses");
     const rows = [];
@@ -113,6 +122,8 @@
           text: points === null || points === undefined ? "" : `+${points}` }),
         toss.margin_text || toss.reason ? el("span", { class: "notes" },
           toss.margin_text ? el("span", { class: `margin ${toss.margin_us !== null && toss.margin_us < 20000 ? "close" : ""}`, text: toss.margin_text }) : null,
+          toss.margin_text ? el("span", { class: `margin-short ${toss.margin_us !== null && toss.margin_us < 20000 ? "close" : ""}`,
+            title: toss.margin_text, text: shortMargin(toss) }) : null,
           toss.reason ? el("span", { class: "reason", text: toss.reason }) : null) : null,
         counting ? null : el("span", { class: "why", text: toss.why || "does not count" })));
     }
