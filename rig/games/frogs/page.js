@@ -121,9 +121,9 @@
         el("span", { class: `points ${points === 0 ? "zero" : ""}`, title: toss.reason || "",
           text: points === null || points === undefined ? "" : `+${points}` }),
         toss.margin_text || toss.reason ? el("span", { class: "notes" },
-          toss.margin_text ? el("span", { class: `margin ${toss.margin_us !== null && toss.margin_us < 20000 ? "close" : ""}`, text: toss.margin_text }) : null,
           toss.margin_text ? el("span", { class: `margin-short ${toss.margin_us !== null && toss.margin_us < 20000 ? "close" : ""}`,
             title: toss.margin_text, text: shortMargin(toss) }) : null,
+          toss.margin_text ? el("span", { class: `margin ${toss.margin_us !== null && toss.margin_us < 20000 ? "close" : ""}`, text: toss.margin_text }) : null,
           toss.reason ? el("span", { class: "reason", text: toss.reason }) : null) : null,
         counting ? null : el("span", { class: "why", text: toss.why || "does not count" })));
     }
