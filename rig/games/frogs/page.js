@@ -65,7 +65,7 @@
       if (!die) { tiles.push(el("div", { class: "die empty", "aria-label": "no die yet" })); continue; }
       const lasers = (die.lasered || []).filter((c) => !die.colours.includes(c));
       tiles.push(el("button", {
-        class: `die ${die.corrected ? "corrected" : ""} ${die.uncertain ? "uncertain" : ""} ${lasers.length ? "has-lasers" : ""}`,
+        class: `die ${die.corrected ? "corrected" : ""} ${die.uncertain ? "uncertain" : ""}${lasers.length ? " has-lasers" : ""}`,
         "data-index": i, "data-face": die.face, title: `die ${i + 1}: ${die.face}${lasers.length ? ` (+ lasered ${lasers.join(", ")})` : ""}`,
         onclick: () => fixDie(i, die.face),
       },
