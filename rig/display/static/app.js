@@ -154,7 +154,12 @@
     if (one) one.textContent = parts ? "roll 1" : "throw";
   }
 
+  let shownGame = null;
   function render(s) {
+    // a new game starts clean: an error toast of the last one does not stay over it
+    const gameId = s.game ? s.game.id : null;
+    if (shownGame !== null && gameId !== shownGame && $("toasts")) $("toasts").replaceChildren();
+    shownGame = gameId;
     state = s;
     $("btn-unlock").hidden = !rig.info.pin_required || Boolean(rig.unlocked);
     renderHeader(s);
