@@ -226,3 +226,38 @@ def test_wuerfelblitz_waits_without_null_and_lego_locks_at_game_over(browser, st
         assert page.js_errors == []
     finally:
         context.close()
+
+
+ROUNDS = {  # each other game: its players, and what a round does on the page (the simulation's keys)
+    "blitz": (["Ada", "Ben", "Cleo"], ["r", "2"], "judge"),
+    "lego": (["Ada", "Ben"], ["r"], "action"),
+    "banana": (["Ada", "Ben"], ["r"], None),
+}
+
+
+@pytest.mark.parametrize("game", list(ROUNDS))
+def test_each_game_on_each_screen(browser, start_rig, artifacts, game):
+    """The type scale, the hit-test and the layout shift for Würfelblitz, LEGO and the Banana Moon
+    start roll on the three screens: the page loaded, a round played from the keys."""
+    players, keys, phase = ROUNDS[game]
+    server = start_rig()
+    for screen in SCREENS:
+        server.post("/api/games", {"game": game, "players": players})
+        context, page = open_page(browser, server, screen)
+        try:
+            expect(page.locator("body")).to_have_attribute("data-game", game, timeout=SLOW)
+            version = server.state()["version"]
+            for key in keys:
+                page.keyboard.press(key)
+                page.wait_for_function(f"Number(document.body.dataset.version) > {version}", timeout=SLOW)
+                version = int(page.evaluate("document.body.dataset.version"))
+            if phase:
+                expect(page.locator("body")).to_have_attribute("data-phase", phase, timeout=SLOW)
+            page.screenshot(path=str(artifacts / f"readable-{game}-{screen}.png"))
+            no_small_text(page, screen)
+            nothing_covered(page)
+            shifts = page.evaluate(audit.SHIFTS)
+            assert shifts["cls"] <= 0.02, (screen, shifts)
+            assert page.js_errors == []
+        finally:
+            context.close()
