@@ -102,10 +102,14 @@
       home = (board && (board.querySelector("[data-winner-column]") || board.querySelector(".panel"))) || document.body;
     }
     box.classList.toggle("in-panel", home !== document.body);
-    if (box.parentElement === home) return;
     const exportBox = $("referee-export");
-    if (home === document.body) $("sim").before(box);
-    else home.append(box);
+    if (home === document.body) {
+      if (box.parentElement === home && (box.nextElementSibling === $("sim") || box.nextElementSibling === exportBox)) return;
+      $("sim").before(box);
+    } else {
+      if (box.parentElement === home) return;
+      home.append(box);
+    }
     if (box.id === "winner" && exportBox && exportBox.parentElement === box.parentElement) exportBox.before(box);
   }
   rig.placeBox = placeBox;
