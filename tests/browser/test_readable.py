@@ -55,10 +55,19 @@ def overlap(a, b) -> bool:
                 or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
 
 
+LONG_NAMES = ["Ada", "Elisabeth", "Maximilian", "Dev", "Alexandra", "Fay", "Gustavo", "Hal"]
+
+
 @pytest.mark.parametrize("n", [3, 8])
 @pytest.mark.parametrize("screen", list(SCREENS))
-def test_the_review_is_readable_and_its_evidence_covers_nothing(browser, rig_server, artifacts, screen, n):
-    """Items 3, 4 and 7: the turn's review with a dead heat, a violation and every card up."""
+def test_the_review_is_readable_and_its_evidence_covers_nothing(browser, rig_server, artifacts, screen, n,
+                                                                 monkeypatch):
+    """Items 3, 4 and 7: the turn's review with a dead heat, a violation and every card up (eight
+    players with longer names)."""
+    if n == 8:
+        from tests.browser import test_screens
+
+        monkeypatch.setattr(test_screens, "NAMES", LONG_NAMES)
     turn_in_review(rig_server, n, Clock(6 * 10**13 + 10**9 * n + list(SCREENS).index(screen) * 10**11))
     context, page = open_page(browser, rig_server, screen)
     try:
