@@ -68,7 +68,9 @@ def test_the_review_is_readable_and_its_evidence_covers_nothing(browser, rig_ser
         from tests.browser import test_screens
 
         monkeypatch.setattr(test_screens, "NAMES", LONG_NAMES)
-    turn_in_review(rig_server, n, Clock(6 * 10**13 + 10**9 * n + list(SCREENS).index(screen) * 10**11))
+    clock = Clock(6 * 10**13 + 10**9 * n + list(SCREENS).index(screen) * 10**11)
+    turn_in_review(rig_server, n, clock)
+    post(rig_server, clock, type="correction", what="card", index=0, card="yellow")  # "yellow ✎"
     context, page = open_page(browser, rig_server, screen)
     try:
         expect(page.locator("body")).to_have_attribute("data-phase", "review", timeout=SLOW)
@@ -90,6 +92,9 @@ def test_the_review_is_readable_and_its_evidence_covers_nothing(browser, rig_ser
         # photo-finish margins never cut at the number; the pencil stays on its card's line
         for note in page.locator("#tosses .notes").all():
             assert note.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), note.text_content()
+        pencil = page.locator("#tosses .card", has_text="✎")
+        expect(pencil).to_have_text("yellow ✎")
+        assert pencil.evaluate("e => e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1")
         # one notice cut with "…" can be opened
         more = page.locator("#notices-more")
         expect(more).to_be_visible()
@@ -140,6 +145,9 @@ def test_a_whole_turn_moves_nothing(browser, rig_server, artifacts, screen):
         for die in page.locator("#dice .die.has-lasers:has(.frog)").all():
             assert not overlap(die.locator(".lasers").bounding_box(), die.locator(".frog").bounding_box())
         no_small_text(page, screen)
+        nothing_covered(page)
+        page.evaluate("rig.toast('Refused: a toast over the simulation bar', 'bad')")  # takes no tap
+        expect(page.locator(".toast")).to_have_count(1)
         nothing_covered(page)
         assert page.js_errors == []
     finally:
@@ -203,8 +211,17 @@ def test_the_referee_opens_on_the_last_played_turn_and_its_tabs_stay_put(browser
         dialog.locator("[data-tab=export]").click()
         expect(dialog.locator(".ref-export")).to_be_visible(timeout=SLOW)
         assert "rig history" not in dialog.inner_text()
-        assert dialog.locator("[data-tab=turns]").bounding_box() == page.locator("#dlg-referee [data-tab=turns]").bounding_box()
         no_small_text(page, "7in")
+        dialog.locator("button[value=close]").click()
+        # one notice alone, cut with "…": it still opens (item 7)
+        post(rig_server, Clock(9 * 10**13 + 10**8), type="turn_started", player="Ben")
+        post(rig_server, Clock(9 * 10**13 + 2 * 10**8), type="roll_settled", dice=NO_BLUE)
+        notice = page.locator("#notices .notice.violation")
+        expect(notice).to_have_count(1, timeout=SLOW)
+        expect(page.locator("#notices .notice")).to_have_count(1)
+        assert notice.evaluate("e => e.scrollWidth > e.clientWidth")  # cut
+        page.locator("#notices-more").click()
+        assert notice.evaluate("e => e.scrollWidth <= e.clientWidth + 1")  # whole
     finally:
         context.close()
 
