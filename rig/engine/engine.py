@@ -328,14 +328,14 @@ def history_from(log: EventLog) -> dict[str, Any]:
     Each game has its ``number`` (1 = the first game ever; the one numbering the page and
     ``rig history`` show, ``id`` is the log's). A player has one row per kind of game
     (``game``): one game's points and another's are not added together; a game abandoned
-    before its first turn was played counts for nobody.
+    before anything was played (no turn booked, no point scored) counts for nobody.
     """
     games = log.games()
     for index, game in enumerate(games):
         game["number"] = len(games) - index  # 1 = the first game ever
     players: dict[tuple[str, str], dict[str, Any]] = {}
     for game in games:
-        if game["status"] == "abandoned" and not game.get("turns"):
+        if game["status"] == "abandoned" and not game.get("turns") and not any(game["totals"].values()):
             continue  # started (by hand, or by the rig itself) and never played: nobody's game
         for name in game["players"]:
             kind = game.get("game") or registry.DEFAULT

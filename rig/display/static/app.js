@@ -92,7 +92,7 @@
   }
 
   // Where a box of the game's end goes (issue 26: it covers nothing): on a phone in the page's flow
-  // (style.css orders it), else last in the board's column marked data-winner-column (frogs: the
+  // (style.css orders it), else last in the board's column marked data-winner-column (e.g. the
   // tosses), else in the board's first panel; the winner before BG Stats. Last: nothing below moves.
   const PHONE = window.matchMedia("(max-width: 640px)");
   function placeBox(box) {
@@ -179,6 +179,7 @@
     renderKeys(s);
     if (renderer.layout) renderer.layout(s);  // last: the notices and the simulation bar have their heights now
     document.body.dataset.version = s.version;
+    document.body.dataset.drawn = "";
     document.body.dataset.phase = s.turn ? s.turn.phase : (s.outcome ? "over" : "none");
   }
 
@@ -403,6 +404,8 @@
     $("new-game").replaceChildren(...games.map((g) => el("option", { value: g.name, text: g.title, title: g.description })));
   }
 
+  // the page shows once its first state is drawn (no shift at load); without one in 3 s it shows as it is
+  setTimeout(() => { document.body.dataset.drawn = ""; }, 3000);
   rig.loadInfo().then(async (info) => {
     await rigGames.loadPages(info.games || []);  // each game's page.js and page.css, before the first state
     fillGameMenu(info.games || []);
