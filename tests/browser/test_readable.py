@@ -141,7 +141,13 @@ def test_a_whole_turn_moves_nothing(browser, rig_server, artifacts, screen):
         shifts = page.evaluate(audit.SHIFTS)
         assert shifts["cls"] <= 0.02, shifts
         blank = page.locator('#dice .die[data-face="blank"]').first
-        expect(blank.locator(".label")).to_have_text("blank + blue")
+        # the label says what was lasered (the 7" screen and the TV: the bar's letter and the line below)
+        assert blank.locator(".label").inner_text().replace("\n", " ") == ("blank + blue" if screen == "phone" else "blank")
+        expect(blank.locator(".lasers .laser")).to_have_count(1)
+        expect(page.locator("#lasered")).to_contain_text("Lasered onto every die: blue")
+        for label in page.locator("#dice .die .label").all():  # no label cut
+            assert label.evaluate("e => e.scrollHeight <= e.clientHeight + 1 && e.getBoundingClientRect().bottom"
+                                  " <= e.parentElement.getBoundingClientRect().bottom + 1"), label.inner_text()
         for die in page.locator("#dice .die.has-lasers:has(.frog)").all():
             assert not overlap(die.locator(".lasers").bounding_box(), die.locator(".frog").bounding_box())
         no_small_text(page, screen)

@@ -72,7 +72,8 @@
       die.colours.length ? el("span", { class: "frog", style: frogStyle(die.colours) }) : null,
       lasers.length ? el("span", { class: "lasers", title: `lasered: ${lasers.join(", ")}` }, lasers.map((c) => el("span", { class: "laser", style: `background: ${COLOUR[c]}; color: ${COLOUR[c]}` }))) : null,
       // "blank + yellow": the face and what was lasered onto it; a combo may break after its +
-      el("span", { class: "label", text: [die.face, ...lasers].join(" + ").replace(/\+(?! )/g, "+\u200b") })));
+      el("span", { class: "label" }, die.face.replace("+", "+\u200b"),
+        lasers.length ? el("span", { class: "label-laser", text: ` + ${lasers.join(" + ")}` }) : null)));
     }
     $("dice").replaceChildren(...tiles);
     const box = $("lasered");
