@@ -168,6 +168,11 @@ class Engine:
         """The whole state (the body of ``GET /api/state``); a fresh dict the caller may keep."""
         if self._state is None:
             self._state = state_view(self.game, version=self.version, notices=list(self.notices))
+            game = self._state.get("game")
+            if isinstance(game, dict) and game.get("id") is not None:
+                # the game's number (1 = the first game ever), as the history and the exports name it
+                ids = self.log.game_ids()
+                game["number"] = ids.index(game["id"]) + 1 if game["id"] in ids else len(ids) + 1
         return _json_copy(self._state)
 
     # -- submitting -------------------------------------------------------------------

@@ -117,3 +117,12 @@ def test_a_game_abandoned_before_its_first_turn_counts_for_nobody_and_every_view
     from rig.engine.export import bgstats_play
 
     assert "game #2," in bgstats_play(history["games"][1])["comments"]
+
+
+def test_the_state_names_the_game_by_the_number_history_gives_it(tmp_path):
+    with EngineService.open(tmp_path, clock="sim") as service:
+        service.submit({"type": "game_started", "t_us": 0, "players": ["Ada", "Ben", "Cleo"]})
+        service.submit({"type": "game_started", "t_us": 1, "players": ["Ada", "Ben", "Cleo"]})
+        state, history = service.state(), service.history()
+    assert state["game"]["number"] == 2 == history["games"][0]["number"]
+    assert state["game"]["id"] == history["games"][0]["id"]
