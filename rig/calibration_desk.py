@@ -28,6 +28,7 @@ class CalibrationDesk:
         self.locked = False
         self.lock_detail = ""
         self._lock = threading.Lock()
+        self._poses: dict[str, object] = {}  # simulation: the virtual table's dice turned for each step
 
     @property
     def profile_dir(self) -> Path:
@@ -66,7 +67,23 @@ class CalibrationDesk:
             camera["detail"] = (f"locked at exposure {live['exposure_us']} µs, gain {live.get('analogue_gain', 1.0):g}"
                                 + (f", colour gains {gains[0]:g}/{gains[1]:g}" if gains else ""))
         return {"steps": steps, "fitted": fitted, "report": report, "profiles": self.profiles(),
-                "active": rig.profile_name, "camera": camera, "sim": rig.mode == "sim"}
+                "active": rig.profile_name, "camera": camera, "sim": rig.mode == "sim", "next": self.next_step()}
+
+    def next_step(self) -> str | None:
+        """The first step of the ritual not captured yet (None: all are)."""
+        from rig.display.calibration import STEPS
+
+        with self._lock:
+            return next((name for name in STEPS if name not in self.frames), None)
+
+    def showing(self) -> str | None:
+        """Simulation: the step whose pose the preview shows (the next to capture, else the last);
+        the real rig: None (the live camera)."""
+        from rig.display.calibration import STEPS
+
+        if self.rig.mode != "sim":
+            return None
+        return self.next_step() or list(STEPS)[-1]
 
     def _report_dict(self) -> dict:
         from rig.vision.calibrate import MIN_SEPARATION, WARN_SEPARATION
@@ -83,6 +100,9 @@ class CalibrationDesk:
 
     # -- the preview -----------------------------------------------------------------------
     def latest_frame(self):
+        step = self.showing()
+        if step is not None:  # what the step asks for, as capture will take it (not the game's dice)
+            return self._pose(step)
         watcher = self.rig.watcher
         latest = watcher.latest if watcher is not None else None
         return None if latest is None else latest[1]
@@ -113,7 +133,18 @@ class CalibrationDesk:
 
     # -- the ritual ------------------------------------------------------------------------
     def _pose(self, step: str):
-        """Simulation: the virtual table's dice all turned to ``step`` (or taken out)."""
+        """Simulation: the virtual table's dice all turned to ``step`` (or taken out); the same frame
+        for the preview and the capture."""
+        with self._lock:
+            cached = self._poses.get(step)
+        if cached is not None:
+            return cached
+        frame = self._render_pose(step)
+        with self._lock:
+            self._poses[step] = frame
+        return frame
+
+    def _render_pose(self, step: str):
         import numpy as np
 
         from rig.vision import render
@@ -127,7 +158,7 @@ class CalibrationDesk:
 
     def capture(self, step: str) -> None:
         if self.rig.mode == "sim":
-            frame = self._pose(step)
+            frame = self._pose(step).copy()
         else:
             frame = self.latest_frame()
             if frame is None:
@@ -180,8 +211,7 @@ class CalibrationDesk:
             raise RunError("nothing to save: capture the ritual and fit a profile first")
         profile = dataclasses.replace(fitted, name=name)
         profile.save(self.profile_dir / f"{name}.toml")
-        self.rig.use_profile(profile, name)
-        return self.status()
+        return self.status()  # saved, not used: the page asks first (then restore(name))
 
     def restore(self, name: str) -> dict:
         from rig.profile_cache import load_profile

@@ -57,8 +57,11 @@ class Simulator:
                 table.clear()  # the dice of the last turn are taken out first ...
                 self._wait_for_empty_box()  # ... and the camera sees the empty box before the throw
             self._table_turn = key
+        if not table.dice_left:
+            raise RunError("all six dice are out this turn: nothing left to roll")
         if n > table.dice_left:
-            raise RunError(f"only {table.dice_left} dice left to roll this turn, not {n}")
+            left = table.dice_left
+            raise RunError(f"only {left} {'die' if left == 1 else 'dice'} left to roll this turn, not {n}")
         return table.roll(n)
 
     def _throw(self) -> list[str]:

@@ -220,8 +220,11 @@ def test_simulation_refuses_impossible_rolls(config, tmp_path):
         with pytest.raises(RunError, match="roll 1 to 6 dice"):
             rig.sim.roll(0)
         rig.sim.roll(5)
-        with pytest.raises(RunError, match="only 1 dice left"):
+        with pytest.raises(RunError, match="only 1 die left to roll this turn, not 2"):
             rig.sim.roll(2)
+        rig.sim.roll(1)
+        with pytest.raises(RunError, match="all six dice are out this turn: nothing left to roll"):
+            rig.sim.roll(1)
 
 
 def test_healthy_follows_the_inputs_public_liveness(config, tmp_path, monkeypatch):

@@ -68,6 +68,6 @@ def test_dice_and_exports_are_served(config, tmp_path):
         assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
         assert "<svg" in svg.text
         csv = web.get("/api/export/history.csv")
-        assert csv.text.splitlines()[0].startswith("game_id,game,status")
+        assert csv.text.splitlines()[0].startswith("number,game_id,game,status")
         assert "attachment" in csv.headers["content-disposition"]
         assert web.get("/api/export/history.json").json()["games"][0]["players"][0] == "Ada"

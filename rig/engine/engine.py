@@ -170,6 +170,11 @@ class Engine:
         """The whole state (the body of ``GET /api/state``); a fresh dict the caller may keep."""
         if self._state is None:
             self._state = state_view(self.game, version=self.version, notices=list(self.notices))
+            game = self._state.get("game")
+            if isinstance(game, dict) and game.get("id") is not None:
+                # the game's number (1 = the first game ever), as the history and the exports name it
+                ids = self.log.game_ids()
+                game["number"] = ids.index(game["id"]) + 1 if game["id"] in ids else len(ids) + 1
         return _json_copy(self._state)
 
     # -- submitting -------------------------------------------------------------------
@@ -329,13 +334,16 @@ def history_from(log: EventLog) -> dict[str, Any]:
 
     Each game has its ``number`` (1 = the first game ever; the one numbering the page and
     ``rig history`` show, ``id`` is the log's). A player has one row per kind of game
-    (``game``): one game's points and another's are not added together.
+    (``game``): one game's points and another's are not added together; a game abandoned
+    before anything was played (no turn booked, no point scored) counts for nobody.
     """
     games = log.games()
     for index, game in enumerate(games):
         game["number"] = len(games) - index  # 1 = the first game ever
     players: dict[tuple[str, str], dict[str, Any]] = {}
     for game in games:
+        if game["status"] == "abandoned" and not game.get("turns") and not any(game["totals"].values()):
+            continue  # started (by hand, or by the rig itself) and never played: nobody's game
         for name in game["players"]:
             kind = game.get("game") or registry.DEFAULT
             row = players.setdefault((kind, name), {"game": kind, "name": name, "games": 0, "finished": 0,

@@ -27,7 +27,7 @@ from urllib.parse import quote
 from rig import registry
 
 BGSTATS_PATH = "app.bgstatsapp.com/createPlay.html"
-CSV_COLUMNS = ("game_id", "game", "status", "started_at", "ended_at", "turns", "seat", "player", "points",
+CSV_COLUMNS = ("number", "game_id", "game", "status", "started_at", "ended_at", "turns", "seat", "player", "points",
                "rank", "winner")
 
 
@@ -56,7 +56,7 @@ def bgstats_play(game: Mapping[str, Any], *, location: str = "", comments: str =
     rank = ranks(totals, players)
     play: dict[str, Any] = {
         "board": "",
-        "comments": comments or f"Scored by the rig (game #{game['id']}, {game.get('turns', 0)} turns)",
+        "comments": comments or f"Scored by the rig (game #{game.get('number', game['id'])}, {game.get('turns', 0)} turns)",
         "game": {"name": registry.title(game.get("game")), "highestWins": True,
                  "noPoints": False, "sourceGameId": f"rig-{game.get('game')}"},
         "location": location,
@@ -93,14 +93,15 @@ def bgstats_url(play: Mapping[str, Any], *, scheme: str = "bgstats") -> str:
 
 
 def history_csv(history: Mapping[str, Any]) -> str:
-    """One row per player per game (``rig history --export csv``), oldest game first."""
+    """One row per player per game (``rig history --export csv``), oldest game first; ``number`` is
+    the game's number as ``rig history`` and the page show it (``game_id`` the log's)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for game in reversed(history["games"]):
         rank = ranks(game.get("totals") or {}, game["players"])
         for seat, name in enumerate(game["players"]):
-            writer.writerow([game["id"], game.get("game"), game["status"], game.get("started_at") or "",
+            writer.writerow([game.get("number", ""), game["id"], game.get("game"), game["status"], game.get("started_at") or "",
                              game.get("ended_at") or "", game.get("turns", 0), seat + 1, name,
                              int((game.get("totals") or {}).get(name, 0)), rank[name],
                              int(game.get("winner") == name)])
@@ -112,7 +113,7 @@ def history_json(history: Mapping[str, Any], turns: Mapping[int, list[dict[str, 
     (``rig history --export json``); ``turns`` maps a game id to :func:`rig.engine.turns.game_turns`' turns."""
     games = []
     for game in reversed(history["games"]):
-        row = {key: game[key] for key in ("id", "game", "status", "players", "totals", "winner", "turns",
+        row = {key: game[key] for key in ("number", "id", "game", "status", "players", "totals", "winner", "turns",
                                           "started_at", "ended_at") if key in game}
         row["turn_log"] = [{
             "number": t["number"], "roller": t["roller"], "scored": t["scored"], "dice": t["dice"],

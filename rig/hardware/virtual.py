@@ -242,8 +242,11 @@ class VirtualTable(FrameSource):
             n = int(n_dice)
             if n < 1:
                 raise RigError(f"virtual table: roll at least one die, not {n}")
+            if not self._pool:
+                raise RigError("virtual table: all six dice are out, nothing left to roll")
             if n > len(self._pool):
-                raise RigError(f"virtual table: only {len(self._pool)} dice left to roll, not {n}")
+                left = len(self._pool)
+                raise RigError(f"virtual table: only {left} {'die' if left == 1 else 'dice'} left to roll, not {n}")
             side = self._scene.die_side
             combos = [self._pool.pop() for _ in range(n)]
             faces = [str(self._rng.choice(["blue", "pink", "yellow", "blank", "blank", c])) for c in combos]

@@ -21,6 +21,9 @@ def test_calibrate_from_the_page(page, rig_server, artifacts):
         page.locator("#btn-reset").click()
         expect(page.locator("#steps .step.done")).to_have_count(0)
     expect(page.locator("#btn-fit")).to_be_disabled()
+    # the page says what the step asks for, above the preview (issue 26)
+    expect(page.locator("#step-now")).to_contain_text("Turn all six dice blue frog up")
+    expect(page.locator("#steps .step.next")).to_have_attribute("data-step", "blue")
     for k, step in enumerate(["blue", "pink", "yellow", "blank", "empty"], start=1):
         page.locator(f"#steps button.capture[data-step={step}]").click()
         expect(page.locator("#steps .step.done")).to_have_count(k)
@@ -30,9 +33,17 @@ def test_calibrate_from_the_page(page, rig_server, artifacts):
     page.locator("#btn-fit").click()
     expect(page.locator("#report table tbody tr").first).to_be_visible()
     expect(page.locator("#report p").first).to_have_class("ok")
+    active = page.locator("#active-profile").text_content()
     page.locator("#profile-name").fill("evening")
     page.locator("#btn-save").click()
+    # saved, and asked before it is used; the separation report stays
+    expect(page.locator("#use-saved")).to_contain_text("Saved “evening”")
+    expect(page.locator("#profiles li", has_text="evening")).to_have_count(1)
+    expect(page.locator("#active-profile")).to_have_text(active)
+    expect(page.locator("#report table tbody tr").first).to_be_visible()
+    page.locator("#btn-use-saved").click()
     expect(page.locator("#active-profile")).to_have_text("evening")
+    expect(page.locator("#use-saved")).to_be_hidden()
     page.locator("#btn-lock").click()
     expect(page.locator("#lock-state")).not_to_be_empty()
     assert preview.evaluate("img => img.naturalWidth") == 640
@@ -43,6 +54,7 @@ def test_calibrate_from_the_page(page, rig_server, artifacts):
 
 def test_the_calibration_page_on_the_seven_inch_screen(browser, rig_server, artifacts):
     """800x480 (issue 15): a preview worth looking at, every ritual step and Fit on the screen."""
+    rig_server.post("/api/calibration/reset", {})  # the ritual's steps (a fitted report folds them away)
     context = browser.new_context(viewport={"width": 800, "height": 480})
     context.set_default_timeout(WAIT_S * 1000)  # waits on the page, bounded generously
     try:
@@ -87,3 +99,40 @@ def test_a_light_notice_leads_to_a_fresh_ritual(page, rig_server):
     expect(page.locator("#steps .step.done")).to_have_count(0)
     expect(page.locator("#ritual-progress")).to_have_text("0 of 5 steps captured")
     assert page.js_errors == []
+
+
+@pytest.mark.parametrize("size", [(800, 480), (390, 844)])
+def test_the_fitted_report_stays_in_sight_and_the_page_is_readable(browser, rig_server, artifacts, size):
+    """Issue 26: at 800x480 the separation report is on the screen after Fit (not squeezed to nothing
+    under the ritual) with Save beside it; the preview shows the step the ritual asks for; no text
+    under 14 px on the 7" screen or a phone."""
+    from tests.browser import audit
+
+    width, height = size
+    rig_server.post("/api/calibration/reset", {})
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(WAIT_S * 1000)  # waits on the page, bounded generously
+    try:
+        page = context.new_page()
+        page.goto(rig_server.url + "calibrate")
+        page.wait_for_function("document.getElementById('preview').naturalWidth > 0")
+        expect(page.locator("#step-now")).to_contain_text("Turn all six dice blue frog up")
+        expect(page.locator("#step-now")).to_contain_text("The virtual table has turned them for you")
+        assert audit.small_text(page, 14) == []
+        for step in ("blue", "pink", "yellow", "blank", "empty"):
+            rig_server.post("/api/calibration/capture", {"step": step})
+        rig_server.post("/api/calibration/fit", {})
+        page.reload()
+        row = page.locator("#report table tbody tr").first
+        expect(row).to_be_visible()
+        if width > 640:  # the kiosk: on the screen without scrolling, Save beside it
+            box = row.bounding_box()
+            assert box["height"] > 10 and box["y"] + box["height"] <= height, box
+            save = page.locator("#btn-save").bounding_box()
+            assert save["y"] + save["height"] <= height
+        assert audit.small_text(page, 14) == []
+        assert audit.covered(page) == []
+        page.screenshot(path=str(artifacts / f"calibration-fitted-{width}x{height}.png"))
+    finally:
+        context.close()
+        rig_server.post("/api/calibration/reset", {})

@@ -115,7 +115,9 @@ def test_the_board_on_each_screen(browser, rig_server, artifacts, screen, n):
             for selector in ("#dice", "#tosses", "#totals", "#turn-banner"):
                 box = page.locator(selector).bounding_box()
                 assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, selector
-            assert banner.bounding_box()["width"] > width * 0.8  # a line of its own
+            # the banner on the first line (with the rolls), the phase on a line of its own below it
+            assert banner.bounding_box()["width"] > width * 0.6
+            assert page.locator("#phase").bounding_box()["y"] >= banner.bounding_box()["y"] + banner.bounding_box()["height"] - 1
         # die labels clear of the frogs
         for die in page.locator("#dice .die:not(.empty)").all():
             label, frog = die.locator(".label"), die.locator(".frog")

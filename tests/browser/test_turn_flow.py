@@ -185,7 +185,8 @@ def test_the_other_games_on_a_phone_are_one_column(browser, rig_server, artifact
         open_board(page, rig_server)
         expect(page.locator("body")).to_have_attribute("data-game", game)
         main, side = page.locator("#gb-main").bounding_box(), page.locator("#gb-side").bounding_box()
-        assert abs(main["x"] - side["x"]) < 1 and side["y"] >= main["y"] + main["height"] - 1  # stacked
+        # stacked, the scores first (issue 26: as the frogs' board on a phone)
+        assert abs(main["x"] - side["x"]) < 1 and main["y"] >= side["y"] + side["height"] - 1
         assert main["x"] + main["width"] <= 390 + 0.5
         banner = page.locator("#turn-banner")
         assert banner.evaluate("b => b.scrollWidth <= b.clientWidth + 1")

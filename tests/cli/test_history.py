@@ -87,3 +87,42 @@ def test_history_text_says_the_game_of_each_row(tmp_path, capsys):
     assert main(["history", "--data-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert sum("Laser Frogs" in line for line in out.splitlines()) == 2
+
+
+def test_a_game_abandoned_before_its_first_turn_counts_for_nobody_and_every_view_numbers_games_alike(
+        tmp_path, capsys):
+    """An auto-started game nobody played is listed (abandoned) but adds no game or points to anyone;
+    ``rig history``, both exports and the BG Stats comment give each game the same number."""
+    with EngineService.open(tmp_path, clock="sim") as service:
+        service.submit({"type": "game_started", "t_us": 0, "players": ["Ada", "Ben", "Cleo", "Dev", "Eli"]})
+    finished_game(tmp_path)  # abandons the first (never played), plays game 2, starts game 3
+    assert main(["history", "--data-dir", str(tmp_path), "--json"]) == 0
+    history = json.loads(capsys.readouterr().out)
+    assert [(g["number"], g["status"]) for g in history["games"]] == [(3, "playing"), (2, "over"), (1, "abandoned")]
+    eli = next(row for row in history["players"] if row["name"] == "Eli")
+    assert eli["games"] == 1  # game 3 only: not the abandoned game 1
+    ada = next(row for row in history["players"] if row["name"] == "Ada")
+    assert ada["games"] == 2 and ada["points"] == history["games"][1]["totals"]["Ada"]
+    assert main(["history", "--data-dir", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    assert "#2 " in text and "won by" in text.split("#2 ")[1].splitlines()[0]
+    assert main(["history", "--data-dir", str(tmp_path), "--export", "csv"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert rows[0].startswith("number,game_id,")
+    over = [row.split(",") for row in rows[1:] if ",over," in row]
+    assert {row[0] for row in over} == {"2"}
+    assert main(["history", "--data-dir", str(tmp_path), "--export", "json"]) == 0
+    exported = json.loads(capsys.readouterr().out)
+    assert [(g["number"], g["status"]) for g in exported["games"]] == [(1, "abandoned"), (2, "over"), (3, "playing")]
+    from rig.engine.export import bgstats_play
+
+    assert "game #2," in bgstats_play(history["games"][1])["comments"]
+
+
+def test_the_state_names_the_game_by_the_number_history_gives_it(tmp_path):
+    with EngineService.open(tmp_path, clock="sim") as service:
+        service.submit({"type": "game_started", "t_us": 0, "players": ["Ada", "Ben", "Cleo"]})
+        service.submit({"type": "game_started", "t_us": 1, "players": ["Ada", "Ben", "Cleo"]})
+        state, history = service.state(), service.history()
+    assert state["game"]["number"] == 2 == history["games"][0]["number"]
+    assert state["game"]["id"] == history["games"][0]["id"]

@@ -55,10 +55,13 @@ def test_the_ritual_fit_save_and_restore(web, rig):
     report = web.post("/api/calibration/fit").json()["report"]
     assert report["ok"] is True and report["separation"]
     assert {"a", "b", "distance", "ok"} <= set(report["separation"][0])
+    before = rig.profile_name
     saved = web.post("/api/calibration/save", json={"name": "evening"}).json()
-    assert saved["active"] == "evening" and "evening" in saved["profiles"]
-    assert (rig.data_dir / "profiles" / "evening.toml").exists()
-    assert rig.profile_name == "evening"
+    assert "evening" in saved["profiles"] and (rig.data_dir / "profiles" / "evening.toml").exists()
+    assert saved["active"] == before and rig.profile_name == before  # saved, not used until asked
+    assert saved["report"] and saved["report"]["separation"]  # the report stays after the save
+    used = web.post("/api/calibration/restore", json={"name": "evening"}).json()
+    assert used["active"] == "evening" and rig.profile_name == "evening"
     builtin = [name for name in saved["profiles"] if name != "evening"]
     if builtin:
         restored = web.post("/api/calibration/restore", json={"name": builtin[0]}).json()
@@ -107,3 +110,30 @@ def test_the_empty_box_is_a_required_step_and_its_absence_is_refused(web):
     refused = web.post("/api/calibration/fit")
     assert refused.status_code == 409 and "empty box" in refused.json()["error"]
 
+
+
+def test_in_simulation_the_preview_shows_the_dice_turned_for_the_next_step(web, rig):
+    """Issue 26: the preview shows what the step asks for (all six dice blue frog up, then pink, ...),
+    the very frame capture takes, not the game's dice on the virtual table."""
+    import cv2
+    import numpy as np
+
+    web.post("/api/calibration/reset")
+    rig.sim.roll(2)  # the game's dice: not what the preview shows now
+    status = web.get("/api/calibration").json()
+    assert status["next"] == "blue"
+
+    def preview():
+        data = web.get("/api/calibration/preview.jpg?outline=0").content
+        return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR).astype(int)
+
+    blue = preview()
+    status = web.post("/api/calibration/capture", json={"step": "blue"}).json()
+    assert status["next"] == "pink"
+    pink = preview()
+    # the blue frogs are bluer in the blue pose than in the pink one, the pink ones the other way round
+    b, g, r = (blue[..., k].astype(float) for k in range(3))
+    pb, pg, pr = (pink[..., k].astype(float) for k in range(3))
+    assert ((b - r) > 60).sum() > ((pb - pr) > 60).sum()
+    assert ((pr - pb) > 60).sum() > ((r - b) > 60).sum()
+    web.post("/api/calibration/reset")

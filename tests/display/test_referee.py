@@ -40,7 +40,7 @@ def test_without_a_game_the_turns_are_a_404_and_the_dice_have_nothing_to_tell(se
     client = web(service)
     assert client.get("/api/turns").status_code == 404
     assert client.get("/api/dice").json()["verdict"] == "too few rolls to tell"
-    assert client.get("/api/export/history.csv").text == "game_id,game,status,started_at,ended_at,turns,seat,player,points,rank,winner\n"
+    assert client.get("/api/export/history.csv").text == "number,game_id,game,status,started_at,ended_at,turns,seat,player,points,rank,winner\n"
 
 
 @pytest.mark.parametrize("path", ["/api/turns?game=abc", "/api/turns?game=-1", "/api/export/bgstats?game=1e3",

@@ -339,7 +339,7 @@ def test_the_referees_views_of_a_tampered_log_skip_the_event_too(tmp_path, body)
         game_id = service.state()["game"]["id"]
         strict(game_turns(service.log, game_id))
         assert isinstance(logged_dice(service.log), list)
-        assert history_csv(service.history()).startswith("game")
+        assert history_csv(service.history()).startswith("number,game_id,game")
 
 
 def test_a_skipped_event_is_one_line_in_the_journal_not_a_traceback(caplog):

@@ -60,7 +60,7 @@ def test_all_six_dice_then_no_more():
     assert len(t.faces) == 6 and t.dice_left == 0
     combos = [f for f in t.faces if "+" in f]
     assert all(combos.count(c) <= 2 for c in combos)
-    with pytest.raises(RigError, match="only 0 dice left to roll, not 1"):
+    with pytest.raises(RigError, match="all six dice are out, nothing left to roll"):
         t.roll(1)
     with pytest.raises(RigError, match="roll at least one die"):
         table().roll(0)

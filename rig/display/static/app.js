@@ -80,15 +80,44 @@
     box.classList.toggle("open", noticesOpen);
     box.classList.toggle("several", items.length > 1);
     box.replaceChildren(...items);
+    const toggle = () => { noticesOpen = !noticesOpen; renderNotices(state); };
     if (items.length > 1) {
       box.append(el("button", { class: "more", id: "notices-more", text: noticesOpen ? "less" : `+${items.length - 1} more`,
-        onclick: () => { noticesOpen = !noticesOpen; renderNotices(state); } }));
+        onclick: toggle }));
+    } else if (items.length === 1 && (noticesOpen || items[0].scrollWidth > items[0].clientWidth + 1)) {
+      // one notice cut with "…": a button opens it whole (issue 26)
+      box.classList.add("several");
+      box.append(el("button", { class: "more", id: "notices-more", text: noticesOpen ? "less" : "more", onclick: toggle }));
     }
   }
+
+  // Where a box of the game's end goes (issue 26: it covers nothing): on a phone in the page's flow
+  // (style.css orders it), else last in the board's column marked data-winner-column (e.g. the
+  // tosses), else in the board's first panel; the winner before BG Stats. Last: nothing below moves.
+  const PHONE = window.matchMedia("(max-width: 640px)");
+  function placeBox(box) {
+    let home = document.body;
+    if (!PHONE.matches) {
+      const board = document.querySelector("main.board:not([hidden])");
+      home = (board && (board.querySelector("[data-winner-column]") || board.querySelector(".panel"))) || document.body;
+    }
+    box.classList.toggle("in-panel", home !== document.body);
+    const exportBox = $("referee-export");
+    if (home === document.body) {
+      if (box.parentElement === home && (box.nextElementSibling === $("sim") || box.nextElementSibling === exportBox)) return;
+      $("sim").before(box);
+    } else {
+      if (box.parentElement === home) return;
+      home.append(box);
+    }
+    if (box.id === "winner" && exportBox && exportBox.parentElement === box.parentElement) exportBox.before(box);
+  }
+  rig.placeBox = placeBox;
 
   function renderWinner(s) {
     const box = $("winner");
     if (s.outcome && s.game && rendererOf(s).winner !== false) {
+      placeBox(box);
       const totals = s.totals || {};
       const ranking = [...s.game.players].sort((a, b) => (totals[b] || 0) - (totals[a] || 0));
       box.replaceChildren(s.winner ? `★ ${s.winner} wins! ★` : "Game over",
@@ -129,7 +158,12 @@
     if (one) one.textContent = parts ? "roll 1" : "throw";
   }
 
+  let shownGame = null;
   function render(s) {
+    // a new game starts clean: an error toast of the last one does not stay over it
+    const gameId = s.game ? s.game.id : null;
+    if (shownGame !== null && gameId !== shownGame && $("toasts")) $("toasts").replaceChildren();
+    shownGame = gameId;
     state = s;
     $("btn-unlock").hidden = !rig.info.pin_required || Boolean(rig.unlocked);
     renderHeader(s);
@@ -145,6 +179,7 @@
     renderKeys(s);
     if (renderer.layout) renderer.layout(s);  // last: the notices and the simulation bar have their heights now
     document.body.dataset.version = s.version;
+    document.body.dataset.drawn = "";
     document.body.dataset.phase = s.turn ? s.turn.phase : (s.outcome ? "over" : "none");
   }
 
@@ -369,6 +404,8 @@
     $("new-game").replaceChildren(...games.map((g) => el("option", { value: g.name, text: g.title, title: g.description })));
   }
 
+  // the page shows once its first state is drawn (no shift at load); without one in 3 s it shows as it is
+  setTimeout(() => { document.body.dataset.drawn = ""; }, 3000);
   rig.loadInfo().then(async (info) => {
     await rigGames.loadPages(info.games || []);  // each game's page.js and page.css, before the first state
     fillGameMenu(info.games || []);

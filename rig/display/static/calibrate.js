@@ -54,15 +54,30 @@
     for (const line of report.notes || []) box.append(el("p", { class: "hint", text: line }));
   }
 
+  // what the ritual asks for now, above the preview (in simulation the virtual table has turned the dice)
+  function renderStepNow(s) {
+    const steps = s.steps || [];
+    const next = steps.find((step) => step.name === s.next);
+    const box = $("step-now");
+    box.dataset.step = next ? next.name : "";
+    if (!next) {
+      box.textContent = s.fitted ? "Fitted: read the separation report, then save the profile under a name."
+        : "Every step captured: Fit profile, then Save.";
+      return;
+    }
+    box.textContent = `Now: ${next.label}, then press capture.${s.sim ? " (The virtual table has turned them for you.)" : ""}`;
+  }
+
   function render(s) {
     status = s;
+    renderStepNow(s);
     const steps = s.steps || [];
     const required = steps.filter((step) => !step.optional);
     const done = required.filter((step) => step.captured).length;
     $("ritual-progress").textContent = `${done} of ${required.length} steps captured`;
     $("progress-fill").style.width = `${Math.round((100 * done) / Math.max(1, required.length))}%`;
     $("steps").replaceChildren(...steps.map((step) => el("li", {
-      class: `step ${step.captured ? "done" : ""} ${step.optional ? "optional" : ""}`, "data-step": step.name },
+      class: `step ${step.captured ? "done" : ""} ${step.optional ? "optional" : ""} ${step.name === s.next ? "next" : ""}`, "data-step": step.name },
       el("span", { class: `swatch ${swatch[step.name] || ""}` }),
       el("span", { class: "what", text: step.label }),
       el("span", { class: "state" }, el("button", { class: "capture", "data-step": step.name, text: step.captured ? "again" : "capture",
@@ -70,6 +85,7 @@
     $("btn-fit").disabled = done < required.length;
     $("btn-save").disabled = !s.fitted;
     renderReport(s.report);
+    document.body.classList.toggle("has-report", Boolean(s.report));
     $("active-profile").textContent = s.active || "built-in colours";
     $("profiles").replaceChildren(...(s.profiles || []).map((name) => el("li", { class: name === s.active ? "active" : "" },
       el("span", { text: name }),
@@ -91,11 +107,21 @@
 
   $("btn-fit").onclick = () => act("/api/calibration/fit", {});
   $("btn-reset").onclick = () => act("/api/calibration/reset", {});
-  $("btn-save").onclick = () => {
+  $("btn-save").onclick = async () => {
     const name = $("profile-name").value.trim();
     if (!/^[A-Za-z0-9_-]{1,40}$/.test(name)) { rig.toast("A profile name is 1-40 letters, digits, '-' or '_'", "bad"); return; }
-    act("/api/calibration/save", { name });
+    const result = await act("/api/calibration/save", { name });
+    if (!result || !result.ok) return;
+    // saved, not used yet: ask (the rig reads with it from the next frame once used)
+    $("use-saved-text").textContent = `Saved “${name}”. Read the dice with it from now on?`;
+    $("use-saved").dataset.name = name;
+    $("use-saved").hidden = false;
   };
+  $("btn-use-saved").onclick = async () => {
+    const result = await act("/api/calibration/restore", { name: $("use-saved").dataset.name });
+    if (result && result.ok) $("use-saved").hidden = true;
+  };
+  $("btn-keep-current").onclick = () => { $("use-saved").hidden = true; };
   $("btn-lock").onclick = () => act("/api/calibration/lock", { locked: !(status && status.camera && status.camera.locked) });
 
   // the scoreboard's "the light changed — recalibrate" leads here: start the ritual afresh

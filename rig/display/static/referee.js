@@ -11,34 +11,17 @@ const rigReferee = (function () {
   let state = null;
   let reviewKey = null;
   let hiddenTurn = null;  // the turn whose review strip the players closed
-  let openedTurn = null;  // the turn whose folded strip the players opened
   let exportKey = null;
   const view = { tab: "turns", game: null, turn: null };
 
-  // the strip lies over the column its game's board marks (data-review-column), below what must stay
-  // in sight there (data-review-below); the elements marked data-review-uncovered stay in view
-  function placeInColumn(box) {
-    const panel = document.querySelector("main.board:not([hidden]) [data-review-column]");
-    if (!panel) return;
-    const r = panel.getBoundingClientRect();
-    if (r.width < window.innerWidth * 0.6) {
-      Object.assign(box.style, { left: `${r.left}px`, width: `${r.width}px`, right: "auto" });
-      const below = panel.querySelector("[data-review-below]");
-      const clear = below ? below.getBoundingClientRect().bottom : r.top;
-      box.style.maxHeight = `${Math.max(0, box.getBoundingClientRect().bottom - clear - 6)}px`;
-    } else {
-      Object.assign(box.style, { left: "", width: "", right: "", maxHeight: "" });  // one column (a phone): folded
-    }
+  // The strip lies in the page's flow, never over it (issue 26): at the foot of the column its game's
+  // board marks (data-review-column), in the room left under what is there (the dice, what was
+  // lasered, the counts). Where that room is too small for the photo finish at a readable size it is
+  // one button that opens this turn's evidence in the Referee dialog.
+  function columnOf() {
+    return document.querySelector("main.board:not([hidden]) [data-review-column]");
   }
-  // would the open strip, at its full height, cover one of them? (long toss lists, the 7" display, phones)
-  function coversUncovered(box) {
-    const rect = box.getBoundingClientRect();
-    const top = rect.bottom - parseFloat(getComputedStyle(box).maxHeight || "0");
-    return [...document.querySelectorAll("main.board:not([hidden]) [data-review-uncovered]")].some((t) => {
-      const r = t.getBoundingClientRect();
-      return r.bottom > top && r.top < rect.bottom && r.right > rect.left && r.left < rect.right;
-    });
-  }
+  const textPx = (node) => parseFloat(getComputedStyle(node || document.body).fontSize) || 14;
 
   function svg(tag, attrs, ...children) {
     const node = document.createElementNS(SVG, tag);
@@ -57,10 +40,15 @@ const rigReferee = (function () {
   // ------------------------------------------------------------ the photo-finish strip
   // Lanes in landing order, each toss a mark at its edge time; dead heats bracketed; the closest
   // finish also drawn on its own µs scale (a near-simultaneous pair is one line on the full scale).
-  function photoFinish(tosses, tieWindow) {
+  // ``width`` and ``font`` in CSS px draw it 1:1 (the strip: the text at the page's size); without, a
+  // 640-wide drawing the dialog scales
+  function photoFinish(tosses, tieWindow, { width, font } = {}) {
     const shown = tosses.filter((t) => t.t_us !== null && t.t_us !== undefined);
     if (!shown.length) return el("p", { class: "hint", text: "No toss in this turn." });
-    const W = 640, left = 92, right = 16, lane = 22, top = 8, lead = 12;
+    const f = font || 11;
+    const names = Math.max(7, ...shown.map((t) => `${t.position || "-"} ${t.player}`.length));
+    const W = width ? Math.max(width, 16 * f) : 640, left = Math.round(f * (0.62 * names + 1)), right = f, lane = 2 * f, top = 8, lead = f;
+    const gapRoom = 9 * f;
     const t0 = Math.min(...shown.map((t) => t.t_us));
     const t1 = Math.max(...shown.map((t) => t.t_us));
     const span = Math.max(1, t1 - t0);
@@ -72,37 +60,38 @@ const rigReferee = (function () {
       if (!closest || gap < closest.gap) closest = { a: counting[i - 1], b: counting[i], gap };
     }
     const zoom = closest && closest.gap < span * 0.03;
-    const H = top + shown.length * lane + 26 + (zoom ? 54 : 0);
+    const H = top + shown.length * lane + 2.4 * f + (zoom ? 5 * f : 0);
     const root = svg("svg", { class: "photo-finish", viewBox: `0 0 ${W} ${H}`, role: "img",
+      width: width ? W : null, height: width ? H : null, style: `--pf-font: ${f}px`,
       "aria-label": "photo finish: the tosses on a time line" });
     root.append(svg("line", { x1: left + lead, y1: top, x2: left + lead, y2: top + shown.length * lane, class: "pf-start" }));
     shown.forEach((t, i) => {
       const y = top + i * lane + lane / 2;
       const card = t.card || "none";
       root.append(
-        svg("text", { x: left - 6, y: y + 4, "text-anchor": "end", class: `pf-name ${t.counting ? "" : "void"}` },
+        svg("text", { x: left - 6, y: y + 0.35 * f, "text-anchor": "end", class: `pf-name ${t.counting ? "" : "void"}` },
           `${t.counting ? t.position + " " : "– "}${t.player}`),
         svg("line", { x1: left, y1: y, x2: x(t.t_us), y2: y, class: `pf-track ${t.dead_heat ? "heat" : ""}` }),
-        svg("circle", { cx: x(t.t_us), cy: y, r: 7.5, class: `pf-mark card-${card}`, style: t.card ? `fill: ${INK[t.card]}` : null }),
-        svg("text", { x: x(t.t_us), y: y + 3.5, "text-anchor": "middle", class: "pf-letter" }, t.card ? LETTER[t.card] : "?"),
-        svg("text", { x: Math.min(x(t.t_us) + 11, W - 120), y: y + 4, class: "pf-gap" },
+        svg("circle", { cx: x(t.t_us), cy: y, r: 0.75 * f, class: `pf-mark card-${card}`, style: t.card ? `fill: ${INK[t.card]}` : null }),
+        svg("text", { x: x(t.t_us), y: y + 0.35 * f, "text-anchor": "middle", class: "pf-letter" }, t.card ? LETTER[t.card] : "?"),
+        svg("text", { x: Math.min(x(t.t_us) + f, W - gapRoom), y: y + 0.35 * f, class: "pf-gap" },
           t.dead_heat ? `dead heat (Δ ${t.margin_us} µs)` : (t.margin_us !== null && t.margin_us !== undefined ? `+${us(t.margin_us)}` : "")),
       );
     });
-    const axisY = top + shown.length * lane + 14;
+    const axisY = top + shown.length * lane + 1.3 * f;
     root.append(svg("text", { x: left + lead, y: axisY, "text-anchor": "middle", class: "pf-axis" }, "0"),
       svg("text", { x: W - right, y: axisY, "text-anchor": "end", class: "pf-axis" }, `${us(span)}${tieWindow ? ` · tie window ${tieWindow} µs` : ""}`));
     if (zoom) {
-      const zy = axisY + 14, pad = Math.max(closest.gap, tieWindow || 0, 2);
+      const zy = axisY + 0.6 * f, pad = Math.max(closest.gap, tieWindow || 0, 2);
       const z0 = closest.a.t_us - pad, z1 = closest.b.t_us + pad;
       const zx = (t) => left + ((t - z0) / (z1 - z0)) * (W - left - right);
       root.append(
-        svg("text", { x: left - 6, y: zy + 14, "text-anchor": "end", class: "pf-name" }, "closest"),
-        svg("rect", { x: left, y: zy, width: W - left - right, height: 24, class: "pf-zoom" }),
-        ...(tieWindow ? [svg("rect", { x: zx(closest.a.t_us), y: zy, width: Math.max(1, zx(closest.a.t_us + tieWindow) - zx(closest.a.t_us)), height: 24, class: "pf-window" })] : []),
-        svg("line", { x1: zx(closest.a.t_us), x2: zx(closest.a.t_us), y1: zy, y2: zy + 24, class: "pf-cut" }),
-        svg("line", { x1: zx(closest.b.t_us), x2: zx(closest.b.t_us), y1: zy, y2: zy + 24, class: "pf-cut b" }),
-        svg("text", { x: left + 4, y: zy + 38, class: "pf-axis" },
+        svg("text", { x: left - 6, y: zy + 1.3 * f, "text-anchor": "end", class: "pf-name" }, "closest"),
+        svg("rect", { x: left, y: zy, width: W - left - right, height: 2 * f, class: "pf-zoom" }),
+        ...(tieWindow ? [svg("rect", { x: zx(closest.a.t_us), y: zy, width: Math.max(1, zx(closest.a.t_us + tieWindow) - zx(closest.a.t_us)), height: 2 * f, class: "pf-window" })] : []),
+        svg("line", { x1: zx(closest.a.t_us), x2: zx(closest.a.t_us), y1: zy, y2: zy + 2 * f, class: "pf-cut" }),
+        svg("line", { x1: zx(closest.b.t_us), x2: zx(closest.b.t_us), y1: zy, y2: zy + 2 * f, class: "pf-cut b" }),
+        svg("text", { x: left + 4, y: zy + 3.3 * f, class: "pf-axis" },
           `${closest.a.player} → ${closest.b.player}: Δ ${us(closest.gap)}${closest.b.dead_heat ? " — dead heat" : ""} (scale ${us(z1 - z0)})`),
       );
     }
@@ -135,33 +124,42 @@ const rigReferee = (function () {
     if (!box) return;
     const turn = s && s.turn;
     const turnKey = s && s.game && turn ? `${s.game.id}/${turn.number}` : null;
-    const show = Boolean(s && s.game && rigGames.get(s.game.game).evidence && turn && turn.phase === "review" && hiddenTurn !== turnKey);
-    box.hidden = !show;
-    document.body.classList.toggle("referee-reviewing", show);
-    if (!show) { reviewKey = null; return; }
-    box.classList.remove("folded");
-    placeInColumn(box);
-    const folded = openedTurn !== turnKey && (coversUncovered(box) || parseFloat(getComputedStyle(box).maxHeight) < 120);
-    box.classList.toggle("folded", folded);
-    const key = `${s.game.id}/${turn.number}/${s.version}/${folded}`;
+    const column = columnOf();
+    const show = Boolean(s && s.game && rigGames.get(s.game.game).evidence && turn && turn.phase === "review"
+      && hiddenTurn !== turnKey && column);
+    if (!show) { box.hidden = true; box.replaceChildren(); reviewKey = null; document.body.classList.remove("referee-reviewing"); return; }
+    // the last thing in the column: nothing below it moves (a phone: under the whole board)
+    const home = window.matchMedia("(max-width: 640px)").matches ? document.getElementById("sim") : null;
+    if (home && box.nextElementSibling !== home) home.before(box);
+    else if (!home && box.parentElement !== column) column.append(box);
+    const key = `${s.game.id}/${turn.number}/${s.version}/${window.innerWidth}x${window.innerHeight}`;
     if (key === reviewKey) return;
     reviewKey = key;
-    if (folded) {
-      box.replaceChildren(el("button", { id: "btn-review-show", title: "show the camera frame and the photo finish",
-        text: "Evidence of this turn ▸", onclick: () => { openedTurn = turnKey; renderReview(s); } }));
-      return;
-    }
     let record;
     try { record = await rig.getJSON(`/api/turns?game=${s.game.id}`); } catch (err) { return; }
     const current = record.turns.find((t) => t.number === turn.number);
     if (!current || key !== reviewKey) return;
-    box.replaceChildren(
-      el("div", { class: "review-shot" }, rollImages(current, { limit: 1 })),
-      el("div", { class: "review-finish" }, el("div", { class: "review-title" }, `Turn ${turn.number}: the evidence`,
-        el("button", { id: "btn-review-hide", title: "hide the evidence of this turn", text: "hide ✕",
-          onclick: () => { hiddenTurn = turnKey; box.hidden = true; } })),
-        photoFinish(current.tosses, record.tie_window_us),
-        el("button", { class: "link", text: "all rolls and past turns…", onclick: () => open("turns", s.game.id, turn.number) })));
+    // everything is measured and drawn in this one task: the strip appears at its final size
+    box.hidden = false;
+    box.classList.remove("folded");
+    document.body.classList.add("referee-reviewing");
+    const font = textPx(box);
+    const title = el("div", { class: "review-title" }, `Turn ${turn.number}: the evidence`,
+      el("button", { id: "btn-review-hide", title: "hide the evidence of this turn", text: "hide ✕",
+        onclick: () => { hiddenTurn = turnKey; renderReview(state); } }));
+    box.replaceChildren(title);
+    const width = box.clientWidth - 2 * parseFloat(getComputedStyle(box).paddingLeft || "0");
+    const finish = photoFinish(current.tosses, record.tie_window_us, { width, font });
+    box.append(
+      el("div", { class: "review-finish" }, finish,
+        el("button", { class: "link", text: "all rolls and past turns…", onclick: () => open("turns", s.game.id, turn.number) })),
+      el("div", { class: "review-shot" }, rollImages(current, { limit: 1 })));
+    const fits = box.scrollHeight <= box.clientHeight + 1 && finish.getBoundingClientRect().bottom <= box.getBoundingClientRect().bottom;
+    if (!fits) {  // no room for it at a readable size: one button that opens it in the Referee dialog
+      box.classList.add("folded");
+      box.replaceChildren(el("button", { id: "btn-review-show", title: "the camera frames and the photo finish of this turn",
+        text: "Evidence of this turn ▸", onclick: () => open("turns", s.game.id, turn.number) }));
+    }
   }
 
   // ------------------------------------------------------------ game end: BG Stats
@@ -170,6 +168,7 @@ const rigReferee = (function () {
     if (!box) return;
     const over = Boolean(s && s.game && s.winner);
     box.hidden = !over;
+    if (over && rig.placeBox) rig.placeBox(box);
     if (!over) { exportKey = null; return; }
     const key = `${s.game.id}/${s.version}`;
     if (key === exportKey) return;
@@ -249,7 +248,10 @@ const rigReferee = (function () {
     if (view.game === null) return el("p", { class: "hint", text: "No game with turn evidence yet." });
     const record = await rig.getJSON(`/api/turns?game=${view.game}`);
     if (!record.turns.length) return el("p", { class: "hint", text: "No turn in this game yet." });
-    const turn = record.turns.find((t) => t.number === view.turn) || record.turns[record.turns.length - 1];
+    // without a turn asked for: the latest turn with something to see (not the next, still empty one)
+    const played = (t) => t.scored || (t.rolls || []).length || (t.tosses || []).length || (t.dice || []).length;
+    const turn = record.turns.find((t) => t.number === view.turn)
+      || [...record.turns].reverse().find(played) || record.turns[record.turns.length - 1];
     view.turn = turn.number;
     const picker = el("div", { class: "ref-turns" }, record.turns.map((t) => el("button", {
       type: "button", class: t.number === turn.number ? "selected" : "", "data-turn": t.number,
@@ -259,7 +261,8 @@ const rigReferee = (function () {
       el("h4", { text: `Turn ${turn.number} — ${turn.roller} rolled${turn.scored ? "" : " (under way)"}` }),
       rollImages(turn),
       el("h4", { text: "Photo finish" }),
-      photoFinish(turn.tosses, record.tie_window_us),
+      photoFinish(turn.tosses, record.tie_window_us, { width: document.getElementById("ref-body").clientWidth - 24,
+        font: textPx(document.getElementById("ref-body")) }),
       turnSummary(turn),
       record.evidence ? null : el("p", { class: "hint", text: "Camera frames are not kept on this rig ([evidence] keep = false)." }));
   }
@@ -287,15 +290,14 @@ const rigReferee = (function () {
         el("tbody", {}, rows)),
       test("All faces (blue, pink, yellow, blank ×2, combo):", d.faces),
       test("Combo faces, one per die kind:", d.combos),
-      el("p", { class: "hint", text: "Pearson's χ² test; p < 0.01 looks loaded, p < 0.05 is worth watching. Also: rig history --dice" }));
+      el("p", { class: "hint", text: "Pearson's χ² test; p < 0.01 looks loaded, p < 0.05 is worth watching." }));
   }
 
   function exportView() {
     return el("div", { class: "ref-export" },
       view.game !== null ? exportPanel(view.game) : el("p", { class: "hint", text: "No game yet." }),
       el("p", {}, "All games: ", el("a", { href: "/api/export/history.csv", download: "rig-history.csv", text: "CSV" }), " · ",
-        el("a", { href: "/api/export/history.json", download: "rig-history.json", text: "JSON (with turns and µs toss times)" }),
-        el("span", { class: "hint", text: " — also rig history --export csv|json" })));
+        el("a", { href: "/api/export/history.json", download: "rig-history.json", text: "JSON (with turns and µs toss times)" })));
   }
 
   // ------------------------------------------------------------ wiring

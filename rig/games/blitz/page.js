@@ -50,7 +50,7 @@
       b.margin_text ? el("span", { class: "margin", text: ` ${b.margin_text}` }) : null)));
     main.replaceChildren(
       el("div", { class: "blitz-top" }, big, el("div", {}, why, t.problem ? el("div", { class: "notice info", text: t.problem }) : null)),
-      dice, buzzes, judgePad(s));
+      dice, buzzes, judgePad(s) || "");  // (no pad while the round waits for the throw: not the text "null")
     const per = s.game.whites_per_black || {};
     side.replaceChildren(el("h2", { text: "Discs" }), el("table", { class: "totals discs", id: "discs" },
       el("tbody", {}, s.game.players.map((p) => {

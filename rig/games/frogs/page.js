@@ -34,7 +34,7 @@
         el("h2", {}, "Dice ", el("span", { class: "hint", text: "tap a die to fix it" })),
         el("div", { class: "dice", id: "dice", "data-review-below": "" }),
         el("div", { class: "lasered", id: "lasered" })),
-      el("section", { class: "panel tosses-panel" },
+      el("section", { class: "panel tosses-panel", "data-winner-column": "" },
         el("h2", {}, "Tosses ", el("span", { class: "hint", text: "tap a card to fix it" })),
         el("ol", { class: "tosses", id: "tosses" }),
         el("div", { class: "copy", id: "copy" }),
@@ -65,13 +65,15 @@
       if (!die) { tiles.push(el("div", { class: "die empty", "aria-label": "no die yet" })); continue; }
       const lasers = (die.lasered || []).filter((c) => !die.colours.includes(c));
       tiles.push(el("button", {
-        class: `die ${die.corrected ? "corrected" : ""} ${die.uncertain ? "uncertain" : ""}`,
+        class: `die ${die.corrected ? "corrected" : ""} ${die.uncertain ? "uncertain" : ""}${lasers.length ? " has-lasers" : ""}`,
         "data-index": i, "data-face": die.face, title: `die ${i + 1}: ${die.face}${lasers.length ? ` (+ lasered ${lasers.join(", ")})` : ""}`,
         onclick: () => fixDie(i, die.face),
       },
       die.colours.length ? el("span", { class: "frog", style: frogStyle(die.colours) }) : null,
       lasers.length ? el("span", { class: "lasers", title: `lasered: ${lasers.join(", ")}` }, lasers.map((c) => el("span", { class: "laser", style: `background: ${COLOUR[c]}; color: ${COLOUR[c]}` }))) : null,
-      el("span", { class: "label", text: die.face.replace("+", "+\u200b") })));  // a combo may break after its +
+      // "blank + yellow": the face and what was lasered onto it; a combo may break after its +
+      el("span", { class: "label" }, die.face.replace("+", "+\u200b"),
+        lasers.length ? el("span", { class: "label-laser", text: ` + ${lasers.join(" + ")}` }) : null)));
     }
     $("dice").replaceChildren(...tiles);
     const box = $("lasered");
@@ -86,6 +88,15 @@
       box.append(el("div", { class: "counts", text: Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(" · "),
         title: "dice showing each colour (lasered colours included)" }));
     }
+  }
+
+  // the margin in a few characters, for a row with no room for the sentence ("+2.6 ms", "dead heat")
+  function shortMargin(toss) {
+    const us = toss.margin_us;
+    if (toss.dead_heat) return "dead heat";
+    if (us === null || us === undefined) return "";
+    if (Math.abs(us) < 1000) return `+${us} µs`;
+    return Math.abs(us) < 1e6 ? `+${(us / 1000).toFixed(1)} ms` : `+${(us / 1e6).toFixed(2)} s`;
   }
 
   function renderTosses(turn) {
@@ -111,6 +122,8 @@
         el("span", { class: `points ${points === 0 ? "zero" : ""}`, title: toss.reason || "",
           text: points === null || points === undefined ? "" : `+${points}` }),
         toss.margin_text || toss.reason ? el("span", { class: "notes" },
+          toss.margin_text ? el("span", { class: `margin-short ${toss.margin_us !== null && toss.margin_us < 20000 ? "close" : ""}`,
+            title: toss.margin_text, text: shortMargin(toss) }) : null,
           toss.margin_text ? el("span", { class: `margin ${toss.margin_us !== null && toss.margin_us < 20000 ? "close" : ""}`, text: toss.margin_text }) : null,
           toss.reason ? el("span", { class: "reason", text: toss.reason }) : null) : null,
         counting ? null : el("span", { class: "why", text: toss.why || "does not count" })));

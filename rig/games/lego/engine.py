@@ -31,6 +31,12 @@ from rig.engine.events import INT, STR, STR_REQUIRED, EventSpec, Field
 from rig.engine.extra import ExtraGame, event, need
 from rig.games.lego.rules import WINNING_SCORE, FaceMap, LegoError, Track, station_points
 
+
+def _count(n: int, noun: str) -> str:
+    """``1 robot``, ``2 robots``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 #: the events LEGO Lunar Command adds to the engine's
 EVENTS = {
     "station_scored": EventSpec({"robots": INT, "astronauts": INT,
@@ -149,7 +155,8 @@ class Game(ExtraGame):
                                     pieces={p: pieces.get(p, 0) for p in self.players})
         except LegoError as exc:
             raise EventRefused(str(exc)) from None
-        self._gain(points, f"station: {ev.get('robots', 0)} robots, {ev.get('astronauts', 0)} astronauts", ev)
+        robots, astronauts = ev.get("robots", 0), ev.get("astronauts", 0)
+        self._gain(points, f"station: {_count(robots, 'robot')}, {_count(astronauts, 'astronaut')}", ev)
 
     def _apply_points_scored(self, ev):
         player, points = need(ev, "player", "points_scored"), need(ev, "points", "points_scored")

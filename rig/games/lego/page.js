@@ -36,6 +36,9 @@
       el("div", { class: "lego-entry" },
         t.phase === "action" ? el("button", { id: "btn-next-turn", text: "Next turn", onclick: () => post({ type: "turn_scored" }) }) : null,
         el("button", { id: "btn-out", text: "Out of pieces: end", onclick: () => post({ type: "game_ended", reason: "out_of_pieces" }) })));
+    if (s.outcome) {  // the game is over: nothing more to score here (New game starts the next)
+      for (const control of main.querySelectorAll("button, input")) control.disabled = true;
+    }
     const track = s.track;
     side.replaceChildren(el("h2", { text: `Track to ${track.target}` }), el("table", { class: "totals", id: "track" },
       el("tbody", {}, s.game.players.map((p) => el("tr", { "data-player": p, class: `${s.game.whose_turn === p ? "roller" : ""} ${s.winner === p ? "leader" : ""}` },

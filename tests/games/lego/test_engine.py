@@ -72,3 +72,11 @@ def test_refusals_and_buttons():
     assert [r["event"]["type"] for r in service.press("Ben", 200)] == ["turn_scored"]
     assert service.state()["turn"]["roller"] == "Ben"
     service.close()
+
+
+def test_a_station_names_its_robots_and_astronauts_in_the_singular_too():
+    engine = new_engine()
+    state = engine.submit(ev("station_scored", 10, robots=1, astronauts=1, pieces={"Ada": 1, "Ben": 0}))
+    assert state["scoring"][-1]["what"] == "station: 1 robot, 1 astronaut"
+    state = engine.submit(ev("station_scored", 20, robots=2, astronauts=0, pieces={"Ada": 1, "Ben": 1}))
+    assert state["scoring"][-1]["what"] == "station: 2 robots, 0 astronauts"
