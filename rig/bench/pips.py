@@ -284,7 +284,8 @@ def read_any(frame, params):
 
 def by_split(photos: list[Photo]) -> tuple[tuple[str, list[Photo]], ...]:
     """("tuning", its photos), ("held-out", its photos)."""
-    return ("tuning", [p for p in photos if not p.held_out]), ("held-out", [p for p in photos if p.held_out])
+    return tuple((name, chosen) for name, chosen in (("tuning", [p for p in photos if not p.held_out]),
+                                                      ("held-out", [p for p in photos if p.held_out])) if chosen)
 
 
 def report_find(name: str, photos: list[Photo], params, images: dict, reader) -> None:
@@ -370,6 +371,69 @@ def report_as_640x480(name: str, photos: list[Photo], params, images: dict, read
               f"{cm.total / max(1, len(chosen)):.1f} dice)")
 
 
+#: ``--scales``: the photos' content scaled by these factors inside a frame of the photo's own size
+SCALES = (0.4, 0.6, 1.0, 1.5)
+
+
+def scaled_frame(photo: Photo, image, factor: float) -> tuple[Photo, object, tuple]:
+    """The photo's content scaled by ``factor`` in a frame of the photo's own size: smaller, centred and
+    its edges replicated out; larger, its centre cut out. Returns the photo with the labels moved (dice cut
+    by the frame's edge left out), the frame, and the boxes of those cut dice (a die found there is
+    neither required nor extra)."""
+    import cv2
+
+    h, w = image.shape[:2]
+    nw, nh = round(w * factor), round(h * factor)
+    big = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR)
+    if factor <= 1:
+        left, top = (w - nw) // 2, (h - nh) // 2
+        frame = cv2.copyMakeBorder(big, top, h - nh - top, left, w - nw - left, cv2.BORDER_REPLICATE)
+    else:
+        left, top = -((nw - w) // 2), -((nh - h) // 2)
+        frame = big[-top:-top + h, -left:-left + w]
+    kept, cut = [], []
+    for d in photo.dice:
+        x, y, bw, bh = d.box
+        box = (left + x * factor, top + y * factor, bw * factor, bh * factor)
+        pad = 0.15 * max(box[2], box[3])  # the label covers the pips; the die reaches a little farther
+        inside = box[0] - pad >= 0 and box[1] - pad >= 0 and box[0] + box[2] + pad <= w and box[1] + box[3] + pad <= h
+        (kept if inside else cut).append(LabelledDie(d.pips, box))
+    return Photo(photo.path, photo.number, tuple(kept)), frame, tuple(cut)
+
+
+def report_scales(name: str, photos: list[Photo], params, images: dict, reader, splits: Sequence[str]) -> None:
+    """One line per split and scale (:func:`scaled_frame`): the same photos with dice smaller or larger in
+    the frame, read with no size hint."""
+    for split, some in by_split(photos):
+        if split not in splits:
+            continue
+        for factor in SCALES:
+            framed = [scaled_frame(p, images[p.path], factor) for p in some]
+            chosen, frames = [p for p, _, _ in framed], {p.path: f for p, f, _ in framed}
+            cut = {p.path: c for p, _, c in framed}
+
+            def read(frame, q, _cut=cut, _frames=frames):
+                path = next(k for k, v in _frames.items() if v is frame)
+                return [d for d in reader(frame, q) if not any(
+                    bx <= d.box[0] + d.box[2] / 2 <= bx + bw and by <= d.box[1] + d.box[3] / 2 <= by + bh
+                    for bx, by, bw, bh in (_grow(b) for b in (c.box for c in _cut[path])))]
+
+            cm, extra, ms, flags, frame_flags = evaluate_frames(chosen, params, frames, reader=read)
+            found = cm.total - sum(cm.missed)
+            sides = [max(d.box[2], d.box[3]) for p in chosen for d in p.dice]
+            side = sorted(sides)[len(sides) // 2] if sides else 0
+            size = "x".join(map(str, images[some[0].path].shape[1::-1])) if some else "-"
+            print(f"[{name}, {split}, x{factor:g}: dice about {side:.0f} px in {size}] found {_pct(found, cm.total)}, read right {_pct(cm.correct, cm.total)}, "
+                  f"silent wrong {_pct(flags.silent, found)}, dice flagged {_pct(flags.flagged_wrong + flags.flagged_right, found)}, "
+                  f"frames flagged {_pct(frame_flags.flagged, frame_flags.frames)}, {extra} extra  ({ms:.1f} ms per frame)")
+
+
+def _grow(box: tuple, by: float = 0.3) -> tuple:
+    x, y, w, h = box
+    g = by * max(w, h)
+    return x - g, y - g, w + 2 * g, h + 2 * g
+
+
 def run_pips(args: argparse.Namespace) -> int:
     """``rig bench vision --game pips``: the colour-agnostic reader on both real sets, both splits."""
     import cv2
@@ -384,9 +448,15 @@ def run_pips(args: argparse.Namespace) -> int:
         if not folder.is_dir():
             print(f"{name}: {folder} is absent, skipped")
             continue
-        photos = load_photos(folder, any_name=any_name)
+        splits = SPLITS[getattr(args, "split", None) or "both"]
+        photos = [p for p in load_photos(folder, any_name=any_name, tuning_only=splits == ("tuning",))
+                  if ("held-out" if p.held_out else "tuning") in splits]
         images = {p.path: cv2.imread(str(p.path)) for p in photos}
         n = sum(len(p.dice) for p in photos)
+        if getattr(args, "scales", False):
+            print(f"\n== {name}: {folder} ({len(photos)} photos, {n} labelled dice), scaled, no size hint")
+            report_scales(f"{name}", photos, params, images, read_any, splits)
+            continue
         split = (f"held out: crc32(file name) % {COLOUR_HELD_OUT_MOD} == 0" if any_name
                  else f"held out: file numbers divisible by {HELD_OUT_EVERY}")
         print(f"\n== {name}: {folder} ({len(photos)} photos, {n} labelled dice; {split})")
@@ -399,6 +469,9 @@ def run_pips(args: argparse.Namespace) -> int:
         if not any_name:
             report_find(f"{name}, white-die reader", photos, params, images, find_pip_dice)
     return 0
+
+
+SPLITS = {"both": ("tuning", "held-out"), "tuning": ("tuning",), "held-out": ("held-out",)}
 
 
 def colour_folder(arg: Path | None) -> Path:
@@ -416,6 +489,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--params", type=Path, default=None, help="pip parameter file (default calibration/pips.toml)")
     parser.add_argument("--rendered", type=int, default=100, metavar="N", help="rendered frames of each kind (default 100)")
     parser.add_argument("--no-find", action="store_true", help="skip finding dice without the labels")
+    parser.add_argument("--scales", action="store_true",
+                        help="(--game pips) the photos scaled x" + ", x".join(f"{f:g}" for f in SCALES)
+                        + " in frames of their own size, read with no size hint")
+    parser.add_argument("--split", choices=tuple(SPLITS), default="both",
+                        help="(--game pips) which split of the photos to read (default both; tune on 'tuning' only)")
     parser.add_argument("--overlays", type=Path, default=None, metavar="DIR",
                         help="(--game pips) draw the hardest held-out photos into DIR")
 

@@ -2,10 +2,11 @@
 
 ``--game NAME`` reads another registered game's dice instead (pips and colours; no profile
 needed, their thresholds and palette are in ``calibration/pips.toml`` or ``--params``);
-``--game pips`` finds plain white pip dice and counts their pips (``--any-colour``: dice of any body
-and pip colour, with the colour-agnostic finder and the learned pip counter; ``--dice N`` the
-number of dice that must be in view; ``--die-px PX`` the dice's side in the image, for a camera
-nearer or farther than the photo sets' own)."""
+``--game pips`` finds pip dice of any body and pip colour and counts their pips with the learned
+finder and reader (:mod:`rig.vision.dicenet`; the dice's size is found on an image pyramid, no hint
+needed); ``--dice N`` the number of dice that must be in view; ``--die-px PX`` the dice's side in the
+image, an override of the size found. ``--any-colour`` is accepted and changes nothing (it is the
+default since the white-die counter was retired from this command)."""
 
 from __future__ import annotations
 
@@ -32,16 +33,16 @@ def register(subparsers) -> None:
     games = registry.games()
     parser.add_argument("--game", choices=[g.name for g in games] + [PIPS], default=registry.DEFAULT,
                         help="whose dice to read: " + ", ".join(f"{g.name} ({g.title})" for g in games)
-                        + f" (default {registry.DEFAULT}), pips (plain white pip dice: the pips on each top face)")
+                        + f" (default {registry.DEFAULT}), pips (pip dice of any colour: the pips on each top face)")
     parser.add_argument("--variant", choices=("standard", "twister"), default="standard",
                         help="the game's variant for the ready 'rig score' request (default standard)")
     parser.add_argument("--params", metavar="PIPS.toml", help="pip reader parameters (default calibration/pips.toml)")
     parser.add_argument("--any-colour", action="store_true",
-                        help="pips: dice of any body and pip colour (the colour-agnostic reader)")
+                        help="pips: dice of any body and pip colour (the default; kept for old scripts)")
     parser.add_argument("--dice", type=int, metavar="N", default=None,
                         help="pips: the number of dice in view; another number makes the frame uncertain")
     parser.add_argument("--die-px", type=float, metavar="PX", default=None,
-                        help="pips: the dice's side in the image, px (default: about 1/16 of its longer side)")
+                        help="pips: the dice's side in the image, px (default: found on an image pyramid)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per image (one per line)")
     parser.add_argument("--overlay", metavar="DIR", help="write each image with outlines and labels to DIR")
     parser.add_argument("--cards", action="store_true", help="read the player card in view instead of dice")
@@ -126,20 +127,9 @@ def _check_paths(args):
     return out_dir
 
 
-def read_white_dice(frame, params) -> dict:
-    """Plain white pip dice: each die found, its pips, and whether every one was read surely."""
-    from rig.vision.pips import find_pip_dice
-
-    dice = find_pip_dice(frame, params)
-    reasons = [f"die at ({d.centre[0]:.0f},{d.centre[1]:.0f}): {reason}"
-               for d in dice if d.count.status != "ok" for reason in d.count.reasons or ("not sure",)]
-    return {"game": "pips", "status": "uncertain" if reasons else "ok", "reasons": reasons,
-            "total": sum(d.pips for d in dice),
-            "dice": [{"face": d.pips, "x": d.centre[0], "y": d.centre[1], **d.to_dict()} for d in dice]}
-
-
 def read_any_dice(frame, params, dice_count: int | None = None) -> dict:
-    """Pip dice of any colour (:func:`rig.vision.anydie.read_pip_dice`), shaped like :func:`read_white_dice`."""
+    """Pip dice of any colour (:func:`rig.vision.anydie.read_pip_dice`): each die found, its pips, and
+    whether every one (and the count, when given) was read surely."""
     from rig.vision.anydie import read_pip_dice
 
     reading = read_pip_dice(frame, params.anydie, expected=None if dice_count is None else (dice_count,))
@@ -151,9 +141,7 @@ def read_pips(frame, game: str, params, variant: str = "standard", *, any_colour
               dice_count: int | None = None) -> dict:
     """One frame of ``game`` (a pip-dice game of the registry, or pips) as ``rig read --game`` prints it."""
     if game == PIPS:
-        if any_colour or dice_count is not None:
-            return read_any_dice(frame, params, dice_count)
-        return read_white_dice(frame, params)
+        return read_any_dice(frame, params, dice_count)
     from rig import registry
 
     return registry.get(game).read_image(frame, params=params, variant=variant)
@@ -178,7 +166,7 @@ def run_pips(args) -> int:
     for path in args.images:
         frame = load_image(path)
         result = {"image": str(path), **read_pips(frame, args.game, params, args.variant,
-                                                  any_colour=args.any_colour or args.die_px is not None,
+                                                  any_colour=True,
                                                   dice_count=args.dice)}
         print(json.dumps(result) if args.json else _human_pips(result), flush=True)
         if out_dir is not None:

@@ -16,6 +16,7 @@ probability; :func:`rig.vision.anydie.read_pip_dice` turns them into ``ok`` or a
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +38,16 @@ STRIDE = 4  # finder input px per heat-map cell
 CROP = 48  # the reader's input side, px
 CROP_GROW = 1.3  # the reader's crop: this many times the die's side, centred on the die
 SURE = 0.9  # a reading less sure than this is read again, mirrored
+#: without a size hint the finder runs on a pyramid: the dice assumed to be these fractions of the frame's longer side
+LEVELS = tuple(FIND_DIE / FIND_LONG * 1.5 ** k for k in range(-2, 4))  # 0.026 .. 0.198
+#: ... for dice at least this many frame px wide
+MIN_DIE = 16.0
+#: a level's strength: its this many strongest peaks, as the finder and the reader score them
+VOUCH = 3
+#: a level's strength is lowered by this per step away from the finder's own size (FIND_DIE / FIND_LONG)
+STEP_COST = 0.06
+#: a level vouches for the peaks whose side (finder px) is within this band around FIND_DIE
+BAND = (0.65 * FIND_DIE, 1.6 * FIND_DIE)
 
 
 class DiceNetError(VisionError):
@@ -157,10 +168,53 @@ class DiceNet:
         z = np.exp(z - z.max(axis=1, keepdims=True))
         return z / z.sum(axis=1, keepdims=True)
 
+    def find(self, frame: np.ndarray, floor: float = 0.2, die_px: float = 0.0) -> list[tuple[float, float, float, float]]:
+        """The finder's peaks above ``floor`` as (x, y, side, score) in frame px: at ``die_px`` (the dice's
+        side in frame px) when known, else at the pyramid level :meth:`level` picks."""
+        heat, sides, s = self.heat(frame, die_px) if die_px > 0 else self.level(frame, floor)[2]
+        return [(x / s, y / s, side / s, score) for x, y, side, score in peaks(heat, sides, floor)]
+
+    def die_size(self, frame: np.ndarray, floor: float = 0.2) -> tuple[float, float]:
+        """The dice's side in frame px as the pyramid sees it (the median side of the chosen level's
+        strongest peaks), and how sure (the level's strength, 0..1; 0: no dice seen)."""
+        die_px, q, (heat, sides, s) = self.level(frame, floor)
+        kept = [side for _, _, side, _ in peaks(heat, sides, floor) if BAND[0] <= side <= BAND[1]][:VOUCH]
+        return (float(np.median(kept)) / s if kept and q > 0 else die_px), q
+
+    def level(self, frame: np.ndarray, floor: float = 0.2) -> tuple[float, float, tuple[np.ndarray, np.ndarray, float]]:
+        """The pyramid level the dice are best seen at: its die size (frame px), strength and finder output.
+
+        The finder runs with the dice assumed :data:`LEVELS` of the frame's longer side (each level a
+        step of 1.5 from the next, dice under :data:`MIN_DIE` px not looked for); each level vouches for
+        its :data:`VOUCH` strongest peaks of about the size it was trained on (:data:`BAND`), scored by
+        the finder and by the reader (a pip seen as a small die, a level too fine, is read as no die or
+        unsurely). The strongest level wins; a frame without dice gives the middle level, strength 0.
+        """
+        long_side = max(frame.shape[:2])
+        best: tuple[float, float, tuple] | None = None
+        for r in LEVELS:
+            die_px = r * long_side
+            if die_px < MIN_DIE or FIND_DIE / die_px > FIND_MAX / long_side:
+                continue  # dice this small are not looked for (or would need a finder input over FIND_MAX)
+            out = self.heat(frame, die_px)
+            heat, sides, s = out
+            kept = [(x / s, y / s, side / s, score) for x, y, side, score in peaks(heat, sides, floor)
+                    if BAND[0] <= side <= BAND[1]][:VOUCH]
+            q = 0.0
+            if kept:
+                probs = self.read_at(frame, [(x, y, side) for x, y, side, _ in kept])
+                q = float(np.mean([score * p[1:].max() for (_, _, _, score), p in zip(kept, probs)]))
+            # a level away from the finder's own (the photo sets' dice) must be the stronger for it
+            q -= STEP_COST * abs(math.log(r * FIND_LONG / FIND_DIE) / math.log(1.5))
+            if best is None or q > best[1]:
+                best = (die_px, q, out)
+        if best is None:  # a frame too small for any level
+            return long_side / 16, 0.0, self.heat(frame, long_side / 16)
+        return best[0], max(0.0, best[1]), best[2]
+
     def candidates(self, frame: np.ndarray, floor: float = 0.2, die_px: float = 0.0) -> list[Candidate]:
         """Every heat-map peak above ``floor``, read (``die_px``: the dice's side in frame px, if known)."""
-        heat, sides, s = self.heat(frame, die_px)
-        found = [(x / s, y / s, side / s, score) for x, y, side, score in peaks(heat, sides, floor)]
+        found = self.find(frame, floor, die_px)
         probs = self.read_at(frame, [(x, y, side) for x, y, side, _ in found])
         return [Candidate(x, y, side, score, p) for (x, y, side, score), p in zip(found, probs)]
 
