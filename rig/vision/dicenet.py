@@ -44,6 +44,8 @@ LEVELS = tuple(FIND_DIE / FIND_LONG * 1.5 ** k for k in range(-2, 4))  # 0.026 .
 MIN_DIE = 16.0
 #: a level's strength: its this many strongest peaks, as the finder and the reader score them
 VOUCH = 3
+#: a crowded peak (:func:`crowded`) counts this much towards its level's strength
+CROWDED = 0.3
 #: a level's strength is lowered by this per step away from the finder's own size (FIND_DIE / FIND_LONG)
 STEP_COST = 0.06
 #: a level vouches for the peaks whose side (finder px) is within this band around FIND_DIE
@@ -198,12 +200,14 @@ class DiceNet:
                 continue  # dice this small are not looked for (or would need a finder input over FIND_MAX)
             out = self.heat(frame, die_px)
             heat, sides, s = out
-            kept = [(x / s, y / s, side / s, score) for x, y, side, score in peaks(heat, sides, floor)
-                    if BAND[0] <= side <= BAND[1]][:VOUCH]
+            found = [(x / s, y / s, side / s, score) for x, y, side, score in peaks(heat, sides, floor)]
+            kept = [f for f in found if BAND[0] <= f[2] * s <= BAND[1]][:VOUCH]
             q = 0.0
             if kept:
                 probs = self.read_at(frame, [(x, y, side) for x, y, side, _ in kept])
-                q = float(np.mean([score * p[1:].max() for (_, _, _, score), p in zip(kept, probs)]))
+                # a peak crowded by another nearer than a die's side is a pip, not a die (a level too fine)
+                q = float(np.mean([score * p[1:].max() * (CROWDED if crowded(x, y, side, found) else 1.0)
+                                   for (x, y, side, score), p in zip(kept, probs)]))
             # a level away from the finder's own (the photo sets' dice) must be the stronger for it
             q -= STEP_COST * abs(math.log(r * FIND_LONG / FIND_DIE) / math.log(1.5))
             if best is None or q > best[1]:
@@ -217,6 +221,12 @@ class DiceNet:
         found = self.find(frame, floor, die_px)
         probs = self.read_at(frame, [(x, y, side) for x, y, side, _ in found])
         return [Candidate(x, y, side, score, p) for (x, y, side, score), p in zip(found, probs)]
+
+
+def crowded(x: float, y: float, side: float, others, near: float = 0.75) -> bool:
+    """Whether another of ``others`` ((x, y, side, score)) lies nearer to (x, y) than ``near`` x ``side``:
+    dice, even touching, are a side apart; pips of one face are closer."""
+    return any(0 < (x - ox) ** 2 + (y - oy) ** 2 < (near * side) ** 2 for ox, oy, *_ in others)
 
 
 def _load(path: Path, engine: str = "") -> cv2.dnn.Net:
@@ -268,4 +278,20 @@ def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet) -> list[PipDie]
     # a peak below find_keep is no die (judge): it is never read, and it cannot hide a stronger one
     floor = max(p.find_floor, p.find_keep)
     dice = [d for d in (judge(c, p) for c in nets.candidates(frame, floor, p.die_px)) if d is not None]
+    # two dice nearer than a die's side cannot both be dice (pips seen as dice, a die seen twice): flagged
+    centres = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2, d.box[2]) for d in dice]
+    dice = [_flag(d, "overlaps another die (pips seen as dice?)") if crowded(*c, centres, OVERLAP) else d
+            for d, c in zip(dice, centres)]
+    ones = [d for d in dice if d.pips == 1]
+    if len(ones) >= 3 and len(ones) >= 2 * len(dice) / 3:  # a face's pips each seen as a die showing 1
+        dice = [_flag(d, "most dice read as 1 (pips seen as dice?)") if d.pips == 1 else d for d in dice]
     return sorted(dice, key=lambda d: (d.box[1], d.box[0]))
+
+
+#: dice whose centres are nearer than this many sides are flagged (:func:`read_dice`)
+OVERLAP = 0.8
+
+
+def _flag(die: PipDie, reason: str) -> PipDie:
+    c = die.count
+    return PipDie(die.box, PipCount(c.pips, c.centres, c.confidence, "uncertain", c.reasons + (reason,)))

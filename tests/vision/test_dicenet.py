@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from rig.vision.anydie import AnyDieParams, read_pip_dice
-from rig.vision.dicenet import (CROP, FIND_WEIGHTS, READ_WEIGHTS, Candidate, DiceNet, DiceNetError, crop_die,
+from rig.vision.dicenet import (CROP, FIND_DIE, FIND_LONG, FIND_WEIGHTS, READ_WEIGHTS, Candidate, DiceNet, DiceNetError, crop_die,
                                 default_dicenet, finder_input, judge, peaks, read_dice)
 
 SHIPPED = FIND_WEIGHTS.exists() and READ_WEIGHTS.exists()
@@ -117,12 +117,13 @@ def test_shipped_nets_read_drawn_dice_of_any_colour():
 def test_a_peak_below_find_keep_is_never_read(monkeypatch):
     frame, _ = drawn_frame()
     nets = default_dicenet()
-    heat, sides, _ = nets.heat(frame)
+    die = 640 * FIND_DIE / FIND_LONG  # the size told: one pass of the finder, as the scores below
+    heat, sides, _ = nets.heat(frame, die)
     scores = [score for *_, score in peaks(heat, sides, 0.2)]
     keep = float(np.median(scores))
     read = []
     monkeypatch.setattr(nets, "read", lambda crops: read.append(len(crops)) or DiceNet.read(nets, crops))
-    dice = read_dice(frame, AnyDieParams(find_floor=0.2, find_keep=keep), nets)
+    dice = read_dice(frame, AnyDieParams(find_floor=0.2, find_keep=keep, die_px=die), nets)
     assert read == [sum(s > keep for s in scores)] == [len(dice)] and 0 < len(dice) < len(scores)
 
 
@@ -132,3 +133,34 @@ def test_shipped_nets_see_no_die_on_an_empty_floor():
     frame = np.clip(rng.normal(200, 6, (480, 640, 3)), 0, 255).astype(np.uint8)
     reading = read_pip_dice(frame, expected=(2,))
     assert reading.dice == () and reading.status == "uncertain" and "0 dice seen, want 2" in reading.reasons
+
+
+def scaled_dice_frame(side, seed=3):
+    """Five drawn dice of ``side`` px, any colours, spread over a 640x480 frame."""
+    rng = np.random.default_rng(seed)
+    frame = np.full((480, 640, 3), 200, np.uint8)
+    cols, rows = max(1, min(5, 600 // int(1.6 * side))), max(1, min(5, 440 // int(1.6 * side)))
+    cells = [(c, r) for r in range(rows) for c in range(cols)][:5]
+    dice = []
+    for i, (c, r) in enumerate(cells):
+        x, y = int((c + 0.5) * 640 / cols), int((r + 0.5) * 480 / rows)
+        pips = int(rng.integers(1, 7))
+        body, pip = ((40, 40, 200), (240, 240, 240)) if i % 2 else ((245, 245, 245), (20, 20, 20))
+        draw_die(frame, x, y, pips, body, pip, side=side)
+        dice.append((x, y, pips))
+    return frame, dice
+
+
+@needs_nets
+@pytest.mark.parametrize("side", [26, 90, 150])
+def test_dice_far_from_the_trained_size_are_found_without_a_size_hint(side):
+    """The finder was trained on dice about 1/16 of the frame (40 px here); the pyramid finds and reads
+    dice of other sizes with no hint, and the size it picks is about theirs."""
+    frame, dice = scaled_dice_frame(side)
+    reading = read_pip_dice(frame, expected=(len(dice),))
+    got = sorted((d.centre[0], d.centre[1], d.pips) for d in reading.dice if d.count.status == "ok")
+    assert len(got) >= len(dice) - 1, reading
+    for x, y, pips in got:  # every die said ok is a true die, read right
+        assert any(abs(x - tx) < side / 3 and abs(y - ty) < side / 3 and pips == tp for tx, ty, tp in dice), reading
+    size, strength = default_dicenet().die_size(frame, 0.45)
+    assert 0.6 * side < size < 1.6 * side and strength > 0.5
