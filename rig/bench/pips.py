@@ -428,6 +428,34 @@ def report_scales(name: str, photos: list[Photo], params, images: dict, reader, 
                   f"frames flagged {_pct(frame_flags.flagged, frame_flags.frames)}, {extra} extra  ({ms:.1f} ms per frame)")
 
 
+def report_speed(photos: list[Photo], params, images: dict, n: int = 12) -> None:
+    """Median ms per frame on one thread at 640x480, 1280x960 and 1920x1080 (the photos scaled up, dice
+    scaled with them), with no size hint (the pyramid) and with the dice's size known (one finder pass)."""
+    import statistics
+
+    import cv2
+
+    from dataclasses import replace
+
+    from rig.vision.anydie import read_pip_dice
+
+    some = photos[:: max(1, len(photos) // n)][:n]
+    for w, h in ((640, 480), (1280, 960), (1920, 1080)):
+        frames = [as_frame(p, images[p.path], (w, h)) for p in some]
+        for told in (False, True):
+            spent = []
+            for photo, frame in frames:
+                sides = sorted(max(d.box[2], d.box[3]) for d in photo.dice)
+                q = replace(params.anydie, die_px=1.2 * sides[len(sides) // 2] if told and sides else 0.0)
+                read_pip_dice(frame, q)  # warm
+                t0 = time.perf_counter()
+                read_pip_dice(frame, q)
+                spent.append(1000 * (time.perf_counter() - t0))
+            print(f"[speed, one thread, {w}x{h}, {'size known (--die-px / learned)' if told else 'no size hint (pyramid)'}] "
+                  f"median {statistics.median(spent):.1f} ms per frame over {len(spent)} frames")
+    cv2.setNumThreads(1)
+
+
 def _grow(box: tuple, by: float = 0.3) -> tuple:
     x, y, w, h = box
     g = by * max(w, h)
@@ -456,6 +484,7 @@ def run_pips(args: argparse.Namespace) -> int:
         if getattr(args, "scales", False):
             print(f"\n== {name}: {folder} ({len(photos)} photos, {n} labelled dice), scaled, no size hint")
             report_scales(f"{name}", photos, params, images, read_any, splits)
+            report_speed(photos, params, images)
             continue
         split = (f"held out: crc32(file name) % {COLOUR_HELD_OUT_MOD} == 0" if any_name
                  else f"held out: file numbers divisible by {HELD_OUT_EVERY}")

@@ -48,6 +48,8 @@ VOUCH = 3
 CROWDED = 0.3
 #: a level's strength is lowered by this per step away from the finder's own size (FIND_DIE / FIND_LONG)
 STEP_COST = 0.06
+#: a coarser level's peak this strong (finder x reader) holding two of a finer level's peaks makes them pips
+SURE_DIE = 0.7
 #: a level vouches for the peaks whose side (finder px) is within this band around FIND_DIE
 BAND = (0.65 * FIND_DIE, 1.6 * FIND_DIE)
 
@@ -193,7 +195,7 @@ class DiceNet:
         unsurely). The strongest level wins; a frame without dice gives the middle level, strength 0.
         """
         long_side = max(frame.shape[:2])
-        best: tuple[float, float, tuple] | None = None
+        seen = []  # per level: die_px, steps from the finder's own size, finder output, kept peaks with their scores
         for r in LEVELS:
             die_px = r * long_side
             if die_px < MIN_DIE or FIND_DIE / die_px > FIND_MAX / long_side:
@@ -202,18 +204,26 @@ class DiceNet:
             heat, sides, s = out
             found = [(x / s, y / s, side / s, score) for x, y, side, score in peaks(heat, sides, floor)]
             kept = [f for f in found if BAND[0] <= f[2] * s <= BAND[1]][:VOUCH]
-            q = 0.0
+            scored = []
             if kept:
                 probs = self.read_at(frame, [(x, y, side) for x, y, side, _ in kept])
                 # a peak crowded by another nearer than a die's side is a pip, not a die (a level too fine)
-                q = float(np.mean([score * p[1:].max() * (CROWDED if crowded(x, y, side, found) else 1.0)
-                                   for (x, y, side, score), p in zip(kept, probs)]))
+                scored = [(x, y, side, score * p[1:].max() * (CROWDED if crowded(x, y, side, found) else 1.0))
+                          for (x, y, side, score), p in zip(kept, probs)]
+            steps = math.log(r * FIND_LONG / FIND_DIE) / math.log(1.5)  # < 0: a finer level (smaller dice)
+            seen.append((die_px, steps, out, scored))
+        if not seen:  # a frame too small for any level
+            return long_side / 16, 0.0, self.heat(frame, long_side / 16)
+        best: tuple[float, float, tuple] | None = None
+        for i, (die_px, steps, out, scored) in enumerate(seen):
+            # a coarser level's sure die holding two or more of this level's peaks: those are its pips
+            big = [(x, y, side) for _, _, _, coarse in seen[i + 1:] for x, y, side, q in coarse if q >= SURE_DIE]
+            q = float(np.mean([q * (CROWDED if pip_of_bigger(x, y, scored, big) else 1.0) for x, y, _, q in scored])
+                      ) if scored else 0.0
             # a level away from the finder's own (the photo sets' dice) must be the stronger for it
-            q -= STEP_COST * abs(math.log(r * FIND_LONG / FIND_DIE) / math.log(1.5))
+            q -= STEP_COST * abs(steps)
             if best is None or q > best[1]:
                 best = (die_px, q, out)
-        if best is None:  # a frame too small for any level
-            return long_side / 16, 0.0, self.heat(frame, long_side / 16)
         return best[0], max(0.0, best[1]), best[2]
 
     def candidates(self, frame: np.ndarray, floor: float = 0.2, die_px: float = 0.0) -> list[Candidate]:
@@ -221,6 +231,17 @@ class DiceNet:
         found = self.find(frame, floor, die_px)
         probs = self.read_at(frame, [(x, y, side) for x, y, side, _ in found])
         return [Candidate(x, y, side, score, p) for (x, y, side, score), p in zip(found, probs)]
+
+
+def _inside(x: float, y: float, bx: float, by: float, side: float) -> bool:
+    return abs(x - bx) < side / 2 and abs(y - by) < side / 2
+
+
+def pip_of_bigger(x: float, y: float, peaks_here, bigger) -> bool:
+    """Whether the peak at (x, y) lies in one of the ``bigger`` dice ((x, y, side), a coarser level's) that
+    holds two or more of ``peaks_here`` ((x, y, ...)): then they are that die's pips."""
+    return any(_inside(x, y, bx, by, side) and sum(_inside(px, py, bx, by, side) for px, py, *_ in peaks_here) >= 2
+               for bx, by, side in bigger)
 
 
 def crowded(x: float, y: float, side: float, others, near: float = 0.75) -> bool:
@@ -282,9 +303,6 @@ def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet) -> list[PipDie]
     centres = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2, d.box[2]) for d in dice]
     dice = [_flag(d, "overlaps another die (pips seen as dice?)") if crowded(*c, centres, OVERLAP) else d
             for d, c in zip(dice, centres)]
-    ones = [d for d in dice if d.pips == 1]
-    if len(ones) >= 3 and len(ones) >= 2 * len(dice) / 3:  # a face's pips each seen as a die showing 1
-        dice = [_flag(d, "most dice read as 1 (pips seen as dice?)") if d.pips == 1 else d for d in dice]
     return sorted(dice, key=lambda d: (d.box[1], d.box[0]))
 
 
