@@ -456,6 +456,39 @@ def report_speed(photos: list[Photo], params, images: dict, n: int = 12) -> None
     cv2.setNumThreads(1)
 
 
+def report_distractors(name: str, photos: list[Photo], params, images: dict, reader, splits: Sequence[str],
+                       seed: int = 0) -> None:
+    """The photos with a coin, ring, screw head, knot, fingertip and card corner drawn in
+    (:mod:`rig.bench.distractors`, seeded): the dice reported on them, ``ok`` or flagged, per kind."""
+    import numpy as np
+
+    from rig.bench.distractors import KINDS, add_distractors
+
+    for split, some in by_split(photos):
+        if split not in splits:
+            continue
+        rng = np.random.default_rng(seed)
+        placed = {kind: 0 for kind in KINDS}
+        ok = {kind: 0 for kind in KINDS}
+        flagged = {kind: 0 for kind in KINDS}
+        frames_flagged = 0
+        for photo in some:
+            frame = images[photo.path].copy()
+            sides = sorted(max(d.box[2], d.box[3]) for d in photo.dice) or [max(frame.shape[:2]) / 16]
+            drawn = add_distractors(frame, [d.box for d in photo.dice], 1.2 * sides[len(sides) // 2], rng)
+            found = reader(frame, params)
+            frames_flagged += any(f.count.status != "ok" for f in found)
+            for kind, (bx, by, bw, bh) in drawn:
+                placed[kind] += 1
+                on = [f for f in found if bx <= f.box[0] + f.box[2] / 2 <= bx + bw and by <= f.box[1] + f.box[3] / 2 <= by + bh]
+                ok[kind] += sum(f.count.status == "ok" for f in on)
+                flagged[kind] += sum(f.count.status != "ok" for f in on)
+        print(f"[{name}, {split}, distractors drawn in] false dice reported ok {sum(ok.values())} of "
+              f"{sum(placed.values())} distractors, flagged {sum(flagged.values())}; frames with a flag "
+              f"{_pct(frames_flagged, len(some))}")
+        print("  " + ", ".join(f"{kind}: {ok[kind]} ok / {flagged[kind]} flagged of {placed[kind]}" for kind in KINDS))
+
+
 def _grow(box: tuple, by: float = 0.3) -> tuple:
     x, y, w, h = box
     g = by * max(w, h)
@@ -481,6 +514,10 @@ def run_pips(args: argparse.Namespace) -> int:
                   if ("held-out" if p.held_out else "tuning") in splits]
         images = {p.path: cv2.imread(str(p.path)) for p in photos}
         n = sum(len(p.dice) for p in photos)
+        if getattr(args, "distractors", False):
+            print(f"\n== {name}: {folder} ({len(photos)} photos), distractors drawn in, no size hint")
+            report_distractors(name, photos, params, images, read_any, splits)
+            continue
         if getattr(args, "scales", False):
             print(f"\n== {name}: {folder} ({len(photos)} photos, {n} labelled dice), scaled, no size hint")
             report_scales(f"{name}", photos, params, images, read_any, splits)
@@ -521,6 +558,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scales", action="store_true",
                         help="(--game pips) the photos scaled x" + ", x".join(f"{f:g}" for f in SCALES)
                         + " in frames of their own size, read with no size hint")
+    parser.add_argument("--distractors", action="store_true",
+                        help="(--game pips) the photos with a coin, ring, screw, knot, fingertip and card corner drawn in: "
+                        "false dice reported ok")
     parser.add_argument("--split", choices=tuple(SPLITS), default="both",
                         help="(--game pips) which split of the photos to read (default both; tune on 'tuning' only)")
     parser.add_argument("--overlays", type=Path, default=None, metavar="DIR",
