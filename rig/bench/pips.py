@@ -284,8 +284,7 @@ def read_any(frame, params):
 
 def by_split(photos: list[Photo]) -> tuple[tuple[str, list[Photo]], ...]:
     """("tuning", its photos), ("held-out", its photos)."""
-    return tuple((name, chosen) for name, chosen in (("tuning", [p for p in photos if not p.held_out]),
-                                                      ("held-out", [p for p in photos if p.held_out])) if chosen)
+    return ("tuning", [p for p in photos if not p.held_out]), ("held-out", [p for p in photos if p.held_out])
 
 
 def report_find(name: str, photos: list[Photo], params, images: dict, reader) -> None:
@@ -471,21 +470,25 @@ def report_distractors(name: str, photos: list[Photo], params, images: dict, rea
         placed = {kind: 0 for kind in KINDS}
         ok = {kind: 0 for kind in KINDS}
         flagged = {kind: 0 for kind in KINDS}
-        frames_flagged = 0
+        frames_flagged = frames_silent = 0
         for photo in some:
             frame = images[photo.path].copy()
             sides = sorted(max(d.box[2], d.box[3]) for d in photo.dice) or [max(frame.shape[:2]) / 16]
             drawn = add_distractors(frame, [d.box for d in photo.dice], 1.2 * sides[len(sides) // 2], rng)
             found = reader(frame, params)
-            frames_flagged += any(f.count.status != "ok" for f in found)
+            flagged_frame = any(f.count.status != "ok" for f in found) or len(found) != len(photo.dice)
+            frames_flagged += flagged_frame
+            false_ok = 0
             for kind, (bx, by, bw, bh) in drawn:
                 placed[kind] += 1
                 on = [f for f in found if bx <= f.box[0] + f.box[2] / 2 <= bx + bw and by <= f.box[1] + f.box[3] / 2 <= by + bh]
                 ok[kind] += sum(f.count.status == "ok" for f in on)
                 flagged[kind] += sum(f.count.status != "ok" for f in on)
+                false_ok += sum(f.count.status == "ok" for f in on)
+            frames_silent += bool(false_ok) and not flagged_frame
         print(f"[{name}, {split}, distractors drawn in] false dice reported ok {sum(ok.values())} of "
-              f"{sum(placed.values())} distractors, flagged {sum(flagged.values())}; frames with a flag "
-              f"{_pct(frames_flagged, len(some))}")
+              f"{sum(placed.values())} distractors, flagged {sum(flagged.values())}; frames (dice count known) flagged "
+              f"{_pct(frames_flagged, len(some))}, with a false die and not flagged {_pct(frames_silent, len(some))}")
         print("  " + ", ".join(f"{kind}: {ok[kind]} ok / {flagged[kind]} flagged of {placed[kind]}" for kind in KINDS))
 
 
