@@ -29,3 +29,32 @@ def pip_params(params: Any = None) -> Any:
     from rig.vision.pips import PipParams
 
     return params if params is not None else PipParams.load()
+
+
+class DieSize:
+    """The dice's size on this table, learned once: from the first sure reading that shows the game's
+    dice count (``count``), the pip reader's finder runs once per frame at that size instead of on its
+    pyramid (:meth:`rig.vision.dicenet.DiceNet.level`). A size set in the parameters (``[anydie] die_px``,
+    ``rig read --die-px``) is kept and never relearned.
+
+    >>> from rig.vision.pips import PipParams
+    >>> size = DieSize(PipParams(), 2)
+    >>> size.die_px, size.params.anydie.die_px
+    (0.0, 0.0)
+    """
+
+    def __init__(self, params: Any, count: int) -> None:
+        self.params, self.count = params, count
+        self.fixed = params.anydie.die_px > 0
+
+    @property
+    def die_px(self) -> float:
+        return float(self.params.anydie.die_px)
+
+    def learn(self, reading: Any) -> Any:
+        """Take the size from ``reading`` (when sure and complete, and none is known yet); returns it."""
+        if self.fixed or self.die_px > 0 or reading.status != "ok" or len(reading.dice) != self.count:
+            return reading
+        sides = sorted(max(d.box[2], d.box[3]) for d in reading.dice)
+        self.params = replace(self.params, anydie=replace(self.params.anydie, die_px=float(sides[len(sides) // 2])))
+        return reading

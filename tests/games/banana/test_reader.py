@@ -71,3 +71,21 @@ def test_the_registry_reader_gives_the_tracker_both_faces():
     read = registry.get("banana").reader()
     frame, truth = render_start_roll(2)
     assert sorted(d.face for d in read(frame).dice) == sorted([f"white:{truth['white']}", f"black:{truth['black']}"])
+
+
+def test_the_registry_reader_learns_the_dice_size_from_the_first_sure_roll(monkeypatch):
+    """After one sure start roll the finder runs once per frame, at the dice's size (no pyramid)."""
+    from rig.vision.dicenet import DiceNet, LEVELS
+
+    calls = []
+    real_heat = DiceNet.heat
+    monkeypatch.setattr(DiceNet, "heat", lambda self, frame, die_px=0.0: calls.append(die_px) or real_heat(self, frame, die_px))
+    read = registry.get("banana").reader()
+    first, truth = render_start_roll(2)
+    assert read(first).status == "ok"
+    assert len(calls) >= len(LEVELS) - 1  # the pyramid: no size known yet
+    calls.clear()
+    frame, truth = render_start_roll(6)
+    reading = read(frame)
+    assert len(calls) == 1 and 50 < calls[0] < 110  # one pass at the learned size (the rendered dice are ~80 px)
+    assert sorted(d.face for d in reading.dice) == sorted([f"white:{truth['white']}", f"black:{truth['black']}"])
