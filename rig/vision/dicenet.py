@@ -287,6 +287,8 @@ def judge(c: Candidate, p: AnyDieParams) -> PipDie | None:
         reasons.append(f"the pip reader sees no die here ({p0:.2f})")
     if c.score < p.find_ok:
         reasons.append(f"faint die (finder {c.score:.2f})")
+    elif k == 1 and c.score < p.one_ok:
+        reasons.append(f"a 1 the finder is unsure of (finder {c.score:.2f}): a die, or a coin or knot?")
     if pk < p.read_ok:
         second = 1 + int(np.argsort(c.probs[1:])[-2])
         reasons.append(f"pips unclear: {k} ({pk:.2f}) or {second} ({float(c.probs[second]):.2f})")

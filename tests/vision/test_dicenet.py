@@ -73,6 +73,17 @@ def test_judgement_ok_flagged_or_dropped():
     assert die.count.status == "uncertain" and "sees no die" in die.count.reasons[0]
 
 
+def test_a_one_the_finder_is_unsure_of_is_flagged():
+    """Coins, knots and screw heads are read as a die showing 1, with a weaker finder score than real 1s."""
+    p = AnyDieParams()
+    one = [0.0, 0.99, 0.01, 0.0, 0.0, 0.0, 0.0]
+    die = judge(candidate(p.one_ok - 0.02, one), p)
+    assert die.pips == 1 and die.count.status == "uncertain" and "coin or knot" in die.count.reasons[0]
+    assert judge(candidate(p.one_ok + 0.02, one), p).count.status == "ok"
+    three = [0.0, 0.0, 0.0, 0.99, 0.01, 0.0, 0.0]
+    assert judge(candidate(p.one_ok - 0.02, three), p).count.status == "ok"  # only a 1 looks like a coin
+
+
 def test_missing_and_broken_net_files(tmp_path):
     with pytest.raises(DiceNetError, match="does not exist"):
         DiceNet(tmp_path / "none.onnx", tmp_path / "none.onnx")
