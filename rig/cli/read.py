@@ -4,8 +4,9 @@
 needed, their thresholds and palette are in ``calibration/pips.toml`` or ``--params``);
 ``--game pips`` finds pip dice of any body and pip colour and counts their pips with the learned
 finder and reader (:mod:`rig.vision.dicenet`; the dice's size is found on an image pyramid, no hint
-needed); ``--dice N`` the number of dice that must be in view; ``--die-px PX`` the dice's side in the
-image, an override of the size found. ``--any-colour`` is accepted and changes nothing (it is the
+needed, and learned from the first image read surely: the next images of the same size are read at it,
+one finder pass each); ``--dice N`` the number of dice that must be in view; ``--die-px PX`` the dice's
+side in the image, an override of the size found. ``--any-colour`` is accepted and changes nothing (it is the
 default since the white-die counter was retired from this command)."""
 
 from __future__ import annotations
@@ -127,21 +128,27 @@ def _check_paths(args):
     return out_dir
 
 
-def read_any_dice(frame, params, dice_count: int | None = None) -> dict:
+def read_any_dice(frame, params, dice_count: int | None = None, size=None) -> dict:
     """Pip dice of any colour (:func:`rig.vision.anydie.read_pip_dice`): each die found, its pips, and
-    whether every one (and the count, when given) was read surely."""
+    whether every one (and the count, when given) was read surely. ``size``: a
+    :class:`rig.vision.readers.DieSize` to read at (when it knows the dice's size) and learn from."""
     from rig.vision.anydie import read_pip_dice
 
+    if size is not None:
+        params = size.params
     reading = read_pip_dice(frame, params.anydie, expected=None if dice_count is None else (dice_count,))
+    if size is not None:
+        size.learn(reading)
     return {"game": "pips", "status": reading.status, "reasons": list(reading.reasons), "total": reading.total,
             "dice": [{"face": d.pips, "x": d.centre[0], "y": d.centre[1], **d.to_dict()} for d in reading.dice]}
 
 
 def read_pips(frame, game: str, params, variant: str = "standard", *, any_colour: bool = False,
-              dice_count: int | None = None) -> dict:
-    """One frame of ``game`` (a pip-dice game of the registry, or pips) as ``rig read --game`` prints it."""
+              dice_count: int | None = None, size=None) -> dict:
+    """One frame of ``game`` (a pip-dice game of the registry, or pips) as ``rig read --game`` prints it
+    (``size``: pips, the dice's size per :func:`read_any_dice`)."""
     if game == PIPS:
-        return read_any_dice(frame, params, dice_count)
+        return read_any_dice(frame, params, dice_count, size)
     from rig import registry
 
     return registry.get(game).read_image(frame, params=params, variant=variant)
@@ -163,11 +170,22 @@ def run_pips(args) -> int:
     if args.die_px is not None:
         params = replace(params, anydie=replace(params.anydie, die_px=args.die_px))
     out_dir = _check_paths(args)
+    from rig.vision.readers import DieSize
+
+    sizes: dict[tuple[int, int], tuple[DieSize, str]] = {}  # per image size: the dice's size, learned from which image
     for path in args.images:
         frame = load_image(path)
+        size, source = sizes.setdefault(frame.shape[:2], (DieSize(params, args.dice), ""))
+        known = size.die_px
         result = {"image": str(path), **read_pips(frame, args.game, params, args.variant,
                                                   any_colour=True,
-                                                  dice_count=args.dice)}
+                                                  dice_count=args.dice, size=size if args.game == PIPS else None)}
+        if args.game == PIPS:
+            if not known and size.die_px:  # learned from this image
+                sizes[frame.shape[:2]] = (size, str(path))
+                result["die_px_learned"] = round(size.die_px, 1)
+            result["die_px"] = round(known, 1) if known else None
+            result["die_px_from"] = ("--die-px" if size.fixed else f"learned from {source}") if known else "pyramid"
         print(json.dumps(result) if args.json else _human_pips(result), flush=True)
         if out_dir is not None:
             _write(out_dir / (Path(path).stem + ".png"), _draw_pips(frame, result))
@@ -185,6 +203,11 @@ def _human_pips(result: dict) -> str:
     line = f"{result['image']}: {result['status']} {len(result['dice'])} dice: {dice or '-'}"
     if result["game"] == PIPS:
         line += f"\n  total: {result['total']} pips"
+        if result.get("die_px"):
+            line += f"\n  dice read at {result['die_px']:g} px ({result['die_px_from']})"
+        if result.get("die_px_learned"):
+            line += (f"\n  dice size learned: {result['die_px_learned']:g} px (the next images of this size are read "
+                     "at it; --die-px to set it)")
     else:
         from rig import registry
 

@@ -152,3 +152,31 @@ def test_bench_vision_pips_prints_both_sets(capsys, tmp_path):
                  "--colour-data", str(tmp_path / "b")]) == 0
     out = capsys.readouterr().out
     assert "white dice:" in out and "coloured dice:" in out and out.count("is absent, skipped") == 2
+
+
+def test_pip_dice_size_is_learned_from_the_first_sure_image(tmp_path, capsys):
+    """Several images of one size: the dice's size is learned from the first read surely and the next
+    ones are read at it (one finder pass, no pyramid), the output says so; another image size starts afresh."""
+    from rig.vision.render_pips import render_pip_dice
+
+    paths, truths = [], []
+    for seed in range(1, 7):
+        frame, truth = render_pip_dice(seed=seed, die_px=70)
+        paths.append(tmp_path / f"table{seed}.png")
+        truths.append(sorted(t.pips for t in truth))
+        cv2.imwrite(str(paths[-1]), frame)
+    other = tmp_path / "other.png"
+    cv2.imwrite(str(other), cv2.resize(cv2.imread(str(paths[0])), (800, 600)))
+    assert main(["read", "--game", "pips", "--json", *map(str, paths), str(other)]) == 0
+    results = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    first = next(i for i, r in enumerate(results) if r["status"] == "ok")
+    assert first < 5 and results[first]["die_px_learned"] > 0
+    assert all(r["die_px_from"] == "pyramid" for r in results[:first + 1])
+    for r, truth in zip(results[first + 1:6], truths[first + 1:]):
+        assert r["die_px"] == results[first]["die_px_learned"] and r["die_px_from"] == f"learned from {paths[first]}"
+        assert r["status"] == "uncertain" or sorted(d["pips"] for d in r["dice"]) == truth, r
+    assert results[6]["die_px_from"] == "pyramid"  # 800x600: another camera, not the size learned at 640x480
+    assert main(["read", "--game", "pips", *map(str, paths[first:first + 2])]) == 0
+    assert "dice size learned: " in capsys.readouterr().out
+    assert main(["read", "--game", "pips", "--die-px", "70", "--json", str(paths[0])]) == 0
+    assert json.loads(capsys.readouterr().out)["die_px_from"] == "--die-px"
