@@ -400,9 +400,40 @@ def scaled_frame(photo: Photo, image, factor: float) -> tuple[Photo, object, tup
     return Photo(photo.path, photo.number, tuple(kept)), frame, tuple(cut)
 
 
+#: ``--scales``: how the dice's size is had: (label, the full pyramid, the size learned from the first sure frame)
+SIZE_MODES = (("no size hint", False, False), ("no size hint, full pyramid (before)", True, False),
+              ("size learned from the first sure frame", False, True))
+
+
+def _size_reader(reader, full: bool, learned: bool, params):
+    """``reader`` with the finder's pyramid run in full (``full``), or the dice's size learned from the first
+    sure frame and kept (``learned``, :class:`rig.vision.readers.DieSize`; ``reader`` then unused)."""
+    from rig.vision.anydie import read_pip_dice
+    from rig.vision.dicenet import default_dicenet
+    from rig.vision.readers import DieSize
+
+    nets = default_dicenet()
+    size = DieSize(params, None)
+
+    def read(frame, q):
+        if learned:
+            reading = read_pip_dice(frame, size.params.anydie)
+            size.learn(reading)
+            return reading.dice
+        if nets is None or not full:
+            return reader(frame, q)
+        nets.full_pyramid = True
+        try:
+            return reader(frame, q)
+        finally:
+            nets.full_pyramid = False
+    return read
+
+
 def report_scales(name: str, photos: list[Photo], params, images: dict, reader, splits: Sequence[str]) -> None:
-    """One line per split and scale (:func:`scaled_frame`): the same photos with dice smaller or larger in
-    the frame, read with no size hint."""
+    """One line per split, scale (:func:`scaled_frame`) and way the size is had (:data:`SIZE_MODES`): the
+    same photos with dice smaller or larger in the frame, read with no size hint (coarse to fine, and the
+    full pyramid) and with the size learned from the first sure frame."""
     for split, some in by_split(photos):
         if split not in splits:
             continue
@@ -410,26 +441,32 @@ def report_scales(name: str, photos: list[Photo], params, images: dict, reader, 
             framed = [scaled_frame(p, images[p.path], factor) for p in some]
             chosen, frames = [p for p, _, _ in framed], {p.path: f for p, f, _ in framed}
             cut = {p.path: c for p, _, c in framed}
-
-            def read(frame, q, _cut=cut, _frames=frames):
-                path = next(k for k, v in _frames.items() if v is frame)
-                return [d for d in reader(frame, q) if not any(
-                    bx <= d.box[0] + d.box[2] / 2 <= bx + bw and by <= d.box[1] + d.box[3] / 2 <= by + bh
-                    for bx, by, bw, bh in (_grow(b) for b in (c.box for c in _cut[path])))]
-
-            cm, extra, ms, flags, frame_flags = evaluate_frames(chosen, params, frames, reader=read)
-            found = cm.total - sum(cm.missed)
             sides = [max(d.box[2], d.box[3]) for p in chosen for d in p.dice]
             side = sorted(sides)[len(sides) // 2] if sides else 0
             size = "x".join(map(str, images[some[0].path].shape[1::-1])) if some else "-"
-            print(f"[{name}, {split}, x{factor:g}: dice about {side:.0f} px in {size}] found {_pct(found, cm.total)}, read right {_pct(cm.correct, cm.total)}, "
-                  f"silent wrong {_pct(flags.silent, found)}, dice flagged {_pct(flags.flagged_wrong + flags.flagged_right, found)}, "
-                  f"frames flagged {_pct(frame_flags.flagged, frame_flags.frames)}, {extra} extra  ({ms:.1f} ms per frame)")
+            for label, full, learned in SIZE_MODES:
+                sized = _size_reader(reader, full, learned, params)
+
+                def read(frame, q, _cut=cut, _frames=frames, _sized=sized):
+                    path = next(k for k, v in _frames.items() if v is frame)
+                    return [d for d in _sized(frame, q) if not any(
+                        bx <= d.box[0] + d.box[2] / 2 <= bx + bw and by <= d.box[1] + d.box[3] / 2 <= by + bh
+                        for bx, by, bw, bh in (_grow(b) for b in (c.box for c in _cut[path])))]
+
+                cm, extra, ms, flags, frame_flags = evaluate_frames(chosen, params, frames, reader=read)
+                found = cm.total - sum(cm.missed)
+                print(f"[{name}, {split}, x{factor:g}: dice about {side:.0f} px in {size}, {label}] found {_pct(found, cm.total)}, "
+                      f"read right {_pct(cm.correct, cm.total)}, "
+                      f"silent wrong {_pct(flags.silent, found)}, dice flagged {_pct(flags.flagged_wrong + flags.flagged_right, found)}, "
+                      f"frames flagged {_pct(frame_flags.flagged, frame_flags.frames)}, {extra} extra  ({ms:.1f} ms per frame)")
 
 
 def report_speed(photos: list[Photo], params, images: dict, n: int = 12) -> None:
     """Median ms per frame on one thread at 640x480, 1280x960 and 1920x1080 (the photos scaled up, dice
-    scaled with them), with no size hint (the pyramid) and with the dice's size known (one finder pass)."""
+    scaled with them): with no size hint (the full pyramid, as before; coarse to fine), with the size
+    learned from the first sure frame (:class:`rig.vision.readers.DieSize`, the frames after it) and with
+    the dice's size known (one finder pass). Each frame is timed in every way in turn, in one run (the
+    machine's load falls on all alike), and the ratios to the full pyramid printed."""
     import statistics
 
     import cv2
@@ -437,21 +474,45 @@ def report_speed(photos: list[Photo], params, images: dict, n: int = 12) -> None
     from dataclasses import replace
 
     from rig.vision.anydie import read_pip_dice
+    from rig.vision.dicenet import default_dicenet
+    from rig.vision.readers import DieSize
 
+    nets = default_dicenet()
+    if nets is None:
+        print("[speed] the dice nets are absent, skipped")
+        return
     some = photos[:: max(1, len(photos) // n)][:n]
+    ways = ("no size hint, full pyramid (before)", "no size hint, coarse to fine",
+            "size learned from the first sure frame", "size known (--die-px)")
     for w, h in ((640, 480), (1280, 960), (1920, 1080)):
         frames = [as_frame(p, images[p.path], (w, h)) for p in some]
-        for told in (False, True):
-            spent = []
-            for photo, frame in frames:
-                sides = sorted(max(d.box[2], d.box[3]) for d in photo.dice)
-                q = replace(params.anydie, die_px=1.2 * sides[len(sides) // 2] if told and sides else 0.0)
+        spent: dict[str, list[float]] = {way: [] for way in ways}
+        size = DieSize(params, None)
+        for photo, frame in frames:
+            sides = sorted(max(d.box[2], d.box[3]) for d in photo.dice)
+            told = replace(params.anydie, die_px=1.2 * sides[len(sides) // 2] if sides else 0.0)
+            learning = size.die_px <= 0
+            for way in ways:
+                nets.full_pyramid = way == ways[0]
+                q = told if way == ways[3] else size.params.anydie if way == ways[2] else replace(params.anydie, die_px=0.0)
                 read_pip_dice(frame, q)  # warm
                 t0 = time.perf_counter()
-                read_pip_dice(frame, q)
-                spent.append(1000 * (time.perf_counter() - t0))
-            print(f"[speed, one thread, {w}x{h}, {'size known (--die-px / learned)' if told else 'no size hint (pyramid)'}] "
-                  f"median {statistics.median(spent):.1f} ms per frame over {len(spent)} frames")
+                reading = read_pip_dice(frame, q)
+                if way == ways[2] and not learning:
+                    spent[way].append(1000 * (time.perf_counter() - t0))
+                elif way != ways[2]:
+                    spent[way].append(1000 * (time.perf_counter() - t0))
+                if way == ways[2]:
+                    size.learn(reading)
+            nets.full_pyramid = False
+        before = statistics.median(spent[ways[0]])
+        for way in ways:
+            if spent[way]:
+                ms = statistics.median(spent[way])
+                print(f"[speed, one thread, {w}x{h}, {way}] median {ms:.1f} ms per frame over {len(spent[way])} frames"
+                      + (f" (x{before / ms:.1f} quicker than the full pyramid)" if way != ways[0] and ms > 0 else ""))
+            else:
+                print(f"[speed, one thread, {w}x{h}, {way}] no frame read surely: no size learned")
     cv2.setNumThreads(1)
 
 
@@ -530,6 +591,7 @@ def run_pips(args: argparse.Namespace) -> int:
                  else f"held out: file numbers divisible by {HELD_OUT_EVERY}")
         print(f"\n== {name}: {folder} ({len(photos)} photos, {n} labelled dice; {split})")
         report_find(f"{name}, colour-agnostic reader", photos, params, images, read_any)
+        report_speed(photos, params, images)
         if any(images[p.path].shape[:2] != (480, 640) for p in photos):
             print()
             report_as_640x480(f"{name}, colour-agnostic reader", photos, params, images, read_any)
