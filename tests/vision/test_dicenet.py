@@ -175,3 +175,22 @@ def test_dice_far_from_the_trained_size_are_found_without_a_size_hint(side):
         assert any(abs(x - tx) < side / 3 and abs(y - ty) < side / 3 and pips == tp for tx, ty, tp in dice), reading
     size, strength = default_dicenet().die_size(frame, 0.45)
     assert 0.6 * side < size < 1.6 * side and strength > 0.5
+
+
+@needs_nets
+@pytest.mark.parametrize("side", [34, 40, 50])
+def test_the_pyramid_skips_finer_levels_once_the_dice_are_sure(monkeypatch, side):
+    """Coarse to fine, a finer level that could not beat the strongest so far by more than SKIP_SLACK is not
+    run: dice about the trained size (40 px here) are found with fewer finder passes than the full pyramid's
+    six, at the level the full pyramid picks."""
+    frame, _ = scaled_dice_frame(side)
+    nets = default_dicenet()
+    passes = []
+    heat = DiceNet.heat
+    monkeypatch.setattr(DiceNet, "heat", lambda self, f, die_px=0.0: passes.append(die_px) or heat(self, f, die_px))
+    full = nets.level(frame, 0.45, full=True)
+    assert len(passes) == 6
+    passes.clear()
+    quick = nets.level(frame, 0.45)
+    assert len(passes) < 6 and passes == sorted(passes, reverse=True)  # coarse to fine, the finest skipped
+    assert quick[0] == full[0] and quick[1] == pytest.approx(full[1])
