@@ -417,9 +417,7 @@ def _size_reader(reader, full: bool, learned: bool, params):
 
     def read(frame, q):
         if learned:
-            reading = read_pip_dice(frame, size.params.anydie)
-            size.learn(reading)
-            return reading.dice
+            return size.read(frame, lambda f, q: read_pip_dice(f, q.anydie)).dice
         if nets is None or not full:
             return reader(frame, q)
         nets.full_pyramid = True

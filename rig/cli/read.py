@@ -134,11 +134,11 @@ def read_any_dice(frame, params, dice_count: int | None = None, size=None) -> di
     :class:`rig.vision.readers.DieSize` to read at (when it knows the dice's size) and learn from."""
     from rig.vision.anydie import read_pip_dice
 
-    if size is not None:
-        params = size.params
-    reading = read_pip_dice(frame, params.anydie, expected=None if dice_count is None else (dice_count,))
-    if size is not None:
-        size.learn(reading)
+    expected = None if dice_count is None else (dice_count,)
+    if size is None:
+        reading = read_pip_dice(frame, params.anydie, expected=expected)
+    else:
+        reading = size.read(frame, lambda f, q: read_pip_dice(f, q.anydie, expected=expected))
     return {"game": "pips", "status": reading.status, "reasons": list(reading.reasons), "total": reading.total,
             "dice": [{"face": d.pips, "x": d.centre[0], "y": d.centre[1], **d.to_dict()} for d in reading.dice]}
 
@@ -176,12 +176,12 @@ def run_pips(args) -> int:
     for path in args.images:
         frame = load_image(path)
         size, source = sizes.setdefault(frame.shape[:2], (DieSize(params, args.dice), ""))
-        known = size.die_px
         result = {"image": str(path), **read_pips(frame, args.game, params, args.variant,
                                                   any_colour=True,
                                                   dice_count=args.dice, size=size if args.game == PIPS else None)}
         if args.game == PIPS:
-            if not known and size.die_px:  # learned from this image
+            known = size.used
+            if not known and size.die_px and not size.fixed:  # learned (or learned anew) from this image
                 sizes[frame.shape[:2]] = (size, str(path))
                 result["die_px_learned"] = round(size.die_px, 1)
             result["die_px"] = round(known, 1) if known else None
