@@ -141,6 +141,12 @@ def correct(small: np.ndarray, model: FloorModel) -> tuple[np.ndarray, Light, np
     ratio = here / model.floor
     grey = ratio.mean(axis=1)
     keep = model.mask.copy()
+    # start from the cells that change like most of the floor: cards laid in a row can cover half
+    # of it, and a plain first fit over them would bend the whole estimate towards their colour
+    typical = np.abs(ratio / np.median(ratio[keep], axis=0) - 1).max(axis=1) <= 0.25
+    if (keep & typical).sum() >= 12:
+        keep &= typical
+    start = keep.copy()
     fit = None
     for _ in range(4):  # cells with dice, a hand or a shadow stand off the smooth change: leave them out
         if keep.sum() < 12:
@@ -153,8 +159,8 @@ def correct(small: np.ndarray, model: FloorModel) -> tuple[np.ndarray, Light, np
             break
         keep = new
     seen = float(keep.sum()) / max(1, int(model.mask.sum()))
-    if keep.sum() < 12:  # hardly any floor seen: a hand or a card over the box; trust the plain ratio
-        keep = model.mask
+    if keep.sum() < 12:  # hardly any floor seen: a hand or cards over the box; trust the cells most alike
+        keep = start
     basis = _PLANE if keep.sum() < 40 else LIGHT_BASIS
     level = np.clip(fit_surface(grey, keep, basis), 0.2, 5.0)  # exposure and lamp: a smooth surface
     colour = np.median(ratio[keep] / level[keep, None], axis=0)  # white balance: one shift per channel

@@ -29,8 +29,8 @@ def test_reveal_reports_cards_in_order():
               r("blue"), r("blue"),                       # still the same blue card: nothing new
               r("gray", 200), r("gray", 200),             # gray beside it
               r(None), r("gray", 200), r("gray", 200)]    # view cleared, a second gray
-    out = [reveal.feed(x) for x in stream]
-    assert [c for c in out if c] == ["blue", "gray", "gray"]
+    out = [c for x in stream for c in reveal.feed(x)]
+    assert out == ["blue", "gray", "gray"]
     assert reveal.cards == ["blue", "gray", "gray"]
 
 
