@@ -355,7 +355,7 @@ class VirtualTable(FrameSource):
         rng = self._rng
         x0, y0, x1, y1 = self._render.floor_rect(self._scene.size)
         if self._card_layout == "row":
-            x = top.x + 4.6 * side
+            x = top.x + 5.2 * side  # a hand's width apart: a pile on the last card stays clear of the row
             if x + 2.4 * side <= x1:
                 self._pile = None
                 return x, top.y + float(rng.normal(0, 0.3 * side)), float(rng.normal(0, 6))

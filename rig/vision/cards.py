@@ -236,7 +236,7 @@ class CardReveal:
     [[], ['pink'], []]
     """
 
-    def __init__(self, *, settle: int = 3, same: float = 0.025, moved: float = 0.06) -> None:
+    def __init__(self, *, settle: int = 3, same: float = 0.015, moved: float = 0.035) -> None:
         self.settle = settle
         self.same = same
         self.moved = moved
@@ -304,7 +304,8 @@ class CardReveal:
             outline = card.outline()
             same = [(edge_shift(k.outline, outline), k) for k in self._lying if k.reading.card == card.card]
             d, match = min(same, key=lambda t: t[0]) if same else (np.inf, None)
-            under = [k for k in self._lying if _overlap(k.reading.box, card.box)]
+            centre = tuple(float(v) for v in outline.mean(axis=0))
+            under = [k for k in self._lying if cv2.pointPolygonTest(k.outline.reshape(-1, 1, 2), centre, False) >= 0]
             if match is not None and d <= self.same:
                 continue  # the same card, where it lay
             if match is not None and d <= self.moved:

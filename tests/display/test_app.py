@@ -209,3 +209,24 @@ def test_no_simulation_routes_on_the_real_rig(service):
 def test_rig_status_route(service):
     local = client(service, LOCAL, status=lambda: {"mode": "sim", "notices": [{"key": "camera", "text": "lost"}]})
     assert local.get("/api/rig").json()["notices"][0]["text"] == "lost"
+
+
+def test_a_question_on_screen_is_answered_yes_or_no(service):
+    answers = []
+
+    def answer(key, yes):
+        if key != "card-question":
+            return False
+        answers.append(yes)
+        return True
+
+    web = client(service, LOCAL, answer=answer)
+    assert web.post("/api/answer", json={"key": "card-question", "answer": "yes"}).status_code == 200
+    assert web.post("/api/answer", json={"key": "card-question", "answer": "no"}).status_code == 200
+    assert answers == [True, False]
+    assert web.post("/api/answer", json={"key": "other", "answer": "yes"}).status_code == 409
+    bad = web.post("/api/answer", json={"key": "card-question", "answer": "maybe"})
+    assert bad.status_code == 422 and "yes" in bad.json()["error"]
+    assert client(service, PHONE, answer=answer).post(
+        "/api/answer", json={"key": "card-question", "answer": "yes"}).status_code == 403  # a phone needs the PIN
+    assert answers == [True, False]
