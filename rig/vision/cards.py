@@ -139,7 +139,12 @@ def _field_corners(work, blob: np.ndarray, classes) -> tuple[tuple[float, float]
     """The corners of the top card's own coloured field: on a pile, the blob is every card's
     outline together, while the top card's field lies inside its white border, apart from the
     fields of the cards below."""
-    field = (np.isin(work.labels, classes) & (blob > 0)).view(np.uint8)
+    if classes is NEUTRAL_CLASSES:  # a gray field reads like the white border round it: the border is brighter
+        grey = cv2.cvtColor(work.small, cv2.COLOR_BGR2GRAY)
+        lo, hi = np.percentile(grey[blob > 0], (20, 95))
+        field = ((grey < (lo + hi) / 2) & (blob > 0)).view(np.uint8)
+    else:
+        field = (np.isin(work.labels, classes) & (blob > 0)).view(np.uint8)
     field = cv2.morphologyEx(field, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, cc, stats, _ = cv2.connectedComponentsWithStats(field, connectivity=4)
     if n <= 1:
