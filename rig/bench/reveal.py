@@ -19,6 +19,11 @@ def add_arguments(parser) -> None:
     parser.add_argument("--reveals", type=int, default=500, help="reveals to lay (default 500)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the first reveal (default 1)")
     parser.add_argument("--frames", type=int, default=4, help="still frames the camera sees after each card (default 4)")
+    parser.add_argument("--twin", type=int, default=0, metavar="N",
+                        help="also N reveals path-traced on the twin of the table (rig.twin, pip install -e '.[twin]'), "
+                        "one per twin table from --first-table, each table calibrated with its ritual and empty box")
+    parser.add_argument("--first-table", type=int, default=100, help="--twin: seed of the first twin table (default 100)")
+    parser.add_argument("--spp", type=int, default=8, help="--twin: path-tracing samples per pixel (default 8)")
 
 
 def reveal_cards(rng) -> list[str]:
@@ -67,6 +72,62 @@ def lay(seed: int, profile, frames: int) -> dict:
             "silent": silent, "missing": max(0, len(cards) - len(booked))}
 
 
+def lay_twin(table, r: int, profile, frame, frames: int, spp: int) -> dict:
+    """One reveal path-traced on a twin table: each shot (the hand bringing a card, the card laid)
+    seen for ``frames`` frames of fresh sensor noise."""
+    import numpy as np
+
+    from rig.vision.cards import CardReveal, read_cards
+
+    rng = np.random.default_rng([6173, table.seed, r])
+    cards = reveal_cards(rng)
+    reveal = CardReveal(settle=3)
+    booked: list[str] = []
+    asked = 0
+    shots = table.reveal(r, cards)
+    for i, (shot, laid) in enumerate(shots):
+        rgb = table.render(shot, spp=spp)
+        for k in range(frames if shot.name.endswith("laid") else 2):
+            booked += reveal.feed(read_cards(frame(rgb, "same", 1000 + 10 * i + k), profile))
+            while reveal.question is not None:
+                asked += 1
+                q = reveal.question
+                waiting = len(booked)
+                truth = cards[waiting:waiting + len(q.yes)] == list(q.yes) and waiting + len(q.yes) <= laid
+                booked += reveal.answer(truth)
+    layout = "row" if any(s.name.endswith(":1:laid") and s.cards[-1]["x"] - s.cards[0]["x"] > 0.04 for s, _ in shots) else "pile"
+    silent = sum(1 for a, b in zip(booked, cards) if a != b) + max(0, len(booked) - len(cards))
+    return {"cards": cards, "booked": booked, "layout": layout, "linger": any(s.hand for s, _ in shots if s.name.endswith("laid")),
+            "asked": asked, "silent": silent, "missing": max(0, len(cards) - len(booked))}
+
+
+def _twin_reveals(args) -> list[dict]:
+    from rig.bench.tables import _photo_patch
+    from rig.bench.twin import calibrated
+    from rig.bench.unseen import textures_dir
+    from rig.twin.table import TwinTable
+    from rig.vision.errors import VisionError
+
+    data = textures_dir(None)
+    out = []
+    seed = args.first_table
+    while len(out) < args.twin and seed < args.first_table + 4 * args.twin:
+        table = TwinTable.random(seed, photo=lambda kind, rng: _photo_patch(kind, rng, data))
+        shots = table.shots(0)
+        try:
+            profile, frame = calibrated(table, {s.name: table.render(s, spp=args.spp) for s in shots}, seed)
+        except VisionError as exc:
+            print(f"twin table {seed}: calibration refused ({exc}); no reveal on it")
+            seed += 1
+            continue
+        out.append(lay_twin(table, 0, profile, frame, args.frames, args.spp))
+        r = out[-1]
+        asked = f" ({r['asked']} asked)" if r["asked"] else ""
+        print(f"twin table {seed}: laid {' '.join(r['cards'])} -> booked {' '.join(r['booked'])}{asked}", flush=True)
+        seed += 1
+    return out
+
+
 def run(args) -> int:
     from rig.vision.profile import Profile, default_profile_path
 
@@ -81,11 +142,13 @@ def run(args) -> int:
     print(f"card reveals on the virtual table (seeds {args.seed}..{args.seed + args.reveals - 1}, neutral light, "
           f"{args.frames} still frames a card; same-colour runs of 2-4)")
     print(f"{'part':<22}{'reveals':>8}{'cards':>7}{'silent':>8}{'missing':>8}{'asked':>7}{'reveals asked':>15}{'asks/card':>11}")
+    twin = _twin_reveals(args) if args.twin else []
     parts = {"all": results,
              "pile": [r for r in results if r["layout"] == "pile"],
              "row, then pile": [r for r in results if r["layout"] == "row"],
              "hand stays in view": [r for r in results if r["linger"]],
-             "view always clear": [r for r in results if not r["linger"]]}
+             "view always clear": [r for r in results if not r["linger"]],
+             "twin (path-traced)": twin}
     for name, rs in parts.items():
         if not rs:
             continue

@@ -16,16 +16,44 @@ import time
 from pathlib import Path
 
 
+def calibrated(table, renders: dict, seed: int):
+    """The camera locked at calibration and the profile fitted on the ritual: ``(profile, develop)``
+    where ``develop(name, drift, k)`` is the frame of a rendered shot (raises VisionError when
+    calibration refuses the table). Exposure: the brightest print in the box just below clipping;
+    white balance: the camera's auto white balance locked at calibration — the lamps' colour
+    neutralised, within a few per cent (a coloured box bottom does not fool it as grey world would)."""
+    import numpy as np
+
+    from rig.twin.optics import develop, kelvin_rgb
+    from rig.twin.table import DRIFTS
+    from rig.vision.calibrate import fit_profile
+
+    box = table.floor_mask()
+    bright = max(float(np.percentile(renders[f"ritual:{f}"][box], 99.5)) for f in ("blue", "pink", "yellow", "blank"))
+    exposure = 0.8 / bright
+    cast0 = np.mean([kelvin_rgb(lamp["kelvin"]) for lamp in table.lamps], axis=0)
+    gains = (1.0 / cast0) * np.exp(np.random.default_rng([6199, table.seed]).normal(0, 0.03, 3))
+
+    def frame(name_or_rgb, drift="same", k=0):
+        lamp, shift = DRIFTS[drift]
+        cast = None
+        if shift:
+            cast = np.mean([kelvin_rgb(lamp_["kelvin"] + shift) for lamp_ in table.lamps], axis=0) / cast0
+        rgb = renders[name_or_rgb] if isinstance(name_or_rgb, str) else name_or_rgb
+        return develop(rgb, table, exposure=exposure, gains=gains, lamp=lamp, cast=cast, seed=seed * 100 + k)
+
+    ritual = {f: frame(f"ritual:{f}", "same", i) for i, f in enumerate(("blue", "pink", "yellow", "blank"))}
+    profile = fit_profile(ritual, empty=frame("empty", "same", 9), name=f"twin-{table.seed}").profile
+    return profile, frame
+
+
 def run(args) -> int:
     import cv2
-    import numpy as np
 
     from rig.bench.tables import _photo_patch
     from rig.bench.unseen import _line, score, textures_dir
     from rig.errors import RigError
-    from rig.twin.optics import develop, kelvin_rgb
     from rig.twin.table import DRIFTS, TwinTable
-    from rig.vision.calibrate import fit_profile
     from rig.vision.dice import read_dice
     from rig.vision.errors import VisionError
 
@@ -44,25 +72,9 @@ def run(args) -> int:
         table = TwinTable.random(seed, photo=lambda kind, rng: _photo_patch(kind, rng, data))
         shots = table.shots(args.turns)
         renders = {s.name: table.render(s, spp=args.spp) for s in shots}
-        # the camera locked at calibration: exposure so the brightest print sits below clipping, grey-world
-        # white balance from the empty box (the floor)
-        bright = max(float(np.percentile(renders[f"ritual:{f}"], 99.7)) for f in ("blue", "pink", "yellow", "blank"))
-        exposure = 0.85 / bright
-        floor = renders["empty"].reshape(-1, 3).mean(axis=0)
-        gains = floor[1] / np.maximum(floor, 1e-6)
-        cast0 = np.mean([kelvin_rgb(lamp["kelvin"]) for lamp in table.lamps], axis=0)
-
-        def frame(name, drift, k=0):
-            lamp, shift = DRIFTS[drift]
-            cast = None
-            if shift:
-                cast = np.mean([kelvin_rgb(lamp_["kelvin"] + shift) for lamp_ in table.lamps], axis=0) / cast0
-            return develop(renders[name], table, exposure=exposure, gains=gains, lamp=lamp, cast=cast, seed=seed * 100 + k)
-
-        ritual = {f: frame(f"ritual:{f}", "same", i) for i, f in enumerate(("blue", "pink", "yellow", "blank"))}
         label = repr(table)[1:-1]
         try:
-            profile = fit_profile(ritual, empty=frame("empty", "same", 9), name=f"twin-{seed}").profile
+            profile, frame = calibrated(table, renders, seed)
         except VisionError as exc:
             print(f"{label}\n  calibration REFUSED: {exc}")
             continue

@@ -197,7 +197,10 @@ def sim_routes(sim, *, can_change, forbidden=forbidden) -> list[Route]:
         card = body.get("card")
         if card is not None and card not in CARDS:
             raise _BadRequest(f"'card' must be one of {', '.join(CARDS)} or null")
-        return (lambda: sim.show_card(card)) if card else sim.hide_card
+        layout = body.get("layout")
+        if layout not in (None, "row", "pile"):
+            raise _BadRequest("'layout' must be \"row\", \"pile\" or absent (the players' habit, at random)")
+        return (lambda: sim.show_card(card, layout=layout)) if card else sim.hide_card
 
     def camera(body):
         connected = body.get("connected")

@@ -90,7 +90,7 @@ def project(table, points: np.ndarray) -> np.ndarray:
     return np.stack([x, y], axis=1)
 
 
-def radiance(table, dice, *, spp: int, seed: int = 0) -> np.ndarray:
+def radiance(table, dice, *, spp: int, seed: int = 0, cards=(), hand=None) -> np.ndarray:
     """Path-trace one shot: linear RGB float32 (H x W x 3) of ``dice`` (:class:`~rig.twin.physics.DiePose`) in ``table``."""
     mi = _mitsuba()
     w, h = table.size
@@ -141,6 +141,10 @@ def radiance(table, dice, *, spp: int, seed: int = 0) -> np.ndarray:
     scene["sky"] = {"type": "constant", "radiance": {"type": "rgb", "value": [table.ambient] * 3}}
     for k, die in enumerate(dice):
         _add_die(mi, scene, k, die, table)
+    for k, card in enumerate(cards):
+        _add_card(mi, scene, k, card)
+    if hand is not None:
+        _add_hand(mi, scene, hand, table)
     img = mi.render(mi.load_dict(scene), spp=spp, seed=seed)
     return np.asarray(img, np.float32)[..., :3]
 
@@ -169,6 +173,39 @@ def _add_die(mi, scene: dict, k: int, die, table) -> None:
             "bsdf": {"type": "roughplastic", "alpha": table.gloss,
                      "diffuse_reflectance": {"type": "bitmap", "bitmap": mi.Bitmap(table.face_texture(face)), "raw": True}},
         }
+
+
+def _add_card(mi, scene: dict, k: int, card: dict) -> None:
+    from rig.twin.table import CARD_SIZE, card_texture
+
+    a = math.radians(card["angle"])
+    u = np.array([math.cos(a), math.sin(a), 0.0]) * CARD_SIZE[0] / 2
+    v = np.array([-math.sin(a), math.cos(a), 0.0]) * CARD_SIZE[1] / 2
+    scene[f"card{k}"] = {
+        "type": "rectangle",
+        "to_world": _frame(mi, np.array([card["x"], card["y"], card["z"]]), u, v, np.array([0.0, 0.0, 1.0])),
+        "bsdf": {"type": "roughplastic", "alpha": 0.35,
+                 "diffuse_reflectance": {"type": "bitmap", "bitmap": mi.Bitmap(card_texture(card["card"])), "raw": True}},
+    }
+    scene[f"cardback{k}"] = {  # its thickness: a dark edge under the print
+        "type": "cube", "bsdf": {"type": "diffuse", "reflectance": {"type": "rgb", "value": [0.3, 0.3, 0.3]}},
+        "to_world": _frame(mi, np.array([card["x"], card["y"], card["z"] / 2]), u, v, np.array([0.0, 0.0, card["z"] / 2 - 1e-5])),
+    }
+
+
+def _add_hand(mi, scene: dict, hand: dict, table) -> None:
+    """A hand over the box: the palm a flat box, the forearm a cylinder to the nearest table edge."""
+    from rig.twin.table import SKIN
+
+    skin = {"type": "diffuse", "reflectance": {"type": "rgb", "value": (to_linear(np.array([[SKIN]], np.uint8))[0, 0]).tolist()}}
+    p = np.array([hand["x"], hand["y"], hand["z"]])
+    w, h = table.tray
+    edges = {(p[0], -h / 2 - 0.15): p[1] + h / 2, (p[0], h / 2 + 0.15): h / 2 - p[1],
+             (-w / 2 - 0.15, p[1]): p[0] + w / 2, (w / 2 + 0.15, p[1]): w / 2 - p[0]}
+    ex, ey = min(edges, key=edges.get)
+    scene["palm"] = {"type": "cube", "bsdf": skin,  # a flat box: palm and fingers together
+                     "to_world": mi.ScalarTransform4f().translate(p.tolist()).scale([0.045, 0.045, 0.012])}
+    scene["arm"] = {"type": "cylinder", "radius": 0.028, "p0": p.tolist(), "p1": [ex, ey, p[2] + 0.08], "bsdf": skin}
 
 
 def develop(rgb: np.ndarray, table, *, exposure: float, gains: np.ndarray, lamp: float = 1.0,

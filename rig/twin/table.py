@@ -25,8 +25,12 @@ DRIFTS = {"same": (1.0, 0), "lamp x0.8": (0.8, 0), "lamp x1.2": (1.2, 0), "700 K
 BODY = (168.0, 74.0, 124.0)
 FROG = {"blue": (222.0, 122.0, 38.0), "pink": (160.0, 80.0, 238.0), "yellow": (40.0, 212.0, 244.0)}
 TEXTURE = 96  # px per die face texture
+CARD_SIZE = (0.063, 0.088)  # a player card (m)
+CARD_FIELD = {"blue": FROG["blue"], "pink": FROG["pink"], "yellow": FROG["yellow"], "blank": BODY,
+              "gray": (176.0, 176.0, 172.0)}
+SKIN = (140.0, 168.0, 222.0)
 #: twin recipe version: bump when a change alters renders (old cache entries are then unused)
-VERSION = 1
+VERSION = 2
 
 
 def cache_dir() -> Path:
@@ -39,6 +43,10 @@ class Shot:
 
     name: str
     dice: list
+    #: player cards lying (or held): {"card", "x", "y", "angle" (deg), "z" (m)}, bottom first
+    cards: list = field(default_factory=list)
+    #: a hand over the box: {"x", "y", "z"} of the palm (m), the arm from the nearest edge
+    hand: dict | None = None
 
 
 @dataclass
@@ -75,8 +83,11 @@ class TwinTable:
         n_lamps = 1 if rng.random() < 0.6 else 2
         lamps = []
         for _ in range(n_lamps):
-            r, a = rng.uniform(0.05, 0.3), rng.uniform(0, 2 * math.pi)
-            lamps.append({"at": [float(r * math.cos(a)), float(r * math.sin(a)), float(rng.uniform(0.45, 0.8))],
+            # as docs/building.md advises, off to the side (about 25-50 degrees from straight down): the
+            # lamp's mirror image on glossy dice falls near the walls or outside the box, not in the middle
+            up, a = rng.uniform(0.45, 0.8), rng.uniform(0, 2 * math.pi)
+            r = up * math.tan(math.radians(rng.uniform(25, 50)))
+            lamps.append({"at": [float(r * math.cos(a)), float(r * math.sin(a)), float(up)],
                           "size": float(rng.uniform(0.06, 0.15)), "kelvin": float(rng.uniform(2700, 6500)),
                           "power": 1.0})
         for lamp in lamps:  # about the same light on the floor, whatever the lamp's size and height
@@ -96,7 +107,7 @@ class TwinTable:
                     floor_kind=kind, floor_print=floor, varnished=bool(kind in ("wood", "plain") and rng.random() < 0.4),
                     lamps=lamps, ambient=float(rng.uniform(0.01, 0.05)), camera=camera,
                     gloss=float(rng.uniform(0.05, 0.2)), body=body, frog=frog,
-                    noise=float(rng.uniform(0.002, 0.01)), jpeg=int(rng.integers(80, 95)))
+                    noise=float(rng.uniform(0.0005, 0.003)), jpeg=int(rng.integers(80, 95)))
         die_px = physics.DIE / (2 * height * math.tan(math.radians(fov) / 2)) * size[0]
         table.notes = {"die_px": die_px}
         return table
@@ -121,6 +132,39 @@ class TwinTable:
                                                        lean=k % 4 == 3)))
         return out
 
+    def reveal(self, r: int, cards: list[str]) -> list[tuple[Shot, int]]:
+        """The shots of one card reveal: for each card, the hand bringing it (held a little above its
+        place) and then the card laid, the hand gone or waiting at the box's edge with the rest of
+        the stack. In a row while the box has room, then on a pile on the last card, a little
+        askew. ``(shot, cards laid so far)`` in order."""
+        rng = np.random.default_rng([6163, self.seed, r])
+        w, h = self.tray
+        cw, ch = CARD_SIZE
+        layout = str(rng.choice(["row", "pile"]))
+        lying: list[dict] = []
+        x0 = -w / 2 + cw / 2 + 0.01 if layout == "row" else float(rng.uniform(-0.02, 0.02))
+        pile = None
+        out = []
+        for k, card in enumerate(cards):
+            if not lying:
+                x, y, angle = x0, float(rng.uniform(-0.01, 0.01)), float(rng.normal(0, 5))
+            elif layout == "row" and lying[-1]["x"] + cw + 0.022 + cw / 2 < w / 2 - 0.003 and pile is None:
+                x, y, angle = lying[-1]["x"] + cw + float(rng.uniform(0.018, 0.026)), float(rng.normal(0, 0.004)), float(rng.normal(0, 5))
+            else:
+                pile = pile or dict(lying[-1])
+                x, y = pile["x"] + float(rng.normal(0, 0.004)), pile["y"] + float(rng.normal(0, 0.004))
+                angle = pile["angle"] + float(rng.normal(0, 6))
+            top = max((c["z"] for c in lying), default=0.0)
+            placed = {"card": card, "x": x, "y": y, "angle": angle, "z": top + 0.0004}
+            held = dict(placed, z=top + 0.02, x=x + 0.01, angle=angle + 8)
+            hand = {"x": x + 0.03, "y": y - 0.02, "z": top + 0.045}
+            out.append((Shot(f"reveal{r}:{k}:hand", [], lying + [held], hand), len(lying)))
+            lying = lying + [placed]
+            linger = rng.random() < 0.35
+            waiting = {"x": (w / 2 + 0.02) * (1 if x < 0 else -1), "y": -h / 2 - 0.01, "z": 0.06} if linger else None
+            out.append((Shot(f"reveal{r}:{k}:laid", [], list(lying), waiting), len(lying)))
+        return out
+
     def render(self, shot: Shot, *, spp: int) -> np.ndarray:
         """The shot's linear render, from the cache or path-traced now (and cached)."""
         from rig.twin.optics import radiance
@@ -129,10 +173,20 @@ class TwinTable:
         path = cache_dir() / f"t{self.seed}-{shot.name.replace(':', '-')}-{spp}spp-{key}.npy"
         if path.exists():
             return np.load(path).astype(np.float32)
-        rgb = radiance(self, shot.dice, spp=spp, seed=self.seed)
+        rgb = radiance(self, shot.dice, spp=spp, seed=self.seed, cards=shot.cards, hand=shot.hand)
         path.parent.mkdir(parents=True, exist_ok=True)
         np.save(path, rgb.astype(np.float16))
         return rgb
+
+    def floor_mask(self) -> np.ndarray:
+        """The box floor in the frame (H x W bool): where the camera meters."""
+        from rig.twin.optics import project
+
+        w, h = self.tray
+        corners = project(self, np.array([(-w / 2, -h / 2, 0), (w / 2, -h / 2, 0), (w / 2, h / 2, 0), (-w / 2, h / 2, 0)]))
+        mask = np.zeros(self.size[::-1], np.uint8)
+        cv2.fillConvexPoly(mask, np.int32(np.round(corners)), 1)
+        return mask > 0
 
     def truth(self, shot: Shot) -> list:
         """Where each die's top shows in the frame (px), its face, whether it is cocked."""
@@ -178,6 +232,26 @@ def _face_texture(face: str, body: tuple, frog_items: tuple) -> np.ndarray:
     yy, xx = np.mgrid[0:n, 0:n]
     edge = np.minimum.reduce([xx, yy, n - 1 - xx, n - 1 - yy]).astype(np.float32) / n
     img *= (0.55 + 0.45 * np.clip(edge / 0.07, 0, 1))[..., None]
+    return to_linear(np.clip(img, 0, 255).astype(np.uint8))
+
+
+@functools.lru_cache(maxsize=8)
+def card_texture(card: str) -> np.ndarray:
+    """A player card's print (linear RGB): white border, coloured field, a light frog icon."""
+    from rig.twin.optics import to_linear
+    from rig.vision.render import _frog_masks
+
+    w, h = 126, 176
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = (232.0, 234.0, 236.0)
+    m = int(0.07 * w)
+    img[m:-m, m:-m] = CARD_FIELD[card]
+    frog, _ = _frog_masks(w)
+    y0 = (h - w) // 2
+    tone = np.array(CARD_FIELD[card], np.float32)
+    tone = tone * 0.7 if card == "gray" else tone * 0.55 + 255 * 0.45
+    icon = img[y0:y0 + w]
+    icon[frog > 0] = tone
     return to_linear(np.clip(img, 0, 255).astype(np.uint8))
 
 
