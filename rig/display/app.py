@@ -200,7 +200,9 @@ def sim_routes(sim, *, can_change, forbidden=forbidden) -> list[Route]:
         layout = body.get("layout")
         if layout not in (None, "row", "pile"):
             raise _BadRequest("'layout' must be \"row\", \"pile\" or absent (the players' habit, at random)")
-        return (lambda: sim.show_card(card, layout=layout)) if card else sim.hide_card
+        if not card:
+            return sim.hide_card
+        return (lambda: sim.show_card(card, layout=layout)) if layout else (lambda: sim.show_card(card))
 
     def camera(body):
         connected = body.get("connected")

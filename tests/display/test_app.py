@@ -167,8 +167,8 @@ class RecordingSim:
     def roll(self, n):
         self.calls.append(("roll", n))
 
-    def show_card(self, card):
-        self.calls.append(("show_card", card))
+    def show_card(self, card, layout=None):
+        self.calls.append(("show_card", card) + ((layout,) if layout else ()))
 
     def hide_card(self):
         self.calls.append(("hide_card",))
@@ -190,14 +190,16 @@ def test_simulation_routes_validate_and_act(service):
     assert local.post("/api/sim/card", json={"card": "gray"}).status_code == 200
     assert local.post("/api/sim/card", json={"card": None}).status_code == 200
     assert local.post("/api/sim/card", json={"card": "green"}).status_code == 400
+    assert local.post("/api/sim/card", json={"card": "pink", "layout": "heap"}).status_code == 400
     assert local.post("/api/sim/card", content=b"not json").status_code == 400
     assert local.post("/api/sim/camera", json={"connected": False}).status_code == 200
     assert local.post("/api/sim/camera", json={"connected": "no"}).status_code == 400
     assert local.post("/api/sim/roll", json={"dice": 2}).status_code == 202
     assert local.post("/api/sim/knock", json={}).status_code == 200
-    assert sim.calls == [("show_card", "gray"), ("hide_card",), ("drop",), ("roll", 2), ("knock",)]
+    assert local.post("/api/sim/card", json={"card": "pink", "layout": "pile"}).status_code == 200
+    assert sim.calls == [("show_card", "gray"), ("hide_card",), ("drop",), ("roll", 2), ("knock",), ("show_card", "pink", "pile")]
     assert client(service, PHONE, sim=sim).post("/api/sim/roll", json={"dice": 1}).status_code == 403
-    assert len(sim.calls) == 5
+    assert len(sim.calls) == 6
 
 
 def test_no_simulation_routes_on_the_real_rig(service):
