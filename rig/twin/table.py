@@ -175,7 +175,10 @@ class TwinTable:
             return np.load(path).astype(np.float32)
         rgb = radiance(self, shot.dice, spp=spp, seed=self.seed, cards=shot.cards, hand=shot.hand)
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.save(path, rgb.astype(np.float16))
+        part = path.with_suffix(f".{os.getpid()}.part")
+        with open(part, "wb") as f:
+            np.save(f, rgb.astype(np.float16))
+        os.replace(part, path)  # whole or not at all: another run may be reading the cache
         return rgb
 
     def floor_mask(self) -> np.ndarray:

@@ -141,9 +141,13 @@ def correct(small: np.ndarray, model: FloorModel) -> tuple[np.ndarray, Light, np
     ratio = here / model.floor
     grey = ratio.mean(axis=1)
     keep = model.mask.copy()
-    # start from the cells that change like most of the floor: cards laid in a row can cover half
-    # of it, and a plain first fit over them would bend the whole estimate towards their colour
-    typical = np.abs(ratio / np.median(ratio[keep], axis=0) - 1).max(axis=1) <= 0.25
+    # start from the largest group of floor cells that changed alike: cards laid in a row can
+    # cover more than half of the floor's cells (and straddle many more), and a plain first fit,
+    # or even a median, over them would bend the whole estimate towards the cards' colours
+    log_ratio = np.log(ratio)
+    floor_cells = log_ratio[keep]
+    alike = (np.abs(floor_cells[:, None, :] - floor_cells[None, :, :]).max(axis=2) <= 0.15).sum(axis=1)
+    typical = np.abs(log_ratio - floor_cells[int(np.argmax(alike))]).max(axis=1) <= 0.22
     if (keep & typical).sum() >= 12:
         keep &= typical
     start = keep.copy()
