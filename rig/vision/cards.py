@@ -145,7 +145,8 @@ def _field_corners(work, blob: np.ndarray, classes) -> tuple[tuple[float, float]
         field = ((grey < (lo + hi) / 2) & (blob > 0)).view(np.uint8)
     else:
         field = (np.isin(work.labels, classes) & (blob > 0)).view(np.uint8)
-    field = cv2.morphologyEx(field, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    k = 5 if classes is NEUTRAL_CLASSES else 3  # (noise can bridge a white border between two gray fields)
+    field = cv2.morphologyEx(field, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     n, cc, stats, _ = cv2.connectedComponentsWithStats(field, connectivity=4)
     if n <= 1:
         return None
@@ -252,15 +253,19 @@ class CardReveal:
         self._candidate: list[CardReading] | None = None
         self._count = 0
         self._held: list[tuple[str, Question | str]] = []  # settled after the open question: they wait
+        #: cards seen lying still (no hand in view) since the last settle, not yet settled: [reading, frames]
+        self._glimpsed: list[list] = []
 
     # -- the stream --------------------------------------------------------------------------
     def feed(self, view: CardView | CardReading) -> list[str]:
         view = _as_view(view)
         if view.clear:  # the box bottom alone: whatever lay there is gone, the next card is new
-            self._lying, self._candidate, self._count = [], None, 0
+            self._lying, self._candidate, self._count, self._glimpsed = [], None, 0, []
             return []
         self._touch(view)
         ok = [c for c in view.cards if c.status == "ok"]
+        if not view.hands:
+            self._glimpse(ok)
         if len(ok) < len(view.cards) or not ok:  # a card unreadable (glare, hand over it): not settled
             self._candidate, self._count = None, 0
             return []
@@ -300,11 +305,34 @@ class CardReveal:
     def _stable(self, before: list[CardReading], now: list[CardReading]) -> bool:
         if len(before) != len(now):
             return False
-        return all(any(b.card == c.card and edge_shift(b.outline(), c.outline()) <= self.same for b in before)
+        # still: the same cards, none moved by more than the sensor's jitter of its corners allows
+        return all(any(b.card == c.card and edge_shift(b.outline(), c.outline()) <= self.moved for b in before)
                    for c in now)
+
+    def _glimpse(self, cards: list[CardReading]) -> None:
+        """Remember cards seen lying in a hand-free view that are none of the cards known to lie there."""
+        for card in cards:
+            if any(k.reading.card == card.card and edge_shift(k.outline, card.outline()) <= 2 * self.moved
+                   for k in self._lying):
+                continue
+            for g in self._glimpsed:
+                if g[0].card == card.card and edge_shift(g[0].outline(), card.outline()) <= 2 * self.moved:
+                    g[1] += 1
+                    break
+            else:
+                self._glimpsed.append([card, 1])
+
+    def _unseen(self, cards: list[CardReading]) -> list[str]:
+        """Cards glimpsed lying still since the last settle (twice or more) that are gone now, under
+        the cards that settled: laid, and covered before they lay still long enough to count."""
+        gone = [g[0].card for g in self._glimpsed if g[1] >= 2 and not any(
+            c.card == g[0].card and edge_shift(g[0].outline(), c.outline()) <= 2 * self.moved for c in cards)]
+        self._glimpsed = []
+        return gone
 
     def _settled(self, cards: list[CardReading]) -> list[str]:
         events: list[tuple[str, Question | str]] = []
+        unseen = self._unseen(cards)
         for card in sorted(cards, key=lambda c: (c.box[1], c.box[0]) if c.box else (0, 0)):
             outline = card.outline()
             same = [(edge_shift(k.outline, outline), k) for k in self._lying if k.reading.card == card.card]
@@ -322,7 +350,12 @@ class CardReveal:
                 continue
             events.append(("book", card.card))
         self._lying = [_Lying(c, c.outline()) for c in cards]
-        if len(events) > 1:  # several new cards at once: their order was not seen
+        if unseen:  # a card lay still a moment, then went under another before it counted
+            later = [str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events]
+            events = [("ask", Question(f"was a {' and a '.join(unseen)} card laid before "
+                                       f"{'the ' + later[0] + ' one' if later else 'this'}?",
+                                       tuple(unseen + later), tuple(later)))]
+        elif len(events) > 1:  # several new cards at once: their order was not seen
             cards_ = tuple(str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events)
             events = [("ask", Question(f"{len(cards_)} cards laid together: {', '.join(cards_)} in that order? "
                                        "(no: enter them by hand)", cards_))]
