@@ -37,6 +37,18 @@ def reveal_cards(rng) -> list[str]:
     return cards[:n]
 
 
+def _answer(reveal, booked: list[str], cards: list[str], laid: int) -> list[str]:
+    """The players answer the rig's question truthfully: yes when the cards it asks about were laid
+    (in that order) and are not booked yet; a card it cannot read they enter by hand first."""
+    q = reveal.question
+    waiting = len(booked)
+    if q.unread:
+        entered = [cards[waiting]] if waiting < laid else []
+        return entered + reveal.answer(bool(entered))
+    truth = len(q.yes) > 0 and cards[waiting:waiting + len(q.yes)] == list(q.yes) and waiting + len(q.yes) <= laid
+    return reveal.answer(truth)
+
+
 def lay(seed: int, profile, frames: int) -> dict:
     """One reveal on a fresh virtual table: what was laid, what was booked, the questions."""
     import itertools
@@ -63,10 +75,7 @@ def lay(seed: int, profile, frames: int) -> dict:
                 booked += reveal.feed(read_cards(frame, profile))
                 while reveal.question is not None:
                     asked += 1
-                    q = reveal.question
-                    waiting = len(booked)
-                    truth = len(q.yes) > 0 and cards[waiting:waiting + len(q.yes)] == list(q.yes) and waiting + len(q.yes) <= laid
-                    booked += reveal.answer(truth)
+                    booked += _answer(reveal, booked, cards, laid)
     silent = sum(1 for a, b in zip(booked, cards) if a != b) + max(0, len(booked) - len(cards))
     return {"cards": cards, "booked": booked, "layout": layout, "linger": any(lingers), "asked": asked,
             "silent": silent, "missing": max(0, len(cards) - len(booked))}
@@ -91,10 +100,7 @@ def lay_twin(table, r: int, profile, frame, frames: int, spp: int) -> dict:
             booked += reveal.feed(read_cards(frame(rgb, "same", 1000 + 10 * i + k), profile))
             while reveal.question is not None:
                 asked += 1
-                q = reveal.question
-                waiting = len(booked)
-                truth = cards[waiting:waiting + len(q.yes)] == list(q.yes) and waiting + len(q.yes) <= laid
-                booked += reveal.answer(truth)
+                booked += _answer(reveal, booked, cards, laid)
     layout = "row" if any(s.name.endswith(":1:laid") and s.cards[-1]["x"] - s.cards[0]["x"] > 0.04 for s, _ in shots) else "pile"
     silent = sum(1 for a, b in zip(booked, cards) if a != b) + max(0, len(booked) - len(cards))
     return {"cards": cards, "booked": booked, "layout": layout, "linger": any(s.hand for s, _ in shots if s.name.endswith("laid")),

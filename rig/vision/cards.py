@@ -207,9 +207,11 @@ class Question:
     text: str
     yes: tuple[str, ...]
     no: tuple[str, ...] = ()
+    #: a card lies there that the camera cannot read: the players enter it by hand, then answer
+    unread: bool = False
 
     def to_dict(self) -> dict:
-        return {"text": self.text, "yes": list(self.yes), "no": list(self.no)}
+        return {"text": self.text, "yes": list(self.yes), "no": list(self.no), "unread": self.unread}
 
 
 @dataclass
@@ -255,6 +257,7 @@ class CardReveal:
         self._held: list[tuple[str, Question | str]] = []  # settled after the open question: they wait
         #: cards seen lying still (no hand in view) since the last settle, not yet settled: [reading, frames]
         self._glimpsed: list[list] = []
+        self._unread = 0  # hand-free frames in a row with a card in view that cannot be read
 
     # -- the stream --------------------------------------------------------------------------
     def feed(self, view: CardView | CardReading) -> list[str]:
@@ -266,6 +269,16 @@ class CardReveal:
         ok = [c for c in view.cards if c.status == "ok"]
         if not view.hands:
             self._glimpse(ok)
+        unread = [c for c in view.cards if c.status != "ok" and c.corners is not None and not any(
+            not k.touched and edge_shift(k.outline, c.outline()) <= 2 * self.moved for k in self._lying)]
+        self._unread = self._unread + 1 if unread and not view.hands else 0
+        if self._unread == self.settle:  # a card lies still that cannot be read: later cards must wait
+            self._lying = [k for k in self._lying if k.reading.card is not None]  # the one read before is under it
+            self._lying.append(_Lying(unread[0], unread[0].outline()))
+            self._candidate, self._count = None, 0
+            return self._book([("ask", Question(
+                "the camera cannot read the card just laid: enter it by hand, then answer yes "
+                "(no: no card was laid)", (), (), unread=True))])
         if len(ok) < len(view.cards) or not ok:  # a card unreadable (glare, hand over it): not settled
             self._candidate, self._count = None, 0
             return []
