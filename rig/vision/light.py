@@ -146,8 +146,10 @@ def correct(small: np.ndarray, model: FloorModel) -> tuple[np.ndarray, Light, np
     # or even a median, over them would bend the whole estimate towards the cards' colours
     log_ratio = np.log(ratio)
     floor_cells = log_ratio[keep]
-    alike = (np.abs(floor_cells[:, None, :] - floor_cells[None, :, :]).max(axis=2) <= 0.15).sum(axis=1)
-    typical = np.abs(log_ratio - floor_cells[int(np.argmax(alike))]).max(axis=1) <= 0.22
+    bins, counts = np.unique(np.floor(floor_cells / 0.12).astype(np.int32), axis=0, return_counts=True)
+    centre = (bins[int(np.argmax(counts))] + 0.5) * 0.12  # the commonest change, in all three channels
+    group = floor_cells[np.abs(floor_cells - centre).max(axis=1) <= 0.15]
+    typical = np.abs(log_ratio - np.median(group, axis=0)).max(axis=1) <= 0.22
     if (keep & typical).sum() >= 12:
         keep &= typical
     start = keep.copy()
