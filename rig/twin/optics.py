@@ -24,6 +24,8 @@ from rig.twin.physics import DIE, NORMALS
 
 #: the Camera Module 3's horizontal field of view (degrees) over its whole 4608 px sensor
 FULL_HFOV = 66.0
+CARD_SIZE = (0.063, 0.088)  # a player card (m)
+SKIN = (140.0, 168.0, 222.0)  # a hand's albedo (sRGB, BGR)
 
 
 def _mitsuba():
@@ -142,7 +144,7 @@ def radiance(table, dice, *, spp: int, seed: int = 0, cards=(), hand=None) -> np
     for k, die in enumerate(dice):
         _add_die(mi, scene, k, die, table)
     for k, card in enumerate(cards):
-        _add_card(mi, scene, k, card)
+        _add_card(mi, scene, k, card, table)
     if hand is not None:
         _add_hand(mi, scene, hand, table)
     img = mi.render(mi.load_dict(scene), spp=spp, seed=seed)
@@ -175,9 +177,7 @@ def _add_die(mi, scene: dict, k: int, die, table) -> None:
         }
 
 
-def _add_card(mi, scene: dict, k: int, card: dict) -> None:
-    from rig.twin.table import CARD_SIZE, card_texture
-
+def _add_card(mi, scene: dict, k: int, card: dict, table) -> None:
     a = math.radians(card["angle"])
     u = np.array([math.cos(a), math.sin(a), 0.0]) * CARD_SIZE[0] / 2
     v = np.array([-math.sin(a), math.cos(a), 0.0]) * CARD_SIZE[1] / 2
@@ -185,7 +185,7 @@ def _add_card(mi, scene: dict, k: int, card: dict) -> None:
         "type": "rectangle",
         "to_world": _frame(mi, np.array([card["x"], card["y"], card["z"]]), u, v, np.array([0.0, 0.0, 1.0])),
         "bsdf": {"type": "roughplastic", "alpha": 0.35,
-                 "diffuse_reflectance": {"type": "bitmap", "bitmap": mi.Bitmap(card_texture(card["card"])), "raw": True}},
+                 "diffuse_reflectance": {"type": "bitmap", "bitmap": mi.Bitmap(table.card_texture(card["card"])), "raw": True}},
     }
     scene[f"cardback{k}"] = {  # its thickness: a dark edge under the print
         "type": "cube", "bsdf": {"type": "diffuse", "reflectance": {"type": "rgb", "value": [0.3, 0.3, 0.3]}},
@@ -195,8 +195,6 @@ def _add_card(mi, scene: dict, k: int, card: dict) -> None:
 
 def _add_hand(mi, scene: dict, hand: dict, table) -> None:
     """A hand over the box: the palm a flat box, the forearm a cylinder to the nearest table edge."""
-    from rig.twin.table import SKIN
-
     skin = {"type": "diffuse", "reflectance": {"type": "rgb", "value": (to_linear(np.array([[SKIN]], np.uint8))[0, 0]).tolist()}}
     p = np.array([hand["x"], hand["y"], hand["z"]])
     w, h = table.tray

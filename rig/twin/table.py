@@ -25,10 +25,9 @@ DRIFTS = {"same": (1.0, 0), "lamp x0.8": (0.8, 0), "lamp x1.2": (1.2, 0), "700 K
 BODY = (168.0, 74.0, 124.0)
 FROG = {"blue": (222.0, 122.0, 38.0), "pink": (160.0, 80.0, 238.0), "yellow": (40.0, 212.0, 244.0)}
 TEXTURE = 96  # px per die face texture
-CARD_SIZE = (0.063, 0.088)  # a player card (m)
 CARD_FIELD = {"blue": FROG["blue"], "pink": FROG["pink"], "yellow": FROG["yellow"], "blank": BODY,
               "gray": (176.0, 176.0, 172.0)}
-SKIN = (140.0, 168.0, 222.0)
+
 #: twin recipe version: bump when a change alters renders (old cache entries are then unused)
 VERSION = 2
 
@@ -121,6 +120,9 @@ class TwinTable:
     def face_texture(self, face: str) -> np.ndarray:
         return _face_texture(face, self.body, tuple(sorted(self.frog.items())))
 
+    def card_texture(self, card: str) -> np.ndarray:
+        return card_texture(card)
+
     def shots(self, turns: int) -> list[Shot]:
         """The ritual (six dice laid each face up), the empty box, then ``turns`` thrown turns
         (every fourth with a die set leaning on the wall)."""
@@ -137,6 +139,8 @@ class TwinTable:
         place) and then the card laid, the hand gone or waiting at the box's edge with the rest of
         the stack. In a row while the box has room, then on a pile on the last card, a little
         askew. ``(shot, cards laid so far)`` in order."""
+        from rig.twin.optics import CARD_SIZE
+
         rng = np.random.default_rng([6163, self.seed, r])
         w, h = self.tray
         cw, ch = CARD_SIZE
