@@ -42,3 +42,16 @@ def test_a_tiny_render_develops_into_a_camera_frame(tmp_path, monkeypatch):
     assert frame.shape == (60, 80, 3) and frame.dtype == np.uint8
     brighter = develop(rgb, table, exposure=0.5 / float(np.percentile(rgb, 99)), gains=np.ones(3), lamp=1.2, seed=1)
     assert brighter.mean() > frame.mean()
+
+
+def test_a_reveal_shot_renders_cards_and_a_hand(tmp_path, monkeypatch):
+    pytest.importorskip("mitsuba")
+    monkeypatch.setenv("RIG_TWIN_CACHE", str(tmp_path))
+    table = _table()
+    shots = table.reveal(0, ["pink", "pink", "blue"])
+    assert [n for _, n in shots] == [0, 1, 1, 2, 2, 3]  # each card brought by a hand, then laid
+    hand, laid = shots[2][0], shots[3][0]
+    assert hand.hand is not None and len(laid.cards) == 2
+    assert laid.cards[1]["z"] > laid.cards[0]["z"] or laid.cards[1]["x"] != laid.cards[0]["x"]  # on top, or beside
+    rgb = table.render(hand, spp=1)
+    assert rgb.shape == (60, 80, 3) and np.isfinite(rgb).all()
