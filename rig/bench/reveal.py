@@ -46,6 +46,9 @@ def _answer(reveal, booked: list[str], cards: list[str], laid: int) -> list[str]
         entered = [cards[waiting]] if waiting < laid else []
         return entered + reveal.answer(bool(entered))
     truth = len(q.yes) > 0 and cards[waiting:waiting + len(q.yes)] == list(q.yes) and waiting + len(q.yes) <= laid
+    if not truth and len(q.yes) > 1 and not q.no:  # "n cards together, in that order?" no: entered by hand
+        entered = cards[waiting:min(laid, waiting + len(q.yes))]
+        return entered + reveal.answer(False)
     return reveal.answer(truth)
 
 

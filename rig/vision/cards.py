@@ -362,7 +362,11 @@ class CardReveal:
                 events.append(("ask", Question(f"was a {card.card} card laid just now?", (card.card,))))
                 continue
             events.append(("book", card.card))
-        self._lying = [_Lying(c, c.outline()) for c in cards]
+        # a card out of sight now (under a hand that stays in view) still lies there, unless a card settled on it
+        hidden = [k for k in self._lying if not any(
+            c.card == k.reading.card and edge_shift(k.outline, c.outline()) <= 2 * self.moved for c in cards)
+            and not any(_covers(c.outline(), k.outline) for c in cards)]
+        self._lying = [_Lying(c, c.outline()) for c in cards] + hidden
         if unseen:  # a card lay still a moment, then went under another before it counted
             later = [str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events]
             events = [("ask", Question(f"was a {' and a '.join(unseen)} card laid before "
@@ -387,6 +391,13 @@ class CardReveal:
                 self.cards.append(what)
                 booked.append(what)
         return booked
+
+
+def _covers(top: np.ndarray, below: np.ndarray) -> bool:
+    """Whether a card (outline ``top``) lies over another (``below``): either's centre inside the other."""
+    a, b = tuple(float(v) for v in top.mean(axis=0)), tuple(float(v) for v in below.mean(axis=0))
+    return (cv2.pointPolygonTest(below.reshape(-1, 1, 2), a, False) >= 0
+            or cv2.pointPolygonTest(top.reshape(-1, 1, 2), b, False) >= 0)
 
 
 def _as_view(view: CardView | CardReading) -> CardView:
