@@ -258,6 +258,8 @@ class CardReveal:
         #: cards seen lying still (no hand in view) since the last settle, not yet settled: [reading, frames]
         self._glimpsed: list[list] = []
         self._unread = 0  # hand-free frames in a row with a card in view that cannot be read
+        self._still: tuple | None = None  # a shapeless blob over a lying card that does not move: (box, frames)
+        self._asked_still: list = []
 
     # -- the stream --------------------------------------------------------------------------
     def feed(self, view: CardView | CardReading) -> list[str]:
@@ -272,6 +274,11 @@ class CardReveal:
         unread = [c for c in view.cards if c.status != "ok" and c.corners is not None and not any(
             not k.touched and edge_shift(k.outline, c.outline()) <= 2 * self.moved for k in self._lying)]
         self._unread = self._unread + 1 if unread and not view.hands else 0
+        if self._still_blob(view):  # no hand stays that still: cards askew on a pile the camera cannot outline
+            self._candidate, self._count = None, 0
+            return self._book([("ask", Question(
+                "the camera cannot make out the cards just laid: enter the last one by hand, then answer yes "
+                "(no: no card was laid)", (), (), unread=True))])
         if self._unread == self.settle:  # a card lies still that cannot be read: later cards must wait
             self._lying = [k for k in self._lying if k.reading.card is not None]  # the one read before is under it
             self._lying.append(_Lying(unread[0], unread[0].outline()))
@@ -321,6 +328,23 @@ class CardReveal:
         # still: the same cards, none moved by more than the sensor's jitter of its corners allows
         return all(any(b.card == c.card and edge_shift(b.outline(), c.outline()) <= self.moved for b in before)
                    for c in now)
+
+    def _still_blob(self, view: CardView) -> bool:
+        """A blob that is no card's shape lying still over a card a frame longer than a card needs to settle (once per blob)."""
+        box = next((h for h in view.hands if h is not None and any(
+            _overlap(k.reading.box, h) for k in self._lying)), None)
+        if box is None:
+            self._still = None
+            return False
+        if self._still is not None and max(abs(a - b) for a, b in zip(self._still[0], box)) <= 6:
+            self._still = (self._still[0], self._still[1] + 1)
+        else:
+            self._still = (box, 1)
+        if self._still[1] == self.settle + 1 and not any(
+                max(abs(a - b) for a, b in zip(seen, box)) <= 6 for seen in self._asked_still):
+            self._asked_still.append(box)
+            return True
+        return False
 
     def _glimpse(self, cards: list[CardReading]) -> None:
         """Remember cards seen lying in a hand-free view that are none of the cards known to lie there."""
