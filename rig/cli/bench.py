@@ -13,6 +13,7 @@ BENCHMARKS = {
     "vision": ("rig.bench.vision", "dice/card reading accuracy and ms per frame on the virtual table"),
     "tosses": ("rig.bench.tosses", "toss ordering and latency through the real gpiozero stack"),
     "events": ("rig.bench.events", "event-log append latency with fsync on"),
+    "reveal": ("rig.bench.reveal", "card reveals laid as players do: cards booked wrong in silence, how often the rig asks"),
     "durability": ("rig.bench.durability", "SIGKILL campaign: acknowledged inputs lost, end state vs uninterrupted"),
     "storage": ("rig.bench.storage", "bit flips, cuts, foreign files, a full disk: refused files changed, losses unnoticed"),
     "fuzz": ("rig.bench.fuzz", "fuzzed HTTP requests and CLI inputs: 500s, tracebacks, poisoned states, exit codes"),
