@@ -7,6 +7,7 @@ import json
 import pytest
 
 expect = pytest.importorskip("playwright.sync_api").expect
+pytestmark = pytest.mark.browser
 
 
 def test_a_question_notice_has_yes_and_no_buttons_that_answer_it(page, rig_server):
