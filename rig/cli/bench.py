@@ -19,7 +19,7 @@ BENCHMARKS = {
     "fuzz": ("rig.bench.fuzz", "fuzzed HTTP requests and CLI inputs: 500s, tracebacks, poisoned states, exit codes"),
     "lan": ("rig.bench.lan", "the kiosk's answer time while a LAN client opens many connections; PIN search time"),
     "league": ("rig.bench.league", "N tables through a real mosquitto into rig league: events/s, latency, catch-up"),
-    "plan": ("rig.bench.plan", "printed parts' build time; rig plan's die px against the virtual table; box in view"),
+    "plan": ("rig.bench.plan", "printed parts' build time; rig plan's die px against the virtual table (and the twin: --twin N); box in view"),
     "start": ("rig.bench.start", "how long rig --help, rig score, rig doctor and rig run to its first page take"),
 }
 

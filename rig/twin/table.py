@@ -111,6 +111,20 @@ class TwinTable:
         table.notes = {"die_px": die_px}
         return table
 
+    def plan(self):
+        """``rig plan`` for this table's camera: a Camera Module 3 at the lens's height over the box
+        bottom, and its picture. The twin's camera crops its sensor to the box (ScalerCrop) and scales
+        that to :attr:`size`; the plan has no such crop, but the same die size comes from the whole
+        field of view at the size the cropped part would have unscaled (as ``rig doctor`` plans a
+        ``[camera] crop``): ``size / crop``, ``crop`` the share of the full field's width kept."""
+        from rig.plan import CAMERAS, _tangents, make_plan
+
+        full_t, _ = _tangents(CAMERAS["cm3"], self.size)  # the whole field of a picture of this shape
+        crop = math.tan(math.radians(self.camera["fov"]) / 2) / full_t
+        frame = (round(self.size[0] / crop), round(self.size[1] / crop))
+        return make_plan(box=(self.tray[0] * 1000, self.tray[1] * 1000, self.wall * 1000), camera="cm3",
+                         height_cm=self.camera["height"] * 100, frame=frame)
+
     def __repr__(self) -> str:
         lamps = " + ".join(f"{lamp['kelvin']:.0f} K" for lamp in self.lamps)
         return (f"<twin table {self.seed}: {self.floor_kind}{' varnished' if self.varnished else ''} floor, "

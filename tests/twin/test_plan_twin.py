@@ -3,7 +3,7 @@ height, picture, sensor crop) gives the die size the twin's own projection draws
 
 from __future__ import annotations
 
-import dataclasses
+import copy
 
 import numpy as np
 import pytest
@@ -25,9 +25,10 @@ def test_the_plans_die_px_is_the_twins_projected_top_face(seed):
     table = TwinTable.random(seed, size=(640, 480))
     plan = table.plan()
     assert plan.camera.name == "cm3" and plan.height_mm == pytest.approx(table.camera["height"] * 1000)
-    # an untilted camera straight over the tray's centre: the pinhole and the twin agree exactly (to the rounding
-    # of the uncropped picture's size)
-    level = dataclasses.replace(table, camera=dict(table.camera, x=0.0, y=0.0, tilt_x=0.0, tilt_y=0.0))
+    # an untilted camera straight over the tray's centre: the pinhole and the twin agree exactly (to the
+    # rounding of the uncropped picture's size)
+    level = copy.copy(table)
+    level.camera = dict(table.camera, x=0.0, y=0.0, tilt_x=0.0, tilt_y=0.0)
     assert _top_px(level, 0.0, 0.0) == pytest.approx(plan.die_px, rel=0.002)
     # the table's own camera (up to 3° of tilt), dice anywhere in the tray: within 5 % (docs/building.md)
     w, h = table.tray
@@ -50,6 +51,5 @@ def test_laid_dice_project_to_the_plans_size():
 
     table = TwinTable.random(105, size=(640, 480))
     plan = table.plan()
-    shot = table.shots(0)[0]
-    for die in shot.dice:
+    for die in table.shots(0)[0].dice:
         assert twin_top_px(table, die) == pytest.approx(plan.die_px, rel=0.05)
