@@ -162,6 +162,11 @@ class Game:
     def on_frame(self, table: Any, t_us: int, frame: Any, state: dict) -> None:
         """Each camera frame while a game of this kind runs (timeouts, card reveals, ...)."""
 
+    def on_answer(self, table: Any, key: str, yes: bool) -> bool:
+        """The players' answer to a question the game asked on screen (a notice with ``ask``);
+        False: no such question is open."""
+        return False
+
     # -- the page (issue 17, display side) ----------------------------------------------------
     #: the page's renderer of this game (its scoreboard, turn panel, new-game options): a script
     #: and a style sheet shipped beside the module that defines the Game (package data), served

@@ -88,11 +88,14 @@ class Notice:
     kind: str = "warn"  # "warn" | "bad" | "info"
     action: str | None = None  # a one-tap fix: the button's label ...
     href: str | None = None  # ... and where it leads
+    ask: bool = False  # a yes/no question: answered by POST /api/answer {"key": key, "answer": "yes"|"no"}
 
     def to_dict(self) -> dict:
         out = {"key": self.key, "text": self.text, "kind": self.kind}
         if self.action and self.href:
             out.update(action=self.action, href=self.href)
+        if self.ask:
+            out.update(ask="/api/answer", answers=["yes", "no"])
         return out
 
 
@@ -181,6 +184,7 @@ class Rig:
         self.profile_name: str | None = None
         self.card_frames = card_frames
         self.cards = None  # the reveal's card reader state (rig.vision.cards.CardReveal)
+        self.cards_lock = threading.RLock()  # the camera thread feeds it, a player's answer (HTTP) resolves it
         self.evidence = None  # rig.evidence.EvidenceStore: each settled roll's frame
         self._notices: dict[str, Notice] = {}
         self._lock = threading.RLock()
@@ -353,7 +357,7 @@ class Rig:
         info = {"mode": self.mode, "players": [p.name for p in self.config.players], "lan": lan,
                 "hold_confirm_s": self.config.tosses.hold_confirm_s}
         return create_app(self.service, sim=self.sim, pin=pin, calibration=self.desk, info=info,
-                          status=self.status, evidence=self.evidence, hosts=hosts)
+                          status=self.status, evidence=self.evidence, hosts=hosts, answer=self.answer)
 
     def status(self) -> dict:
         """What ``GET /api/rig`` shows: mode, camera, inputs, notices."""
@@ -399,13 +403,21 @@ class Rig:
 
     # -- notices ---------------------------------------------------------------------------
     def notice(self, key: str, text: str | None, kind: str = "warn", *, action: str | None = None,
-               href: str | None = None) -> None:
-        """Show (``text``) or clear (None) a notice on the display."""
+               href: str | None = None, ask: bool = False) -> None:
+        """Show (``text``) or clear (None) a notice on the display (``ask``: a yes/no question)."""
         with self._lock:
             if text is None:
                 self._notices.pop(key, None)
             else:
-                self._notices[key] = Notice(key, text, kind, action, href)
+                self._notices[key] = Notice(key, text, kind, action, href, ask)
+
+    def answer(self, key: str, yes: bool) -> bool:
+        """The players' answer to the question notice ``key`` (False: no such question is open)."""
+        with self._lock:
+            notice = self._notices.get(key)
+        if notice is None or not notice.ask:
+            return False
+        return bool(self.game.on_answer(self, key, yes))
 
     # -- seats: the game's players sit at the configured inputs in order -------------------
     def seats(self) -> dict[str, str]:
@@ -588,7 +600,9 @@ class Rig:
             if phase == "reveal" and (new_turn or before != "review"):
                 # a fresh reveal (the copy choice made): a card already in view counts. Back from
                 # the review by an undo, the card in view was the one undone: it is not read again.
-                self.cards = None
+                with self.cards_lock, self._lock:
+                    self.cards = None
+                    self._notices = {k: n for k, n in self._notices.items() if not n.ask}  # its questions with it
             if self.tracker is not None:
                 phases = self.game.tracker_phases
                 self.tracker.open = (phase not in (None, "over")) if phases is None else phase in phases

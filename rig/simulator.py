@@ -85,12 +85,13 @@ class Simulator:
         while (tracker.reading.dice or tracker.moving) and time.monotonic() < deadline:
             time.sleep(0.02)
 
-    def show_card(self, card: str) -> None:
+    def show_card(self, card: str, *, layout: str | None = None, linger: bool | None = None) -> None:
+        """Lay the next card as players do: beside the last (``layout="row"``) or on top of it
+        (``"pile"``), the hand leaving the view clear or staying in view (``linger``); None: at random."""
         table = self.table
         if table.faces:
             table.clear()  # the reveal: the dice are out of the way, the cards go down in the box one by one
-        table.hide_card()
-        table.show_card(card)
+        table.show_card(card, layout=layout, linger=linger)
 
     def hide_card(self) -> None:
         self.table.hide_card()

@@ -437,3 +437,40 @@ def test_a_light_change_beyond_correction_is_one_notice_with_a_recalibrate_link(
         assert notices[0]["action"] == "Recalibrate" and notices[0]["href"] == "/calibrate?recalibrate=1"
         rig.read_dice(np.clip(frame.astype(np.float32) * 0.8, 0, 255).astype(np.uint8))  # within correction
         assert not [n for n in rig.status()["notices"] if n["key"] == "light"]
+
+
+# The row case needs issue 24's light estimate (cards covering half the floor), which beside the
+# learned pip reader broke the rig's simulated dice in the browser suite: kept out until both hold.
+ROW_NEEDS_LIGHT = pytest.mark.xfail(strict=True, reason="a row of cards bends the light estimate (issue 24, open)")
+
+
+@pytest.mark.parametrize("layout", ["pile", pytest.param("row", marks=ROW_NEEDS_LIGHT)])
+def test_same_colour_cards_in_a_row_are_each_booked_in_their_slot(config, tmp_path, layout):
+    """pink, pink, blue, blue laid as players do (on a pile or in a row, the hand sometimes staying
+    in view): four cards in that order — not pink, blue, blue and one missing."""
+    with Rig(config, mode="sim", data_dir=tmp_path, seed=5, sim_fps=25) as rig:
+        sim = rig.sim
+        sim.press("Ada")
+        wait_for(rig, lambda s: s["turn"]["started"], what="the turn to start")
+        for roll, n in enumerate((2, 3, 1), start=1):
+            sim.roll(n)
+            wait_for(rig, lambda s, r=roll: s["turn"]["rolls"] == r, what=f"roll {roll}")
+        for player in ("Cleo", "Ben", "Eli", "Dev"):
+            sim.press(player)
+            wait_for(rig, lambda s, p=player: any(t["player"] == p for t in s["turn"]["tosses"]), what=f"{player}'s toss")
+        wait_for(rig, lambda s: s["turn"]["phase"] == "copy", what="the copy choice")
+        sim.press("Ada")
+        wait_for(rig, lambda s: (s["turn"]["copy"] or {}).get("player") == "Ben", what="the copy choice")
+        sim.hold("Ada")
+        wait_for(rig, lambda s: s["turn"]["phase"] == "reveal", what="the reveal")
+        cards = ["pink", "pink", "blue", "blue"]
+        for k, (card, linger) in enumerate(zip(cards, (False, True, True, False)), start=1):
+            sim.show_card(card, layout=layout, linger=linger)
+
+            def booked_or_asked(s, k=k):  # a card laid exactly on one alike may be asked about: it was
+                asked = [n for n in rig.status()["notices"] if n.get("ask")]
+                return s["turn"]["cards_revealed"] == k or (asked and rig.answer(asked[0]["key"], True) and False)
+
+            wait_for(rig, booked_or_asked, what=f"card {k}")
+        state = wait_for(rig, lambda s: s["turn"]["phase"] == "review", what="the score")
+        assert [t["card"] for t in state["turn"]["tosses"]] == cards

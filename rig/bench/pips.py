@@ -370,6 +370,193 @@ def report_as_640x480(name: str, photos: list[Photo], params, images: dict, read
               f"{cm.total / max(1, len(chosen)):.1f} dice)")
 
 
+#: ``--scales``: the photos' content scaled by these factors inside a frame of the photo's own size
+SCALES = (0.4, 0.6, 1.0, 1.5)
+
+
+def scaled_frame(photo: Photo, image, factor: float) -> tuple[Photo, object, tuple]:
+    """The photo's content scaled by ``factor`` in a frame of the photo's own size: smaller, centred and
+    its edges replicated out; larger, its centre cut out. Returns the photo with the labels moved (dice cut
+    by the frame's edge left out), the frame, and the boxes of those cut dice (a die found there is
+    neither required nor extra)."""
+    import cv2
+
+    h, w = image.shape[:2]
+    nw, nh = round(w * factor), round(h * factor)
+    big = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR)
+    if factor <= 1:
+        left, top = (w - nw) // 2, (h - nh) // 2
+        frame = cv2.copyMakeBorder(big, top, h - nh - top, left, w - nw - left, cv2.BORDER_REPLICATE)
+    else:
+        left, top = -((nw - w) // 2), -((nh - h) // 2)
+        frame = big[-top:-top + h, -left:-left + w]
+    kept, cut = [], []
+    for d in photo.dice:
+        x, y, bw, bh = d.box
+        box = (left + x * factor, top + y * factor, bw * factor, bh * factor)
+        pad = 0.15 * max(box[2], box[3])  # the label covers the pips; the die reaches a little farther
+        inside = box[0] - pad >= 0 and box[1] - pad >= 0 and box[0] + box[2] + pad <= w and box[1] + box[3] + pad <= h
+        (kept if inside else cut).append(LabelledDie(d.pips, box))
+    return Photo(photo.path, photo.number, tuple(kept)), frame, tuple(cut)
+
+
+#: ``--scales``: how the dice's size is had: (label, the full pyramid, the size learned from the first sure frame)
+SIZE_MODES = (("no size hint", False, False), ("no size hint, full pyramid (before)", True, False),
+              ("size learned from the first sure frame", False, True))
+
+
+def _size_reader(reader, full: bool, learned: bool, params):
+    """``reader`` with the finder's pyramid run in full (``full``), or the dice's size learned from the first
+    sure frame and kept (``learned``, :class:`rig.vision.readers.DieSize`; ``reader`` then unused)."""
+    from rig.vision.anydie import read_pip_dice
+    from rig.vision.dicenet import default_dicenet
+    from rig.vision.readers import DieSize
+
+    nets = default_dicenet()
+    size = DieSize(params, None)
+
+    def read(frame, q):
+        if learned:
+            return size.read(frame, lambda f, q: read_pip_dice(f, q.anydie)).dice
+        if nets is None or not full:
+            return reader(frame, q)
+        nets.full_pyramid = True
+        try:
+            return reader(frame, q)
+        finally:
+            nets.full_pyramid = False
+    return read
+
+
+def report_scales(name: str, photos: list[Photo], params, images: dict, reader, splits: Sequence[str]) -> None:
+    """One line per split, scale (:func:`scaled_frame`) and way the size is had (:data:`SIZE_MODES`): the
+    same photos with dice smaller or larger in the frame, read with no size hint (coarse to fine, and the
+    full pyramid) and with the size learned from the first sure frame."""
+    for split, some in by_split(photos):
+        if split not in splits:
+            continue
+        for factor in SCALES:
+            framed = [scaled_frame(p, images[p.path], factor) for p in some]
+            chosen, frames = [p for p, _, _ in framed], {p.path: f for p, f, _ in framed}
+            cut = {p.path: c for p, _, c in framed}
+            sides = [max(d.box[2], d.box[3]) for p in chosen for d in p.dice]
+            side = sorted(sides)[len(sides) // 2] if sides else 0
+            size = "x".join(map(str, images[some[0].path].shape[1::-1])) if some else "-"
+            for label, full, learned in SIZE_MODES:
+                sized = _size_reader(reader, full, learned, params)
+
+                def read(frame, q, _cut=cut, _frames=frames, _sized=sized):
+                    path = next(k for k, v in _frames.items() if v is frame)
+                    return [d for d in _sized(frame, q) if not any(
+                        bx <= d.box[0] + d.box[2] / 2 <= bx + bw and by <= d.box[1] + d.box[3] / 2 <= by + bh
+                        for bx, by, bw, bh in (_grow(b) for b in (c.box for c in _cut[path])))]
+
+                cm, extra, ms, flags, frame_flags = evaluate_frames(chosen, params, frames, reader=read)
+                found = cm.total - sum(cm.missed)
+                print(f"[{name}, {split}, x{factor:g}: dice about {side:.0f} px in {size}, {label}] found {_pct(found, cm.total)}, "
+                      f"read right {_pct(cm.correct, cm.total)}, "
+                      f"silent wrong {_pct(flags.silent, found)}, dice flagged {_pct(flags.flagged_wrong + flags.flagged_right, found)}, "
+                      f"frames flagged {_pct(frame_flags.flagged, frame_flags.frames)}, {extra} extra  ({ms:.1f} ms per frame)")
+
+
+def report_speed(photos: list[Photo], params, images: dict, n: int = 12) -> None:
+    """Median ms per frame on one thread at 640x480, 1280x960 and 1920x1080 (the photos scaled up, dice
+    scaled with them): with no size hint (the full pyramid, as before; coarse to fine), with the size
+    learned from the first sure frame (:class:`rig.vision.readers.DieSize`, the frames after it) and with
+    the dice's size known (one finder pass). Each frame is timed in every way in turn, in one run (the
+    machine's load falls on all alike), and the ratios to the full pyramid printed."""
+    import statistics
+
+    import cv2
+
+    from dataclasses import replace
+
+    from rig.vision.anydie import read_pip_dice
+    from rig.vision.dicenet import default_dicenet
+    from rig.vision.readers import DieSize
+
+    nets = default_dicenet()
+    if nets is None:
+        print("[speed] the dice nets are absent, skipped")
+        return
+    some = photos[:: max(1, len(photos) // n)][:n]
+    ways = ("no size hint, full pyramid (before)", "no size hint, coarse to fine",
+            "size learned from the first sure frame", "size known (--die-px)")
+    for w, h in ((640, 480), (1280, 960), (1920, 1080)):
+        frames = [as_frame(p, images[p.path], (w, h)) for p in some]
+        spent: dict[str, list[float]] = {way: [] for way in ways}
+        size = DieSize(params, None)
+        for photo, frame in frames:
+            sides = sorted(max(d.box[2], d.box[3]) for d in photo.dice)
+            told = replace(params.anydie, die_px=1.2 * sides[len(sides) // 2] if sides else 0.0)
+            learning = size.die_px <= 0
+            for way in ways:
+                nets.full_pyramid = way == ways[0]
+                q = told if way == ways[3] else size.params.anydie if way == ways[2] else replace(params.anydie, die_px=0.0)
+                read_pip_dice(frame, q)  # warm
+                t0 = time.perf_counter()
+                reading = read_pip_dice(frame, q)
+                if way == ways[2] and not learning:
+                    spent[way].append(1000 * (time.perf_counter() - t0))
+                elif way != ways[2]:
+                    spent[way].append(1000 * (time.perf_counter() - t0))
+                if way == ways[2]:
+                    size.learn(reading)
+            nets.full_pyramid = False
+        before = statistics.median(spent[ways[0]])
+        for way in ways:
+            if spent[way]:
+                ms = statistics.median(spent[way])
+                print(f"[speed, one thread, {w}x{h}, {way}] median {ms:.1f} ms per frame over {len(spent[way])} frames"
+                      + (f" (x{before / ms:.1f} quicker than the full pyramid)" if way != ways[0] and ms > 0 else ""))
+            else:
+                print(f"[speed, one thread, {w}x{h}, {way}] no frame read surely: no size learned")
+    cv2.setNumThreads(1)
+
+
+def report_distractors(name: str, photos: list[Photo], params, images: dict, reader, splits: Sequence[str],
+                       seed: int = 0) -> None:
+    """The photos with a coin, ring, screw head, knot, fingertip and card corner drawn in
+    (:mod:`rig.bench.distractors`, seeded): the dice reported on them, ``ok`` or flagged, per kind."""
+    import numpy as np
+
+    from rig.bench.distractors import KINDS, add_distractors
+
+    for split, some in by_split(photos):
+        if split not in splits:
+            continue
+        rng = np.random.default_rng(seed)
+        placed = {kind: 0 for kind in KINDS}
+        ok = {kind: 0 for kind in KINDS}
+        flagged = {kind: 0 for kind in KINDS}
+        frames_flagged = frames_silent = 0
+        for photo in some:
+            frame = images[photo.path].copy()
+            sides = sorted(max(d.box[2], d.box[3]) for d in photo.dice) or [max(frame.shape[:2]) / 16]
+            drawn = add_distractors(frame, [d.box for d in photo.dice], 1.2 * sides[len(sides) // 2], rng)
+            found = reader(frame, params)
+            flagged_frame = any(f.count.status != "ok" for f in found) or len(found) != len(photo.dice)
+            frames_flagged += flagged_frame
+            false_ok = 0
+            for kind, (bx, by, bw, bh) in drawn:
+                placed[kind] += 1
+                on = [f for f in found if bx <= f.box[0] + f.box[2] / 2 <= bx + bw and by <= f.box[1] + f.box[3] / 2 <= by + bh]
+                ok[kind] += sum(f.count.status == "ok" for f in on)
+                flagged[kind] += sum(f.count.status != "ok" for f in on)
+                false_ok += sum(f.count.status == "ok" for f in on)
+            frames_silent += bool(false_ok) and not flagged_frame
+        print(f"[{name}, {split}, distractors drawn in] false dice reported ok {sum(ok.values())} of "
+              f"{sum(placed.values())} distractors, flagged {sum(flagged.values())}; frames (dice count known) flagged "
+              f"{_pct(frames_flagged, len(some))}, with a false die and not flagged {_pct(frames_silent, len(some))}")
+        print("  " + ", ".join(f"{kind}: {ok[kind]} ok / {flagged[kind]} flagged of {placed[kind]}" for kind in KINDS))
+
+
+def _grow(box: tuple, by: float = 0.3) -> tuple:
+    x, y, w, h = box
+    g = by * max(w, h)
+    return x - g, y - g, w + 2 * g, h + 2 * g
+
+
 def run_pips(args: argparse.Namespace) -> int:
     """``rig bench vision --game pips``: the colour-agnostic reader on both real sets, both splits."""
     import cv2
@@ -384,13 +571,25 @@ def run_pips(args: argparse.Namespace) -> int:
         if not folder.is_dir():
             print(f"{name}: {folder} is absent, skipped")
             continue
-        photos = load_photos(folder, any_name=any_name)
+        splits = SPLITS[getattr(args, "split", None) or "both"]
+        photos = [p for p in load_photos(folder, any_name=any_name, tuning_only=splits == ("tuning",))
+                  if ("held-out" if p.held_out else "tuning") in splits]
         images = {p.path: cv2.imread(str(p.path)) for p in photos}
         n = sum(len(p.dice) for p in photos)
+        if getattr(args, "distractors", False):
+            print(f"\n== {name}: {folder} ({len(photos)} photos), distractors drawn in, no size hint")
+            report_distractors(name, photos, params, images, read_any, splits)
+            continue
+        if getattr(args, "scales", False):
+            print(f"\n== {name}: {folder} ({len(photos)} photos, {n} labelled dice), scaled, no size hint")
+            report_scales(f"{name}", photos, params, images, read_any, splits)
+            report_speed(photos, params, images)
+            continue
         split = (f"held out: crc32(file name) % {COLOUR_HELD_OUT_MOD} == 0" if any_name
                  else f"held out: file numbers divisible by {HELD_OUT_EVERY}")
         print(f"\n== {name}: {folder} ({len(photos)} photos, {n} labelled dice; {split})")
         report_find(f"{name}, colour-agnostic reader", photos, params, images, read_any)
+        report_speed(photos, params, images)
         if any(images[p.path].shape[:2] != (480, 640) for p in photos):
             print()
             report_as_640x480(f"{name}, colour-agnostic reader", photos, params, images, read_any)
@@ -399,6 +598,9 @@ def run_pips(args: argparse.Namespace) -> int:
         if not any_name:
             report_find(f"{name}, white-die reader", photos, params, images, find_pip_dice)
     return 0
+
+
+SPLITS = {"both": ("tuning", "held-out"), "tuning": ("tuning",), "held-out": ("held-out",)}
 
 
 def colour_folder(arg: Path | None) -> Path:
@@ -416,6 +618,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--params", type=Path, default=None, help="pip parameter file (default calibration/pips.toml)")
     parser.add_argument("--rendered", type=int, default=100, metavar="N", help="rendered frames of each kind (default 100)")
     parser.add_argument("--no-find", action="store_true", help="skip finding dice without the labels")
+    parser.add_argument("--scales", action="store_true",
+                        help="(--game pips) the photos scaled x" + ", x".join(f"{f:g}" for f in SCALES)
+                        + " in frames of their own size, read with no size hint")
+    parser.add_argument("--distractors", action="store_true",
+                        help="(--game pips) the photos with a coin, ring, screw, knot, fingertip and card corner drawn in: "
+                        "false dice reported ok")
+    parser.add_argument("--split", choices=tuple(SPLITS), default="both",
+                        help="(--game pips) which split of the photos to read (default both; tune on 'tuning' only)")
     parser.add_argument("--overlays", type=Path, default=None, metavar="DIR",
                         help="(--game pips) draw the hardest held-out photos into DIR")
 

@@ -10,7 +10,13 @@
    plan's. Printed: the error per height and lighting, how many are within 5 %, and how often
    calibration refused the frames (its flag rate). The virtual table draws dice at the size it is
    given: this checks the rig's measuring chain against the plan, not a lens model.
-3. **Box in view** (``rig doctor``'s plan check): virtual-table frames with the box in view, and the
+3. **Plan against the twin** (``--twin N``, needs ``pip install -e '.[twin]'``): for N path-traced
+   twin tables (:mod:`rig.twin`, seeds from ``--first-table``; their renders come from the cache when
+   there), the plan for the table's camera (Camera Module 3, lens height, picture size and sensor
+   crop: :meth:`~rig.twin.table.TwinTable.plan`) against the dice in the rendered ritual frames: their
+   true 16 mm top faces projected through the twin's camera (tilt and position included), and the die
+   size calibration measures on the developed frames. Printed per table, and how many are within 5 %.
+4. **Box in view** (``rig doctor``'s plan check): virtual-table frames with the box in view, and the
    same frames with the camera moved so a side of the box leaves the picture; printed: how many in-view
    frames are wrongly flagged and how many moved ones are caught, per lighting.
 """
@@ -31,6 +37,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--no-parts", action="store_true", help="skip building the parts")
     parser.add_argument("--heights", type=lambda t: tuple(int(v) for v in t.split(",")), default=HEIGHTS,
                         metavar="CM,CM", help="camera heights to plan and render (default 30,35,40,45,50)")
+    parser.add_argument("--twin", type=int, default=0, metavar="N",
+                        help="also compare the plan with N path-traced twin tables (needs the [twin] extra)")
+    parser.add_argument("--first-table", type=int, default=100, help="the first twin table's seed (default 100)")
+    parser.add_argument("--spp", type=int, default=8, help="twin samples per pixel (default 8)")
     parser.add_argument("--out", type=Path, default=None,
                         help="where the parts go (default: a temporary folder, removed afterwards)")
 
@@ -110,6 +120,69 @@ def bench_plan_vs_table(heights=HEIGHTS) -> None:
               f"({refused / total:.0%})")
 
 
+def twin_top_px(table, die) -> float:
+    """The mean side (px) of a die's top face as the twin's camera projects it."""
+    import numpy as np
+
+    from rig.twin.optics import project
+    from rig.twin.physics import DIE, NORMALS
+
+    rot = np.asarray(die.rotation)
+    normals = [rot @ n for n in NORMALS]
+    n = max(normals, key=lambda v: v[2])  # the face looking up
+    helper = np.array([1.0, 0.0, 0.0]) if abs(n[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
+    u = np.cross(n, helper)
+    u /= np.linalg.norm(u)
+    v = np.cross(n, u)
+    c = np.asarray(die.centre) + n * DIE / 2
+    corners = project(table, np.array([c + (su * u + sv * v) * DIE / 2 for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))]))
+    return float(np.mean([np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)]))
+
+
+def bench_plan_vs_twin(n: int, first: int, spp: int) -> None:
+    import numpy as np
+
+    from rig.bench.tables import _photo_patch
+    from rig.bench.twin import calibrated
+    from rig.bench.unseen import textures_dir
+    from rig.twin.table import TwinTable
+    from rig.vision.errors import VisionError
+
+    data = textures_dir(None)
+    print(f"plan vs twin ({n} path-traced tables from seed {first}, Camera Module 3 cropped to the box, "
+          f"{spp} spp; die px: the plan's, the true top faces projected, calibration's measure):")
+    projected_err, measured_err, refused = [], [], 0
+    for seed in range(first, first + n):
+        table = TwinTable.random(seed, photo=lambda kind, rng: _photo_patch(kind, rng, data))
+        plan = table.plan()
+        shots = [s for s in table.shots(0) if s.name.startswith("ritual:") or s.name == "empty"]
+        renders = {s.name: table.render(s, spp=spp) for s in shots}
+        tops = [twin_top_px(table, d) for s in shots for d in s.dice]
+        proj = float(np.mean(tops))
+        projected_err.append(proj / plan.die_px - 1)
+        c = table.camera
+        row = (f"  table {seed}: {c['height'] * 100:.1f} cm, tilt {c['tilt_x']:+.1f}/{c['tilt_y']:+.1f}°, "
+               f"{table.size[0]}x{table.size[1]} = {plan.frame[0]}x{plan.frame[1]} cropped "
+               f"({c['fov']:.1f}° of {plan.hfov_deg:.1f}°): plan {plan.die_px:.1f} px; projected {proj:.1f} "
+               f"({projected_err[-1]:+.1%}, {min(tops):.1f}-{max(tops):.1f})")
+        try:
+            profile, _ = calibrated(table, renders, seed)
+        except VisionError as exc:
+            refused += 1
+            print(row + f"; calibration refused ({exc})")
+            continue
+        measured = profile.die_px(table.size[0])
+        measured_err.append(measured / plan.die_px - 1)
+        print(row + f"; calibrated {measured:.1f} ({measured_err[-1]:+.1%})")
+    for name, errs in (("projected", projected_err), ("calibrated", measured_err)):
+        if errs:
+            arr = np.abs(np.array(errs))
+            print(f"  die px within 5 % of the plan ({name}): {int((arr <= 0.05).sum())}/{len(arr)} "
+                  f"(mean |error| {arr.mean():.1%}, max {arr.max():.1%})")
+    if refused:
+        print(f"  calibration refused {refused}/{n} tables")
+
+
 def bench_box_in_view(frames: int) -> None:
     import numpy as np
 
@@ -138,5 +211,7 @@ def run(args) -> int:
     if not args.no_parts:
         bench_parts(args.out)
     bench_plan_vs_table(args.heights)
+    if args.twin:
+        bench_plan_vs_twin(args.twin, args.first_table, args.spp)
     bench_box_in_view(args.frames)
     return 0

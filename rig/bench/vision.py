@@ -36,6 +36,13 @@ def add_arguments(parser) -> None:
     parser.add_argument("--unseen", action="store_true",
                         help="the colour dice reader: tables drawn by an independent generator (rig.bench.tables), calibrated once "
                         "each, read in the same light and after exposure/white-balance drift")
+    parser.add_argument("--twin", action="store_true",
+                        help="the colour dice reader on the path-traced twin of the table (rig.twin: pybullet + Mitsuba 3, "
+                        "pip install -e '.[twin]'): calibrated once per table, thrown turns, lamp drift; "
+                        "--tables/--first-table/--turns as for --unseen (renders cached in ~/.cache/rig/twin)")
+    parser.add_argument("--spp", type=int, default=8, help="--twin: path-tracing samples per pixel (default 8)")
+    parser.add_argument("--show", metavar="DIR", default=None,
+                        help="--twin: write each table's first turns with the reading drawn on into DIR")
     parser.add_argument("--tables", type=int, default=12, help="--unseen: how many tables (default 12)")
     parser.add_argument("--first-table", type=int, default=1000,
                         help="--unseen: seed of the first table (default 1000; seeds 0-99 are the tuning set)")
@@ -102,6 +109,10 @@ def run(args) -> int:
 
 def run_colour_dice(args) -> int:
     """The colour dice reader (:mod:`rig.vision.dice`) on the virtual table (``--unseen``: unseen tables)."""
+    if getattr(args, "twin", False):
+        from rig.bench import twin
+
+        return twin.run(args)
     if getattr(args, "unseen", False):
         from rig.bench import unseen
 

@@ -13,12 +13,13 @@ BENCHMARKS = {
     "vision": ("rig.bench.vision", "dice/card reading accuracy and ms per frame on the virtual table"),
     "tosses": ("rig.bench.tosses", "toss ordering and latency through the real gpiozero stack"),
     "events": ("rig.bench.events", "event-log append latency with fsync on"),
+    "reveal": ("rig.bench.reveal", "card reveals laid as players do: cards booked wrong in silence, how often the rig asks"),
     "durability": ("rig.bench.durability", "SIGKILL campaign: acknowledged inputs lost, end state vs uninterrupted"),
     "storage": ("rig.bench.storage", "bit flips, cuts, foreign files, a full disk: refused files changed, losses unnoticed"),
     "fuzz": ("rig.bench.fuzz", "fuzzed HTTP requests and CLI inputs: 500s, tracebacks, poisoned states, exit codes"),
     "lan": ("rig.bench.lan", "the kiosk's answer time while a LAN client opens many connections; PIN search time"),
     "league": ("rig.bench.league", "N tables through a real mosquitto into rig league: events/s, latency, catch-up"),
-    "plan": ("rig.bench.plan", "printed parts' build time; rig plan's die px against the virtual table; box in view"),
+    "plan": ("rig.bench.plan", "printed parts' build time; rig plan's die px against the virtual table (and the twin: --twin N); box in view"),
     "start": ("rig.bench.start", "how long rig --help, rig score, rig doctor and rig run to its first page take"),
 }
 

@@ -2,10 +2,12 @@
 
 ``--game NAME`` reads another registered game's dice instead (pips and colours; no profile
 needed, their thresholds and palette are in ``calibration/pips.toml`` or ``--params``);
-``--game pips`` finds plain white pip dice and counts their pips (``--any-colour``: dice of any body
-and pip colour, with the colour-agnostic finder and the learned pip counter; ``--dice N`` the
-number of dice that must be in view; ``--die-px PX`` the dice's side in the image, for a camera
-nearer or farther than the photo sets' own)."""
+``--game pips`` finds pip dice of any body and pip colour and counts their pips with the learned
+finder and reader (:mod:`rig.vision.dicenet`; the dice's size is found on an image pyramid, no hint
+needed, and learned from the first image read surely: the next images of the same size are read at it,
+one finder pass each); ``--dice N`` the number of dice that must be in view; ``--die-px PX`` the dice's
+side in the image, an override of the size found. ``--any-colour`` is accepted and changes nothing (it is the
+default since the white-die counter was retired from this command)."""
 
 from __future__ import annotations
 
@@ -32,16 +34,16 @@ def register(subparsers) -> None:
     games = registry.games()
     parser.add_argument("--game", choices=[g.name for g in games] + [PIPS], default=registry.DEFAULT,
                         help="whose dice to read: " + ", ".join(f"{g.name} ({g.title})" for g in games)
-                        + f" (default {registry.DEFAULT}), pips (plain white pip dice: the pips on each top face)")
+                        + f" (default {registry.DEFAULT}), pips (pip dice of any colour: the pips on each top face)")
     parser.add_argument("--variant", choices=("standard", "twister"), default="standard",
                         help="the game's variant for the ready 'rig score' request (default standard)")
     parser.add_argument("--params", metavar="PIPS.toml", help="pip reader parameters (default calibration/pips.toml)")
     parser.add_argument("--any-colour", action="store_true",
-                        help="pips: dice of any body and pip colour (the colour-agnostic reader)")
+                        help="pips: dice of any body and pip colour (the default; kept for old scripts)")
     parser.add_argument("--dice", type=int, metavar="N", default=None,
                         help="pips: the number of dice in view; another number makes the frame uncertain")
     parser.add_argument("--die-px", type=float, metavar="PX", default=None,
-                        help="pips: the dice's side in the image, px (default: about 1/16 of its longer side)")
+                        help="pips: the dice's side in the image, px (default: found on an image pyramid)")
     parser.add_argument("--json", action="store_true", help="print one JSON object per image (one per line)")
     parser.add_argument("--overlay", metavar="DIR", help="write each image with outlines and labels to DIR")
     parser.add_argument("--cards", action="store_true", help="read the player card in view instead of dice")
@@ -126,34 +128,27 @@ def _check_paths(args):
     return out_dir
 
 
-def read_white_dice(frame, params) -> dict:
-    """Plain white pip dice: each die found, its pips, and whether every one was read surely."""
-    from rig.vision.pips import find_pip_dice
-
-    dice = find_pip_dice(frame, params)
-    reasons = [f"die at ({d.centre[0]:.0f},{d.centre[1]:.0f}): {reason}"
-               for d in dice if d.count.status != "ok" for reason in d.count.reasons or ("not sure",)]
-    return {"game": "pips", "status": "uncertain" if reasons else "ok", "reasons": reasons,
-            "total": sum(d.pips for d in dice),
-            "dice": [{"face": d.pips, "x": d.centre[0], "y": d.centre[1], **d.to_dict()} for d in dice]}
-
-
-def read_any_dice(frame, params, dice_count: int | None = None) -> dict:
-    """Pip dice of any colour (:func:`rig.vision.anydie.read_pip_dice`), shaped like :func:`read_white_dice`."""
+def read_any_dice(frame, params, dice_count: int | None = None, size=None) -> dict:
+    """Pip dice of any colour (:func:`rig.vision.anydie.read_pip_dice`): each die found, its pips, and
+    whether every one (and the count, when given) was read surely. ``size``: a
+    :class:`rig.vision.readers.DieSize` to read at (when it knows the dice's size) and learn from."""
     from rig.vision.anydie import read_pip_dice
 
-    reading = read_pip_dice(frame, params.anydie, expected=None if dice_count is None else (dice_count,))
+    expected = None if dice_count is None else (dice_count,)
+    if size is None:
+        reading = read_pip_dice(frame, params.anydie, expected=expected)
+    else:
+        reading = size.read(frame, lambda f, q: read_pip_dice(f, q.anydie, expected=expected))
     return {"game": "pips", "status": reading.status, "reasons": list(reading.reasons), "total": reading.total,
             "dice": [{"face": d.pips, "x": d.centre[0], "y": d.centre[1], **d.to_dict()} for d in reading.dice]}
 
 
 def read_pips(frame, game: str, params, variant: str = "standard", *, any_colour: bool = False,
-              dice_count: int | None = None) -> dict:
-    """One frame of ``game`` (a pip-dice game of the registry, or pips) as ``rig read --game`` prints it."""
+              dice_count: int | None = None, size=None) -> dict:
+    """One frame of ``game`` (a pip-dice game of the registry, or pips) as ``rig read --game`` prints it
+    (``size``: pips, the dice's size per :func:`read_any_dice`)."""
     if game == PIPS:
-        if any_colour or dice_count is not None:
-            return read_any_dice(frame, params, dice_count)
-        return read_white_dice(frame, params)
+        return read_any_dice(frame, params, dice_count, size)
     from rig import registry
 
     return registry.get(game).read_image(frame, params=params, variant=variant)
@@ -175,11 +170,22 @@ def run_pips(args) -> int:
     if args.die_px is not None:
         params = replace(params, anydie=replace(params.anydie, die_px=args.die_px))
     out_dir = _check_paths(args)
+    from rig.vision.readers import DieSize
+
+    sizes: dict[tuple[int, int], tuple[DieSize, str]] = {}  # per image size: the dice's size, learned from which image
     for path in args.images:
         frame = load_image(path)
+        size, source = sizes.setdefault(frame.shape[:2], (DieSize(params, args.dice), ""))
         result = {"image": str(path), **read_pips(frame, args.game, params, args.variant,
-                                                  any_colour=args.any_colour or args.die_px is not None,
-                                                  dice_count=args.dice)}
+                                                  any_colour=True,
+                                                  dice_count=args.dice, size=size if args.game == PIPS else None)}
+        if args.game == PIPS:
+            known = size.used
+            if not known and size.die_px and not size.fixed:  # learned (or learned anew) from this image
+                sizes[frame.shape[:2]] = (size, str(path))
+                result["die_px_learned"] = round(size.die_px, 1)
+            result["die_px"] = round(known, 1) if known else None
+            result["die_px_from"] = ("--die-px" if size.fixed else f"learned from {source}") if known else "pyramid"
         print(json.dumps(result) if args.json else _human_pips(result), flush=True)
         if out_dir is not None:
             _write(out_dir / (Path(path).stem + ".png"), _draw_pips(frame, result))
@@ -197,6 +203,11 @@ def _human_pips(result: dict) -> str:
     line = f"{result['image']}: {result['status']} {len(result['dice'])} dice: {dice or '-'}"
     if result["game"] == PIPS:
         line += f"\n  total: {result['total']} pips"
+        if result.get("die_px"):
+            line += f"\n  dice read at {result['die_px']:g} px ({result['die_px_from']})"
+        if result.get("die_px_learned"):
+            line += (f"\n  dice size learned: {result['die_px_learned']:g} px (the next images of this size are read "
+                     "at it; --die-px to set it)")
     else:
         from rig import registry
 

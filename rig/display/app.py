@@ -267,7 +267,12 @@ def sim_routes(sim, *, can_change, forbidden=forbidden) -> list[Route]:
         card = body.get("card")
         if card is not None and card not in CARDS:
             raise _BadRequest(f"'card' must be one of {', '.join(CARDS)} or null")
-        return (lambda: sim.show_card(card)) if card else sim.hide_card
+        layout = body.get("layout")
+        if layout not in (None, "row", "pile"):
+            raise _BadRequest("'layout' must be \"row\", \"pile\" or absent (the players' habit, at random)")
+        if not card:
+            return sim.hide_card
+        return (lambda: sim.show_card(card, layout=layout)) if layout else (lambda: sim.show_card(card))
 
     def camera(body):
         connected = body.get("connected")
@@ -295,6 +300,7 @@ def create_app(
     status: Callable[[], dict] | None = None,
     evidence=None,
     hosts: Iterable[str] = (),
+    answer: Callable[[str, bool], bool] | None = None,
 ) -> Starlette:
     """The web app over an engine service.
 
@@ -305,7 +311,8 @@ def create_app(
     own state for ``GET /api/rig`` (camera, inputs, notices). ``evidence`` — the rig's
     :class:`rig.evidence.EvidenceStore` for the referee's routes (:mod:`rig.display.referee`) or None.
     ``hosts`` — host names the rig answers to besides its IP addresses, ``localhost``, its host name
-    and ``NAME.local`` (DNS-rebinding guard).
+    and ``NAME.local`` (DNS-rebinding guard). ``answer(key, yes)`` — the rig's answer to a question
+    notice (``POST /api/answer``; False: no such question open).
     """
     from rig.display.api import api_routes
     from rig.display.games import described, page_routes
@@ -349,6 +356,23 @@ def create_app(
         body = await asyncio.to_thread(status) if status else {"notices": []}
         return JSONResponse(body, headers={"cache-control": "no-store"})
 
+    async def post_answer(request: Request) -> Response:
+        """``POST /api/answer {"key": K, "answer": "yes"|"no"}``: the players answer a question notice."""
+        if not can_change(request):
+            return refuse(request)
+        try:
+            body = await _json_object(request)
+        except _BadRequest as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        key, said = body.get("key"), body.get("answer")
+        if not isinstance(key, str) or said not in ("yes", "no"):
+            return JSONResponse({"error": "POST /api/answer needs {\"key\": NOTICE_KEY, \"answer\": \"yes\" or \"no\"}"},
+                                status_code=422)
+        done = await asyncio.to_thread(answer, key, said == "yes") if answer else False
+        if not done:
+            return JSONResponse({"error": f"no question {key!r} is open"}, status_code=409)
+        return JSONResponse({"ok": True})
+
     async def health(request: Request) -> Response:
         version = await asyncio.to_thread(lambda: service.version)
         return JSONResponse({"ok": True, "version": version}, headers={"cache-control": "no-store"})
@@ -361,6 +385,7 @@ def create_app(
         Route("/api/pin", check_pin, methods=["POST"]),
         Route("/api/rig", rig_status),
         Route("/api/health", health),
+        Route("/api/answer", post_answer, methods=["POST"]),
     ]
     if sim is not None:
         routes += sim_routes(sim, can_change=can_change, forbidden=refuse)

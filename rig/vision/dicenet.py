@@ -16,6 +16,7 @@ probability; :func:`rig.vision.anydie.read_pip_dice` turns them into ``ok`` or a
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +38,23 @@ STRIDE = 4  # finder input px per heat-map cell
 CROP = 48  # the reader's input side, px
 CROP_GROW = 1.3  # the reader's crop: this many times the die's side, centred on the die
 SURE = 0.9  # a reading less sure than this is read again, mirrored
+#: without a size hint the finder runs on a pyramid: the dice assumed to be these fractions of the frame's longer side
+LEVELS = tuple(FIND_DIE / FIND_LONG * 1.5 ** k for k in range(-2, 4))  # 0.026 .. 0.198
+#: ... for dice at least this many frame px wide
+MIN_DIE = 16.0
+#: a level's strength: its this many strongest peaks, as the finder and the reader score them
+VOUCH = 3
+#: a crowded peak (:func:`crowded`) counts this much towards its level's strength
+CROWDED = 0.3
+#: a level's strength is lowered by this per step away from the finder's own size (FIND_DIE / FIND_LONG)
+STEP_COST = 0.06
+#: a coarser level's peak this strong (finder x reader) holding two of a finer level's peaks makes them pips
+SURE_DIE = 0.7
+#: a level vouches for the peaks whose side (finder px) is within this band around FIND_DIE
+BAND = (0.65 * FIND_DIE, 1.6 * FIND_DIE)
+#: the pyramid is run coarse to fine (:meth:`DiceNet.level`); a finer level is skipped when the strongest level so
+#: far is within this of the most the finer one could score (1 - its step cost; 0: the full pyramid's choice, always)
+SKIP_SLACK = 0.05
 
 
 class DiceNetError(VisionError):
@@ -128,6 +146,8 @@ class DiceNet:
         # finder ~25 % slower), same outputs; OpenCV 4 has the classic engine only
         self.finder, self.reader = _load(find), _load(read, "ENGINE_CLASSIC")
         self.crop, self.sure = crop, sure
+        #: run every pyramid level with no size hint (:meth:`level`'s ``full``), not the coarse-to-fine search
+        self.full_pyramid = False
 
     def heat(self, frame: np.ndarray, die_px: float = 0.0) -> tuple[np.ndarray, np.ndarray, float]:
         """The finder's heat map (0..1) and log side map (cells), and the frame-to-finder scale."""
@@ -157,12 +177,96 @@ class DiceNet:
         z = np.exp(z - z.max(axis=1, keepdims=True))
         return z / z.sum(axis=1, keepdims=True)
 
+    def find(self, frame: np.ndarray, floor: float = 0.2, die_px: float = 0.0) -> list[tuple[float, float, float, float]]:
+        """The finder's peaks above ``floor`` as (x, y, side, score) in frame px: at ``die_px`` (the dice's
+        side in frame px) when known, else at the pyramid level :meth:`level` picks."""
+        heat, sides, s = self.heat(frame, die_px) if die_px > 0 else self.level(frame, floor, full=self.full_pyramid)[2]
+        return [(x / s, y / s, side / s, score) for x, y, side, score in peaks(heat, sides, floor)]
+
+    def die_size(self, frame: np.ndarray, floor: float = 0.2) -> tuple[float, float]:
+        """The dice's side in frame px as the pyramid sees it (the median side of the chosen level's
+        strongest peaks), and how sure (the level's strength, 0..1; 0: no dice seen)."""
+        die_px, q, (heat, sides, s) = self.level(frame, floor, full=self.full_pyramid)
+        kept = [side for _, _, side, _ in peaks(heat, sides, floor) if BAND[0] <= side <= BAND[1]][:VOUCH]
+        return (float(np.median(kept)) / s if kept and q > 0 else die_px), q
+
+    def level(self, frame: np.ndarray, floor: float = 0.2, *, full: bool = False
+              ) -> tuple[float, float, tuple[np.ndarray, np.ndarray, float]]:
+        """The pyramid level the dice are best seen at: its die size (frame px), strength and finder output.
+
+        The finder runs with the dice assumed :data:`LEVELS` of the frame's longer side (each level a
+        step of 1.5 from the next, dice under :data:`MIN_DIE` px not looked for); each level vouches for
+        its :data:`VOUCH` strongest peaks of about the size it was trained on (:data:`BAND`), scored by
+        the finder and by the reader (a pip seen as a small die, a level too fine, is read as no die or
+        unsurely). The strongest level wins; a frame without dice gives the middle level, strength 0.
+
+        The levels are run coarse to fine (a finer level's finder input is 1.5 x 1.5 times larger, the
+        finest costs about half the pyramid): a finer level is skipped, with every finer one after it,
+        when the strongest level so far is within :data:`SKIP_SLACK` of the most it could score (1 less
+        its step cost). On the tuning photos (x0.4, x0.6, x1, x1.5) 0.05 keeps the full pyramid's figures
+        (0.1 lost 9 dice of 1,125 at x0.6) and runs about 1.3-2.8 times quicker.
+        ``full``: every level is run (the search's reference, ``rig bench vision --game pips --scales``).
+        """
+        long_side = max(frame.shape[:2])
+        levels = [r for r in LEVELS if r * long_side >= MIN_DIE and FIND_DIE / (r * long_side) <= FIND_MAX / long_side]
+        if not levels:  # a frame too small for any level
+            return long_side / 16, 0.0, self.heat(frame, long_side / 16)
+        seen = []  # per level, coarse to fine: die_px, steps from the finder's own size, finder output, scored peaks
+        best: tuple[float, float, tuple] | None = None
+        for r in reversed(levels):
+            steps = math.log(r * FIND_LONG / FIND_DIE) / math.log(1.5)  # < 0: a finer level (smaller dice)
+            if not full and steps < 0 and best is not None and best[1] >= 1.0 - STEP_COST * abs(steps) - SKIP_SLACK:
+                break  # this level, and every finer one, could beat the strongest so far by SKIP_SLACK at most
+            die_px, steps, out, scored = self._level(frame, r * long_side, floor)
+            # a coarser level's sure die holding two or more of this level's peaks: those are its pips
+            big = [(x, y, side) for _, _, _, coarse in seen for x, y, side, q in coarse if q >= SURE_DIE]
+            q = float(np.mean([q * (CROWDED if pip_of_bigger(x, y, scored, big) else 1.0) for x, y, _, q in scored])
+                      ) if scored else 0.0
+            # a level away from the finder's own (the photo sets' dice) must be the stronger for it
+            q -= STEP_COST * abs(steps)
+            seen.append((die_px, steps, out, scored))
+            if best is None or q > best[1]:
+                best = (die_px, q, out)
+        return best[0], max(0.0, best[1]), best[2]
+
+    def _level(self, frame: np.ndarray, die_px: float, floor: float) -> tuple:
+        """One pyramid level (:meth:`level`): die_px, steps from the finder's own size, finder output, and
+        its :data:`VOUCH` strongest peaks in :data:`BAND` as (x, y, side, score) in frame px."""
+        out = self.heat(frame, die_px)
+        heat, sides, s = out
+        found = [(x / s, y / s, side / s, score) for x, y, side, score in peaks(heat, sides, floor)]
+        kept = [f for f in found if BAND[0] <= f[2] * s <= BAND[1]][:VOUCH]
+        scored = []
+        if kept:
+            probs = self.read_at(frame, [(x, y, side) for x, y, side, _ in kept])
+            # a peak crowded by another nearer than a die's side is a pip, not a die (a level too fine)
+            scored = [(x, y, side, score * p[1:].max() * (CROWDED if crowded(x, y, side, found) else 1.0))
+                      for (x, y, side, score), p in zip(kept, probs)]
+        steps = math.log(die_px / max(frame.shape[:2]) * FIND_LONG / FIND_DIE) / math.log(1.5)  # < 0: finer
+        return die_px, steps, out, scored
+
     def candidates(self, frame: np.ndarray, floor: float = 0.2, die_px: float = 0.0) -> list[Candidate]:
         """Every heat-map peak above ``floor``, read (``die_px``: the dice's side in frame px, if known)."""
-        heat, sides, s = self.heat(frame, die_px)
-        found = [(x / s, y / s, side / s, score) for x, y, side, score in peaks(heat, sides, floor)]
+        found = self.find(frame, floor, die_px)
         probs = self.read_at(frame, [(x, y, side) for x, y, side, _ in found])
         return [Candidate(x, y, side, score, p) for (x, y, side, score), p in zip(found, probs)]
+
+
+def _inside(x: float, y: float, bx: float, by: float, side: float) -> bool:
+    return abs(x - bx) < side / 2 and abs(y - by) < side / 2
+
+
+def pip_of_bigger(x: float, y: float, peaks_here, bigger) -> bool:
+    """Whether the peak at (x, y) lies in one of the ``bigger`` dice ((x, y, side), a coarser level's) that
+    holds two or more of ``peaks_here`` ((x, y, ...)): then they are that die's pips."""
+    return any(_inside(x, y, bx, by, side) and sum(_inside(px, py, bx, by, side) for px, py, *_ in peaks_here) >= 2
+               for bx, by, side in bigger)
+
+
+def crowded(x: float, y: float, side: float, others, near: float = 0.75) -> bool:
+    """Whether another of ``others`` ((x, y, side, score)) lies nearer to (x, y) than ``near`` x ``side``:
+    dice, even touching, are a side apart; pips of one face are closer."""
+    return any(0 < (x - ox) ** 2 + (y - oy) ** 2 < (near * side) ** 2 for ox, oy, *_ in others)
 
 
 def _load(path: Path, engine: str = "") -> cv2.dnn.Net:
@@ -202,6 +306,8 @@ def judge(c: Candidate, p: AnyDieParams) -> PipDie | None:
         reasons.append(f"the pip reader sees no die here ({p0:.2f})")
     if c.score < p.find_ok:
         reasons.append(f"faint die (finder {c.score:.2f})")
+    elif k == 1 and c.score < p.one_ok:
+        reasons.append(f"a 1 the finder is unsure of (finder {c.score:.2f}): a die, or a coin or knot?")
     if pk < p.read_ok:
         second = 1 + int(np.argsort(c.probs[1:])[-2])
         reasons.append(f"pips unclear: {k} ({pk:.2f}) or {second} ({float(c.probs[second]):.2f})")
@@ -214,4 +320,17 @@ def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet) -> list[PipDie]
     # a peak below find_keep is no die (judge): it is never read, and it cannot hide a stronger one
     floor = max(p.find_floor, p.find_keep)
     dice = [d for d in (judge(c, p) for c in nets.candidates(frame, floor, p.die_px)) if d is not None]
+    # two dice nearer than a die's side cannot both be dice (pips seen as dice, a die seen twice): flagged
+    centres = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2, d.box[2]) for d in dice]
+    dice = [_flag(d, "overlaps another die (pips seen as dice?)") if crowded(*c, centres, OVERLAP) else d
+            for d, c in zip(dice, centres)]
     return sorted(dice, key=lambda d: (d.box[1], d.box[0]))
+
+
+#: dice whose centres are nearer than this many sides are flagged (:func:`read_dice`)
+OVERLAP = 0.8
+
+
+def _flag(die: PipDie, reason: str) -> PipDie:
+    c = die.count
+    return PipDie(die.box, PipCount(c.pips, c.centres, c.confidence, "uncertain", c.reasons + (reason,)))

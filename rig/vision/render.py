@@ -189,6 +189,8 @@ class Scene:
     hand: Hand | None = None
     card: PlacedCard | None = None
     texture_seed: int = 0
+    #: cards laid before ``card`` (in a row beside it, or under it on a pile), drawn in order below it
+    laid: tuple[PlacedCard, ...] = ()
 
     def replace(self, **changes) -> Scene:
         return dataclasses.replace(self, **changes)
@@ -428,8 +430,9 @@ def render_scene(scene: Scene, *, size: tuple[int, int] | None = None, seed: int
     footprint = np.zeros((h, w), np.float32)
 
     placed = []  # ((x0, y0, bgra), height in die sides)
-    if scene.card is not None:
-        c = scene.card
+    for c in (*scene.laid, scene.card):
+        if c is None:
+            continue
         iside = max(4, round(side))
         sprite = _card_sprite(c.card, iside)
         p = _warp(sprite, (sprite.shape[1] / 2, sprite.shape[0] / 2), c.x * k, c.y * k, c.angle, side / iside, size)

@@ -92,18 +92,25 @@ def test_plain_white_pip_dice_from_a_real_photograph(capsys):
 
 
 
-def test_plain_white_pip_dice_rendered_with_known_truth(tmp_path, capsys):
+def test_rendered_pip_dice_are_read_right_or_flagged(tmp_path, capsys):
+    """The learned reader (the default) on rendered white dice: a frame said ``ok`` holds every die read
+    right; a frame with a die missed, extra or misread says ``uncertain`` (the dice count known)."""
     from rig.vision.render_pips import render_pip_dice
 
-    frame, truth = render_pip_dice(seed=5)
-    path = tmp_path / "table.png"
-    cv2.imwrite(str(path), frame)
-    assert main(["read", "--game", "pips", "--json", str(path)]) == 0
-    result = json.loads(capsys.readouterr().out)
-    assert sorted(d["pips"] for d in result["dice"]) == sorted(t.pips for t in truth)
-    assert result["total"] == sum(t.pips for t in truth)
+    sure = 0
+    for seed in range(1, 9):
+        frame, truth = render_pip_dice(seed=seed)
+        path = tmp_path / f"table{seed}.png"
+        cv2.imwrite(str(path), frame)
+        assert main(["read", "--game", "pips", "--dice", str(len(truth)), "--json", str(path)]) == 0
+        result = json.loads(capsys.readouterr().out)
+        right = sorted(d["pips"] for d in result["dice"]) == sorted(t.pips for t in truth)
+        assert result["status"] == "uncertain" or right, (seed, result)
+        sure += result["status"] == "ok"
+        assert result["total"] == sum(d["pips"] for d in result["dice"])
+    assert sure >= 2  # not everything flagged
     assert main(["read", "--game", "pips", str(path)]) == 0
-    assert f"total: {result['total']} pips" in capsys.readouterr().out
+    assert "total: " in capsys.readouterr().out
 
 
 def _drawn_dice(path):
@@ -145,3 +152,60 @@ def test_bench_vision_pips_prints_both_sets(capsys, tmp_path):
                  "--colour-data", str(tmp_path / "b")]) == 0
     out = capsys.readouterr().out
     assert "white dice:" in out and "coloured dice:" in out and out.count("is absent, skipped") == 2
+
+
+def test_pip_dice_size_is_learned_from_the_first_sure_image(tmp_path, capsys):
+    """Several images of one size: the dice's size is learned from the first read surely and the next
+    ones are read at it (one finder pass, no pyramid), the output says so; another image size starts afresh."""
+    from rig.vision.render_pips import render_pip_dice
+
+    paths, truths = [], []
+    for seed in (8, 10, 11, 15, 17, 18):
+        frame, truth = render_pip_dice(seed=seed, die_px=40, n=3)
+        paths.append(tmp_path / f"table{seed}.png")
+        truths.append(sorted(t.pips for t in truth))
+        cv2.imwrite(str(paths[-1]), frame)
+    other = tmp_path / "other.png"
+    cv2.imwrite(str(other), cv2.resize(cv2.imread(str(paths[0])), (800, 600)))
+    assert main(["read", "--game", "pips", "--dice", "3", "--json", *map(str, paths), str(other)]) == 0
+    results = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    first = next(i for i, r in enumerate(results) if r["status"] == "ok")
+    assert first < 5 and results[first]["die_px_learned"] > 0
+    assert all(r["die_px_from"] == "pyramid" for r in results[:first + 1])
+    learned_from = {str(paths[first]): results[first]["die_px_learned"]}
+    at_learned = 0
+    for path, r, truth in zip(paths[first + 1:], results[first + 1:6], truths[first + 1:]):
+        assert r["status"] == "uncertain" or sorted(d["pips"] for d in r["dice"]) == truth, r
+        if r["die_px"] is not None:  # read at a size learned from an earlier image
+            source = r["die_px_from"].removeprefix("learned from ")
+            assert learned_from[source] == r["die_px"], r
+            at_learned += 1
+        else:  # did not fit the size (unsure): read on the pyramid again, maybe relearned from it
+            assert r["die_px_from"] == "pyramid"
+            if "die_px_learned" in r:
+                learned_from[str(path)] = r["die_px_learned"]
+    assert at_learned >= 2
+    assert results[6]["die_px_from"] == "pyramid"  # 800x600: another camera, not the size learned at 640x480
+    assert main(["read", "--game", "pips", "--dice", "3", *map(str, paths[first:first + 2])]) == 0
+    assert "dice size learned: " in capsys.readouterr().out
+    assert main(["read", "--game", "pips", "--die-px", "70", "--json", str(paths[0])]) == 0
+    assert json.loads(capsys.readouterr().out)["die_px_from"] == "--die-px"
+
+
+def test_a_learned_pip_dice_size_that_no_longer_fits_is_relearned(tmp_path, capsys):
+    """The camera moved nearer (dice twice the size in images of the same size): an image read at the
+    size learned earlier does not fit it, is read again on the pyramid and the size relearned."""
+    from rig.vision.render_pips import render_pip_dice
+
+    paths = []
+    for seed, side in ((8, 40), (10, 40), (1, 90), (3, 90)):
+        frame, truth = render_pip_dice(seed=seed, die_px=side, n=3)
+        paths.append(tmp_path / f"table{seed}.png")
+        cv2.imwrite(str(paths[-1]), frame)
+    assert main(["read", "--game", "pips", "--dice", "3", "--json", *map(str, paths)]) == 0
+    results = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    small = [r["die_px_learned"] for r in results[:2] if "die_px_learned" in r]
+    assert small, results[:2]
+    assert all(r["die_px"] != small[-1] for r in results[2:])  # the 90 px dice are not read at the 40 px size
+    big = [r.get("die_px_learned") or r["die_px"] for r in results[2:] if r.get("die_px_learned") or r["die_px"]]
+    assert big and all(b > 1.5 * small[-1] for b in big), results

@@ -192,8 +192,8 @@ class RecordingSim:
     def roll(self, n):
         self.calls.append(("roll", n))
 
-    def show_card(self, card):
-        self.calls.append(("show_card", card))
+    def show_card(self, card, layout=None):
+        self.calls.append(("show_card", card) + ((layout,) if layout else ()))
 
     def hide_card(self):
         self.calls.append(("hide_card",))
@@ -215,14 +215,16 @@ def test_simulation_routes_validate_and_act(service):
     assert local.post("/api/sim/card", json={"card": "gray"}).status_code == 200
     assert local.post("/api/sim/card", json={"card": None}).status_code == 200
     assert local.post("/api/sim/card", json={"card": "green"}).status_code == 400
+    assert local.post("/api/sim/card", json={"card": "pink", "layout": "heap"}).status_code == 400
     assert local.post("/api/sim/card", content=b"not json").status_code == 400
     assert local.post("/api/sim/camera", json={"connected": False}).status_code == 200
     assert local.post("/api/sim/camera", json={"connected": "no"}).status_code == 400
     assert local.post("/api/sim/roll", json={"dice": 2}).status_code == 202
     assert local.post("/api/sim/knock", json={}).status_code == 200
-    assert sim.calls == [("show_card", "gray"), ("hide_card",), ("drop",), ("roll", 2), ("knock",)]
+    assert local.post("/api/sim/card", json={"card": "pink", "layout": "pile"}).status_code == 200
+    assert sim.calls == [("show_card", "gray"), ("hide_card",), ("drop",), ("roll", 2), ("knock",), ("show_card", "pink", "pile")]
     assert client(service, PHONE, sim=sim).post("/api/sim/roll", json={"dice": 1}).status_code == 403
-    assert len(sim.calls) == 5
+    assert len(sim.calls) == 6
 
 
 def test_no_simulation_routes_on_the_real_rig(service):
@@ -234,3 +236,24 @@ def test_no_simulation_routes_on_the_real_rig(service):
 def test_rig_status_route(service):
     local = client(service, LOCAL, status=lambda: {"mode": "sim", "notices": [{"key": "camera", "text": "lost"}]})
     assert local.get("/api/rig").json()["notices"][0]["text"] == "lost"
+
+
+def test_a_question_on_screen_is_answered_yes_or_no(service):
+    answers = []
+
+    def answer(key, yes):
+        if key != "card-question":
+            return False
+        answers.append(yes)
+        return True
+
+    web = client(service, LOCAL, answer=answer)
+    assert web.post("/api/answer", json={"key": "card-question", "answer": "yes"}).status_code == 200
+    assert web.post("/api/answer", json={"key": "card-question", "answer": "no"}).status_code == 200
+    assert answers == [True, False]
+    assert web.post("/api/answer", json={"key": "other", "answer": "yes"}).status_code == 409
+    bad = web.post("/api/answer", json={"key": "card-question", "answer": "maybe"})
+    assert bad.status_code == 422 and "yes" in bad.json()["error"]
+    assert client(service, PHONE, answer=answer).post(
+        "/api/answer", json={"key": "card-question", "answer": "yes"}).status_code == 403  # a phone needs the PIN
+    assert answers == [True, False]

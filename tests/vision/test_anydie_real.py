@@ -36,7 +36,7 @@ def test_coloured_dice_held_out_floors():
     assert cm.total == 362
     assert found >= 275  # bench: 286
     assert cm.correct >= 195  # bench: 208
-    assert extra <= 10  # bench: 2
+    assert extra <= 16  # bench: 14 with the finder's pyramid (2 with the single pass at the trained size)
     assert flags.silent <= 12  # bench: 7
 
 

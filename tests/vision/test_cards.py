@@ -29,8 +29,8 @@ def test_reveal_reports_cards_in_order():
               r("blue"), r("blue"),                       # still the same blue card: nothing new
               r("gray", 200), r("gray", 200),             # gray beside it
               r(None), r("gray", 200), r("gray", 200)]    # view cleared, a second gray
-    out = [reveal.feed(x) for x in stream]
-    assert [c for c in out if c] == ["blue", "gray", "gray"]
+    out = [c for x in stream for c in reveal.feed(x)]
+    assert out == ["blue", "gray", "gray"]
     assert reveal.cards == ["blue", "gray", "gray"]
 
 
@@ -86,3 +86,24 @@ def test_unreadable_glare_pixels_are_no_evidence_of_a_gray_card(virtual_profile,
     _with_ambiguous(monkeypatch, 0.6, of=(BG, UNKNOWN), box=box)
     reading = read_card(frame, virtual_profile)
     assert reading.card is None and reading.status == "uncertain"
+
+
+def _card(colour, dx=0.0, dy=0.0):
+    x, y = 100.0 + dx, 100.0 + dy
+    corners = ((x, y), (x + 200, y), (x + 200, y + 280), (x, y + 280))
+    return CardReading(colour, 1.0, "ok", (), (int(x), int(y), 200, 280), corners)
+
+
+def test_a_card_covered_before_it_lay_still_long_enough_is_asked_about_not_skipped():
+    from rig.vision.cards import CardView
+
+    reveal = CardReveal(settle=3)
+    hand = CardView((), ((150, 200, 200, 200),))
+    stream = [CardView((_card("pink"),))] * 3          # pink laid and counted
+    stream += [hand, CardView((_card("gray", 30, 10),))] * 1 + [CardView((_card("gray", 30, 10),))]  # gray: 2 still frames
+    stream += [hand] + [CardView((_card("yellow", -25, 20),))] * 3   # yellow on top before the gray counted
+    booked = [c for view in stream for c in reveal.feed(view)]
+    assert booked == ["pink"]
+    assert reveal.question is not None and "gray" in reveal.question.text and "yellow" in reveal.question.text
+    assert reveal.answer(True) == ["gray", "yellow"]
+    assert reveal.cards == ["pink", "gray", "yellow"]

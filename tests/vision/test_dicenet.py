@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from rig.vision.anydie import AnyDieParams, read_pip_dice
-from rig.vision.dicenet import (CROP, FIND_WEIGHTS, READ_WEIGHTS, Candidate, DiceNet, DiceNetError, crop_die,
+from rig.vision.dicenet import (CROP, FIND_DIE, FIND_LONG, FIND_WEIGHTS, READ_WEIGHTS, Candidate, DiceNet, DiceNetError, crop_die,
                                 default_dicenet, finder_input, judge, peaks, read_dice)
 
 SHIPPED = FIND_WEIGHTS.exists() and READ_WEIGHTS.exists()
@@ -73,6 +73,17 @@ def test_judgement_ok_flagged_or_dropped():
     assert die.count.status == "uncertain" and "sees no die" in die.count.reasons[0]
 
 
+def test_a_one_the_finder_is_unsure_of_is_flagged():
+    """Coins, knots and screw heads are read as a die showing 1, with a weaker finder score than real 1s."""
+    p = AnyDieParams()
+    one = [0.0, 0.99, 0.01, 0.0, 0.0, 0.0, 0.0]
+    die = judge(candidate(p.one_ok - 0.02, one), p)
+    assert die.pips == 1 and die.count.status == "uncertain" and "coin or knot" in die.count.reasons[0]
+    assert judge(candidate(p.one_ok + 0.02, one), p).count.status == "ok"
+    three = [0.0, 0.0, 0.0, 0.99, 0.01, 0.0, 0.0]
+    assert judge(candidate(p.one_ok - 0.02, three), p).count.status == "ok"  # only a 1 looks like a coin
+
+
 def test_missing_and_broken_net_files(tmp_path):
     with pytest.raises(DiceNetError, match="does not exist"):
         DiceNet(tmp_path / "none.onnx", tmp_path / "none.onnx")
@@ -117,12 +128,13 @@ def test_shipped_nets_read_drawn_dice_of_any_colour():
 def test_a_peak_below_find_keep_is_never_read(monkeypatch):
     frame, _ = drawn_frame()
     nets = default_dicenet()
-    heat, sides, _ = nets.heat(frame)
+    die = 640 * FIND_DIE / FIND_LONG  # the size told: one pass of the finder, as the scores below
+    heat, sides, _ = nets.heat(frame, die)
     scores = [score for *_, score in peaks(heat, sides, 0.2)]
     keep = float(np.median(scores))
     read = []
     monkeypatch.setattr(nets, "read", lambda crops: read.append(len(crops)) or DiceNet.read(nets, crops))
-    dice = read_dice(frame, AnyDieParams(find_floor=0.2, find_keep=keep), nets)
+    dice = read_dice(frame, AnyDieParams(find_floor=0.2, find_keep=keep, die_px=die), nets)
     assert read == [sum(s > keep for s in scores)] == [len(dice)] and 0 < len(dice) < len(scores)
 
 
@@ -132,3 +144,53 @@ def test_shipped_nets_see_no_die_on_an_empty_floor():
     frame = np.clip(rng.normal(200, 6, (480, 640, 3)), 0, 255).astype(np.uint8)
     reading = read_pip_dice(frame, expected=(2,))
     assert reading.dice == () and reading.status == "uncertain" and "0 dice seen, want 2" in reading.reasons
+
+
+def scaled_dice_frame(side, seed=3):
+    """Five drawn dice of ``side`` px, any colours, spread over a 640x480 frame."""
+    rng = np.random.default_rng(seed)
+    frame = np.full((480, 640, 3), 200, np.uint8)
+    cols, rows = max(1, min(5, 600 // int(1.6 * side))), max(1, min(5, 440 // int(1.6 * side)))
+    cells = [(c, r) for r in range(rows) for c in range(cols)][:5]
+    dice = []
+    for i, (c, r) in enumerate(cells):
+        x, y = int((c + 0.5) * 640 / cols), int((r + 0.5) * 480 / rows)
+        pips = int(rng.integers(1, 7))
+        body, pip = ((40, 40, 200), (240, 240, 240)) if i % 2 else ((245, 245, 245), (20, 20, 20))
+        draw_die(frame, x, y, pips, body, pip, side=side)
+        dice.append((x, y, pips))
+    return frame, dice
+
+
+@needs_nets
+@pytest.mark.parametrize("side", [26, 90, 150])
+def test_dice_far_from_the_trained_size_are_found_without_a_size_hint(side):
+    """The finder was trained on dice about 1/16 of the frame (40 px here); the pyramid finds and reads
+    dice of other sizes with no hint, and the size it picks is about theirs."""
+    frame, dice = scaled_dice_frame(side)
+    reading = read_pip_dice(frame, expected=(len(dice),))
+    got = sorted((d.centre[0], d.centre[1], d.pips) for d in reading.dice if d.count.status == "ok")
+    assert len(got) >= len(dice) - 1, reading
+    for x, y, pips in got:  # every die said ok is a true die, read right
+        assert any(abs(x - tx) < side / 3 and abs(y - ty) < side / 3 and pips == tp for tx, ty, tp in dice), reading
+    size, strength = default_dicenet().die_size(frame, 0.45)
+    assert 0.6 * side < size < 1.6 * side and strength > 0.5
+
+
+@needs_nets
+@pytest.mark.parametrize("side", [34, 40])
+def test_the_pyramid_skips_finer_levels_once_the_dice_are_sure(monkeypatch, side):
+    """Coarse to fine, a finer level that could not beat the strongest so far by more than SKIP_SLACK is not
+    run: dice about the trained size (40 px here) are found with fewer finder passes than the full pyramid's
+    six, at the level the full pyramid picks."""
+    frame, _ = scaled_dice_frame(side)
+    nets = default_dicenet()
+    passes = []
+    heat = DiceNet.heat
+    monkeypatch.setattr(DiceNet, "heat", lambda self, f, die_px=0.0: passes.append(die_px) or heat(self, f, die_px))
+    full = nets.level(frame, 0.45, full=True)
+    assert len(passes) == 6
+    passes.clear()
+    quick = nets.level(frame, 0.45)
+    assert len(passes) < 6 and passes == sorted(passes, reverse=True)  # coarse to fine, the finest skipped
+    assert quick[0] == full[0] and quick[1] == pytest.approx(full[1])

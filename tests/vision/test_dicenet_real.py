@@ -24,8 +24,8 @@ def figures(folder, any_name, *, held_out, first=None):
 
 
 @pytest.mark.parametrize("data, first, floors", [
-    (WHITE, 40, (115, 109, 105, 8, 1)),  # last run: 111 found, 107 right, 6 extra, 1 silent
-    (COLOURED, 20, (313, 296, 290, 16, 1)),  # last run: 302, 300, 12, 0
+    (WHITE, 40, (115, 108, 106, 18, 1)),  # last run (pyramid, no size hint): 110 found, 110 right, 15 extra, 0 silent
+    (COLOURED, 20, (313, 296, 290, 16, 1)),  # last run: 302, 300, 14, 0
 ], ids=["white", "coloured"])
 def test_tuning_photos(data, first, floors):
     """The first photos of each tuning split: (labelled dice, found >=, right >=, extra <=, silent <=)."""
@@ -44,9 +44,10 @@ def test_held_out_floors(data, floors):
     assert (total, found >= floors[1], right >= floors[2], silent <= floors[3]) == (floors[0], True, True, True)
 
 
-def test_a_nearer_camera_needs_the_dice_size():
-    """Tuning photos seen twice as near (dice ~80 px): told the dice's size, the finder scales the frame
-    to the size it learned and the reader gets its crops right; guessing from the frame, it does not."""
+def test_a_nearer_camera_needs_no_size_hint():
+    """Tuning photos seen twice as near (dice ~80 px): with no size hint the finder's pyramid finds the
+    dice's size itself and reads about as many right as when told it (the single pass at the trained
+    size, before the pyramid, read far fewer)."""
     from dataclasses import replace
 
     from rig.vision.anydie import read_pip_dice
@@ -72,4 +73,4 @@ def test_a_nearer_camera_needs_the_dice_size():
                 hit = [r for r in read if abs(r.centre[0] - x) < side / 2 and abs(r.centre[1] - y) < side / 2]
                 right[name] += bool(hit) and hit[0].pips == pips
     assert total > 40
-    assert right["told"] >= 0.75 * total and right["told"] >= right["guessed"] + 0.15 * total, (right, total)
+    assert right["guessed"] >= 0.75 * total and right["guessed"] >= right["told"] - 0.05 * total, (right, total)

@@ -51,7 +51,9 @@
     const items = [];
     for (const n of rigStatus.notices || []) {
       items.push(el("div", { class: `notice ${n.kind || ""}`, "data-key": n.key }, n.text,
-        n.href ? el("a", { class: "notice-action", href: n.href, text: n.action || "Fix" }) : null));
+        n.href ? el("a", { class: "notice-action", href: n.href, text: n.action || "Fix" }) : null,
+        ...(n.ask ? n.answers.map((a) => el("button", { class: "notice-action", "data-answer": a, text: a,
+          onclick: () => rig.post(n.ask, { key: n.key, answer: a }).then(pollRig) })) : [])));
     }
     const turn = s && s.turn;
     const game = s && s.game;

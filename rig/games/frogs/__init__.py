@@ -79,5 +79,10 @@ class Frogs(Game):
 
         on_frame(table, t_us, frame, state)
 
+    def on_answer(self, table: Any, key: str, yes: bool) -> bool:
+        from rig.games.frogs.flow import on_answer
+
+        return on_answer(table, key, yes)
+
 
 GAME = Frogs()

@@ -48,19 +48,52 @@ def on_frame(table: Any, t_us: int, frame: Any, state: dict) -> None:
     turn = state.get("turn")
     if turn and turn["phase"] == "reveal":
         read_card(table, t_us, frame)
+    elif table.cards is not None and table.cards.question is not None:  # the reveal is over (cards entered by hand)
+        with table.cards_lock:
+            table.cards = None
+            table.notice(QUESTION, None)
+
+
+#: the notice key of the reveal's question ("was that a second pink card?")
+QUESTION = "card-question"
 
 
 def read_card(table: Any, t_us: int, frame: Any) -> None:
-    from rig.vision.cards import CardReveal
-    from rig.vision.cards import read_card as read
+    """Feed the frame's cards to the reveal; book what it says was laid, show what it asks."""
+    from rig.vision.cards import CardReveal, read_cards
 
     try:
-        reading = read(frame, table.profile)
+        view = read_cards(frame, table.profile)
     except RigError:
         return
-    if table.cards is None:
-        table.cards = CardReveal(settle=table.card_frames)
-    laid = table.cards.feed(reading)
-    if laid is not None:
-        table.submit_event({"type": "card_revealed", "t_us": t_us, "card": laid,
-                            "confidence": round(float(reading.confidence), 3)})
+    with table.cards_lock:
+        if table.cards is None:
+            table.cards = CardReveal(settle=table.card_frames)
+        _book(table, t_us, table.cards.feed(view), view)
+
+
+def on_answer(table: Any, key: str, yes: bool) -> bool:
+    """The players answered the reveal's question: book its card (yes) and the cards that waited."""
+    with table.cards_lock:
+        reveal = table.cards
+        if key != QUESTION or reveal is None or reveal.question is None:
+            return False
+        _book(table, None, reveal.answer(yes), None)  # booked now: the engine's clock stamps them
+        return True
+
+
+def _book(table: Any, t_us: int | None, laid: list[str], view: Any) -> None:
+    reveal = table.cards
+    for k, card in enumerate(laid):
+        confidence = next((c.confidence for c in view.cards if c.card == card), 1.0) if view else 1.0
+        event = {"type": "card_revealed", "card": card, "confidence": round(float(confidence), 3)}
+        if t_us is not None:
+            event["t_us"] = t_us + k
+        table.submit_event(event)
+    question = reveal.question
+    if question is None:
+        table.notice(QUESTION, None)
+    else:
+        waiting = len(reveal.held_cards)
+        more = f" ({waiting} later card{'s' if waiting != 1 else ''} wait for the answer)" if waiting else ""
+        table.notice(QUESTION, question.text[0].upper() + question.text[1:] + more, "warn", ask=True)

@@ -1,0 +1,57 @@
+"""The twin's optics: a tiny path-traced frame, the camera's development, lamp colours."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rig.twin.optics import develop, kelvin_rgb, project
+
+
+def test_a_warmer_lamp_is_redder():
+    warm, cold = kelvin_rgb(2700), kelvin_rgb(6500)
+    assert warm[0] / warm[2] > 2 * cold[0] / cold[2]
+    assert warm[1] == cold[1] == 1.0
+
+
+def _table():
+    pytest.importorskip("pybullet")
+    from rig.twin.table import TwinTable
+
+    return TwinTable.random(3, size=(80, 60))
+
+
+def test_the_tray_centre_projects_near_the_frame_centre_and_dice_inside_it():
+    table = _table()
+    (x, y), = project(table, np.array([[0.0, 0.0, 0.0]]))
+    assert abs(x - 40) < 8 and abs(y - 30) < 8  # a few degrees of tilt
+    shot = table.shots(1)[-1]
+    for die in table.truth(shot):
+        assert 0 <= die.x < 80 and 0 <= die.y < 60
+
+
+def test_a_tiny_render_develops_into_a_camera_frame(tmp_path, monkeypatch):
+    pytest.importorskip("mitsuba")
+    monkeypatch.setenv("RIG_TWIN_CACHE", str(tmp_path))
+    table = _table()
+    shot = table.shots(1)[-1]
+    rgb = table.render(shot, spp=2)
+    assert rgb.shape == (60, 80, 3) and np.isfinite(rgb).all() and rgb.mean() > 0
+    assert list(tmp_path.glob("*.npy"))  # cached outside the repository
+    frame = develop(rgb, table, exposure=0.5 / float(np.percentile(rgb, 99)), gains=np.ones(3), seed=1)
+    assert frame.shape == (60, 80, 3) and frame.dtype == np.uint8
+    brighter = develop(rgb, table, exposure=0.5 / float(np.percentile(rgb, 99)), gains=np.ones(3), lamp=1.2, seed=1)
+    assert brighter.mean() > frame.mean()
+
+
+def test_a_reveal_shot_renders_cards_and_a_hand(tmp_path, monkeypatch):
+    pytest.importorskip("mitsuba")
+    monkeypatch.setenv("RIG_TWIN_CACHE", str(tmp_path))
+    table = _table()
+    shots = table.reveal(0, ["pink", "pink", "blue"])
+    assert [n for _, n in shots] == [0, 1, 1, 2, 2, 3]  # each card brought by a hand, then laid
+    hand, laid = shots[2][0], shots[3][0]
+    assert hand.hand is not None and len(laid.cards) == 2
+    assert laid.cards[1]["z"] > laid.cards[0]["z"] or laid.cards[1]["x"] != laid.cards[0]["x"]  # on top, or beside
+    rgb = table.render(hand, spp=1)
+    assert rgb.shape == (60, 80, 3) and np.isfinite(rgb).all()
