@@ -52,10 +52,7 @@ class Simulator:
         if turn and state.get("game"):  # a roll in review starts the next turn
             key = (state["game"]["id"], turn["number"] + (turn["phase"] == "review"))
         if key != self._table_turn:
-            table.hide_card()  # the players took their cards back
-            if table.faces or table.dice_left < 6:
-                table.clear()  # the dice of the last turn are taken out first ...
-                self._wait_for_empty_box()  # ... and the camera sees the empty box before the throw
+            self._empty_the_box()
             self._table_turn = key
         if not table.dice_left:
             raise RunError("all six dice are out this turn: nothing left to roll")
@@ -66,23 +63,35 @@ class Simulator:
 
     def _throw(self) -> list[str]:
         """The other games throw all their dice at once: the last throw is taken out first."""
-        table = self.table
-        table.hide_card()
-        if table.faces:
-            table.clear()
-            self._wait_for_empty_box()
-        return table.roll(0)
+        self._empty_the_box()
+        return self.table.roll(0)
 
     def knock(self) -> tuple[str, str]:
         """Bump a settled die (a rule violation the camera should catch): ``(old_face, new_face)``."""
         return self.table.knock()
 
-    def _wait_for_empty_box(self, timeout: float = 5.0) -> None:
-        tracker = self.rig.tracker
-        if tracker is None or not tracker.open:
+    def _empty_the_box(self) -> None:
+        """The players take their cards back and the last dice out; the camera sees the empty box
+        before the next throw (else the throw lands in the same quiet spell as the clearing, and
+        whatever the reader saw on the cards would stand as the box's dice)."""
+        table = self.table
+        busy = table.card_in_view or bool(table.faces) or table.dice_left < table.dice_total
+        table.hide_card()
+        table.clear()
+        if busy:
+            self._wait_for_empty_box()
+
+    def _wait_for_empty_box(self) -> None:
+        """Until the roll tracker has read the box quiet and empty, or the camera has delivered
+        enough frames for it to have done so (a count of frames, not a time: a loaded machine only
+        makes it take longer)."""
+        tracker, watcher = self.rig.tracker, self.rig.watcher
+        if tracker is None or watcher is None or not tracker.open:
             return
-        deadline = time.monotonic() + timeout
-        while (tracker.reading.dice or tracker.moving) and time.monotonic() < deadline:
+        settings = tracker.settings
+        until = watcher.frames_seen + self.table.pending_frames + 2 * (settings.settle_frames + settings.vote_frames) + 4
+        while ((tracker.reading.dice or tracker.moving) and watcher.frames_seen < until and watcher.running
+               and not watcher.lost):
             time.sleep(0.02)
 
     def show_card(self, card: str, *, layout: str | None = None, linger: bool | None = None) -> None:

@@ -191,6 +191,24 @@ class VirtualTable(FrameSource):
             return not self._script
 
     @property
+    def card_in_view(self) -> bool:
+        """A player card lies under the camera."""
+        with self._lock:
+            return self._scene.card is not None
+
+    @property
+    def pending_frames(self) -> int:
+        """Scripted frames (a hand, tumbling dice, a card going down) not shown yet."""
+        with self._lock:
+            return len(self._script)
+
+    @property
+    def dice_total(self) -> int:
+        """Dice of the current game (the frog dice are cast in parts, the others all at once)."""
+        with self._lock:
+            return len(self._pip_set()) if self._dice is not None else len(COMBOS)
+
+    @property
     def dice_left(self) -> int:
         """Dice not cast yet this turn (the other games throw all their dice at once)."""
         with self._lock:

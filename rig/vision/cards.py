@@ -310,7 +310,7 @@ class CardReveal:
     @property
     def held_cards(self) -> list[str]:
         """The cards that settled after the open question, waiting for its answer."""
-        return [str(w) if k == "book" else w.yes[0] for k, w in self._held]
+        return [card for k, w in self._held for card in ((str(w),) if k == "book" else w.yes[:1])]
 
     # -- inside --------------------------------------------------------------------------------
     def _touch(self, view: CardView) -> None:
