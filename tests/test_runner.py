@@ -439,12 +439,7 @@ def test_a_light_change_beyond_correction_is_one_notice_with_a_recalibrate_link(
         assert not [n for n in rig.status()["notices"] if n["key"] == "light"]
 
 
-# The row case needs issue 24's light estimate (cards covering half the floor), which beside the
-# learned pip reader broke the rig's simulated dice in the browser suite: kept out until both hold.
-ROW_NEEDS_LIGHT = pytest.mark.xfail(strict=True, reason="a row of cards bends the light estimate (issue 24, open)")
-
-
-@pytest.mark.parametrize("layout", ["pile", pytest.param("row", marks=ROW_NEEDS_LIGHT)])
+@pytest.mark.parametrize("layout", ["pile", "row"])
 def test_same_colour_cards_in_a_row_are_each_booked_in_their_slot(config, tmp_path, layout):
     """pink, pink, blue, blue laid as players do (on a pile or in a row, the hand sometimes staying
     in view): four cards in that order — not pink, blue, blue and one missing."""

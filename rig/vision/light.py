@@ -141,6 +141,18 @@ def correct(small: np.ndarray, model: FloorModel) -> tuple[np.ndarray, Light, np
     ratio = here / model.floor
     grey = ratio.mean(axis=1)
     keep = model.mask.copy()
+    # start from the largest group of floor cells that changed alike: cards laid in a row can
+    # cover more than half of the floor's cells (and straddle many more), and a plain first fit,
+    # or even a median, over them would bend the whole estimate towards the cards' colours
+    log_ratio = np.log(ratio)
+    floor_cells = log_ratio[keep]
+    bins, counts = np.unique(np.floor(floor_cells / 0.12).astype(np.int32), axis=0, return_counts=True)
+    centre = (bins[int(np.argmax(counts))] + 0.5) * 0.12  # the commonest change, in all three channels
+    group = floor_cells[np.abs(floor_cells - centre).max(axis=1) <= 0.15]
+    typical = np.abs(log_ratio - np.median(group, axis=0)).max(axis=1) <= 0.22
+    if (keep & typical).sum() >= 12:
+        keep &= typical
+    start = keep.copy()
     fit = None
     for _ in range(4):  # cells with dice, a hand or a shadow stand off the smooth change: leave them out
         if keep.sum() < 12:
@@ -153,8 +165,8 @@ def correct(small: np.ndarray, model: FloorModel) -> tuple[np.ndarray, Light, np
             break
         keep = new
     seen = float(keep.sum()) / max(1, int(model.mask.sum()))
-    if keep.sum() < 12:  # hardly any floor seen: a hand or a card over the box; trust the plain ratio
-        keep = model.mask
+    if keep.sum() < 12:  # hardly any floor seen: a hand or cards over the box; trust the cells most alike
+        keep = start
     basis = _PLANE if keep.sum() < 40 else LIGHT_BASIS
     level = np.clip(fit_surface(grey, keep, basis), 0.2, 5.0)  # exposure and lamp: a smooth surface
     colour = np.median(ratio[keep] / level[keep, None], axis=0)  # white balance: one shift per channel

@@ -41,10 +41,10 @@ class Banana(Game):
 
     def reader(self, *, profile: Any = None, params: Any = None):
         from rig.games.banana.reader import read_start_roll
-        from rig.vision.readers import empty_is_sure, pip_params
+        from rig.vision.readers import DieSize, empty_is_sure, pip_params
 
-        params = pip_params(params)
-        return lambda frame: empty_is_sure(read_start_roll(frame, params))
+        size = DieSize(pip_params(params), self.dice)  # the dice's size, learned from the first sure roll
+        return lambda frame: empty_is_sure(size.read(frame, read_start_roll))
 
 
 GAME = Banana()

@@ -1,7 +1,8 @@
 """Reading the Banana Moon start roll: one die with white pips and one with black pips.
 
-Dice are found and counted by :mod:`rig.vision.anydie` (any body colour, pips lighter or darker
-than their face); a die's kind is its pips' colour, lighter or darker than its body.
+Dice are found and their pips read by the learned pip reader (:func:`rig.vision.anydie.read_pip_dice`,
+any body colour, pips lighter or darker than their face, any die size); a die's kind is its pips'
+colour, lighter or darker than its body (:func:`pip_kind`).
 
 >>> from rig.games.banana.render import render_start_roll
 >>> frame, truth = render_start_roll(4)
@@ -17,9 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from rig.vision.anydie import find_dice, read_die
-from rig.vision.coloured import ColourDie, grey
-from rig.vision.pipnet import default_net
+from rig.vision.anydie import read_pip_dice
+from rig.vision.coloured import ColourDie
 from rig.vision.pips import PipParams, check_frame
 
 #: the pip colours of the two dice: the first player rolls the white pips, the second the black
@@ -60,22 +60,32 @@ class StartRollReading:
                 "reasons": list(self.reasons), "dice": [d.to_dict() for d in self.dice]}
 
 
+def pip_kind(frame: np.ndarray, box: tuple[int, int, int, int]) -> str:
+    """``"white"`` when the die's pips are lighter than its face, else ``"black"``: in the middle of the
+    die (its top face), the pixels farthest from the face's median grey are the pips."""
+    x, y, w, h = box
+    mx, my = int(round(w * 0.18)), int(round(h * 0.18))
+    crop = frame[max(0, y + my):max(0, y + h - my), max(0, x + mx):max(0, x + w - mx)]
+    if crop.size == 0:
+        return "black"
+    g = crop.astype(np.float32) @ np.array([0.114, 0.587, 0.299], np.float32)
+    face = float(np.median(g))
+    d = (g - face).ravel()
+    far = d[np.abs(d) >= np.quantile(np.abs(d), 0.88)]
+    return "white" if far.mean() > 0 else "black"
+
+
 def read_start_roll(frame: np.ndarray, params: PipParams | None = None) -> StartRollReading:
     """Read the start roll in ``frame``: two dice, one with white pips and one with black pips."""
     anydie = (params or PipParams()).anydie
+    check_frame(frame)
     dice: list[ColourDie] = []
     reasons: list[str] = []
-    check_frame(frame)
-    for (x, y, w, h), mask in find_dice(frame, anydie):
-        count = read_die(frame, (x, y, w, h), mask, anydie, default_net()).count
-        if not 1 <= count.pips <= 6:
-            continue  # no pips: not a die
-        body = np.median(frame[y:y + h, x:x + w][mask > 0], axis=0)
-        pips = np.array([frame[int(cy), int(cx)] for cx, cy in count.centres], np.float32)
-        kind = "white" if grey(pips.mean(axis=0)) > grey(body) else "black"
-        dice.append(ColourDie(kind, count.pips, None, (x, y, w, h), count.confidence, count.reasons))
+    for die in read_pip_dice(frame, anydie).dice:
+        count = die.count
+        dice.append(ColourDie(pip_kind(frame, die.box), count.pips, None, die.box, count.confidence, count.reasons))
         if count.status != "ok":
-            reasons.append(f"die at {(x, y)}: " + "; ".join(count.reasons))
+            reasons.append(f"die at {die.box[:2]}: " + "; ".join(count.reasons))
     for kind in KINDS:
         n = sum(d.color == kind for d in dice)
         if n != 1:
