@@ -71,15 +71,14 @@ class Simulator:
         return self.table.knock()
 
     def _empty_the_box(self) -> None:
-        """The players take their cards back and the last dice out; the camera sees the empty box
-        before the next throw (else the throw lands in the same quiet spell as the clearing, and
-        whatever the reader saw on the cards would stand as the box's dice)."""
+        """The players take their cards back and the last dice out, and the camera sees the box empty
+        before the next throw: else the throw lands in the same quiet spell as the clearing, and the
+        roll tracker's last reading (the last turn's dice, or what it saw on the laid cards) would
+        stand as the box's dice — the throw's first dice would go unseen."""
         table = self.table
-        busy = table.card_in_view or bool(table.faces) or table.dice_left < table.dice_total
         table.hide_card()
         table.clear()
-        if busy:
-            self._wait_for_empty_box()
+        self._wait_for_empty_box()
 
     def _wait_for_empty_box(self) -> None:
         """Until the roll tracker has read the box quiet and empty, or the camera has delivered

@@ -179,7 +179,7 @@ class VirtualTable(FrameSource):
             if (game, white_dice, faces) == (self.game, self.white_dice, self.die_faces):
                 return
             self._script.clear()
-            self._scene = self._scene.replace(dice=(), hand=None, card=None)
+            self._scene = self._scene.replace(dice=(), hand=None, card=None, laid=())
             self._pool = list(COMBOS)
             self._pips = PipScene(size=(self.width, self.height), maker=dice)
             self.game, self.white_dice, self.die_faces, self._dice = game, white_dice, faces, dice
@@ -191,22 +191,10 @@ class VirtualTable(FrameSource):
             return not self._script
 
     @property
-    def card_in_view(self) -> bool:
-        """A player card lies under the camera."""
-        with self._lock:
-            return self._scene.card is not None
-
-    @property
     def pending_frames(self) -> int:
         """Scripted frames (a hand, tumbling dice, a card going down) not shown yet."""
         with self._lock:
             return len(self._script)
-
-    @property
-    def dice_total(self) -> int:
-        """Dice of the current game (the frog dice are cast in parts, the others all at once)."""
-        with self._lock:
-            return len(self._pip_set()) if self._dice is not None else len(COMBOS)
 
     @property
     def dice_left(self) -> int:
@@ -398,7 +386,7 @@ class VirtualTable(FrameSource):
     def hide_card(self) -> None:
         """Take the cards away again (the players take them back)."""
         with self._lock:
-            card = self._scene.card
+            card = self._scene.card or (self._scene.laid[-1] if self._scene.laid else None)
             if card is None:
                 return
             edge = self._edge_point(card.x, card.y)

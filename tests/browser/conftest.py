@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -106,8 +107,13 @@ class RigServer:
     def post(self, path: str, body: dict) -> dict:
         request = urllib.request.Request(self.url + path.lstrip("/"), data=json.dumps(body).encode(),
                                          headers={"content-type": "application/json"}, method="POST")
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return json.load(response)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return json.load(response)
+        except urllib.error.HTTPError as exc:  # say what the rig answered, not only its status
+            answer = exc.read().decode(errors="replace")
+            raise urllib.error.HTTPError(exc.url, exc.code, f"{exc.msg}: POST {path} {body} -> {answer}",
+                                         exc.hdrs, None) from None
 
     def new_game(self, players=("Ada", "Ben", "Cleo", "Dev", "Eli")) -> dict:
         return self.post("/api/games", {"players": list(players)})

@@ -116,6 +116,26 @@ def test_a_card_shown_and_hidden():
         table().show_card("green")
 
 
+def test_the_cards_of_a_reveal_go_with_the_game_and_with_the_hand_that_takes_them():
+    """Cards laid before a change of game never come back with the frog dice (they once did: a pile of
+    cards stayed in view for the rest of a session, and the camera read dice on them)."""
+    with table(width=640, height=480) as t:
+        empty = take(t, 1)[0][1]
+        for card in ("pink", "pink", "blue"):
+            t.show_card(card, layout="pile", linger=False)
+        take(t, 8)
+        t.set_game("banana")
+        t.set_game("frogs")
+        take(t, 8)
+        assert t.truth.card is None
+        assert np.abs(take(t, 1)[0][1].astype(int) - empty).mean() < 3  # the empty box again
+        for card in ("blue", "gray"):
+            t.show_card(card, layout="row", linger=True)
+        t.hide_card()
+        take(t, 8)
+        assert np.abs(take(t, 1)[0][1].astype(int) - empty).mean() < 3
+
+
 def test_a_dropped_camera_fails_until_restored():
     t = table()
     frames = t.frames()
