@@ -443,7 +443,8 @@ class LeagueStore:
         return [{"table": name, "first_seen": first, "last_seen": last, "have": have, "known_last": known,
                  "missing": max(0, known - have), "online": None if online is None else bool(online),
                  "rejected": rejected, "state_seq": state_seq, "waiting": waiting,
-                 "log": checks.get(name, {"state": "no digest", "text": "the table sent no digest yet"})}
+                 "log": checks.get(name, {"state": "no digest", "seq": None, "checked_seq": None, "differs": [],
+                                          "conflicts": [], "text": "the table sent no digest of its log yet"})}
                 for name, first, last, have, known, online, rejected, state_seq, waiting in rows]
 
     def log_checks(self) -> dict[str, dict[str, Any]]:
@@ -468,8 +469,8 @@ class LeagueStore:
                 text = f"the league's copy differs from the table's log in events {audit.describe(runs)}"
                 if seqs:
                     text += f"; arrived with other content: {audit.describe(audit.ranges(seqs))}"
-            if checked is not None and checked != seq and state != "differs":
-                state, text = "checking", text + f" (checking up to #{seq})"
+            if checked is not None and checked != seq and state == "same":
+                text += f" (the table's digest up to #{seq} is compared once those events are here)"
             checks[table] = {"state": state, "seq": seq, "checked_seq": checked, "differs": runs,
                              "conflicts": seqs, "text": text}
         return checks
