@@ -56,7 +56,7 @@ class League:
         self.error: str | None = None
         self._asked: dict[str, float] = {}
         self._behind: dict[str, tuple[int, float]] = {}
-        self._audited: dict[str, int] = {}  # table -> the digest seq whose differing blocks were asked for
+        self._audited: dict[str, tuple] = {}  # table -> the differing ranges asked for again (once each)
         self.applied = 0
 
     def __repr__(self) -> str:
@@ -218,10 +218,11 @@ class League:
         for row in self.store.tables():
             table = row["table"]
             check = row["log"]
-            if check["state"] == "differs" and self._audited.get(table) != check["checked_seq"]:
+            differs = tuple(map(tuple, check["differs"]))
+            if check["state"] == "differs" and self._audited.get(table) != differs:
                 # the league's copy is not the table's: ask for the blocks that differ again; an event that
                 # comes back with other content is then named (conflicts, rejects)
-                self._audited[table] = check["checked_seq"]
+                self._audited[table] = differs
                 log.warning("league: %s: %s: asking for those events again", table, check["text"])
                 for first, last in check["differs"][:20]:
                     self._ask(table, first, last)
