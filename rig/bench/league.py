@@ -56,6 +56,14 @@ class _LeagueReader:
         except sqlite3.OperationalError:  # the schema is being created
             return {}
 
+    def log_checks(self) -> dict[str, tuple[int | None, int | None]]:
+        """Table -> (the seq its whole log was compared up to, 1 same / 0 differs) (rig.league.audit)."""
+        try:
+            return {t: (checked, same) for t, checked, same in
+                    self._db().execute("SELECT table_name, checked_seq, same FROM digests").fetchall()}
+        except sqlite3.OperationalError:
+            return {}
+
     def latencies(self, since: float, until: float) -> list[float]:
         rows = self._db().execute("SELECT applied - sent FROM events WHERE applied BETWEEN ? AND ? "
                                   "AND sent IS NOT NULL", (since, until)).fetchall()
@@ -149,6 +157,13 @@ def run(args) -> int:
             lost = sum(max(0, final[n] - counted.get(n, 0)) for n in final)
             print(f"  end: {sum(final.values()):,} events logged, {sum(counted.values()):,} counted by the league, "
                   f"{lost} missing" + (f" (drained {took:.1f} s after the tables stopped)" if took is not None else ""))
+            took = _wait(lambda: all(reader.log_checks().get(n, (None,))[0] == final[n] for n in final), 60)
+            checks = reader.log_checks()
+            same = sum(1 for n in final if checks.get(n) == (final[n], 1))
+            differ = sum(1 for n in final if checks.get(n, (None, None))[1] == 0)
+            print(f"  whole logs compared by digest: {same} of {len(final)} tables the same up to their last event, "
+                  f"{differ} differ" + (f" ({took:.1f} s after the drain)" if took is not None else
+                                         " (not all compared within 60 s)"))
         finally:
             for *_, player in tables:
                 if player.is_alive():

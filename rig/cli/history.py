@@ -103,7 +103,7 @@ def run(args) -> int:
     import json
 
     from rig.engine.engine import Engine
-    from rig.engine.log import EventLog
+    from rig.engine.log import read_log
     from rig.engine.paths import database_path
 
     if args.limit < 1:
@@ -119,8 +119,7 @@ def run(args) -> int:
             print(f"no games yet (no event log at {path})")
             return 0
     else:
-        with EventLog(path, create=False) as log:
-            history = add_outcomes(Engine(log).history(), log)
+        history = read_log(path, lambda log: add_outcomes(Engine(log).history(), log))
     if args.json:
         print(json.dumps(history, indent=2))
     else:
@@ -135,18 +134,21 @@ def _referee(args, path) -> int:
 
     from rig.engine.engine import Engine
     from rig.engine.export import history_csv, history_json
-    from rig.engine.log import EventLog
+    from rig.engine.log import read_log
     from rig.engine.turns import game_turns, logged_dice
     from rig import registry
 
     if not path.exists():
         history, faces, turns = {"games": [], "players": []}, [], {}
     else:
-        with EventLog(path, create=False) as log:
+        def read(log):
             history = Engine(log).history()
             faces = logged_dice(log) if args.dice else []
             turns = {g["id"]: game_turns(log, g["id"])["turns"] for g in history["games"]} \
                 if args.export == "json" else {}
+            return history, faces, turns
+
+        history, faces, turns = read_log(path, read)
     if args.dice:
         print(registry.get(registry.DEFAULT).dice_fairness(faces).format())
     if args.export == "csv":

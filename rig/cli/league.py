@@ -41,6 +41,9 @@ def register(subparsers) -> None:
     parser.add_argument("--demo", action="store_true",
                         help="start a local mosquitto, simulated tables and the league (nothing else needed)")
     parser.add_argument("--tables", type=int, default=3, metavar="N", help="simulated tables in the demo (default 3)")
+    parser.add_argument("--health", action="store_true",
+                        help="print every table's health from league.sqlite3 (read-only; beside a running league "
+                        "too) and exit: 0 all well, 1 a table's events are missing or its log differs")
     parser.set_defaults(func=run)
 
 
@@ -101,6 +104,8 @@ def run(args) -> int:
     from rig.league.service import League
     from rig.serve import bind_socket, page_urls
 
+    if args.health:
+        return health(args)
     if args.demo:
         return demo(args)
     if args.tables != 3:
@@ -117,6 +122,41 @@ def run(args) -> int:
     finally:
         sock.close()
     return 0
+
+
+def health_lines(tables: list[dict]) -> list[str]:
+    """One line per table: events counted, missing, rejected, and its whole log against the league's copy."""
+    lines = []
+    for row in tables:
+        online = {None: "?", True: "online", False: "offline"}[row["online"]]
+        lines.append(f"{row['table']}: {online}, {row['have']} events counted, {row['missing']} missing, "
+                     f"{row['rejected']} rejected; log {row['log']['state']}: {row['log']['text']}")
+    return lines
+
+
+def health(args) -> int:
+    from rig.engine.paths import resolve_data_dir
+    from rig.errors import RigError
+    from rig.league.store import LeagueStore
+
+    if args.demo:
+        raise RigError("--health reads the league database; it cannot go with --demo")
+    path = resolve_data_dir(args.data_dir) / "league.sqlite3"
+    import sqlite3
+
+    store = LeagueStore(path, read_only=True)
+    try:
+        tables = store.tables()
+    except sqlite3.Error as exc:
+        raise RigError(f"{path}: cannot read the league database ({exc}); it was left untouched") from None
+    finally:
+        store.close()
+    if not tables:
+        print(f"no table has been heard of yet ({path})")
+        return 0
+    for line in health_lines(tables):
+        print(line)
+    return 1 if any(row["missing"] or row["log"]["state"] == "differs" for row in tables) else 0
 
 
 def demo(args) -> int:

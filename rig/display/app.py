@@ -301,6 +301,7 @@ def create_app(
     evidence=None,
     hosts: Iterable[str] = (),
     answer: Callable[[str, bool], bool] | None = None,
+    limits=None,
 ) -> Starlette:
     """The web app over an engine service.
 
@@ -312,7 +313,8 @@ def create_app(
     :class:`rig.evidence.EvidenceStore` for the referee's routes (:mod:`rig.display.referee`) or None.
     ``hosts`` — host names the rig answers to besides its IP addresses, ``localhost``, its host name
     and ``NAME.local`` (DNS-rebinding guard). ``answer(key, yes)`` — the rig's answer to a question
-    notice (``POST /api/answer``; False: no such question open).
+    notice (``POST /api/answer``; False: no such question open). ``limits`` — the live streams' cap
+    (:class:`rig.display.api.StreamLimits`; its defaults when None).
     """
     from rig.display.api import api_routes
     from rig.display.games import described, page_routes
@@ -393,7 +395,7 @@ def create_app(
         from rig.display.calibration import calibration_routes
 
         routes += calibration_routes(calibration, can_change=can_change, forbidden=refuse, can_view=can_view)
-    routes += api_routes(service, sim=sim, can_change=can_change, can_view=can_view,
+    routes += api_routes(service, sim=sim, can_change=can_change, can_view=can_view, limits=limits,
                          trusted=lambda request: guard.trusted(request.client.host if request.client else None))
     from rig.display.referee import referee_routes
 

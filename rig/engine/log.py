@@ -23,7 +23,7 @@ import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from rig.boundary import BadInput, check_value, sanitize
 from rig.engine.errors import LogError, StorageFull
@@ -142,16 +142,34 @@ def _now() -> str:
 class EventLog:
     """The SQLite event log at ``path`` (created with its parent folder if missing; ``":memory:"`` for tests)."""
 
-    def __init__(self, path: str | os.PathLike[str], *, create: bool = True) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, create: bool = True, read_only: bool = False) -> None:
         self.path = path if str(path) == ":memory:" else Path(path)
         self._lock = threading.RLock()
-        self._conn = self._open(create)
+        #: opened for reading only (``rig history``, exports): nothing of the file or beside it is
+        #: created or changed — no migration, no ``-wal``/``-shm``, no loss record (:func:`connect_read_only`)
+        self.read_only = read_only and isinstance(self.path, Path)
+        self._conn = self._open_read_only() if self.read_only else self._open(create)
         #: the acknowledged high-water mark outside the WAL (None in memory), and a loss found at start
         self._acked: AckedMark | None = None
         self.loss: dict[str, Any] | None = None
-        if isinstance(self.path, Path):
+        if isinstance(self.path, Path) and not self.read_only:
             self._acked = AckedMark(self.path)
             self.loss = self._acked.compare(self.last_seq())
+        elif self.read_only:
+            self.loss = read_loss(AckedMark(self.path).loss_path)
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        path = self.path
+        _check_file(path, create=False, write=False)
+        _check_wal(path)
+        conn = connect_read_only(path, strict=True)
+        conn.text_factory = _text
+        try:
+            _verify(conn, path)
+        except LogError:
+            conn.close()
+            raise
+        return conn
 
     # -- opening ----------------------------------------------------------------------
 
@@ -163,11 +181,7 @@ class EventLog:
             _check_wal(path)
             # judged on a read-only connection first: a refused file (and its -wal) is never written,
             # not even by the checkpoint SQLite runs when a writable connection closes
-            try:
-                inspect = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None,
-                                          check_same_thread=False, timeout=10)
-            except sqlite3.Error as exc:
-                raise _unusable(path, exc) from None
+            inspect = connect_read_only(path)
             try:
                 _verify(inspect, path)
             finally:
@@ -723,7 +737,7 @@ def _check_wal(path: Path) -> None:
                        f"{path.name} was left untouched: " + _rescue(path))
 
 
-def _check_file(path: Path, create: bool) -> bool:
+def _check_file(path: Path, create: bool, *, write: bool = True) -> bool:
     """True if a database file is there to open, False if one may be created; :class:`LogError` if neither."""
     if path.is_dir():
         raise LogError(f"{path} is a folder, not a database file")
@@ -739,7 +753,7 @@ def _check_file(path: Path, create: bool) -> bool:
         if head != SQLITE_MAGIC:
             raise LogError(f"{path} is not a SQLite database; it was left untouched: "
                            "move it away or choose another --data-dir")
-        if not os.access(path, os.W_OK):
+        if write and not os.access(path, os.W_OK):
             raise LogError(f"{path}: not allowed to write the database (check its owner and mode)")
         return True
     if not create:
@@ -751,6 +765,66 @@ def _check_file(path: Path, create: bool) -> bool:
     if not os.access(path.parent, os.W_OK):
         raise LogError(f"not allowed to write in the data folder {path.parent}")
     return False
+
+
+def connect_read_only(path: Path, *, strict: bool = False) -> sqlite3.Connection:
+    """A read-only connection to the SQLite file ``path`` that creates and changes nothing on disk.
+
+    SQLite's ``mode=ro`` alone is not enough: on a WAL database whose ``-wal`` is gone (a clean
+    stop) it creates ``-wal`` and ``-shm`` and leaves them behind. So:
+
+    - no ``-wal`` beside the file: nobody has it open in WAL mode and its whole content is in the main
+      file: ``mode=ro&immutable=1`` (no lock, no ``-wal``/``-shm``, nothing read but the file). SQLite's
+      documentation warns that ``immutable`` on a file that does change gives wrong results or
+      SQLITE_CORRUPT; :func:`read_log` reads again when a writer came meanwhile;
+    - a ``-wal`` and its ``-shm``: a rig is running (or stopped without a checkpoint); the WAL holds
+      logged events, so ``immutable`` (which ignores it) would hide them: plain ``mode=ro``, which uses the
+      files that are there and creates none;
+    - a ``-wal`` without ``-shm``: ``mode=ro`` would create the ``-shm``: ``strict`` (read-only commands)
+      refuses with :class:`LogError`, else (judging a file at start, before the rig opens it for writing
+      anyway) ``mode=ro``.
+    """
+    wal = path.with_name(path.name + "-wal")
+    shm = path.with_name(path.name + "-shm")
+    uri = path.resolve().as_uri()
+    if not wal.exists():
+        uri += "?mode=ro&immutable=1"
+    elif shm.exists() or not strict:
+        uri += "?mode=ro"
+    else:
+        raise LogError(f"{path} has a {wal.name} but no {shm.name} (the rig stopped without closing it): reading it "
+                       "would create files beside it; start the rig once (it recovers the log), then try again")
+    try:
+        return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False, timeout=10)
+    except sqlite3.Error as exc:
+        raise _unusable(path, exc) from None
+
+
+def file_stamp(path: Path) -> tuple[int, int, bool] | None:
+    """What tells a file changed: size, mtime (ns), and whether a ``-wal`` is beside it."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_size, info.st_mtime_ns, path.with_name(path.name + "-wal").exists()
+
+
+def read_log(path: Path, read: Callable[[EventLog], Any]) -> Any:
+    """``read(log)`` on the event log at ``path`` opened read-only (:func:`connect_read_only`), for commands
+    that only read (``rig history``, its exports): nothing on disk is created or changed. Read without a
+    ``-wal`` (``immutable``) and the file changed meanwhile (a rig started): read again, then with the WAL."""
+    for _attempt in range(3):
+        before = file_stamp(path)
+        try:
+            with EventLog(path, create=False, read_only=True) as log:
+                result = read(log)
+        except sqlite3.Error as exc:  # the file changed under an immutable read (a rig started)
+            if file_stamp(path) == before:
+                raise _unusable(path, exc) from None
+            continue
+        if before is None or before[2] or file_stamp(path) == before:
+            return result
+    raise LogError(f"{path} kept changing while it was read; try again")
 
 
 def open_log(data_dir: str | os.PathLike[str], *, create: bool = True) -> EventLog:

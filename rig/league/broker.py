@@ -31,6 +31,7 @@ user {league}
 topic read rig/+/events
 topic read rig/+/state
 topic read rig/+/status
+topic read rig/+/digest
 topic write rig/+/resend
 
 # Every other account is a table whose account name is its table name (%u): it may publish only
@@ -38,6 +39,7 @@ topic write rig/+/resend
 pattern write rig/%u/events
 pattern write rig/%u/state
 pattern write rig/%u/status
+pattern write rig/%u/digest
 pattern read rig/%u/resend
 """
 

@@ -24,7 +24,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from rig.league import topics
+from rig.league import audit, topics
 from rig.league.mqtt import BrokerSettings, connect_failure, make_client, reason_text
 from rig.league.topics import EventMessage, StateMessage
 
@@ -40,6 +40,8 @@ REFUSED_RETRY_S = 10.0
 STATE_EVERY_S = 0.5
 #: keepalive: a cut cable is noticed after about 1.5 times this
 KEEPALIVE_S = 10
+#: the retained digest of the whole log (:mod:`rig.league.audit`) is refreshed at most this often (seconds)
+DIGEST_EVERY_S = 1.0
 
 
 class Publisher:
@@ -70,13 +72,15 @@ class Publisher:
         self._connected = False
         self._error: str | None = None
         self._refused = False  # the error is the broker refusing a publish (cleared by the next acknowledgement)
-        self._resend_from: int | None = None
+        self._resend: list[tuple[int, int | None]] = []  # (from, to) ranges the league asked for
         self._threads: list[threading.Thread] = []
         self._client = None
         self.cursor = 0
         self.last_seq = 0
         self.published = 0
         self.resends = 0  # resend requests from the league acted on
+        self.replayed = 0  # events published again on the league's request
+        self.digest = audit.LogDigest()  # of the whole log, published retained (rig/<table>/digest)
 
     def __repr__(self) -> str:
         return f"<Publisher {self.table} -> {self.settings!r} acked {self.cursor}/{self.last_seq}>"
@@ -212,12 +216,13 @@ class Publisher:
 
     def _on_message(self, client, userdata, message) -> None:
         try:
-            first = topics.parse_resend(message.topic, message.payload)
+            wanted = audit.parse_range(message.topic, message.payload)
         except topics.MessageError as exc:
             log.warning("league: ignored: %s", exc)
             return
         with self._lock:
-            self._resend_from = first if self._resend_from is None else min(first, self._resend_from)
+            if len(self._resend) < 1000:
+                self._resend.append(wanted)
         self._wake.set()
 
     def _watch(self) -> None:
@@ -253,6 +258,8 @@ class Publisher:
         last_save = 0.0
         state_seq = -1
         state_at = 0.0
+        digest_seq, digest_at = -1, 0.0
+        replay: list[list[int]] = []  # [next, last] ranges asked for again, published beside the stream
         paused_until = 0.0
         while not self._stop.is_set():
             self._wake.wait(self.poll_s)
@@ -284,7 +291,7 @@ class Publisher:
             end = self._log_end()
             with self._lock:
                 self.cursor, self.last_seq = cursor, end
-                resend, self._resend_from = self._resend_from, None
+                resend, self._resend = self._resend, []
                 connected = self._connected
             now = time.monotonic()
             with self._lock:
@@ -293,15 +300,32 @@ class Publisher:
             if cursor != saved and (now - last_save >= SAVE_EVERY_S or not inflight):
                 self._save_cursor(cursor)
                 saved, last_save = cursor, now
-            if resend is not None and resend < next_seq:
-                log.info("league: the league asked for %s from seq %d", self.table, resend)
-                next_seq = resend
-                self.resends += 1
+            for first, last in resend:  # only what was published already: the stream brings the rest
+                last = next_seq - 1 if last is None else min(last, next_seq - 1)
+                if first <= last:
+                    log.info("league: the league asked for %s #%d-%d again", self.table, first, last)
+                    replay.append([first, last])
+                    self.resends += 1
             if not connected or now < paused_until:
                 continue
-            if next_seq <= cursor and not inflight and resend is None:
+            if next_seq <= cursor and not inflight:
                 next_seq = cursor + 1
             room = self.window - len(inflight)
+            while replay and room > 0:
+                log_id = log_id or self._log_id()
+                first, last = replay[0]
+                rows = self._rows(first, min(room, last - first + 1))
+                for row in rows:
+                    message = EventMessage.from_row(self.table, row, log=log_id)
+                    info = self._client.publish(topics.topic(self.table, topics.EVENTS),
+                                                message.payload(secret=self._secret), qos=1)
+                    inflight[info.mid] = message.seq
+                    self.replayed += 1
+                    room -= 1
+                replay[0][0] = rows[-1][0] + 1 if rows else last + 1
+                if replay[0][0] > last:
+                    replay.pop(0)
+                self._wake.set()
             if room > 0 and next_seq <= end:
                 log_id = log_id or self._log_id()
                 for row in self._rows(next_seq, room):
@@ -315,8 +339,23 @@ class Publisher:
                   and now - state_at >= STATE_EVERY_S):
                 state_seq, state_at = end, now
                 self._publish_state(end)
+            elif next_seq > end and digest_seq != end and now - digest_at >= DIGEST_EVERY_S:
+                digest_seq, digest_at = end, now
+                self._publish_digest(log_id or self._log_id())
         if self.cursor != saved:
             self._save_cursor(self.cursor)
+
+    def _publish_digest(self, log_id: str | None) -> None:
+        """The retained digest of the whole log (:mod:`rig.league.audit`): the league compares its copy with it."""
+        try:
+            self.digest.extend(self._conn)
+        except ValueError as exc:  # a log with a hole in its seqs: no digest can stand for it
+            log.warning("league: no digest of %s's log: %s", self.table, exc)
+            return
+        if self.digest.seq == 0:
+            return
+        payload = self.digest.message(self.table, log_id).payload(secret=self._secret)
+        self._client.publish(audit.topic(self.table), payload, qos=1, retain=True)
 
     def _publish_state(self, seq: int) -> None:
         try:

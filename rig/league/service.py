@@ -18,7 +18,7 @@ import threading
 import time
 from pathlib import Path
 
-from rig.league import topics
+from rig.league import audit, topics
 from rig.league.mqtt import BrokerSettings, connect_failure, make_client, reason_text
 from rig.league.store import LeagueStore
 from rig.league.topics import EventMessage, MessageError, StateMessage
@@ -56,6 +56,7 @@ class League:
         self.error: str | None = None
         self._asked: dict[str, float] = {}
         self._behind: dict[str, tuple[int, float]] = {}
+        self._audited: dict[str, tuple] = {}  # table -> the differing ranges asked for again (once each)
         self.applied = 0
 
     def __repr__(self) -> str:
@@ -112,7 +113,7 @@ class League:
             return
         with self._lock:
             self.connected, self.error = True, None
-        client.subscribe([(name, 1) for name in topics.SUBSCRIPTIONS])
+        client.subscribe([(name, 1) for name in (*topics.SUBSCRIPTIONS, *audit.SUBSCRIPTIONS)])
 
     def _on_connect_fail(self, client, userdata) -> None:
         with self._lock:
@@ -158,6 +159,9 @@ class League:
         messages, rejects, online = [], [], []
         for name, payload, _mid, _qos in batch:
             try:
+                if audit.digest_table(name) is not None:
+                    messages.append(self.authentic_digest(audit.DigestMessage.parse(name, payload), name))
+                    continue
                 kind = topics.split_topic(name)[1]
                 if kind == topics.EVENTS:
                     messages.append(self.authentic(EventMessage.parse(name, payload), name))
@@ -192,6 +196,20 @@ class League:
             raise MessageError(f"{name}: event #{message.seq} fails its signature: forged or changed on the way")
         return message
 
+    def authentic_digest(self, message: audit.DigestMessage, name: str) -> audit.DigestMessage:
+        """As :meth:`authentic`, for a table's whole-log digest."""
+        if not self.secrets:
+            return message
+        secret = self.secrets.get(message.table)
+        if secret is None:
+            raise MessageError(f"{name}: the league knows no secret for table {message.table!r} (add it to --secrets)")
+        if not message.verify(secret):
+            raise MessageError(f"{name}: the log digest is unsigned or fails its signature: forged or changed")
+        return message
+
+    def _ask(self, table: str, first: int, last: int | None) -> None:
+        self._client.publish(topics.topic(table, topics.RESEND), audit.range_payload(first, last), qos=1)
+
     def _ask_for_missing(self, now: float) -> None:
         """Ask a table to resend when its events have had a hole, or stopped short of its retained state's
         ``seq``, for :data:`RESEND_AFTER_S` (at most every :data:`RESEND_EVERY_S`)."""
@@ -199,6 +217,15 @@ class League:
             return
         for row in self.store.tables():
             table = row["table"]
+            check = row["log"]
+            differs = tuple(map(tuple, check["differs"]))
+            if check["state"] == "differs" and self._audited.get(table) != differs:
+                # the league's copy is not the table's: ask for the blocks that differ again; an event that
+                # comes back with other content is then named (conflicts, rejects)
+                self._audited[table] = differs
+                log.warning("league: %s: %s: asking for those events again", table, check["text"])
+                for first, last in check["differs"][:20]:
+                    self._ask(table, first, last)
             if row["known_last"] <= row["have"]:
                 self._behind.pop(table, None)
                 continue
@@ -209,5 +236,7 @@ class League:
             if now - since[1] < RESEND_AFTER_S or now - self._asked.get(table, -RESEND_EVERY_S) < RESEND_EVERY_S:
                 continue
             self._asked[table] = now
-            log.info("league: %s is missing events after seq %d: asking it to resend", table, row["have"])
-            self._client.publish(topics.topic(table, topics.RESEND), topics.resend_payload(row["have"] + 1), qos=1)
+            gaps = self.store.gaps(table)
+            log.info("league: %s is missing events %s: asking it to resend them", table, audit.describe(gaps))
+            for first, last in gaps:
+                self._ask(table, first, last)

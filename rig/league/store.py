@@ -28,6 +28,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from rig.engine.errors import LogError
+from rig.league import audit
+from rig.league.audit import DigestMessage
 from rig.league.topics import EventMessage, MessageError, StateMessage, split_topic
 
 #: ``PRAGMA application_id`` of a league database: "RLG!"
@@ -55,8 +57,20 @@ SCHEMA = (
         PRIMARY KEY (table_name, game_id, player))""",
     "CREATE TABLE rejects (id INTEGER PRIMARY KEY, at REAL NOT NULL, topic TEXT NOT NULL, reason TEXT NOT NULL)",
 )
+#: added after schema 1 (created in older league databases too): each table's announced whole-log digest
+#: and the league's comparison (:mod:`rig.league.audit`), and the ``seq``s that arrived with other content
+AUDIT_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS digests (
+        table_name TEXT PRIMARY KEY, seq INTEGER NOT NULL, digest TEXT NOT NULL, block INTEGER NOT NULL,
+        blocks TEXT NOT NULL, received REAL NOT NULL, checked_seq INTEGER, same INTEGER, differs TEXT,
+        checked REAL)""",
+    """CREATE TABLE IF NOT EXISTS conflicts (
+        table_name TEXT NOT NULL, seq INTEGER NOT NULL, at REAL NOT NULL, PRIMARY KEY (table_name, seq))""",
+)
 #: rejected messages kept for the page
 KEEP_REJECTS = 200
+#: conflicting seqs listed per table
+KEEP_CONFLICTS = 20
 
 
 class _Fold:
@@ -94,10 +108,24 @@ class _Fold:
 class LeagueStore:
     """The league database at ``path`` (created if missing; ``":memory:"`` for tests). Thread-safe."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
         self.path = path
         self._lock = threading.RLock()
         self._folds: dict[tuple[str, int], _Fold] = {}  # games in progress, folded so far
+        self._blocks: dict[tuple[str, int, int], str] = {}  # (table, block size, index) -> digest of a whole block
+        if read_only:  # ``rig league --tables``: nothing on disk is created or changed
+            from rig.engine.log import connect_read_only
+
+            if not Path(path).is_file():
+                raise LogError(f"{path}: no league database here")
+            self._conn = connect_read_only(Path(path), strict=True)
+            try:
+                app_id = self._conn.execute("PRAGMA application_id").fetchone()[0]
+            except sqlite3.DatabaseError as exc:
+                raise LogError(f"{path} is not a usable league database ({exc})") from None
+            if app_id != APPLICATION_ID:
+                raise LogError(f"{path} is not a league database (no league marker)")
+            return
         if str(path) != ":memory:":
             if Path(path).is_dir():
                 raise LogError(f"{path} is a folder, not a league database")
@@ -127,6 +155,8 @@ class LeagueStore:
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute("PRAGMA user_version = 1")
             conn.execute("COMMIT")
+        for statement in AUDIT_SCHEMA:
+            conn.execute(statement)
 
     def close(self) -> None:
         with self._lock:
@@ -140,8 +170,8 @@ class LeagueStore:
         self._conn.execute("INSERT INTO tables (name, first_seen, last_seen) VALUES (?, ?, ?) "
                            "ON CONFLICT (name) DO UPDATE SET last_seen = excluded.last_seen", (name, now, now))
 
-    def apply(self, messages: Iterable[EventMessage | StateMessage], *, rejects: Iterable[tuple[str, str]] = (),
-              online: Iterable[tuple[str, bool]] = ()) -> int:
+    def apply(self, messages: Iterable[EventMessage | StateMessage | DigestMessage], *,
+              rejects: Iterable[tuple[str, str]] = (), online: Iterable[tuple[str, bool]] = ()) -> int:
         """Store a batch of messages in one transaction; returns how many events were new.
 
         ``rejects``: ``(topic, reason)`` of messages refused; ``online``: ``(table, online)`` statuses.
@@ -162,6 +192,11 @@ class LeagueStore:
                                      (json.dumps(message.state), message.seq, message.seq, message.table,
                                       message.seq))
                         continue
+                    if isinstance(message, DigestMessage):
+                        if self._same_log(message, rejects):
+                            self._store_digest(message, now)
+                            touched.add(message.table)
+                        continue
                     if not self._same_log(message, rejects):
                         continue
                     cur = conn.execute(
@@ -173,6 +208,8 @@ class LeagueStore:
                         conflict = self._differs(message)
                         if conflict:  # a replay must say the same: another content is a forgery or a new log
                             rejects.append((f"rig/{message.table}/events", conflict))
+                            conn.execute("INSERT OR REPLACE INTO conflicts VALUES (?, ?, ?)",
+                                         (message.table, message.seq, now))
                     if cur.rowcount:
                         new += 1
                         touched.add(message.table)
@@ -192,6 +229,7 @@ class LeagueStore:
                 conn.execute("DELETE FROM rejects WHERE id <= (SELECT max(id) FROM rejects) - ?", (KEEP_REJECTS,))
                 for table in touched:
                     self._advance(table, now)
+                    self._audit(table, now)
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -212,7 +250,7 @@ class LeagueStore:
         return (f"{message.table} event #{message.seq} arrived again with other content: the league keeps the "
                 "first; one of them is forged or replaced (sign the tables' events: [league] secret)")
 
-    def _same_log(self, message: EventMessage, rejects: list[tuple[str, str]]) -> bool:
+    def _same_log(self, message: EventMessage | DigestMessage, rejects: list[tuple[str, str]]) -> bool:
         """A table whose rig starts a new event log (a new SD card) would count from seq 1 again: its
         events are refused until the league's data for that table is archived, never mixed."""
         if message.log is None:
@@ -227,6 +265,79 @@ class LeagueStore:
                         f"{message.table} publishes a new event log (begun {message.log}, the league has the one "
                         f"begun {known}): give the table a new name, or start the league with a fresh database"))
         return False
+
+    # -- the whole log's digest (rig.league.audit) ----------------------------------------------
+    def _store_digest(self, message: DigestMessage, now: float) -> None:
+        self._conn.execute(
+            "INSERT INTO digests (table_name, seq, digest, block, blocks, received) VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (table_name) DO UPDATE SET seq = excluded.seq, digest = excluded.digest, "
+            "block = excluded.block, blocks = excluded.blocks, received = excluded.received "
+            "WHERE excluded.seq >= digests.seq",
+            (message.table, message.seq, message.digest, message.block, json.dumps(list(message.blocks)), now))
+        self._conn.execute("UPDATE tables SET known_last = max(known_last, ?) WHERE name = ?",
+                           (message.seq, message.table))
+
+    def _audit(self, table: str, now: float) -> None:
+        """Compare the league's copy of ``table``'s log with the digest the table announced, once the league
+        holds every event up to it: the blocks that differ are recorded as ``seq`` ranges."""
+        conn = self._conn
+        row = conn.execute("SELECT d.seq, d.digest, d.block, d.blocks, d.checked_seq, t.have FROM digests d "
+                           "JOIN tables t ON t.name = d.table_name WHERE d.table_name = ?", (table,)).fetchone()
+        if row is None:
+            return
+        seq, digest, block, blocks, checked, have = row
+        if checked == seq or have < seq:
+            return  # compared already, or not everything up to it is here yet
+        theirs = json.loads(blocks)
+        ours = [self._block(table, block, index, seq) for index in range(len(theirs))]
+        differs = [] if audit.whole_digest(seq, ours) == digest else [
+            (index * block + 1, min((index + 1) * block, seq))
+            for index, (a, b) in enumerate(zip(ours, theirs)) if a != b] or [(1, seq)]
+        runs: list[tuple[int, int]] = []
+        for first, last in differs:
+            if runs and runs[-1][1] == first - 1:
+                runs[-1] = (runs[-1][0], last)
+            else:
+                runs.append((first, last))
+        conn.execute("UPDATE digests SET checked_seq = ?, same = ?, differs = ?, checked = ? WHERE table_name = ?",
+                     (seq, int(not runs), json.dumps(runs), now, table))
+
+    def _block(self, table: str, size: int, index: int, upto: int) -> str:
+        """The digest of the league's events of one block (cut at ``upto``); whole blocks are cached (an
+        event, once stored, never changes)."""
+        key = (table, size, index)
+        last = min((index + 1) * size, upto)
+        whole = last == (index + 1) * size
+        if whole and key in self._blocks:
+            return self._blocks[key]
+        rows = self._conn.execute(
+            "SELECT seq, game_id, batch, status, reason, logged_at, body FROM events WHERE table_name = ? "
+            "AND seq BETWEEN ? AND ? ORDER BY seq", (table, index * size + 1, last)).fetchall()
+        value = audit.block_digest((seq, game_id, batch, status, reason, logged_at, json.loads(body))
+                                   for seq, game_id, batch, status, reason, logged_at, body in rows)
+        if whole:
+            self._blocks[key] = value
+        return value
+
+    def gaps(self, table: str, limit: int = 20) -> list[tuple[int, int]]:
+        """The ``seq`` ranges the league lacks between what it counts and the last it knows of (at most ``limit``)."""
+        with self._lock:
+            row = self._conn.execute("SELECT have, known_last FROM tables WHERE name = ?", (table,)).fetchone()
+            if row is None or row[1] <= row[0]:
+                return []
+            have, known = row
+            runs: list[tuple[int, int]] = []
+            expected = have + 1
+            for (seq,) in self._conn.execute("SELECT seq FROM events WHERE table_name = ? AND seq > ? AND seq <= ? "
+                                             "ORDER BY seq", (table, have, known)):
+                if seq > expected:
+                    runs.append((expected, seq - 1))
+                    if len(runs) >= limit:
+                        return runs
+                expected = seq + 1
+            if expected <= known:
+                runs.append((expected, known))
+            return runs[:limit]
 
     def _advance(self, table: str, now: float) -> None:
         """Count the events that are now contiguous and re-fold the games they belong to."""
@@ -323,14 +434,46 @@ class LeagueStore:
                 for t, gid, game, st, players, totals, winner, turns, started, ended, last, error in rows]
 
     def tables(self) -> list[dict[str, Any]]:
-        """Per-table health: online, last seen, events counted (``have``) and known, missing, rejected."""
+        """Per-table health: online, last seen, events counted (``have``) and known, missing, rejected, and
+        ``log``: the table's whole-log digest against the league's copy (:meth:`log_check`)."""
         rows = self._all("SELECT name, first_seen, last_seen, have, known_last, online, rejected, state_seq, "
                          "(SELECT count(*) FROM events e WHERE e.table_name = name AND e.seq > have) FROM tables "
                          "ORDER BY name")
+        checks = self.log_checks()
         return [{"table": name, "first_seen": first, "last_seen": last, "have": have, "known_last": known,
                  "missing": max(0, known - have), "online": None if online is None else bool(online),
-                 "rejected": rejected, "state_seq": state_seq, "waiting": waiting}
+                 "rejected": rejected, "state_seq": state_seq, "waiting": waiting,
+                 "log": checks.get(name, {"state": "no digest", "seq": None, "checked_seq": None, "differs": [],
+                                          "conflicts": [], "text": "the table sent no digest of its log yet"})}
                 for name, first, last, have, known, online, rejected, state_seq, waiting in rows]
+
+    def log_checks(self) -> dict[str, dict[str, Any]]:
+        """Per table: ``{"state": "same"|"differs"|"checking", "seq", "checked_seq", "differs": [[from, to]],
+        "conflicts": [seq], "text"}`` — the league's copy against the table's whole-log digest."""
+        if not self._all("SELECT 1 FROM sqlite_master WHERE name = 'digests'"):
+            return {}  # a league database from before the digests (read-only: not created)
+        conflicts: dict[str, list[int]] = {}
+        for table, seq in self._all("SELECT table_name, seq FROM conflicts ORDER BY table_name, seq"):
+            conflicts.setdefault(table, []).append(seq)
+        checks = {}
+        for table, seq, checked, same, differs in self._all(
+                "SELECT table_name, seq, checked_seq, same, differs FROM digests"):
+            runs = json.loads(differs) if differs else []
+            seqs = conflicts.get(table, [])[:KEEP_CONFLICTS]
+            if checked is None:
+                state, text = "checking", f"waiting for events up to #{seq} to compare the whole log"
+            elif same:
+                state, text = "same", f"the whole log up to #{checked} is the table's"
+            else:
+                state = "differs"
+                text = f"the league's copy differs from the table's log in events {audit.describe(runs)}"
+                if seqs:
+                    text += f"; arrived with other content: {audit.describe(audit.ranges(seqs))}"
+            if checked is not None and checked != seq and state == "same":
+                text += f" (the table's digest up to #{seq} is compared once those events are here)"
+            checks[table] = {"state": state, "seq": seq, "checked_seq": checked, "differs": runs,
+                             "conflicts": seqs, "text": text}
+        return checks
 
     def table_state(self, table: str) -> dict[str, Any] | None:
         rows = self._all("SELECT state FROM tables WHERE name = ?", (table,))

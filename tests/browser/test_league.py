@@ -46,6 +46,9 @@ def test_the_league_demo_page_shows_standings_games_and_tables(page, artifacts, 
         expect(page.locator("#playing .game")).to_have_count(2)
         expect(page.locator("#link")).to_have_class(re.compile(r"\bon\b"))
         expect(page.locator("#tables tbody tr").first).to_contain_text("online")
+        # the tables' whole logs compared with the league's copy (their digests)
+        expect(page.locator("#tables tbody tr td.log.ok")).to_have_count(2)
+        expect(page.locator("#tables tbody tr td.log").first).to_contain_text("same")
         page.screenshot(path=str(artifacts / "league-page.png"))
         assert page.js_errors == []
     finally:

@@ -97,6 +97,7 @@ const rig = {
       let shown = false;
       source.onopen = () => { retry = 500; };
       const handle = (event) => {
+        if (!shown) rig.showRefusal(null);
         let state;
         try { state = JSON.parse(event.data); onState(state); } catch (err) { console.error(err); }
         if (state && !shown) { shown = true; onConnection && onConnection(true); }
@@ -105,15 +106,46 @@ const rig = {
       };
       source.onmessage = handle;
       source.addEventListener("state", handle);
-      source.onerror = () => {
+      source.onerror = async () => {
         onConnection && onConnection(false);
         source.close();
+        // an EventSource never tells why: ask once more with fetch; a refusal (the viewer cap's 503, too many
+        // tabs' 429) is said in plain words and tried again when the rig says (at most every 10 s)
+        const refusal = await rig.streamRefusal();
+        rig.showRefusal(refusal);
+        if (refusal) { setTimeout(connect, Math.min(refusal.retryS, 10) * 1000); return; }
         setTimeout(connect, retry);
         retry = Math.min(retry * 2, 5000);
       };
     };
     connect();
     return () => source && source.close();
+  },
+
+  // Why the live stream was refused ({text, retryS}), or null: it opened (then closed at once) or the rig is away.
+  async streamRefusal() {
+    const stop = new AbortController();
+    try {
+      const answer = await fetch("/api/events", { signal: stop.signal, cache: "no-store" });
+      if (answer.status !== 503 && answer.status !== 429) { stop.abort(); return null; }
+      let text = "";
+      try { text = (await answer.json()).error || ""; } catch (err) { /* a proxy's page: keep the words below */ }
+      const retryS = Math.max(1, Number(answer.headers.get("retry-after")) || 30);
+      return { text: text || `the rig turned this device away (${answer.status})`, retryS };
+    } catch (err) {
+      return null;
+    }
+  },
+
+  // A lasting notice while this device is turned away (the viewer cap), gone once the stream is live.
+  showRefusal(refusal) {
+    let node = document.getElementById("stream-refused");
+    if (!refusal) { if (node) node.remove(); return; }
+    if (!node) {
+      node = rig.el("div", { id: "stream-refused", class: "stream-refused", role: "status" });
+      document.body.prepend(node);
+    }
+    node.textContent = `Not live on this device: ${refusal.text}. This page tries again by itself.`;
   },
 
   toasts: [],

@@ -25,6 +25,14 @@ function game(g) {
     el("div", { class: "scores" }, ...scores));
 }
 
+// The table's whole log against the league's copy (its digest): same, differs (and where), or not yet known.
+function logCell(check) {
+  const look = { same: ["✓ same", "ok"], differs: ["differs", "bad"], checking: ["checking", ""] }[check.state] || ["—", ""];
+  const cell = el("td", { class: `log ${look[1]}`, title: check.text }, look[0]);
+  if (check.state === "differs") cell.append(el("div", { class: "why" }, check.text));
+  return cell;
+}
+
 function draw(data) {
   const link = document.getElementById("link");
   link.className = data.league.connected ? "link on" : "link";
@@ -42,7 +50,7 @@ function draw(data) {
     const online = t.online === null ? ["?", "warn"] : t.online ? ["online", "ok"] : ["offline", "bad"];
     return el("tr", { "data-table": t.table }, el("td", {}, t.table), el("td", { class: online[1] }, online[0]),
       el("td", {}, t.have), el("td", { class: t.missing ? "warn" : "" }, t.missing + (t.rejected ? ` · ${t.rejected} refused` : "")),
-      el("td", {}, ago(t.last_seen)));
+      logCell(t.log), el("td", {}, ago(t.last_seen)));
   }));
   document.getElementById("rejects").replaceChildren(...data.rejects.slice(0, 3).map((r) => el("div", {}, `ignored: ${r.reason}`)));
 }

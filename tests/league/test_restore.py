@@ -1,0 +1,129 @@
+"""The league gets back what its copy lacks, from the table, by seq range (issue 31), through a real
+Mosquitto: a league database put back from an older backup, events lost on the way (holes), and a copy
+that holds a replaced event the table never sent again (found by the whole-log digest)."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import sqlite3
+import warnings
+
+from rig.cli import main
+from rig.league.app import create_league_app
+from rig.league.service import League
+from rig.league.store import LeagueStore
+from rig.league.topics import EventMessage
+
+from .conftest import league_standings, summed_histories, wait_for
+from .test_live import Table, caught_up
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+
+def play(table: Table, steps: int) -> None:
+    for _ in range(steps):
+        table.player.table.step()
+    wait_for(lambda: table.publisher.link()["acked"] == table.service.log.last_seq(), 15,
+             f"{table.name}'s events to be acknowledged")
+
+
+def stored(league_path) -> int:
+    with sqlite3.connect(league_path) as conn:
+        return conn.execute("SELECT count(*) FROM events").fetchone()[0]
+
+
+def table_messages(table: Table) -> list[EventMessage]:
+    log_id = table.publisher._log_id()
+    return [EventMessage(table.name, e.seq, e.game_id, e.batch, e.status, e.reason, e.logged_at, e.event, log=log_id)
+            for e in table.service.log.events()]
+
+
+def settled(league, table) -> bool:
+    row = {r["table"]: r for r in league.store.tables()}.get(table.name)
+    return caught_up(league, {table.name: table.service}) and row is not None and row["log"]["state"] == "same"
+
+
+def test_a_league_put_back_from_an_older_backup_gets_the_rest_from_the_table(broker, tmp_path):
+    path, backup = tmp_path / "league.sqlite3", tmp_path / "backup.sqlite3"
+    table = Table(tmp_path, "t1", broker, seed=4)
+    try:
+        with League(path, broker.settings("league")) as league:
+            play(table, 120)
+            wait_for(lambda: settled(league, table), 15, "the league to follow t1")
+            with sqlite3.connect(path) as source, sqlite3.connect(backup) as copy:
+                source.backup(copy)  # the night's backup
+            backed_up = table.service.log.last_seq()
+            play(table, 120)
+            wait_for(lambda: settled(league, table), 15, "the league to follow t1 further")
+        for suffix in ("", "-wal", "-shm"):  # the league's disk is lost; the backup is put back
+            (tmp_path / f"league.sqlite3{suffix}").unlink(missing_ok=True)
+        shutil.copy(backup, path)
+        assert stored(path) == backed_up
+        logged = table.service.log.last_seq()
+        with League(path, broker.settings("league")) as league:  # the table plays no more: nothing new comes
+            wait_for(lambda: settled(league, table), 30, "the league to get the events after its backup back")
+            assert league_standings(league.store) == summed_histories([table.service.history()])
+            (row,) = league.store.tables()
+            assert row["missing"] == 0 and row["rejected"] == 0 and row["have"] == logged
+        assert stored(path) == logged  # each event once
+        assert table.publisher.resends >= 1
+        assert logged - backed_up <= table.publisher.replayed < logged  # the range asked for, not the whole log
+    finally:
+        table.close()
+
+
+def test_events_lost_on_the_way_are_asked_for_by_range(broker, tmp_path):
+    path = tmp_path / "league.sqlite3"
+    table = Table(tmp_path, "t2", broker, seed=6)
+    try:
+        play(table, 150)
+        stream = table_messages(table)
+        assert len(stream) > 100
+        store = LeagueStore(path)  # the league had everything but #40-55 and #90-95 (lost messages)
+        store.apply(stream[:39] + stream[55:89] + stream[95:])
+        assert store.gaps("t2") == [(40, 55), (90, 95)]
+        store.close()
+        with League(path, broker.settings("league")) as league:
+            play(table, 30)  # the table plays on; the league notices the holes and asks for them
+            wait_for(lambda: settled(league, table), 30, "the league to fill its holes")
+            assert league_standings(league.store) == summed_histories([table.service.history()])
+            assert league.store.gaps("t2") == []
+        assert stored(path) == table.service.log.last_seq()
+        assert table.publisher.replayed == 16 + 6  # exactly the holes, by seq
+    finally:
+        table.close()
+
+
+def test_a_replaced_event_the_table_never_sent_again_is_found_and_named(broker, tmp_path, capsys):
+    path = tmp_path / "league.sqlite3"
+    table = Table(tmp_path, "t3", broker, seed=8)
+    try:
+        play(table, 100)
+        stream = table_messages(table)
+        forged = dataclasses.replace(stream[9], event={**stream[9].event, "t_us": 123})
+        store = LeagueStore(path)  # a forgery took #10's place and the real one never reached the league
+        store.apply(stream[:9] + [forged] + stream[10:])
+        assert store.tables()[0]["missing"] == 0 and store.tables()[0]["rejected"] == 0
+        store.close()
+        with League(path, broker.settings("league")) as league:
+            wait_for(lambda: league.store.tables()[0]["log"]["conflicts"] == [10], 30,
+                     "the league to compare the whole log and name event #10")
+            (row,) = league.store.tables()
+            assert row["log"]["state"] == "differs" and row["log"]["differs"] == [[1, 64]]
+            assert row["have"] == table.service.log.last_seq() and row["missing"] == 0  # the count alone agreed
+            body = TestClient(create_league_app(league.store, status=league.status)).get("/api/tables").json()
+            assert "arrived with other content: #10" in body["tables"][0]["log"]["text"]
+            assert table.publisher.replayed == 64  # the block that differs, asked for again
+            assert main(["league", "--health", "--data-dir", str(tmp_path)]) == 1  # beside the running league
+            out = capsys.readouterr().out
+            assert "t3: online" in out and "log differs" in out and "other content: #10" in out
+        before = {f.name: (f.read_bytes(), f.stat().st_mtime_ns) for f in tmp_path.iterdir() if f.is_file()}
+        assert not any(name.endswith(("-wal", "-shm")) for name in before)
+        assert main(["league", "--health", "--data-dir", str(tmp_path)]) == 1  # the league stopped: immutable
+        assert "log differs" in capsys.readouterr().out
+        assert {f.name: (f.read_bytes(), f.stat().st_mtime_ns) for f in tmp_path.iterdir() if f.is_file()} == before
+    finally:
+        table.close()
