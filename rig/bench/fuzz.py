@@ -28,8 +28,6 @@ from pathlib import Path
 from typing import Any, Iterator
 
 PIN = "31415926"
-EVENT_TYPES = ("game_started", "turn_started", "roll_settled", "toss", "copy_chosen", "card_revealed",
-               "correction", "violation", "turn_scored", "game_ended", "buzz", "answer_judged", "points_scored")
 POSTS = ("/api/events", "/api/games", "/api/corrections", "/api/sim/press", "/api/sim/roll", "/api/sim/knock",
          "/api/sim/card", "/api/sim/camera", "/api/pin", "/api/calibration/capture", "/api/calibration/fit",
          "/api/calibration/save", "/api/calibration/restore", "/api/calibration/lock", "/api/calibration/reset")
@@ -119,7 +117,9 @@ def dumps(doc: Any) -> str:
 
 def event_body(rng: random.Random) -> dict[str, Any]:
     """A plausible event (or correction, or new game) with some fields broken."""
-    kind = rng.choice(EVENT_TYPES)
+    from rig.engine.events import event_types
+
+    kind = rng.choice(tuple(event_types()))  # every event the schema knows (GET /api/schema)
     body: dict[str, Any] = {"type": kind}
     if kind == "game_started":
         body["players"] = rng.sample(NAMES, rng.randrange(3, 6))

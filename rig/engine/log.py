@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from rig.boundary import BadInput, check_value, sanitize
-from rig.engine.errors import LogError, StorageFull
+from rig.engine.errors import EventFormatError, LogError, StorageFull
+from rig.engine.events import Event, decode_event_json
 
 #: ``PRAGMA application_id`` of a rig database: "RIG!" in ASCII
 APPLICATION_ID = 0x52494721
@@ -257,7 +258,7 @@ class EventLog:
                 try:
                     batch = started = None
                     for item in items:
-                        event = item.event
+                        event = item.event.to_dict() if isinstance(item.event, Event) else item.event
                         body = json.dumps(event, sort_keys=True, separators=(",", ":"), default=repr,
                                           allow_nan=True)
                         kind = event.get("type")
@@ -265,11 +266,11 @@ class EventLog:
                         cur = conn.execute(
                             "INSERT INTO events (game_id, batch, type, t_us, source, status, reason, logged_at, body)"
                             " VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?)",
-                            (item.game_id, sanitize(kind)[:64] if isinstance(kind, str) else "?",
+                            (item.game_id, kind[:64] if isinstance(kind, str) else "?",
                              t_us if isinstance(t_us, int) and not isinstance(t_us, bool)
                              and 0 <= t_us < 2**63 else -1,
-                             sanitize(str(event.get("source", "?")))[:64], item.status,
-                             None if item.reason is None else sanitize(str(item.reason)), logged_at, body),
+                             str(event.get("source", "?"))[:64], item.status,
+                             None if item.reason is None else str(item.reason), logged_at, body),
                         )
                         seq = cur.lastrowid
                         batch = seq if batch is None else batch
@@ -287,7 +288,7 @@ class EventLog:
                     if request is not None and seqs:
                         last = items[-1]
                         conn.execute("INSERT OR IGNORE INTO requests VALUES (?, ?, ?, ?)",
-                                     (request[0], seqs[-1], request[1], sanitize(last.reason) if last.reason else None))
+                                     (request[0], seqs[-1], request[1], last.reason or None))
                         conn.execute("DELETE FROM requests WHERE seq < ?", (seqs[-1] - 50 * KEEP_REQUESTS,))
                     conn.execute("COMMIT")
                 except BaseException:
@@ -610,9 +611,19 @@ def _describe(exc: sqlite3.Error | OSError) -> str:
 
 
 def _logged(seq, game_id, batch, status, reason, logged_at, body) -> LoggedEvent:
-    """A row as a :class:`LoggedEvent`; a body that cannot be read back is reported in ``damage``."""
+    """A row as a :class:`LoggedEvent` (the log's door on replay): an applied event is decoded once
+    into its type (:func:`rig.engine.events.decode_event_json`) and handed on as a plain dict; a
+    refused one (it may hold anything the event's door refused) is made safe to show; a body that
+    cannot be read back is reported in ``damage``."""
     reason = None if reason is None else sanitize(reason)
     logged_at = sanitize(logged_at) if isinstance(logged_at, str) else str(logged_at)
+    if status == "applied":
+        try:
+            return LoggedEvent(seq, game_id, batch, status, reason, logged_at, decode_event_json(body).to_dict())
+        except EventFormatError as exc:
+            damage = exc.reason
+    else:
+        damage = None
     try:
         event = json.loads(body)
     except (TypeError, ValueError, RecursionError) as exc:
@@ -620,11 +631,8 @@ def _logged(seq, game_id, batch, status, reason, logged_at, body) -> LoggedEvent
     if not isinstance(event, dict):
         return LoggedEvent(seq, game_id, batch, status, reason, logged_at, {},
                            f"the body is a {type(event).__name__}, not an object")
-    try:
-        check_value(event, depth=64)
-    except BadInput as exc:
-        return LoggedEvent(seq, game_id, batch, status, reason, logged_at, sanitize(event), f"a bad value: {exc}")
-    return LoggedEvent(seq, game_id, batch, status, reason, logged_at, event)
+    return LoggedEvent(seq, game_id, batch, status, reason, logged_at, sanitize(event, depth=64),
+                       None if damage is None else f"a bad value: {damage}")
 
 
 def _loads(text: Any, kind: type) -> Any:
