@@ -29,6 +29,7 @@ rig.boundary.BadInput: a name must not hold control or invisible formatting char
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from typing import Annotated, Any
 
@@ -86,52 +87,84 @@ def check_name(value: Any, path: str = "") -> str:
     return name
 
 
+_NOT_TEXT = re.compile("[\x00\ud800-\udfff]")
+
+
 def _check_text(text: str, path: str) -> None:
     if len(text) > MAX_STRING:
         raise BadInput(_where(path, f"a text of {len(text)} characters (at most {MAX_STRING})"))
-    for char in text:
-        if "\ud800" <= char <= "\udfff":
-            raise BadInput(_where(path, f"a lone surrogate (U+{ord(char):04X}) is not text"))
+    bad = _NOT_TEXT.search(text)
+    if bad is not None:
+        char = bad.group()
         if char == "\x00":
             raise BadInput(_where(path, "a NUL character is not text"))
+        raise BadInput(_where(path, f"a lone surrogate (U+{ord(char):04X}) is not text"))
+
+
+def _path(where: Any) -> str:
+    """A path kept as ``(parent, key)`` links (built only when a value is refused) as ``$.a[2].b``."""
+    parts = []
+    while isinstance(where, tuple):
+        where, key = where
+        parts.append(f"[{key}]" if isinstance(key, int) else f".{key[:40]}")
+    return where + "".join(reversed(parts))
 
 
 def check_value(value: Any, path: str = "$", *, depth: int = MAX_DEPTH) -> Any:
     """Check a decoded JSON value against the rig's bounds; return it unchanged or raise :class:`BadInput`."""
-    stack = [(value, path, 0)]
+    stack: list[tuple[Any, Any, int]] = [(value, path, 0)]
+    pop, push = stack.pop, stack.append
     while stack:
-        item, where, level = stack.pop()
-        if isinstance(item, bool) or item is None:
+        item, where, level = pop()
+        kind = type(item)
+        if kind is str:
+            if len(item) > MAX_STRING or _NOT_TEXT.search(item) is not None:
+                _check_text(item, _path(where))
+        elif kind is bool or item is None:
             continue
-        if isinstance(item, int):
+        elif kind is int:
             if not INT_MIN <= item <= INT_MAX:
                 shown = str(item) if item.bit_length() < 200 else f"a {item.bit_length()}-bit number"
-                raise BadInput(_where(where, f"{shown} is outside the 64-bit integer range"))
-        elif isinstance(item, float):
+                raise BadInput(_where(_path(where), f"{shown} is outside the 64-bit integer range"))
+        elif kind is float:
             if not math.isfinite(item):
-                raise BadInput(_where(where, f"{item} is not a number JSON allows"))
-        elif isinstance(item, str):
-            _check_text(item, where)
+                raise BadInput(_where(_path(where), f"{item} is not a number JSON allows"))
         elif isinstance(item, (list, tuple, dict)):
             if level >= depth:
-                raise BadInput(_where(where, f"nested deeper than {depth} levels"))
+                raise BadInput(_where(_path(where), f"nested deeper than {depth} levels"))
             if len(item) > MAX_ITEMS:
-                raise BadInput(_where(where, f"{len(item)} items (at most {MAX_ITEMS})"))
+                raise BadInput(_where(_path(where), f"{len(item)} items (at most {MAX_ITEMS})"))
+            level += 1
             if isinstance(item, dict):
                 for key, sub in item.items():
-                    if not isinstance(key, str):
-                        raise BadInput(_where(where, f"a key must be a string, not {type(key).__name__}"))
-                    _check_text(key, where)
-                    stack.append((sub, f"{where}.{key[:40]}", level + 1))
+                    if type(key) is not str:
+                        raise BadInput(_where(_path(where), f"a key must be a string, not {type(key).__name__}"))
+                    if len(key) > MAX_STRING or _NOT_TEXT.search(key) is not None:
+                        _check_text(key, _path(where))
+                    push((sub, (where, key), level))
             else:
-                stack.extend((sub, f"{where}[{index}]", level + 1) for index, sub in enumerate(item))
+                for index, sub in enumerate(item):
+                    push((sub, (where, index), level))
+        elif isinstance(item, bool):
+            continue
+        elif isinstance(item, int):  # a subclass of int (an IntEnum): as an int
+            push((int(item), where, level))
+        elif isinstance(item, float):
+            push((float(item), where, level))
+        elif isinstance(item, str):
+            push((str(item), where, level))
         else:
-            raise BadInput(_where(where, f"a {type(item).__name__} is not a JSON value"))
+            raise BadInput(_where(_path(where), f"a {type(item).__name__} is not a JSON value"))
     return value
 
 
-def decode_json(raw: bytes | str, *, max_bytes: int = MAX_BODY, what: str = "") -> Any:
-    """Strict JSON from bytes or text, within the bounds of :func:`check_value`."""
+def decode_json(raw: bytes | str, *, max_bytes: int = MAX_BODY, what: str = "", check: bool = True) -> Any:
+    """Strict JSON from bytes or text, within the bounds of :func:`check_value`.
+
+    ``check=False``: the JSON syntax only (size, UTF-8, nesting, RFC 8259), for a body that is
+    decoded into its type next (an event: :func:`rig.engine.events.decode_event`), whose one
+    check bounds every value.
+    """
     if isinstance(raw, str):
         try:
             raw = raw.encode("utf-8")
@@ -146,7 +179,7 @@ def decode_json(raw: bytes | str, *, max_bytes: int = MAX_BODY, what: str = "") 
         value = msgspec.json.decode(raw)
     except (msgspec.DecodeError, RecursionError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
         raise BadInput(_where(what, f"not valid JSON: {exc}")) from None
-    return check_value(value)
+    return check_value(value) if check else value
 
 
 def check_utf8(raw: bytes, *, what: str = "") -> str:

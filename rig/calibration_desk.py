@@ -4,13 +4,9 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
-
 from rig.errors import RigError
 from rig.errors import RunError
-
-if TYPE_CHECKING:
-    from rig.runner import Rig
+from rig.rig_protocols import CalibratedRig
 
 class CalibrationDesk:
     """The calibration page's work (:mod:`rig.display.calibration` documents the interface).
@@ -20,7 +16,7 @@ class CalibrationDesk:
     table's "hands" turn the six dice for each step (a rendered pose in the table's lighting).
     """
 
-    def __init__(self, rig: Rig) -> None:
+    def __init__(self, rig: CalibratedRig) -> None:
         self.rig = rig
         self.frames: dict[str, object] = {}
         self.report = None

@@ -196,7 +196,7 @@ class Game:
 
     # -- hooks for the engine, the command line and the benchmarks (issue 17: the backend) ----------
     def event_specs(self) -> dict[str, Any]:
-        """The events this game adds to the engine's (type → :class:`rig.engine.events.EventSpec`):
+        """The events this game adds to the engine's (type → a :class:`rig.engine.events.Event` subclass):
         the ``EVENTS`` of its engine module (default: none)."""
         if not self.engine:
             return {}

@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
-
 from rig.errors import RunError
-
-if TYPE_CHECKING:
-    from rig.runner import Rig
+from rig.rig_protocols import SimulatedRig
 
 class Simulator:
     """The simulation's hands: presses the mock pins and acts on the virtual table (``/api/sim/...``).
@@ -18,7 +14,7 @@ class Simulator:
     ``show_card(card)`` lays a card under the camera; ``drop_camera()``/``restore_camera()``.
     """
 
-    def __init__(self, rig: Rig) -> None:
+    def __init__(self, rig: SimulatedRig) -> None:
         self.rig = rig
         self.camera_dropped = False
         self._table_turn = None  # the turn whose dice lie on the virtual table

@@ -50,3 +50,22 @@ def test_a_game_is_named_only_in_its_own_package():
         if games and where not in NAMES_A_GAME:
             named[where] = games
     assert named == {}
+
+
+def test_imports_for_type_hints_count_as_arrows_and_no_module_is_over_500_lines():
+    """Issue 29: a circle made of TYPE_CHECKING imports is a circle (the contracts see those imports
+    too), and each module is one idea: none over 500 lines but the few still to split."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    assert config["exclude_type_checking_imports"] is False
+    long = {str(path.relative_to(ROOT)): count for path in sorted((ROOT / "rig").rglob("*.py"))
+            if (count := len(path.read_text().splitlines())) > 500}
+    assert set(long) <= STILL_LONG, f"over 500 lines: {long}"
+
+
+#: modules over 500 lines not split yet (issue 29): the list only shrinks
+STILL_LONG = {
+    "rig/hardware/virtual.py",
+    "rig/runner.py",
+}

@@ -2,7 +2,8 @@
 
 Appends ``--count`` toss events to a fresh log (WAL, ``synchronous=FULL``: one fsync per
 commit) and prints p50/p99/max; then the same with ``synchronous=OFF`` (no fsync) in the
-same run, as a ratio, and the full path through the engine (check + append + fold).
+same run, as a ratio, and the full path through the engine (check + append + fold); then the cost
+of the one check an event gets where it comes in (:func:`rig.engine.events.decode_event`, no log).
 The log goes in a temporary folder inside ``--dir`` (default: the data folder, whose disk
 is the one that matters; fsync on a RAM disk such as /tmp is nearly free).
 """
@@ -62,6 +63,27 @@ def _time_engine(path: Path, count: int) -> list[float]:
         service.close()
 
 
+#: a roll as the camera submits it: six faces and the reading (the largest event on the hot path)
+ROLL = {"type": "roll_settled", "t_us": 5, "source": "camera", "clock": "bench", "started_us": 3,
+        "dice": ["blue", "pink", "yellow", "blank", "pink+blue", "blue"],
+        "reading": {"status": "ok", "dice": [{"face": "blue", "x": 1.5, "y": 2.5, "box": [1, 2, 3, 4],
+                                              "confidence": 0.9}] * 6}}
+TOSS = {"type": "toss", "t_us": 5, "source": "gpio", "clock": "bench", "player": "Ben"}
+
+
+def _time_checks(event: dict, count: int) -> float:
+    """µs per check of ``event`` at its door (the best of five runs of ``count``)."""
+    from rig.engine.events import decode_event
+
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter_ns()
+        for _ in range(count):
+            decode_event(event)
+        best = min(best, (time.perf_counter_ns() - start) / count / 1000)
+    return best
+
+
 def run(args) -> int:
     from rig.engine.paths import resolve_data_dir
     from rig.errors import RigError
@@ -89,4 +111,7 @@ def run(args) -> int:
         print(f"  {name:<38} {p50:>9.0f} {p99:>9.0f} {worst:>9.0f}")
     ratio = _percentiles(full)[0] / max(_percentiles(off)[0], 1e-9)
     print(f"  fsync costs {ratio:.1f}x the no-fsync append (p50, same run)")
+    checks = 20 * args.count
+    print(f"event check at the door (decoded once into its type), best of 5 x {checks}: "
+          f"toss {_time_checks(TOSS, checks):.2f} µs, roll_settled with its reading {_time_checks(ROLL, checks):.2f} µs")
     return 0

@@ -74,6 +74,21 @@ def live_wal(folder: Path, build) -> None:
     shutil.rmtree(scratch)
 
 
+def foreign(conn: sqlite3.Connection) -> None:
+    """Builds a SQLite file of another program (for :func:`live_wal`)."""
+    conn.execute("CREATE TABLE notes (a)")
+    conn.executemany("INSERT INTO notes VALUES (?)", [(i,) for i in range(50)])
+
+
+def newer(conn: sqlite3.Connection) -> None:
+    """Builds a rig database of a newer schema than this rig knows (for :func:`live_wal`)."""
+    from rig.engine.log import APPLICATION_ID, SCHEMA_VERSION
+
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    conn.execute("CREATE TABLE events (seq INTEGER PRIMARY KEY)")
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+
+
 def start(folder: Path) -> dict[str, Any]:
     """Open the event log over ``folder`` as ``rig run`` does: what happened."""
     from rig.engine.errors import LogError
@@ -128,8 +143,6 @@ def full_disk(folder: Path, limit: int) -> dict[str, Any]:
 
 
 def campaign(work: Path, flips: int, seed: int) -> dict[str, Any]:
-    from rig.engine.log import APPLICATION_ID, SCHEMA_VERSION
-
     rng = random.Random(seed)
     outcomes: Counter[str] = Counter()
     changed = crashes = silent = noticed = lost_total = 0
@@ -179,15 +192,6 @@ def campaign(work: Path, flips: int, seed: int) -> dict[str, Any]:
     crashed(folder)
     (folder / "rig.sqlite3-wal").unlink()
     judge("-wal deleted, -shm kept", start(folder))
-
-    def foreign(conn):
-        conn.execute("CREATE TABLE notes (a)")
-        conn.executemany("INSERT INTO notes VALUES (?)", [(i,) for i in range(50)])
-
-    def newer(conn):
-        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        conn.execute("CREATE TABLE events (seq INTEGER PRIMARY KEY)")
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
 
     for name, build in (("foreign", foreign), ("newer", newer)):
         folder = work / name

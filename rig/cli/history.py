@@ -103,7 +103,7 @@ def run(args) -> int:
     import json
 
     from rig.engine.engine import Engine
-    from rig.engine.log import read_log
+    from rig.engine.log_read import read_log
     from rig.engine.paths import database_path
 
     if args.limit < 1:
@@ -134,7 +134,7 @@ def _referee(args, path) -> int:
 
     from rig.engine.engine import Engine
     from rig.engine.export import history_csv, history_json
-    from rig.engine.log import read_log
+    from rig.engine.log_read import read_log
     from rig.engine.turns import game_turns, logged_dice
     from rig import registry
 

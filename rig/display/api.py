@@ -1,6 +1,7 @@
 """The rig's JSON API as Starlette routes (documented in docs/engine.md).
 
-``api_routes(service, sim=..., can_change=...)`` gives ``GET /api/state``, ``GET /api/events``
+``api_routes(service, sim=..., can_change=...)`` gives ``GET /api/state``, ``GET /api/schema`` (the
+JSON Schema of every event, generated from :mod:`rig.engine.events`' types), ``GET /api/events``
 (server-sent events), ``POST /api/events`` (submit one engine event), ``POST /api/games``,
 ``POST /api/corrections``, ``GET /api/history`` and, in simulation mode, ``POST /api/sim/press``
 and ``POST /api/sim/roll``. Every mutating route asks ``can_change(request)`` first (403 if
@@ -26,6 +27,7 @@ from starlette.routing import Route
 from rig.boundary import (MAX_BODY, BadInput, NewGame, SimPress, SimRoll, convert, decode_json, sanitize,
                           whole_number)
 from rig.engine.errors import EventFormatError, EventRefused, LogError
+from rig.engine.events import json_schema
 from rig.errors import RigError
 
 log = logging.getLogger(__name__)
@@ -116,12 +118,18 @@ class BadBody(Exception):
         self.message = message
 
 
-def error(status: int, message: str) -> JSONResponse:
-    return SafeJSONResponse({"error": sanitize(message)}, status_code=status)
+def error(status: int, message: str, *, safe: bool = False) -> JSONResponse:
+    """``{"error": message}``; ``safe``: the message is made of checked values already (a refusal of a
+    typed event), else it is made safe first (it may quote anything a client sent)."""
+    return SafeJSONResponse({"error": message if safe else sanitize(message)}, status_code=status)
 
 
-async def read_object(request: Request) -> dict[str, Any]:
-    """The request's JSON object through the strict boundary (:class:`BadBody` 400/413/422 if not)."""
+async def read_object(request: Request, *, check: bool = True) -> dict[str, Any]:
+    """The request's JSON object through the strict boundary (:class:`BadBody` 400/413/422 if not).
+
+    ``check=False``: JSON syntax only, for an event's body: the engine decodes it into its type, the
+    one check of its values (:func:`rig.engine.events.decode_event`).
+    """
     declared = whole_number(request.headers.get("content-length", ""), digits=30)
     if declared is not None and declared > MAX_BODY:
         raise BadBody(413, f"the request body is {declared} bytes, at most {MAX_BODY}")
@@ -136,7 +144,7 @@ async def read_object(request: Request) -> dict[str, Any]:
     if not raw.strip():
         return {}
     try:
-        body = decode_json(raw)
+        body = decode_json(raw, check=check)
     except BadInput as exc:
         status = 400 if str(exc).startswith("not valid JSON") else 422
         raise BadBody(status, f"the request body is {exc}" if status == 400 else f"the request body: {exc}") from None
@@ -189,7 +197,7 @@ def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | Non
             except EventFormatError as exc:
                 return error(422, exc.reason)
             except EventRefused as exc:
-                return error(409, exc.reason)
+                return error(409, exc.reason, safe=True)
             except LogError as exc:
                 return error(503, f"the event log cannot be written: {exc}")
             except RigError as exc:
@@ -200,6 +208,9 @@ def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | Non
         key = request_key(request) if request is not None else None
         state = await run_in_threadpool(lambda: service.submit(event, default_source="display", request=key))
         return SafeJSONResponse(state, status_code=status)
+
+    async def get_schema(request: Request) -> Response:
+        return SafeJSONResponse(json_schema())
 
     async def get_state(request: Request) -> Response:
         return SafeJSONResponse(await run_in_threadpool(service.state))
@@ -252,7 +263,7 @@ def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | Non
 
     @mutating
     async def post_event(request: Request) -> Response:
-        return await submit(await _json_object(request), request=request)
+        return await submit(await _json_object(request, check=False), request=request)
 
     @mutating
     async def post_game(request: Request) -> Response:
@@ -269,13 +280,14 @@ def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | Non
 
     @mutating
     async def post_correction(request: Request) -> Response:
-        body = await _json_object(request)
+        body = await _json_object(request, check=False)
         if "type" in body and body["type"] != "correction":
             raise BadBody(422, "POST /api/corrections takes a correction (what, index, face/card/player)")
         return await submit({**body, "type": "correction"}, request=request)
 
     routes = [
         Route("/api/state", get_state, methods=["GET"]),
+        Route("/api/schema", get_schema, methods=["GET"]),
         Route("/api/events", stream, methods=["GET"]),
         Route("/api/events", post_event, methods=["POST"]),
         Route("/api/history", get_history, methods=["GET"]),

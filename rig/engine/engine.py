@@ -26,7 +26,7 @@ from typing import Any, Callable, Mapping
 from rig.boundary import sanitize
 from rig.errors import RigError
 from rig.engine.errors import EventFormatError, EventRefused
-from rig.engine.events import parse_event
+from rig.engine.events import Event, decode_event
 from rig.engine.extra import ExtraGame
 from rig import registry
 from rig.engine.game import apply, phase, start_game
@@ -82,9 +82,12 @@ def summary(game: ExtraGame, *, started_at: str | None, ended_at: str | None) ->
 
 
 def _notice(logged: LoggedEvent) -> dict[str, Any]:
+    """A refused event as the state shows it (its values were made safe where it came in: a typed
+    event by its decoder, anything else by :func:`rig.boundary.sanitize` in :meth:`Engine._refuse` or
+    when the log is read back)."""
     event = logged.event if isinstance(logged.event, Mapping) else {}
-    return sanitize({"seq": logged.seq, "type": event.get("type"), "source": event.get("source"),
-                     "player": event.get("player"), "t_us": event.get("t_us"), "reason": logged.reason})
+    return {"seq": logged.seq, "type": event.get("type"), "source": event.get("source"),
+            "player": event.get("player"), "t_us": event.get("t_us"), "reason": logged.reason}
 
 
 class Engine:
@@ -179,11 +182,13 @@ class Engine:
 
     # -- submitting -------------------------------------------------------------------
 
-    def submit(self, raw: Mapping[str, Any], *, request: str | None = None) -> dict[str, Any]:
+    def submit(self, raw: Event | Mapping[str, Any], *, request: str | None = None) -> dict[str, Any]:
         """Check, log and apply one event (plus what it implies); return the new state.
 
-        Raises :class:`EventRefused` (logged as refused) when it makes no sense now. ``request`` —
-        an idempotency key: a key already logged is answered as the first time (the state, or the
+        ``raw``: a typed :class:`rig.engine.events.Event` (passed on as it is), or a JSON object from
+        outside, decoded here once (:func:`rig.engine.events.decode_event`). Raises
+        :class:`EventRefused` (logged as refused) when it makes no sense now. ``request`` — an
+        idempotency key: a key already logged is answered as the first time (the state, or the
         same refusal) and nothing is logged or applied again.
         """
         if request is not None:
@@ -195,44 +200,45 @@ class Engine:
                 if outcome == "refused":
                     raise EventRefused(reason or "refused")
                 return self.state()
-        try:
-            event = parse_event(raw)
-        except EventFormatError as exc:
-            self._refuse(raw, exc, request)
-            raise
-        self.submit_quietly(event, parsed=True, request=request)
+        self.submit_quietly(raw, request=request)
         return self.state()
 
-    def submit_quietly(self, raw: Mapping[str, Any], *, parsed: bool = False, request: str | None = None) -> int:
+    def submit_quietly(self, raw: Event | Mapping[str, Any], *, parsed: bool = False,
+                       request: str | None = None) -> int:
         """As :meth:`submit` without building the state; returns the new version."""
-        if not parsed:
+        if isinstance(raw, Event):
+            typed = raw
+        else:
             try:
-                raw = parse_event(raw)
+                typed = decode_event(raw)
             except EventFormatError as exc:
                 self._refuse(raw, exc, request)
                 raise
-        event = dict(raw)
+        event = typed.to_dict()
         try:
             if event["type"] == "correction" and event["what"] == "undo":
                 self._undo(event, request)
             else:
                 self._submit(event, request)
         except EventRefused as exc:
-            self._refuse(event, exc, request)
+            self._refuse(typed, exc, request)
             raise
         return self.version
 
     def _refuse(self, event: Any, exc: EventRefused, request: str | None = None) -> None:
-        """Log a refused event (made safe to store and show: it may hold anything) with the reason."""
-        if isinstance(event, Mapping):
-            event = sanitize(dict(event))
+        """Log a refused event with the reason. A typed event is safe to store and show as it is;
+        anything else (it failed its decoding: it may hold anything) is made safe first."""
+        reason = exc.reason
+        if isinstance(event, Event):
+            event = event.to_dict()
         else:
-            event = {"type": None, "body": sanitize(repr(event))}
+            event = sanitize(dict(event)) if isinstance(event, Mapping) else {"type": None, "body": sanitize(repr(event))}
+            reason = sanitize(reason)
         game_id = self.game.id if self.game else None
         outcome = "invalid" if isinstance(exc, EventFormatError) else "refused"
-        seq = self.log.append(event, game_id=game_id, status="refused", reason=sanitize(exc.reason),
+        seq = self.log.append(event, game_id=game_id, status="refused", reason=reason,
                               request=(request, outcome) if request else None)
-        self.notices = (self.notices + [_notice(LoggedEvent(seq, game_id, seq, "refused", exc.reason, "",
+        self.notices = (self.notices + [_notice(LoggedEvent(seq, game_id, seq, "refused", reason, "",
                                                             event))])[-MAX_NOTICES:]
         self.version = seq
         self._state = None

@@ -1,14 +1,20 @@
-"""The engine's events: JSON objects ``{"type", "t_us", "source", ...payload}``.
+"""The engine's events: one schema, as ``msgspec.Struct`` types (a union tagged by ``type``).
 
-The engine's own events are :data:`SPECS`; a game adds its own in its engine module's
-``EVENTS`` (read through :meth:`rig.registry.Game.event_specs`). :func:`parse_event` checks an event's shape (not whether it makes sense now: that is the
-engine's job) and returns a clean copy with defaults filled in.
+Every event is ``{"type", "t_us", "source", "clock"?, ...payload}``. The engine's own events are
+the classes below (:data:`ENGINE_EVENTS`); a game adds its own in its engine module's ``EVENTS``
+(``{type: class}``, subclasses of :class:`Event`, read through :meth:`rig.registry.Game.event_specs`).
 
->>> parse_event({"type": "toss", "t_us": 1500, "source": "gpio", "player": "Ben"})
-{'type': 'toss', 't_us': 1500, 'source': 'gpio', 'player': 'Ben'}
+An event from outside (an HTTP body, a logged row on replay, a league message, a press turned
+into an event) is decoded ONCE where it comes in, by :func:`decode_event` (a Python object) or
+:func:`decode_event_json` (JSON bytes); what comes out is a typed value that the engine, the log and
+the league pass on without checking it again. The same types give the JSON Schema
+(:func:`json_schema`, served at ``GET /api/schema``).
+
+>>> decode_event({"type": "toss", "t_us": 1500, "source": "gpio", "player": "Ben"})
+Toss(player='Ben', t_us=1500, source='gpio', clock=None)
 >>> parse_event({"type": "copy_chosen", "t_us": 9, "source": "display", "player": "Ben"})["confirmed"]
 True
->>> parse_event({"type": "toss", "t_us": 1, "source": "gpio"})
+>>> decode_event({"type": "toss", "t_us": 1, "source": "gpio"})
 Traceback (most recent call last):
 ...
 rig.engine.errors.EventFormatError: a toss event needs 'player'
@@ -16,155 +22,250 @@ rig.engine.errors.EventFormatError: a toss event needs 'player'
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Mapping
+import re
+import sys
+from typing import Annotated, Any, ClassVar, Literal, Mapping, Union, get_args
+
+import msgspec
 
 from rig import registry
-from rig.boundary import MAX_T_US, BadInput, check_name, check_value
+from rig.boundary import INT_MAX, INT_MIN, MAX_STRING, MAX_T_US, BadInput, check_name, check_value
 from rig.engine.errors import EventFormatError
 
+
 #: the kinds of correction a ``correction`` event can make
-CORRECTIONS = ("die", "dice", "card", "toss", "swap", "undo")
+CorrectionKind = Literal["die", "dice", "card", "toss", "swap", "undo"]
+CORRECTIONS: tuple[str, ...] = get_args(CorrectionKind)
+
+#: text: at most MAX_STRING characters, no NUL, no lone surrogate
+_TEXT = r"^[^\x00\ud800-\udfff]*$"
+Text = Annotated[str, msgspec.Meta(max_length=MAX_STRING, pattern=_TEXT)]
+Source = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=_TEXT)]
+Whole = Annotated[int, msgspec.Meta(ge=INT_MIN, le=INT_MAX)]
+Micros = Annotated[int, msgspec.Meta(ge=0, le=MAX_T_US,
+                                     description="microseconds on the monotonic clock, 0 to 2^53")]
+#: a finite number (JSON has no NaN or infinities)
+Number = Union[Whole, Annotated[float, msgspec.Meta(ge=-sys.float_info.max, le=sys.float_info.max)]]
+TextList = Annotated[list[Text], msgspec.Meta(max_length=1024)]
+#: a JSON object of any content (bounded by :func:`rig.boundary.check_value` in :meth:`Event.__post_init__`)
+Object = dict[str, Any]
 
 
-@dataclass(frozen=True)
-class Field:
-    """One payload field: its JSON type(s), whether it is required, its default."""
+class Event(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True):
+    """Every event: when (``t_us``), from where (``source``), on which boot's clock (``clock``)."""
 
-    kinds: tuple[type, ...]
-    required: bool = False
-    default: Any = None
-    describe: str = ""
+    t_us: Micros
+    source: Source
+    clock: Text | None = None
+
+    #: payload fields holding JSON objects of any content, checked against the rig's bounds on decode
+    _objects: ClassVar[tuple[str, ...]] = ()
+
+    def __post_init__(self) -> None:
+        for name in self._objects:
+            value = getattr(self, name)
+            if value is not None:
+                check_value(value, f"$.{name}")
+
+    @property
+    def type(self) -> str:
+        return self.__struct_config__.tag  # type: ignore[return-value]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as the fold and the log take it: ``type`` first, fields left unset (None) out."""
+        out: dict[str, Any] = {"type": self.__struct_config__.tag, "t_us": self.t_us, "source": self.source}
+        if self.clock is not None:
+            out["clock"] = self.clock
+        for name in _payload(type(self)):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        return out
 
 
-STR = Field((str,), describe="a string")
-STR_REQUIRED = Field((str,), True, describe="a string")
-INT = Field((int,), describe="a whole number")
-LIST = Field((list,), describe="a list")
-DICT = Field((dict,), describe="an object")
+_PAYLOADS: dict[type, tuple[str, ...]] = {}
 
 
-@dataclass(frozen=True)
-class EventSpec:
-    """The payload fields an event type takes (beyond ``type``, ``t_us``, ``source``, ``clock``)."""
+def _payload(cls: type[Event]) -> tuple[str, ...]:
+    """The payload fields of an event type, in the order the class declares them."""
+    names = _PAYLOADS.get(cls)
+    if names is None:
+        names = _PAYLOADS[cls] = tuple(name for klass in reversed(cls.__mro__)
+                                       for name in getattr(klass, "__annotations__", {})
+                                       if name in cls.__struct_fields__ and name not in ("t_us", "source", "clock"))
+    return names
 
-    fields: Mapping[str, Field] = field(default_factory=dict)
+
+class GameStarted(Event, tag="game_started"):
+    players: Annotated[list[Text], msgspec.Meta(max_length=1024, description="names in seat order")]
+    game: Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=_TEXT)] = registry.DEFAULT
+    options: Object | None = None
+    _objects: ClassVar[tuple[str, ...]] = ("options",)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.players = [check_name(name, f"$.players[{index}]") for index, name in enumerate(self.players)]
 
 
-SPECS: dict[str, EventSpec] = {
-    "game_started": EventSpec({
-        "game": Field((str,), default=registry.DEFAULT, describe="a game name"),
-        "players": Field((list,), True, describe="a list of names in seat order"),
-        "options": Field((dict,), default=None, describe="an object of rules options"),
-    }),
-    "turn_started": EventSpec({"player": STR}),
-    "roll_settled": EventSpec({
-        "dice": Field((list,), True, describe="a list of die faces"),
-        "started_us": INT,
-        "reading": DICT,
-    }),
-    "toss": EventSpec({"player": STR_REQUIRED}),
-    "copy_chosen": EventSpec({
-        "player": STR_REQUIRED,
-        "confirmed": Field((bool,), default=True, describe="true or false"),
-    }),
-    "card_revealed": EventSpec({
-        "card": STR_REQUIRED,
-        "confidence": Field((int, float), describe="a number"),
-    }),
-    "correction": EventSpec({
-        "what": Field((str,), True, describe=f"one of {', '.join(CORRECTIONS)}"),
-        "index": INT,
-        "other": INT,
-        "face": STR,
-        "faces": LIST,
-        "card": STR,
-        "player": STR,
-        "remove": Field((bool,), describe="true or false"),
-    }),
-    "violation": EventSpec({"kind": STR_REQUIRED, "player": STR, "detail": STR}),
-    "turn_scored": EventSpec({"turn": INT, "score": DICT, "totals": DICT}),
-    "game_ended": EventSpec({"reason": STR, "winner": STR, "totals": DICT, "outcome": DICT}),
+class TurnStarted(Event, tag="turn_started"):
+    player: Text | None = None
+
+
+class RollSettled(Event, tag="roll_settled"):
+    dice: Annotated[list[Text], msgspec.Meta(max_length=1024, description="die faces")]
+    started_us: Whole | None = None
+    reading: Object | None = None
+    _objects: ClassVar[tuple[str, ...]] = ("reading",)
+
+
+class Toss(Event, tag="toss"):
+    player: Text
+
+
+class CopyChosen(Event, tag="copy_chosen"):
+    player: Text
+    confirmed: bool = True
+
+
+class CardRevealed(Event, tag="card_revealed"):
+    card: Text
+    confidence: Number | None = None
+
+
+class Correction(Event, tag="correction"):
+    what: CorrectionKind
+    index: Whole | None = None
+    other: Whole | None = None
+    face: Text | None = None
+    faces: TextList | None = None
+    card: Text | None = None
+    player: Text | None = None
+    remove: bool | None = None
+
+
+class Violation(Event, tag="violation"):
+    kind: Text
+    player: Text | None = None
+    detail: Text | None = None
+
+
+class TurnScored(Event, tag="turn_scored"):
+    turn: Whole | None = None
+    score: Object | None = None
+    totals: Object | None = None
+    _objects: ClassVar[tuple[str, ...]] = ("score", "totals")
+
+
+class GameEnded(Event, tag="game_ended"):
+    reason: Text | None = None
+    winner: Text | None = None
+    totals: Object | None = None
+    outcome: Object | None = None
+    _objects: ClassVar[tuple[str, ...]] = ("totals", "outcome")
+
+
+#: the engine's own events, by type, in the order of a game
+ENGINE_EVENTS: dict[str, type[Event]] = {
+    cls.__struct_config__.tag: cls  # type: ignore[misc]
+    for cls in (GameStarted, TurnStarted, RollSettled, Toss, CopyChosen, CardRevealed, Correction, Violation,
+                TurnScored, GameEnded)
 }
+#: the engine's own event types, in the order of a game
+EVENT_TYPES = tuple(ENGINE_EVENTS)
 
-#: the engine's own events, in the order of a game
-EVENT_TYPES = tuple(SPECS)
-
-_game_specs: tuple[int, dict[str, EventSpec]] = (-1, SPECS)
+_known: tuple[int, dict[str, type[Event]], Any] = (-1, ENGINE_EVENTS, None)
 
 
-def all_specs() -> dict[str, EventSpec]:
+def event_types() -> dict[str, type[Event]]:
     """The engine's events and every registered game's (in menu order), by type."""
-    global _game_specs
+    return _schema()[0]
+
+
+def all_specs() -> dict[str, type[Event]]:
+    """Former name of :func:`event_types`."""
+    return event_types()
+
+
+def _schema() -> tuple[dict[str, type[Event]], Any]:
+    global _known
     generation = registry.generation()
-    if _game_specs[0] != generation:
-        specs = dict(SPECS)
+    if _known[0] != generation:
+        types = dict(ENGINE_EVENTS)
         for game in registry.games():
-            specs.update({kind: spec for kind, spec in game.event_specs().items() if kind not in specs})
-        _game_specs = (generation, specs)
-    return _game_specs[1]
+            types.update({kind: cls for kind, cls in game.event_specs().items()
+                          if kind not in types and isinstance(cls, type) and issubclass(cls, Event)})
+        union = Union[tuple(types.values())]  # type: ignore[valid-type]
+        _known = (generation, types, union)
+    return _known[1], _known[2]
 
 
-_COMMON = ("type", "t_us", "source", "clock")
+def event_union() -> Any:
+    """The tagged union of every known event type (for msgspec decoders and the JSON Schema)."""
+    return _schema()[1]
 
 
-def _is(value: Any, kinds: tuple[type, ...]) -> bool:
-    if isinstance(value, bool) and bool not in kinds:
-        return False  # JSON true is not a number
-    return isinstance(value, kinds)
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of every event, generated from the types (``GET /api/schema``)."""
+    return msgspec.json.schema(event_union())
+
+
+def _where(kind: str, exc: Exception) -> str:
+    """msgspec's ``Expected `int`, got `str` - at `$.index``` as ``correction.index: expected `int`, got `str```."""
+    text = str(exc).replace(f" matching regex {_TEXT!r}", " (text without NUL or lone surrogates)")
+    missing = re.fullmatch(r"Object missing required field `(\w+)`", text)
+    if missing:
+        return f"a {kind} event needs {missing.group(1)!r}"
+    text, _, path = text.partition(" - at `$")
+    if path:
+        return f"{kind}{path.rstrip('`')}: {text[:1].lower()}{text[1:]}"
+    return f"a {kind} event: {text[:1].lower()}{text[1:]}"
+
+
+def decode_event(data: Any) -> Event:
+    """The one check of an event from outside (a decoded JSON object): its typed value, or
+    :class:`EventFormatError` naming the field. A value that is an :class:`Event` already is returned as it is."""
+    if isinstance(data, Event):
+        return data
+    if not isinstance(data, Mapping):
+        raise EventFormatError(f"an event must be a JSON object, not {type(data).__name__}")
+    kind = data.get("type")
+    types = event_types()
+    cls = types.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise EventFormatError(f"unknown event type {repr(kind)[:60]} (types: {', '.join(types)})")
+    try:
+        return msgspec.convert(data, cls)
+    except (msgspec.ValidationError, BadInput) as exc:
+        raise EventFormatError(_where(kind, exc)) from None
+
+
+def decode_event_json(raw: bytes | str) -> Event:
+    """The one check of an event given as JSON text (a logged row, a league message's event)."""
+    decoder = _decoder()
+    try:
+        return decoder.decode(raw)
+    except (msgspec.DecodeError, BadInput, RecursionError, ValueError) as exc:
+        raise EventFormatError(f"an event: {exc}") from None
+
+
+_decoders: tuple[int, Any] = (-1, None)
+
+
+def _decoder() -> msgspec.json.Decoder:
+    global _decoders
+    generation = registry.generation()
+    if _decoders[0] != generation:
+        _decoders = (generation, msgspec.json.Decoder(event_union()))
+    return _decoders[1]
 
 
 def parse_event(data: Any) -> dict[str, Any]:
-    """Check an event's shape; return a copy with defaults filled in. Raises :class:`EventFormatError`."""
-    if not isinstance(data, Mapping):
-        raise EventFormatError(f"an event must be a JSON object, not {type(data).__name__}")
-    try:
-        check_value(dict(data))
-    except BadInput as exc:
-        raise EventFormatError(f"an event with a bad value: {exc}") from None
-    kind = data.get("type")
-    specs = all_specs()
-    if not isinstance(kind, str) or kind not in specs:
-        raise EventFormatError(f"unknown event type {repr(kind)[:60]} (types: {', '.join(specs)})")
-    t_us = data.get("t_us")
-    if not _is(t_us, (int,)) or not 0 <= t_us <= MAX_T_US:
-        raise EventFormatError(f"a {kind} event needs 't_us', a whole number of microseconds from 0 to 2^53, "
-                               f"not {t_us!r}")
-    source = data.get("source")
-    if not isinstance(source, str) or not source or len(source) > 64:
-        raise EventFormatError(f"a {kind} event needs 'source', a non-empty string, not {source!r}")
-    spec = specs[kind]
-    unknown = sorted(set(data) - set(_COMMON) - set(spec.fields))
-    if unknown:
-        raise EventFormatError(f"a {kind} event has unknown field(s): {', '.join(unknown)}")
-    event: dict[str, Any] = {"type": kind, "t_us": t_us, "source": source}
-    if "clock" in data:
-        if not isinstance(data["clock"], str):
-            raise EventFormatError(f"'clock' must be a string, not {data['clock']!r}")
-        event["clock"] = data["clock"]
-    for name, spec_field in spec.fields.items():
-        if name not in data or data[name] is None:
-            if spec_field.required:
-                raise EventFormatError(f"a {kind} event needs {name!r}")
-            if spec_field.default is not None:
-                event[name] = spec_field.default
-            continue
-        value = data[name]
-        if not _is(value, spec_field.kinds):
-            raise EventFormatError(f"{kind}.{name} must be {spec_field.describe}, not {value!r}")
-        event[name] = value
-    for name in ("players", "dice", "faces"):
-        if name in event and not all(isinstance(item, str) for item in event[name]):
-            raise EventFormatError(f"{kind}.{name} must be a list of strings, not {event[name]!r}")
-    if "players" in event:
-        try:
-            event["players"] = [check_name(name, f"{kind}.players[{index}]")
-                                for index, name in enumerate(event["players"])]
-        except BadInput as exc:
-            raise EventFormatError(str(exc)) from None
-    if kind == "correction" and event["what"] not in CORRECTIONS:
-        raise EventFormatError(f"correction.what must be one of {', '.join(CORRECTIONS)}, not {event['what']!r}")
-    return event
+    """An event checked (:func:`decode_event`) as a plain dict with defaults filled in.
+
+    >>> parse_event({"type": "toss", "t_us": 1500, "source": "gpio", "player": "Ben"})
+    {'type': 'toss', 't_us': 1500, 'source': 'gpio', 'player': 'Ben'}
+    """
+    return decode_event(data).to_dict()
 
 
 def make_event(kind: str, t_us: int, source: str, **payload: Any) -> dict[str, Any]:

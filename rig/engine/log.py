@@ -18,125 +18,33 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import struct
 import threading
-from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
-from rig.boundary import BadInput, check_value, sanitize
+from rig.boundary import sanitize
 from rig.engine.errors import LogError, StorageFull
+from rig.engine.events import Event
+from rig.engine.acked import (  # noqa: F401 - moved (issue 29); the old import path works
+    _now, ACKED_SUFFIX, LOSS_SUFFIX, AckedMark, read_acked, read_loss, loss_text, _write_durably,
+)
+from rig.engine.wal import (  # noqa: F401 - moved (issue 29); the old import path works
+    RESCUE, _rescue, _wal_checksum, wal_damage, _check_wal,
+)
+from rig.engine.log_schema import (  # noqa: F401 - moved (issue 29); the old import path works
+    MIGRATIONS, SCHEMA_VERSION, EXPECTED_COLUMNS, _check_tables, _migrate_clean_poison,
+)
+from rig.engine.log_rows import (  # noqa: F401 - moved (issue 29); the old import path works
+    LoggedEvent, Pending, _text, _logged, _loads,
+)
 
 #: ``PRAGMA application_id`` of a rig database: "RIG!" in ASCII
 APPLICATION_ID = 0x52494721
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
-#: statements taking the schema from version N to N + 1 (index N)
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    (  # 0 -> 1: the event log itself
-        "CREATE TABLE rig_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-        "INSERT INTO rig_meta (key, value) VALUES ('schema', 'rig event log')",
-        """CREATE TABLE events (
-            seq       INTEGER PRIMARY KEY,
-            game_id   INTEGER,
-            batch     INTEGER NOT NULL,
-            type      TEXT NOT NULL,
-            t_us      INTEGER NOT NULL,
-            source    TEXT NOT NULL,
-            status    TEXT NOT NULL CHECK (status IN ('applied', 'refused')),
-            reason    TEXT,
-            logged_at TEXT NOT NULL,
-            body      TEXT NOT NULL
-        )""",
-        "CREATE INDEX events_by_game ON events (game_id, seq)",
-    ),
-    (  # 1 -> 2: a summary row per game for history (rebuilt from the events when stale)
-        """CREATE TABLE games (
-            game_id   INTEGER PRIMARY KEY,
-            game      TEXT NOT NULL,
-            status    TEXT NOT NULL,
-            players   TEXT NOT NULL,
-            totals    TEXT NOT NULL,
-            winner    TEXT,
-            turns     INTEGER NOT NULL,
-            started_at TEXT,
-            ended_at  TEXT,
-            last_seq  INTEGER NOT NULL
-        )""",
-    ),
-    "clean_poison",  # 2 -> 3: events logged before the strict boundary that hold poison are made safe
-    (  # 3 -> 4: idempotency keys of requests, written with their events (a retry is answered, not redone)
-        """CREATE TABLE requests (
-            key       TEXT PRIMARY KEY,
-            seq       INTEGER NOT NULL,
-            status    TEXT NOT NULL,
-            reason    TEXT
-        )""",
-    ),
-    (  # 4 -> 5: the league publisher's cursor: the last seq the broker acknowledged (rig.league.publisher)
-        """CREATE TABLE IF NOT EXISTS league_outbox (
-            stream     TEXT PRIMARY KEY,
-            acked_seq  INTEGER NOT NULL,
-            updated_at TEXT NOT NULL
-        )""",
-    ),
-)
-SCHEMA_VERSION = len(MIGRATIONS)
-
-#: what a refusal of a damaged database tells the user to do
-RESCUE = ("stop the rig, move {name} together with {name}-wal, {name}-shm and {name}-acked (if present) into a rescue "
-          "folder (never delete them), then start the rig again for a new log; see docs/engine.md 'Durability'")
 
 #: idempotency keys kept (the newest; a retry comes within seconds)
 KEEP_REQUESTS = 10_000
-
-#: the tables and columns the rig reads
-EXPECTED_COLUMNS = {
-    "requests": {"key", "seq", "status", "reason"},
-    "league_outbox": {"stream", "acked_seq", "updated_at"},
-    "events": {"seq", "game_id", "batch", "type", "t_us", "source", "status", "reason", "logged_at", "body"},
-    "games": {"game_id", "game", "status", "players", "totals", "winner", "turns", "started_at", "ended_at",
-              "last_seq"},
-}
-
-
-@dataclass(frozen=True)
-class LoggedEvent:
-    """One row of the log: the event as appended plus where and how it was logged."""
-
-    seq: int
-    game_id: int | None
-    batch: int
-    status: str  # "applied" | "refused"
-    reason: str | None
-    logged_at: str
-    event: Mapping[str, Any]
-    damage: str | None = None  # why the stored body cannot be read back (then ``event`` is empty)
-
-    @property
-    def type(self) -> str:
-        kind = self.event.get("type", "?")
-        return kind if isinstance(kind, str) else "?"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"seq": self.seq, "game_id": self.game_id, "batch": self.batch, "status": self.status,
-                "reason": self.reason, "logged_at": self.logged_at, "event": dict(self.event)}
-
-
-@dataclass(frozen=True)
-class Pending:
-    """An event about to be appended. ``new_game``: it starts a game, whose id is its own ``seq``."""
-
-    event: Mapping[str, Any]
-    game_id: int | None = None
-    status: str = "applied"
-    reason: str | None = None
-    new_game: bool = False
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
 class EventLog:
@@ -271,7 +179,7 @@ class EventLog:
                 try:
                     batch = started = None
                     for item in items:
-                        event = item.event
+                        event = item.event.to_dict() if isinstance(item.event, Event) else item.event
                         body = json.dumps(event, sort_keys=True, separators=(",", ":"), default=repr,
                                           allow_nan=True)
                         kind = event.get("type")
@@ -279,11 +187,11 @@ class EventLog:
                         cur = conn.execute(
                             "INSERT INTO events (game_id, batch, type, t_us, source, status, reason, logged_at, body)"
                             " VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?)",
-                            (item.game_id, sanitize(kind)[:64] if isinstance(kind, str) else "?",
+                            (item.game_id, kind[:64] if isinstance(kind, str) else "?",
                              t_us if isinstance(t_us, int) and not isinstance(t_us, bool)
                              and 0 <= t_us < 2**63 else -1,
-                             sanitize(str(event.get("source", "?")))[:64], item.status,
-                             None if item.reason is None else sanitize(str(item.reason)), logged_at, body),
+                             str(event.get("source", "?"))[:64], item.status,
+                             None if item.reason is None else str(item.reason), logged_at, body),
                         )
                         seq = cur.lastrowid
                         batch = seq if batch is None else batch
@@ -301,7 +209,7 @@ class EventLog:
                     if request is not None and seqs:
                         last = items[-1]
                         conn.execute("INSERT OR IGNORE INTO requests VALUES (?, ?, ?, ?)",
-                                     (request[0], seqs[-1], request[1], sanitize(last.reason) if last.reason else None))
+                                     (request[0], seqs[-1], request[1], last.reason or None))
                         conn.execute("DELETE FROM requests WHERE seq < ?", (seqs[-1] - 50 * KEEP_REQUESTS,))
                     conn.execute("COMMIT")
                 except BaseException:
@@ -410,107 +318,6 @@ class EventLog:
             }
 
 
-#: the high-water file beside the database: the last sequence number the log acknowledged
-ACKED_SUFFIX = "-acked"
-#: the record of a loss found at a start (kept until a person deletes it)
-LOSS_SUFFIX = "-loss.json"
-
-
-class AckedMark:
-    """The last acknowledged sequence number, kept outside the WAL: a fixed 32-byte record in
-    ``<db>-acked``, rewritten in place and fsynced after every append. A log that ends before it at a
-    start (a damaged or deleted ``-wal``, a truncated file, a restored old copy) lost acknowledged
-    events: :meth:`compare` says so, and records the loss in ``<db>-loss.json`` (fsynced) so the
-    notice stays on the scoreboard and in ``rig doctor`` until a person has looked and deletes it."""
-
-    def __init__(self, db: Path) -> None:
-        self.path = db.with_name(db.name + ACKED_SUFFIX)
-        self.loss_path = db.with_name(db.name + LOSS_SUFFIX)
-        self._fd: int | None = None
-        self._failed = False
-
-    def read(self) -> int | None:
-        return read_acked(self.path)
-
-    def compare(self, last_seq: int) -> dict[str, Any] | None:
-        """The loss (recorded, or found now: the log ends before the mark), or None."""
-        known = read_loss(self.loss_path)
-        acked = self.read()
-        if acked is not None and acked > last_seq:
-            found = {"acked": acked, "found": last_seq, "lost": acked - last_seq, "at": _now(),
-                     "log": str(self.path.with_name(self.path.name[: -len(ACKED_SUFFIX)]))}
-            if known is None:
-                _write_durably(self.loss_path, (json.dumps(found, indent=1) + "\n").encode())
-            known = known or found
-        return known
-
-    def write(self, seq: int) -> None:
-        if self._failed:
-            return
-        try:
-            if self._fd is None:
-                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
-            os.pwrite(self._fd, f"{seq:030d}\n".encode(), 0)
-            os.fdatasync(self._fd)
-        except OSError as exc:  # the event is logged; only the loss check of the next start is weaker
-            self._failed = True
-            import logging
-
-            logging.getLogger(__name__).warning("cannot keep the acknowledged mark %s (%s): a loss of the "
-                                                "log's tail would not be noticed at the next start", self.path, exc)
-
-    def close(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
-
-
-def read_acked(path: Path) -> int | None:
-    """The sequence number in a ``-acked`` file, or None (missing, unreadable)."""
-    try:
-        text = path.read_bytes()[:64].decode("ascii").strip()
-    except (OSError, UnicodeDecodeError):
-        return None
-    return int(text) if text.isascii() and text.isdigit() else None
-
-
-def read_loss(path: Path) -> dict[str, Any] | None:
-    """A recorded loss (``-loss.json``), or None."""
-    try:
-        loss = json.loads(path.read_bytes()[:65536])
-    except (OSError, ValueError):
-        return None
-    return loss if isinstance(loss, dict) and isinstance(loss.get("lost"), int) else None
-
-
-def loss_text(loss: Mapping[str, Any], db: Path | str) -> str:
-    """The notice for a loss, naming what to do."""
-    name = Path(db).name
-    return (f"The game log ends at event #{loss.get('found')} but the rig had acknowledged #{loss.get('acked')}: "
-            f"{loss.get('lost')} acknowledged event(s) were lost (its -wal was damaged or removed, or an older copy "
-            f"was put back). Check the scores; keep {name}, {name}-wal and a rescue copy if you have one; once "
-            f"looked at, delete {name}{LOSS_SUFFIX} to clear this notice (and {name}{ACKED_SUFFIX} too if the log "
-            "was replaced on purpose).")
-
-
-def _write_durably(path: Path, data: bytes) -> None:
-    temp = path.with_name(path.name + ".tmp")
-    try:
-        with open(temp, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, path)
-    except OSError:
-        pass
-
-
-def _text(raw: bytes) -> str:
-    """A TEXT value as stored: a byte that is not UTF-8 (storage damage) becomes a lone surrogate, which
-    the boundary refuses (:func:`_logged` reports the event as damaged) instead of a crash on reading."""
-    return raw.decode("utf-8", "surrogateescape")
-
-
 def _verify(conn: sqlite3.Connection, path: Path | str) -> int:
     """The schema version of the database behind ``conn`` if the rig may use it, else :class:`LogError`."""
     try:
@@ -607,10 +414,6 @@ def _game_row(summary: Mapping[str, Any]) -> tuple:
             summary.get("started_at"), summary.get("ended_at"), summary["last_seq"])
 
 
-def _rescue(path: str | Path) -> str:
-    return RESCUE.format(name=Path(path).name)
-
-
 def _describe(exc: sqlite3.Error | OSError) -> str:
     """The SQLite error in words a player can act on."""
     if isinstance(exc, OSError):
@@ -621,120 +424,6 @@ def _describe(exc: sqlite3.Error | OSError) -> str:
     if code is not None and (code & 0xFF) in (sqlite3.SQLITE_IOERR, sqlite3.SQLITE_READONLY):
         return f"the storage failed ({exc}): check the SD card or disk"
     return str(exc)
-
-
-def _logged(seq, game_id, batch, status, reason, logged_at, body) -> LoggedEvent:
-    """A row as a :class:`LoggedEvent`; a body that cannot be read back is reported in ``damage``."""
-    reason = None if reason is None else sanitize(reason)
-    logged_at = sanitize(logged_at) if isinstance(logged_at, str) else str(logged_at)
-    try:
-        event = json.loads(body)
-    except (TypeError, ValueError, RecursionError) as exc:
-        return LoggedEvent(seq, game_id, batch, status, reason, logged_at, {}, f"unreadable body ({exc})")
-    if not isinstance(event, dict):
-        return LoggedEvent(seq, game_id, batch, status, reason, logged_at, {},
-                           f"the body is a {type(event).__name__}, not an object")
-    try:
-        check_value(event, depth=64)
-    except BadInput as exc:
-        return LoggedEvent(seq, game_id, batch, status, reason, logged_at, sanitize(event), f"a bad value: {exc}")
-    return LoggedEvent(seq, game_id, batch, status, reason, logged_at, event)
-
-
-def _loads(text: Any, kind: type) -> Any:
-    try:
-        value = json.loads(text)
-    except (TypeError, ValueError, RecursionError):
-        return kind()
-    return value if isinstance(value, kind) else kind()
-
-
-def _check_tables(conn: sqlite3.Connection, path: Path | str, version: int) -> None:
-    """Refuse a rig database whose tables were dropped or changed."""
-    for table, columns in EXPECTED_COLUMNS.items():
-        if table == "games" and version < 2 or table == "requests" and version < 4 \
-                or table == "league_outbox" and version < 5:
-            continue
-        found = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
-        if not columns <= found:
-            what = "is missing" if not found else f"lacks columns {', '.join(sorted(columns - found))}"
-            raise LogError(f"{path} is damaged (its table {table!r} {what}); it was left untouched: "
-                           + _rescue(path))
-
-
-def _migrate_clean_poison(conn: sqlite3.Connection) -> None:
-    """Schema 3: events logged before the strict boundary that hold NaN, infinities, numbers beyond
-    int64, lone surrogates or NUL characters are rewritten with those values made safe (their short
-    ``repr``), so the fold, the state and the history can always be sent as JSON; the game summaries
-    are rebuilt from the events at the next start."""
-    rows = conn.execute("SELECT seq, body FROM events").fetchall()
-    for seq, body in rows:
-        try:
-            event = json.loads(body)
-            check_value(event, depth=64)
-        except BadInput:
-            clean = sanitize(event, depth=64)
-            kind = clean.get("type") if isinstance(clean, dict) else None
-            conn.execute("UPDATE events SET body = ?, type = ?, source = ? WHERE seq = ?",
-                         (json.dumps(clean, sort_keys=True, separators=(",", ":")),
-                          kind if isinstance(kind, str) else "?",
-                          str(clean.get("source", "?")) if isinstance(clean, dict) else "?", seq))
-        except (TypeError, ValueError, RecursionError):
-            continue  # unreadable: the fold skips it with a notice
-    conn.execute("DELETE FROM games")
-
-
-def _wal_checksum(data: bytes, big_endian: bool, s0: int, s1: int) -> tuple[int, int]:
-    """SQLite's WAL checksum over ``data`` (a multiple of 8 bytes), continuing from ``(s0, s1)``."""
-    words = struct.unpack(f"{'>' if big_endian else '<'}{len(data) // 4}I", data)
-    for i in range(0, len(words), 2):
-        s0 = (s0 + words[i] + s1) & 0xFFFFFFFF
-        s1 = (s1 + words[i + 1] + s0) & 0xFFFFFFFF
-    return s0, s1
-
-
-def wal_damage(wal: Path) -> str | None:
-    """Why ``wal`` would make SQLite silently drop committed transactions, or None.
-
-    SQLite replays a WAL up to its first frame whose checksum fails and ignores the rest. At the
-    end of the file that is a write cut short by a crash (never acknowledged); a bad frame with
-    committed frames of the same WAL generation after it means acknowledged events would vanish.
-    """
-    try:
-        data = wal.read_bytes()
-    except OSError:
-        return None
-    if len(data) < 32:
-        return None
-    magic, _version, page_size, _ckpt, salt1, salt2, c0, c1 = struct.unpack(">8I", data[:32])
-    if magic not in (0x377F0682, 0x377F0683) or not 512 <= page_size <= 65536:
-        return "its header is not a WAL header" if any(data[:32]) else None
-    big = magic & 1 == 1
-    frame_size = 24 + page_size
-    frames = [data[32 + k * frame_size: 32 + (k + 1) * frame_size] for k in range((len(data) - 32) // frame_size)]
-    ours = [k for k, f in enumerate(frames) if struct.unpack(">II", f[8:16]) == (salt1, salt2)]
-    s0, s1 = _wal_checksum(data[:24], big, 0, 0)
-    if (s0, s1) != (c0, c1):
-        commits = [k for k in ours if struct.unpack(">I", frames[k][4:8])[0]]
-        return f"its header fails its checksum and {len(commits)} committed frame(s) follow" if commits else None
-    for k, frame in enumerate(frames):
-        if struct.unpack(">II", frame[8:16]) != (salt1, salt2):
-            return None  # frames of an older generation: SQLite stops here, nothing committed is lost
-        s0, s1 = _wal_checksum(frame[:8] + frame[24:], big, s0, s1)
-        if (s0, s1) != struct.unpack(">II", frame[16:24]):
-            later = [j for j in ours if j > k and struct.unpack(">I", frames[j][4:8])[0]]
-            if later:
-                return f"frame {k + 1} of {len(frames)} fails its checksum with {len(later)} committed frame(s) after it"
-            return None  # the last write, cut short by a crash: it was never acknowledged
-    return None
-
-
-def _check_wal(path: Path) -> None:
-    wal = path.with_name(path.name + "-wal")
-    damage = wal_damage(wal) if wal.is_file() else None
-    if damage:
-        raise LogError(f"{wal} is damaged ({damage}): opening it would silently drop logged events, so "
-                       f"{path.name} was left untouched: " + _rescue(path))
 
 
 def _check_file(path: Path, create: bool, *, write: bool = True) -> bool:
@@ -798,33 +487,6 @@ def connect_read_only(path: Path, *, strict: bool = False) -> sqlite3.Connection
         return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False, timeout=10)
     except sqlite3.Error as exc:
         raise _unusable(path, exc) from None
-
-
-def file_stamp(path: Path) -> tuple[int, int, bool] | None:
-    """What tells a file changed: size, mtime (ns), and whether a ``-wal`` is beside it."""
-    try:
-        info = path.stat()
-    except OSError:
-        return None
-    return info.st_size, info.st_mtime_ns, path.with_name(path.name + "-wal").exists()
-
-
-def read_log(path: Path, read: Callable[[EventLog], Any]) -> Any:
-    """``read(log)`` on the event log at ``path`` opened read-only (:func:`connect_read_only`), for commands
-    that only read (``rig history``, its exports): nothing on disk is created or changed. Read without a
-    ``-wal`` (``immutable``) and the file changed meanwhile (a rig started): read again, then with the WAL."""
-    for _attempt in range(3):
-        before = file_stamp(path)
-        try:
-            with EventLog(path, create=False, read_only=True) as log:
-                result = read(log)
-        except sqlite3.Error as exc:  # the file changed under an immutable read (a rig started)
-            if file_stamp(path) == before:
-                raise _unusable(path, exc) from None
-            continue
-        if before is None or before[2] or file_stamp(path) == before:
-            return result
-    raise LogError(f"{path} kept changing while it was read; try again")
 
 
 def open_log(data_dir: str | os.PathLike[str], *, create: bool = True) -> EventLog:

@@ -7,8 +7,11 @@ Topics (``<table>`` is the table's name and its broker account):
 - ``rig/<table>/status`` — retained: ``{"table", "online"}``, ``online: false`` being the rig's last will;
 - ``rig/<table>/resend`` — the league asks a table to publish again from a ``seq`` (``{"from": N}``).
 
-Every message is a JSON object; :meth:`EventMessage.parse` refuses anything malformed or forged
-(a payload naming another table than its topic) with :class:`MessageError` and one line saying why.
+Every message is a JSON object of a ``msgspec.Struct`` type (:class:`EventWire`, :class:`StateWire`,
+:class:`StatusWire`, :class:`ResendWire`; their JSON Schema: :func:`message_schema`), decoded once
+where it arrives; an applied event inside is decoded into its type (:mod:`rig.engine.events`).
+:meth:`EventMessage.parse` refuses anything malformed or forged (a payload naming another table than
+its topic) with :class:`MessageError` and one line saying why.
 
 >>> msg = EventMessage.parse("rig/t1/events", b'{"v": 1, "table": "t1", "seq": 3, "game_id": 1, '
 ...     b'"batch": 3, "status": "applied", "logged_at": "2026-11-23T10:00:00.000+00:00", '
@@ -24,11 +27,16 @@ rig.league.topics.MessageError: rig/t2/events: the message names table 't1', not
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Annotated, Any, Literal, Mapping
+
+import msgspec
 
 from rig.config import TABLE_NAME
+from rig.engine.errors import EventFormatError
+from rig.engine.events import decode_event, event_union
 from rig.errors import RigError
 
 #: the message format's version (``v``)
@@ -64,37 +72,81 @@ def split_topic(name: str) -> tuple[str, str]:
     return parts[1], parts[2]
 
 
-def _object(name: str, payload: bytes) -> dict[str, Any]:
+Seq = Annotated[int, msgspec.Meta(ge=1)]
+
+
+class _Message(msgspec.Struct, kw_only=True):
+    """What every message says: the format's version and the table it is from."""
+
+    v: int
+    table: str = ""
+
+
+class EventWire(_Message, kw_only=True):
+    """``rig/<table>/events``: one logged event as published (the wire format of :class:`EventMessage`;
+    its JSON Schema is :func:`message_schema`). ``event`` is the logged event; an applied one is
+    decoded into its type (:mod:`rig.engine.events`) by :meth:`EventMessage.parse`."""
+
+    seq: Seq
+    batch: Seq
+    status: Literal["applied", "refused"] = "applied"
+    logged_at: str
+    event: dict[str, Any]
+    game_id: Seq | None = None
+    reason: str | None = None
+    sent: float | None = None
+    log: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+    sig: Annotated[str, msgspec.Meta(min_length=64, max_length=64)] | None = None
+
+
+class StateWire(_Message, kw_only=True):
+    """``rig/<table>/state``: the table's retained state."""
+
+    seq: Annotated[int, msgspec.Meta(ge=0)]
+    state: dict[str, Any]
+    sent: float | None = None
+
+
+class StatusWire(_Message, kw_only=True):
+    """``rig/<table>/status``: retained; ``online: false`` is the rig's last will."""
+
+    online: bool
+
+
+class ResendWire(_Message, kw_only=True):
+    """``rig/<table>/resend``: the league asks a table to publish again from a ``seq``."""
+
+    first: Seq = msgspec.field(name="from")
+
+
+_WORDS = {"seq": "a whole number from 1", "batch": "a whole number from 1", "game_id": "a whole number from 1",
+          "status": "applied or refused", "event": "an object with a 'type'", "logged_at": "a string",
+          "reason": "a string", "log": "a short string", "sig": "a 64-digit hex HMAC", "state": "an object",
+          "online": "true or false", "from": "a whole number from 1", "table": "a table name"}
+
+
+def _decode(name: str, payload: bytes, kind: type[_Message], *, table: str | None) -> Any:
+    """``payload`` decoded ONCE into ``kind`` (the league's door): :class:`MessageError` naming the field."""
     if len(payload) > MAX_PAYLOAD:
         raise MessageError(f"{name}: message too large ({len(payload)} bytes)")
     try:
-        body = json.loads(payload)
-    except (ValueError, UnicodeDecodeError):
+        body = msgspec.json.decode(payload, type=kind)
+    except msgspec.ValidationError as exc:
+        text, _, path = str(exc).partition(" - at `$.")
+        missing = re.fullmatch(r"Object missing required field `(\w+)`", text)
+        field = missing.group(1) if missing else path.rstrip("`").split(".")[0].split("[")[0]
+        if text.startswith("Expected `object`") and not path:
+            raise MessageError(f"{name}: not a JSON object") from None
+        if field == "v":
+            raise MessageError(f"{name}: message version is not {VERSION}, the version this league reads") from None
+        raise MessageError(f"{name}: {field!r} must be {_WORDS.get(field, 'valid')} ({text})") from None
+    except msgspec.DecodeError:
         raise MessageError(f"{name}: not JSON") from None
-    if not isinstance(body, dict):
-        raise MessageError(f"{name}: not a JSON object")
+    if body.v != VERSION:
+        raise MessageError(f"{name}: message version {body.v!r}, this league reads {VERSION}")
+    if table is not None and body.table != table:
+        raise MessageError(f"{name}: the message names table {body.table!r}, not {table!r} (forged?)")
     return body
-
-
-def _checked(name: str, body: Mapping[str, Any], table: str) -> None:
-    if body.get("v") != VERSION:
-        raise MessageError(f"{name}: message version {body.get('v')!r}, this league reads {VERSION}")
-    if body.get("table") != table:
-        raise MessageError(f"{name}: the message names table {body.get('table')!r}, not {table!r} (forged?)")
-
-
-def _whole(body: Mapping[str, Any], key: str, name: str, *, low: int = 1, optional: bool = False) -> int | None:
-    value = body.get(key)
-    if value is None and optional:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise MessageError(f"{name}: {key!r} must be a whole number from {low}, not {value!r}")
-    return value
-
-
-def _sent(body: Mapping[str, Any]) -> float | None:
-    sent = body.get("sent")
-    return float(sent) if isinstance(sent, (int, float)) and not isinstance(sent, bool) else None
 
 
 def signature(message: EventMessage, secret: str) -> str:
@@ -160,35 +212,25 @@ class EventMessage:
 
     @classmethod
     def parse(cls, name: str, payload: bytes) -> EventMessage:
+        """The message decoded once (:class:`EventWire`; an applied event into its type), or :class:`MessageError`."""
         table, kind = split_topic(name)
         if kind != EVENTS:
             raise MessageError(f"{name}: not an events topic")
-        body = _object(name, payload)
-        _checked(name, body, table)
-        seq = _whole(body, "seq", name)
-        game_id = _whole(body, "game_id", name, optional=True)
-        batch = _whole(body, "batch", name)
-        if game_id is not None and game_id > seq or batch > seq:
+        body: EventWire = _decode(name, payload, EventWire, table=table)
+        seq, game_id, event = body.seq, body.game_id, body.event
+        if game_id is not None and game_id > seq or body.batch > seq:
             raise MessageError(f"{name}: game_id and batch cannot come after the event's own seq {seq}")
-        status = body.get("status")
-        if status not in ("applied", "refused"):
-            raise MessageError(f"{name}: 'status' must be applied or refused, not {status!r}")
-        reason = body.get("reason")
-        logged_at = body.get("logged_at")
-        event = body.get("event")
-        if reason is not None and not isinstance(reason, str) or not isinstance(logged_at, str):
-            raise MessageError(f"{name}: 'reason' and 'logged_at' must be strings")
-        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+        if not isinstance(event.get("type"), str):
             raise MessageError(f"{name}: 'event' must be an object with a 'type'")
-        if status == "applied" and event["type"] == "game_started" and game_id != seq:
-            raise MessageError(f"{name}: a game_started event starts the game with its own seq as the id")
-        log = body.get("log")
-        if log is not None and (not isinstance(log, str) or len(log) > 64):
-            raise MessageError(f"{name}: 'log' must be a short string")
-        sig = body.get("sig")
-        if sig is not None and (not isinstance(sig, str) or len(sig) != 64):
-            raise MessageError(f"{name}: 'sig' must be a 64-digit hex HMAC")
-        return cls(table, seq, game_id, batch, status, reason, logged_at, event, _sent(body), log, sig)
+        if body.status == "applied":
+            if event["type"] == "game_started" and game_id != seq:
+                raise MessageError(f"{name}: a game_started event starts the game with its own seq as the id")
+            try:
+                decode_event(event)
+            except EventFormatError as exc:
+                raise MessageError(f"{name}: 'event' is not an event the rig logs: {exc.reason}") from None
+        return cls(table, seq, game_id, body.batch, body.status, body.reason, body.logged_at, event, body.sent,
+                   body.log, body.sig)
 
 
 @dataclass(frozen=True)
@@ -210,13 +252,8 @@ class StateMessage:
         table, kind = split_topic(name)
         if kind != STATE:
             raise MessageError(f"{name}: not a state topic")
-        body = _object(name, payload)
-        _checked(name, body, table)
-        seq = _whole(body, "seq", name, low=0)
-        state = body.get("state")
-        if not isinstance(state, dict):
-            raise MessageError(f"{name}: 'state' must be an object")
-        return cls(table, seq, state, _sent(body))
+        body: StateWire = _decode(name, payload, StateWire, table=table)
+        return cls(table, body.seq, body.state, body.sent)
 
 
 def status_payload(table: str, online: bool) -> bytes:
@@ -232,11 +269,7 @@ def parse_status(name: str, payload: bytes) -> tuple[str, bool]:
     table, kind = split_topic(name)
     if kind != STATUS:
         raise MessageError(f"{name}: not a status topic")
-    body = _object(name, payload)
-    _checked(name, body, table)
-    if not isinstance(body.get("online"), bool):
-        raise MessageError(f"{name}: 'online' must be true or false")
-    return table, body["online"]
+    return table, _decode(name, payload, StatusWire, table=table).online
 
 
 def resend_payload(first: int) -> bytes:
@@ -250,7 +283,18 @@ def parse_resend(name: str, payload: bytes) -> int:
     40
     """
     split_topic(name)
-    body = _object(name, payload)
-    if body.get("v") != VERSION:
-        raise MessageError(f"{name}: message version {body.get('v')!r}, this rig reads {VERSION}")
-    return _whole(body, "from", name)
+    return _decode(name, payload, ResendWire, table=None).first
+
+
+def message_schema() -> dict[str, Any]:
+    """The JSON Schema of the league's messages, generated from the same types that decode them (an
+    events message's ``event`` as the union of the rig's event types, :func:`rig.engine.events.event_union`)."""
+    fields = []
+    for info in msgspec.structs.fields(EventWire):
+        kind = event_union() if info.name == "event" else info.type
+        fields.append((info.name, kind) if info.required else (info.name, kind, info.default))
+    typed = msgspec.defstruct("EventWire", fields, kw_only=True)
+    kinds = (EVENTS, STATE, STATUS, RESEND)
+    schemas, components = msgspec.json.schema_components((typed, StateWire, StatusWire, ResendWire))
+    return {"topics": {f"{PREFIX}/<table>/{kind}": schema for kind, schema in zip(kinds, schemas)},
+            "$defs": components}

@@ -32,97 +32,10 @@ from typing import Any
 import numpy as np
 
 from rig.errors import RigError
-
-
-# -- events ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class RollStarted:
-    """Motion began in the box (a hand coming in, dice thrown)."""
-
-    t_us: int
-    type = "roll_started"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "t_us": self.t_us, "source": "camera"}
-
-
-@dataclass(frozen=True)
-class RollSettled:
-    """The box settled with new dice (``new_dice > 0``, roll number ``roll``) or a corrected
-    reading after a knock (``new_dice == 0``, same roll number). ``reading`` is voted."""
-
-    t_us: int
-    reading: Any
-    roll: int = 0
-    new_dice: int = 0
-    type = "roll_settled"
-
-    def to_dict(self) -> dict[str, Any]:
-        reading = self.reading.to_dict() if hasattr(self.reading, "to_dict") else self.reading
-        return {"type": self.type, "t_us": self.t_us, "source": "camera", "roll": self.roll,
-                "new_dice": self.new_dice, "reading": reading}
-
-
-@dataclass(frozen=True)
-class RollCancelled:
-    """Motion ended and no die changed (a hand or a card in view): the last reading stands."""
-
-    t_us: int
-    reason: str
-    type = "roll_cancelled"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "t_us": self.t_us, "source": "camera", "reason": self.reason}
-
-
-@dataclass(frozen=True)
-class BoxCleared:
-    """All dice were taken out of the box: the tracker starts counting rolls from zero."""
-
-    t_us: int
-    type = "box_cleared"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "t_us": self.t_us, "source": "camera"}
-
-
-@dataclass(frozen=True)
-class Violation:
-    """A rule broken while rolling. ``kind``: one of :data:`VIOLATION_KINDS`."""
-
-    t_us: int
-    kind: str
-    detail: str
-    type = "violation"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "t_us": self.t_us, "source": "camera", "kind": self.kind, "detail": self.detail}
-
-
-@dataclass(frozen=True)
-class CameraLost:
-    """The camera stopped delivering frames; tracking pauses, the game state is untouched."""
-
-    t_us: int
-    reason: str
-    type = "camera_lost"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "t_us": self.t_us, "source": "camera", "reason": self.reason}
-
-
-@dataclass(frozen=True)
-class CameraRecovered:
-    """The camera delivers frames again; tracking resumes where it was."""
-
-    t_us: int
-    type = "camera_recovered"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, "t_us": self.t_us, "source": "camera"}
-
-
-VIOLATION_KINDS = ("fourth_roll", "knocked_die", "no_new_die", "not_all_dice_after_three")
+from rig.vision.roll_events import (  # noqa: F401 - moved (issue 29); the old import path works
+    RollStarted, RollSettled, RollCancelled, BoxCleared, Violation, CameraLost, CameraRecovered,
+    VIOLATION_KINDS,
+)
 
 
 # -- settings ----------------------------------------------------------------------------

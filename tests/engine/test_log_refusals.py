@@ -12,8 +12,9 @@ import sys
 
 import pytest
 
+from rig.bench.storage import foreign, newer
 from rig.engine.errors import LogError
-from rig.engine.log import APPLICATION_ID, SCHEMA_VERSION, EventLog
+from rig.engine.log import APPLICATION_ID, EventLog
 
 TOSS = {"type": "toss", "t_us": 5, "source": "gpio", "player": "Ben"}
 
@@ -37,17 +38,6 @@ def with_live_wal(path, build):
     conn.close()
     shutil.rmtree(scratch)
     assert (path.parent / (path.name + "-wal")).stat().st_size > 0
-
-
-def foreign(conn):
-    conn.execute("CREATE TABLE notes (a)")
-    conn.executemany("INSERT INTO notes VALUES (?)", [(i,) for i in range(50)])
-
-
-def newer(conn):
-    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    conn.execute("CREATE TABLE events (seq INTEGER PRIMARY KEY)")
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
 
 
 def unknown_tables(conn):

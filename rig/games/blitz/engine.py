@@ -29,20 +29,26 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from rig.engine.errors import EventRefused
-from rig.engine.events import INT, STR, STR_REQUIRED, EventSpec, Field
+from rig.engine.events import Event, Text, Whole
 from rig.engine.extra import ExtraGame, event, need
 from rig.games.blitz.rules import BlitzError, Roll, Scoreboard, rules_for
 
+class Buzz(Event, tag="buzz"):
+    player: Text
+
+
+class AnswerJudged(Event, tag="answer_judged"):
+    player: Text | None = None
+    answer: Whole | None = None
+    correct: bool | None = None
+
+
+class AnswerTimeout(Event, tag="answer_timeout"):
+    pass
+
+
 #: the events Würfelblitz adds to the engine's
-EVENTS = {
-    "buzz": EventSpec({"player": STR_REQUIRED}),
-    "answer_judged": EventSpec({
-        "player": STR,
-        "answer": INT,
-        "correct": Field((bool,), describe="true or false"),
-    }),
-    "answer_timeout": EventSpec({}),
-}
+EVENTS = {"buzz": Buzz, "answer_judged": AnswerJudged, "answer_timeout": AnswerTimeout}
 
 DEFAULT_TIMEOUT_S = 30.0
 COLOURED_DICE = 6

@@ -24,46 +24,13 @@ from rig.engine.errors import EventRefused
 from rig.engine.extra import ExtraGame
 from rig.games.frogs.rules import Card, Face, FrogsError, Toss, Turn, dice_counts
 from rig.games.frogs.rules.game import GameSetup, Progress
-
-ROLLS_PER_TURN = 3
-DICE = 6
-
-
-@dataclass
-class TossRecord:
-    """A toss as it arrived: who, when (µs on ``clock``), in which order it was logged."""
-
-    player: str
-    t_us: int
-    order: int  # logged order within the turn
-    clock: str | None = None
-    late: bool = False  # arrived after the reveal started
-    removed: bool = False  # struck out by a correction
-    swapped: bool = False  # moved to another place in the order by a correction
-
-
-@dataclass
-class TurnState:
-    number: int
-    roller: str
-    started: bool = False
-    start_t_us: int | None = None
-    start_clock: str | None = None
-    tosses_at_start: int = 0  # tosses logged before the turn started
-    rolls: int = 0
-    dice: list[str] = field(default_factory=list)
-    corrected_dice: set[int] = field(default_factory=set)
-    tosses: list[TossRecord] = field(default_factory=list)
-    cards: list[str] = field(default_factory=list)
-    corrected_cards: set[int] = field(default_factory=set)
-    copy: str | None = None
-    copy_confirmed: bool = False
-    violations: list[dict[str, Any]] = field(default_factory=list)
-
-    def clone(self) -> TurnState:
-        return replace(self, dice=list(self.dice), corrected_dice=set(self.corrected_dice),
-                       tosses=[replace(toss) for toss in self.tosses], cards=list(self.cards),
-                       corrected_cards=set(self.corrected_cards), violations=list(self.violations))
+from rig.games.frogs.turn import (  # noqa: F401 - moved (issue 29); the old import path works
+    ROLLS_PER_TURN, DICE, TossRecord, TurnState, _clock_ranks, ordered_tosses, effective_times, TossView,
+    classify_tosses, counting_tosses, still_to_toss, cards_expected,
+)
+from rig.games.frogs.corrections import (  # noqa: F401 - moved (issue 29); the old import path works
+    _need_started, _check_cards, _correction, _swap_tosses, _need, _face, _check_dice,
+)
 
 
 @dataclass(repr=False)
@@ -165,97 +132,6 @@ class GameState(ExtraGame):
 
     def rolls_in_turn(self) -> int:
         return self.turn.rolls
-
-
-# --------------------------------------------------------------------------- tosses
-
-
-def _clock_ranks(turn: TurnState) -> dict[str | None, int]:
-    """Clocks (boots) in the order they first appear in the turn's log."""
-    ranks: dict[str | None, int] = {}
-    for toss in turn.tosses:
-        if turn.started and toss.order == turn.tosses_at_start:
-            ranks.setdefault(turn.start_clock, len(ranks))
-        ranks.setdefault(toss.clock, len(ranks))
-    if turn.started:
-        ranks.setdefault(turn.start_clock, len(ranks))
-    return ranks
-
-
-def ordered_tosses(turn: TurnState) -> list[TossRecord]:
-    """The turn's tosses in landing order: by time, equal times in logged order.
-
-    Times are only comparable on one clock (the monotonic clock restarts at a reboot);
-    tosses timed on a later clock (after a power cut) come after those of earlier clocks.
-    """
-    ranks = _clock_ranks(turn)
-    return sorted(turn.tosses, key=lambda t: (ranks[t.clock], t.t_us, t.order))
-
-
-def effective_times(turn: TurnState, ordered: list[TossRecord]) -> dict[int, int]:
-    """µs times on one time line (later clocks shifted after earlier ones), by toss ``order``."""
-    out: dict[int, int] = {}
-    offset = 0
-    last_clock: object = object()
-    last_t = None
-    for toss in ordered:
-        if toss.clock != last_clock and last_t is not None:
-            offset = last_t + 1 - toss.t_us
-        last_clock = toss.clock
-        out[toss.order] = toss.t_us + offset
-        last_t = out[toss.order]
-    return out
-
-
-@dataclass(frozen=True)
-class TossView:
-    toss: TossRecord
-    counting: bool
-    why: str | None  # why it does not count
-
-
-def classify_tosses(game: GameState, turn: TurnState) -> list[TossView]:
-    """Which tosses count, and why the others do not."""
-    per_player: dict[str, int] = {}
-    limit = game.rules.cards_per_opponent
-    views = []
-    for toss in ordered_tosses(turn):
-        why = None
-        if toss.removed:
-            why = "struck out by a correction"
-        elif not turn.started:
-            why = "before the turn started"
-        elif toss.clock == turn.start_clock and toss.t_us < (turn.start_t_us or 0):
-            why = "before the turn started"
-        elif toss.clock != turn.start_clock and toss.order < turn.tosses_at_start:
-            why = "before the turn started"  # logged before it, on an earlier boot's clock
-        elif toss.player == turn.roller:
-            why = f"{toss.player} is rolling and tosses no card"
-        elif toss.late:
-            why = "after the reveal started"
-        elif per_player.get(toss.player, 0) >= limit:
-            why = f"{toss.player} had already tossed {'their card' if limit == 1 else f'all {limit} cards'}"
-        if why is None:
-            per_player[toss.player] = per_player.get(toss.player, 0) + 1
-        views.append(TossView(toss, why is None, why))
-    return views
-
-
-def counting_tosses(game: GameState, turn: TurnState) -> list[TossRecord]:
-    return [view.toss for view in classify_tosses(game, turn) if view.counting]
-
-
-def still_to_toss(game: GameState, turn: TurnState) -> list[str]:
-    """Players (seat order) who still owe cards this turn."""
-    counts: dict[str, int] = {}
-    for toss in counting_tosses(game, turn):
-        counts[toss.player] = counts.get(toss.player, 0) + 1
-    limit = game.rules.cards_per_opponent
-    return [name for name in game.players if name != turn.roller and counts.get(name, 0) < limit]
-
-
-def cards_expected(game: GameState) -> int:
-    return game.rules.cards_per_opponent * (len(game.players) - 1)
 
 
 # --------------------------------------------------------------------------- phases and scoring
@@ -382,13 +258,6 @@ def _check_order(game: GameState, event: Mapping[str, Any]) -> None:
                            "undo the reveal to change it")
 
 
-def _need_started(game: GameState, what: str) -> TurnState:
-    turn = game.turn
-    if not turn.started:
-        raise EventRefused(f"{what} before {turn.roller}'s turn has started")
-    return turn
-
-
 def _turn_started(game: GameState, event: Mapping[str, Any]) -> None:
     turn = game.turn
     if turn.started:
@@ -466,15 +335,6 @@ def _copy_chosen(game: GameState, event: Mapping[str, Any]) -> None:
     turn.copy_confirmed = bool(event.get("confirmed", True))
 
 
-def _check_cards(game: GameState, turn: TurnState) -> None:
-    """Refuse a player holding two of the same card (everyone has one card of each kind)."""
-    seen: set[tuple[str, str]] = set()
-    for toss, card in zip(counting_tosses(game, turn), turn.cards):
-        if (toss.player, card) in seen:
-            raise EventRefused(f"{toss.player} has only one {card} card, and it is already revealed")
-        seen.add((toss.player, card))
-
-
 def _card_revealed(game: GameState, event: Mapping[str, Any]) -> None:
     turn = _need_started(game, "a card reveal")
     owed = still_to_toss(game, turn)
@@ -492,112 +352,6 @@ def _card_revealed(game: GameState, event: Mapping[str, Any]) -> None:
         raise EventRefused(str(exc)) from None
     turn.cards.append(card)
     _check_cards(game, turn)
-
-
-def _correction(game: GameState, event: Mapping[str, Any]) -> None:
-    what = event["what"]
-    if what == "undo":
-        raise EventRefused("undo is handled by the engine")  # never reaches here
-    turn = _need_started(game, f"a {what} correction")
-    if what == "die":
-        index, face = _need(event, "index", what), _need(event, "face", what)
-        if not turn.dice:
-            raise EventRefused("no dice have been read yet: correct the whole set with what='dice'")
-        if not 0 <= index < len(turn.dice):
-            raise EventRefused(f"there is no die {index} (the box has {len(turn.dice)} dice, "
-                               f"index 0 to {len(turn.dice) - 1})")
-        turn.dice[index] = _face(face)
-        turn.corrected_dice.add(index)
-        _check_dice(game, turn)
-    elif what == "dice":
-        faces = _need(event, "faces", what)
-        if len(faces) != DICE:
-            raise EventRefused(f"a dice correction lists all {DICE} faces, not {len(faces)}")
-        turn.dice = [_face(face) for face in faces]
-        turn.corrected_dice = set(range(DICE))
-        _check_dice(game, turn)
-    elif what == "card":
-        index, card = _need(event, "index", what), _need(event, "card", what)
-        if not 0 <= index < len(turn.cards):
-            raise EventRefused(f"there is no revealed card {index} ({len(turn.cards)} revealed)")
-        try:
-            turn.cards[index] = Card.parse(card).value
-        except FrogsError as exc:
-            raise EventRefused(str(exc)) from None
-        turn.corrected_cards.add(index)
-        _check_cards(game, turn)
-    elif what == "toss":
-        index = _need(event, "index", what)
-        ordered = ordered_tosses(turn)
-        if not 0 <= index < len(ordered):
-            raise EventRefused(f"there is no toss {index} ({len(ordered)} tosses)")
-        toss = ordered[index]
-        if event.get("remove"):
-            toss.removed = True
-        else:
-            player = _need(event, "player", what)
-            if player not in game.players:
-                raise EventRefused(f"{player!r} is not playing")
-            toss.player = player
-            toss.removed = False
-        if len(counting_tosses(game, turn)) < len(turn.cards):
-            raise EventRefused("that would leave a revealed card without its toss")
-        _check_cards(game, turn)
-    elif what == "swap":
-        _swap_tosses(game, turn, _need(event, "index", what), _need(event, "other", what))
-
-
-def _swap_tosses(game: GameState, turn: TurnState, index: int, other: int) -> None:
-    """Exchange the places of tosses ``index`` and ``other`` (in landing order), each with its card.
-
-    The button times put them in the wrong order (found at the reveal, or before): each
-    player keeps their own card, and the two move to each other's place in the stack.
-    """
-    ordered = ordered_tosses(turn)
-    for k in (index, other):
-        if not 0 <= k < len(ordered):
-            raise EventRefused(f"there is no toss {k + 1} ({len(ordered)} toss{'es' if len(ordered) != 1 else ''})")
-    if index == other:
-        raise EventRefused("a swap needs two different tosses")
-    a, b = ordered[index], ordered[other]
-    position = {toss.order: k for k, toss in enumerate(counting_tosses(game, turn))}
-    revealed = [position.get(t.order) is not None and position[t.order] < len(turn.cards) for t in (a, b)]
-    if revealed[0] != revealed[1]:
-        up, down = (a, b) if revealed[0] else (b, a)
-        raise EventRefused(f"{up.player}'s card is turned over and {down.player}'s is not yet: "
-                           "swap them once both cards are up")
-    a.player, b.player = b.player, a.player
-    a.removed, b.removed = b.removed, a.removed
-    a.swapped = b.swapped = True
-    if revealed[0]:
-        i, j = position[a.order], position[b.order]
-        turn.cards[i], turn.cards[j] = turn.cards[j], turn.cards[i]
-        moved = {j for k, j in ((i, j), (j, i)) if k in turn.corrected_cards}  # the marks go with the cards
-        turn.corrected_cards = (turn.corrected_cards - {i, j}) | moved
-    if len(counting_tosses(game, turn)) < len(turn.cards):
-        raise EventRefused("that would leave a revealed card without its toss")
-    _check_cards(game, turn)
-
-
-def _need(event: Mapping[str, Any], key: str, what: str) -> Any:
-    if key not in event:
-        raise EventRefused(f"a {what} correction needs {key!r}")
-    return event[key]
-
-
-def _face(text: str) -> str:
-    try:
-        return str(Face.parse(text))
-    except FrogsError as exc:
-        raise EventRefused(str(exc)) from None
-
-
-def _check_dice(game: GameState, turn: TurnState) -> None:
-    if len(turn.dice) == DICE:
-        try:
-            game.rules.check_dice(tuple(Face.parse(face) for face in turn.dice))
-        except FrogsError as exc:
-            raise EventRefused(str(exc)) from None
 
 
 def _violation(game: GameState, event: Mapping[str, Any]) -> None:

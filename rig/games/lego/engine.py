@@ -24,10 +24,10 @@ out), ``points_scored`` (an astronaut walked in later, a UFO abduction), ``piece
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rig.engine.errors import EventRefused
-from rig.engine.events import INT, STR, STR_REQUIRED, EventSpec, Field
+from rig.engine.events import Event, Object, Text, Whole
 from rig.engine.extra import ExtraGame, event, need
 from rig.games.lego.rules import WINNING_SCORE, FaceMap, LegoError, Track, station_points
 
@@ -37,14 +37,26 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
+class StationScored(Event, tag="station_scored"):
+    pieces: Object
+    robots: Whole | None = None
+    astronauts: Whole | None = None
+    _objects: ClassVar[tuple[str, ...]] = ("pieces",)
+
+
+class PointsScored(Event, tag="points_scored"):
+    player: Text
+    points: Whole
+    detail: Text | None = None
+
+
+class PieceBuilt(Event, tag="piece_built"):
+    player: Text
+    count: Whole | None = None
+
+
 #: the events LEGO Lunar Command adds to the engine's
-EVENTS = {
-    "station_scored": EventSpec({"robots": INT, "astronauts": INT,
-                                 "pieces": Field((dict,), True, describe="an object")}),
-    "points_scored": EventSpec({"player": STR_REQUIRED, "points": Field((int,), True, describe="a whole number"),
-                                "detail": STR}),
-    "piece_built": EventSpec({"player": STR_REQUIRED, "count": INT}),
-}
+EVENTS = {"station_scored": StationScored, "points_scored": PointsScored, "piece_built": PieceBuilt}
 
 
 class Game(ExtraGame):

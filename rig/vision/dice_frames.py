@@ -1,0 +1,127 @@
+"""A frame made ready to read: checked, shrunk, its glare spots censored and every pixel labelled with
+its colour class (:func:`prepare` gives the :class:`Work` the dice reader reads) (issue 29: split
+from :mod:`rig.vision.dice`, which re-exports every name).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from rig.vision.colour_table import _BY_TABLE, colour_lut
+from rig.vision.errors import FrameError
+from rig.vision.light import Light, correct, even_light, floor_model
+from rig.vision.pixel_classes import BLOWN
+from rig.vision.profile import Profile
+
+
+def label_pixels(image_bgr: np.ndarray, lut: np.ndarray, censored: np.ndarray | None = None) -> np.ndarray:
+    """Class label per pixel (H x W uint8) of a BGR uint8 image; ``censored`` (H x W, bits
+    0/1/2 for B/G/R) marks channels that are only lower bounds."""
+    if censored is not None:
+        builder = _BY_TABLE.get(id(lut))
+        if builder is not None and builder.table is lut:
+            builder.ensure(np.flatnonzero(np.bincount(censored.ravel(), minlength=8)))
+    q = image_bgr >> 2
+    idx = q[..., 0].astype(np.int32) << 12
+    idx |= q[..., 1].astype(np.int32) << 6
+    idx |= q[..., 2]
+    if censored is not None:
+        idx |= censored.astype(np.int32) << 18
+    return lut[idx]
+
+
+def check_frame(frame: object) -> np.ndarray:
+    if not isinstance(frame, np.ndarray):
+        raise FrameError(f"a frame must be a numpy array, not {type(frame).__name__}")
+    if frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
+        raise FrameError(f"a frame must be H x W x 3 uint8 BGR, not {frame.shape} {frame.dtype}")
+    if frame.shape[0] < 32 or frame.shape[1] < 32:
+        raise FrameError(f"frame too small: {frame.shape[1]}x{frame.shape[0]}")
+    return frame
+
+
+def shrink(frame: np.ndarray, factor: int) -> np.ndarray:
+    """Area-average ``frame`` down by an integer factor (halving steps are OpenCV's fast path)."""
+    h, w = frame.shape[:2]
+    out = frame
+    while factor % 2 == 0 and factor > 1:
+        out = cv2.resize(out, (out.shape[1] // 2, out.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        factor //= 2
+    if factor > 1:
+        out = cv2.resize(out, (out.shape[1] // factor, out.shape[0] // factor), interpolation=cv2.INTER_AREA)
+    return out
+
+
+_GLARE_CACHE: dict = {}
+
+
+def glare_for(profile: Profile, shape: tuple[int, int]) -> np.ndarray | None:
+    """The profile's fixed glare (BGR, additive) resized to ``shape`` (h, w), or None."""
+    if profile.glare is None:
+        return None
+    key = (id(profile), shape)
+    hit = _GLARE_CACHE.get(key)
+    if hit is None or hit[0] is not profile:
+        if len(_GLARE_CACHE) > 8:
+            _GLARE_CACHE.clear()
+        g = cv2.resize(np.asarray(profile.glare, np.float32), (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
+        hit = _GLARE_CACHE[key] = (profile, np.clip(g, 0, 255).astype(np.uint8))
+    return hit[1]
+
+
+@dataclass(frozen=True)
+class Work:
+    """A frame shrunk to the reading scale, with its pixel labels."""
+
+    labels: np.ndarray
+    small: np.ndarray  # the frame at the working scale
+    factor: int  # full-resolution pixels per working pixel
+    side: float  # die side in working pixels
+    top_area: float  # expected die top-face area in working pixels
+    glare: np.ndarray | None = None  # the profile's fixed glare at the working scale
+    light: Light | None = None  # the frame's light relative to calibration (None: profile without a floor grid)
+    profile: Profile | None = None
+    frame: np.ndarray | None = None  # the full-resolution frame: die tops are classified on crops of it
+    gain: np.ndarray | None = None  # the light correction per working pixel (B, G, R), or None
+
+
+def prepare(frame: np.ndarray, profile: Profile) -> Work:
+    check_frame(frame)
+    h, w = frame.shape[:2]
+    t = profile.thresholds
+    die_px = profile.die_side * w
+    f = 1 << max(0, int(round(np.log2(max(1.0, die_px / t.work_die_px)))))  # halving steps only: fast
+    small = shrink(frame, f)
+    glare = glare_for(profile, small.shape[:2])
+    censored = None
+    raw = small
+    if glare is not None:  # lamp reflections the empty box showed: take them off, mark what they clipped
+        blown = cv2.inRange(small, (t.clip_level,) * 3, (255, 255, 255))  # white: all three channels clipped
+        blown &= cv2.inRange(glare, (12, 12, 12), (255, 255, 255))
+        censored = _censored(small, glare, t.censor_level)
+        small = cv2.subtract(small, glare)
+    model = floor_model(profile)
+    if model is None:
+        small, light, gain = even_light(small), None, None
+    else:
+        small, light, gain = correct(small, model)
+        if glare is not None and abs(light.exposure - 1.0) > 0.08:  # the reflections dim and brighten with the lamp
+            scaled = cv2.convertScaleAbs(glare, alpha=light.exposure)
+            censored = _censored(raw, scaled, t.censor_level)
+            small, light, gain = correct(cv2.subtract(raw, scaled), model)
+    labels = label_pixels(small, colour_lut(profile), censored)
+    if glare is not None:
+        labels[blown > 0] = BLOWN
+    side = die_px / f
+    return Work(labels, small, f, side, profile.top_area * side * side, glare, light, profile, frame, gain)
+
+
+def _censored(small: np.ndarray, glare: np.ndarray, level: int) -> np.ndarray:
+    """Bits 0/1/2 set where B/G/R clipped (at or above ``level``) under a known glare: after the
+    glare is taken off, such a channel is only a lower bound of the true value."""
+    hot = cv2.compare(small, (level,) * 3, cv2.CMP_GE) & cv2.compare(glare, (4,) * 3, cv2.CMP_GE)
+    b, g, r = cv2.split(hot)
+    return (b & 1) | (g & 2) | (r & 4)

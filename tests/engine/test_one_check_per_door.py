@@ -1,0 +1,132 @@
+"""Issue 29: an event is validated exactly once where it comes in (the HTTP API, a press at the pin,
+the log on replay, a league message), then passed on typed: the engine, the log and the notice never
+check it again (no :func:`rig.boundary.check_value`, no :func:`rig.boundary.sanitize` on the way)."""
+
+from __future__ import annotations
+
+import warnings
+from collections import Counter
+
+import pytest
+from starlette.applications import Starlette
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+import rig.boundary
+import rig.display.api
+import rig.engine.engine
+import rig.engine.events
+import rig.engine.log
+import rig.league.topics
+from rig.display.api import api_routes
+from rig.engine.events import Toss
+from rig.engine.service import EngineService
+
+PLAYERS = ["Ada", "Ben", "Cleo", "Dev"]
+#: every name a validator is reachable under, in every module that holds one
+VALIDATORS = {
+    "decode_event": (rig.engine.events, rig.engine.engine, rig.league.topics),
+    "decode_event_json": (rig.engine.events, rig.engine.log),
+    "check_value": (rig.boundary, rig.engine.events, rig.engine.log),
+    "sanitize": (rig.boundary, rig.engine.engine, rig.engine.log, rig.display.api),
+    "parse_event": (rig.engine.events,),
+}
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    counted: Counter[str] = Counter()
+
+    def spy(name, real):
+        def counting(*args, **kwargs):
+            counted[name] += 1
+            return real(*args, **kwargs)
+        return counting
+
+    for name, modules in VALIDATORS.items():
+        for module in modules:
+            if hasattr(module, name):
+                monkeypatch.setattr(module, name, spy(name, getattr(module, name)))
+    return counted
+
+
+@pytest.fixture
+def service():
+    with EngineService.in_memory(clock="sim") as service:
+        service.submit({"type": "game_started", "players": PLAYERS})
+        service.press("Ada", 1_000)
+        yield service
+
+
+def test_a_toss_posted_to_the_api_is_validated_once(service, calls):
+    client = TestClient(Starlette(routes=api_routes(service)))
+    response = client.post("/api/events", json={"type": "toss", "player": "Ben"})
+    assert response.status_code == 200, response.text
+    assert calls == {"decode_event": 1}
+
+
+def test_a_refused_event_is_validated_once_and_logged_without_a_second_check(service, calls):
+    client = TestClient(Starlette(routes=api_routes(service)))
+    response = client.post("/api/events", json={"type": "card_revealed", "card": "pink"})
+    assert response.status_code == 409
+    assert calls == {"decode_event": 1}
+    assert service.state()["notices"][-1]["type"] == "card_revealed"
+
+
+def test_a_malformed_event_is_checked_once_and_made_safe_once_to_be_logged(service, calls):
+    client = TestClient(Starlette(routes=api_routes(service)))
+    response = client.post("/api/events", json={"type": "toss", "player": 7})
+    assert response.status_code == 422
+    assert calls["decode_event"] == 1 and calls["check_value"] == 0
+
+
+def test_a_press_at_the_pin_is_validated_once(service, calls):
+    service.press("Ben", 2_000)
+    assert calls == {"decode_event": 1}
+
+
+def test_a_typed_event_is_not_validated_again(service, calls):
+    service.submit(Toss(t_us=3_000, source="gpio", player="Cleo"))
+    assert calls == {}  # already typed: no validator runs
+    assert service.state()["turn"]["tosses"][-1]["player"] == "Cleo"
+
+
+def test_the_log_on_replay_decodes_each_applied_event_once(tmp_path, calls):
+    with EngineService.open(tmp_path, clock="sim") as service:
+        service.submit({"type": "game_started", "players": PLAYERS})
+        service.press("Ada", 1_000)
+        service.press("Ben", 2_000)
+    calls.clear()
+    with EngineService.open(tmp_path, clock="sim") as again:
+        applied = sum(1 for row in again.log.events() if row.status == "applied")
+        calls.clear()
+        again.engine._replay()
+    assert calls["check_value"] == 0 and calls["decode_event"] == 0
+    assert calls["decode_event_json"] <= 2 * applied  # the summaries' fold reads the game once more
+
+
+def test_the_api_serves_the_json_schema_of_every_event(service):
+    client = TestClient(Starlette(routes=api_routes(service)))
+    schema = client.get("/api/schema").json()
+    kinds = {spec["properties"]["type"]["enum"][0] for spec in schema["$defs"].values()}
+    assert kinds >= {"game_started", "toss", "correction", "buzz", "station_scored"}
+    assert schema["$defs"]["Toss"]["required"] == ["type", "player", "t_us", "source"]
+    assert schema["$defs"]["Toss"]["additionalProperties"] is False
+
+
+def test_a_league_message_is_decoded_once_and_its_event_into_its_type(calls):
+    from rig.league.topics import EventMessage, MessageError, message_schema
+
+    def message(event):
+        return (b'{"v": 1, "table": "t1", "seq": 3, "game_id": 1, "batch": 3, "status": "applied", '
+                b'"logged_at": "2026-11-23T10:00:00.000+00:00", "event": ' + event + b'}')
+
+    EventMessage.parse("rig/t1/events", message(b'{"type": "toss", "t_us": 5, "source": "gpio", "player": "Ben"}'))
+    assert calls == {"decode_event": 1}
+    with pytest.raises(MessageError, match="toss.player"):
+        EventMessage.parse("rig/t1/events", message(b'{"type": "toss", "t_us": 5, "source": "gpio", "player": 7}'))
+    schema = message_schema()
+    assert schema["topics"]["rig/<table>/events"] == {"$ref": "#/$defs/EventWire"}
+    assert "Toss" in schema["$defs"] and "StateWire" in schema["$defs"]
