@@ -174,6 +174,17 @@ class ServerConfig:
     port: int = 8080
 
 
+#: The languages the rig's pages and command line speak (``[display] language``; rig/locale holds a catalogue each).
+LANGUAGES = ("en", "de")
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    """The scoreboard's language (the kiosk shows it; another viewer may pick another on the page)."""
+
+    language: str = "en"
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """Game options. ``turns_each=None``: 3 players 3, 4-5 players 2, 6-8 players 1."""
@@ -315,6 +326,7 @@ class RigConfig:
     profile: Path | None = None
     data_dir: Path | None = None
     server: ServerConfig = ServerConfig()
+    display: DisplayConfig = DisplayConfig()
     game: GameConfig = GameConfig()
     tosses: TossConfig = TossConfig()
     evidence: EvidenceConfig = EvidenceConfig()
@@ -441,6 +453,7 @@ _SECTIONS = {
     "camera": ("source", "width", "height", "fps", "loop", "camera_num", "rotation", "hflip", "vflip", "crop",
                "focus", "flicker_hz"),
     "server": ("listen", "port"),
+    "display": ("language",),
     "game": ("name", "turns_each", "penalty_per_violation"),
     "tosses": ("lockout_ms", "stuck_after_s", "hold_confirm_s", "order_window_ms", "min_press_ms", "tie_window_us"),
     "evidence": ("keep", "max_age_days", "max_mb", "width", "quality"),
@@ -448,7 +461,8 @@ _SECTIONS = {
     "build": ("box", "camera", "height_cm", "mount", "table_edge_mm", "seats", "button_mm", "wall_mm"),
 }
 _PLAYER_KEYS = ("name", "pin", "kind")
-_TOP_KEYS = ("players", "camera", "profile", "data_dir", "server", "game", "tosses", "evidence", "league", "build")
+_TOP_KEYS = ("players", "camera", "profile", "data_dir", "server", "display", "game", "tosses", "evidence", "league",
+             "build")
 
 
 def _did_you_mean(key: str, known: tuple[str, ...]) -> str:
@@ -538,6 +552,7 @@ class _Parser:
             profile=self.path_value(data, "profile"),
             data_dir=self.path_value(data, "data_dir"),
             server=self.server(self.table(data, "server")),
+            display=self.display(self.table(data, "display")),
             game=self.game(self.table(data, "game")),
             tosses=self.tosses(self.table(data, "tosses")),
             evidence=self.evidence(self.table(data, "evidence")),
@@ -653,6 +668,13 @@ class _Parser:
                 raise self.fail("server.listen", f"{listen!r} is not an address "
                                                  "(\"127.0.0.1\": this machine only, \"0.0.0.0\": the network)") from None
         return ServerConfig(listen=listen, port=self.integer(table, "port", "server.port", 8080, 1, 65535))
+
+    def display(self, table: dict) -> DisplayConfig:
+        language = self.string(table, "language", "display.language", "en")
+        if language not in LANGUAGES:
+            raise self.fail("display.language", f"{language!r} is not a language the rig speaks "
+                                                f"(one of: {', '.join(LANGUAGES)}){_did_you_mean(language, LANGUAGES)}")
+        return DisplayConfig(language=language)
 
     def game(self, table: dict) -> GameConfig:
         name = self.string(table, "name", "game.name", registry.DEFAULT)
