@@ -29,6 +29,7 @@ from typing import Any
 
 from rig import registry
 from rig.errors import ConfigError
+from rig.i18n import LANGUAGES
 
 __all__ = [
     "BCM_PINS",
@@ -172,10 +173,6 @@ class ServerConfig:
 
     listen: str = "127.0.0.1"
     port: int = 8080
-
-
-#: The languages the rig's pages and command line speak (``[display] language``; rig/locale holds a catalogue each).
-LANGUAGES = ("en", "de")
 
 
 @dataclass(frozen=True)
