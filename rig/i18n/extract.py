@@ -50,7 +50,7 @@ def html_messages(text: str) -> Iterator[tuple[int, str]]:
 
 
 def translate_html(text: str, lang: str) -> str:
-    """The page with every ``data-i18n`` text in ``lang`` (the rest as it is)."""
+    """The page with every ``data-i18n`` text in ``lang`` (the rest as it is; the marks taken out)."""
 
     def element(match: re.Match) -> str:
         attrs = _ATTR.sub(lambda a: f' {a["name"]}="{html.escape(gettext(_norm(a["value"]), lang))}"'
@@ -60,6 +60,7 @@ def translate_html(text: str, lang: str) -> str:
             lead = body[: len(body) - len(body.lstrip())]
             trail = body[len(body.rstrip()):]
             body = f"{lead}{html.escape(gettext(_norm(body), lang), quote=False)}{trail}"
+        attrs = re.sub(r"\sdata-i18n(?=[\s>]|$)", "", attrs)  # the mark has done its work
         return f"<{match['tag']}{attrs}>{body}"
 
     return _MARKED.sub(element, text)
