@@ -51,6 +51,21 @@ def test_every_text_shown_is_translated(lang):
     assert share == 1.0
 
 
+#: German texts that are the English ones (names, loan words, symbols); any other German text equal to its
+#: id was not translated (an id copied over)
+SAME_IN_GERMAN = {
+    "pink", "PIN", "PIN {pin}", "Lunar Laser Frogs", "Laser Frogs", "Würfelblitz", "LEGO Lunar Command", "LEGO Lunar",
+    "Banana Moon", "SIMULATION", "●", "Handicap", "auto", "argument %(argument_name)s: %(message)s", "Export", "{n} dof",
+    "ok", "Referee", "UFO +2", "Ritual", "live",
+}
+
+
+def test_no_german_text_is_its_english_id():
+    same = [key for key, message in catalogue_entries("de").items()
+            if (tuple(message.string) if isinstance(key, tuple) else message.string) == key and key not in SAME_IN_GERMAN]
+    assert same == [], f"German texts that are still English: {same[:20]}"
+
+
 def test_a_translation_keeps_the_placeholders_of_its_id():
     for key, message in catalogue_entries("de").items():
         ids = key if isinstance(key, tuple) else (key,)
@@ -65,7 +80,7 @@ def test_the_german_words_are_the_rulebooks():
     de = i18n.Translator("de")
     assert [de(c) for c in ("blue", "pink", "yellow", "blank", "gray")] == ["blau", "pink", "gelb", "blanko", "grau"]
     assert de("Discs") == "Wertungsscheiben" and de("Hirnverdreher (twister)") == "Hirnverdreher"
-    assert de("{name}'s turn", name="Jürgen") == "Jürgen ist am Zug"
+    assert de("{name}'s turn", name="Jürgen") == "Jürgen am Zug"
 
 
 def test_plurals_in_both_languages():

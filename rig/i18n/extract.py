@@ -4,7 +4,7 @@ The message ids come from the source, by Babel's extractors:
 
 - Python: ``_("…")``, ``N_("…")``, ``gettext("…")``, ``ngettext("…", "…", n)`` (and ``_.n("…", "…", n)``);
 - the pages' scripts: ``rig.t("…")`` and ``rig.nt("…", "…", n)``;
-- the pages' HTML: the text, ``title`` and ``aria-label`` of every element marked ``data-i18n``
+- the pages' HTML: the text, ``title``, ``aria-label``, ``placeholder`` and ``alt`` of every element marked ``data-i18n``
   (:func:`extract_html`; the server translates those same texts when it serves the page,
   :func:`translate_html`);
 - each registered game's title, description, key line, keys and player hint (the Game menu).
@@ -30,7 +30,7 @@ JS_KEYWORDS = {"rig.t": None, "rig.nt": (1, 2)}
 
 # an element marked data-i18n: its attributes and its text (no child elements: mark the child instead)
 _MARKED = re.compile(r"<(?P<tag>[a-zA-Z0-9]+)(?P<attrs>[^>]*\sdata-i18n(?=[\s=>])[^>]*)>(?P<text>[^<]*)", re.S)
-_ATTR = re.compile(r'\s(?P<name>title|aria-label|placeholder)="(?P<value>[^"]*)"')
+_ATTR = re.compile(r'\s(?P<name>title|aria-label|placeholder|alt)="(?P<value>[^"]*)"')
 
 
 def _norm(text: str) -> str:
@@ -136,9 +136,9 @@ def update() -> dict[str, int]:
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import read_po, write_po
 
-    pot = template()
     counts = {}
     for lang in LANGUAGES:
+        pot = template()  # a template of its own: the catalogue takes its new messages over as they are
         path = po_path(lang)
         if path.is_file():
             with path.open("rb") as fh:

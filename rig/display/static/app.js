@@ -44,6 +44,7 @@
     $("rolls").title = head.rollsTitle || "";
     document.body.dataset.players = game ? game.players.length : 0;
     $("phase").textContent = head.phase;
+    $("phase").title = head.phase || "";  // the whole sentence, should the box cut it
   }
 
   function renderNotices(s) {

@@ -124,7 +124,10 @@ const rig = {
   },
 
   async loadInfo() {
-    try { rig.info = await rig.getJSON("/api/display"); } catch (err) { /* keep defaults */ }
+    // in the page's language (the games' names, hints and keys): the cookie of the switch says it, a
+    // page opened with ?lang= says it again
+    const asked = new URLSearchParams(location.search).get("lang") ? `?lang=${encodeURIComponent(rig.lang)}` : "";
+    try { rig.info = await rig.getJSON(`/api/display${asked}`); } catch (err) { /* keep defaults */ }
     return rig.info;
   },
 

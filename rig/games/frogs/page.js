@@ -99,15 +99,32 @@
     const us = toss.margin_us;
     if (toss.dead_heat) return rig.t("dead heat");
     if (us === null || us === undefined) return "";
-    if (Math.abs(us) < 1000) return `+${rig.num(us)} µs`;
-    return Math.abs(us) < 1e6 ? `+${rig.num(us / 1000, 1)} ms` : `+${rig.num(us / 1e6, 2)} s`;
+    return `+${gap(us)}`;
+  }
+
+  // a gap for people in the page's locale: µs below a millisecond, ms below a second, else seconds
+  function gap(us) {
+    if (Math.abs(us) < 1000) return `${rig.num(us)} µs`;
+    return Math.abs(us) < 1e6 ? `${rig.num(us / 1000, 1)} ms` : `${rig.num(us / 1e6, 2)} s`;
+  }
+
+  // the photo-finish sentence ("Cleo beat Ben by 3.2 ms"), said in the page's language; a dead heat
+  // keeps the rig's own words in English (its tie window is the rig's)
+  function marginText(toss, previous) {
+    if (!toss.margin_text || !previous || rig.lang === "en") return toss.margin_text;
+    if (toss.dead_heat) return rig.t("dead heat (Δ {gap}): {first} and {second}; {first} counts first", { gap: gap(toss.margin_us), first: previous.player, second: toss.player });
+    if (previous.player === toss.player) return rig.t("{name} again, {gap} later", { name: toss.player, gap: gap(toss.margin_us) });
+    return rig.t("{first} beat {second} by {gap}", { first: previous.player, second: toss.player, gap: gap(toss.margin_us) });
   }
 
   function renderTosses(turn) {
     const list = $("tosses");
     const rows = [];
     const revealing = turn && turn.phase === "reveal" ? turn.cards_revealed + 1 : null;
-    for (const toss of turn ? turn.tosses : []) {
+    let previous = null;
+    for (const raw of turn ? turn.tosses : []) {
+      const toss = raw.counting ? Object.assign({}, raw, { margin_text: marginText(raw, previous) }) : raw;
+      if (raw.counting) previous = raw;
       const counting = toss.counting;
       const card = toss.card;
       const points = toss.points;

@@ -78,5 +78,16 @@
     return target ? { target: Number(target) } : {};
   }
 
-  rigGames.register("lego", { render, header, options: { fields, read } });
+  // the action's word as big as the board lets it be: shrunk in steps until it fits (no word cut)
+  const FIT_STEPS = [1, 0.85, 0.72, 0.62, 0.54, 0.47, 0.4];
+  function layout() {
+    const name = document.querySelector("#lego-action .action-name");
+    if (!name) return;
+    for (const fit of FIT_STEPS) {
+      name.style.setProperty("--fit", fit);
+      if (name.scrollWidth <= name.clientWidth + 1) return;
+    }
+  }
+
+  rigGames.register("lego", { render, header, layout, options: { fields, read } });
 })();
