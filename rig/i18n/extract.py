@@ -107,7 +107,9 @@ def source_messages() -> dict[str | tuple[str, str], list[tuple[str, int]]]:
                 items = ((line, message) for line, _f, message, _c in extract_html(fh, None, None, None))
             else:
                 keywords = PY_KEYWORDS if method == "python" else JS_KEYWORDS
-                items = ((line, message) for line, message, _c, _x in extract(method, fh, keywords=keywords))
+                options = {"parse_template_string": "true"} if method == "javascript" else {}  # rig.t inside `${…}` too
+                items = ((line, message) for line, message, _c, _x in extract(method, fh, keywords=keywords,
+                                                                              options=options))
             for line, message in items:
                 if isinstance(message, tuple):
                     message = tuple(m for m in message if m)[:2]
