@@ -18,6 +18,7 @@ from rig.engine.service import EngineService
 from rig.league.app import create_league_app
 from rig.league.store import LeagueStore
 from rig.league.topics import EventMessage
+from tests.cli.test_history import play_game
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -28,21 +29,7 @@ PLAYERS = ["Jürgen", "Ößwald", "Weiß", "Änne"]
 
 def play_a_game(service: EngineService) -> None:
     """A whole game of four players with umlauts and ß, one turn each (as tests/cli/test_history.py plays)."""
-    service.submit({"type": "game_started", "t_us": 0, "players": PLAYERS, "options": {"turns_each": 1}})
-    t = 1_000_000
-    while service.state()["game"]["status"] == "playing":
-        roller = service.state()["turn"]["roller"]
-        others = [p for p in PLAYERS if p != roller]
-        service.press(roller, t)
-        service.submit({"type": "roll_settled", "t_us": t + 1,
-                        "dice": ["pink", "pink", "yellow+pink", "yellow", "blank", "blank"]})
-        for k, p in enumerate(others):
-            service.press(p, t + 10 + k)
-        service.submit({"type": "copy_chosen", "t_us": t + 15, "player": others[0]})
-        for card in ("pink", "yellow", "gray"):
-            service.submit({"type": "card_revealed", "t_us": t + 20, "card": card})
-        service.submit({"type": "turn_scored", "t_us": t + 40})
-        t += 1_000_000
+    play_game(service, PLAYERS)
 
 
 def test_the_config_takes_players_with_umlauts_and_sharp_s():

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser import audit
-from tests.browser.conftest import settled
+from tests.browser.conftest import press_keys, settled
 from tests.browser.test_screens import Clock, post
 from tests.waiting import WAIT_S
 
@@ -81,11 +81,7 @@ def test_each_game_in_german_on_each_screen(browser, start_rig, artifacts, game)
             else:
                 players, keys, phase = ROUNDS[game]
                 expect(page.locator("#turn-banner")).not_to_have_text("")
-                version = server.state()["version"]
-                for key in keys:
-                    page.keyboard.press(key)
-                    page.wait_for_function(f"Number(document.body.dataset.version) > {version}")
-                    version = int(page.evaluate("document.body.dataset.version"))
+                press_keys(page, server, keys)
                 if phase:
                     expect(page.locator("body")).to_have_attribute("data-phase", phase)
             expect(page.locator("#btn-new")).to_have_text("Neues Spiel")
