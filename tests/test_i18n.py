@@ -198,3 +198,30 @@ def test_the_pages_and_the_catalogue_route(service):
     assert phone.get("/api/messages", headers={"accept-language": "de"}).json()["lang"] == "de"
     games = {g["name"]: g for g in phone.get("/api/display", headers={"accept-language": "de"}).json()["games"]}
     assert games["blitz"]["key_hint"].startswith("Tasten:") and games["frogs"]["title"] == "Lunar Laser Frogs"
+
+
+def test_what_the_rules_core_says_is_translated_by_pattern():
+    """The card reasons, the tosses that do not count and the dead heats: English from the core, German
+    on the page (each pattern matches what the core writes; the page gets the same patterns)."""
+    from rig.display.texts import RULES_TEXTS
+    from rig.games.frogs.rules import Card, FrogsRules
+    from rig.games.frogs.view import dead_heat_text
+
+    rules = FrogsRules()
+    said = [
+        rules.card_points(Card.BLUE, 1, 0, [], {"blue": 1})[1], rules.card_points(Card.PINK, 2, 3, [], {"pink": 3})[1],
+        rules.card_points(Card.BLANK, 1, 2, [], {"blank": 2})[1], rules.card_points(Card.GRAY, 1, 1, [], {})[1],
+        rules.card_points(Card.GRAY, 1, 3, [], {})[1], rules.card_points(Card.GRAY, 2, 4, [1], {})[1],
+        rules.card_points(Card.YELLOW, 9, 5, [], {"yellow": 1})[1],
+        dead_heat_text("Jürgen", "Weiß", 3, 50), dead_heat_text("Jürgen", "Weiß", 0, 0),
+        "Weiß is rolling and tosses no card", "before the turn started",
+    ]
+    german = [i18n.by_pattern(text, "de", RULES_TEXTS) for text in said]
+    assert german[:4] == ["erste Karte blau: 1 Würfel blau", "nur die erste Karte pink zählt",
+                          "erste Karte blanko: 2 × 2 Würfel blanko", "erste Karte grau: 1 Karte davor"]
+    assert german[7].startswith("gleichauf (Δ 3 µs): Jürgen und Weiß im Gleichstandsfenster")
+    unmatched = [text for text, out in zip(said, german) if out == text]
+    assert unmatched == []
+    assert all(i18n.by_pattern(text, "en", RULES_TEXTS) == text for text in said)
+    page = i18n.page_patterns("de", RULES_TEXTS)
+    assert all("(?P" not in source for source, _text in page)  # JavaScript's named groups and back-references

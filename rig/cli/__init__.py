@@ -83,15 +83,9 @@ ERROR_LINES = (
 
 def localise_error(message: str, _: Translator) -> str:
     """A command's error line in the language of ``_`` (the English line if it is not a common one)."""
-    if _.lang == "en":
-        return message
-    import re
+    from rig.i18n import by_pattern
 
-    for pattern, message_id in ERROR_LINES:
-        found = re.fullmatch(pattern, message)
-        if found:
-            return _(message_id, **found.groupdict())
-    return message
+    return by_pattern(message, _.lang, ERROR_LINES)
 
 
 def _speak(_: Translator) -> None:

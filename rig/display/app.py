@@ -349,7 +349,7 @@ def create_app(
         if asked is not None and asked not in i18n.LANGUAGES:
             return JSONResponse({"error": f"lang must be one of {', '.join(i18n.LANGUAGES)}, not {asked[:20]!r}"},
                                 status_code=400)
-        return JSONResponse(i18n.messages(asked or viewer_language(request)), headers={"cache-control": "no-cache"})
+        return JSONResponse(catalogue(asked or viewer_language(request)), headers={"cache-control": "no-cache"})
 
     async def display_info(request: Request) -> Response:
         host = request.client.host if request.client else None
@@ -430,6 +430,14 @@ def create_app(
     return app
 
 
+def catalogue(lang: str) -> dict:
+    """The pages' catalogue in ``lang``, with the patterns of what the rules core says in English."""
+    from rig.display.texts import RULES_TEXTS
+
+    lang = i18n.language(lang)
+    return dict(i18n.messages(lang), patterns=i18n.page_patterns(lang, RULES_TEXTS) if lang != i18n.DEFAULT else [])
+
+
 def page(path, lang: str) -> Response:
     """A page of the display in ``lang``: ``<html lang>``, its ``data-i18n`` texts, and the pages' catalogue
     embedded for the scripts (``rig.t``)."""
@@ -439,7 +447,7 @@ def page(path, lang: str) -> Response:
 
     text = translate_html(path.read_text(encoding="utf-8"), lang)
     text = re.sub(r'<html lang="[^"]*"', f'<html lang="{lang}"', text, count=1)
-    catalogue = json.dumps(i18n.messages(lang), ensure_ascii=False).replace("</", "<\\/")
-    text = text.replace("</head>", f'<script type="application/json" id="rig-i18n">{catalogue}</script>\n</head>', 1)
+    embedded = json.dumps(catalogue(lang), ensure_ascii=False).replace("</", "<\\/")
+    text = text.replace("</head>", f'<script type="application/json" id="rig-i18n">{embedded}</script>\n</head>', 1)
     return Response(text, media_type="text/html; charset=utf-8",
                     headers={"cache-control": "no-cache", "content-language": lang, "vary": "Accept-Language, Cookie"})

@@ -220,3 +220,38 @@ def request_language(query: Mapping[str, str], cookies: Mapping[str, str], accep
     if local:
         return language(configured)
     return negotiate(accept_language, language(configured))
+
+
+# --------------------------------------------------------------------------- texts said in English
+# What the rules core and the games write is plain English (the core imports nothing of this). The
+# layers that show it translate the common ones by pattern: a regular expression over the English text,
+# its named groups the placeholders of a message id; a group's value that is itself a message id (a
+# colour, "first") is translated too.
+
+Patterns = tuple[tuple[str, str], ...]
+
+
+def by_pattern(text: str, lang: str, patterns: Patterns) -> str:
+    """``text`` in ``lang`` by the first of ``patterns`` it matches whole; unmatched, as it is."""
+    import re
+
+    lang = language(lang)
+    if lang == DEFAULT:
+        return text
+    for pattern, message_id in patterns:
+        found = re.fullmatch(pattern, text)
+        if found:
+            values = {k: gettext(v, lang) if v else "" for k, v in found.groupdict().items()}
+            return gettext(message_id, lang, **values)
+    return text
+
+
+def page_patterns(lang: str, patterns: Patterns) -> list[list[str]]:
+    """``patterns`` for the pages (``rig.t`` tries them when a text is no message id): each
+    ``[JavaScript regular expression, the message in lang]``."""
+    import re
+
+    def js(pattern: str) -> str:
+        return re.sub(r"\(\?P=(\w+)\)", r"\\k<\1>", pattern).replace("(?P<", "(?<")
+
+    return [[js(pattern), gettext(message_id, lang)] for pattern, message_id in patterns]

@@ -12,13 +12,27 @@ const RIG_I18N = (() => {
 RIG_I18N.lang = RIG_I18N.lang || document.documentElement.lang || "en";
 RIG_I18N.messages = RIG_I18N.messages || {};
 const RIG_PLURALS = new Intl.PluralRules(RIG_I18N.lang);
+// what the rules core says in English, matched whole by the catalogue's patterns (rig/display/texts.py)
+const RIG_PATTERNS = (RIG_I18N.patterns || []).map(([source, text]) => {
+  try { return [new RegExp(`^(?:${source})$`), text]; } catch (err) { return null; }
+}).filter(Boolean);
 const rigFill = (text, values) => (values ? text.replace(/\{(\w+)\}/g, (all, key) => (key in values ? String(values[key]) : all)) : text);
 
 const rig = {
   lang: RIG_I18N.lang,
   t(id, values) {
     const text = RIG_I18N.messages[id];
-    return rigFill(typeof text === "string" ? text : id, values);
+    if (typeof text === "string") return rigFill(text, values);
+    if (!values && typeof id === "string") {
+      for (const [pattern, message] of RIG_PATTERNS) {
+        const found = pattern.exec(id);
+        if (!found) continue;
+        const groups = {};
+        for (const [key, value] of Object.entries(found.groups || {})) groups[key] = value === undefined ? "" : rig.t(value);
+        return rigFill(message, groups);
+      }
+    }
+    return rigFill(id, values);
   },
   nt(one, many, n, values) {
     const forms = RIG_I18N.messages[one];

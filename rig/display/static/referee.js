@@ -120,7 +120,7 @@ const rigReferee = (function () {
       el("div", { text: rig.t("Dice: {dice}", { dice: turn.dice.join(", ") || "—" })
         + (turn.lasered && turn.lasered.length ? ` · ${rig.t("lasered: {colours}", { colours: turn.lasered.join(", ") })}` : "")
         + (turn.corrected_dice.length ? ` · ${rig.nt("{n} corrected by hand", "{n} corrected by hand", turn.corrected_dice.length)}` : "") }),
-      (turn.dead_heats || []).map((h) => el("div", { class: "heat-text", text: h.text })),
+      (turn.dead_heats || []).map((h) => el("div", { class: "heat-text", text: rig.t(h.text) })),
       score ? el("div", { text: `${rig.t("{roller} copies {player}", { roller: turn.roller, player: score.copy })} · ${Object.entries(score.points).map(([p, n]) => `${p} +${n}`).join(", ")}` }) : null);
   }
 

@@ -108,11 +108,10 @@
     return Math.abs(us) < 1e6 ? `${rig.num(us / 1000, 1)} ms` : `${rig.num(us / 1e6, 2)} s`;
   }
 
-  // the photo-finish sentence ("Cleo beat Ben by 3.2 ms"), said in the page's language; a dead heat
-  // keeps the rig's own words in English (its tie window is the rig's)
+  // the photo-finish sentence ("Cleo beat Ben by 3.2 ms"), said in the page's language
   function marginText(toss, previous) {
     if (!toss.margin_text || !previous || rig.lang === "en") return toss.margin_text;
-    if (toss.dead_heat) return rig.t("dead heat (Δ {gap}): {first} and {second}; {first} counts first", { gap: gap(toss.margin_us), first: previous.player, second: toss.player });
+    if (toss.dead_heat) return rig.t(toss.margin_text);  // the rig's sentence, by the catalogue's patterns
     if (previous.player === toss.player) return rig.t("{name} again, {gap} later", { name: toss.player, gap: gap(toss.margin_us) });
     return rig.t("{first} beat {second} by {gap}", { first: previous.player, second: toss.player, gap: gap(toss.margin_us) });
   }
@@ -140,14 +139,14 @@
               text: card ? (toss.card_corrected ? `${named(card)} ✎` : named(card)) : "",
               onclick: () => fixCard(toss.position, card) })
           : el("span", {}),
-        el("span", { class: `points ${points === 0 ? "zero" : ""}`, title: toss.reason || "",
+        el("span", { class: `points ${points === 0 ? "zero" : ""}`, title: toss.reason ? rig.t(toss.reason) : "",
           text: points === null || points === undefined ? "" : `+${points}` }),
         toss.margin_text || toss.reason ? el("span", { class: "notes" },
           toss.margin_text ? el("span", { class: `margin-short ${toss.margin_us !== null && toss.margin_us < 20000 ? "close" : ""}`,
             title: toss.margin_text, text: shortMargin(toss) }) : null,
           toss.margin_text ? el("span", { class: `margin ${toss.margin_us !== null && toss.margin_us < 20000 ? "close" : ""}`, text: toss.margin_text }) : null,
-          toss.reason ? el("span", { class: "reason", text: toss.reason }) : null) : null,
-        counting ? null : el("span", { class: "why", text: toss.why || rig.t("does not count") })));
+          toss.reason ? el("span", { class: "reason", text: rig.t(toss.reason) }) : null) : null,
+        counting ? null : el("span", { class: "why", text: toss.why ? rig.t(toss.why) : rig.t("does not count") })));
     }
     list.replaceChildren(...rows);
     list.style.setProperty("--rows", Math.max(rows.length, 1));
@@ -293,7 +292,7 @@
     const turn = s.turn;
     const items = [];
     for (const v of turn ? turn.violations || [] : []) items.push(violationNotice(v));
-    for (const heat of turn ? turn.dead_heats || [] : []) items.push(el("div", { class: "notice info", text: heat.text }));
+    for (const heat of turn ? turn.dead_heats || [] : []) items.push(el("div", { class: "notice info", text: rig.t(heat.text) }));
     const problem = turn && turn.problem;
     if (problem && ["copy", "reveal", "review"].includes(turn.phase) && !/whom to copy|cards revealed$/.test(problem)) {
       items.push(el("div", { class: "notice info", text: problem }));
