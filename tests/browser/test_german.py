@@ -78,6 +78,8 @@ def test_each_game_in_german_on_each_screen(browser, start_rig, artifacts, game)
                 expect(page.locator("#tosses .toss .card").first).to_have_text("blau")
                 expect(page.locator("#turn-banner")).to_have_text("Jürgen am Zug")
                 expect(page.locator("#tosses .margin").first).to_contain_text(",")  # "2,7 ms": the German decimal comma
+                # what the rules core says, in German by the catalogue's patterns
+                expect(page.locator("#tosses .toss .points").first).to_have_attribute("title", "erste Karte blau: 1 Würfel blau")
             else:
                 players, keys, phase = ROUNDS[game]
                 expect(page.locator("#turn-banner")).not_to_have_text("")
