@@ -123,3 +123,29 @@ def test_the_kiosk_follows_the_config_and_a_viewer_switches(browser, start_rig, 
         expect(page.locator("#btn-new")).to_have_text("New game")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_the_calibration_page_in_german(browser, start_rig, artifacts, screen):
+    server = start_rig()
+    width, height = SCREENS[screen]
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="de-DE")
+    context.set_default_timeout(WAIT_S * 1000)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(server.url + "calibrate?lang=de")
+        expect(page.locator("html")).to_have_attribute("lang", "de")
+        page.wait_for_function("document.getElementById('preview').naturalWidth > 0")
+        expect(page.locator("#step-now")).to_contain_text("Alle sechs Würfel: blauer Frosch oben")
+        expect(page.locator("#ritual-progress")).to_have_text("0 von 5 Schritten aufgenommen")
+        page.locator("#steps button.capture[data-step=blue]").click()
+        expect(page.locator("#ritual-progress")).to_have_text("1 von 5 Schritten aufgenommen")
+        expect(page.locator("#btn-fit")).to_have_text("Profil anpassen")
+        settled(page)
+        page.screenshot(path=str(artifacts / f"de-calibration-{screen}.png"))
+        nothing_clipped(page, screen, "calibration")
+        assert errors == []
+    finally:
+        context.close()
