@@ -55,8 +55,8 @@ def test_every_text_shown_is_translated(lang):
 #: id was not translated (an id copied over)
 SAME_IN_GERMAN = {
     "pink", "PIN", "PIN {pin}", "Lunar Laser Frogs", "Laser Frogs", "Würfelblitz", "LEGO Lunar Command", "LEGO Lunar",
-    "Banana Moon", "SIMULATION", "●", "Handicap", "auto", "argument %(argument_name)s: %(message)s", "Export", "{n} dof",
-    "ok", "Referee", "UFO +2", "Ritual", "live",
+    "Banana Moon", "SIMULATION", "●", "Handicap", "auto", "argument %(argument_name)s: %(message)s", "Export",
+    "ok", "UFO +2", "Ritual", "live", "online", "offline",
 }
 
 
@@ -225,3 +225,14 @@ def test_what_the_rules_core_says_is_translated_by_pattern():
     assert all(i18n.by_pattern(text, "en", RULES_TEXTS) == text for text in said)
     page = i18n.page_patterns("de", RULES_TEXTS)
     assert all("(?P" not in source for source, _text in page)  # JavaScript's named groups and back-references
+
+
+def test_the_league_page_in_the_viewers_language():
+    from rig.league.app import create_league_app
+    from rig.league.store import LeagueStore
+
+    client = TestClient(create_league_app(LeagueStore(":memory:")))
+    german = client.get("/", headers={"accept-language": "de-CH,de;q=0.9"})
+    assert '<html lang="de">' in german.text and "<h2>Tabelle</h2>" in german.text and 'id="rig-i18n"' in german.text
+    assert '<html lang="en">' in client.get("/", headers={"accept-language": "en"}).text
+    assert client.get("/static/i18n.js").status_code == 200

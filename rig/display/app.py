@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import hmac
 import ipaddress
-import re
 import secrets
 import threading
 import time
@@ -441,13 +440,8 @@ def catalogue(lang: str) -> dict:
 def page(path, lang: str) -> Response:
     """A page of the display in ``lang``: ``<html lang>``, its ``data-i18n`` texts, and the pages' catalogue
     embedded for the scripts (``rig.t``)."""
-    import json
+    from rig.i18n.extract import render_page
 
-    from rig.i18n.extract import translate_html
-
-    text = translate_html(path.read_text(encoding="utf-8"), lang)
-    text = re.sub(r'<html lang="[^"]*"', f'<html lang="{lang}"', text, count=1)
-    embedded = json.dumps(catalogue(lang), ensure_ascii=False).replace("</", "<\\/")
-    text = text.replace("</head>", f'<script type="application/json" id="rig-i18n">{embedded}</script>\n</head>', 1)
+    text = render_page(path.read_text(encoding="utf-8"), lang, catalogue(lang))
     return Response(text, media_type="text/html; charset=utf-8",
                     headers={"cache-control": "no-cache", "content-language": lang, "vary": "Accept-Language, Cookie"})

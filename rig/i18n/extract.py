@@ -3,7 +3,7 @@
 The message ids come from the source, by Babel's extractors:
 
 - Python: ``_("…")``, ``N_("…")``, ``gettext("…")``, ``ngettext("…", "…", n)`` (and ``_.n("…", "…", n)``);
-- the pages' scripts: ``rig.t("…")`` and ``rig.nt("…", "…", n)``;
+- the pages' scripts: ``rig.t("…")`` and ``rig.nt("…", "…", n)`` (``rigI18n.t``, ``rigI18n.nt`` on the league page);
 - the pages' HTML: the text, ``title``, ``aria-label``, ``placeholder`` and ``alt`` of every element marked ``data-i18n``
   (:func:`extract_html`; the server translates those same texts when it serves the page,
   :func:`translate_html`);
@@ -26,7 +26,7 @@ from rig.i18n import DOMAIN, LANGUAGES, gettext, po_path
 
 ROOT = Path(__file__).resolve().parent.parent
 PY_KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "n": (1, 2)}
-JS_KEYWORDS = {"rig.t": None, "rig.nt": (1, 2)}
+JS_KEYWORDS = {"rig.t": None, "rig.nt": (1, 2), "rigI18n.t": None, "rigI18n.nt": (1, 2)}
 
 # an element marked data-i18n: its attributes and its text (no child elements: mark the child instead)
 _MARKED = re.compile(r"<(?P<tag>[a-zA-Z0-9]+)(?P<attrs>[^>]*\sdata-i18n(?=[\s=>])[^>]*)>(?P<text>[^<]*)", re.S)
@@ -66,6 +66,16 @@ def translate_html(text: str, lang: str) -> str:
     return _MARKED.sub(element, text)
 
 
+def render_page(text: str, lang: str, catalogue: dict) -> str:
+    """A page in ``lang``: ``<html lang>``, its ``data-i18n`` texts, and ``catalogue`` embedded for its
+    scripts (``<script id="rig-i18n">``, read by ``static/i18n.js``)."""
+    import json
+
+    text = re.sub(r'<html lang="[^"]*"', f'<html lang="{lang}"', translate_html(text, lang), count=1)
+    embedded = json.dumps(catalogue, ensure_ascii=False).replace("</", "<\\/")
+    return text.replace("</head>", f'<script type="application/json" id="rig-i18n">{embedded}</script>\n</head>', 1)
+
+
 def extract_html(fileobj, keywords, comment_tags, options):
     """A Babel extraction method for the pages' HTML (``data-i18n``)."""
     text = fileobj.read().decode("utf-8")
@@ -82,6 +92,21 @@ def _files() -> Iterator[tuple[Path, str]]:
         yield path, "javascript"
     for path in sorted(ROOT.rglob("*.html")):
         yield path, "html"
+
+
+_JS_STRING = r'"((?:[^"\\]|\\.)*)"'
+_JS_T = re.compile(rf"\b(?:rig|rigI18n)\.t\(\s*{_JS_STRING}")
+_JS_NT = re.compile(rf"\b(?:rig|rigI18n)\.nt\(\s*{_JS_STRING}\s*,\s*{_JS_STRING}")
+
+
+def _js_calls(text: str) -> Iterator[tuple[int, str | tuple[str, str]]]:
+    """``(line, id)`` of every ``rig.t("…")`` and ``rig.nt("…", "…")`` with literal ids, by a plain scan."""
+    import json
+
+    for match in _JS_T.finditer(text):
+        yield text.count("\n", 0, match.start()) + 1, json.loads(f'"{match[1]}"')
+    for match in _JS_NT.finditer(text):
+        yield text.count("\n", 0, match.start()) + 1, (json.loads(f'"{match[1]}"'), json.loads(f'"{match[2]}"'))
 
 
 def _game_messages() -> Iterator[tuple[str, str]]:
@@ -110,6 +135,8 @@ def source_messages() -> dict[str | tuple[str, str], list[tuple[str, int]]]:
                 options = {"parse_template_string": "true"} if method == "javascript" else {}  # rig.t inside `${…}` too
                 items = ((line, message) for line, message, _c, _x in extract(method, fh, keywords=keywords,
                                                                               options=options))
+            if method == "javascript":  # and every call Babel's lexer misses (inside `${…}` with an object)
+                items = [*items, *_js_calls(path.read_text(encoding="utf-8"))]
             for line, message in items:
                 if isinstance(message, tuple):
                     message = tuple(m for m in message if m)[:2]

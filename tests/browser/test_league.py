@@ -47,6 +47,12 @@ def test_the_league_demo_page_shows_standings_games_and_tables(page, artifacts, 
         expect(page.locator("#link")).to_have_class(re.compile(r"\bon\b"))
         expect(page.locator("#tables tbody tr").first).to_contain_text("online")
         page.screenshot(path=str(artifacts / "league-page.png"))
+        page.goto(url + "?lang=de")  # in German (issue 27)
+        expect(page.locator("html")).to_have_attribute("lang", "de")
+        expect(page.locator("#standings thead")).to_contain_text("Spieler")
+        expect(page.locator("#summary")).to_contain_text("2 Tische")
+        expect(page.locator("#playing .game").first).to_contain_text("Partie")
+        page.screenshot(path=str(artifacts / "league-page-de.png"))
         assert page.js_errors == []
     finally:
         demo.send_signal(signal.SIGINT)

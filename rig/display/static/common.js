@@ -1,64 +1,9 @@
 // Shared by the scoreboard and the calibration page: API calls (with the PIN when needed),
-// the live stream, small DOM helpers. No build step, no libraries.
+// the live stream, small DOM helpers; the language's t, nt, num, date from i18n.js (loaded first).
+// No build step, no libraries.
 "use strict";
 
-// The page's language and its catalogue, embedded by the server (rig/i18n: one gettext catalogue per
-// language, the same the command line uses). rig.t("{name}'s turn", { name }) and
-// rig.nt("{n} turn", "{n} turns", n) translate; rig.num and rig.date format with Intl in the page's locale.
-const RIG_I18N = (() => {
-  const node = document.getElementById("rig-i18n");
-  try { return JSON.parse(node ? node.textContent : "{}"); } catch (err) { return {}; }
-})();
-RIG_I18N.lang = RIG_I18N.lang || document.documentElement.lang || "en";
-RIG_I18N.messages = RIG_I18N.messages || {};
-const RIG_PLURALS = new Intl.PluralRules(RIG_I18N.lang);
-// what the rules core says in English, matched whole by the catalogue's patterns (rig/display/texts.py)
-const RIG_PATTERNS = (RIG_I18N.patterns || []).map(([source, text]) => {
-  try { return [new RegExp(`^(?:${source})$`), text]; } catch (err) { return null; }
-}).filter(Boolean);
-const rigFill = (text, values) => (values ? text.replace(/\{(\w+)\}/g, (all, key) => (key in values ? String(values[key]) : all)) : text);
-
-const rig = {
-  lang: RIG_I18N.lang,
-  t(id, values) {
-    const text = RIG_I18N.messages[id];
-    if (typeof text === "string") return rigFill(text, values);
-    if (!values && typeof id === "string") {
-      for (const [pattern, message] of RIG_PATTERNS) {
-        const found = pattern.exec(id);
-        if (!found) continue;
-        const groups = {};
-        for (const [key, value] of Object.entries(found.groups || {})) groups[key] = value === undefined ? "" : rig.t(value);
-        return rigFill(message, groups);
-      }
-    }
-    return rigFill(id, values);
-  },
-  nt(one, many, n, values) {
-    const forms = RIG_I18N.messages[one];
-    const form = RIG_PLURALS.select(n) === "one" ? 0 : 1;
-    const text = Array.isArray(forms) ? forms[Math.min(form, forms.length - 1)] : (form === 0 ? one : many);
-    return rigFill(text, Object.assign({ n: rig.num(n) }, values || {}));
-  },
-  // 272,0 in German, 272.0 in English (digits: fixed decimals)
-  num(value, digits) {
-    const opts = digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits };
-    return new Intl.NumberFormat(rig.lang, opts).format(value);
-  },
-  // 25.11.2026 / 25 Nov 2026 (time: with the hour and minute)
-  date(value, time) {
-    const when = value instanceof Date ? value : new Date(String(value).replace(" ", "T"));
-    if (Number.isNaN(when.getTime())) return String(value);
-    const opts = time ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" };
-    return new Intl.DateTimeFormat(rig.lang === "en" ? "en-GB" : rig.lang, opts).format(when);
-  },
-  // the viewer's own choice (the switch): kept in localStorage, told the server by a cookie
-  setLanguage(lang) {
-    try { localStorage.setItem("rig-lang", lang); } catch (err) { /* private mode: the cookie still says it */ }
-    document.cookie = `rig-lang=${lang}; path=/; max-age=31536000; samesite=strict`;
-    location.reload();
-  },
-
+const rig = Object.assign(rigI18n, {
   info: { sim: false, local: true, pin_required: false },
   pin: sessionStorage.getItem("rig-pin") || "",
   onLocked: null,   // set by a page: called when a change needs the PIN
@@ -182,27 +127,4 @@ const rig = {
     box.append(node);
     setTimeout(() => node.remove(), 6000);
   },
-};
-
-// A choice made on this device before (localStorage) that the server did not render (its cookie gone):
-// tell it and show the page again in that language.
-(() => {
-  let chosen = null;
-  try { chosen = localStorage.getItem("rig-lang"); } catch (err) { chosen = null; }
-  const offered = RIG_I18N.languages || {};
-  if (chosen && chosen !== rig.lang && offered[chosen] && !document.cookie.includes(`rig-lang=${chosen}`)) {
-    rig.setLanguage(chosen);
-  }
-})();
-
-// The language switch (a button marked data-lang-switch): the other language's name, a tap changes it.
-document.addEventListener("DOMContentLoaded", () => {
-  for (const button of document.querySelectorAll("[data-lang-switch]")) {
-    const codes = Object.keys(RIG_I18N.languages || { en: "English", de: "Deutsch" });
-    const next = codes[(codes.indexOf(rig.lang) + 1) % codes.length];
-    button.textContent = next.toUpperCase();
-    button.title = (RIG_I18N.languages || {})[next] || next;
-    button.lang = next;
-    button.addEventListener("click", () => rig.setLanguage(next));
-  }
 });
