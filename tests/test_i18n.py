@@ -203,7 +203,7 @@ def test_the_pages_and_the_catalogue_route(service):
 def test_what_the_rules_core_says_is_translated_by_pattern():
     """The card reasons, the tosses that do not count and the dead heats: English from the core, German
     on the page (each pattern matches what the core writes; the page gets the same patterns)."""
-    from rig.display.texts import RULES_TEXTS
+    from rig.display.texts import rules_texts
     from rig.games.frogs.rules import Card, FrogsRules
     from rig.games.frogs.view import dead_heat_text
 
@@ -216,14 +216,14 @@ def test_what_the_rules_core_says_is_translated_by_pattern():
         dead_heat_text("Jürgen", "Weiß", 3, 50), dead_heat_text("Jürgen", "Weiß", 0, 0),
         "Weiß is rolling and tosses no card", "before the turn started",
     ]
-    german = [i18n.by_pattern(text, "de", RULES_TEXTS) for text in said]
+    german = [i18n.by_pattern(text, "de", rules_texts()) for text in said]
     assert german[:4] == ["erste Karte blau: 1 Würfel blau", "nur die erste Karte pink zählt",
                           "erste Karte blanko: 2 × 2 Würfel blanko", "erste Karte grau: 1 Karte davor"]
     assert german[7].startswith("gleichauf (Δ 3 µs): Jürgen und Weiß im Gleichstandsfenster")
     unmatched = [text for text, out in zip(said, german) if out == text]
     assert unmatched == []
-    assert all(i18n.by_pattern(text, "en", RULES_TEXTS) == text for text in said)
-    page = i18n.page_patterns("de", RULES_TEXTS)
+    assert all(i18n.by_pattern(text, "en", rules_texts()) == text for text in said)
+    page = i18n.page_patterns("de", rules_texts())
     assert all("(?P" not in source for source, _text in page)  # JavaScript's named groups and back-references
 
 

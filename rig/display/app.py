@@ -431,10 +431,10 @@ def create_app(
 
 def catalogue(lang: str) -> dict:
     """The pages' catalogue in ``lang``, with the patterns of what the rules core says in English."""
-    from rig.display.texts import RULES_TEXTS
+    from rig.display.texts import rules_texts
 
     lang = i18n.language(lang)
-    return dict(i18n.messages(lang), patterns=i18n.page_patterns(lang, RULES_TEXTS) if lang != i18n.DEFAULT else [])
+    return dict(i18n.messages(lang), patterns=i18n.page_patterns(lang, rules_texts()) if lang != i18n.DEFAULT else [])
 
 
 def page(path, lang: str) -> Response:

@@ -15,7 +15,7 @@ const RIG_I18N = (() => {
 RIG_I18N.lang = RIG_I18N.lang || document.documentElement.lang || "en";
 RIG_I18N.messages = RIG_I18N.messages || {};
 const RIG_PLURALS = new Intl.PluralRules(RIG_I18N.lang);
-// what the rules core says in English, matched whole by the catalogue's patterns (rig/display/texts.py)
+// what the rules core says in English, matched whole by the catalogue's patterns (each game's text_patterns, rig/display/texts.py)
 const RIG_PATTERNS = (RIG_I18N.patterns || []).map(([source, text]) => {
   try { return [new RegExp(`^(?:${source})$`), text]; } catch (err) { return null; }
 }).filter(Boolean);
