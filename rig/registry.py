@@ -81,9 +81,16 @@ class Game:
     #: True: a turn's dice are rolled a few at a time (the simulator rolls n of the dice left);
     #: False: every roll throws all the game's dice
     rolls_in_parts: ClassVar[bool] = False
+    #: a module whose ``PATTERNS`` say the game's English texts (the rules' reasons) as message ids of the
+    #: catalogue, for the pages in another language (:func:`rig.i18n.by_pattern`); empty: none
+    text_patterns: ClassVar[str] = ""
 
     def __repr__(self) -> str:
         return f"<Game {self.name} {self.title!r}>"
+
+    def patterns(self) -> tuple[tuple[str, str], ...]:
+        """The game's text patterns (:attr:`text_patterns`), imported on first use."""
+        return tuple(importlib.import_module(self.text_patterns).PATTERNS) if self.text_patterns else ()
 
     def to_dict(self) -> dict[str, Any]:
         """What the page's Game menu shows (``GET /api/games/kinds``, ``games`` of ``GET /api/display``)."""

@@ -244,6 +244,7 @@ def serve(rig: Rig, sock: socket.socket, *, listen: str = "127.0.0.1", out=print
         lan = listen != "localhost"
     pin = new_pin()
     app = rig.app(pin=pin, lan=lan, hosts=[*hosts, listen])
+    app.state.language = rig.config.display.language  # the kiosk's (and the default viewer's) language
     raise_fd_limit()
     server = _server_class()(uvicorn.Config(app, log_level="warning", access_log=False, proxy_headers=False,
                                            timeout_graceful_shutdown=2, lifespan="off",

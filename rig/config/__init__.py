@@ -27,7 +27,7 @@ from rig.errors import ConfigError
 from rig.config.sections import (  # noqa: F401 - moved (issue 29); the old import path works
     MIN_PLAYERS, MAX_PLAYERS, MAX_CONFIG_CHARS, INPUT_KINDS, CAMERA_KINDS, BCM_PINS, RESERVED_PINS,
     _REFUSED_PINS, DEFAULT_PINS, DEFAULT_NAMES, _PHYSICAL_TO_BCM, normalize_pin, PlayerInput, CameraConfig,
-    ServerConfig, GameConfig, TossConfig, EvidenceConfig, check_crop, MIN_PRESS_MS, default_min_press_ms,
+    ServerConfig, DisplayConfig, GameConfig, TossConfig, EvidenceConfig, check_crop, MIN_PRESS_MS, default_min_press_ms,
     TABLE_NAME, LeagueConfig, BUILD_CAMERAS, BUILD_MOUNTS, BUTTON_SIZES, BuildConfig, _default_players,
 )
 from rig.config.parser import (  # noqa: F401 - moved (issue 29); the old import path works
@@ -44,6 +44,7 @@ __all__ = [
     "BuildConfig",
     "CameraConfig",
     "ConfigError",
+    "DisplayConfig",
     "DEFAULT_PINS",
     "GameConfig",
     "INPUT_KINDS",
@@ -69,6 +70,7 @@ class RigConfig:
     profile: Path | None = None
     data_dir: Path | None = None
     server: ServerConfig = ServerConfig()
+    display: DisplayConfig = DisplayConfig()
     game: GameConfig = GameConfig()
     tosses: TossConfig = TossConfig()
     evidence: EvidenceConfig = EvidenceConfig()

@@ -26,6 +26,7 @@ from rig.config.sections import (
     TABLE_NAME,
     BuildConfig,
     CameraConfig,
+    DisplayConfig,
     EvidenceConfig,
     GameConfig,
     LeagueConfig,
@@ -37,6 +38,7 @@ from rig.config.sections import (
     normalize_pin,
 )
 from rig.errors import ConfigError
+from rig.i18n import LANGUAGES
 
 # --------------------------------------------------------------------------- checking
 
@@ -45,6 +47,7 @@ _SECTIONS = {
     "camera": ("source", "width", "height", "fps", "loop", "camera_num", "rotation", "hflip", "vflip", "crop",
                "focus", "flicker_hz"),
     "server": ("listen", "port"),
+    "display": ("language",),
     "game": ("name", "turns_each", "penalty_per_violation"),
     "tosses": ("lockout_ms", "stuck_after_s", "hold_confirm_s", "order_window_ms", "min_press_ms", "tie_window_us"),
     "evidence": ("keep", "max_age_days", "max_mb", "width", "quality"),
@@ -52,7 +55,8 @@ _SECTIONS = {
     "build": ("box", "camera", "height_cm", "mount", "table_edge_mm", "seats", "button_mm", "wall_mm"),
 }
 _PLAYER_KEYS = ("name", "pin", "kind")
-_TOP_KEYS = ("players", "camera", "profile", "data_dir", "server", "game", "tosses", "evidence", "league", "build")
+_TOP_KEYS = ("players", "camera", "profile", "data_dir", "server", "display", "game", "tosses", "evidence", "league",
+             "build")
 
 
 def _did_you_mean(key: str, known: tuple[str, ...]) -> str:
@@ -143,6 +147,7 @@ class _Parser:
             profile=self.path_value(data, "profile"),
             data_dir=self.path_value(data, "data_dir"),
             server=self.server(self.table(data, "server")),
+            display=self.display(self.table(data, "display")),
             game=self.game(self.table(data, "game")),
             tosses=self.tosses(self.table(data, "tosses")),
             evidence=self.evidence(self.table(data, "evidence")),
@@ -258,6 +263,13 @@ class _Parser:
                 raise self.fail("server.listen", f"{listen!r} is not an address "
                                                  "(\"127.0.0.1\": this machine only, \"0.0.0.0\": the network)") from None
         return ServerConfig(listen=listen, port=self.integer(table, "port", "server.port", 8080, 1, 65535))
+
+    def display(self, table: dict) -> DisplayConfig:
+        language = self.string(table, "language", "display.language", "en")
+        if language not in LANGUAGES:
+            raise self.fail("display.language", f"{language!r} is not a language the rig speaks "
+                                                f"(one of: {', '.join(LANGUAGES)}){_did_you_mean(language, LANGUAGES)}")
+        return DisplayConfig(language=language)
 
     def game(self, table: dict) -> GameConfig:
         name = self.string(table, "name", "game.name", registry.DEFAULT)

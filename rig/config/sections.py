@@ -135,6 +135,13 @@ class ServerConfig:
 
 
 @dataclass(frozen=True)
+class DisplayConfig:
+    """The scoreboard's language (the kiosk shows it; another viewer may pick another on the page)."""
+
+    language: str = "en"
+
+
+@dataclass(frozen=True)
 class GameConfig:
     """Game options. ``turns_each=None``: 3 players 3, 4-5 players 2, 6-8 players 1."""
 

@@ -33,11 +33,11 @@ from urllib.parse import urlsplit
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from rig import registry
+from rig import i18n, registry
 
 CARDS = ("blue", "pink", "yellow", "blank", "gray")
 
@@ -302,6 +302,7 @@ def create_app(
     hosts: Iterable[str] = (),
     answer: Callable[[str, bool], bool] | None = None,
     limits=None,
+    language: str = "en",
 ) -> Starlette:
     """The web app over an engine service.
 
@@ -314,7 +315,9 @@ def create_app(
     ``hosts`` — host names the rig answers to besides its IP addresses, ``localhost``, its host name
     and ``NAME.local`` (DNS-rebinding guard). ``answer(key, yes)`` — the rig's answer to a question
     notice (``POST /api/answer``; False: no such question open). ``limits`` — the live streams' cap
-    (:class:`rig.display.api.StreamLimits`; its defaults when None).
+    (:class:`rig.display.api.StreamLimits`; its defaults when None). ``language`` — the config's
+    ``[display] language``: the rig's own display's, and a viewer's whose browser asks for none the rig
+    speaks (``app.state.language``; :func:`rig.i18n.request_language`).
     """
     from rig.display.api import api_routes
     from rig.display.games import described, page_routes
@@ -330,24 +333,39 @@ def create_app(
     def refuse(request: Request) -> JSONResponse:
         return forbidden(request, guard)
 
+    def viewer_language(request: Request) -> str:
+        host = request.client.host if request.client else None
+        return i18n.request_language(request.query_params, request.cookies, request.headers.get("accept-language"),
+                                     local=guard.is_local(host), configured=request.app.state.language)
+
     async def index(request: Request) -> Response:
-        return FileResponse(STATIC_DIR / "index.html", headers={"cache-control": "no-cache"})
+        return page(STATIC_DIR / "index.html", viewer_language(request))
 
     async def calibrate_page(request: Request) -> Response:
-        return FileResponse(STATIC_DIR / "calibrate.html", headers={"cache-control": "no-cache"})
+        return page(STATIC_DIR / "calibrate.html", viewer_language(request))
+
+    async def messages(request: Request) -> Response:
+        """``GET /api/messages?lang=de``: the pages' catalogue (the viewer's language without ``lang``)."""
+        asked = request.query_params.get("lang")
+        if asked is not None and asked not in i18n.LANGUAGES:
+            return JSONResponse({"error": f"lang must be one of {', '.join(i18n.LANGUAGES)}, not {asked[:20]!r}"},
+                                status_code=400)
+        return JSONResponse(catalogue(asked or viewer_language(request)), headers={"cache-control": "no-cache"})
 
     async def display_info(request: Request) -> Response:
         host = request.client.host if request.client else None
         local = guard.is_local(host)
+        lang = viewer_language(request)
         body = dict(info, sim=sim is not None, calibration=calibration is not None, local=local,
-                    pin_required=not local, games=described(), default_game=registry.DEFAULT)
+                    pin_required=not local, games=described(lang), default_game=registry.DEFAULT,
+                    language=lang, rig_language=request.app.state.language)
         if local and info.get("lan"):
             body["pin"] = guard.pin  # shown on the attached display only
         return JSONResponse(body, headers={"cache-control": "no-store"})
 
     async def game_kinds(request: Request) -> Response:
         """The registered games (the page's Game menu): name, title, description, seats, dice, keys, page assets."""
-        return JSONResponse({"games": described()}, headers={"cache-control": "no-store"})
+        return JSONResponse({"games": described(viewer_language(request))}, headers={"cache-control": "no-store"})
 
     async def check_pin(request: Request) -> Response:
         if can_change(request):
@@ -383,6 +401,7 @@ def create_app(
         Route("/", index),
         Route("/calibrate", calibrate_page),
         Route("/api/display", display_info),
+        Route("/api/messages", messages),
         Route("/api/games/kinds", game_kinds),
         Route("/api/pin", check_pin, methods=["POST"]),
         Route("/api/rig", rig_status),
@@ -408,4 +427,23 @@ def create_app(
     app.state.service = service
     app.state.guard = guard
     app.state.sim = sim
+    app.state.language = i18n.language(language)
     return app
+
+
+def catalogue(lang: str) -> dict:
+    """The pages' catalogue in ``lang``, with the patterns of what the rules core says in English."""
+    from rig.display.texts import rules_texts
+
+    lang = i18n.language(lang)
+    return dict(i18n.messages(lang), patterns=i18n.page_patterns(lang, rules_texts()) if lang != i18n.DEFAULT else [])
+
+
+def page(path, lang: str) -> Response:
+    """A page of the display in ``lang``: ``<html lang>``, its ``data-i18n`` texts, and the pages' catalogue
+    embedded for the scripts (``rig.t``)."""
+    from rig.i18n.extract import render_page
+
+    text = render_page(path.read_text(encoding="utf-8"), lang, catalogue(lang))
+    return Response(text, media_type="text/html; charset=utf-8",
+                    headers={"cache-control": "no-cache", "content-language": lang, "vary": "Accept-Language, Cookie"})

@@ -26,14 +26,15 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from rig.errors import RigError
+from rig.i18n import N_
 
 #: the ritual, in order: what to turn up, and what the page asks the players to do
 STEPS = {
-    "blue": "Turn all six dice blue frog up",
-    "pink": "Turn all six dice pink frog up",
-    "yellow": "Turn all six dice yellow frog up",
-    "blank": "Turn all six dice blank face up",
-    "empty": "Take every die out: the empty box (the light reference)",
+    "blue": N_("Turn all six dice blue frog up"),
+    "pink": N_("Turn all six dice pink frog up"),
+    "yellow": N_("Turn all six dice yellow frog up"),
+    "blank": N_("Turn all six dice blank face up"),
+    "empty": N_("Take every die out: the empty box (the light reference)"),
 }
 
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")

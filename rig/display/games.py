@@ -30,15 +30,21 @@ def _url(game: registry.Game, file_name: str) -> str | None:
     return f"/games/{game.name}/{file_name}" if game.page_file(kind) is not None else None
 
 
-def described() -> list[dict[str, Any]]:
+def described(lang: str = "en") -> list[dict[str, Any]]:
     """Every registered game as the page needs it: :func:`rig.registry.describe` plus its page assets.
 
     ``page``: ``{"script": URL or None, "style": URL or None}``; ``rolls_in_parts``: the simulation
-    bar offers rolls of 1, 2, 3 dice and the rest (else one throw button).
+    bar offers rolls of 1, 2, 3 dice and the rest (else one throw button). The texts in ``lang``.
     """
+    from rig.i18n import gettext
+
     games = []
     for game in registry.games():
         entry = game.to_dict()
+        for field in ("title", "short_title", "description", "key_hint", "player_hint"):
+            if entry.get(field):
+                entry[field] = gettext(entry[field], lang)
+        entry["keys"] = [[key, gettext(what, lang)] for key, what in entry["keys"]]
         entry["page"] = {"script": _url(game, "page.js"), "style": _url(game, "page.css")}
         entry["rolls_in_parts"] = game.rolls_in_parts
         games.append(entry)

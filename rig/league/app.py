@@ -66,13 +66,28 @@ def create_league_app(store, *, status: Callable[[], dict] | None = None) -> Sta
                 "tables": store.tables(), "rejects": store.rejects(10)}
 
     async def index(request: Request) -> Response:
-        return FileResponse(STATIC_DIR / "league.html", headers={"cache-control": "no-cache"})
+        """The page in the viewer's language (``?lang=``, the page's switch, ``Accept-Language``; else English)."""
+        from rig import i18n
+        from rig.i18n.extract import render_page
+
+        lang = i18n.request_language(request.query_params, request.cookies, request.headers.get("accept-language"),
+                                     local=False, configured=i18n.DEFAULT)
+        text = render_page((STATIC_DIR / "league.html").read_text(encoding="utf-8"), lang, i18n.messages(lang))
+        return Response(text, media_type="text/html; charset=utf-8",
+                        headers={"cache-control": "no-cache", "content-language": lang, "vary": "Accept-Language, Cookie"})
+
+    async def i18n_script(request: Request) -> Response:
+        """The language's helpers the rig's pages share (``rig/display/static/i18n.js``)."""
+        from rig.display.app import STATIC_DIR as DISPLAY_STATIC
+
+        return FileResponse(DISPLAY_STATIC / "i18n.js", headers={"cache-control": "no-cache"})
 
     async def error(request: Request, exc: HTTPException) -> Response:
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
 
     routes = [
         Route("/", index),
+        Route("/static/i18n.js", i18n_script),
         Route("/api/league", answer(everything)),
         Route("/api/standings", answer(lambda r: {"standings": store.standings()})),
         Route("/api/games", answer(games)),

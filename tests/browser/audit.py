@@ -98,3 +98,56 @@ def small_text(page, min_px: float) -> list[dict]:
 
 def covered(page, selector: str = CONTROLS) -> list[dict]:
     return page.evaluate(COVERED, selector)
+
+
+#: every visible text cut off (issue 27: German words are longer): a box whose text overflows it while
+#: its overflow is hidden (an ellipsis, a cut word), a text that an ancestor's hidden overflow cuts
+#: sideways, or one that runs past the window's left or right edge: [{text, where, why}]. Boxes that
+#: scroll (overflow auto/scroll) and the notices' one line (cut by design, its "more" button opens it)
+#: are not clipping.
+CLIPPED = """() => {
+  const out = [];
+  const name = (e) => e.id ? `#${e.id}` : `${e.tagName.toLowerCase()}.${String(e.className.baseVal ?? e.className).trim().split(/\\s+/).join(".")}`;
+  const shown = (node) => {
+    const r = node.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) return false;
+    for (let e = node; e && e.nodeType === 1; e = e.parentElement) {
+      const cs = getComputedStyle(e);
+      if (cs.visibility === "hidden" || cs.display === "none" || Number(cs.opacity) === 0) return false;
+    }
+    return !node.closest("dialog:not([open]), script, style, option, title, #notices");
+  };
+  const seen = new Set();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+    const text = t.textContent.trim();
+    const node = t.parentElement;
+    if (!text || !node || seen.has(node)) continue;
+    seen.add(node);
+    if (!shown(node)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(t);
+    const box = range.getBoundingClientRect();
+    const cs = getComputedStyle(node);
+    const why = [];
+    if (["hidden", "clip"].includes(cs.overflowX) && node.scrollWidth > node.clientWidth + 1) why.push("overflows its box sideways");
+    if (["hidden", "clip"].includes(cs.overflowY) && node.scrollHeight > node.clientHeight + 1 && cs.webkitLineClamp === "none") why.push("overflows its box downwards");
+    if (cs.webkitLineClamp !== "none" && node.scrollHeight > node.clientHeight + 1) why.push("cut after its lines");
+    if (box.right > innerWidth + 0.5 || box.left < -0.5) why.push("runs past the window's edge");
+    for (let a = node.parentElement; a && a !== document.body; a = a.parentElement) {
+      const as = getComputedStyle(a);
+      if (!["hidden", "clip"].includes(as.overflowX)) continue;
+      const k = a.getBoundingClientRect();
+      if (box.left < k.left - 0.5 || box.right > k.right + 0.5) { why.push(`cut sideways by ${name(a)}`); break; }
+    }
+    if (why.length) out.push({ text: text.slice(0, 50), where: name(node), why: why.join("; ") });
+  }
+  if (document.documentElement.scrollWidth > innerWidth + 1) {
+    out.push({ text: "(the page)", where: "html", why: `scrolls sideways: ${document.documentElement.scrollWidth} px wide` });
+  }
+  return out;
+}"""
+
+
+def clipped(page) -> list[dict]:
+    return page.evaluate(CLIPPED)

@@ -184,3 +184,12 @@ def settled(page) -> None:
     a measurement): an event of the page, not a time."""
     page.evaluate("document.fonts.ready.then(() => new Promise((done) =>"
                   " requestAnimationFrame(() => requestAnimationFrame(done))))")
+
+
+def press_keys(page, server, keys) -> None:
+    """Press each key on the page and wait until the page has drawn the state it brought."""
+    version = server.state()["version"]
+    for key in keys:
+        page.keyboard.press(key)
+        page.wait_for_function(f"Number(document.body.dataset.version) > {version}")
+        version = int(page.evaluate("document.body.dataset.version"))

@@ -50,6 +50,12 @@ def test_the_league_demo_page_shows_standings_games_and_tables(page, artifacts, 
         expect(page.locator("#tables tbody tr td.log.ok")).to_have_count(2)
         expect(page.locator("#tables tbody tr td.log").first).to_contain_text("same")
         page.screenshot(path=str(artifacts / "league-page.png"))
+        page.goto(url + "?lang=de")  # in German (issue 27)
+        expect(page.locator("html")).to_have_attribute("lang", "de")
+        expect(page.locator("#standings thead")).to_contain_text("Spieler")
+        expect(page.locator("#summary")).to_contain_text("2 Tische")
+        expect(page.locator("#playing .game").first).to_contain_text("Partie")
+        page.screenshot(path=str(artifacts / "league-page-de.png"))
         assert page.js_errors == []
     finally:
         demo.send_signal(signal.SIGINT)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser import audit
+from tests.browser.conftest import press_keys
 from tests.browser.test_screens import NAMES, Clock, post, turn_in_review
 from tests.waiting import WAIT_S
 
@@ -278,11 +279,7 @@ def test_each_game_on_each_screen(browser, start_rig, artifacts, game):
         context, page = open_page(browser, server, screen)
         try:
             expect(page.locator("body")).to_have_attribute("data-game", game)
-            version = server.state()["version"]
-            for key in keys:
-                page.keyboard.press(key)
-                page.wait_for_function(f"Number(document.body.dataset.version) > {version}")
-                version = int(page.evaluate("document.body.dataset.version"))
+            press_keys(page, server, keys)
             if phase:
                 expect(page.locator("body")).to_have_attribute("data-phase", phase)
             page.screenshot(path=str(artifacts / f"readable-{game}-{screen}.png"))

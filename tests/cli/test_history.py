@@ -6,22 +6,28 @@ from rig.engine.service import EngineService
 PLAYERS = ["Ada", "Ben", "Cleo", "Dev"]
 
 
+def play_game(service, players=PLAYERS) -> int:
+    """A whole game of four players, one turn each, on ``service``; returns the next free time (µs)."""
+    service.submit({"type": "game_started", "t_us": 0, "players": list(players), "options": {"turns_each": 1}})
+    t = 1_000_000
+    while service.state()["game"]["status"] == "playing":
+        roller = service.state()["turn"]["roller"]
+        others = [p for p in players if p != roller]
+        service.press(roller, t)
+        service.submit({"type": "roll_settled", "t_us": t + 1, "dice": ["pink", "pink", "yellow+pink", "yellow", "blank", "blank"]})
+        for k, p in enumerate(others):
+            service.press(p, t + 10 + k)
+        service.submit({"type": "copy_chosen", "t_us": t + 15, "player": others[0]})  # before the reveal
+        for card in ("pink", "yellow", "gray"):  # first tosser pink 3, second yellow 2, third gray 2
+            service.submit({"type": "card_revealed", "t_us": t + 20, "card": card})
+        service.submit({"type": "turn_scored", "t_us": t + 40})
+        t += 1_000_000
+    return t
+
+
 def finished_game(data_dir):
     with EngineService.open(data_dir, clock="sim") as service:
-        service.submit({"type": "game_started", "t_us": 0, "players": PLAYERS, "options": {"turns_each": 1}})
-        t = 1_000_000
-        while service.state()["game"]["status"] == "playing":
-            roller = service.state()["turn"]["roller"]
-            others = [p for p in PLAYERS if p != roller]
-            service.press(roller, t)
-            service.submit({"type": "roll_settled", "t_us": t + 1, "dice": ["pink", "pink", "yellow+pink", "yellow", "blank", "blank"]})
-            for k, p in enumerate(others):
-                service.press(p, t + 10 + k)
-            service.submit({"type": "copy_chosen", "t_us": t + 15, "player": others[0]})  # before the reveal
-            for card in ("pink", "yellow", "gray"):  # first tosser pink 3, second yellow 2, third gray 2
-                service.submit({"type": "card_revealed", "t_us": t + 20, "card": card})
-            service.submit({"type": "turn_scored", "t_us": t + 40})
-            t += 1_000_000
+        t = play_game(service)
         service.submit({"type": "game_started", "t_us": t, "players": ["Ada", "Ben", "Eli"]})
         return service.state()
 

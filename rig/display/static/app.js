@@ -4,8 +4,7 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   const { el } = rig;
-  // "1 card", "2 cards"; many: the irregular plural ("dice")
-  const count = (n, one, many) => `${n} ${n === 1 ? one : (many || `${one}s`)}`;
+  const ANSWERS = { yes: rig.t("yes"), no: rig.t("no") };  // a question notice's buttons
   const NOTICE_TTL_MS = 12000;  // a refusal shows this long, and only in the turn it happened in
   let state = null;
   let noticeSeen = new Map();   // refused notice seq -> when this page first showed it
@@ -45,14 +44,15 @@
     $("rolls").title = head.rollsTitle || "";
     document.body.dataset.players = game ? game.players.length : 0;
     $("phase").textContent = head.phase;
+    $("phase").title = head.phase || "";  // the whole sentence, should the box cut it
   }
 
   function renderNotices(s) {
     const items = [];
     for (const n of rigStatus.notices || []) {
       items.push(el("div", { class: `notice ${n.kind || ""}`, "data-key": n.key }, n.text,
-        n.href ? el("a", { class: "notice-action", href: n.href, text: n.action || "Fix" }) : null,
-        ...(n.ask ? n.answers.map((a) => el("button", { class: "notice-action", "data-answer": a, text: a,
+        n.href ? el("a", { class: "notice-action", href: n.href, text: n.action || rig.t("Fix") }) : null,
+        ...(n.ask ? n.answers.map((a) => el("button", { class: "notice-action", "data-answer": a, text: ANSWERS[a] || a,
           onclick: () => rig.post(n.ask, { key: n.key, answer: a }).then(pollRig) })) : [])));
     }
     const turn = s && s.turn;
@@ -76,7 +76,7 @@
       }
     }
     // the newest refusal first: it answers what someone just did
-    for (const n of fresh.reverse()) items.push(el("div", { class: "notice bad refused", "data-seq": n.seq, text: `Refused: ${n.reason || n.text || JSON.stringify(n)}` }));
+    for (const n of fresh.reverse()) items.push(el("div", { class: "notice bad refused", "data-seq": n.seq, text: rig.t("Refused: {reason}", { reason: n.reason || n.text || JSON.stringify(n) }) }));
     if (s) items.push(...((rendererOf(s).notices || (() => []))(s)));
     const box = $("notices");
     box.classList.toggle("open", noticesOpen);
@@ -84,12 +84,12 @@
     box.replaceChildren(...items);
     const toggle = () => { noticesOpen = !noticesOpen; renderNotices(state); };
     if (items.length > 1) {
-      box.append(el("button", { class: "more", id: "notices-more", text: noticesOpen ? "less" : `+${items.length - 1} more`,
+      box.append(el("button", { class: "more", id: "notices-more", text: noticesOpen ? rig.t("less") : rig.t("+{n} more", { n: items.length - 1 }),
         onclick: toggle }));
     } else if (items.length === 1 && (noticesOpen || items[0].scrollWidth > items[0].clientWidth + 1)) {
       // one notice cut with "…": a button opens it whole (issue 26)
       box.classList.add("several");
-      box.append(el("button", { class: "more", id: "notices-more", text: noticesOpen ? "less" : "more", onclick: toggle }));
+      box.append(el("button", { class: "more", id: "notices-more", text: noticesOpen ? rig.t("less") : rig.t("more"), onclick: toggle }));
     }
   }
 
@@ -122,9 +122,9 @@
       placeBox(box);
       const totals = s.totals || {};
       const ranking = [...s.game.players].sort((a, b) => (totals[b] || 0) - (totals[a] || 0));
-      box.replaceChildren(s.winner ? `★ ${s.winner} wins! ★` : "Game over",
+      box.replaceChildren(s.winner ? rig.t("★ {name} wins! ★", { name: s.winner }) : rig.t("Game over"),
         el("small", { text: ranking.map((p) => `${p} ${totals[p] || 0}`).join(" · ") }),
-        el("small", {}, el("button", { text: "New game", onclick: () => openNewGame() })));
+        el("small", {}, el("button", { text: rig.t("New game"), onclick: () => openNewGame() })));
       box.hidden = false;
     } else {
       box.hidden = true;
@@ -146,9 +146,9 @@
     const players = s.game ? s.game.players : [];
     const owed = s.turn && s.turn.still_to_toss;  // a game whose players toss: who has tossed this turn
     $("sim-press").replaceChildren(...players.map((name, i) => el("button", {
-      "data-press": name, title: `key ${i + 1}`, class: owed && s.turn.started && !owed.includes(name) && name !== s.turn.roller ? "tossed" : "",
+      "data-press": name, title: rig.t("key {key}", { key: i + 1 }), class: owed && s.turn.started && !owed.includes(name) && name !== s.turn.roller ? "tossed" : "",
       text: `${i + 1} ${name}`, onclick: () => simPress({ player: name }) })));
-    $("sim-camera").textContent = simCamera ? "drop camera" : "restore camera";
+    $("sim-camera").textContent = simCamera ? rig.t("drop camera") : rig.t("restore camera");
     const game = gameOf(s);
     const cards = Boolean(LAYS_CARDS[game]);  // the cards, the copy's hold and the knocked die
     $("sim-cards").hidden = !cards;
@@ -157,7 +157,7 @@
     const parts = Boolean(IN_PARTS[game]);  // rolls of 1, 2, 3 dice and the rest; else one throw
     document.querySelectorAll("#sim [data-roll]").forEach((b) => { b.hidden = !parts && b.dataset.roll !== "1"; });
     const one = document.querySelector('#sim [data-roll="1"]');
-    if (one) one.textContent = parts ? "roll 1" : "throw";
+    if (one) one.textContent = parts ? rig.t("roll 1") : rig.t("throw");
   }
 
   let shownGame = null;
@@ -195,14 +195,15 @@
     const started = Boolean(turn && (turn.started || turn.phase && !["waiting", "over"].includes(turn.phase)));
     if (!played && !started) return null;
     const name = rigGames.title(s.game.game);
-    return `${name} with ${s.game.players.join(", ")} is under way (${count(played, "turn")} played). ` +
-      "Starting a new game ends it: it stays in History as abandoned.";
+    return rig.nt("{game} with {players} is under way ({n} turn played). Starting a new game ends it: it stays in History as abandoned.",
+      "{game} with {players} is under way ({n} turns played). Starting a new game ends it: it stays in History as abandoned.",
+      played, { game: name, players: s.game.players.join(", ") });
   }
   let confirmAbandon = false;
   function resetConfirm() {
     confirmAbandon = false;
     $("new-confirm").hidden = true;
-    $("new-start").textContent = "Start";
+    $("new-start").textContent = rig.t("Start");
   }
 
   function openNewGame() {
@@ -233,7 +234,7 @@
       confirmAbandon = true;
       $("new-confirm").textContent = running;
       $("new-confirm").hidden = false;
-      $("new-start").textContent = "Abandon it and start";
+      $("new-start").textContent = rig.t("Abandon it and start");
       return;
     }
     const players = $("new-players").value.split(/[\n,]/).map((p) => p.trim()).filter(Boolean);
@@ -242,26 +243,27 @@
     const options = form ? form.read() : {};
     const result = await rig.post("/api/games", { game, players, options });
     if (result.ok) $("dlg-new").close("start");
-    else { $("new-error").textContent = result.body.error || "refused"; resetConfirm(); }
+    else { $("new-error").textContent = result.body.error || rig.t("refused"); resetConfirm(); }
   });
 
   async function openHistory() {
     const box = $("history");
-    box.replaceChildren(el("p", { class: "hint", text: "loading…" }));
+    box.replaceChildren(el("p", { class: "hint", text: rig.t("loading…") }));
     $("dlg-history").showModal();
     let data;
     try { data = await rig.getJSON("/api/history"); } catch (err) { box.replaceChildren(el("p", { class: "error", text: String(err) })); return; }
     const games = data.games || [];
-    if (!games.length) { box.replaceChildren(el("p", { class: "hint", text: "No games yet." })); return; }
+    if (!games.length) { box.replaceChildren(el("p", { class: "hint", text: rig.t("No games yet.") })); return; }
     const rows = games.map((g) => {
       const totals = g.totals || {};
       const names = Object.keys(totals).sort((a, b) => totals[b] - totals[a]);
-      const when = g.started_at ? String(g.started_at).replace("T", " ").slice(0, 16) : "";
+      const when = g.started_at ? rig.date(g.started_at, true) : "";
       const title = g.game ? rigGames.title(g.game) : "";
-      const result = g.winner ? `${g.winner} won` : g.status === "playing" ? "in progress" : (g.status || "unfinished");
+      const result = g.winner ? rig.t("{name} won", { name: g.winner }) : g.status === "playing" ? rig.t("in progress")
+        : g.status === "abandoned" ? rig.t("abandoned") : g.status === "over" ? rig.t("over") : (g.status || rig.t("unfinished"));
       return el("div", { class: `hist-game ${g.status || ""}`, "data-number": g.number, "data-status": g.status },
-        el("strong", { text: `Game ${g.number ?? g.id} · ${title}` }), " ",
-        el("span", { class: `hist-result ${g.status || ""}`, text: `— ${result}${g.turns ? `, ${count(g.turns, "turn")}` : ""}` }),
+        el("strong", { text: rig.t("Game {number} · {title}", { number: g.number ?? g.id, title }) }), " ",
+        el("span", { class: `hist-result ${g.status || ""}`, text: `— ${result}${g.turns ? `, ${rig.nt("{n} turn", "{n} turns", g.turns)}` : ""}` }),
         when ? el("span", { class: "hint", text: ` · ${when}` }) : null,
         el("div", { class: "hint", text: names.map((n) => `${n} ${totals[n]}`).join(" · ") }));
     });
@@ -270,9 +272,9 @@
     const kindOf = (p) => p.game || rig.info.default_game;  // older logs name no game
     const kinds = [...new Set(players.map(kindOf))];
     const tables = kinds.map((kind) => [
-      el("h3", { text: `${rigGames.title(kind)}: players` }),
+      el("h3", { text: rig.t("{game}: players", { game: rigGames.title(kind) }) }),
       el("table", { class: "hist-players", "data-game": kind },
-        el("tr", {}, ["player", "games", "wins", "points", "best"].map((h) => el("th", { text: h }))),
+        el("tr", {}, [rig.t("player"), rig.t("games"), rig.t("wins"), rig.t("points"), rig.t("best")].map((h) => el("th", { text: h }))),
         players.filter((p) => kindOf(p) === kind).map((p) => el("tr", {},
           [p.name, p.games, p.wins, p.points, p.best].map((v) => el("td", { text: v }))))),
     ]).flat();
@@ -295,7 +297,7 @@
     if (!pin) return;
     rig.setPin(pin);
     const result = await rig.post("/api/pin", {}, true);
-    if (result.ok) { rig.toast("Unlocked: this device may change the game"); $("btn-unlock").hidden = true; }
+    if (result.ok) { rig.toast(rig.t("Unlocked: this device may change the game")); $("btn-unlock").hidden = true; }
     else rig.setPin("");
   };
 
@@ -338,7 +340,7 @@
   $("sim-camera").onclick = sim.camera;
 
   // The simulation's keys of each game: the line under the board and the ? list
-  const COMMON_KEYS = [["c", "drop / restore the camera"], ["n", "new game"], ["?", "this list"]];
+  const COMMON_KEYS = [["c", rig.t("drop / restore the camera")], ["n", rig.t("new game")], ["?", rig.t("this list")]];
   // game name → its keys, key line and whether it lays cards: from the registry (fillGameMenu)
   const KEYS = {};
   const KEY_HINTS = {};
@@ -354,7 +356,7 @@
     const line = $("keys");
     line.textContent = rig.info.sim ? KEY_HINTS[game] || "" : "";
     if (game) line.dataset.game = game;
-    const rows = rig.info.sim ? [...(KEYS[game] || []), ...COMMON_KEYS] : [["n", "new game"], ["?", "this list"]];
+    const rows = rig.info.sim ? [...(KEYS[game] || []), ...COMMON_KEYS] : [["n", rig.t("new game")], ["?", rig.t("this list")]];
     $("help-keys").replaceChildren(el("table", {}, rows.map(([k, v]) => el("tr", {}, el("td", {}, el("kbd", { text: k })), el("td", { text: v })))));
   }
   document.addEventListener("keydown", (event) => {
@@ -411,7 +413,7 @@
   rig.loadInfo().then(async (info) => {
     await rigGames.loadPages(info.games || []);  // each game's page.js and page.css, before the first state
     fillGameMenu(info.games || []);
-    $("pin").textContent = info.pin ? `PIN ${info.pin}` : "";
+    $("pin").textContent = info.pin ? rig.t("PIN {pin}", { pin: info.pin }) : "";
     $("btn-unlock").hidden = !info.pin_required;
     renderKeys(state);
     rig.live(render, (on) => $("live").classList.toggle("on", on));

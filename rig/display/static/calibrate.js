@@ -40,16 +40,16 @@
   function renderReport(report) {
     const box = $("report");
     box.replaceChildren();
-    if (!report) { box.append(el("p", { class: "hint", text: "Capture the four faces, then fit." })); return; }
-    box.append(el("p", { class: report.ok ? "ok" : "bad", text: report.summary || (report.ok ? "The classes separate well." : "Some classes overlap.") }));
+    if (!report) { box.append(el("p", { class: "hint", text: rig.t("Capture the four faces, then fit.") })); return; }
+    box.append(el("p", { class: report.ok ? "ok" : "bad", text: report.summary || (report.ok ? rig.t("The classes separate well.") : rig.t("Some classes overlap.")) }));
     const rows = report.separation || [];
     if (rows.length) {
       box.append(el("table", {},
-        el("thead", {}, el("tr", {}, el("th", { text: "classes" }), el("th", { text: "separation" }), el("th", { text: "" }))),
+        el("thead", {}, el("tr", {}, el("th", { text: rig.t("classes") }), el("th", { text: rig.t("separation") }), el("th", { text: "" }))),
         el("tbody", {}, rows.map((row) => el("tr", {},
           el("td", { text: `${row.a} / ${row.b}` }),
-          el("td", { text: typeof row.distance === "number" ? row.distance.toFixed(1) : String(row.distance) }),
-          el("td", { class: row.ok ? "ok" : "bad", text: row.ok ? "ok" : "too close" }))))));
+          el("td", { text: typeof row.distance === "number" ? rig.num(row.distance, 1) : String(row.distance) }),
+          el("td", { class: row.ok ? "ok" : "bad", text: row.ok ? rig.t("ok") : rig.t("too close") }))))));
     }
     for (const line of report.notes || []) box.append(el("p", { class: "hint", text: line }));
   }
@@ -61,11 +61,12 @@
     const box = $("step-now");
     box.dataset.step = next ? next.name : "";
     if (!next) {
-      box.textContent = s.fitted ? "Fitted: read the separation report, then save the profile under a name."
-        : "Every step captured: Fit profile, then Save.";
+      box.textContent = s.fitted ? rig.t("Fitted: read the separation report, then save the profile under a name.")
+        : rig.t("Every step captured: Fit profile, then Save.");
       return;
     }
-    box.textContent = `Now: ${next.label}, then press capture.${s.sim ? " (The virtual table has turned them for you.)" : ""}`;
+    box.textContent = rig.t("Now: {step}, then press capture.", { step: rig.t(next.label) })
+      + (s.sim ? ` ${rig.t("(The virtual table has turned them for you.)")}` : "");
   }
 
   function render(s) {
@@ -74,31 +75,31 @@
     const steps = s.steps || [];
     const required = steps.filter((step) => !step.optional);
     const done = required.filter((step) => step.captured).length;
-    $("ritual-progress").textContent = `${done} of ${required.length} steps captured`;
+    $("ritual-progress").textContent = rig.nt("{done} of {n} step captured", "{done} of {n} steps captured", required.length, { done });
     $("progress-fill").style.width = `${Math.round((100 * done) / Math.max(1, required.length))}%`;
     $("steps").replaceChildren(...steps.map((step) => el("li", {
       class: `step ${step.captured ? "done" : ""} ${step.optional ? "optional" : ""} ${step.name === s.next ? "next" : ""}`, "data-step": step.name },
       el("span", { class: `swatch ${swatch[step.name] || ""}` }),
-      el("span", { class: "what", text: step.label }),
-      el("span", { class: "state" }, el("button", { class: "capture", "data-step": step.name, text: step.captured ? "again" : "capture",
+      el("span", { class: "what", text: rig.t(step.label) }),
+      el("span", { class: "state" }, el("button", { class: "capture", "data-step": step.name, text: step.captured ? rig.t("again") : rig.t("capture"),
         onclick: () => act("/api/calibration/capture", { step: step.name }) })))));
     $("btn-fit").disabled = done < required.length;
     $("btn-save").disabled = !s.fitted;
     renderReport(s.report);
     document.body.classList.toggle("has-report", Boolean(s.report));
-    $("active-profile").textContent = s.active || "built-in colours";
+    $("active-profile").textContent = s.active || rig.t("built-in colours");
     $("profiles").replaceChildren(...(s.profiles || []).map((name) => el("li", { class: name === s.active ? "active" : "" },
       el("span", { text: name }),
-      el("button", { text: name === s.active ? "in use" : "use", disabled: name === s.active,
+      el("button", { text: name === s.active ? rig.t("in use") : rig.t("use"), disabled: name === s.active,
         onclick: () => act("/api/calibration/restore", { name }) }))));
     const cam = s.camera || {};
-    $("cam-state").textContent = `${cam.source || "camera"}: ${cam.connected === false ? "lost" : "live"}`;
-    $("btn-lock").textContent = cam.locked ? "Unlock exposure and white balance" : "Lock exposure and white balance";
+    $("cam-state").textContent = `${cam.source || rig.t("camera")}: ${cam.connected === false ? rig.t("lost") : rig.t("live")}`;
+    $("btn-lock").textContent = cam.locked ? rig.t("Unlock exposure and white balance") : rig.t("Lock exposure and white balance");
     $("lock-state").textContent = cam.detail || "";
     // libcamera's FocusFoM: larger is sharper; compare it while turning the lens or moving the camera
     const fom = cam.focus_fom;
     $("focus-state").textContent = (fom === null || fom === undefined) ? (cam.focus || "")
-      : `Focus figure (FocusFoM) ${fom}${cam.focus ? " — " + cam.focus : ""}`;
+      : rig.t("Focus figure (FocusFoM) {fom}", { fom }) + (cam.focus ? " — " + cam.focus : "");
   }
 
   async function load() {
@@ -109,11 +110,11 @@
   $("btn-reset").onclick = () => act("/api/calibration/reset", {});
   $("btn-save").onclick = async () => {
     const name = $("profile-name").value.trim();
-    if (!/^[A-Za-z0-9_-]{1,40}$/.test(name)) { rig.toast("A profile name is 1-40 letters, digits, '-' or '_'", "bad"); return; }
+    if (!/^[A-Za-z0-9_-]{1,40}$/.test(name)) { rig.toast(rig.t("A profile name is 1-40 letters, digits, '-' or '_'"), "bad"); return; }
     const result = await act("/api/calibration/save", { name });
     if (!result || !result.ok) return;
     // saved, not used yet: ask (the rig reads with it from the next frame once used)
-    $("use-saved-text").textContent = `Saved “${name}”. Read the dice with it from now on?`;
+    $("use-saved-text").textContent = rig.t("Saved “{name}”. Read the dice with it from now on?", { name });
     $("use-saved").dataset.name = name;
     $("use-saved").hidden = false;
   };
@@ -129,7 +130,7 @@
   rig.loadInfo().then(async () => {
     if (fresh) {
       await act("/api/calibration/reset", {});
-      rig.toast("The light changed: capture the four faces and the empty box again, then fit and save", "info");
+      rig.toast(rig.t("The light changed: capture the four faces and the empty box again, then fit and save"), "info");
       history.replaceState(null, "", location.pathname);
     }
     load(); refreshPreview(); setInterval(load, 3000);

@@ -1,8 +1,9 @@
 // Shared by the scoreboard and the calibration page: API calls (with the PIN when needed),
-// the live stream, small DOM helpers. No build step, no libraries.
+// the live stream, small DOM helpers; the language's t, nt, num, date from i18n.js (loaded first).
+// No build step, no libraries.
 "use strict";
 
-const rig = {
+const rig = Object.assign(rigI18n, {
   info: { sim: false, local: true, pin_required: false },
   pin: sessionStorage.getItem("rig-pin") || "",
   onLocked: null,   // set by a page: called when a change needs the PIN
@@ -82,7 +83,10 @@ const rig = {
   },
 
   async loadInfo() {
-    try { rig.info = await rig.getJSON("/api/display"); } catch (err) { /* keep defaults */ }
+    // in the page's language (the games' names, hints and keys): the cookie of the switch says it, a
+    // page opened with ?lang= says it again
+    const asked = new URLSearchParams(location.search).get("lang") ? `?lang=${encodeURIComponent(rig.lang)}` : "";
+    try { rig.info = await rig.getJSON(`/api/display${asked}`); } catch (err) { /* keep defaults */ }
     return rig.info;
   },
 
@@ -131,7 +135,7 @@ const rig = {
       let text = "";
       try { text = (await answer.json()).error || ""; } catch (err) { /* a proxy's page: keep the words below */ }
       const retryS = Math.max(1, Number(answer.headers.get("retry-after")) || 30);
-      return { text: text || `the rig turned this device away (${answer.status})`, retryS };
+      return { text: text || rig.t("the rig turned this device away ({status})", { status: answer.status }), retryS };
     } catch (err) {
       return null;
     }
@@ -145,7 +149,7 @@ const rig = {
       node = rig.el("div", { id: "stream-refused", class: "stream-refused", role: "status" });
       document.body.prepend(node);
     }
-    node.textContent = `Not live on this device: ${refusal.text}. This page tries again by itself.`;
+    node.textContent = rig.t("Not live on this device: {reason}. This page tries again by itself.", { reason: refusal.text });
   },
 
   toasts: [],
@@ -155,4 +159,4 @@ const rig = {
     box.append(node);
     setTimeout(() => node.remove(), 6000);
   },
-};
+});

@@ -32,11 +32,11 @@ const rigGames = (function () {
 
   function header(s) {
     const t = s.turn;
-    let banner = "New game?";
-    if (s.winner) banner = `${s.winner} wins!`;
-    else if (s.game && s.outcome) banner = s.outcome.reason === "draw" ? "A draw" : "Game over";
-    else if (t && t.roller) banner = `${t.roller}'s turn`;
-    return { banner, phase: t ? t.phase : (s.outcome ? "game over" : "") };
+    let banner = rig.t("New game?");
+    if (s.winner) banner = rig.t("{name} wins!", { name: s.winner });
+    else if (s.game && s.outcome) banner = s.outcome.reason === "draw" ? rig.t("A draw") : rig.t("Game over");
+    else if (t && t.roller) banner = rig.t("{name}'s turn", { name: t.roller });
+    return { banner, phase: t ? t.phase : (s.outcome ? rig.t("game over") : "") };
   }
 
   const generic = {
@@ -45,11 +45,11 @@ const rigGames = (function () {
       const game = s.game;
       const t = s.turn;
       const totals = s.totals || {};
-      main.replaceChildren(el("h2", { text: t ? `Turn ${t.number}` : "No turn" }),
+      main.replaceChildren(el("h2", { text: t ? rig.t("Turn {number}", { number: t.number }) : rig.t("No turn") }),
         t ? el("div", { class: "generic-turn", id: "generic-turn" },
           el("div", { class: "generic-phase", text: t.roller ? `${t.roller}: ${t.phase}` : t.phase }),
-          el("div", { class: "hint", text: (t.dice || []).length ? `dice: ${t.dice.join(", ")}` : "no dice yet" })) : null);
-      side.replaceChildren(el("h2", { text: "Scores" }), el("table", { class: "totals", id: "generic-totals" },
+          el("div", { class: "hint", text: (t.dice || []).length ? rig.t("dice: {dice}", { dice: t.dice.join(", ") }) : rig.t("no dice yet") })) : null);
+      side.replaceChildren(el("h2", { text: rig.t("Scores") }), el("table", { class: "totals", id: "generic-totals" },
         el("tbody", {}, (game ? game.players : []).map((p) => el("tr", { "data-player": p,
           class: `${game.whose_turn === p ? "roller" : ""} ${s.winner === p ? "leader" : ""}` },
           el("td", { class: "name", text: p }), el("td", { class: "total", text: totals[p] ?? 0 }))))));

@@ -19,15 +19,16 @@
     let text, kind;
     if (link.connected && !link.error) {
       kind = link.waiting ? "sending" : "ok";
-      text = link.waiting ? `League: sending ${link.waiting}` : "League ✓";
+      text = link.waiting ? rig.t("League: sending {n}", { n: link.waiting }) : rig.t("League ✓");
     } else {
       kind = "away";
-      text = link.waiting ? `League offline · ${link.waiting} waiting` : "League offline";
+      text = link.waiting ? rig.t("League offline · {n} waiting", { n: link.waiting }) : rig.t("League offline");
     }
     badge.textContent = text;
     badge.dataset.state = kind;
-    badge.title = link.error || `${link.table} → ${link.broker}: ${link.acked} of ${link.logged} events acknowledged`
-      + (kind === "away" ? " (the game goes on; nothing is lost)" : "");
+    badge.title = link.error || rig.t("{table} → {broker}: {acked} of {logged} events acknowledged",
+      { table: link.table, broker: link.broker, acked: link.acked, logged: link.logged })
+      + (kind === "away" ? ` ${rig.t("(the game goes on; nothing is lost)")}` : "");
   }
 
   async function poll() {

@@ -13,6 +13,10 @@ const rigReferee = (function () {
   let hiddenTurn = null;  // the turn whose review strip the players closed
   let exportKey = null;
   const view = { tab: "turns", game: null, turn: null };
+  // the words the rig sends as data, in the page's language
+  const STATUS = { playing: rig.t("in progress"), over: rig.t("over"), abandoned: rig.t("abandoned") };
+  const VERDICT = { "looks loaded": rig.t("looks loaded"), suspicious: rig.t("suspicious"),
+    "no sign of bias": rig.t("no sign of bias"), "too few rolls to tell": rig.t("too few rolls to tell") };
 
   // The strip lies in the page's flow, never over it (issue 26): at the foot of the column its game's
   // board marks (data-review-column), in the room left under what is there (the dice, what was
@@ -32,9 +36,9 @@ const rigReferee = (function () {
 
   function us(n) {
     if (n === null || n === undefined) return "";
-    if (Math.abs(n) < 1000) return `${n} µs`;
-    if (Math.abs(n) < 1e6) return `${(n / 1000).toFixed(1)} ms`;
-    return `${(n / 1e6).toFixed(2)} s`;
+    if (Math.abs(n) < 1000) return `${rig.num(n)} µs`;
+    if (Math.abs(n) < 1e6) return `${rig.num(n / 1000, 1)} ms`;
+    return `${rig.num(n / 1e6, 2)} s`;
   }
 
   // ------------------------------------------------------------ the photo-finish strip
@@ -44,7 +48,7 @@ const rigReferee = (function () {
   // 640-wide drawing the dialog scales
   function photoFinish(tosses, tieWindow, { width, font } = {}) {
     const shown = tosses.filter((t) => t.t_us !== null && t.t_us !== undefined);
-    if (!shown.length) return el("p", { class: "hint", text: "No toss in this turn." });
+    if (!shown.length) return el("p", { class: "hint", text: rig.t("No toss in this turn.") });
     const f = font || 11;
     const names = Math.max(7, ...shown.map((t) => `${t.position || "-"} ${t.player}`.length));
     const W = width ? Math.max(width, 16 * f) : 640, left = Math.round(f * (0.62 * names + 1)), right = f, lane = 2 * f, top = 8, lead = f;
@@ -63,7 +67,7 @@ const rigReferee = (function () {
     const H = top + shown.length * lane + 2.4 * f + (zoom ? 5 * f : 0);
     const root = svg("svg", { class: "photo-finish", viewBox: `0 0 ${W} ${H}`, role: "img",
       width: width ? W : null, height: width ? H : null, style: `--pf-font: ${f}px`,
-      "aria-label": "photo finish: the tosses on a time line" });
+      "aria-label": rig.t("photo finish: the tosses on a time line") });
     root.append(svg("line", { x1: left + lead, y1: top, x2: left + lead, y2: top + shown.length * lane, class: "pf-start" }));
     shown.forEach((t, i) => {
       const y = top + i * lane + lane / 2;
@@ -75,24 +79,24 @@ const rigReferee = (function () {
         svg("circle", { cx: x(t.t_us), cy: y, r: 0.75 * f, class: `pf-mark card-${card}`, style: t.card ? `fill: ${INK[t.card]}` : null }),
         svg("text", { x: x(t.t_us), y: y + 0.35 * f, "text-anchor": "middle", class: "pf-letter" }, t.card ? LETTER[t.card] : "?"),
         svg("text", { x: Math.min(x(t.t_us) + f, W - gapRoom), y: y + 0.35 * f, class: "pf-gap" },
-          t.dead_heat ? `dead heat (Δ ${t.margin_us} µs)` : (t.margin_us !== null && t.margin_us !== undefined ? `+${us(t.margin_us)}` : "")),
+          t.dead_heat ? rig.t("dead heat (Δ {gap})", { gap: us(t.margin_us) }) : (t.margin_us !== null && t.margin_us !== undefined ? `+${us(t.margin_us)}` : "")),
       );
     });
     const axisY = top + shown.length * lane + 1.3 * f;
     root.append(svg("text", { x: left + lead, y: axisY, "text-anchor": "middle", class: "pf-axis" }, "0"),
-      svg("text", { x: W - right, y: axisY, "text-anchor": "end", class: "pf-axis" }, `${us(span)}${tieWindow ? ` · tie window ${tieWindow} µs` : ""}`));
+      svg("text", { x: W - right, y: axisY, "text-anchor": "end", class: "pf-axis" }, `${us(span)}${tieWindow ? ` · ${rig.t("tie window {gap}", { gap: us(tieWindow) })}` : ""}`));
     if (zoom) {
       const zy = axisY + 0.6 * f, pad = Math.max(closest.gap, tieWindow || 0, 2);
       const z0 = closest.a.t_us - pad, z1 = closest.b.t_us + pad;
       const zx = (t) => left + ((t - z0) / (z1 - z0)) * (W - left - right);
       root.append(
-        svg("text", { x: left - 6, y: zy + 1.3 * f, "text-anchor": "end", class: "pf-name" }, "closest"),
+        svg("text", { x: left - 6, y: zy + 1.3 * f, "text-anchor": "end", class: "pf-name" }, rig.t("closest")),
         svg("rect", { x: left, y: zy, width: W - left - right, height: 2 * f, class: "pf-zoom" }),
         ...(tieWindow ? [svg("rect", { x: zx(closest.a.t_us), y: zy, width: Math.max(1, zx(closest.a.t_us + tieWindow) - zx(closest.a.t_us)), height: 2 * f, class: "pf-window" })] : []),
         svg("line", { x1: zx(closest.a.t_us), x2: zx(closest.a.t_us), y1: zy, y2: zy + 2 * f, class: "pf-cut" }),
         svg("line", { x1: zx(closest.b.t_us), x2: zx(closest.b.t_us), y1: zy, y2: zy + 2 * f, class: "pf-cut b" }),
         svg("text", { x: left + 4, y: zy + 3.3 * f, class: "pf-axis" },
-          `${closest.a.player} → ${closest.b.player}: Δ ${us(closest.gap)}${closest.b.dead_heat ? " — dead heat" : ""} (scale ${us(z1 - z0)})`),
+          `${closest.a.player} → ${closest.b.player}: Δ ${us(closest.gap)}${closest.b.dead_heat ? ` — ${rig.t("dead heat")}` : ""} (${rig.t("scale {gap}", { gap: us(z1 - z0) })})`),
       );
     }
     return root;
@@ -101,21 +105,23 @@ const rigReferee = (function () {
   function rollImages(turn, { limit } = {}) {
     const rolls = (turn.rolls || []).filter((r) => r.overlay);
     const shown = limit ? rolls.slice(-limit) : rolls;
-    if (!shown.length) return el("p", { class: "hint", text: "No camera frame kept for this turn." });
+    if (!shown.length) return el("p", { class: "hint", text: rig.t("No camera frame kept for this turn.") });
     return el("div", { class: "shots" }, shown.map((r) => {
       // camera frames are private: another device fetches them with its PIN (rig.imageURL)
-      const img = el("img", { alt: `roll ${r.roll} as the camera saw it` });
-      rig.imageURL(r.overlay).then((url) => { img.src = url; }, () => { img.alt = "frame shown on the rig's display or with the PIN"; });
-      return el("figure", { class: "shot" }, img, el("figcaption", { text: `roll ${r.roll}: ${r.dice.join(", ") || "no dice"}` }));
+      const img = el("img", { alt: rig.t("roll {n} as the camera saw it", { n: r.roll }) });
+      rig.imageURL(r.overlay).then((url) => { img.src = url; }, () => { img.alt = rig.t("frame shown on the rig's display or with the PIN"); });
+      return el("figure", { class: "shot" }, img, el("figcaption", { text: rig.t("roll {n}: {dice}", { n: r.roll, dice: r.dice.join(", ") || rig.t("no dice") }) }));
     }));
   }
 
   function turnSummary(turn) {
     const score = turn.score;
     return el("div", { class: "turn-facts" },
-      el("div", { text: `Dice: ${turn.dice.join(", ") || "—"}${turn.lasered && turn.lasered.length ? ` · lasered ${turn.lasered.join(", ")}` : ""}${turn.corrected_dice.length ? ` · ${turn.corrected_dice.length} corrected by hand` : ""}` }),
-      (turn.dead_heats || []).map((h) => el("div", { class: "heat-text", text: h.text })),
-      score ? el("div", { text: `${turn.roller} copies ${score.copy} · ${Object.entries(score.points).map(([p, n]) => `${p} +${n}`).join(", ")}` }) : null);
+      el("div", { text: rig.t("Dice: {dice}", { dice: turn.dice.join(", ") || "—" })
+        + (turn.lasered && turn.lasered.length ? ` · ${rig.t("lasered: {colours}", { colours: turn.lasered.join(", ") })}` : "")
+        + (turn.corrected_dice.length ? ` · ${rig.nt("{n} corrected by hand", "{n} corrected by hand", turn.corrected_dice.length)}` : "") }),
+      (turn.dead_heats || []).map((h) => el("div", { class: "heat-text", text: rig.t(h.text) })),
+      score ? el("div", { text: `${rig.t("{roller} copies {player}", { roller: turn.roller, player: score.copy })} · ${Object.entries(score.points).map(([p, n]) => `${p} +${n}`).join(", ")}` }) : null);
   }
 
   // ------------------------------------------------------------ the review strip (current turn)
@@ -144,21 +150,21 @@ const rigReferee = (function () {
     box.classList.remove("folded");
     document.body.classList.add("referee-reviewing");
     const font = textPx(box);
-    const title = el("div", { class: "review-title" }, `Turn ${turn.number}: the evidence`,
-      el("button", { id: "btn-review-hide", title: "hide the evidence of this turn", text: "hide ✕",
+    const title = el("div", { class: "review-title" }, rig.t("Turn {number}: the evidence", { number: turn.number }),
+      el("button", { id: "btn-review-hide", title: rig.t("hide the evidence of this turn"), text: rig.t("hide ✕"),
         onclick: () => { hiddenTurn = turnKey; renderReview(state); } }));
     box.replaceChildren(title);
     const width = box.clientWidth - 2 * parseFloat(getComputedStyle(box).paddingLeft || "0");
     const finish = photoFinish(current.tosses, record.tie_window_us, { width, font });
     box.append(
       el("div", { class: "review-finish" }, finish,
-        el("button", { class: "link", text: "all rolls and past turns…", onclick: () => open("turns", s.game.id, turn.number) })),
+        el("button", { class: "link", text: rig.t("all rolls and past turns…"), onclick: () => open("turns", s.game.id, turn.number) })),
       el("div", { class: "review-shot" }, rollImages(current, { limit: 1 })));
     const fits = box.scrollHeight <= box.clientHeight + 1 && finish.getBoundingClientRect().bottom <= box.getBoundingClientRect().bottom;
     if (!fits) {  // no room for it at a readable size: one button that opens it in the Referee dialog
       box.classList.add("folded");
-      box.replaceChildren(el("button", { id: "btn-review-show", title: "the camera frames and the photo finish of this turn",
-        text: "Evidence of this turn ▸", onclick: () => open("turns", s.game.id, turn.number) }));
+      box.replaceChildren(el("button", { id: "btn-review-show", title: rig.t("the camera frames and the photo finish of this turn"),
+        text: rig.t("Evidence of this turn ▸"), onclick: () => open("turns", s.game.id, turn.number) }));
     }
   }
 
@@ -180,12 +186,12 @@ const rigReferee = (function () {
     const panel = el("div", { class: "export-panel" });
     rig.getJSON(`/api/export/bgstats?game=${gameId}`).then((body) => {
       panel.replaceChildren(
-        el("a", { class: "bgstats-link", id: compact ? "bgstats-link" : null, href: body.url, text: "Send to BG Stats" }),
+        el("a", { class: "bgstats-link", id: compact ? "bgstats-link" : null, href: body.url, text: rig.t("Send to BG Stats") }),
         el("img", { class: "bgstats-qr", src: `/api/export/bgstats.svg?game=${gameId}&v=${encodeURIComponent(body.play.playDate)}`,
-          alt: "QR code: scan with a phone that has BG Stats to import this game" }),
-        el("div", { class: "hint", text: compact ? "Scan with BG Stats on a phone, or tap the link on it." :
+          alt: rig.t("QR code: scan with a phone that has BG Stats to import this game") }),
+        el("div", { class: "hint", text: compact ? rig.t("Scan with BG Stats on a phone, or tap the link on it.") :
           `${body.play.players.map((p) => `${p.name} ${p.score}`).join(", ")} — ${body.status}` }));
-    }).catch(() => panel.replaceChildren(el("p", { class: "hint", text: "No export for this game." })));
+    }).catch(() => panel.replaceChildren(el("p", { class: "hint", text: rig.t("No export for this game.") })));
     return panel;
   }
 
@@ -196,9 +202,9 @@ const rigReferee = (function () {
     dlg = el("dialog", { id: "dlg-referee", class: "referee" },
       el("form", { method: "dialog" },
         el("div", { class: "ref-tabs", role: "tablist" },
-          [["turns", "Turns & evidence"], ["dice", "Dice fairness"], ["export", "Export"]].map(([tab, text]) =>
+          [["turns", rig.t("Turns & evidence")], ["dice", rig.t("Dice fairness")], ["export", rig.t("Export")]].map(([tab, text]) =>
             el("button", { type: "button", role: "tab", "data-tab": tab, text, onclick: () => { view.tab = tab; renderDialog(); } })),
-          el("button", { value: "close", class: "ref-close", text: "Close" })),
+          el("button", { value: "close", class: "ref-close", text: rig.t("Close") })),
         el("div", { id: "ref-body", class: "ref-body" })));
     document.body.append(dlg);
     return dlg;
@@ -217,10 +223,10 @@ const rigReferee = (function () {
     const history = await rig.getJSON("/api/history");
     const games = history.games.filter((g) => rigGames.get(g.game).evidence || view.tab === "export");
     if (view.game === null && games.length) view.game = games[0].id;
-    const select = el("select", { id: "ref-game", "aria-label": "game", onchange: (e) => { view.game = Number(e.target.value); view.turn = null; renderDialog(); } },
+    const select = el("select", { id: "ref-game", "aria-label": rig.t("game"), onchange: (e) => { view.game = Number(e.target.value); view.turn = null; renderDialog(); } },
       games.map((g) => el("option", { value: g.id, selected: g.id === view.game ? true : null,
-        text: `#${g.number} ${(g.started_at || "").slice(0, 16).replace("T", " ")} — ${g.players.join(", ")} (${g.status})` })));
-    return el("label", { class: "ref-pick" }, "Game ", select);
+        text: `#${g.number} ${g.started_at ? rig.date(g.started_at, true) : ""} — ${g.players.join(", ")} (${STATUS[g.status] || g.status})` })));
+    return el("label", { class: "ref-pick" }, rig.t("Game"), " ", select);
   }
 
   // Only the newest render may fill the dialog: a tab chosen while an older one still loads must not
@@ -231,7 +237,7 @@ const rigReferee = (function () {
     const body = document.getElementById("ref-body");
     const show = (...nodes) => { if (seq === renderSeq) body.replaceChildren(...nodes); };
     for (const b of document.querySelectorAll("#dlg-referee [data-tab]")) b.setAttribute("aria-selected", String(b.dataset.tab === view.tab));
-    body.replaceChildren(el("p", { class: "hint", text: "loading…" }));
+    body.replaceChildren(el("p", { class: "hint", text: rig.t("loading…") }));
     try {
       if (view.tab === "dice") show(await diceView());
       else if (view.tab === "export") show(await gamePicker(), exportView());
@@ -240,14 +246,14 @@ const rigReferee = (function () {
         show(picker, await turnsView());
       }
     } catch (err) {
-      show(el("p", { class: "error", text: `cannot load: ${err.message}` }));
+      show(el("p", { class: "error", text: rig.t("cannot load: {why}", { why: err.message }) }));
     }
   }
 
   async function turnsView() {
-    if (view.game === null) return el("p", { class: "hint", text: "No game with turn evidence yet." });
+    if (view.game === null) return el("p", { class: "hint", text: rig.t("No game with turn evidence yet.") });
     const record = await rig.getJSON(`/api/turns?game=${view.game}`);
-    if (!record.turns.length) return el("p", { class: "hint", text: "No turn in this game yet." });
+    if (!record.turns.length) return el("p", { class: "hint", text: rig.t("No turn in this game yet.") });
     // without a turn asked for: the latest turn with something to see (not the next, still empty one)
     const played = (t) => t.scored || (t.rolls || []).length || (t.tosses || []).length || (t.dice || []).length;
     const turn = record.turns.find((t) => t.number === view.turn)
@@ -255,16 +261,16 @@ const rigReferee = (function () {
     view.turn = turn.number;
     const picker = el("div", { class: "ref-turns" }, record.turns.map((t) => el("button", {
       type: "button", class: t.number === turn.number ? "selected" : "", "data-turn": t.number,
-      text: `${t.number}: ${t.roller}${t.scored ? "" : " (now)"}${t.dead_heats.length ? " ⚑" : ""}`,
+      text: `${t.number}: ${t.roller}${t.scored ? "" : ` (${rig.t("now")})`}${t.dead_heats.length ? " ⚑" : ""}`,
       onclick: () => { view.turn = t.number; renderDialog(); } })));
     return el("div", { class: "ref-turn" }, picker,
-      el("h4", { text: `Turn ${turn.number} — ${turn.roller} rolled${turn.scored ? "" : " (under way)"}` }),
+      el("h4", { text: rig.t("Turn {number} — {name} rolled", { number: turn.number, name: turn.roller }) + (turn.scored ? "" : ` (${rig.t("under way")})`) }),
       rollImages(turn),
-      el("h4", { text: "Photo finish" }),
+      el("h4", { text: rig.t("Photo finish") }),
       photoFinish(turn.tosses, record.tie_window_us, { width: document.getElementById("ref-body").clientWidth - 24,
         font: textPx(document.getElementById("ref-body")) }),
       turnSummary(turn),
-      record.evidence ? null : el("p", { class: "hint", text: "Camera frames are not kept on this rig ([evidence] keep = false)." }));
+      record.evidence ? null : el("p", { class: "hint", text: rig.t("Camera frames are not kept on this rig ([evidence] keep = false).") }));
   }
 
   async function diceView() {
@@ -275,42 +281,42 @@ const rigReferee = (function () {
       return el("tr", { "data-face": face },
         el("td", { class: "face" }, colours.map((c) => el("span", { class: `chip-dot c-${c}`, text: LETTER[c] })), ` ${face}`),
         el("td", { class: "num", text: d.counts[face] }),
-        el("td", { class: "num dim", text: d.expected[face].toFixed(1) }),
+        el("td", { class: "num dim", text: rig.num(d.expected[face], 1) }),
         el("td", { class: "bar" },
           el("span", { class: "seen", style: `width: ${(100 * d.counts[face]) / max}%` }),
           el("span", { class: "expect", style: `left: ${(100 * d.expected[face]) / max}%` })));
     });
     const test = (title, t) => el("div", { class: `chi ${t.verdict.replace(/ /g, "-")}` },
-      el("b", { text: title }), ` χ² = ${t.chi2.toFixed(2)}, ${t.dof} dof, p = ${t.p_value < 0.001 ? t.p_value.toExponential(1) : t.p_value.toFixed(3)} → `,
-      el("b", { text: t.verdict }));
+      el("b", { text: title }), ` χ² = ${rig.num(t.chi2, 2)}, ${rig.t("{n} dof", { n: t.dof })}, p = ${t.p_value < 0.001 ? t.p_value.toExponential(1) : rig.num(t.p_value, 3)} → `,
+      el("b", { text: VERDICT[t.verdict] || t.verdict }));
     return el("div", { class: "dice-fair" },
-      el("p", { id: "dice-verdict", class: `verdict ${d.verdict.replace(/ /g, "-")}`, text: `${d.rolls} dice over every scored turn: ${d.verdict}` }),
+      el("p", { id: "dice-verdict", class: `verdict ${d.verdict.replace(/ /g, "-")}`, text: rig.t("{n} dice over every scored turn: {verdict}", { n: d.rolls, verdict: VERDICT[d.verdict] || d.verdict }) }),
       el("table", { class: "dice-table" },
-        el("thead", {}, el("tr", {}, el("th", { text: "face" }), el("th", { text: "seen" }), el("th", { text: "expected" }), el("th", { text: "" }))),
+        el("thead", {}, el("tr", {}, el("th", { text: rig.t("face") }), el("th", { text: rig.t("seen") }), el("th", { text: rig.t("expected") }), el("th", { text: "" }))),
         el("tbody", {}, rows)),
-      test("All faces (blue, pink, yellow, blank ×2, combo):", d.faces),
-      test("Combo faces, one per die kind:", d.combos),
-      el("p", { class: "hint", text: "Pearson's χ² test; p < 0.01 looks loaded, p < 0.05 is worth watching." }));
+      test(rig.t("All faces (blue, pink, yellow, blank ×2, combo):"), d.faces),
+      test(rig.t("Combo faces, one per die kind:"), d.combos),
+      el("p", { class: "hint", text: rig.t("Pearson's χ² test; p < 0.01 looks loaded, p < 0.05 is worth watching.") }));
   }
 
   function exportView() {
     return el("div", { class: "ref-export" },
-      view.game !== null ? exportPanel(view.game) : el("p", { class: "hint", text: "No game yet." }),
-      el("p", {}, "All games: ", el("a", { href: "/api/export/history.csv", download: "rig-history.csv", text: "CSV" }), " · ",
-        el("a", { href: "/api/export/history.json", download: "rig-history.json", text: "JSON (with turns and µs toss times)" })));
+      view.game !== null ? exportPanel(view.game) : el("p", { class: "hint", text: rig.t("No game yet.") }),
+      el("p", {}, rig.t("All games:"), " ", el("a", { href: "/api/export/history.csv", download: "rig-history.csv", text: "CSV" }), " · ",
+        el("a", { href: "/api/export/history.json", download: "rig-history.json", text: rig.t("JSON (with turns and µs toss times)") })));
   }
 
   // ------------------------------------------------------------ wiring
   function setup() {
-    document.body.append(el("section", { id: "referee-review", class: "referee-review", hidden: true, "aria-label": "evidence of this turn" }),
-      el("section", { id: "referee-export", class: "referee-export", hidden: true, "aria-label": "send this game to BG Stats" }));
+    document.body.append(el("section", { id: "referee-review", class: "referee-review", hidden: true, "aria-label": rig.t("evidence of this turn") }),
+      el("section", { id: "referee-export", class: "referee-export", hidden: true, "aria-label": rig.t("send this game to BG Stats") }));
     const foot = document.querySelector("footer.foot");
-    const button = el("button", { id: "btn-referee", title: "evidence of every turn, dice fairness, export (key e)", text: "Referee", onclick: () => open() });
+    const button = el("button", { id: "btn-referee", title: rig.t("evidence of every turn, dice fairness, export (key e)"), text: rig.t("Referee"), onclick: () => open() });
     if (foot) foot.insertBefore(button, document.getElementById("link-calibrate") || null);
     const history = document.getElementById("dlg-history");  // past games: open their turns' evidence from there too
     if (history && history.querySelector("form")) {
       history.querySelector("form").append(el("button", { type: "button", id: "btn-history-evidence",
-        text: "Turns & evidence…", onclick: () => { history.close(); open("turns"); } }));
+        text: rig.t("Turns & evidence…"), onclick: () => { history.close(); open("turns"); } }));
     }
     document.addEventListener("keydown", (event) => {
       if (event.key !== "e" || document.querySelector("dialog[open]") || event.target.closest("input, textarea, select")) return;

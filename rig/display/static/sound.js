@@ -70,11 +70,11 @@ const rigSound = (function () {
 
   function controls() {
     const foot = document.querySelector("footer.foot") || document.body;
-    const mute = rig.el("button", { id: "btn-sound", title: "sound on/off (key m)", "aria-pressed": String(!settings.muted) });
+    const mute = rig.el("button", { id: "btn-sound", title: rig.t("sound on/off (key m)"), "aria-pressed": String(!settings.muted) });
     const volume = rig.el("input", { id: "sound-volume", type: "range", min: "0", max: "1", step: "0.05",
-      value: String(settings.volume), "aria-label": "volume", title: "volume" });
+      value: String(settings.volume), "aria-label": rig.t("volume"), title: rig.t("volume") });
     const show = () => {
-      mute.textContent = settings.muted ? "♪ sound off" : "♪ sound on";
+      mute.textContent = settings.muted ? rig.t("♪ sound off") : rig.t("♪ sound on");
       mute.setAttribute("aria-pressed", String(!settings.muted));
       volume.disabled = settings.muted;
     };

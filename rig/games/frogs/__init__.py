@@ -43,6 +43,7 @@ class Frogs(Game):
     }
     bench_vision = "rig.bench.vision:run_colour_dice"
     simulated_table = "rig.games.frogs.sim"
+    text_patterns = "rig.games.frogs.texts"  # its reasons and dead heats in the page's language
 
     def config_options(self, game_config: Any) -> dict[str, Any]:
         options = {}

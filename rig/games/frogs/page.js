@@ -8,14 +8,17 @@
   const FACES = ["blue", "pink", "yellow", "blank", "pink+blue", "yellow+pink", "blue+yellow"];
   const CARDS = ["blue", "pink", "yellow", "blank", "gray"];
   const COLOUR = { blue: "var(--blue)", pink: "var(--pink)", yellow: "var(--yellow)" };
+  // the colours and cards as the German rulebook names them (blau, pink, gelb, blanko, grau)
+  const NAMES = { blue: rig.t("blue"), pink: rig.t("pink"), yellow: rig.t("yellow"), blank: rig.t("blank"), gray: rig.t("gray") };
+  const named = (face) => String(face).split("+").map((c) => NAMES[c] || c).join("+");
   const PHASES = {
-    waiting: (t) => `${t.roller}: press to start`,
-    rolling: () => "rolling",
-    tossing: (t) => (t.still_to_toss.length ? `to toss: ${t.still_to_toss.join(", ")}` : "tossing"),
-    copy: (t) => `${t.roller}: whom to copy?`,
-    reveal: (t) => `turn over card ${t.cards_revealed + 1} of ${t.cards_expected}`,
-    review: (t) => `${t.roller}: hold to finish the turn`,
-    over: () => "game over",
+    waiting: (t) => rig.t("{name}: press to start", { name: t.roller }),
+    rolling: () => rig.t("rolling"),
+    tossing: (t) => (t.still_to_toss.length ? rig.t("to toss: {names}", { names: t.still_to_toss.join(", ") }) : rig.t("tossing")),
+    copy: (t) => rig.t("{name}: whom to copy?", { name: t.roller }),
+    reveal: (t) => rig.t("turn over card {k} of {n}", { k: t.cards_revealed + 1, n: t.cards_expected }),
+    review: (t) => rig.t("{name}: hold to finish the turn", { name: t.roller }),
+    over: () => rig.t("game over"),
   };
   let state = null;
 
@@ -23,24 +26,24 @@
   function board() {
     document.body.append(
       el("dialog", { id: "dlg-die" }, el("form", { method: "dialog" },
-        el("h3", { id: "dlg-die-title", text: "Fix die" }), el("div", { class: "choices", id: "die-choices" }),
-        el("button", { value: "cancel", text: "Cancel" }))),
+        el("h3", { id: "dlg-die-title", text: rig.t("Fix die") }), el("div", { class: "choices", id: "die-choices" }),
+        el("button", { value: "cancel", text: rig.t("Cancel") }))),
       el("dialog", { id: "dlg-card" }, el("form", { method: "dialog" },
-        el("h3", { id: "dlg-card-title", text: "Fix card" }), el("div", { class: "choices", id: "card-choices" }),
-        el("button", { value: "cancel", text: "Cancel" }))));
+        el("h3", { id: "dlg-card-title", text: rig.t("Fix card") }), el("div", { class: "choices", id: "card-choices" }),
+        el("button", { value: "cancel", text: rig.t("Cancel") }))));
     return el("main", { class: "board", id: "frog-board" },
       // the referee's evidence strip lies over the dice column, below the dice, clear of the tosses
       el("section", { class: "panel dice-panel", "data-review-column": "" },
-        el("h2", {}, "Dice ", el("span", { class: "hint", text: "tap a die to fix it" })),
+        el("h2", {}, rig.t("Dice"), " ", el("span", { class: "hint", text: rig.t("tap a die to fix it") })),
         el("div", { class: "dice", id: "dice", "data-review-below": "" }),
         el("div", { class: "lasered", id: "lasered" })),
       el("section", { class: "panel tosses-panel", "data-winner-column": "" },
-        el("h2", {}, "Tosses ", el("span", { class: "hint", text: "tap a card to fix it" })),
+        el("h2", {}, rig.t("Tosses"), " ", el("span", { class: "hint", text: rig.t("tap a card to fix it") })),
         el("ol", { class: "tosses", id: "tosses" }),
         el("div", { class: "copy", id: "copy" }),
         el("div", { class: "copy-pick", id: "copy-pick" })),
       el("section", { class: "panel totals-panel" },
-        el("h2", { text: "Scores" }),
+        el("h2", { text: rig.t("Scores") }),
         el("table", { class: "totals", id: "totals" }, el("tbody")),
         el("div", { class: "last-turn", id: "last-turn" })));
   }
@@ -62,48 +65,65 @@
     const tiles = [];
     for (let i = 0; i < 6; i++) {
       const die = dice[i];
-      if (!die) { tiles.push(el("div", { class: "die empty", "aria-label": "no die yet" })); continue; }
+      if (!die) { tiles.push(el("div", { class: "die empty", "aria-label": rig.t("no die yet") })); continue; }
       const lasers = (die.lasered || []).filter((c) => !die.colours.includes(c));
       tiles.push(el("button", {
         class: `die ${die.corrected ? "corrected" : ""} ${die.uncertain ? "uncertain" : ""}${lasers.length ? " has-lasers" : ""}`,
-        "data-index": i, "data-face": die.face, title: `die ${i + 1}: ${die.face}${lasers.length ? ` (+ lasered ${lasers.join(", ")})` : ""}`,
+        "data-index": i, "data-face": die.face, title: rig.t("die {i}: {face}", { i: i + 1, face: named(die.face) }) +
+          (lasers.length ? ` (${rig.t("+ lasered {colours}", { colours: lasers.map(named).join(", ") })})` : ""),
         onclick: () => fixDie(i, die.face),
       },
       die.colours.length ? el("span", { class: "frog", style: frogStyle(die.colours) }) : null,
-      lasers.length ? el("span", { class: "lasers", title: `lasered: ${lasers.join(", ")}` }, lasers.map((c) => el("span", { class: "laser", style: `background: ${COLOUR[c]}; color: ${COLOUR[c]}` }))) : null,
+      lasers.length ? el("span", { class: "lasers", title: rig.t("lasered: {colours}", { colours: lasers.map(named).join(", ") }) }, lasers.map((c) => el("span", { class: "laser", style: `background: ${COLOUR[c]}; color: ${COLOUR[c]}` }))) : null,
       // "blank + yellow": the face and what was lasered onto it; a combo may break after its +
-      el("span", { class: "label" }, die.face.replace("+", "+\u200b"),
-        lasers.length ? el("span", { class: "label-laser", text: ` + ${lasers.join(" + ")}` }) : null)));
+      el("span", { class: "label" }, named(die.face).replace("+", "+\u200b"),
+        lasers.length ? el("span", { class: "label-laser", text: ` + ${lasers.map(named).join(" + ")}` }) : null)));
     }
     $("dice").replaceChildren(...tiles);
     const box = $("lasered");
     box.replaceChildren();
     if (turn && turn.lasered && turn.lasered.length) {
-      box.append("Lasered onto every die: ", ...turn.lasered.map((c) => el("span", { class: `tag c-${c}`, text: c })));
+      box.append(rig.t("Lasered onto every die:"), " ", ...turn.lasered.map((c) => el("span", { class: `tag c-${c}`, text: named(c) })));
     } else if (turn && turn.dice.length === 6) {
-      box.append(el("span", { class: "hint", text: "No colour missing: nothing lasered." }));
+      box.append(el("span", { class: "hint", text: rig.t("No colour missing: nothing lasered.") }));
     }
     const counts = turn && turn.score && turn.score.counts;
     if (counts) {
-      box.append(el("div", { class: "counts", text: Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(" · "),
-        title: "dice showing each colour (lasered colours included)" }));
+      box.append(el("div", { class: "counts", text: Object.entries(counts).map(([k, v]) => `${named(k)} ${v}`).join(" · "),
+        title: rig.t("dice showing each colour (lasered colours included)") }));
     }
   }
 
   // the margin in a few characters, for a row with no room for the sentence ("+2.6 ms", "dead heat")
   function shortMargin(toss) {
     const us = toss.margin_us;
-    if (toss.dead_heat) return "dead heat";
+    if (toss.dead_heat) return rig.t("dead heat");
     if (us === null || us === undefined) return "";
-    if (Math.abs(us) < 1000) return `+${us} µs`;
-    return Math.abs(us) < 1e6 ? `+${(us / 1000).toFixed(1)} ms` : `+${(us / 1e6).toFixed(2)} s`;
+    return `+${gap(us)}`;
+  }
+
+  // a gap for people in the page's locale: µs below a millisecond, ms below a second, else seconds
+  function gap(us) {
+    if (Math.abs(us) < 1000) return `${rig.num(us)} µs`;
+    return Math.abs(us) < 1e6 ? `${rig.num(us / 1000, 1)} ms` : `${rig.num(us / 1e6, 2)} s`;
+  }
+
+  // the photo-finish sentence ("Cleo beat Ben by 3.2 ms"), said in the page's language
+  function marginText(toss, previous) {
+    if (!toss.margin_text || !previous || rig.lang === "en") return toss.margin_text;
+    if (toss.dead_heat) return rig.t(toss.margin_text);  // the rig's sentence, by the catalogue's patterns
+    if (previous.player === toss.player) return rig.t("{name} again, {gap} later", { name: toss.player, gap: gap(toss.margin_us) });
+    return rig.t("{first} beat {second} by {gap}", { first: previous.player, second: toss.player, gap: gap(toss.margin_us) });
   }
 
   function renderTosses(turn) {
     const list = $("tosses");
     const rows = [];
     const revealing = turn && turn.phase === "reveal" ? turn.cards_revealed + 1 : null;
-    for (const toss of turn ? turn.tosses : []) {
+    let previous = null;
+    for (const raw of turn ? turn.tosses : []) {
+      const toss = raw.counting ? Object.assign({}, raw, { margin_text: marginText(raw, previous) }) : raw;
+      if (raw.counting) previous = raw;
       const counting = toss.counting;
       const card = toss.card;
       const points = toss.points;
@@ -111,28 +131,28 @@
         "data-current": counting && toss.position === revealing ? "true" : null, "data-swapped": toss.swapped ? "true" : null,
         "data-review-uncovered": "" },
         el("span", { class: "order", text: counting ? toss.position : "–" }),
-        el("button", { class: "who", title: "tap to fix who tossed, or to swap two tosses", text: toss.swapped ? `${toss.player} ⇅` : toss.player,
+        el("button", { class: "who", title: rig.t("tap to fix who tossed, or to swap two tosses"), text: toss.swapped ? `${toss.player} ⇅` : toss.player,
           onclick: () => fixToss(toss.index, toss.player) }),
         counting
           ? el("button", { class: `card ${card ? `c-${card}` : ""}`, "data-position": toss.position,
-              title: card ? `card ${toss.position}: ${card} (tap to fix)` : "face down (tap to enter)",
-              text: card ? (toss.card_corrected ? `${card} ✎` : card) : "",
+              title: card ? rig.t("card {k}: {card} (tap to fix)", { k: toss.position, card: named(card) }) : rig.t("face down (tap to enter)"),
+              text: card ? (toss.card_corrected ? `${named(card)} ✎` : named(card)) : "",
               onclick: () => fixCard(toss.position, card) })
           : el("span", {}),
-        el("span", { class: `points ${points === 0 ? "zero" : ""}`, title: toss.reason || "",
+        el("span", { class: `points ${points === 0 ? "zero" : ""}`, title: toss.reason ? rig.t(toss.reason) : "",
           text: points === null || points === undefined ? "" : `+${points}` }),
         toss.margin_text || toss.reason ? el("span", { class: "notes" },
           toss.margin_text ? el("span", { class: `margin-short ${toss.margin_us !== null && toss.margin_us < 20000 ? "close" : ""}`,
             title: toss.margin_text, text: shortMargin(toss) }) : null,
           toss.margin_text ? el("span", { class: `margin ${toss.margin_us !== null && toss.margin_us < 20000 ? "close" : ""}`, text: toss.margin_text }) : null,
-          toss.reason ? el("span", { class: "reason", text: toss.reason }) : null) : null,
-        counting ? null : el("span", { class: "why", text: toss.why || "does not count" })));
+          toss.reason ? el("span", { class: "reason", text: rig.t(toss.reason) }) : null) : null,
+        counting ? null : el("span", { class: "why", text: toss.why ? rig.t(toss.why) : rig.t("does not count") })));
     }
     list.replaceChildren(...rows);
     list.style.setProperty("--rows", Math.max(rows.length, 1));
     list.dataset.rows = rows.length;
     if (turn && turn.started && !rows.length) {
-      list.append(el("li", { class: "hint", text: "No toss yet." }));
+      list.append(el("li", { class: "hint", text: rig.t("No toss yet.") }));
     }
   }
 
@@ -167,22 +187,24 @@
     if (!turn || !game) return;
     if (turn.copy) {
       const pts = turn.score && turn.score.copied_points;
-      copy.textContent = `${turn.roller} copies ${turn.copy.player}${turn.copy.confirmed ? "" : " ? (not confirmed)"}${pts !== undefined && pts !== null ? ` (+${pts})` : ""}`;
+      copy.textContent = rig.t("{roller} copies {player}", { roller: turn.roller, player: turn.copy.player }) +
+        (turn.copy.confirmed ? "" : ` ? (${rig.t("not confirmed")})`) + (pts !== undefined && pts !== null ? ` (+${pts})` : "");
     }
     copy.classList.toggle("asking", turn.phase === "copy");
     if (turn.phase === "copy") {
       // the rulebook's order: whom to copy is chosen while the stack is still face down
-      copy.replaceChildren(el("strong", { text: turn.copy ? `${turn.roller} copies ${turn.copy.player}?` : `${turn.roller}: whom do you copy?` }),
+      copy.replaceChildren(el("strong", { text: turn.copy ? `${rig.t("{roller} copies {player}", { roller: turn.roller, player: turn.copy.player })}?`
+        : rig.t("{name}: whom do you copy?", { name: turn.roller }) }),
         el("span", { class: "copy-why", id: "copy-prompt",
-          text: "The cards stay face down until you choose: short presses of your button pick, a hold confirms — or tap a name." }));
+          text: rig.t("The cards stay face down until you choose: short presses of your button pick, a hold confirms — or tap a name.") }));
     }
     if (turn.phase === "review") {
-      pick.append(el("button", { id: "btn-finish", text: "Finish turn ✓",
+      pick.append(el("button", { id: "btn-finish", text: rig.t("Finish turn ✓"),
         onclick: () => rig.post("/api/events", { type: "turn_scored" }) }));
     }
     const open = ["rolling", "tossing", "copy"].includes(turn.phase) && turn.cards_revealed === 0;
     if (turn.started && !turn.copy?.confirmed && open) {
-      pick.append(el("span", { class: "hint", text: `${turn.roller} copies:` }));
+      pick.append(el("span", { class: "hint", text: rig.t("{name} copies:", { name: turn.roller }) }));
       for (const name of game.players) {
         if (name === turn.roller) continue;
         pick.append(el("button", { class: turn.copy && turn.copy.player === name ? "selected" : "", "data-copy": name,
@@ -194,7 +216,7 @@
   function renderTotals(s) {
     const body = $("totals").tBodies[0];
     const game = s.game;
-    if (!game) { body.replaceChildren(el("tr", {}, el("td", { class: "hint", text: "No game yet: start one with New game." }))); return; }
+    if (!game) { body.replaceChildren(el("tr", {}, el("td", { class: "hint", text: rig.t("No game yet: start one with New game.") }))); return; }
     const totals = s.totals || {};
     const best = Math.max(...game.players.map((p) => totals[p] || 0));
     const last = s.last_turn && s.last_turn.score ? s.last_turn.score.net : {};
@@ -208,7 +230,7 @@
     }));
     const info = $("last-turn");
     info.textContent = s.last_turn
-      ? `Turn ${s.last_turn.number}: ${s.last_turn.roller} copied ${s.last_turn.score.copy}` : "";
+      ? rig.t("Turn {number}: {roller} copied {player}", { number: s.last_turn.number, roller: s.last_turn.roller, player: s.last_turn.score.copy }) : "";
   }
 
   function render(s) {
@@ -227,21 +249,21 @@
     let roundText = "";
     if (game && game.turns_each && round > game.turns_each) {
       const k = round - game.turns_each;  // a tie for the lead added full rounds
-      roundText = `Tie! Tie-break round${game.extra_rounds > 1 ? ` ${k} of ${game.extra_rounds}` : ""}`;
+      roundText = game.extra_rounds > 1 ? rig.t("Tie! Tie-break round {k} of {n}", { k, n: game.extra_rounds }) : rig.t("Tie! Tie-break round");
     } else if (game && game.turns_each) {
-      roundText = `Round ${round} of ${game.turns_each}`;
+      roundText = rig.t("Round {k} of {n}", { k: round, n: game.turns_each });
     }
-    let banner = "New game?";
-    if (s.winner) banner = `${s.winner} wins!`;
-    else if (game && s.outcome) banner = "Game over";
-    else if (turn) banner = `${turn.roller}'s turn`;
+    let banner = rig.t("New game?");
+    if (s.winner) banner = rig.t("{name} wins!", { name: s.winner });
+    else if (game && s.outcome) banner = rig.t("Game over");
+    else if (turn) banner = rig.t("{name}'s turn", { name: turn.roller });
     const pips = [];
     const rolls = turn ? turn.rolls : 0;
     for (let i = 0; i < Math.max(3, rolls); i++) pips.push(el("span", { class: `pip ${i < rolls ? "done" : ""} ${i >= 3 ? "extra" : ""}` }));
     return {
-      round: roundText, tie: roundText.startsWith("Tie!"), banner,
-      rolls: turn ? [el("span", { class: "hint", text: "rolls" }), ...pips] : [], rollsTitle: `${rolls} of 3 rolls`,
-      phase: turn ? (PHASES[turn.phase] || ((t) => t.phase))(turn) : (s.outcome ? "game over" : ""),
+      round: roundText, tie: Boolean(game && game.turns_each && round > game.turns_each), banner,
+      rolls: turn ? [el("span", { class: "hint", text: rig.t("rolls") }), ...pips] : [], rollsTitle: rig.t("{k} of 3 rolls", { k: rolls }),
+      phase: turn ? (PHASES[turn.phase] || ((t) => t.phase))(turn) : (s.outcome ? rig.t("game over") : ""),
     };
   }
 
@@ -249,20 +271,20 @@
   // A die drawn small, for a violation that names it ("the pink+blue die, top left, moved")
   function miniDie(face) {
     const colours = faceColours(face);
-    return el("span", { class: "mini-die", title: `${face} die` },
+    return el("span", { class: "mini-die", title: rig.t("{face} die", { face: named(face) }) },
       colours.length ? el("span", { class: "frog", style: frogStyle(colours) }) : null);
   }
   const FACE_IN_TEXT = /the (blue\+yellow|pink\+blue|yellow\+pink|blue|pink|yellow|blank) die/g;
   const VIOLATIONS = {
-    knocked_die: "a settled die was moved", fourth_roll: "a fourth roll", no_new_die: "dice rolled again without a new die",
-    not_all_dice_after_three: "not all six dice after three rolls", too_few_rolls: "all six dice before the third roll",
+    knocked_die: rig.t("a settled die was moved"), fourth_roll: rig.t("a fourth roll"), no_new_die: rig.t("dice rolled again without a new die"),
+    not_all_dice_after_three: rig.t("not all six dice after three rolls"), too_few_rolls: rig.t("all six dice before the third roll"),
   };
 
   function violationNotice(v) {
     const what = VIOLATIONS[v.kind] || v.kind.replace(/_/g, " ");
     const faces = [...new Set([...(v.detail || "").matchAll(FACE_IN_TEXT)].map((m) => m[1]))];
     return el("div", { class: "notice violation", "data-kind": v.kind },
-      el("strong", { text: `Rule broken by ${v.player}: ${what}` }), faces.map(miniDie),
+      el("strong", { text: rig.t("Rule broken by {name}: {what}", { name: v.player, what }) }), faces.map(miniDie),
       v.detail ? el("span", { class: "detail", text: ` — ${v.detail}` }) : null);
   }
 
@@ -270,7 +292,7 @@
     const turn = s.turn;
     const items = [];
     for (const v of turn ? turn.violations || [] : []) items.push(violationNotice(v));
-    for (const heat of turn ? turn.dead_heats || [] : []) items.push(el("div", { class: "notice info", text: heat.text }));
+    for (const heat of turn ? turn.dead_heats || [] : []) items.push(el("div", { class: "notice info", text: rig.t(heat.text) }));
     const problem = turn && turn.problem;
     if (problem && ["copy", "reveal", "review"].includes(turn.phase) && !/whom to copy|cards revealed$/.test(problem)) {
       items.push(el("div", { class: "notice info", text: problem }));
@@ -285,7 +307,7 @@
       $(titleId).textContent = title;
       $(boxId).replaceChildren(...options.map((opt) => el("button", {
         value: opt, class: `chip ${CARDS.includes(opt) ? `c-${opt}` : ""} ${opt === current ? "selected" : ""}`,
-        "data-choice": opt, text: label ? label(opt) : opt })));
+        "data-choice": opt, text: label ? label(opt) : named(opt) })));
       dlg.onclose = () => resolve(dlg.returnValue && dlg.returnValue !== "cancel" ? dlg.returnValue : null);
       dlg.returnValue = "";
       dlg.showModal();
@@ -293,18 +315,18 @@
   }
 
   async function fixDie(index, face) {
-    const chosen = await choose("dlg-die", "dlg-die-title", `Die ${index + 1} shows…`, "die-choices", FACES, face);
+    const chosen = await choose("dlg-die", "dlg-die-title", rig.t("Die {i} shows…", { i: index + 1 }), "die-choices", FACES, face);
     if (chosen && chosen !== face) await rig.post("/api/corrections", { what: "die", index, face: chosen });
   }
 
   async function fixCard(position, card) {
-    const title = card ? `Card ${position} is…` : `Card ${position} (face down) is…`;
+    const title = card ? rig.t("Card {k} is…", { k: position }) : rig.t("Card {k} (face down) is…", { k: position });
     const chosen = await choose("dlg-card", "dlg-card-title", title, "card-choices", CARDS, card);
     if (!chosen || chosen === card) return;
     const revealed = state && state.turn ? state.turn.cards_revealed : 0;
     if (position <= revealed) await rig.post("/api/corrections", { what: "card", index: position - 1, card: chosen });
     else if (position === revealed + 1) await rig.post("/api/events", { type: "card_revealed", card: chosen });
-    else rig.toast(`Cards are revealed in order: card ${revealed + 1} comes first`, "bad");
+    else rig.toast(rig.t("Cards are revealed in order: card {k} comes first", { k: revealed + 1 }), "bad");
   }
 
   async function fixToss(index, player) {
@@ -313,11 +335,12 @@
     // a wrong order (found at the reveal, or before): swap two tosses, each keeps its card
     const swaps = tosses.filter((t) => t.index !== index && t.counting).map((t) => `swap:${t.index}`);
     const label = (opt) => {
+      if (opt === "(no toss)") return rig.t("(no toss)");
       if (!opt.startsWith("swap:")) return opt;
       const other = tosses.find((t) => t.index === Number(opt.slice(5)));
-      return `⇅ swap with ${other.position}. ${other.player}${other.card ? ` (${other.card})` : ""}`;
+      return `⇅ ${rig.t("swap with {k}. {name}", { k: other.position, name: other.player })}${other.card ? ` (${named(other.card)})` : ""}`;
     };
-    const chosen = await choose("dlg-card", "dlg-card-title", `Toss ${index + 1} was…`, "card-choices",
+    const chosen = await choose("dlg-card", "dlg-card-title", rig.t("Toss {i} was…", { i: index + 1 }), "card-choices",
       [...players, "(no toss)", ...swaps], player, label);
     if (!chosen || chosen === player) return;
     let body;
@@ -333,8 +356,8 @@
 
   // ---------------------------------------------------------------- the new-game form
   const fields = () => [
-    el("label", {}, "Turns each ", el("input", { id: "new-turns", type: "number", min: 1, max: 20, placeholder: "auto" })),
-    el("label", {}, "Penalty per violation ", el("input", { id: "new-penalty", type: "number", min: 0, max: 10, value: 0 })),
+    el("label", {}, rig.t("Turns each"), " ", el("input", { id: "new-turns", type: "number", min: 1, max: 20, placeholder: rig.t("auto") })),
+    el("label", {}, rig.t("Penalty per violation"), " ", el("input", { id: "new-penalty", type: "number", min: 0, max: 10, value: 0 })),
   ];
   function read() {
     const options = {};

@@ -1,0 +1,195 @@
+"""Which texts the rig shows, and bringing them into the catalogues.
+
+The message ids come from the source, by Babel's extractors:
+
+- Python: ``_("…")``, ``N_("…")``, ``gettext("…")``, ``ngettext("…", "…", n)`` (and ``_.n("…", "…", n)``);
+- the pages' scripts: ``rig.t("…")`` and ``rig.nt("…", "…", n)`` (``rigI18n.t``, ``rigI18n.nt`` on the league page);
+- the pages' HTML: the text, ``title``, ``aria-label``, ``placeholder`` and ``alt`` of every element marked ``data-i18n``
+  (:func:`extract_html`; the server translates those same texts when it serves the page,
+  :func:`translate_html`);
+- each registered game's title, description, key line, keys and player hint (the Game menu).
+
+``python -m rig.i18n.extract`` writes every id into ``rig/locale/*/LC_MESSAGES/rig.po`` (keeping the
+translations there, marking the ids no longer in the source obsolete); ``tests/test_i18n.py`` counts the
+German translations and fails below 100 %.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from rig.i18n import DOMAIN, LANGUAGES, gettext, po_path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY_KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "n": (1, 2)}
+JS_KEYWORDS = {"rig.t": None, "rig.nt": (1, 2), "rigI18n.t": None, "rigI18n.nt": (1, 2)}
+
+# an element marked data-i18n: its attributes and its text (no child elements: mark the child instead)
+_MARKED = re.compile(r"<(?P<tag>[a-zA-Z0-9]+)(?P<attrs>[^>]*\sdata-i18n(?=[\s=>])[^>]*)>(?P<text>[^<]*)", re.S)
+_ATTR = re.compile(r'\s(?P<name>title|aria-label|placeholder|alt)="(?P<value>[^"]*)"')
+
+
+def _norm(text: str) -> str:
+    return " ".join(html.unescape(text).split())
+
+
+def html_messages(text: str) -> Iterator[tuple[int, str]]:
+    """``(line, message id)`` of each text marked ``data-i18n`` in a page."""
+    for match in _MARKED.finditer(text):
+        line = text.count("\n", 0, match.start()) + 1
+        body = _norm(match["text"])
+        if body:
+            yield line, body
+        for attr in _ATTR.finditer(match["attrs"]):
+            if _norm(attr["value"]):
+                yield line, _norm(attr["value"])
+
+
+def translate_html(text: str, lang: str) -> str:
+    """The page with every ``data-i18n`` text in ``lang`` (the rest as it is; the marks taken out)."""
+
+    def element(match: re.Match) -> str:
+        attrs = _ATTR.sub(lambda a: f' {a["name"]}="{html.escape(gettext(_norm(a["value"]), lang))}"'
+                          if _norm(a["value"]) else a[0], match["attrs"])
+        body = match["text"]
+        if _norm(body):
+            lead = body[: len(body) - len(body.lstrip())]
+            trail = body[len(body.rstrip()):]
+            body = f"{lead}{html.escape(gettext(_norm(body), lang), quote=False)}{trail}"
+        attrs = re.sub(r"\sdata-i18n(?=[\s>]|$)", "", attrs)  # the mark has done its work
+        return f"<{match['tag']}{attrs}>{body}"
+
+    return _MARKED.sub(element, text)
+
+
+def render_page(text: str, lang: str, catalogue: dict) -> str:
+    """A page in ``lang``: ``<html lang>``, its ``data-i18n`` texts, and ``catalogue`` embedded for its
+    scripts (``<script id="rig-i18n">``, read by ``static/i18n.js``)."""
+    import json
+
+    text = re.sub(r'<html lang="[^"]*"', f'<html lang="{lang}"', translate_html(text, lang), count=1)
+    embedded = json.dumps(catalogue, ensure_ascii=False).replace("</", "<\\/")
+    return text.replace("</head>", f'<script type="application/json" id="rig-i18n">{embedded}</script>\n</head>', 1)
+
+
+def extract_html(fileobj, keywords, comment_tags, options):
+    """A Babel extraction method for the pages' HTML (``data-i18n``)."""
+    text = fileobj.read().decode("utf-8")
+    for line, message in html_messages(text):
+        yield line, "_", message, []
+
+
+def _files() -> Iterator[tuple[Path, str]]:
+    core = (ROOT / "rules", ROOT / "engine")
+    for path in sorted(ROOT.rglob("*.py")):
+        if not any(path.is_relative_to(c) for c in core):
+            yield path, "python"
+    for path in sorted(ROOT.rglob("*.js")):
+        yield path, "javascript"
+    for path in sorted(ROOT.rglob("*.html")):
+        yield path, "html"
+
+
+_JS_STRING = r'"((?:[^"\\]|\\.)*)"'
+_JS_T = re.compile(rf"\b(?:rig|rigI18n)\.t\(\s*{_JS_STRING}")
+_JS_NT = re.compile(rf"\b(?:rig|rigI18n)\.nt\(\s*{_JS_STRING}\s*,\s*{_JS_STRING}")
+
+
+def _js_calls(text: str) -> Iterator[tuple[int, str | tuple[str, str]]]:
+    """``(line, id)`` of every ``rig.t("…")`` and ``rig.nt("…", "…")`` with literal ids, by a plain scan."""
+    import json
+
+    for match in _JS_T.finditer(text):
+        yield text.count("\n", 0, match.start()) + 1, json.loads(f'"{match[1]}"')
+    for match in _JS_NT.finditer(text):
+        yield text.count("\n", 0, match.start()) + 1, (json.loads(f'"{match[1]}"'), json.loads(f'"{match[2]}"'))
+
+
+def _game_messages() -> Iterator[tuple[str, str]]:
+    from rig import registry
+
+    for game in registry.games():
+        where = f"rig.games.{game.name}"
+        for text in (game.title, game.short_title, game.description, game.key_hint, game.player_hint):
+            if text:
+                yield where, text
+        for _key, what in game.keys:
+            yield where, what
+
+
+def source_messages() -> dict[str | tuple[str, str], list[tuple[str, int]]]:
+    """Every message id the rig shows, with where it is (``(file, line)``); a plural is ``(one, many)``."""
+    from babel.messages.extract import extract
+
+    found: dict[str | tuple[str, str], list[tuple[str, int]]] = {}
+    for path, method in _files():
+        with path.open("rb") as fh:
+            if method == "html":
+                items = ((line, message) for line, _f, message, _c in extract_html(fh, None, None, None))
+            else:
+                keywords = PY_KEYWORDS if method == "python" else JS_KEYWORDS
+                options = {"parse_template_string": "true"} if method == "javascript" else {}  # rig.t inside `${…}` too
+                items = ((line, message) for line, message, _c, _x in extract(method, fh, keywords=keywords,
+                                                                              options=options))
+            if method == "javascript":  # and every call Babel's lexer misses (inside `${…}` with an object)
+                items = [*items, *_js_calls(path.read_text(encoding="utf-8"))]
+            for line, message in items:
+                if isinstance(message, tuple):
+                    message = tuple(m for m in message if m)[:2]
+                    if len(message) == 1:
+                        message = message[0]
+                if message:
+                    found.setdefault(message, []).append((str(path.relative_to(ROOT.parent)), line))
+    for where, text in _game_messages():
+        found.setdefault(text, []).append((where, 0))
+    return found
+
+
+def template():
+    """The catalogue template: every id of :func:`source_messages`."""
+    from babel.messages.catalog import Catalog
+
+    catalog = Catalog(domain=DOMAIN, project="rig", charset="utf-8")
+    for message, where in source_messages().items():
+        flags = ("python-brace-format",) if "{" in (message if isinstance(message, str) else message[0]) else ()
+        catalog.add(message, locations=where, flags=flags)
+    return catalog
+
+
+def update() -> dict[str, int]:
+    """Bring every id into each language's ``.po``; English says each id as it is (the ids are English). Returns the ids counted."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import read_po, write_po
+
+    counts = {}
+    for lang in LANGUAGES:
+        pot = template()  # a template of its own: the catalogue takes its new messages over as they are
+        path = po_path(lang)
+        if path.is_file():
+            with path.open("rb") as fh:
+                catalog = read_po(fh, locale=lang, domain=DOMAIN)
+        else:
+            catalog = Catalog(locale=lang, domain=DOMAIN, project="rig", charset="utf-8")
+        catalog.update(pot, no_fuzzy_matching=True, update_creation_date=False)
+        catalog.obsolete.clear()
+        catalog.fuzzy = False
+        catalog.project, catalog.version = "rig", ""
+        catalog.copyright_holder = "the rig's authors"
+        if lang == "en":  # the ids are English: each says itself
+            for message in catalog:
+                if message.id:
+                    message.string = tuple(message.id) if isinstance(message.id, (tuple, list)) else message.id
+        path.parent.mkdir(parents=True, exist_ok=True)
+        buffer = io.BytesIO()
+        write_po(buffer, catalog, width=120, omit_header=False, sort_output=False, include_lineno=False)
+        path.write_bytes(buffer.getvalue())
+        counts[lang] = len([m for m in catalog if m.id])
+    return counts
+
+
+if __name__ == "__main__":  # pragma: no cover
+    print(update())
