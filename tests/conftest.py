@@ -6,10 +6,16 @@ from pathlib import Path
 import pytest
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
-    # Playwright's sync API keeps an event loop running on the main thread for as long as the
-    # session-scoped browser lives; tests calling asyncio.run() must not come after it.
+    # Playwright's sync API keeps an event loop running on the main thread for as long as the browser
+    # lives (package-scoped: tests/browser/conftest.py); tests calling asyncio.run() must not run then.
+    # In one process the browser tests come last; under pytest-xdist (`make test`: -n 2 --dist loadgroup)
+    # they are one group, run one after another by one worker, whose browser closes when they are done.
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    for item in items:
+        if item.get_closest_marker("browser") is not None:
+            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 @pytest.fixture
