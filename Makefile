@@ -8,6 +8,10 @@ RUN_STAMP := $(VENV)/.installed-run
 # make run PORT=8081: the scoreboard's port (RUN_ARGS passes any other `rig run` option); := so a PORT
 # in the environment (set for some other program) does not move the rig
 PORT   :=
+# make test runs the suite on two pytest-xdist workers (the browser tests stay together on one of them:
+# the xdist_group "browser", tests/conftest.py); make test TEST_JOBS=0 runs it in one process
+TEST_JOBS ?= 2
+XDIST  = $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist loadgroup)
 
 .PHONY: run test test-fast browser test-tools mosquitto league-demo bench hardware-test install clean venv
 
@@ -37,11 +41,11 @@ run: $(RUN_STAMP)
 ## test: set up and run the whole test suite (installs Debian's chromium for the browser tests, mosquitto
 ## for the league tests, systemd-analyze and desktop-file-validate for the install-script tests)
 test: $(STAMP) browser mosquitto test-tools
-	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q $(XDIST) $(PYTEST_ARGS)
 
 ## test-fast: the suite without the browser tests
 test-fast: $(STAMP) mosquitto
-	$(BIN)/python -m pytest -q -m 'not browser' $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q $(XDIST) -m 'not browser' $(PYTEST_ARGS)
 
 ## browser: Debian's chromium for Playwright (its own browser download does not work offline)
 browser:

@@ -265,7 +265,7 @@ def test_the_end_of_a_replay_is_shown_as_finished_not_as_a_failure(config, tmp_p
     camera = CameraConfig(f"replay:{recording(tmp_path / 'rec')}", 640, 480, 25)
     with Rig(replace(config, camera=camera), mode="real", data_dir=tmp_path / "data",
              pin_factory=MockFactory()) as rig:
-        assert rig.watcher.wait(30)
+        assert rig.watcher.wait(WAIT_S)
         status = rig.status()
         keys = {n["key"]: n for n in status["notices"]}
         assert "camera-thread" not in keys
@@ -462,10 +462,16 @@ def test_same_colour_cards_in_a_row_are_each_booked_in_their_slot(config, tmp_pa
         for k, (card, linger) in enumerate(zip(cards, (False, True, True, False)), start=1):
             sim.show_card(card, layout=layout, linger=linger)
 
+            shown_at = rig.watcher.frames_seen
+
             def booked_or_asked(s, k=k):  # a card laid exactly on one alike may be asked about: it was
                 asked = [n for n in rig.status()["notices"] if n.get("ask")]
                 return s["turn"]["cards_revealed"] == k or (asked and rig.answer(asked[0]["key"], True) and False)
 
-            wait_for(rig, booked_or_asked, what=f"card {k}")
+            # booked within 250 camera frames (10 s of the simulated camera): a bound on frames, not on
+            # time, so a card never booked fails in seconds, not after RIG_TEST_WAIT_S
+            wait_for(rig, lambda s, ok=booked_or_asked: ok(s) or rig.watcher.frames_seen > shown_at + 250
+                     or not rig.watcher.running, what=f"card {k}")
+            assert rig.service.state()["turn"]["cards_revealed"] == k, f"card {k} not booked in 250 frames"
         state = wait_for(rig, lambda s: s["turn"]["phase"] == "review", what="the score")
         assert [t["card"] for t in state["turn"]["tosses"]] == cards

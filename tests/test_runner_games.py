@@ -13,6 +13,7 @@ from rig.games.blitz.rules import BlitzRules, Roll
 from rig.runner import Rig
 from rig.vision.profile import default_profile_path
 from tests.test_runner import wait_for
+from tests.waiting import wait_frames, wait_until
 
 
 @pytest.fixture
@@ -34,7 +35,11 @@ def test_wuerfelblitz_throw_buzz_judge_and_timeout(config, tmp_path):
         rig.sim.press("Ben")
         state = wait_for(rig, lambda s: len(s["turn"]["buzzes"]) == 2, what="two buzzes")
         assert state["turn"]["answerer"] == "Cleo" and "Cleo beat Ben by" in state["turn"]["buzzes"][1]["margin_text"]
-        time.sleep(1.3)  # someone is answering: no timeout
+        # someone is answering: no timeout, though the camera's frames are now past the 1 s limit
+        settled = state["turn"]["settled_t_us"]
+        wait_until(lambda: rig.watcher.latest and rig.watcher.latest[0] >= settled + 1_300_000,
+                   "camera frames 1.3 s after the throw was read")
+        wait_frames(rig.watcher, 2)  # and those frames have been handled
         assert rig.service.state()["turn"]["phase"] == "judge"
         answer = BlitzRules().score(Roll.parse(faces)).answer
         rig.service.submit({"type": "answer_judged", "answer": answer})

@@ -29,7 +29,9 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+# package scope: the browser (and Playwright's event loop on the main thread) closes once the browser
+# tests are done, so a test using asyncio.run() may follow them in the same process (pytest-xdist)
+@pytest.fixture(scope="package")
 def browser():
     if not CHROMIUM.exists():
         pytest.skip("/usr/bin/chromium is missing: `make browser` (or apt-get install chromium) installs it")
@@ -87,12 +89,12 @@ class RigServer:
         raise RuntimeError("rig run did not answer")
 
     def state(self) -> dict:
-        with urllib.request.urlopen(self.url + "api/state", timeout=5) as response:
+        with urllib.request.urlopen(self.url + "api/state", timeout=WAIT_S) as response:
             return json.load(response)
 
     def rig(self) -> dict:
         """``GET /api/rig``: mode, camera (with its frame count), notices."""
-        with urllib.request.urlopen(self.url + "api/rig", timeout=5) as response:
+        with urllib.request.urlopen(self.url + "api/rig", timeout=WAIT_S) as response:
             return json.load(response)
 
     def frames(self) -> int:
@@ -108,7 +110,7 @@ class RigServer:
         request = urllib.request.Request(self.url + path.lstrip("/"), data=json.dumps(body).encode(),
                                          headers={"content-type": "application/json"}, method="POST")
         try:
-            with urllib.request.urlopen(request, timeout=10) as response:
+            with urllib.request.urlopen(request, timeout=WAIT_S) as response:
                 return json.load(response)
         except urllib.error.HTTPError as exc:  # say what the rig answered, not only its status
             answer = exc.read().decode(errors="replace")
@@ -136,7 +138,7 @@ class RigServer:
         return self.proc.returncode
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def rig_server(browser, tmp_path_factory):
     """One ``rig run --sim`` for the tests that start their own game on it."""
     server = RigServer(tmp_path_factory.mktemp("rig") / "data").start()

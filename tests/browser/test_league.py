@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from rig.league.broker import LocalBroker, mosquitto_binary
+from tests.waiting import WAIT_S
 
 from .conftest import RigServer
 
@@ -59,7 +60,7 @@ def test_the_league_demo_page_shows_standings_games_and_tables(page, artifacts, 
         assert page.js_errors == []
     finally:
         demo.send_signal(signal.SIGINT)
-        demo.wait(timeout=20)
+        demo.wait(timeout=WAIT_S)
         demo.stdout.close()
 
 

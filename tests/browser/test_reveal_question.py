@@ -30,10 +30,10 @@ def test_a_question_notice_has_yes_and_no_buttons_that_answer_it(page, rig_serve
     page.route("**/api/answer", answer)
     page.goto(rig_server.url)
     notice = page.locator('.notice[data-key="card-question"]')
-    expect(notice).to_contain_text("Was that a second pink card?", timeout=20_000)
+    expect(notice).to_contain_text("Was that a second pink card?")
     expect(notice.locator("button[data-answer=no]")).to_be_visible()
     notice.locator("button[data-answer=yes]").click()
-    expect(notice).to_have_count(0, timeout=10_000)  # answered: the page asks the rig again at once
+    expect(notice).to_have_count(0)  # answered: the page asks the rig again at once
     assert answers == [{"key": "card-question", "answer": "yes"}]
     assert page.js_errors == []
     page.unroute_all(behavior="ignoreErrors")  # a poll still on its way when the page closes

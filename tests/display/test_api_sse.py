@@ -11,7 +11,7 @@ from starlette.applications import Starlette
 
 from rig.display.api import api_routes
 from rig.engine.service import EngineService
-from tests.waiting import wait_until
+from tests.waiting import WAIT_S, wait_until
 
 
 def free_port():
@@ -53,7 +53,7 @@ def read_event(lines):
 
 def test_stream_sends_state_on_connect_and_after_each_change(server):
     service, url = server
-    with httpx.Client(timeout=10) as client, client.stream("GET", url + "/api/events") as response:
+    with httpx.Client(timeout=WAIT_S) as client, client.stream("GET", url + "/api/events") as response:
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/event-stream")
         lines = response.iter_lines()

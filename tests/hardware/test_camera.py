@@ -20,6 +20,7 @@ from rig.hardware.picamera import PiCamera, locked_controls
 from rig.hardware.replay import ReplaySource
 from rig.hardware.usbcam import UsbCamera
 from rig.hardware.virtual import VirtualTable
+from tests.waiting import WAIT_S
 
 RIG = Path(__file__).resolve().parents[2] / "rig"
 
@@ -236,7 +237,7 @@ def test_watcher_plays_a_replay_to_its_end(tmp_path):
     write_frames(tmp_path, 6)
     tracker, seen = Recorder(), []
     with CameraWatcher(ReplaySource(tmp_path, realtime=False), tracker, seen.append) as watcher:
-        assert watcher.wait(30)
+        assert watcher.wait(WAIT_S)
     assert tracker.frames == 6 and watcher.frames_seen == 6 and seen == []
     assert watcher.latest[0] == 1_250_000
 
@@ -244,7 +245,7 @@ def test_watcher_plays_a_replay_to_its_end(tmp_path):
 def test_the_end_of_a_replay_is_an_expected_end(tmp_path):
     write_frames(tmp_path, 4)
     with CameraWatcher(ReplaySource(tmp_path, realtime=False), Recorder(), print) as watcher:
-        assert watcher.wait(30)
+        assert watcher.wait(WAIT_S)
         assert watcher.ended and not watcher.running and watcher.lost is None
         assert "ended" in repr(watcher)
     looping = CameraWatcher(ReplaySource(tmp_path, realtime=False, loop=True), Recorder(), print)
@@ -273,10 +274,10 @@ def test_watcher_reports_loss_retries_and_recovers():
     watcher = CameraWatcher(table, tracker, on_event, on_frame=on_frame, backoff=(0.01, 0.02))
     with watcher:
         table.drop()
-        assert lost.wait(30)
+        assert lost.wait(WAIT_S)
         assert watcher.lost == "camera virtual: no frames (simulated unplug)"
         table.restore()
-        assert back.wait(30) and flowing.wait(30)
+        assert back.wait(WAIT_S) and flowing.wait(WAIT_S)
     assert [e.type for e in events] == ["camera_lost", "camera_recovered"]
     assert events[0].t_us <= events[1].t_us
     assert tracker.resets == 1 and watcher.lost is None

@@ -7,7 +7,6 @@ import json
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -61,9 +60,13 @@ def test_broker_crash_and_league_restart_lose_nothing_and_count_nothing_twice(br
         broker.start()
         wait_for(lambda: all(t.publisher.link()["connected"] for t in tables), 15, "the tables to reconnect")
         league.close()  # the league goes away while the tables play on: the broker keeps its session
-        time.sleep(0.5)
+        played = {t.name: t.service.log.last_seq() for t in tables}
+        wait_for(lambda: all(t.service.log.last_seq() >= played[t.name] + 20 for t in tables), 5,
+                 "the tables to play on while the league is away")
         league = League(tmp_path / "league.sqlite3", broker.settings("league")).start()
-        time.sleep(0.5)
+        counted = dict(league.store.counted())
+        wait_for(lambda: all(league.store.counted().get(t.name, 0) > counted.get(t.name, 0) for t in tables), 5,
+                 "the restarted league to count the tables again")
         for table in tables:
             table.player.stop()
         services = {t.name: t.service for t in tables}
