@@ -41,6 +41,8 @@ _TEXTURE_CACHE: dict = {}
 
 @dataclass(frozen=True)
 class TrueDie:
+    """A die as the frame shows it (this generator shares no code with rig.vision, by design)."""
+
     face: str
     x: float
     y: float

@@ -51,7 +51,7 @@ def run(args) -> int:
     import cv2
 
     from rig.bench.tables import _photo_patch
-    from rig.bench.unseen import _line, score, textures_dir
+    from rig.bench.unseen import _line, tally, textures_dir
     from rig.errors import RigError
     from rig.twin.table import DRIFTS, TwinTable
     from rig.vision.dice import read_dice
@@ -92,18 +92,7 @@ def run(args) -> int:
                 t0 = time.perf_counter()
                 reading = read_dice(img, profile)
                 times.append(time.perf_counter() - t0)
-                right, counted, wrong, cocked = score(truth, reading, 0.6 * table.notes["die_px"])
-                flagged = reading.status != "ok"
-                row["frames"] += 1
-                row["right"] += right
-                row["dice"] += counted
-                row["silent"] += wrong and not flagged
-                row["needless"] += flagged and not wrong and not cocked
-                row["cocked"] += cocked
-                row["cocked_flagged"] += cocked and flagged
-                if len(truth) == 6 and not cocked:
-                    row["turns6"] += 1
-                    row["right6"] += not wrong
+                tally(row, truth, reading, 0.6 * table.notes["die_px"])
                 if show is not None and drift == "same" and k < 3:
                     _draw(show / f"twin-{seed}-turn{k}.png", img, truth, reading)
             for key in row:

@@ -47,6 +47,22 @@ def score(truth, reading, tol: float) -> tuple[int, int, bool, bool]:
     return right, counted, wrong, cocked
 
 
+def tally(row: dict, truth, reading, tol: float) -> None:
+    """Add one frame's reading to ``row``: dice right and counted, silent and needless flags, cocked dice."""
+    right, counted, wrong, cocked = score(truth, reading, tol)
+    flagged = reading.status != "ok"
+    row["frames"] += 1
+    row["right"] += right
+    row["dice"] += counted
+    row["silent"] += wrong and not flagged
+    row["needless"] += flagged and not wrong and not cocked
+    row["cocked"] += cocked
+    row["cocked_flagged"] += cocked and flagged
+    if len(truth) == 6 and not cocked:
+        row["turns6"] += 1
+        row["right6"] += not wrong
+
+
 def run(args) -> int:
     import cv2
 
@@ -84,18 +100,7 @@ def run(args) -> int:
                 t0 = time.perf_counter()
                 reading = read_dice(frame, profile)
                 times.setdefault(table.size, []).append(time.perf_counter() - t0)
-                right, counted, wrong, cocked = score(truth, reading, 0.6 * table.die)
-                flagged = reading.status != "ok"
-                row["frames"] += 1
-                row["right"] += right
-                row["dice"] += counted
-                row["silent"] += wrong and not flagged
-                row["needless"] += flagged and not wrong and not cocked
-                row["cocked"] += cocked
-                row["cocked_flagged"] += cocked and flagged
-                if len(truth) == 6 and not cocked:
-                    row["turns6"] += 1
-                    row["right6"] += not wrong
+                tally(row, truth, reading, 0.6 * table.die)
             for key in row:
                 total[name][key] += row[key]
             print("  " + _line(name, row))

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from rig.twin import physics
+from rig.vision.table_scene import TrueDie
 
 #: the lamp drifts the benchmark reads each table under: (brightness factor, kelvin shift)
 DRIFTS = {"same": (1.0, 0), "lamp x0.8": (0.8, 0), "lamp x1.2": (1.2, 0), "700 K warmer": (1.0, -700)}
@@ -219,15 +220,6 @@ class TwinTable:
         xy = project(self, tops)
         return [TrueDie(d.face, float(x), float(y), d.cocked) for d, (x, y) in zip(shot.dice, xy)]
 
-
-@dataclass(frozen=True)
-class TrueDie:
-    """A die as the frame shows it: face up, top centre (px), cocked."""
-
-    face: str
-    x: float
-    y: float
-    cocked: bool = False
 
 
 @functools.lru_cache(maxsize=256)
