@@ -14,7 +14,7 @@ import socket
 import threading
 
 from rig import registry
-from rig.runner import Rig, RunError
+from rig.app.runner import Rig, RunError
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """The one place that wires the rig together: inputs → engine → display.
 
 :class:`Rig` owns the engine service, the toss inputs, the camera with its roll tracker and
-card reader, and (in simulation mode) the :class:`rig.simulator.Simulator`; :func:`rig.serve.serve`
+card reader, and (in simulation mode) the :class:`rig.app.simulator.Simulator`; :func:`rig.app.serve.serve`
 puts the web app on a socket and tells systemd it is ready. The real rig and simulation mode run the same
 code: simulation only swaps the pin factory for gpiozero's ``MockFactory`` and the camera
 for the virtual table.
@@ -26,106 +26,21 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rig.config import RigConfig, default_config_path
+from rig.config import RigConfig
 from rig import registry
-from rig.errors import RigError, RunError  # noqa: F401  (RunError: re-exported, rig.runner.RunError)
+from rig.app.modes import MODES, SIM_FRAME, SIM_MAX_FPS, sim_seats
+from rig.app.notices import Notice, Notices
+from rig.app.seats import Seats
+from rig.errors import RigError, RunError  # noqa: F401  (RunError: re-exported, rig.app.runner.RunError)
 
 if TYPE_CHECKING:
-    from rig.simulator import Simulator
+    from rig.app.simulator import Simulator
 
 log = logging.getLogger(__name__)
-
-MODES = ("sim", "real")
-PI_MODEL_FILE = Path("/proc/device-tree/model")
-
-
-def on_raspberry_pi(model_file: Path = PI_MODEL_FILE) -> bool:
-    """True on a Raspberry Pi (its device tree says so)."""
-    try:
-        return "raspberry pi" in model_file.read_bytes().decode("ascii", "replace").lower()
-    except OSError:
-        return False
-
-
-def resolve_mode(requested: str | None, config: RigConfig, *, on_pi: bool | None = None) -> str:
-    """``"real"`` or ``"sim"``: as requested, else real on a Pi whose config names a real camera.
-
-    >>> resolve_mode(None, RigConfig.default(), on_pi=True)  # the default config has the virtual camera
-    'sim'
-    >>> from dataclasses import replace
-    >>> from rig.config import CameraConfig
-    >>> resolve_mode(None, replace(RigConfig.default(), camera=CameraConfig("picamera2")), on_pi=True)
-    'real'
-    >>> resolve_mode(None, replace(RigConfig.default(), camera=CameraConfig("picamera2")), on_pi=False)
-    'sim'
-    """
-    if requested is not None:
-        if requested not in MODES:
-            raise RunError(f"unknown mode {requested!r} (modes: {', '.join(MODES)})")
-        return requested
-    if on_pi is None:
-        on_pi = on_raspberry_pi()
-    return "real" if on_pi and config.camera.source != "virtual" else "sim"
-
-
-def load_config(path: str | os.PathLike[str] | None) -> RigConfig:
-    """The config file given, else ``$RIG_CONFIG``, else ``/etc/rig/rig.toml`` if installed, else the
-    built-in default (five simulated players)."""
-    path = path if path is not None else default_config_path()
-    return RigConfig.load(path) if path is not None else RigConfig.default()
-
-
-@dataclass(frozen=True)
-class Notice:
-    """Something the players should know that is not a game event (camera lost, input stuck)."""
-
-    key: str
-    text: str
-    kind: str = "warn"  # "warn" | "bad" | "info"
-    action: str | None = None  # a one-tap fix: the button's label ...
-    href: str | None = None  # ... and where it leads
-    ask: bool = False  # a yes/no question: answered by POST /api/answer {"key": key, "answer": "yes"|"no"}
-
-    def to_dict(self) -> dict:
-        out = {"key": self.key, "text": self.text, "kind": self.kind}
-        if self.action and self.href:
-            out.update(action=self.action, href=self.href)
-        if self.ask:
-            out.update(ask="/api/answer", answers=["yes", "no"])
-        return out
-
-
-SIM_FRAME = (640, 480)
-#: the most seats a game has (the largest game seats 8 players)
-MAX_SEATS = 8
-
-
-def sim_seats(players) -> tuple:
-    """The configured inputs, then mock inputs on free pins for the seats up to :data:`MAX_SEATS`.
-
-    >>> [(p.name, p.pin) for p in sim_seats(RigConfig.default().players)[5:]]
-    [('seat 6', 'GPIO26'), ('seat 7', 'GPIO23'), ('seat 8', 'GPIO24')]
-    """
-    from rig.config import DEFAULT_PINS, PlayerInput
-
-    seats = list(players)
-    used = {p.pin for p in seats}
-    names = {p.name for p in seats}
-    free = [pin for pin in (*DEFAULT_PINS, *(f"GPIO{n}" for n in range(2, 28))) if pin not in used]
-    while len(seats) < MAX_SEATS and free:
-        pin = free.pop(0)
-        used.add(pin)
-        name = f"seat {len(seats) + 1}"
-        while name in names:
-            name += "'"
-        names.add(name)
-        seats.append(PlayerInput(name, pin, "button"))
-    return tuple(seats)
-SIM_MAX_FPS = 30.0
 
 
 class _Gate:
@@ -145,7 +60,7 @@ class _Gate:
         return getattr(self.tracker, name)
 
 
-class Rig:
+class Rig(Notices, Seats):
     """The running rig: engine, toss inputs, camera, card reader; in simulation mode also :attr:`sim`.
 
     ``with Rig(config, mode="sim", data_dir=tmp) as rig: rig.app()`` — ``start`` opens the
@@ -264,7 +179,7 @@ class Rig:
         if self.use_camera:
             self._start_camera()
         if self.mode == "sim":
-            from rig.simulator import Simulator
+            from rig.app.simulator import Simulator
 
             self.sim = Simulator(self)
         self.desk = self._make_desk()
@@ -401,57 +316,6 @@ class Rig:
         camera_ok = not self.use_camera or (watcher is not None and (watcher.running or watcher.ended))
         return self._started and inputs_ok and camera_ok
 
-    # -- notices ---------------------------------------------------------------------------
-    def notice(self, key: str, text: str | None, kind: str = "warn", *, action: str | None = None,
-               href: str | None = None, ask: bool = False) -> None:
-        """Show (``text``) or clear (None) a notice on the display (``ask``: a yes/no question)."""
-        with self._lock:
-            if text is None:
-                self._notices.pop(key, None)
-            else:
-                self._notices[key] = Notice(key, text, kind, action, href, ask)
-
-    def answer(self, key: str, yes: bool) -> bool:
-        """The players' answer to the question notice ``key`` (False: no such question is open)."""
-        with self._lock:
-            notice = self._notices.get(key)
-        if notice is None or not notice.ask:
-            return False
-        return bool(self.game.on_answer(self, key, yes))
-
-    # -- seats: the game's players sit at the configured inputs in order -------------------
-    def seats(self) -> dict[str, str]:
-        """Input name (config) → the player of the current game in that seat."""
-        state = self.service.state() if self.service else {"game": None}
-        names = state["game"]["players"] if state.get("game") else [p.name for p in self.config.players]
-        return {p.name: names[i] for i, p in enumerate(self.seat_inputs) if i < len(names)}
-
-    def admit_game(self, event) -> None:
-        """Refuse up front a new game with more players than toss inputs (the engine logs the refusal)."""
-        from rig.engine import EventRefused
-
-        try:
-            needs_inputs = registry.get(event.get("game") or registry.DEFAULT).needs_inputs
-        except RigError:
-            return  # not a game the rig knows: the engine refuses it
-        players = event.get("players") or []
-        have = len(self.seat_inputs)
-        if not needs_inputs or len(players) <= have:
-            return
-        names = ", ".join(str(p) for p in players[have:])
-        raise EventRefused(
-            f"{len(players)} players but only {have} toss input{'s' if have != 1 else ''}: "
-            f"{names} would have no button or beam. Wire one more input per extra seat and add a "
-            f"[[players]] entry with its pin to the config (rig config wiring shows the free pins), "
-            f"or start with at most {have} players")
-
-    def input_of(self, player: str) -> str:
-        """The config's input for the current game's ``player`` (same seat)."""
-        for input_name, seated in self.seats().items():
-            if seated == player:
-                return input_name
-        raise RunError(f"no toss input for {player!r} (players: {', '.join(self.seats().values())})")
-
     # -- inputs → engine -------------------------------------------------------------------
     def _on_toss(self, toss) -> None:
         player = self.seats().get(toss.player)
@@ -490,19 +354,6 @@ class Rig:
         reading = reader(frame)
         self._watch_light(getattr(reading, "light", None))
         return reading
-
-    def _watch_light(self, light) -> None:
-        """One notice, with a one-tap recalibration, while the light is beyond what the reader
-        corrects (a frame whose floor is mostly hidden says nothing either way)."""
-        if light is None or not light.reliable:
-            return
-        if light.correctable:
-            if "light" in self._notices:
-                self.notice("light", None)
-        elif "light" not in self._notices:
-            from rig.vision.light import drift_text
-
-            self.notice("light", drift_text(light), "warn", action="Recalibrate", href="/calibrate?recalibrate=1")
 
     def use_game(self, state: dict) -> None:
         """Follow the current game's kind: its reader, its tracker settings, its dice on the virtual table."""
@@ -609,7 +460,7 @@ class Rig:
                 self.tracker.reset_motion()
 
     def _make_desk(self):
-        from rig.calibration_desk import CalibrationDesk
+        from rig.app.calibration_desk import CalibrationDesk
 
         return CalibrationDesk(self) if self.use_camera else None
 
