@@ -3,7 +3,7 @@
 Importing the package does nothing surprising: no logging set-up, no hardware access,
 no environment changes. The layers are ``rig.rules`` (pure rules), ``rig.vision`` (pure
 image functions), ``rig.hardware`` (camera and GPIO adapters), ``rig.engine`` (event log
-and game state), ``rig.display`` (web app), wired together by ``rig.runner``.
+and game state), ``rig.display`` (web app), wired together by ``rig.app.runner``.
 """
 
 __version__ = "0.1.0"

@@ -161,7 +161,7 @@ class Game:
         """
         return None
 
-    # -- turn flow (the runner calls these with itself: ``table`` is a :class:`rig.runner.Rig`) --
+    # -- turn flow (the runner calls these with itself: ``table`` is a :class:`rig.app.runner.Rig`) --
     def on_camera_event(self, table: Any, event: Any) -> bool:
         """Handle a roll tracker event (True: handled; False: the runner's common handling)."""
         return False

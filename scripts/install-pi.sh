@@ -133,7 +133,7 @@ PY="$VENV/bin/python"
 [ -x "$PY" ] || PY="$PYTHON"
 FACTS=$(cd "$ROOT" && "$PY" -c 'import sys
 from rig.config import RigConfig
-from rig.serve import page_urls
+from rig.app.serve import page_urls
 config = RigConfig.load(sys.argv[1])
 print(page_urls(config.server.listen, config.server.port)[0])
 print(config.data_dir or "")' "$CONFIG_DEST") \

@@ -18,8 +18,9 @@ from gpiozero.pins.mock import MockFactory
 
 from rig.config import CameraConfig, RigConfig, TossConfig
 from rig.errors import ConfigError, RigError
-from rig.runner import Rig, RunError, load_config, on_raspberry_pi, resolve_mode
-from rig.serve import bind_socket, page_urls
+from rig.app.modes import load_config, on_raspberry_pi, resolve_mode
+from rig.app.runner import Rig, RunError
+from rig.app.serve import bind_socket, page_urls
 from rig.vision.profile import default_profile_path
 from tests.waiting import WAIT_S, wait_frames, wait_until
 

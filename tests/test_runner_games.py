@@ -10,7 +10,7 @@ import pytest
 
 from rig.config import RigConfig, TossConfig
 from rig.games.blitz.rules import BlitzRules, Roll
-from rig.runner import Rig
+from rig.app.runner import Rig
 from rig.vision.profile import default_profile_path
 from tests.test_runner import wait_for
 from tests.waiting import wait_frames, wait_until

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from rig.config import RigConfig, TossConfig
-from rig.runner import Rig
+from rig.app.runner import Rig
 from rig.vision.profile import default_profile_path
 from tests.test_runner import wait_for
 from tests.waiting import wait_until

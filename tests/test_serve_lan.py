@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from rig.bench.lan import flood, kiosk_seconds, lan_address, start_rig
-from rig.serve import limited_protocol, raise_fd_limit
+from rig.app.serve import limited_protocol, raise_fd_limit
 
 LAN = lan_address()
 needs_lan = pytest.mark.skipif(LAN is None, reason="this machine has no non-loopback address to connect from")

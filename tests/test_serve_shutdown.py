@@ -13,7 +13,7 @@ from starlette.applications import Starlette
 
 from rig.display.api import api_routes
 from rig.engine.service import EngineService
-from rig.serve import _server_class, bind_socket
+from rig.app.serve import _server_class, bind_socket
 
 
 class Records(logging.Handler):

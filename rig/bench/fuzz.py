@@ -212,7 +212,7 @@ def walk_routes(app, *, check_every: int = 25) -> dict[str, Any]:
 def fuzz_http(data_dir: Path, count: int, seed: int, *, camera: bool = True) -> dict[str, Any]:
     """Fuzz the app of a simulated rig over ``data_dir``; returns the figures."""
     from rig.config import RigConfig
-    from rig.runner import Rig
+    from rig.app.runner import Rig
 
     rng = random.Random(seed)
     catcher = _Tracebacks()
@@ -396,7 +396,7 @@ def fuzz_cli(work: Path, count: int, seed: int) -> dict[str, Any]:
 def walk_http(data_dir: Path, seed: int) -> dict[str, Any]:
     """:func:`walk_routes` over the simulated rig (camera on: the calibration routes too), tracebacks counted."""
     from rig.config import RigConfig
-    from rig.runner import Rig
+    from rig.app.runner import Rig
 
     catcher = _Tracebacks()
     logging.getLogger().addHandler(catcher)

@@ -90,7 +90,7 @@ def serve_app(app, sock, out=print) -> None:
     """Serve ``app`` on a bound socket until Ctrl+C / SIGTERM."""
     import uvicorn
 
-    from rig.serve import _server_class
+    from rig.app.serve import _server_class
 
     server = _server_class()(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
                                             timeout_graceful_shutdown=2))
@@ -102,7 +102,7 @@ def run(args) -> int:
     from rig.errors import RigError
     from rig.league.app import create_league_app
     from rig.league.service import League
-    from rig.serve import bind_socket, page_urls
+    from rig.app.serve import bind_socket, page_urls
 
     if args.health:
         return health(args)
@@ -171,7 +171,7 @@ def demo(args) -> int:
     from rig.league.publisher import Publisher
     from rig.league.service import League
     from rig.league.simtable import Lobby, SimTable, TablePlayer
-    from rig.serve import bind_socket, page_urls
+    from rig.app.serve import bind_socket, page_urls
 
     if not 1 <= args.tables <= 50:
         raise RigError("--tables must be 1 to 50")

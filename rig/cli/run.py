@@ -49,8 +49,9 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from rig.runner import Rig, load_config, resolve_mode
-    from rig.serve import bind_socket, serve
+    from rig.app.modes import load_config, resolve_mode
+    from rig.app.runner import Rig
+    from rig.app.serve import bind_socket, serve
 
     config = load_config(args.config)
     mode = resolve_mode(args.mode, config)

@@ -9,7 +9,7 @@ import pytest
 
 from rig.config import RigConfig
 from rig.display.calibration import valid_name
-from rig.runner import Rig
+from rig.app.runner import Rig
 from rig.vision.profile import default_profile_path
 from tests.waiting import wait_frames, wait_until
 

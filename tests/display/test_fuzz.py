@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from rig.bench.fuzz import GETS, PIN, POSTS, fuzz_http, strict_json
 from rig.config import RigConfig
-from rig.runner import Rig
+from rig.app.runner import Rig
 from tests.strategies import ANY_TEXT, BODIES
 
 with warnings.catch_warnings():

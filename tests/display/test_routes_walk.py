@@ -12,7 +12,7 @@ from starlette.routing import Mount, Route
 
 from rig.bench.fuzz import PIN, _Tracebacks, route_requests, walk_routes
 from rig.config import RigConfig
-from rig.runner import Rig
+from rig.app.runner import Rig
 
 
 def test_every_route_walked_with_the_corpus_answers_without_a_500(tmp_path):

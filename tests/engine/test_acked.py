@@ -69,7 +69,7 @@ def test_a_log_that_ends_before_the_acknowledged_mark_says_so_and_keeps_saying_i
 def test_the_scoreboard_and_rig_doctor_show_the_loss(tmp_path):
     from rig.config import RigConfig
     from rig.doctor import FAIL, Context, run_checks, check_database
-    from rig.runner import Rig
+    from rig.app.runner import Rig
 
     data = crashed_copy(tmp_path)
     damage_wal_tail(data, "deleted")

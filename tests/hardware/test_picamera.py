@@ -236,7 +236,7 @@ def test_rig_starts_with_the_camera_missing_and_recovers_when_it_comes(scene, tm
     from gpiozero.pins.mock import MockFactory
 
     from rig.config import RigConfig
-    from rig.runner import Rig
+    from rig.app.runner import Rig
 
     scene.cameras = 0
     text = '[camera]\nsource = "picamera2"\nwidth = 320\nheight = 240\nfocus = 40\n'
@@ -270,7 +270,7 @@ def test_calibration_stores_the_metadata_values(scene, tmp_path, monkeypatch):
 
     import rig.vision.calibrate as calibrate
     from rig.config import RigConfig
-    from rig.runner import Rig
+    from rig.app.runner import Rig
     from rig.vision.profile import Profile, default_profile_path
 
     seen = {}

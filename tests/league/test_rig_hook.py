@@ -9,7 +9,7 @@ from gpiozero.pins.mock import MockFactory
 
 from rig.config import LeagueConfig, RigConfig
 from rig.league.service import League
-from rig.runner import Rig
+from rig.app.runner import Rig
 
 from .conftest import wait_for
 

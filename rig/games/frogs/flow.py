@@ -1,8 +1,8 @@
 """Lunar Laser Frogs' turn flow on the camera side: whole sets of dice, evidence, card reveals.
 
-The runner (:class:`rig.runner.Rig`, ``table`` here) calls these through the game's hooks with
+The runner (:class:`rig.app.runner.Rig`, ``table`` here) calls these through the game's hooks with
 itself; they use its public camera-side state (``tracker``, ``resuming``, ``roll_started_us``,
-``cards``) and :meth:`~rig.runner.Rig.submit_event` / :meth:`~rig.runner.Rig.keep_evidence`.
+``cards``) and :meth:`~rig.app.runner.Rig.submit_event` / :meth:`~rig.app.runner.Rig.keep_evidence`.
 """
 
 from __future__ import annotations

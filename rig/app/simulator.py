@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from rig.errors import RunError
-from rig.rig_protocols import SimulatedRig
+from rig.app.protocols import SimulatedRig
 
 class Simulator:
     """The simulation's hands: presses the mock pins and acts on the virtual table (``/api/sim/...``).

@@ -1,6 +1,6 @@
 """What the simulator and the calibration desk see of the rig they work on: small protocols, so
-that neither imports :mod:`rig.runner` (not even for type hints: no import circle, issue 29).
-:class:`rig.runner.Rig` has every member below."""
+that neither imports :mod:`rig.app.runner` (not even for type hints: no import circle, issue 29).
+:class:`rig.app.runner.Rig` has every member below."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 
 class SimulatedRig(Protocol):
-    """The rig as :class:`rig.simulator.Simulator` drives it (its mock pins, its virtual table)."""
+    """The rig as :class:`rig.app.simulator.Simulator` drives it (its mock pins, its virtual table)."""
 
     config: Any
     game: Any
@@ -24,7 +24,7 @@ class SimulatedRig(Protocol):
 
 
 class CalibratedRig(Protocol):
-    """The rig as :class:`rig.calibration_desk.CalibrationDesk` calibrates it (its camera, its profile)."""
+    """The rig as :class:`rig.app.calibration_desk.CalibrationDesk` calibrates it (its camera, its profile)."""
 
     data_dir: Path
     mode: str

@@ -6,7 +6,7 @@ import threading
 from pathlib import Path
 from rig.errors import RigError
 from rig.errors import RunError
-from rig.rig_protocols import CalibratedRig
+from rig.app.protocols import CalibratedRig
 
 class CalibrationDesk:
     """The calibration page's work (:mod:`rig.display.calibration` documents the interface).

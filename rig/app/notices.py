@@ -1,0 +1,60 @@
+"""What the players should know that is not a game event: the rig's notices, its yes/no questions, and
+the light watch (one notice while the light is beyond what the reader corrects)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something the players should know that is not a game event (camera lost, input stuck)."""
+
+    key: str
+    text: str
+    kind: str = "warn"  # "warn" | "bad" | "info"
+    action: str | None = None  # a one-tap fix: the button's label ...
+    href: str | None = None  # ... and where it leads
+    ask: bool = False  # a yes/no question: answered by POST /api/answer {"key": key, "answer": "yes"|"no"}
+
+    def to_dict(self) -> dict:
+        out = {"key": self.key, "text": self.text, "kind": self.kind}
+        if self.action and self.href:
+            out.update(action=self.action, href=self.href)
+        if self.ask:
+            out.update(ask="/api/answer", answers=["yes", "no"])
+        return out
+
+
+class Notices:
+    """The notices part of :class:`rig.app.runner.Rig` (its ``_lock``, ``_notices`` and ``game``)."""
+
+    def notice(self, key: str, text: str | None, kind: str = "warn", *, action: str | None = None,
+               href: str | None = None, ask: bool = False) -> None:
+        """Show (``text``) or clear (None) a notice on the display (``ask``: a yes/no question)."""
+        with self._lock:
+            if text is None:
+                self._notices.pop(key, None)
+            else:
+                self._notices[key] = Notice(key, text, kind, action, href, ask)
+
+    def answer(self, key: str, yes: bool) -> bool:
+        """The players' answer to the question notice ``key`` (False: no such question is open)."""
+        with self._lock:
+            notice = self._notices.get(key)
+        if notice is None or not notice.ask:
+            return False
+        return bool(self.game.on_answer(self, key, yes))
+
+    def _watch_light(self, light) -> None:
+        """One notice, with a one-tap recalibration, while the light is beyond what the reader
+        corrects (a frame whose floor is mostly hidden says nothing either way)."""
+        if light is None or not light.reliable:
+            return
+        if light.correctable:
+            if "light" in self._notices:
+                self.notice("light", None)
+        elif "light" not in self._notices:
+            from rig.vision.light import drift_text
+
+            self.notice("light", drift_text(light), "warn", action="Recalibrate", href="/calibrate?recalibrate=1")
