@@ -152,6 +152,30 @@ def test_rig_errors_in_german_stay_one_line_with_exit_code_2(tmp_path):
     assert english.returncode == 2 and "is not a language the rig speaks" in english.stderr
 
 
+@pytest.mark.parametrize("command", [["plan"], ["score"], ["run"], ["config", "check"], ["tosses"], ["history"]])
+def test_each_commands_help_in_german(command):
+    """A command's own --help: its description and every option's line come from the catalogue."""
+    german = rig_cli(*command, "--help")
+    english = rig_cli(*command, "--help", lang="C.UTF-8")
+    assert german.returncode == english.returncode == 0
+    assert german.stdout.startswith("Aufruf: rig") and "Optionen:" in german.stdout
+    assert english.stdout.startswith("usage: rig") and "options:" in english.stdout
+    lines = {line.split("  ")[-1].strip() for line in english.stdout.splitlines()[1:]}
+    english_words = re.compile(r"\b(the|a|of|and|or|to|default|with|from)\b")
+    same = [line for line in german.stdout.splitlines() if line.split("  ")[-1].strip() in lines
+            and english_words.search(line) and not line.lstrip().startswith(("[", "-"))]  # usage lines, metavars
+    assert same == [], f"still English in rig {' '.join(command)} --help: {same}"
+
+
+def test_rig_plan_help_and_its_errors_in_german():
+    done = rig_cli("plan", "--help")
+    assert "das Kameramodell (Standard: [build] camera)" in done.stdout
+    assert "die Konfigurationsdatei des Rigs (Standard:" in done.stdout and "simulated players" not in done.stdout
+    done = rig_cli("plan", "--size", "12")
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.splitlines()[-1] == (
+        "rig plan: Fehler: Argument --size: '12': die Bildgröße wie 1280x960 schreiben")
+
+
 def test_the_display_language_is_checked_in_the_config():
     assert RigConfig.parse('[display]\nlanguage = "de"\n').display.language == "de"
     assert RigConfig.parse("").display.language == "en"

@@ -31,7 +31,7 @@ _NOW = r"(?P<now>[a-z+]+)"
 PATTERNS: Patterns = (
     # a violation's detail (rig.vision.rolls RollTracker._describe): one part per die, joined by "; "
     (r"(?P<first>the [a-z+]+ die, [^;]+?, moved[^;]*); (?P<rest>.+)", N_("{first}; {rest}")),
-    (rf"dice rolled again without a new die: (?P<detail>.+)", N_("dice rolled again without a new die: {detail}")),
+    (r"dice rolled again without a new die: (?P<detail>.+)", N_("dice rolled again without a new die: {detail}")),
     (rf"the {_FACE} die, {_WHERE}, moved", N_("the {face} die, {where}, moved")),
     (rf"the {_FACE} die, {_WHERE}, moved to the middle", N_("the {face} die, {where}, moved to the middle")),
     (rf"the {_FACE} die, {_WHERE}, moved to {_THERE}", N_("the {face} die, {where}, moved to {there}")),
@@ -49,7 +49,7 @@ PATTERNS: Patterns = (
     (r"brighter x(?P<x>[\d.]+)", N_("brighter x{x}")), (r"darker x(?P<x>[\d.]+)", N_("darker x{x}")),
     (r"warmer white balance x(?P<x>[\d.]+)", N_("warmer white balance x{x}")),
     (r"cooler white balance x(?P<x>[\d.]+)", N_("cooler white balance x{x}")),
-    # a question of the reveal as the notice says it (rig.games.frogs.flow): capitalised, cards waiting
+    # a question of the reveal (rig.vision.cards) as its notice says it: capitalised, cards waiting
     (r"(?P<question>.+?) \((?P<n>1) later card waits? for the answer\)",
      N_("{question} ({n} later card waits for the answer)")),
     (r"(?P<question>.+?) \((?P<n>\d+) later cards wait for the answer\)",

@@ -197,6 +197,12 @@ class Translator:
         return ngettext(singular, plural, n, self.lang, **values)
 
 
+def cli_gettext(message: str, /, **values: Any) -> str:
+    """``message`` in the command line's language (:func:`cli_language`): a command's ``--help`` texts,
+    called as ``_()`` when its parser is built."""
+    return gettext(message, cli_language(), **values)
+
+
 def N_(message: str) -> str:  # noqa: N802 (gettext's name for "mark for extraction, translate later")
     """Mark ``message`` for the catalogue without translating it here (it is translated where shown)."""
     return message
