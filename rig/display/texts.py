@@ -22,25 +22,21 @@ PLACES = (N_("top left"), N_("top right"), N_("bottom left"), N_("bottom right")
 #: a die's face as the rig names it in a violation (its colours)
 FACES = (N_("blue+yellow"), N_("pink+blue"), N_("yellow+pink"), N_("blue"), N_("pink"), N_("yellow"), N_("blank"))
 
-_FACE = r"(?P<face>[a-z+]+)"
-_WHERE = r"(?P<where>top left|top right|bottom left|bottom right|top|bottom|left|right|middle|in the box)"
-_THERE = r"(?P<there>top left|top right|bottom left|bottom right|top|bottom|left|right|in the box)"
-_NOW = r"(?P<now>[a-z+]+)"
+_PLACE = "top left|top right|bottom left|bottom right|top|bottom|left|right"
+#: what the placeholders of a die's description may be
+_DIE = {"face": "[a-z+]+", "now": "[a-z+]+", "where": f"{_PLACE}|middle|in the box", "there": f"{_PLACE}|in the box"}
+#: a die's description (RollTracker._describe), one id each
+_MOVED = (N_("the {face} die, {where}, moved"), N_("the {face} die, {where}, moved to the middle"),
+          N_("the {face} die, {where}, moved to {there}"), N_("the {face} die, {where}, moved and now shows {now}"),
+          N_("the {face} die, {where}, moved to the middle and now shows {now}"),
+          N_("the {face} die, {where}, moved to {there} and now shows {now}"))
 
 #: the texts the rig composes from parts
 PATTERNS: Patterns = (
     # a violation's detail (rig.vision.rolls RollTracker._describe): one part per die, joined by "; "
     (r"(?P<first>the [a-z+]+ die, [^;]+?, moved[^;]*); (?P<rest>.+)", N_("{first}; {rest}")),
     (r"dice rolled again without a new die: (?P<detail>.+)", N_("dice rolled again without a new die: {detail}")),
-    (rf"the {_FACE} die, {_WHERE}, moved", N_("the {face} die, {where}, moved")),
-    (rf"the {_FACE} die, {_WHERE}, moved to the middle", N_("the {face} die, {where}, moved to the middle")),
-    (rf"the {_FACE} die, {_WHERE}, moved to {_THERE}", N_("the {face} die, {where}, moved to {there}")),
-    (rf"the {_FACE} die, {_WHERE}, moved and now shows {_NOW}",
-     N_("the {face} die, {where}, moved and now shows {now}")),
-    (rf"the {_FACE} die, {_WHERE}, moved to the middle and now shows {_NOW}",
-     N_("the {face} die, {where}, moved to the middle and now shows {now}")),
-    (rf"the {_FACE} die, {_WHERE}, moved to {_THERE} and now shows {_NOW}",
-     N_("the {face} die, {where}, moved to {there} and now shows {now}")),
+    *((id_pattern(moved, _DIE), moved) for moved in _MOVED),
     # the light's drift (rig.vision.light.drift_text)
     (r"The light changed — recalibrate", N_("The light changed — recalibrate")),
     (r"The light changed — recalibrate \((?P<what>.+)\)", N_("The light changed — recalibrate ({what})")),

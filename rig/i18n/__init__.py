@@ -261,9 +261,10 @@ def _value(text: str | None, lang: str, patterns: Patterns) -> str:
     return said if said != text else by_pattern(text, lang, patterns)
 
 
-def id_pattern(message_id: str) -> str:
+def id_pattern(message_id: str, groups: Mapping[str, str] | None = None) -> str:
     """The regular expression matching what ``message_id`` says in English, a named group for each
-    ``{placeholder}`` (the texts the rig shows as they are: :func:`rig.i18n.extract.core_texts`)."""
+    ``{placeholder}`` (the texts the rig shows as they are: :func:`rig.i18n.extract.core_texts`); ``groups``:
+    what a placeholder may be (a regular expression; anything by default)."""
     import re
 
     out, seen = [], set()
@@ -277,7 +278,7 @@ def id_pattern(message_id: str) -> str:
             out.append(f"(?P={part})")
         else:
             seen.add(part)
-            out.append(f"(?P<{part}>.*?)")
+            out.append(f"(?P<{part}>{(groups or {}).get(part, '.*?')})")
     return "".join(out)
 
 
