@@ -57,6 +57,7 @@ SAME_IN_GERMAN = {
     "pink", "PIN", "PIN {pin}", "Lunar Laser Frogs", "Laser Frogs", "Würfelblitz", "LEGO Lunar Command", "LEGO Lunar",
     "Banana Moon", "SIMULATION", "●", "Handicap", "auto", "argument %(argument_name)s: %(message)s", "Export",
     "ok", "UFO +2", "Ritual", "live", "online", "offline",
+    "{first}; {rest}", "{first}, {rest}",
 }
 
 
@@ -151,6 +152,30 @@ def test_rig_errors_in_german_stay_one_line_with_exit_code_2(tmp_path):
     assert english.returncode == 2 and "is not a language the rig speaks" in english.stderr
 
 
+@pytest.mark.parametrize("command", [["plan"], ["score"], ["run"], ["config", "check"], ["tosses"], ["history"]])
+def test_each_commands_help_in_german(command):
+    """A command's own --help: its description and every option's line come from the catalogue."""
+    german = rig_cli(*command, "--help")
+    english = rig_cli(*command, "--help", lang="C.UTF-8")
+    assert german.returncode == english.returncode == 0
+    assert german.stdout.startswith("Aufruf: rig") and "Optionen:" in german.stdout
+    assert english.stdout.startswith("usage: rig") and "options:" in english.stdout
+    lines = {line.split("  ")[-1].strip() for line in english.stdout.splitlines()[1:]}
+    english_words = re.compile(r"\b(the|a|of|and|or|to|default|with|from)\b")
+    same = [line for line in german.stdout.splitlines() if line.split("  ")[-1].strip() in lines
+            and english_words.search(line) and not line.lstrip().startswith(("[", "-"))]  # usage lines, metavars
+    assert same == [], f"still English in rig {' '.join(command)} --help: {same}"
+
+
+def test_rig_plan_help_and_its_errors_in_german():
+    done = rig_cli("plan", "--help")
+    assert "das Kameramodell (Standard: [build] camera)" in done.stdout
+    assert "die Konfigurationsdatei des Rigs (Standard:" in done.stdout and "simulated players" not in done.stdout
+    done = rig_cli("plan", "--size", "12")
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.splitlines()[-1] == (
+        "rig plan: Fehler: Argument --size: '12': die Bildgröße wie 1280x960 schreiben")
+
+
 def test_the_display_language_is_checked_in_the_config():
     assert RigConfig.parse('[display]\nlanguage = "de"\n').display.language == "de"
     assert RigConfig.parse("").display.language == "en"
@@ -236,3 +261,83 @@ def test_the_league_page_in_the_viewers_language():
     assert '<html lang="de">' in german.text and "<h2>Tabelle</h2>" in german.text and 'id="rig-i18n"' in german.text
     assert '<html lang="en">' in client.get("/", headers={"accept-language": "en"}).text
     assert client.get("/static/i18n.js").status_code == 200
+
+
+def test_the_texts_the_rig_shows_as_they_are_are_counted():
+    """A refusal's reason, a violation's detail, a question, a notice, the copy problem, the viewer cap: each
+    literal or f-string the rig shows is a message id of its own (flagged core-text) that the 100 % count
+    above includes, and its pattern matches what the rig says."""
+    from rig.display.texts import core_patterns
+    from rig.i18n.extract import CORE_FLAG, core_texts
+
+    core = core_texts()
+    assert len(core) > 90 and set(core) <= set(source_messages())
+    assert "a card reveal before the copy choice: {roller} has not chosen whom to copy (the cards stay face down " \
+           "until then)" in core and "was that a second {card} card?" in core and "Camera lost ({reason}): retrying " \
+           "— the game is safe" in core
+    flagged = {m.id for m in i18n.catalog("en") if CORE_FLAG in m.flags}
+    assert flagged == set(core) and len(core_patterns()) == len(core)
+
+
+def refusal(service, event) -> str:
+    from rig.engine.errors import EventRefused
+
+    with pytest.raises(EventRefused) as refused:
+        service.submit(event)
+    return str(refused.value)
+
+
+def test_what_the_rig_says_as_it_is_is_german_on_the_page(service):
+    """The engine's refusals, a violation's detail, the reveal's questions as the notice says them, the rig's
+    notices and the viewer cap: English from the core, German by the catalogue's patterns."""
+    from types import SimpleNamespace
+
+    from rig.display.texts import rules_texts
+    from rig.vision.rolls import RollTracker, place_in_box
+
+    service.submit({"type": "game_started", "t_us": 0, "players": ["Ada", "Jürgen", "Weiß"]})
+    service.press("Ada", 100)
+    for k, n in enumerate((2, 4, 6)):
+        service.submit({"type": "roll_settled", "t_us": 200 + k, "dice": ["pink"] * n})
+    tracker = RollTracker.__new__(RollTracker)
+    tracker._size = (480, 360)
+    die = SimpleNamespace
+    said = {
+        refusal(service, {"type": "card_revealed", "t_us": 500, "card": "pink"}):
+            "eine aufgedeckte Karte vor allen Würfen: noch zu werfen: Jürgen, Weiß",
+        "a card reveal before the copy choice: Ada has not chosen whom to copy (the cards stay face down until then)":
+            "eine aufgedeckte Karte vor der Wahl, wen man kopiert: Ada hat noch nicht gewählt, wen er kopiert (bis dahin "
+            "bleiben die Karten verdeckt)",
+        refusal(service, {"type": "copy_chosen", "t_us": 501, "player": "Ada"}): "Ada kann sich nicht selbst kopieren",
+        tracker._describe([die(x=60, y=60, face="pink+blue")], [], set()):
+            "der Würfel pink+blau, oben links, wurde bewegt",
+        tracker._describe([die(x=60, y=60, face="blue"), die(x=240, y=180, face="blank")],
+                          [die(x=460, y=300, face="yellow"), die(x=250, y=170, face="blank")], set(), follow=True):
+            "der Würfel blau, oben links, wurde in die Mitte bewegt und zeigt jetzt blanko; "
+            "der Würfel blanko, Mitte, wurde nach unten rechts bewegt und zeigt jetzt gelb",
+        f"the blue die, {place_in_box(240, 180, (480, 360))}, moved to the middle": "der Würfel blau, Mitte, wurde in die Mitte bewegt",
+        "Was that a second pink card? (2 later cards wait for the answer)":
+            "War das eine zweite Karte pink? (2 spätere Karten warten auf die Antwort)",
+        "Was a blue and a gray card laid before the pink one?": "Wurde eine Karte blau und eine grau vor der Karte pink gelegt?",
+        "3 cards laid together: pink, blue, gray in that order? (no: enter them by hand)":
+            "3 Karten zusammen gelegt: pink, blau, grau in dieser Reihenfolge? (Nein: von Hand eingeben)",
+        "all 4 cards are revealed already: correct a card instead":
+            "alle 4 Karten sind schon aufgedeckt: stattdessen eine Karte korrigieren",
+        "Camera lost (no frame for 2.0 s): retrying — the game is safe":
+            "Kamera verloren (no frame for 2.0 s): neuer Versuch läuft — das Spiel ist sicher",
+        "The light changed — recalibrate (brighter x1.40, cooler white balance x0.80)":
+            "Das Licht hat sich geändert — neu kalibrieren (heller ×1.40, kühlerer Weißabgleich ×0.80)",
+        "2 players but only 1 toss input: Jürgen would have no button or beam. Wire one more input per extra seat and "
+        "add a [[players]] entry with its pin to the config (rig config wiring shows the free pins), or start with at "
+        "most 1 players": "2 Spieler, aber nur 1 Wurfeingänge: Jürgen hätte keinen Taster und keine Lichtschranke. "
+        "Einen Eingang je weiteren Platz verdrahten und einen [[players]]-Eintrag mit seinem Pin in die Konfiguration "
+        "schreiben (rig config wiring zeigt die freien Pins), oder mit höchstens 1 Spielern beginnen",
+        "the rig shows the live scoreboard to at most 8 other devices and every place is taken; the players' phones "
+        "(with the PIN) and the rig's own display come first; try again in 30 s":
+            "das Rig zeigt die Live-Anzeigetafel höchstens 8 anderen Geräten, und alle Plätze sind belegt; die Handys der "
+            "Spieler (mit der PIN) und die eigene Anzeige des Rigs gehen vor; in 30 s erneut versuchen",
+        "the turn cannot be scored yet: still to toss: Jürgen":
+            "der Zug kann noch nicht gewertet werden: noch zu werfen: Jürgen",
+    }
+    assert {english: i18n.by_pattern(english, "de", rules_texts()) for english in said} == said
+    assert all(i18n.by_pattern(english, "en", rules_texts()) == english for english in said)

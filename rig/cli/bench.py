@@ -7,6 +7,7 @@ exposing ``add_arguments(parser)`` (may be absent) and ``run(args) -> int``.
 from __future__ import annotations
 
 import importlib
+from rig.i18n import cli_gettext as _
 
 #: benchmark name -> (module, one-line help)
 BENCHMARKS = {
@@ -25,7 +26,7 @@ BENCHMARKS = {
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("bench", help="run a benchmark and print its figures")
+    parser = subparsers.add_parser("bench", help=_("run a benchmark and print its figures"))
     benches = parser.add_subparsers(dest="bench", metavar="NAME", required=True)
     from rig import registry
 

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from rig.errors import RigError
+from rig.i18n import cli_gettext as _
 
 RITUAL = ("blue", "pink", "yellow", "blank")
 
@@ -13,26 +14,26 @@ RITUAL = ("blue", "pink", "yellow", "blank")
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "calibrate",
-        help="fit a colour profile from frames of all six dice showing blue, pink, yellow, blank",
-        description="The ritual: turn all six dice to blue, capture; to pink; to yellow; to blank; "
+        help=_("fit a colour profile from frames of all six dice showing blue, pink, yellow, blank"),
+        description=_("The ritual: turn all six dice to blue, capture; to pink; to yellow; to blank; "
         "then take every die out and capture the empty box (the light reference: each frame's exposure "
         "and white balance are corrected against it). Spread the dice so none touch. Prints the class "
-        "separation and refuses unusable samples (a missing or occupied empty box, swapped frames).",
+        "separation and refuses unusable samples (a missing or occupied empty box, swapped frames)."),
     )
     parser.add_argument("--face", action="append", default=[], metavar="FACE=IMAGE",
-                        help="a ritual frame: blue=B.png, pink=P.png, yellow=Y.png, blank=K.png")
-    parser.add_argument("--empty", metavar="IMAGE", help="the empty box, every die taken out (required)")
+                        help=_("a ritual frame: blue=B.png, pink=P.png, yellow=Y.png, blank=K.png"))
+    parser.add_argument("--empty", metavar="IMAGE", help=_("the empty box, every die taken out (required)"))
     parser.add_argument("--out", required=True, metavar="PROFILE.toml",
-                        help="where to write the profile (an existing one is kept as PROFILE.toml.bak)")
-    parser.add_argument("--name", default="", help="a name for the profile")
-    parser.add_argument("--exposure-us", type=int, help="the locked exposure time used for the frames (µs)")
-    parser.add_argument("--analogue-gain", type=float, help="the locked analogue gain used for the frames")
-    parser.add_argument("--colour-gains", metavar="RED,BLUE", help="the locked white-balance gains used")
+                        help=_("where to write the profile (an existing one is kept as PROFILE.toml.bak)"))
+    parser.add_argument("--name", default="", help=_("a name for the profile"))
+    parser.add_argument("--exposure-us", type=int, help=_("the locked exposure time used for the frames (µs)"))
+    parser.add_argument("--analogue-gain", type=float, help=_("the locked analogue gain used for the frames"))
+    parser.add_argument("--colour-gains", metavar="RED,BLUE", help=_("the locked white-balance gains used"))
     parser.add_argument("--lens-position", type=float, metavar="DIOPTRES",
-                        help="the Camera Module 3 lens position used (1 / metres)")
+                        help=_("the Camera Module 3 lens position used (1 / metres)"))
     parser.add_argument("--virtual", metavar="LIGHTING", nargs="?", const="neutral",
-                        help="calibrate on the virtual table under LIGHTING (default neutral) instead of images")
-    parser.add_argument("--samples", metavar="DIR", help="with --virtual: also save the rendered ritual frames to DIR")
+                        help=_("calibrate on the virtual table under LIGHTING (default neutral) instead of images"))
+    parser.add_argument("--samples", metavar="DIR", help=_("with --virtual: also save the rendered ritual frames to DIR"))
     parser.set_defaults(func=run)
 
 

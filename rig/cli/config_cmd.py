@@ -7,44 +7,45 @@ from pathlib import Path
 
 from rig.config import CONFIG_DEFAULT_HELP
 from rig.errors import ConfigError
+from rig.i18n import cli_gettext as _
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "config",
-        help="check a config file, print the documented example, draw the wiring",
-        description="The rig's config file (TOML). Every key: docs/config.md.",
+        help=_("check a config file, print the documented example, draw the wiring"),
+        description=_("The rig's config file (TOML). Every key: docs/config.md."),
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
 
     check = actions.add_parser(
         "check",
-        help="validate a config file without starting anything",
-        description="Validate a config file: unknown keys, wrong types, bad values, pins or players "
-        "used twice are reported with their line. Exit 0 when it is valid.",
+        help=_("validate a config file without starting anything"),
+        description=_("Validate a config file: unknown keys, wrong types, bad values, pins or players "
+        "used twice are reported with their line. Exit 0 when it is valid."),
     )
-    check.add_argument("file", metavar="FILE", help="the config file (TOML)")
-    check.add_argument("--quiet", "-q", action="store_true", help="print nothing when the file is valid")
+    check.add_argument("file", metavar="FILE", help=_("the config file (TOML)"))
+    check.add_argument("--quiet", "-q", action="store_true", help=_("print nothing when the file is valid"))
     check.set_defaults(func=run_check)
 
     example = actions.add_parser(
         "example",
-        help="print the documented example config (every key explained)",
-        description="Print the documented example config. Start a rig with: rig config example > rig.toml",
+        help=_("print the documented example config (every key explained)"),
+        description=_("Print the documented example config. Start a rig with: rig config example > rig.toml"),
     )
     example.set_defaults(func=run_example)
 
     wiring = actions.add_parser(
         "wiring",
-        help="draw the wiring diagram (SVG) or print the wiring table of a config",
-        description="Generate the wiring diagram of a config's pin map: the Pi header, each player's "
-        "button or break-beam to its GPIO, the ground and 3V3 rails.",
+        help=_("draw the wiring diagram (SVG) or print the wiring table of a config"),
+        description=_("Generate the wiring diagram of a config's pin map: the Pi header, each player's "
+        "button or break-beam to its GPIO, the ground and 3V3 rails."),
     )
     wiring.add_argument("file", metavar="FILE", nargs="?",
-                        help=f"the config file ({CONFIG_DEFAULT_HELP})")
-    wiring.add_argument("--out", "-o", metavar="SVG", help="write the SVG here (default: standard output)")
-    wiring.add_argument("--table", action="store_true", help="print the wiring table (Markdown) instead")
-    wiring.add_argument("--title", help="the diagram's title")
+                        help=_('the config file ({config_default_help})', config_default_help=_(CONFIG_DEFAULT_HELP)))
+    wiring.add_argument("--out", "-o", metavar="SVG", help=_("write the SVG here (default: standard output)"))
+    wiring.add_argument("--table", action="store_true", help=_("print the wiring table (Markdown) instead"))
+    wiring.add_argument("--title", help=_("the diagram's title"))
     wiring.set_defaults(func=run_wiring)
 
 

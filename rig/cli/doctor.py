@@ -5,20 +5,21 @@ from __future__ import annotations
 from pathlib import Path
 
 from rig.config import CONFIG_DEFAULT_HELP
+from rig.i18n import cli_gettext as _
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "doctor",
-        help="check the setup: packages, camera, GPIO pins, profile and light, data, service",
-        description="Check the rig's setup and print a pass/fail list with the fix for each failure. "
+        help=_("check the setup: packages, camera, GPIO pins, profile and light, data, service"),
+        description=_("Check the rig's setup and print a pass/fail list with the fix for each failure. "
         "Checks that do not apply here (GPIO on a laptop, ...) say so. Exit 0 only when every "
-        "applicable check passes, 1 otherwise.",
+        "applicable check passes, 1 otherwise."),
     )
     parser.add_argument("--config", type=Path, metavar="FILE",
-                        help=f"the rig's config file ({CONFIG_DEFAULT_HELP})")
-    parser.add_argument("--data-dir", type=Path, metavar="DIR", help="the data folder to check (default: as for rig run)")
-    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+                        help=_("the rig's config file ({config_default_help})", config_default_help=_(CONFIG_DEFAULT_HELP)))
+    parser.add_argument("--data-dir", type=Path, metavar="DIR", help=_("the data folder to check (default: as for rig run)"))
+    parser.add_argument("--json", action="store_true", help=_("print the results as JSON"))
     parser.set_defaults(func=run)
 
 

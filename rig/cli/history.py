@@ -6,26 +6,27 @@ from pathlib import Path
 
 from rig import registry
 from rig.config import CONFIG_DEFAULT_HELP
+from rig.i18n import cli_gettext as _
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "history",
-        help="past games and per-player totals from the event log",
-        description="List past games (newest first, numbered from 1 = the first game) with their totals "
+        help=_("past games and per-player totals from the event log"),
+        description=_("List past games (newest first, numbered from 1 = the first game) with their totals "
         "and winners, then each player's games, wins and points per kind of game. Reads the event log in "
-        "the data folder.",
+        "the data folder."),
     )
     parser.add_argument("--config", type=Path, metavar="FILE",
-                        help=f"the rig's config file, for its data_dir ({CONFIG_DEFAULT_HELP})")
-    parser.add_argument("--data-dir", type=Path, metavar="DIR", help="the data folder (default: as for rig run)")
-    parser.add_argument("--limit", type=int, default=20, metavar="N", help="show the N newest games (default 20)")
-    parser.add_argument("--json", action="store_true", help="print {games, players} as JSON (all games)")
+                        help=_("the rig's config file, for its data_dir ({config_default_help})", config_default_help=_(CONFIG_DEFAULT_HELP)))
+    parser.add_argument("--data-dir", type=Path, metavar="DIR", help=_("the data folder (default: as for rig run)"))
+    parser.add_argument("--limit", type=int, default=20, metavar="N", help=_("show the N newest games (default 20)"))
+    parser.add_argument("--json", action="store_true", help=_("print {games, players} as JSON (all games)"))
     parser.add_argument("--dice", action="store_true",
-                        help="die fairness: face counts over every scored turn of the default game and a chi-square test")
+                        help=_("die fairness: face counts over every scored turn of the default game and a chi-square test"))
     parser.add_argument("--export", choices=("csv", "json"),
-                        help="every game for a spreadsheet (csv: one row per player per game) or with its "
-                             "turns, dice and µs toss times (json)")
+                        help=_("every game for a spreadsheet (csv: one row per player per game) or with its "
+                             "turns, dice and µs toss times (json)"))
     parser.set_defaults(func=run)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from rig.i18n import cli_gettext as _
 
 #: where the league page listens unless told (a rig's scoreboard has 8080)
 DEFAULT_PORT = 8090
@@ -20,30 +21,30 @@ def register(subparsers) -> None:
     from rig.cli.run import _port
 
     parser = subparsers.add_parser(
-        "league", help="follow the tables through an MQTT broker: live standings page and JSON API",
+        "league", help=_("follow the tables through an MQTT broker: live standings page and JSON API"),
         description=" ".join(__doc__.split("\n\n")[1].split()).replace("``", ""))
     parser.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST[:PORT]",
-                        help="the MQTT broker (default 127.0.0.1:1883; 8883 with --tls)")
-    parser.add_argument("--username", default="league", help="the league's broker account (default: league)")
+                        help=_("the MQTT broker (default 127.0.0.1:1883; 8883 with --tls)"))
+    parser.add_argument("--username", default="league", help=_("the league's broker account (default: league)"))
     parser.add_argument("--password-file", type=Path, metavar="FILE",
-                        help=f"a file holding the account's password (default: ${PASSWORD_ENV})")
-    parser.add_argument("--tls", action="store_true", help="connect with TLS")
+                        help=_("a file holding the account's password (default: ${password_env})", password_env=PASSWORD_ENV))
+    parser.add_argument("--tls", action="store_true", help=_("connect with TLS"))
     parser.add_argument("--secrets", type=Path, metavar="FILE",
-                        help="a TOML file of each table's signing secret ([tables] table-1 = \"...\", as its "
-                        "[league] secret): unsigned, forged or changed events are then rejected")
-    parser.add_argument("--ca-file", type=Path, metavar="FILE", help="the CA that signed the broker's certificate")
+                        help=_("a TOML file of each table's signing secret ([tables] table-1 = \"...\", as its "
+                        "[league] secret): unsigned, forged or changed events are then rejected"))
+    parser.add_argument("--ca-file", type=Path, metavar="FILE", help=_("the CA that signed the broker's certificate"))
     parser.add_argument("--data-dir", type=Path, metavar="DIR",
-                        help="where league.sqlite3 lives (default: the rig's data folder)")
+                        help=_("where league.sqlite3 lives (default: the rig's data folder)"))
     parser.add_argument("--listen", default="127.0.0.1", metavar="ADDR",
-                        help="address of the page (default 127.0.0.1; 0.0.0.0 for the network)")
+                        help=_("address of the page (default 127.0.0.1; 0.0.0.0 for the network)"))
     parser.add_argument("--port", type=_port, default=DEFAULT_PORT, metavar="N",
-                        help=f"port of the page (default {DEFAULT_PORT}; 0 picks a free one)")
+                        help=_('port of the page (default {default_port}; 0 picks a free one)', default_port=DEFAULT_PORT))
     parser.add_argument("--demo", action="store_true",
-                        help="start a local mosquitto, simulated tables and the league (nothing else needed)")
-    parser.add_argument("--tables", type=int, default=3, metavar="N", help="simulated tables in the demo (default 3)")
+                        help=_("start a local mosquitto, simulated tables and the league (nothing else needed)"))
+    parser.add_argument("--tables", type=int, default=3, metavar="N", help=_("simulated tables in the demo (default 3)"))
     parser.add_argument("--health", action="store_true",
-                        help="print every table's health from league.sqlite3 (read-only; beside a running league "
-                        "too) and exit: 0 all well, 1 a table's events are missing or its log differs")
+                        help=_("print every table's health from league.sqlite3 (read-only; beside a running league "
+                        "too) and exit: 0 all well, 1 a table's events are missing or its log differs"))
     parser.set_defaults(func=run)
 
 

@@ -5,21 +5,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from rig.config import CONFIG_DEFAULT_HELP
+from rig.i18n import cli_gettext as _
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "build-parts",
-        help="write the printable parts (camera mount, button boxes, beam clips) as STL, STEP and PNG",
-        description="Build the rig's printed parts from the config's [build] section (box, camera, height, "
+        help=_("write the printable parts (camera mount, button boxes, beam clips) as STL, STEP and PNG"),
+        description=_("Build the rig's printed parts from the config's [build] section (box, camera, height, "
         "mount, seats, button size) and write NAME.stl, NAME.step (NAME.3mf with --3mf) and a NAME.png "
         "preview of each, "
-        "with parts.txt: counts, print settings and the poles to cut. Needs pip install -e '.[parts]'.",
+        "with parts.txt: counts, print settings and the poles to cut. Needs pip install -e '.[parts]'."),
     )
-    parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="the folder to write the parts to")
-    parser.add_argument("--config", type=Path, metavar="FILE", help=f"the rig's config file ({CONFIG_DEFAULT_HELP})")
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR", help=_("the folder to write the parts to"))
+    parser.add_argument("--config", type=Path, metavar="FILE", help=_("the rig's config file ({config_default_help})", config_default_help=_(CONFIG_DEFAULT_HELP)))
     parser.add_argument("--3mf", dest="three_mf", action="store_true",
-                        help="also write NAME.3mf (about a second more per part)")
+                        help=_("also write NAME.3mf (about a second more per part)"))
     parser.set_defaults(func=run)
 
 

@@ -7,12 +7,13 @@ import re
 from pathlib import Path
 
 from rig.config import CONFIG_DEFAULT_HELP
+from rig.i18n import cli_gettext as _
 
 
 def _size(text: str) -> tuple[int, int]:
     match = re.fullmatch(r"\s*(\d{2,5})\s*[xX]\s*(\d{2,5})\s*", text)
     if not match:
-        raise argparse.ArgumentTypeError(f"{text!r}: write the picture size like 1280x960")
+        raise argparse.ArgumentTypeError(_("{text}: write the picture size like 1280x960", text=repr(text)))
     return int(match.group(1)), int(match.group(2))
 
 
@@ -21,20 +22,20 @@ def register(subparsers) -> None:
 
     parser = subparsers.add_parser(
         "plan",
-        help="plan the camera: area seen, die size in px, margin around the box, sensor mode, exposure, SVG",
-        description="Plan the camera over the box bottom with a pinhole model of the lens: the area seen, "
+        help=_("plan the camera: area seen, die size in px, margin around the box, sensor mode, exposure, SVG"),
+        description=_("Plan the camera over the box bottom with a pinhole model of the lens: the area seen, "
         "the die size in px, the margin around the box, the suggested sensor mode and exposure range, and "
         "an SVG top view. Values from the config's [build] and [camera] sections; options override them. "
-        "Exit 0 when the plan fits (the whole box in view, dice 40-100 px), 1 when it does not.",
+        "Exit 0 when the plan fits (the whole box in view, dice 40-100 px), 1 when it does not."),
     )
-    parser.add_argument("--config", type=Path, metavar="FILE", help=f"the rig's config file ({CONFIG_DEFAULT_HELP})")
-    parser.add_argument("--camera", choices=BUILD_CAMERAS, help="the camera model (default: [build] camera)")
-    parser.add_argument("--height", type=float, metavar="CM", help="lens to box bottom in cm (default: [build] height_cm)")
+    parser.add_argument("--config", type=Path, metavar="FILE", help=_("the rig's config file ({config_default_help})", config_default_help=_(CONFIG_DEFAULT_HELP)))
+    parser.add_argument("--camera", choices=BUILD_CAMERAS, help=_("the camera model (default: [build] camera)"))
+    parser.add_argument("--height", type=float, metavar="CM", help=_("lens to box bottom in cm (default: [build] height_cm)"))
     parser.add_argument("--box", type=float, nargs=3, metavar=("W", "D", "H"),
-                        help="the box's inner width, depth and wall height in mm (default: [build] box)")
-    parser.add_argument("--size", type=_size, metavar="WxH", help="the picture size (default: [camera] width x height)")
-    parser.add_argument("--svg", type=Path, metavar="FILE", help="write the top view here")
-    parser.add_argument("--json", action="store_true", help="print the plan as JSON")
+                        help=_("the box's inner width, depth and wall height in mm (default: [build] box)"))
+    parser.add_argument("--size", type=_size, metavar="WxH", help=_("the picture size (default: [camera] width x height)"))
+    parser.add_argument("--svg", type=Path, metavar="FILE", help=_("write the top view here"))
+    parser.add_argument("--json", action="store_true", help=_("print the plan as JSON"))
     parser.set_defaults(func=run)
 
 

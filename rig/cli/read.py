@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
+from rig.i18n import cli_gettext as _
 
 
 #: ``--game pips``: plain pip dice (the vision toolkit's pip counter), not a game
@@ -23,12 +24,12 @@ PIPS = "pips"
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "read",
-        help="read the dice (or a card) in images with a calibration profile",
-        description="Read the dice in each image: face, centre, confidence per die, and whether the "
-        "reader is sure (status ok) or not (uncertain, with reasons).",
+        help=_("read the dice (or a card) in images with a calibration profile"),
+        description=_("Read the dice in each image: face, centre, confidence per die, and whether the "
+        "reader is sure (status ok) or not (uncertain, with reasons)."),
     )
-    parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files (PNG, JPEG, ...)")
-    parser.add_argument("--profile", metavar="PROFILE.toml", help="calibration profile (rig calibrate); needed for the games read by colour")
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help=_("image files (PNG, JPEG, ...)"))
+    parser.add_argument("--profile", metavar="PROFILE.toml", help=_("calibration profile (rig calibrate); needed for the games read by colour"))
     from rig import registry
 
     games = registry.games()
@@ -36,17 +37,17 @@ def register(subparsers) -> None:
                         help="whose dice to read: " + ", ".join(f"{g.name} ({g.title})" for g in games)
                         + f" (default {registry.DEFAULT}), pips (pip dice of any colour: the pips on each top face)")
     parser.add_argument("--variant", choices=("standard", "twister"), default="standard",
-                        help="the game's variant for the ready 'rig score' request (default standard)")
-    parser.add_argument("--params", metavar="PIPS.toml", help="pip reader parameters (default calibration/pips.toml)")
+                        help=_("the game's variant for the ready 'rig score' request (default standard)"))
+    parser.add_argument("--params", metavar="PIPS.toml", help=_("pip reader parameters (default calibration/pips.toml)"))
     parser.add_argument("--any-colour", action="store_true",
-                        help="pips: dice of any body and pip colour (the default; kept for old scripts)")
+                        help=_("pips: dice of any body and pip colour (the default; kept for old scripts)"))
     parser.add_argument("--dice", type=int, metavar="N", default=None,
-                        help="pips: the number of dice in view; another number makes the frame uncertain")
+                        help=_("pips: the number of dice in view; another number makes the frame uncertain"))
     parser.add_argument("--die-px", type=float, metavar="PX", default=None,
-                        help="pips: the dice's side in the image, px (default: found on an image pyramid)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object per image (one per line)")
-    parser.add_argument("--overlay", metavar="DIR", help="write each image with outlines and labels to DIR")
-    parser.add_argument("--cards", action="store_true", help="read the player card in view instead of dice")
+                        help=_("pips: the dice's side in the image, px (default: found on an image pyramid)"))
+    parser.add_argument("--json", action="store_true", help=_("print one JSON object per image (one per line)"))
+    parser.add_argument("--overlay", metavar="DIR", help=_("write each image with outlines and labels to DIR"))
+    parser.add_argument("--cards", action="store_true", help=_("read the player card in view instead of dice"))
     parser.set_defaults(func=run)
 
 

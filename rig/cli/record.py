@@ -15,6 +15,7 @@ from pathlib import Path
 
 from rig.config import CONFIG_DEFAULT_HELP
 from rig.errors import RigError
+from rig.i18n import cli_gettext as _
 
 _FRAME = re.compile(r"^frame-(\d+)-\d+\.(png|jpg)$")
 
@@ -22,26 +23,26 @@ _FRAME = re.compile(r"^frame-(\d+)-\d+\.(png|jpg)$")
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "record",
-        help="save camera frames to a folder (for calibration and bug reports)",
-        description="Save frames from the configured camera (or --source) into DIR. "
-        "Replay them later with the camera source replay:DIR.",
+        help=_("save camera frames to a folder (for calibration and bug reports)"),
+        description=_("Save frames from the configured camera (or --source) into DIR. "
+        "Replay them later with the camera source replay:DIR."),
     )
-    parser.add_argument("dir", metavar="DIR", type=Path, help="folder to write (created; existing frames are kept)")
-    parser.add_argument("--config", type=Path, help=f"config file ({CONFIG_DEFAULT_HELP})")
+    parser.add_argument("dir", metavar="DIR", type=Path, help=_("folder to write (created; existing frames are kept)"))
+    parser.add_argument("--config", type=Path, help=_('config file ({config_default_help})', config_default_help=_(CONFIG_DEFAULT_HELP)))
     parser.add_argument("--source", metavar="SPEC",
-                        help='camera instead of the config\'s: "picamera2", "usb:0", "replay:PATH", "virtual"')
+                        help=_('camera instead of the config\'s: "picamera2", "usb:0", "replay:PATH", "virtual"'))
     stop = parser.add_mutually_exclusive_group()
-    stop.add_argument("--frames", type=int, help="stop after saving this many frames (default 50)")
-    stop.add_argument("--seconds", type=float, help="stop after this many seconds of camera time")
-    parser.add_argument("--every", type=int, default=1, metavar="N", help="save every N-th frame (default 1)")
-    parser.add_argument("--format", choices=("png", "jpg"), default="png", help="image format (default png)")
-    parser.add_argument("--width", type=int, help="frame width (default: the config's)")
-    parser.add_argument("--height", type=int, help="frame height (default: the config's)")
-    parser.add_argument("--fps", type=float, help="frame rate (default: the config's)")
+    stop.add_argument("--frames", type=int, help=_("stop after saving this many frames (default 50)"))
+    stop.add_argument("--seconds", type=float, help=_("stop after this many seconds of camera time"))
+    parser.add_argument("--every", type=int, default=1, metavar="N", help=_("save every N-th frame (default 1)"))
+    parser.add_argument("--format", choices=("png", "jpg"), default="png", help=_("image format (default png)"))
+    parser.add_argument("--width", type=int, help=_("frame width (default: the config's)"))
+    parser.add_argument("--height", type=int, help=_("frame height (default: the config's)"))
+    parser.add_argument("--fps", type=float, help=_("frame rate (default: the config's)"))
     parser.add_argument("--demo", action="store_true",
-                        help="with the virtual camera: play one turn (three rolls of two dice) while recording")
+                        help=_("with the virtual camera: play one turn (three rolls of two dice) while recording"))
     parser.add_argument("--track", action="store_true",
-                        help="also follow the rolls and print what the roll tracker sees (rolls, violations)")
+                        help=_("also follow the rolls and print what the roll tracker sees (rolls, violations)"))
     parser.set_defaults(func=run)
 
 

@@ -11,6 +11,7 @@ import argparse
 from pathlib import Path
 
 from rig.config import CONFIG_DEFAULT_HELP
+from rig.i18n import cli_gettext as _
 
 
 def _port(text: str) -> int:
@@ -26,25 +27,27 @@ def _port(text: str) -> int:
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "run",
-        help="start the rig and its scoreboard (simulation mode on a machine without camera and GPIO)",
-        description=__doc__.split("\n\n")[1].replace("\n", " "),
+        help=_("start the rig and its scoreboard (simulation mode on a machine without camera and GPIO)"),
+        description=_("On a Raspberry Pi with its camera and inputs it runs the real rig; anywhere else it runs "
+                      "simulation mode (the virtual-table camera and gpiozero mock pins, driven from the page or its "
+                      "keyboard shortcuts). --sim / --real force one or the other."),
     )
-    parser.add_argument("--config", type=Path, metavar="FILE", help=f"the rig's config file (TOML); {CONFIG_DEFAULT_HELP}")
+    parser.add_argument("--config", type=Path, metavar="FILE", help=_("the rig's config file (TOML); {config_default_help}", config_default_help=_(CONFIG_DEFAULT_HELP)))
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--sim", dest="mode", action="store_const", const="sim",
-                      help="simulation mode: virtual-table camera, mock GPIO pins")
+                      help=_("simulation mode: virtual-table camera, mock GPIO pins"))
     mode.add_argument("--real", dest="mode", action="store_const", const="real",
-                      help="the real camera and GPIO inputs from the config (fail if missing)")
+                      help=_("the real camera and GPIO inputs from the config (fail if missing)"))
     parser.add_argument("--listen", metavar="ADDR",
-                        help="address to listen on (default 127.0.0.1; 0.0.0.0 lets phones on the LAN view)")
-    parser.add_argument("--port", type=_port, metavar="N", help="TCP port (default 8080; 0 picks a free one)")
+                        help=_("address to listen on (default 127.0.0.1; 0.0.0.0 lets phones on the LAN view)"))
+    parser.add_argument("--port", type=_port, metavar="N", help=_("TCP port (default 8080; 0 picks a free one)"))
     parser.add_argument("--data-dir", type=Path, metavar="DIR",
-                        help="where the game database lives (default: data_dir in the config, else "
-                        "$XDG_DATA_HOME/rig, i.e. ~/.local/share/rig; /var/lib/rig under systemd)")
-    parser.add_argument("--seed", type=int, default=None, help="seed of the simulated table (simulation mode)")
+                        help=_("where the game database lives (default: data_dir in the config, else "
+                        "$XDG_DATA_HOME/rig, i.e. ~/.local/share/rig; /var/lib/rig under systemd)"))
+    parser.add_argument("--seed", type=int, default=None, help=_("seed of the simulated table (simulation mode)"))
     parser.add_argument("--host-name", action="append", default=[], metavar="NAME",
-                        help="a host name the page is opened by, besides IP addresses, localhost, this machine's "
-                        "name and NAME.local (others are refused: DNS rebinding); repeatable")
+                        help=_("a host name the page is opened by, besides IP addresses, localhost, this machine's "
+                        "name and NAME.local (others are refused: DNS rebinding); repeatable"))
     parser.set_defaults(func=run, mode=None)
 
 

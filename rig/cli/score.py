@@ -6,6 +6,7 @@ import json
 import sys
 
 from rig.errors import RigError
+from rig.i18n import cli_gettext as _
 
 
 #: the largest turn document read (a turn is a few hundred bytes)
@@ -21,15 +22,14 @@ def register(subparsers) -> None:
 
     parser = subparsers.add_parser(
         "score",
-        help="score one turn given as JSON (a file, or - for stdin)",
-        description="Score one turn given as JSON and print the result as JSON. "
-        f"The 'game' key picks the game (default {registry.DEFAULT}).",
+        help=_("score one turn given as JSON (a file, or - for stdin)"),
+        description=_("Score one turn given as JSON and print the result as JSON. The 'game' key picks the game (default {default}).", default=registry.DEFAULT),
     )
-    parser.add_argument("file", metavar="FILE", help="the turn as JSON, or - to read standard input")
-    parser.add_argument("--compact", action="store_true", help="print the result on one line")
+    parser.add_argument("file", metavar="FILE", help=_("the turn as JSON, or - to read standard input"))
+    parser.add_argument("--compact", action="store_true", help=_("print the result on one line"))
     parser.add_argument("--palette", metavar="C1,C2,...",
-                        help="a game of coloured dice: the die and dot colours of your set (default: the game's own "
-                        "set); a die of another colour is refused")
+                        help=_("a game of coloured dice: the die and dot colours of your set (default: the game's own "
+                        "set); a die of another colour is refused"))
     parser.set_defaults(func=run)
 
 

@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from rig.i18n import cli_gettext as _
 
 
 def _pin_arg(text: str):
@@ -37,31 +38,35 @@ def _pin_arg(text: str):
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "tosses",
-        help="show live presses of the toss buttons/beams with µs timestamps (wiring test)",
-        description=" ".join(__doc__.split("\n\n")[1].split()).replace("``", ""),
+        help=_("show live presses of the toss buttons/beams with µs timestamps (wiring test)"),
+        description=_("Prints every press with its edge time in µs and the gap to the previous press, every release "
+                      "with how long it was held and how many bounce edges were dropped, and every fault (an input "
+                      "stuck active). Players come from --config FILE, from --pin, else from the rig's config "
+                      "($RIG_CONFIG, else /etc/rig/rig.toml). --simulate presses simulated (mock) pins on any "
+                      "machine, GPIO or not, with the default players when no config names any."),
     )
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--config", type=Path, metavar="FILE",
-                        help="take the players and their pins from the rig's config file (default: --pin, else "
-                             "$RIG_CONFIG, else /etc/rig/rig.toml if installed)")
+                        help=_("take the players and their pins from the rig's config file (default: --pin, else "
+                             "$RIG_CONFIG, else /etc/rig/rig.toml if installed)"))
     source.add_argument("--pin", type=_pin_arg, action="append", metavar="NAME=GPIO17[:beam]",
-                        help="a player and their input (repeat for each player; default kind button)")
-    parser.add_argument("--lockout-ms", type=float, metavar="MS", help="bounce lockout (default: config, else 30)")
+                        help=_("a player and their input (repeat for each player; default kind button)"))
+    parser.add_argument("--lockout-ms", type=float, metavar="MS", help=_("bounce lockout (default: config, else 30)"))
     parser.add_argument("--stuck-after-s", type=float, metavar="S",
-                        help="report an input active this long as stuck (default: config, else 10)")
-    parser.add_argument("--count", type=int, metavar="N", help="stop after N tosses (with --simulate: press N times)")
-    parser.add_argument("--duration", type=float, metavar="S", help="stop after S seconds")
+                        help=_("report an input active this long as stuck (default: config, else 10)"))
+    parser.add_argument("--count", type=int, metavar="N", help=_("stop after N tosses (with --simulate: press N times)"))
+    parser.add_argument("--duration", type=float, metavar="S", help=_("stop after S seconds"))
     parser.add_argument("--simulate", action="store_true",
-                        help="press simulated (mock) pins: two rounds of every player, or --count presses; "
-                             "no GPIO and no config needed")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the simulated presses (default 1)")
+                        help=_("press simulated (mock) pins: two rounds of every player, or --count presses; "
+                             "no GPIO and no config needed"))
+    parser.add_argument("--seed", type=int, default=1, help=_("seed of the simulated presses (default 1)"))
     parser.add_argument("--calibrate-jitter", action="store_true",
-                        help="measure how far apart the inputs timestamp one edge and suggest [tosses] tie_window_us "
-                             "(needs --drive PIN wired to every input, or --simulate on mock pins)")
+                        help=_("measure how far apart the inputs timestamp one edge and suggest [tosses] tie_window_us "
+                             "(needs --drive PIN wired to every input, or --simulate on mock pins)"))
     parser.add_argument("--drive", metavar="GPIO20",
-                        help="with --calibrate-jitter: the output pin wired to every toss input")
+                        help=_("with --calibrate-jitter: the output pin wired to every toss input"))
     parser.add_argument("--rounds", type=int, default=50, metavar="N",
-                        help="with --calibrate-jitter: simultaneous edges to fire (default 50)")
+                        help=_("with --calibrate-jitter: simultaneous edges to fire (default 50)"))
     parser.set_defaults(func=run)
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rig.errors import ConfigError
+from rig.i18n import N_
 from rig.config.sections import (  # noqa: F401 - moved (issue 29); the old import path works
     MIN_PLAYERS, MAX_PLAYERS, MAX_CONFIG_CHARS, INPUT_KINDS, CAMERA_KINDS, BCM_PINS, RESERVED_PINS,
     _REFUSED_PINS, DEFAULT_PINS, DEFAULT_NAMES, _PHYSICAL_TO_BCM, normalize_pin, PlayerInput, CameraConfig,
@@ -178,7 +179,7 @@ class RigConfig:
 #: where scripts/install-pi.sh puts the config the service runs with
 SYSTEM_CONFIG = Path("/etc/rig/rig.toml")
 #: how every command's ``--config`` help says which file is used without it
-CONFIG_DEFAULT_HELP = "default: $RIG_CONFIG, else /etc/rig/rig.toml if installed, else the built-in five simulated players"
+CONFIG_DEFAULT_HELP = N_("default: $RIG_CONFIG, else /etc/rig/rig.toml if installed, else the built-in five simulated players")
 
 
 def default_config_path(system: Path = SYSTEM_CONFIG) -> Path | None:

@@ -39,9 +39,10 @@ def apply(game: ExtraGame | None, event: Mapping[str, Any], *, replay: bool = Fa
     if kind == "game_started":
         raise EventRefused("a game is in progress")  # the Engine ends it first
     if game.is_over and kind != "game_ended":
-        result = game.ended or {}
-        who = f" ({result['winner']} won)" if result.get("winner") else ""
-        raise EventRefused(f"the game is over{who}: start a new game")
+        winner = (game.ended or {}).get("winner")
+        if winner:
+            raise EventRefused(f"the game is over ({winner} won): start a new game")
+        raise EventRefused("the game is over: start a new game")
     return game.apply(event, replay=replay)
 
 

@@ -197,6 +197,12 @@ class Translator:
         return ngettext(singular, plural, n, self.lang, **values)
 
 
+def cli_gettext(message: str, /, **values: Any) -> str:
+    """``message`` in the command line's language (:func:`cli_language`): a command's ``--help`` texts,
+    called as ``_()`` when its parser is built."""
+    return gettext(message, cli_language(), **values)
+
+
 def N_(message: str) -> str:  # noqa: N802 (gettext's name for "mark for extraction, translate later")
     """Mark ``message`` for the catalogue without translating it here (it is translated where shown)."""
     return message
@@ -241,9 +247,39 @@ def by_pattern(text: str, lang: str, patterns: Patterns) -> str:
     for pattern, message_id in patterns:
         found = re.fullmatch(pattern, text)
         if found:
-            values = {k: gettext(v, lang) if v else "" for k, v in found.groupdict().items()}
-            return gettext(message_id, lang, **values)
+            values = {k: _value(v, lang, patterns) for k, v in found.groupdict().items()}
+            said = gettext(message_id, lang, **values)
+            return said[:1].upper() + said[1:] if text[:1].isupper() else said  # "Was that …?" as a notice says it
     return text
+
+
+def _value(text: str | None, lang: str, patterns: Patterns) -> str:
+    """A group's value in ``lang``: a message id's text, else by the patterns (a text inside a text)."""
+    if not text:
+        return ""
+    said = gettext(text, lang)
+    return said if said != text else by_pattern(text, lang, patterns)
+
+
+def id_pattern(message_id: str, groups: Mapping[str, str] | None = None) -> str:
+    """The regular expression matching what ``message_id`` says in English, a named group for each
+    ``{placeholder}`` (the texts the rig shows as they are: :func:`rig.i18n.extract.core_texts`); ``groups``:
+    what a placeholder may be (a regular expression; anything by default)."""
+    import re
+
+    out, seen = [], set()
+    for i, part in enumerate(re.split(r"\{(\w+)\}", message_id)):
+        if i % 2 == 0:
+            escaped = re.sub(r"[\\.^$*+?()\[\]{}|]", lambda m: "\\" + m[0], part)
+            if i == 0 and part[:1].isalpha():  # a notice may say it capitalised ("Was that …?")
+                escaped = f"[{part[0].upper()}{part[0].lower()}]{escaped[1:]}"
+            out.append(escaped)
+        elif part in seen:
+            out.append(f"(?P={part})")
+        else:
+            seen.add(part)
+            out.append(f"(?P<{part}>{(groups or {}).get(part, '.*?')})")
+    return "".join(out)
 
 
 def page_patterns(lang: str, patterns: Patterns) -> list[list[str]]:

@@ -146,6 +146,93 @@ def source_messages() -> dict[str | tuple[str, str], list[tuple[str, int]]]:
                     found.setdefault(message, []).append((str(path.relative_to(ROOT.parent)), line))
     for where, text in _game_messages():
         found.setdefault(text, []).append((where, 0))
+    for message, where in core_texts().items():
+        found.setdefault(message, []).extend(where)
+    return found
+
+
+#: the calls whose text argument the rig shows as it is, in English (the rules core and the rig's layers stay
+#: plain English and I/O-free): the call's name and the argument's position. Each literal or f-string there is
+#: a message id of its own (its ``{…}`` named, :func:`core_texts`), flagged :data:`CORE_FLAG` in the
+#: catalogues; the pages and the command line match the English text with it (:func:`rig.i18n.id_pattern`)
+CORE_CALLS = {"EventRefused": 0, "NoSuchGame": 0, "Violation": 2, "RollCancelled": 1, "Question": 0, "Notice": 1,
+              "notice": 1}
+#: the functions whose returned texts (and ``{"error": …}`` answers) are shown as they are: the copy problem,
+#: the lost events' notice, the live stream's refusals (the viewer cap)
+CORE_RETURNS = {"score_problem", "loss_text", "stream"}
+CORE_FLAG = "core-text"
+
+
+def _placeholder(node) -> str:
+    """A ``{…}``'s name in the message id: the variable's or attribute's name, ``n`` for ``len(…)``."""
+    import ast
+
+    if isinstance(node, ast.Name):
+        return node.id.strip("_") or "value"
+    if isinstance(node, ast.Attribute):
+        return node.attr.strip("_") or "value"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
+        return "n"
+    if isinstance(node, ast.Subscript):
+        return _placeholder(node.value)
+    if isinstance(node, ast.BinOp):  # {k + 1}
+        return _placeholder(node.left)
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and node.args
+            and isinstance(node.args[0], ast.Constant)):
+        return str(node.args[0].value)
+    return "value"
+
+
+def _message_id(node) -> str | None:
+    """The message id of a literal or f-string (``{turn.roller}`` → ``{roller}``); None for anything else."""
+    import ast
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if not isinstance(node, ast.JoinedStr):
+        return None
+    parts, seen = [], {}
+    for value in node.values:
+        if isinstance(value, ast.Constant):
+            parts.append(str(value.value))
+            continue
+        name = _placeholder(value.value).lower()
+        seen[name] = seen.get(name, 0) + 1
+        parts.append("{" + (name if seen[name] == 1 else f"{name}{seen[name]}") + "}")
+    return "".join(parts)
+
+
+def core_texts() -> dict[str, list[tuple[str, int]]]:
+    """Every English text the rig shows as it is (a refusal's reason, a violation's detail, a question, a
+    notice: :data:`CORE_CALLS`; the copy problem: :data:`CORE_RETURNS`), as a message id, with where it is
+    said. Counted with the rest by ``tests/test_i18n.py``: a new one without German fails it."""
+    import ast
+
+    found: dict[str, list[tuple[str, int]]] = {}
+
+    def add(node, path: Path) -> None:
+        message = _message_id(node)
+        if message and message.strip("{}") and not re.fullmatch(r"\{\w+\}", message):
+            found.setdefault(message, []).append((str(path.relative_to(ROOT.parent)), node.lineno))
+
+    for path in sorted(ROOT.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+                if name in CORE_CALLS and len(node.args) > CORE_CALLS[name]:
+                    add(node.args[CORE_CALLS[name]], path)
+                    for keyword in node.keywords:
+                        if keyword.arg == "action":  # a notice's button ("Recalibrate")
+                            add(keyword.value, path)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in CORE_RETURNS:
+                for inner in ast.walk(node):
+                    if isinstance(inner, ast.Return) and inner.value is not None:
+                        add(inner.value, path)
+                    elif isinstance(inner, ast.Dict):
+                        for key, value in zip(inner.keys, inner.values):
+                            if isinstance(key, ast.Constant) and key.value == "error":
+                                add(value, path)
     return found
 
 
@@ -154,8 +241,11 @@ def template():
     from babel.messages.catalog import Catalog
 
     catalog = Catalog(domain=DOMAIN, project="rig", charset="utf-8")
+    core = core_texts()
     for message, where in source_messages().items():
         flags = ("python-brace-format",) if "{" in (message if isinstance(message, str) else message[0]) else ()
+        if message in core:
+            flags += (CORE_FLAG,)
         catalog.add(message, locations=where, flags=flags)
     return catalog
 

@@ -149,3 +149,34 @@ def test_the_calibration_page_in_german(browser, start_rig, artifacts, screen):
         assert errors == []
     finally:
         context.close()
+
+
+def test_what_the_rig_says_as_it_is_in_german_on_the_7in_display(browser, start_rig, artifacts):
+    """A violation's detail and a refusal's reason, English from the core, German on the page by the
+    catalogue's patterns, nothing cut off at 800x480."""
+    import urllib.error
+
+    server = start_rig()
+    clock = Clock(1_000_000)
+    frogs_turn(server, clock)
+    post(server, clock, type="violation", kind="knocked_die", player=NAMES[0],
+         detail="the pink+blue die, top left, moved to bottom right and now shows blue")
+    context, page = open_german(browser, server, "7in")
+    try:
+        expect(page.locator(".notice.violation .detail")).to_have_text(
+            " — der Würfel pink+blau, oben links, wurde nach unten rechts bewegt und zeigt jetzt blau")
+        with pytest.raises(urllib.error.HTTPError):  # a fifth card: refused
+            post(server, clock, type="card_revealed", card="pink")
+        expect(page.locator(".notice.refused")).to_contain_text(
+            "Abgelehnt: alle 4 Karten sind schon aufgedeckt: stattdessen eine Karte korrigieren")
+        settled(page)
+        page.screenshot(path=str(artifacts / "de-notices-7in.png"))
+        nothing_clipped(page, "7in", "frogs")
+        page.locator("#notices-more").click()  # every notice, the violation's detail with it
+        expect(page.locator(".notice.violation")).to_be_visible()
+        settled(page)
+        page.screenshot(path=str(artifacts / "de-notices-open-7in.png"))
+        nothing_clipped(page, "7in", "frogs")
+        assert page.js_errors == []
+    finally:
+        context.close()

@@ -50,8 +50,8 @@
   function renderNotices(s) {
     const items = [];
     for (const n of rigStatus.notices || []) {
-      items.push(el("div", { class: `notice ${n.kind || ""}`, "data-key": n.key }, n.text,
-        n.href ? el("a", { class: "notice-action", href: n.href, text: n.action || rig.t("Fix") }) : null,
+      items.push(el("div", { class: `notice ${n.kind || ""}`, "data-key": n.key }, rig.t(n.text),
+        n.href ? el("a", { class: "notice-action", href: n.href, text: n.action ? rig.t(n.action) : rig.t("Fix") }) : null,
         ...(n.ask ? n.answers.map((a) => el("button", { class: "notice-action", "data-answer": a, text: ANSWERS[a] || a,
           onclick: () => rig.post(n.ask, { key: n.key, answer: a }).then(pollRig) })) : [])));
     }
@@ -76,7 +76,7 @@
       }
     }
     // the newest refusal first: it answers what someone just did
-    for (const n of fresh.reverse()) items.push(el("div", { class: "notice bad refused", "data-seq": n.seq, text: rig.t("Refused: {reason}", { reason: n.reason || n.text || JSON.stringify(n) }) }));
+    for (const n of fresh.reverse()) items.push(el("div", { class: "notice bad refused", "data-seq": n.seq, text: rig.t("Refused: {reason}", { reason: rig.t(n.reason || n.text || JSON.stringify(n)) }) }));
     if (s) items.push(...((rendererOf(s).notices || (() => []))(s)));
     const box = $("notices");
     box.classList.toggle("open", noticesOpen);

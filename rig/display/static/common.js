@@ -149,7 +149,7 @@ const rig = Object.assign(rigI18n, {
       node = rig.el("div", { id: "stream-refused", class: "stream-refused", role: "status" });
       document.body.prepend(node);
     }
-    node.textContent = rig.t("Not live on this device: {reason}. This page tries again by itself.", { reason: refusal.text });
+    node.textContent = rig.t("Not live on this device: {reason}. This page tries again by itself.", { reason: rig.t(refusal.text) });
   },
 
   toasts: [],

@@ -32,7 +32,9 @@ const rigI18n = {
         if (!found) continue;
         const groups = {};
         for (const [key, value] of Object.entries(found.groups || {})) groups[key] = value === undefined ? "" : rigI18n.t(value);
-        return rigFill(message, groups);
+        const said = rigFill(message, groups);
+        // "Was that …?" as a notice says it: capitalised as the English was
+        return id[0] && id[0] !== id[0].toLowerCase() ? said.charAt(0).toUpperCase() + said.slice(1) : said;
       }
     }
     return rigFill(id, values);

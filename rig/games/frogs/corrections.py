@@ -90,7 +90,9 @@ def _swap_tosses(game: TableInTurn, turn: TurnState, index: int, other: int) -> 
     ordered = ordered_tosses(turn)
     for k in (index, other):
         if not 0 <= k < len(ordered):
-            raise EventRefused(f"there is no toss {k + 1} ({len(ordered)} toss{'es' if len(ordered) != 1 else ''})")
+            if len(ordered) == 1:
+                raise EventRefused(f"there is no toss {k + 1} (1 toss)")
+            raise EventRefused(f"there is no toss {k + 1} ({len(ordered)} tosses)")
     if index == other:
         raise EventRefused("a swap needs two different tosses")
     a, b = ordered[index], ordered[other]

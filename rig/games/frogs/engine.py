@@ -249,13 +249,16 @@ def _check_order(game: GameState, event: Mapping[str, Any]) -> None:
     turn = game.turn
     kind = event["type"]
     if kind == "card_revealed" and phase(game) == "copy":
-        who = f"{turn.roller} has picked {turn.copy} but not confirmed" if turn.copy else \
-            f"{turn.roller} has not chosen whom to copy"
-        raise EventRefused(f"a card reveal before the copy choice: {who} (the cards stay face down until then)")
+        if turn.copy:
+            raise EventRefused(f"a card reveal before the copy choice: {turn.roller} has picked {turn.copy} but not "
+                               "confirmed (the cards stay face down until then)")
+        raise EventRefused(f"a card reveal before the copy choice: {turn.roller} has not chosen whom to copy "
+                           "(the cards stay face down until then)")
     if kind == "copy_chosen" and turn.cards and phase(game) != "copy":  # "copy" with cards up: an older log
-        current = f" ({turn.copy})" if turn.copy else ""
-        raise EventRefused(f"the copy choice{current} stands once the cards are being turned over: "
-                           "undo the reveal to change it")
+        if turn.copy:
+            raise EventRefused(f"the copy choice ({turn.copy}) stands once the cards are being turned over: "
+                               "undo the reveal to change it")
+        raise EventRefused("the copy choice stands once the cards are being turned over: undo the reveal to change it")
 
 
 def _turn_started(game: GameState, event: Mapping[str, Any]) -> None:

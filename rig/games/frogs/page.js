@@ -285,7 +285,7 @@
     const faces = [...new Set([...(v.detail || "").matchAll(FACE_IN_TEXT)].map((m) => m[1]))];
     return el("div", { class: "notice violation", "data-kind": v.kind },
       el("strong", { text: rig.t("Rule broken by {name}: {what}", { name: v.player, what }) }), faces.map(miniDie),
-      v.detail ? el("span", { class: "detail", text: ` — ${v.detail}` }) : null);
+      v.detail ? el("span", { class: "detail", text: ` — ${rig.t(v.detail)}` }) : null);
   }
 
   function notices(s) {
@@ -295,7 +295,7 @@
     for (const heat of turn ? turn.dead_heats || [] : []) items.push(el("div", { class: "notice info", text: rig.t(heat.text) }));
     const problem = turn && turn.problem;
     if (problem && ["copy", "reveal", "review"].includes(turn.phase) && !/whom to copy|cards revealed$/.test(problem)) {
-      items.push(el("div", { class: "notice info", text: problem }));
+      items.push(el("div", { class: "notice info", text: rig.t(problem) }));
     }
     return items;
   }
