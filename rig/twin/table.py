@@ -227,21 +227,12 @@ def _face_texture(face: str, body: tuple, frog_items: tuple) -> np.ndarray:
     """A die face's print (linear RGB, TEXTURE px): violet, a frog in one or two colours, the edge
     rounded off (darker towards the rim, as the bevel turns from the light)."""
     from rig.twin.optics import to_linear
-    from rig.vision.render import _frog_masks
+    from rig.vision.render_sprites import paint_frog
 
-    frog = dict(frog_items)
     n = TEXTURE
     img = np.empty((n, n, 3), np.float32)
     img[:] = body
-    shape, eyes = _frog_masks(n)
-    colours = [] if face == "blank" else face.split("+")
-    if len(colours) == 1:
-        img[shape > 0] = frog[colours[0]]
-    elif len(colours) == 2:
-        img[(shape > 0) & (np.arange(n)[None, :] < n // 2)] = frog[colours[0]]
-        img[(shape > 0) & (np.arange(n)[None, :] >= n // 2)] = frog[colours[1]]
-    if colours:
-        img[eyes > 0] = (235.0, 235.0, 235.0)
+    paint_frog(img, face, dict(frog_items))
     yy, xx = np.mgrid[0:n, 0:n]
     edge = np.minimum.reduce([xx, yy, n - 1 - xx, n - 1 - yy]).astype(np.float32) / n
     img *= (0.55 + 0.45 * np.clip(edge / 0.07, 0, 1))[..., None]

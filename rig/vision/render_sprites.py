@@ -49,6 +49,24 @@ def _frog_masks(n: int) -> tuple[np.ndarray, np.ndarray]:
     return frog, eyes
 
 
+def paint_frog(img: np.ndarray, face: str, palette) -> bool:
+    """Paint a die face's frog onto the square ``img``: one colour, or two split down the middle
+    (``pink+blue``: pink left), and its eye whites; ``palette`` maps a colour name to its value.
+    False for a blank face (nothing painted)."""
+    n = img.shape[0]
+    frog, eyes = _frog_masks(n)
+    colours = [] if face == "blank" else face.split("+")
+    left = np.arange(n)[None, :] < n // 2
+    if len(colours) == 1:
+        img[frog > 0] = palette[colours[0]]
+    elif len(colours) == 2:
+        img[(frog > 0) & left] = palette[colours[0]]
+        img[(frog > 0) & ~left] = palette[colours[1]]
+    if colours:
+        img[eyes > 0] = (235.0, 235.0, 235.0)
+    return bool(colours)
+
+
 @functools.lru_cache(maxsize=64)
 def _die_sprite(face: str, side: int) -> np.ndarray:
     """A die's top face as seen from above: BGRA float32, side x side, alpha 0..1."""
@@ -59,18 +77,8 @@ def _die_sprite(face: str, side: int) -> np.ndarray:
     shade = 0.42 + 0.58 * np.clip(dist / 0.075, 0, 1) ** 0.7
     img = np.empty((n, n, 3), np.float32)
     img[:] = BODY
-    frog, eyes = _frog_masks(n)
-    colours = [] if face == "blank" else face.split("+")
-    if len(colours) == 1:
-        img[frog > 0] = FROG[colours[0]]
-    elif len(colours) == 2:
-        left = np.zeros_like(frog)
-        left[:, : n // 2] = 255
-        img[(frog > 0) & (left > 0)] = FROG[colours[0]]
-        img[(frog > 0) & (left == 0)] = FROG[colours[1]]
-    if colours:
-        img[eyes > 0] = (235.0, 235.0, 235.0)
-        pupils = np.zeros_like(eyes)
+    if paint_frog(img, face, FROG):
+        pupils = np.zeros((n, n), np.uint8)
         for side_ in (-1, 1):
             cv2.circle(pupils, (int(n * (0.5 + side_ * 0.08)), int(n * 0.27)), max(1, int(n * 0.011)), 255, -1)
         img[pupils > 0] = (30.0, 30.0, 30.0)
