@@ -35,7 +35,6 @@ from typing import Annotated, Any
 
 import msgspec
 
-from rig import registry
 from rig.errors import RigError
 
 #: the longest player name (the scoreboard's column; the config file's limit too)
@@ -258,21 +257,14 @@ def encode_json(value: Any) -> bytes:
     return msgspec.json.encode(value)
 
 
-class NewGame(msgspec.Struct, forbid_unknown_fields=True):
-    """``POST /api/games``."""
-
-    players: Annotated[list[str], msgspec.Meta(min_length=1, max_length=16)]
-    game: Annotated[str, msgspec.Meta(min_length=1, max_length=32)] = registry.DEFAULT
-    options: dict[str, Any] = {}
-    turns_each: Annotated[int, msgspec.Meta(ge=1, le=99)] | None = None
-    penalty_per_violation: Annotated[int, msgspec.Meta(ge=0, le=99)] | None = None
-
-
 class SimPress(msgspec.Struct, forbid_unknown_fields=True):
     """``POST /api/sim/press``."""
 
     player: Name
     hold_ms: Annotated[float, msgspec.Meta(ge=0, le=60_000)] = 0
+
+    def __post_init__(self) -> None:
+        self.player = check_name(self.player, "$.player")
 
 
 class SimRoll(msgspec.Struct, forbid_unknown_fields=True):

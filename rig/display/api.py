@@ -24,10 +24,9 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from rig.boundary import (MAX_BODY, BadInput, NewGame, SimPress, SimRoll, convert, decode_json, sanitize,
-                          whole_number)
+from rig.boundary import MAX_BODY, BadInput, SimPress, SimRoll, convert, decode_json, sanitize, whole_number
 from rig.engine.errors import EventFormatError, EventRefused, LogError
-from rig.engine.events import json_schema
+from rig.engine.events import Event, NewGame, json_schema
 from rig.errors import RigError
 
 log = logging.getLogger(__name__)
@@ -204,7 +203,7 @@ def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | Non
                 return error(409, str(exc))
         return guarded
 
-    async def submit(event: dict[str, Any], status: int = 200, request: Request | None = None) -> Response:
+    async def submit(event: Event | dict[str, Any], status: int = 200, request: Request | None = None) -> Response:
         key = request_key(request) if request is not None else None
         state = await run_in_threadpool(lambda: service.submit(event, default_source="display", request=key))
         return SafeJSONResponse(state, status_code=status)
@@ -267,16 +266,11 @@ def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | Non
 
     @mutating
     async def post_game(request: Request) -> Response:
-        body = await _json_object(request)
+        body = await _json_object(request, check=False)  # checked once, as the request it is (NewGame)
         if not isinstance(body.get("players"), list):
             raise BadBody(422, "a new game needs 'players': a list of names in seat order")
         new = convert(body, NewGame)
-        options = dict(new.options)
-        for key in ("turns_each", "penalty_per_violation"):
-            if getattr(new, key) is not None:
-                options[key] = getattr(new, key)
-        event = {"type": "game_started", "game": new.game, "players": new.players, "options": options}
-        return await submit(event, 201, request)
+        return await submit(new.event(t_us=service.now_us(), source="display"), 201, request)
 
     @mutating
     async def post_correction(request: Request) -> Response:
@@ -298,7 +292,7 @@ def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | Non
     if sim is not None:
         @mutating
         async def sim_press(request: Request) -> Response:
-            body = await _json_object(request)
+            body = await _json_object(request, check=False)  # checked once, as the request it is (SimPress)
             if not isinstance(body.get("player"), str):
                 raise BadBody(422, "POST /api/sim/press needs {\"player\": NAME}")
             press = convert(body, SimPress)
@@ -314,7 +308,7 @@ def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | Non
 
         @mutating
         async def sim_roll(request: Request) -> Response:
-            body = await _json_object(request)
+            body = await _json_object(request, check=False)  # checked once, as the request it is (SimRoll)
             dice = body.get("dice")
             if isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= 6:
                 raise BadBody(422, "POST /api/sim/roll needs {\"dice\": N} with N from 1 to 6")

@@ -203,8 +203,7 @@ class Engine:
         self.submit_quietly(raw, request=request)
         return self.state()
 
-    def submit_quietly(self, raw: Event | Mapping[str, Any], *, parsed: bool = False,
-                       request: str | None = None) -> int:
+    def submit_quietly(self, raw: Event | Mapping[str, Any], *, request: str | None = None) -> int:
         """As :meth:`submit` without building the state; returns the new version."""
         if isinstance(raw, Event):
             typed = raw

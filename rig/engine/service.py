@@ -20,7 +20,9 @@ from typing import Any, Callable, Mapping
 
 from rig import registry
 from rig.engine.engine import Engine
+from rig.boundary import check_value
 from rig.engine.errors import EventRefused, LogError
+from rig.engine.events import Event, GameStarted
 from rig.engine.inputs import HOLD_CONFIRM_US, events_for_press, events_for_release
 from rig.engine.log import EventLog
 from rig.engine.paths import database_path
@@ -102,11 +104,12 @@ class EngineService:
         self._now_us = now_us
         #: options a new game of that kind gets unless the request names them (the rig's config:
         #: ``{"<game>": {"tie_window_us": 40}}``), so they are in the logged ``game_started`` event
-        self.game_defaults = {name: dict(options) for name, options in (game_defaults or {}).items()}
+        self.game_defaults = {name: check_value(dict(options), f"game_defaults.{name}")
+                              for name, options in (game_defaults or {}).items()}
         #: why the log cannot be written now (disk full, storage failure), or None
         self.outage: str | None = None
         #: inputs (presses, releases, rolls) that came during an outage, in order, written when it ends
-        self.backlog: list[dict[str, Any]] = []
+        self.backlog: list[Event | dict[str, Any]] = []
         self._retry: threading.Timer | None = None
         self.retry_s = 2.0
         self._streams_ended = False
@@ -156,7 +159,20 @@ class EngineService:
 
     # -- writing ----------------------------------------------------------------------
 
-    def _complete(self, event: Mapping[str, Any], source: str) -> dict[str, Any]:
+    def now_us(self) -> int:
+        """Now on the clock events are stamped with (monotonic µs), for a door that builds a typed event."""
+        return self._now_us()
+
+    def _complete(self, event: Event | Mapping[str, Any], source: str) -> Event | dict[str, Any]:
+        """A raw event with ``t_us``/``source``/``clock`` and a new game's configured options filled in
+        where it has none; a typed event (its door stamped ``t_us`` and ``source``) gets the same
+        without a second check (:meth:`rig.engine.events.Event.stamped`)."""
+        if isinstance(event, Event):
+            changes: dict[str, Any] = {} if event.clock is not None else {"clock": self.clock}
+            defaults = self.game_defaults.get(event.game) if isinstance(event, GameStarted) else None
+            if defaults:
+                changes["options"] = {**defaults, **(event.options or {})}
+            return event.stamped(**changes) if changes else event
         event = dict(event) if isinstance(event, Mapping) else event
         if isinstance(event, dict):
             event.setdefault("t_us", self._now_us())
@@ -169,9 +185,12 @@ class EngineService:
                 event["options"] = {**defaults, **(event.get("options") or {})}
         return event
 
-    def submit(self, event: Mapping[str, Any], *, default_source: str = "api", keep: bool = False,
+    def submit(self, event: Event | Mapping[str, Any], *, default_source: str = "api", keep: bool = False,
                request: str | None = None) -> dict[str, Any]:
         """Log and apply one event; returns the new state. Raises :class:`EventRefused` (logged) with the reason.
+
+        ``event``: a raw JSON object (decoded once by the engine, :func:`rig.engine.events.decode_event`)
+        or a typed :class:`rig.engine.events.Event` its door decoded already (passed on, never checked again).
 
         When the log cannot be written (:class:`LogError`, e.g. the disk is full) nothing is applied:
         the error is raised (a request answers 503), or with ``keep`` (the rig's own inputs: a roll
@@ -232,7 +251,7 @@ class EngineService:
 
     # -- storage outages -------------------------------------------------------------------
 
-    def _hold(self, events: list[dict[str, Any]], exc: LogError) -> None:
+    def _hold(self, events: list[Event | dict[str, Any]], exc: LogError) -> None:
         """Keep inputs the log could not take; retry every :attr:`retry_s` seconds."""
         self.backlog.extend(events)
         self.outage = str(exc)

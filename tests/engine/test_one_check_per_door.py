@@ -1,6 +1,9 @@
 """Issue 29: an event is validated exactly once where it comes in (the HTTP API, a press at the pin,
 the log on replay, a league message), then passed on typed: the engine, the log and the notice never
-check it again (no :func:`rig.boundary.check_value`, no :func:`rig.boundary.sanitize` on the way)."""
+check it again (no :func:`rig.boundary.check_value`, no :func:`rig.boundary.sanitize` on the way).
+
+The spy counts validations, not helper calls: a validator another one calls while it runs (the
+``check_value`` of a new game's options inside the decoding of its request) is part of that one check."""
 
 from __future__ import annotations
 
@@ -17,11 +20,12 @@ with warnings.catch_warnings():
 import rig.boundary
 import rig.display.api
 import rig.engine.engine
+import rig.engine.errors
 import rig.engine.events
 import rig.engine.log
 import rig.league.topics
 from rig.display.api import api_routes
-from rig.engine.events import Toss
+from rig.engine.events import GameStarted, NewGame, Toss
 from rig.engine.service import EngineService
 
 PLAYERS = ["Ada", "Ben", "Cleo", "Dev"]
@@ -30,19 +34,27 @@ VALIDATORS = {
     "decode_event": (rig.engine.events, rig.engine.engine, rig.league.topics),
     "decode_event_json": (rig.engine.events, rig.engine.log),
     "check_value": (rig.boundary, rig.engine.events, rig.engine.log),
+    "check_name": (rig.boundary, rig.engine.events),
     "sanitize": (rig.boundary, rig.engine.engine, rig.engine.log, rig.display.api),
     "parse_event": (rig.engine.events,),
+    "convert": (rig.boundary, rig.display.api),
 }
 
 
 @pytest.fixture
 def calls(monkeypatch):
     counted: Counter[str] = Counter()
+    running = [0]  # validators running now: only the outermost one counts
 
     def spy(name, real):
         def counting(*args, **kwargs):
-            counted[name] += 1
-            return real(*args, **kwargs)
+            if not running[0]:
+                counted[name] += 1
+            running[0] += 1
+            try:
+                return real(*args, **kwargs)
+            finally:
+                running[0] -= 1
         return counting
 
     for name, modules in VALIDATORS.items():
@@ -80,6 +92,70 @@ def test_a_malformed_event_is_checked_once_and_made_safe_once_to_be_logged(servi
     response = client.post("/api/events", json={"type": "toss", "player": 7})
     assert response.status_code == 422
     assert calls["decode_event"] == 1 and calls["check_value"] == 0
+
+
+def test_a_new_game_posted_to_the_api_is_validated_once_as_its_request(service, calls):
+    client = TestClient(Starlette(routes=api_routes(service)))
+    response = client.post("/api/games", json={"players": ["Ada ", "Ben", "Cleo"], "turns_each": 2,
+                                               "options": {"penalty_per_violation": 1}})
+    assert response.status_code == 201, response.text
+    assert calls == {"convert": 1}  # the request's one decoding; its event is never checked again
+    game = response.json()["game"]
+    assert game["players"] == ["Ada", "Ben", "Cleo"] and game["turns_each"] == 2
+    logged = service.log.events()[-1]
+    assert logged.event["type"] == "game_started" and logged.event["source"] == "display"
+    assert logged.event["options"] == {"penalty_per_violation": 1, "turns_each": 2}
+    assert logged.event["clock"] == service.clock
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"players": ["Ada", "Ben", "Eve\u202e"]}, "$.players[2]"),
+    ({"players": ["Ada", "Ben"], "options": {"x": 2**64}}, "$.options.x"),
+    ({"players": ["Ada", "Ben"], "turns_each": 0}, "turns_each"),
+    ({"players": ["Ada", "Ben"], "colour": "red"}, "colour"),
+])
+def test_a_bad_new_game_is_refused_by_its_one_check(service, calls, body, field):
+    client = TestClient(Starlette(routes=api_routes(service)))
+    version = service.version
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 422 and field in response.json()["error"]
+    assert calls["convert"] == 1 and calls["check_value"] == 0 and calls["decode_event"] == 0
+    assert service.version == version
+
+
+def test_a_simulated_press_posted_to_the_api_is_validated_once_at_each_door(service, calls):
+    pressed = []
+
+    class Sim:
+        def press(self, player, hold_ms=0):
+            pressed.append(player)
+            service.press(player, 5_000)  # the virtual pin: the press's own door
+
+    client = TestClient(Starlette(routes=api_routes(service, sim=Sim())))
+    response = client.post("/api/sim/press", json={"player": "Ben"})
+    assert response.status_code == 202 and pressed == ["Ben"]
+    assert calls == {"convert": 1, "decode_event": 1}  # the request at the HTTP door, the toss at the pin
+
+
+def test_a_typed_new_game_gets_the_rigs_options_and_clock_without_a_check(calls):
+    with EngineService.in_memory(clock="boot-1", game_defaults={"frogs": {"turns_each": 5, "tie_window_us": 10}}) as service:
+        new = NewGame(players=["Ada", "Ben", "Cleo"], options={"tie_window_us": 20})
+        calls.clear()
+        state = service.submit(new.event(t_us=10, source="display"))
+        assert calls == {}
+        assert state["game"]["turns_each"] == 5
+        event = service.log.events()[-1].event
+        assert event["options"] == {"turns_each": 5, "tie_window_us": 20} and event["clock"] == "boot-1"
+
+
+def test_an_event_built_from_checked_values_is_not_checked_again_but_a_decoded_one_is(calls):
+    GameStarted.from_checked(t_us=1, source="display", players=["Ada"], options={"turns_each": 1})
+    assert calls == {}
+    rig.engine.events.decode_event({"type": "game_started", "t_us": 1, "source": "api", "players": ["Ada"],
+                                    "options": {"turns_each": 1}})
+    assert calls == {"decode_event": 1}
+    with pytest.raises(rig.engine.errors.EventFormatError, match="players"):
+        rig.engine.events.decode_event({"type": "game_started", "t_us": 1, "source": "api", "players": ["\x00"]})
 
 
 def test_a_press_at_the_pin_is_validated_once(service, calls):
