@@ -3,7 +3,8 @@
 Appends ``--count`` toss events to a fresh log (WAL, ``synchronous=FULL``: one fsync per
 commit) and prints p50/p99/max; then the same with ``synchronous=OFF`` (no fsync) in the
 same run, as a ratio, and the full path through the engine (check + append + fold); then the cost
-of the one check an event gets where it comes in (:func:`rig.engine.events.decode_event`, no log).
+of the one check an event gets where it comes in (:func:`rig.engine.events.decode_event`, no log),
+and of a new game's at ``POST /api/games`` (its request decoded once into :class:`rig.engine.events.NewGame`).
 The log goes in a temporary folder inside ``--dir`` (default: the data folder, whose disk
 is the one that matters; fsync on a RAM disk such as /tmp is nearly free).
 """
@@ -84,6 +85,24 @@ def _time_checks(event: dict, count: int) -> float:
     return best
 
 
+#: a new game as ``POST /api/games`` takes it
+NEW_GAME = {"players": ["Ada", "Ben", "Cleo", "Dev"], "turns_each": 3, "options": {"tie_window_us": 40}}
+
+
+def _time_new_game(count: int) -> float:
+    """µs per new-game request at its door: the body decoded once into its request type and made into
+    its typed ``game_started`` event (what ``POST /api/games`` does before the engine; best of five)."""
+    from rig.engine.events import decode_new_game
+
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter_ns()
+        for _ in range(count):
+            decode_new_game(NEW_GAME).event(t_us=5, source="display")
+        best = min(best, (time.perf_counter_ns() - start) / count / 1000)
+    return best
+
+
 def run(args) -> int:
     from rig.engine.paths import resolve_data_dir
     from rig.errors import RigError
@@ -113,5 +132,6 @@ def run(args) -> int:
     print(f"  fsync costs {ratio:.1f}x the no-fsync append (p50, same run)")
     checks = 20 * args.count
     print(f"event check at the door (decoded once into its type), best of 5 x {checks}: "
-          f"toss {_time_checks(TOSS, checks):.2f} µs, roll_settled with its reading {_time_checks(ROLL, checks):.2f} µs")
+          f"toss {_time_checks(TOSS, checks):.2f} µs, roll_settled with its reading {_time_checks(ROLL, checks):.2f} µs, "
+          f"new game (POST /api/games) {_time_new_game(checks):.2f} µs")
     return 0

@@ -26,7 +26,7 @@ from starlette.routing import Route
 
 from rig.boundary import MAX_BODY, BadInput, SimPress, SimRoll, convert, decode_json, sanitize, whole_number
 from rig.engine.errors import EventFormatError, EventRefused, LogError
-from rig.engine.events import Event, NewGame, json_schema
+from rig.engine.events import Event, decode_new_game, json_schema
 from rig.errors import RigError
 
 log = logging.getLogger(__name__)
@@ -269,7 +269,7 @@ def api_routes(service, *, sim=None, can_change: Callable[[Request], bool] | Non
         body = await _json_object(request, check=False)  # checked once, as the request it is (NewGame)
         if not isinstance(body.get("players"), list):
             raise BadBody(422, "a new game needs 'players': a list of names in seat order")
-        new = convert(body, NewGame)
+        new = decode_new_game(body)
         return await submit(new.event(t_us=service.now_us(), source="display"), 201, request)
 
     @mutating

@@ -144,13 +144,18 @@ class NewGame(msgspec.Struct, forbid_unknown_fields=True):
     """The body of ``POST /api/games``: decoded once at the door (every check its
     :class:`GameStarted` needs), then made into that event by :meth:`event` without a second check.
 
-    >>> new = msgspec.convert({"players": [" Ada", "Ben"], "turns_each": 2}, NewGame)
+    >>> new = decode_new_game({"players": [" Ada", "Ben"], "turns_each": 2})
     >>> event = new.event(t_us=7, source="display")
     >>> event.type, event.players, event.options
     ('game_started', ['Ada', 'Ben'], {'turns_each': 2})
+    >>> decode_new_game({"players": ["Ada"], "game": "x\\x00"})
+    Traceback (most recent call last):
+    ...
+    rig.boundary.BadInput: $.game: expected `str` (text without NUL or lone surrogates)
     """
 
-    players: Annotated[list[Text], msgspec.Meta(min_length=1, max_length=16)]
+    #: names, each checked by :func:`rig.boundary.check_name` (no control characters: no NUL either)
+    players: Annotated[list[str], msgspec.Meta(min_length=1, max_length=16)]
     game: Annotated[str, msgspec.Meta(min_length=1, max_length=32, pattern=_TEXT)] = registry.DEFAULT
     options: Object = {}
     turns_each: Annotated[int, msgspec.Meta(ge=1, le=99)] | None = None
@@ -301,6 +306,18 @@ def decode_event(data: Any) -> Event:
         return msgspec.convert(data, cls)
     except (msgspec.ValidationError, BadInput) as exc:
         raise EventFormatError(_where(kind, exc)) from None
+
+
+def decode_new_game(body: Any) -> NewGame:
+    """The one check of a ``POST /api/games`` body (decoded JSON): its :class:`NewGame`, or
+    :class:`rig.boundary.BadInput` naming the field."""
+    try:
+        return msgspec.convert(body, NewGame)
+    except msgspec.ValidationError as exc:
+        text = str(exc).replace(f" matching regex {_TEXT!r}", " (text without NUL or lone surrogates)")
+        text, _, path = text.partition(" - at `")
+        text = f"{text[:1].lower()}{text[1:]}"
+        raise BadInput(f"{path.rstrip('`')}: {text}" if path else text) from None
 
 
 def decode_event_json(raw: bytes | str) -> Event:
