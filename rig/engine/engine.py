@@ -114,12 +114,12 @@ class Engine:
     # -- start-up ---------------------------------------------------------------------
 
     def _replay(self) -> None:
-        self._reconcile_summaries()
+        read = self._reconcile_summaries()
         game_ids = self.log.game_ids()
         skipped: list[tuple[int, str]] = []
         if game_ids:
             game_id = game_ids[-1]
-            logged = self.log.events(game_id=game_id, status="applied", since=game_id - 1)
+            logged = read.get(game_id) or self.log.events(game_id=game_id, status="applied", since=game_id - 1)
             self._batches = self._effective(logged, skipped)
             self.game = fold(self._batches, skipped)
             self._batches = [batch for batch in self._batches if batch]
@@ -152,20 +152,26 @@ class Engine:
                 batches.append([(entry.seq, event)])  # a batch's id is the seq of its first event
         return batches
 
-    def _reconcile_summaries(self) -> None:
-        """Rebuild game summaries that are missing or behind the log (e.g. after a migration)."""
-        for game_id in self.log.game_ids():
+    def _reconcile_summaries(self) -> dict[int, list[LoggedEvent]]:
+        """Rebuild game summaries that are missing or behind the log (e.g. after a migration); returns
+        the last game's rows if it read them, so the replay does not read (and decode) them again."""
+        read: dict[int, list[LoggedEvent]] = {}
+        game_ids = self.log.game_ids()
+        for game_id in game_ids:
             last = self.log.game_last_seq(game_id)
             saved = self.log.game_summary_seq(game_id)
             if saved is not None and saved >= last:
                 continue
             logged = self.log.events(game_id=game_id, status="applied", since=game_id - 1)
+            if game_id == game_ids[-1]:
+                read[game_id] = logged
             game = fold(self._effective(logged), [])
             if game is None:
                 continue
             row = summary(game, started_at=logged[0].logged_at, ended_at=logged[-1].logged_at)
             row["last_seq"] = last
             self.log.save_game(row)
+        return read
 
     # -- state ------------------------------------------------------------------------
 
