@@ -140,6 +140,26 @@ def test_a_simulated_press_posted_to_the_api_is_validated_once_at_each_door(serv
     assert calls == {"convert": 1, "decode_event": 1}  # the request at the HTTP door, the toss at the pin
 
 
+def test_a_simulated_roll_posted_to_the_api_is_validated_once(service, calls):
+    rolled = []
+
+    class Sim:
+        def roll(self, dice):
+            rolled.append(dice)
+
+    client = TestClient(Starlette(routes=api_routes(service, sim=Sim())))
+    response = client.post("/api/sim/roll", json={"dice": 6})
+    assert response.status_code == 202 and rolled == [6]
+    assert calls == {"convert": 1}  # the dice the camera then sees come in at the camera's door
+
+
+def test_a_correction_posted_to_the_api_is_validated_once(service, calls):
+    client = TestClient(Starlette(routes=api_routes(service)))
+    response = client.post("/api/corrections", json={"what": "undo"})
+    assert response.status_code == 200, response.text
+    assert calls == {"decode_event": 1}
+
+
 def test_a_typed_new_game_gets_the_rigs_options_and_clock_without_a_check(calls):
     with EngineService.in_memory(clock="boot-1", game_defaults={"frogs": {"turns_each": 5, "tie_window_us": 10}}) as service:
         new = NewGame(players=["Ada", "Ben", "Cleo"], options={"tie_window_us": 20})
@@ -164,6 +184,13 @@ def test_an_event_built_from_checked_values_is_not_checked_again_but_a_decoded_o
 def test_a_press_at_the_pin_is_validated_once(service, calls):
     service.press("Ben", 2_000)
     assert calls == {"decode_event": 1}
+
+
+def test_a_roll_the_camera_saw_is_validated_once_with_its_reading(service, calls):
+    reading = {"status": "ok", "dice": [{"face": "blue", "x": 1.5, "y": 2.5, "confidence": 0.9}]}
+    service.submit({"type": "roll_settled", "dice": ["blue"], "reading": reading}, default_source="camera", keep=True)
+    assert calls == {"decode_event": 1}  # the reading's bounds are checked inside that one decoding
+    assert service.log.events()[-1].event["reading"] == reading
 
 
 def test_a_typed_event_is_not_validated_again(service, calls):
