@@ -70,16 +70,24 @@ def language(lang: str | None) -> str:
     return DEFAULT
 
 
+def fill(text: str, values: Mapping[str, Any]) -> str:
+    """``text``'s ``{placeholders}`` named in ``values`` filled in; any other brace stays as it is (a text
+    may show a JSON object, ``{'white': 4}``), as the pages' ``rigFill`` does."""
+    import re
+
+    if not values:
+        return text
+    return re.sub(r"\{(\w+)\}", lambda m: str(values[m[1]]) if m[1] in values else m[0], text)
+
+
 def gettext(message: str, lang: str, /, **values: Any) -> str:
     """``message`` in ``lang``, its ``{placeholders}`` filled with ``values``."""
-    text = translations(language(lang)).gettext(message)
-    return text.format(**values) if values else text
+    return fill(translations(language(lang)).gettext(message), values)
 
 
 def ngettext(singular: str, plural: str, n: int, lang: str, /, **values: Any) -> str:
     """The form of ``n`` (``{n} card`` / ``{n} cards``) in ``lang``; ``{n}`` is filled in."""
-    text = translations(language(lang)).ngettext(singular, plural, n)
-    return text.format(n=n, **values)
+    return fill(translations(language(lang)).ngettext(singular, plural, n), dict(values, n=n))
 
 
 def messages(lang: str) -> dict[str, Any]:

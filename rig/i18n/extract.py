@@ -155,12 +155,23 @@ def source_messages() -> dict[str | tuple[str, str], list[tuple[str, int]]]:
 #: plain English and I/O-free): the call's name and the argument's position. Each literal or f-string there is
 #: a message id of its own (its ``{…}`` named, :func:`core_texts`), flagged :data:`CORE_FLAG` in the
 #: catalogues; the pages and the command line match the English text with it (:func:`rig.i18n.id_pattern`)
-CORE_CALLS = {"EventRefused": 0, "NoSuchGame": 0, "Violation": 2, "RollCancelled": 1, "Question": 0, "Notice": 1,
+CORE_CALLS = {"EventRefused": 0, "EventFormatError": 0, "NoSuchGame": 0, "Violation": 2, "RollCancelled": 1, "Question": 0, "Notice": 1,
               "notice": 1}
 #: the functions whose returned texts (and ``{"error": …}`` answers) are shown as they are: the copy problem,
 #: the lost events' notice, the live stream's refusals (the viewer cap)
 CORE_RETURNS = {"score_problem", "loss_text", "stream"}
 CORE_FLAG = "core-text"
+#: the rules modules: the text of every error they raise (``raise PlayerCountError(f"…")``) is passed on as a
+#: refusal, an API error or a command's error line, as it is
+RULES_MODULES = ("rig/rules/*.py", "rig/games/*/rules.py", "rig/games/*/rules/*.py")
+#: the web layers: every ``{"error": …}`` they answer, every error they raise, and the texts of
+#: :data:`WEB_CALLS` are API error bodies (translated into the request's language: rig.display.speak)
+WEB_MODULES = ("rig/display/*.py", "rig/league/app.py")
+WEB_CALLS = {"BadBody", "_error", "_json"}
+
+
+#: calls a placeholder is named through (``{sorted(unknown)}`` is ``{unknown}``)
+_WRAPPERS = {"sorted", "list", "dict", "str", "repr", "tuple", "set"}
 
 
 def _placeholder(node) -> str:
@@ -173,7 +184,13 @@ def _placeholder(node) -> str:
         return node.attr.strip("_") or "value"
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
         return "n"
-    if isinstance(node, ast.Subscript):
+    if isinstance(node, ast.Call) and node.args and (  # {', '.join(sorted(names))}, {list(counts)}: names, counts
+            (isinstance(node.func, ast.Attribute) and node.func.attr == "join")
+            or (isinstance(node.func, ast.Name) and node.func.id in _WRAPPERS)):
+        return _placeholder(node.args[0])
+    if isinstance(node, ast.Subscript):  # {body['step']}: step; {dice[0]}: dice
+        if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+            return node.slice.value
         return _placeholder(node.value)
     if isinstance(node, ast.BinOp):  # {k + 1}
         return _placeholder(node.left)
@@ -211,13 +228,30 @@ def core_texts() -> dict[str, list[tuple[str, int]]]:
     found: dict[str, list[tuple[str, int]]] = {}
 
     def add(node, path: Path) -> None:
+        if isinstance(node, ast.IfExp):  # one text or the other
+            add(node.body, path)
+            add(node.orelse, path)
+            return
         message = _message_id(node)
         if message and message.strip("{}") and not re.fullmatch(r"\{\w+\}", message):
             found.setdefault(message, []).append((str(path.relative_to(ROOT.parent)), node.lineno))
 
+    def matches(path: Path, globs: tuple[str, ...]) -> bool:
+        return any(path.relative_to(ROOT.parent).match(glob) for glob in globs)
+
     for path in sorted(ROOT.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
+        rules, web = matches(path, RULES_MODULES), matches(path, WEB_MODULES)
         for node in ast.walk(tree):
+            if (rules or web) and isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
+                add(node.exc.args[0], path)
+            if web and isinstance(node, ast.Call) and getattr(node.func, "id", None) in WEB_CALLS:
+                for arg in node.args:
+                    add(arg, path)
+            if web and isinstance(node, ast.Dict):
+                for key, value in zip(node.keys, node.values):
+                    if isinstance(key, ast.Constant) and key.value == "error":
+                        add(value, path)
             if isinstance(node, ast.Call):
                 name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
                 if name in CORE_CALLS and len(node.args) > CORE_CALLS[name]:
