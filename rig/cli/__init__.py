@@ -82,10 +82,14 @@ ERROR_LINES = (
 
 
 def localise_error(message: str, _: Translator) -> str:
-    """A command's error line in the language of ``_`` (the English line if it is not a common one)."""
+    """A command's error line in the language of ``_``: a common one (:data:`ERROR_LINES`), or a text the rig
+    says as it is (a rules module's error, a refusal: :func:`rig.display.texts.rules_texts`); else in English."""
+    if _.lang == "en":
+        return message
+    from rig.display.texts import rules_texts
     from rig.i18n import by_pattern
 
-    return by_pattern(message, _.lang, ERROR_LINES)
+    return by_pattern(message, _.lang, ERROR_LINES + rules_texts())
 
 
 def _speak(_: Translator) -> None:

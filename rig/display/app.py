@@ -322,6 +322,7 @@ def create_app(
     from rig.display.api import api_routes
     from rig.display.games import described, page_routes
     from rig.display.middleware import Guard, default_host_names, host_allowed
+    from rig.display.speak import Speak
 
     guard = PinGuard(pin or new_pin())
     can_change = make_can_change(guard)
@@ -423,7 +424,8 @@ def create_app(
     routes.append(Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"))
 
     allowed = host_allowed(default_host_names() | set(hosts))
-    app = Starlette(routes=routes, max_body_size=1 << 20, middleware=[Middleware(Guard, hosts=allowed)])
+    middleware = [Middleware(Speak, language=language), Middleware(Guard, hosts=allowed)]  # Speak: the errors' language
+    app = Starlette(routes=routes, max_body_size=1 << 20, middleware=middleware)
     app.state.service = service
     app.state.guard = guard
     app.state.sim = sim

@@ -167,7 +167,7 @@ RULES_MODULES = ("rig/rules/*.py", "rig/games/*/rules.py", "rig/games/*/rules/*.
 #: the web layers: every ``{"error": …}`` they answer, every error they raise, and the texts of
 #: :data:`WEB_CALLS` are API error bodies (translated into the request's language: rig.display.speak)
 WEB_MODULES = ("rig/display/*.py", "rig/league/app.py")
-WEB_CALLS = {"BadBody", "_error", "_json"}
+WEB_CALLS = {"BadBody", "error", "_error", "_json"}
 
 
 #: calls a placeholder is named through (``{sorted(unknown)}`` is ``{unknown}``)
