@@ -290,6 +290,19 @@ def id_pattern(message_id: str, groups: Mapping[str, str] | None = None) -> str:
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=None)
+def core_patterns() -> Patterns:
+    """The texts the rig shows as they are: the pattern of each id flagged ``core-text`` in the catalogue
+    (:func:`rig.i18n.extract.core_texts`), the most specific (the most words of its own) first."""
+    import re
+
+    from rig.i18n.extract import CORE_FLAG
+
+    ids = [m.id for m in catalog(DEFAULT) if m.id and isinstance(m.id, str) and CORE_FLAG in m.flags]
+    ids.sort(key=lambda m: -len(re.sub(r"\{\w+\}", "", m)))
+    return tuple((id_pattern(m), m) for m in ids)
+
+
 def page_patterns(lang: str, patterns: Patterns) -> list[list[str]]:
     """``patterns`` for the pages (``rig.t`` tries them when a text is no message id): each
     ``[JavaScript regular expression, the message in lang]``."""

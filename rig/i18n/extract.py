@@ -155,15 +155,15 @@ def source_messages() -> dict[str | tuple[str, str], list[tuple[str, int]]]:
 #: plain English and I/O-free): the call's name and the argument's position. Each literal or f-string there is
 #: a message id of its own (its ``{…}`` named, :func:`core_texts`), flagged :data:`CORE_FLAG` in the
 #: catalogues; the pages and the command line match the English text with it (:func:`rig.i18n.id_pattern`)
-CORE_CALLS = {"EventRefused": 0, "EventFormatError": 0, "NoSuchGame": 0, "Violation": 2, "RollCancelled": 1, "Question": 0, "Notice": 1,
-              "notice": 1}
+CORE_CALLS = {"EventRefused": 0, "EventFormatError": 0, "NoSuchGame": 0, "Violation": 2, "RollCancelled": 1, "Question": 0,
+              "Notice": 1, "notice": 1, "said": 0}
 #: the functions whose returned texts (and ``{"error": …}`` answers) are shown as they are: the copy problem,
 #: the lost events' notice, the live stream's refusals (the viewer cap)
 CORE_RETURNS = {"score_problem", "loss_text", "stream"}
 CORE_FLAG = "core-text"
-#: the rules modules: the text of every error they raise (``raise PlayerCountError(f"…")``) is passed on as a
-#: refusal, an API error or a command's error line, as it is
-RULES_MODULES = ("rig/rules/*.py", "rig/games/*/rules.py", "rig/games/*/rules/*.py")
+#: the rules modules (and the camera planner): the text of every error they raise (``raise PlayerCountError(f"…")``)
+#: is passed on as a refusal, an API error or a command's error line, as it is
+RULES_MODULES = ("rig/rules/*.py", "rig/games/*/rules.py", "rig/games/*/rules/*.py", "rig/plan.py")
 #: the web layers: every ``{"error": …}`` they answer, every error they raise, and the texts of
 #: :data:`WEB_CALLS` are API error bodies (translated into the request's language: rig.display.speak)
 WEB_MODULES = ("rig/display/*.py", "rig/league/app.py")
