@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import ipaddress
 import secrets
 import threading
 import time
@@ -95,14 +94,9 @@ class PinGuard:
     @staticmethod
     def is_local(host: str | None) -> bool:
         """The request comes from this machine (IPv4-mapped IPv6 loopback too)."""
-        if not host:
-            return False
-        try:
-            address = ipaddress.ip_address(host.split("%")[0])
-        except ValueError:
-            return False
-        mapped = getattr(address, "ipv4_mapped", None)
-        return (mapped or address).is_loopback
+        from rig.display.middleware import is_loopback
+
+        return is_loopback(host)
 
     def failures(self, client: str) -> int:
         """Wrong PINs in a row from ``client``."""

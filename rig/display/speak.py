@@ -4,7 +4,8 @@ Every ``{"error": "…"}`` an app answers (a 4xx: a body of the wrong shape, a r
 a 5xx with its incident) is written in English where it is raised, and is a message id of the catalogue
 (:func:`rig.i18n.extract.core_texts`: the web layers' error texts, the rules modules' errors, the engine's
 refusals). :class:`Speak` says it in the request's language, as a page would be served
-(:func:`rig.i18n.request_language`: ``?lang=``, the page's switch, the rig's own display, ``Accept-Language``),
+(:func:`rig.i18n.request_language`: ``?lang=`` or the page's own language in the ``X-Rig-Lang`` header, the
+page's switch, the rig's own display, ``Accept-Language``),
 matching the English text whole with the patterns of :func:`rig.display.texts.rules_texts`. A text no pattern
 matches is passed on in English; anything but a JSON error answer is passed on untouched.
 
@@ -20,6 +21,10 @@ from http.cookies import CookieError, SimpleCookie
 from urllib.parse import parse_qsl
 
 from rig import i18n
+
+
+#: the header a page sends its own language in (``static/common.js`` ``rig.post``): its refusals in that language
+PAGE_HEADER = "x-rig-lang"
 
 
 def said_in(body: bytes, lang: str) -> bytes:
@@ -43,10 +48,12 @@ def said_in(body: bytes, lang: str) -> bytes:
 
 def request_language(scope, configured: str) -> str:
     """The language of an ASGI HTTP request, as :func:`rig.i18n.request_language` chooses it."""
-    from rig.display.app import PinGuard
+    from rig.display.middleware import is_loopback
 
     headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or ()}
     query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
+    if "lang" not in query and headers.get(PAGE_HEADER):  # the page's own language, as ?lang= says it
+        query["lang"] = headers[PAGE_HEADER]
     cookies: dict[str, str] = {}
     try:
         jar = SimpleCookie(headers.get("cookie", ""))
@@ -57,7 +64,7 @@ def request_language(scope, configured: str) -> str:
     app = scope.get("app")
     configured = getattr(getattr(app, "state", None), "language", None) or configured
     return i18n.request_language(query, cookies, headers.get("accept-language"),
-                                 local=PinGuard.is_local(client[0] if client else None), configured=configured)
+                                 local=is_loopback(client[0] if client else None), configured=configured)
 
 
 class Speak:

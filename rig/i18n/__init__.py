@@ -243,6 +243,8 @@ def request_language(query: Mapping[str, str], cookies: Mapping[str, str], accep
 # colour, "first") is translated too.
 
 Patterns = tuple[tuple[str, str], ...]
+#: the catalogues' flag on a text the rig shows as it is (:func:`rig.i18n.extract.core_texts`)
+CORE_FLAG = "core-text"
 
 
 def by_pattern(text: str, lang: str, patterns: Patterns) -> str:
@@ -295,8 +297,6 @@ def core_patterns() -> Patterns:
     """The texts the rig shows as they are: the pattern of each id flagged ``core-text`` in the catalogue
     (:func:`rig.i18n.extract.core_texts`), the most specific (the most words of its own) first."""
     import re
-
-    from rig.i18n.extract import CORE_FLAG
 
     ids = [m.id for m in catalog(DEFAULT) if m.id and isinstance(m.id, str) and CORE_FLAG in m.flags]
     ids.sort(key=lambda m: -len(re.sub(r"\{\w+\}", "", m)))

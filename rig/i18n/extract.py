@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from rig.i18n import DOMAIN, LANGUAGES, gettext, po_path
+from rig.i18n import CORE_FLAG, DOMAIN, LANGUAGES, gettext, po_path
 
 ROOT = Path(__file__).resolve().parent.parent
 PY_KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "n": (1, 2)}
@@ -160,7 +160,6 @@ CORE_CALLS = {"EventRefused": 0, "EventFormatError": 0, "NoSuchGame": 0, "Violat
 #: the functions whose returned texts (and ``{"error": …}`` answers) are shown as they are: the copy problem,
 #: the lost events' notice, the live stream's refusals (the viewer cap)
 CORE_RETURNS = {"score_problem", "loss_text", "stream"}
-CORE_FLAG = "core-text"
 #: the rules modules (and the camera planner): the text of every error they raise (``raise PlayerCountError(f"…")``)
 #: is passed on as a refusal, an API error or a command's error line, as it is
 RULES_MODULES = ("rig/rules/*.py", "rig/games/*/rules.py", "rig/games/*/rules/*.py", "rig/plan.py")

@@ -47,7 +47,7 @@ const rig = Object.assign(rigI18n, {
   async post(path, body, retried, key) {
     key = key || (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
     const headers = { "content-type": "application/json", accept: "application/json", "idempotency-key": key };
-    headers["accept-language"] = rig.lang;  // a refusal ({"error"}) in the page's language (rig/display/speak.py)
+    headers["x-rig-lang"] = rig.lang;  // a refusal ({"error"}) in the page's language (rig/display/speak.py)
     if (rig.pin) headers["x-rig-pin"] = rig.pin;
     let response;
     for (let attempt = 0; ; attempt++) {
