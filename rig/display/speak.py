@@ -10,8 +10,8 @@ matching the English text whole with the patterns of :func:`rig.display.texts.ru
 matches is passed on in English; anything but a JSON error answer is passed on untouched.
 
 >>> from rig.display.speak import said_in
->>> said_in(b'{"error": "Lunar Laser Frogs needs 3 to 8 players, not 2"}', "de")
-b'{"error": "Lunar Laser Frogs braucht 3 bis 8 Spieler, nicht 2"}'
+>>> said_in(b'{"error": "no camera frame yet"}', "de").decode()
+'{"error": "noch kein Kamerabild"}'
 """
 
 from __future__ import annotations
