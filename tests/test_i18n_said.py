@@ -243,3 +243,17 @@ def test_rig_history_in_german(tmp_path):
     assert "2 games, newest first:" in english and "Ben starts (white 2, black 5)" in english and "3 turns" in english
     empty = rig_cli("history", "--data-dir", str(tmp_path / "nichts"))
     assert empty.returncode == 0 and empty.stdout.startswith("noch keine Spiele (kein Ereignisprotokoll unter ")
+
+
+def test_rig_config_check_in_german(tmp_path):
+    config = tmp_path / "rig.toml"
+    config.write_text('[display]\nlanguage = "de"\n', encoding="utf-8")
+    done = rig_cli("config", "check", str(config))
+    english = rig_cli("config", "check", str(config), lang="C.UTF-8")
+    assert done.returncode == english.returncode == 0
+    lines = done.stdout.splitlines()
+    assert lines[0] == f"{config}: in Ordnung" and lines[1] == "  5 Spieler:"
+    assert "    Ada          button GPIO17 (Pin 11 der Stiftleiste)" in lines
+    assert "  Kamera: virtual 1280x960 mit 30 fps" in lines and "  Profil: (keins: eingebaute Farben)" in lines
+    assert english.stdout.splitlines()[:2] == [f"{config}: OK", "  5 players:"]
+    assert len(lines) == len(english.stdout.splitlines())

@@ -8,7 +8,7 @@ from pathlib import Path
 from rig.config import CONFIG_DEFAULT_HELP
 from rig.errors import ConfigError
 from rig.i18n import cli_gettext as _
-from rig.i18n import cli_language, ngettext
+from rig.i18n import Translator, cli_language, ngettext
 
 
 def register(subparsers) -> None:
@@ -71,7 +71,7 @@ def run_check(args) -> int:
     if args.quiet:
         return 0
     print(_("{path}: OK", path=args.file))
-    for line in config.describe():
+    for line in config.describe(Translator(cli_language())):
         print(f"  {line}")
     for note in config.warnings() + _missing_files(config):
         print(_("warning: {note}", note=note))
