@@ -7,7 +7,9 @@ The message ids come from the source, by Babel's extractors:
 - the pages' HTML: the text, ``title``, ``aria-label``, ``placeholder`` and ``alt`` of every element marked ``data-i18n``
   (:func:`extract_html`; the server translates those same texts when it serves the page,
   :func:`translate_html`);
-- each registered game's title, description, key line, keys and player hint (the Game menu).
+- each registered game's title, description, key line, keys and player hint (the Game menu);
+- the texts the rig says as they are, in English, and translates where it shows them (:func:`core_texts`):
+  refusals, notices, the rules modules' errors, the API's error bodies, ``rig plan``'s notes.
 
 ``python -m rig.i18n.extract`` writes every id into ``rig/locale/*/LC_MESSAGES/rig.po`` (keeping the
 translations there, marking the ids no longer in the source obsolete); ``tests/test_i18n.py`` counts the
@@ -220,8 +222,10 @@ def _message_id(node) -> str | None:
 
 def core_texts() -> dict[str, list[tuple[str, int]]]:
     """Every English text the rig shows as it is (a refusal's reason, a violation's detail, a question, a
-    notice: :data:`CORE_CALLS`; the copy problem: :data:`CORE_RETURNS`), as a message id, with where it is
-    said. Counted with the rest by ``tests/test_i18n.py``: a new one without German fails it."""
+    notice, a note of ``rig plan``: :data:`CORE_CALLS`; the copy problem: :data:`CORE_RETURNS`; every error
+    the rules modules raise: :data:`RULES_MODULES`; every error body of the web layers: :data:`WEB_MODULES`),
+    as a message id, with where it is said. Counted with the rest by ``tests/test_i18n.py``: a new one
+    without German fails it."""
     import ast
 
     found: dict[str, list[tuple[str, int]]] = {}
