@@ -164,7 +164,10 @@ CORE_CALLS = {"EventRefused": 0, "EventFormatError": 0, "NoSuchGame": 0, "Violat
 CORE_RETURNS = {"score_problem", "loss_text", "stream"}
 #: the rules modules (and the camera planner): the text of every error they raise (``raise PlayerCountError(f"…")``)
 #: is passed on as a refusal, an API error or a command's error line, as it is
-RULES_MODULES = ("rig/rules/*.py", "rig/games/*/rules.py", "rig/games/*/rules/*.py", "rig/plan.py")
+RULES_MODULES = ("rig/rules/*.py", "rig/games/*/rules.py", "rig/games/*/rules/*.py", "rig/plan.py",
+                 "rig/cli/*.py")  # and the commands: their errors, one line each (rig.cli.localise_error)
+#: errors not shown by :func:`rig.cli.localise_error` (argparse prints them itself: they go through ``_()``)
+NOT_SAID_AS_IS = {"ArgumentTypeError"}
 #: the web layers: every ``{"error": …}`` they answer, every error they raise, and the texts of
 #: :data:`WEB_CALLS` are API error bodies (translated into the request's language: rig.display.speak)
 WEB_MODULES = ("rig/display/*.py", "rig/league/app.py")
@@ -246,7 +249,8 @@ def core_texts() -> dict[str, list[tuple[str, int]]]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         rules, web = matches(path, RULES_MODULES), matches(path, WEB_MODULES)
         for node in ast.walk(tree):
-            if (rules or web) and isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args:
+            if ((rules or web) and isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args
+                    and getattr(node.exc.func, "attr", getattr(node.exc.func, "id", None)) not in NOT_SAID_AS_IS):
                 add(node.exc.args[0], path)
             if web and isinstance(node, ast.Call) and getattr(node.func, "id", None) in WEB_CALLS:
                 for arg in node.args:
