@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass, field
 
 from rig.errors import RigError
+from rig.i18n import N_, Translator
 
 __all__ = ["CAMERAS", "CameraModel", "Plan", "PlanError", "make_plan", "plan_svg", "DIE_PX_RANGE"]
 
@@ -75,9 +76,9 @@ def _dfov_to_hfov(dfov: float, aspect: float) -> float:
 
 
 _IMX708_MODES = (
-    SensorMode(1536, 864, 120.0, "2x2 binned, centre crop", scale=2 / 3),
-    SensorMode(2304, 1296, 56.0, "2x2 binned, full field of view"),
-    SensorMode(4608, 2592, 14.0, "full resolution"),
+    SensorMode(1536, 864, 120.0, N_("2x2 binned, centre crop"), scale=2 / 3),
+    SensorMode(2304, 1296, 56.0, N_("2x2 binned, full field of view")),
+    SensorMode(4608, 2592, 14.0, N_("full resolution")),
 )
 
 #: The cameras ``rig plan`` knows. Camera Module 3 figures from the Raspberry Pi camera documentation
@@ -137,29 +138,46 @@ class Plan:
         k = self.px_per_mm
         return (w / 2 - bw * k / 2, h / 2 - bd * k / 2, w / 2 + bw * k / 2, h / 2 + bd * k / 2)
 
-    def lines(self) -> list[str]:
-        """The plan as ``rig plan`` prints it."""
+    def lines(self, _: Translator | None = None) -> list[str]:
+        """The plan as ``rig plan`` prints it, in the language of ``_`` (English without it)."""
+        from rig.i18n import by_pattern, core_patterns, format_number
+
+        _ = _ or Translator("en")
+
+        def num(value: float, digits: int | None = None) -> str:
+            """``272.0`` / ``272,0`` (``digits=None``: as ``:g`` writes it)."""
+            if _.lang == "en":
+                return f"{value:g}" if digits is None else f"{value:.{digits}f}"
+            return format_number(round(value, 6) if digits is None else value, _.lang, digits)
+
         bw, bd, bh = self.box
         w, h = self.frame
         lines = [
-            f"camera: {self.camera.label} ({self.camera.name}), lens {self.height_mm / 10:g} cm above the box bottom",
-            f"picture: {w}x{h}, sees {self.hfov_deg:.1f}° x {self.vfov_deg:.1f}° "
-            f"(sensor {self.camera.hfov_deg:g}° x {self.camera.vfov_deg:.0f}°)",
-            f"area seen: {self.seen_mm[0] / 10:.1f} x {self.seen_mm[1] / 10:.1f} cm at the box bottom, "
-            f"{self.seen_rim_mm[0] / 10:.1f} x {self.seen_rim_mm[1] / 10:.1f} cm at the rim ({bh:g} mm up)",
-            f"box: {bw:g} x {bd:g} mm inside, {bh:g} mm walls"
-            + (" (turned: its long side along the picture's short side)" if self.box_rotated else ""),
-            f"margin around the box: {self.margin_mm[0]:.0f} mm left/right, {self.margin_mm[1]:.0f} mm top/bottom "
-            f"(at the rim {self.rim_margin_mm[0]:.0f} / {self.rim_margin_mm[1]:.0f} mm)",
-            f"die: {self.die_px:.0f} px wide ({self.die_mm:g} mm top face; {self.px_per_mm:.2f} px/mm on the "
-            f"bottom); the reader wants {DIE_PX_RANGE[0]:.0f}-{DIE_PX_RANGE[1]:.0f} px",
-            f"sensor mode: {self.sensor_mode}",
-            f"exposure: {self.exposure_us[0]}-{self.exposure_us[1]} µs (whole mains flicker periods within a frame; "
-            f"a die still rolling at 0.3 m/s blurs {self.blur_px:.0f} px at the shortest, dice are read once settled)",
+            _("camera: {label} ({name}), lens {height} cm above the box bottom", label=self.camera.label,
+              name=self.camera.name, height=num(self.height_mm / 10)),
+            _("picture: {w}x{h}, sees {hfov}° x {vfov}° (sensor {sensor_h}° x {sensor_v}°)", w=w, h=h,
+              hfov=num(self.hfov_deg, 1), vfov=num(self.vfov_deg, 1), sensor_h=num(self.camera.hfov_deg),
+              sensor_v=num(self.camera.vfov_deg, 0)),
+            _("area seen: {w} x {d} cm at the box bottom, {rim_w} x {rim_d} cm at the rim ({up} mm up)",
+              w=num(self.seen_mm[0] / 10, 1), d=num(self.seen_mm[1] / 10, 1), rim_w=num(self.seen_rim_mm[0] / 10, 1),
+              rim_d=num(self.seen_rim_mm[1] / 10, 1), up=num(bh)),
+            (_("box: {w} x {d} mm inside, {h} mm walls (turned: its long side along the picture's short side)",
+               w=num(bw), d=num(bd), h=num(bh)) if self.box_rotated
+             else _("box: {w} x {d} mm inside, {h} mm walls", w=num(bw), d=num(bd), h=num(bh))),
+            _("margin around the box: {x} mm left/right, {y} mm top/bottom (at the rim {rim_x} / {rim_y} mm)",
+              x=num(self.margin_mm[0], 0), y=num(self.margin_mm[1], 0), rim_x=num(self.rim_margin_mm[0], 0),
+              rim_y=num(self.rim_margin_mm[1], 0)),
+            _("die: {px} px wide ({mm} mm top face; {per_mm} px/mm on the bottom); the reader wants {low}-{high} px",
+              px=num(self.die_px, 0), mm=num(self.die_mm), per_mm=num(self.px_per_mm, 2), low=num(DIE_PX_RANGE[0], 0),
+              high=num(DIE_PX_RANGE[1], 0)),
+            _("sensor mode: {mode}", mode=by_pattern(self.sensor_mode, _.lang, core_patterns())),
+            _("exposure: {shortest}-{longest} µs (whole mains flicker periods within a frame; a die still rolling at "
+              "0.3 m/s blurs {blur} px at the shortest, dice are read once settled)", shortest=self.exposure_us[0],
+              longest=self.exposure_us[1], blur=num(self.blur_px, 0)),
         ]
-        lines += [f"note: {n}" for n in self.notes]
-        lines.append("verdict: " + ("fits: the whole box in view, dice in the reader's range" if self.fits
-                                    else "does not fit (see the notes)"))
+        lines += [_("note: {note}", note=by_pattern(n, _.lang, core_patterns())) for n in self.notes]
+        lines.append(_("verdict: fits: the whole box in view, dice in the reader's range") if self.fits
+                     else _("verdict: does not fit (see the notes)"))
         return lines
 
     def to_dict(self) -> dict:
@@ -185,10 +203,17 @@ def _tangents(camera: CameraModel, frame: tuple[int, int]) -> tuple[float, float
     return th, th / out  # wider picture: top and bottom are cropped
 
 
+def said(text: str) -> str:
+    """A note (or sensor mode) ``rig plan`` says as it is: a message id of its own
+    (:data:`rig.i18n.extract.CORE_CALLS`), said in the command line's language by :meth:`Plan.lines`."""
+    return text
+
+
 def _sensor_mode(camera: CameraModel, frame: tuple[int, int], fps: float) -> tuple[str, list[str]]:
     notes = []
     if camera.usb:
-        return f"MJPG {frame[0]}x{frame[1]} at {fps:g} fps (ask the webcam for exactly this size)", notes
+        width, height, rate = frame[0], frame[1], f"{fps:g}"
+        return said(f"MJPG {width}x{height} at {rate} fps (ask the webcam for exactly this size)"), notes
     out = frame[0] / frame[1]
     for mode in camera.modes:
         if mode.scale < 1.0:
@@ -196,11 +221,17 @@ def _sensor_mode(camera: CameraModel, frame: tuple[int, int], fps: float) -> tup
         used_w = mode.width if out >= camera.aspect else mode.height * out
         used_h = mode.width / out if out >= camera.aspect else mode.height
         if used_w >= frame[0] and used_h >= frame[1] and mode.fps >= fps:
-            return f"{mode.width}x{mode.height} ({mode.note}, up to {mode.fps:g} fps)", notes
+            return _mode_text(mode), notes
     full = max((m for m in camera.modes if m.scale >= 1.0), key=lambda m: m.width)
     if full.fps < fps:
-        notes.append(f"{frame[0]}x{frame[1]} needs the full-resolution mode, which runs at {full.fps:g} fps at most")
-    return f"{full.width}x{full.height} ({full.note}, up to {full.fps:g} fps)", notes
+        width, height, most = frame[0], frame[1], f"{full.fps:g}"
+        notes.append(said(f"{width}x{height} needs the full-resolution mode, which runs at {most} fps at most"))
+    return _mode_text(full), notes
+
+
+def _mode_text(mode: SensorMode) -> str:
+    width, height, note, rate = mode.width, mode.height, mode.note, f"{mode.fps:g}"
+    return said(f"{width}x{height} ({note}, up to {rate} fps)")
 
 
 def make_plan(*, box: tuple[float, float, float], camera: str | CameraModel, height_cm: float,
@@ -241,31 +272,35 @@ def make_plan(*, box: tuple[float, float, float], camera: str | CameraModel, hei
         exposure = (min(4000, frame_us), frame_us)
     blur = 300.0 * exposure[0] / 1e6 * px_per_mm  # a die at 0.3 m/s while the shutter is open
     if min(rim_margin) < 0:
-        notes.append(f"the box's rim is cut off ({-min(rim_margin):.0f} mm): raise the camera to "
-                     f"{math.ceil(_height_for_box(across, down, bh, th, tv) / 10)} cm or more, or use a wider lens")
+        cut, raise_to = f"{-min(rim_margin):.0f}", math.ceil(_height_for_box(across, down, bh, th, tv) / 10)
+        notes.append(said(f"the box's rim is cut off ({cut} mm): raise the camera to {raise_to} cm or more, "
+                          "or use a wider lens"))
     elif min(rim_margin) < 10:
-        notes.append("less than 1 cm around the box at the rim: a slightly crooked mount cuts it off")
+        notes.append(said("less than 1 cm around the box at the rim: a slightly crooked mount cuts it off"))
+    px = f"{die_px:.0f}"
     if die_px < DIE_PX_RANGE[0]:
-        need = die_mm * focal_px / DIE_PX_RANGE[0] + die_mm
-        notes.append(f"dice {die_px:.0f} px are too small to read: lower the camera to {math.floor(need / 10)} cm or less, "
-                     f"or ask for a bigger picture ([camera] width/height)")
+        lower_to = math.floor((die_mm * focal_px / DIE_PX_RANGE[0] + die_mm) / 10)
+        notes.append(said(f"dice {px} px are too small to read: lower the camera to {lower_to} cm or less, "
+                          "or ask for a bigger picture ([camera] width/height)"))
     elif die_px < CALIBRATION_COMFORT_PX:
-        notes.append(f"dice {die_px:.0f} px are readable, but calibration may refuse dice under "
-                     f"{CALIBRATION_COMFORT_PX:.0f} px (it must find all six): "
-                     f"{math.floor((die_mm * focal_px / CALIBRATION_COMFORT_PX + die_mm) / 10)} cm or lower is safer")
+        comfort, lower_to = f"{CALIBRATION_COMFORT_PX:.0f}", math.floor((die_mm * focal_px / CALIBRATION_COMFORT_PX + die_mm) / 10)
+        notes.append(said(f"dice {px} px are readable, but calibration may refuse dice under {comfort} px (it must "
+                          f"find all six): {lower_to} cm or lower is safer"))
     elif die_px > DIE_PX_RANGE[1]:
-        need = die_mm * focal_px / DIE_PX_RANGE[1] + die_mm
-        notes.append(f"dice {die_px:.0f} px are larger than the reader needs: raise the camera to "
-                     f"{math.ceil(need / 10)} cm or more, or ask for a smaller picture")
+        raise_to = math.ceil((die_mm * focal_px / DIE_PX_RANGE[1] + die_mm) / 10)
+        notes.append(said(f"dice {px} px are larger than the reader needs: raise the camera to {raise_to} cm or more, "
+                          "or ask for a smaller picture"))
     if cam.usb and abs(frame[0] / frame[1] - cam.aspect) > 0.01:
-        notes.append(f"{frame[0]}x{frame[1]} does not have the webcam's own shape ({cam.sensor_px[0]}x{cam.sensor_px[1]}): "
-                     "check it delivers that size uncropped (some webcams crop differently)")
+        picture, sensor = f"{frame[0]}x{frame[1]}", f"{cam.sensor_px[0]}x{cam.sensor_px[1]}"
+        notes.append(said(f"{picture} does not have the webcam's own shape ({sensor}): check it delivers that size "
+                          "uncropped (some webcams crop differently)"))
     if cam.name == "cm3-wide":
-        notes.append("the wide lens bends straight lines towards the corners: the pinhole figures are for the "
-                     "middle of the picture")
+        notes.append(said("the wide lens bends straight lines towards the corners: the pinhole figures are for the "
+                          "middle of the picture"))
     if period and period > frame_us:
-        notes.append(f"at {fps:g} fps the exposure is shorter than one mains flicker period ({period} µs): "
-                     "use flicker-free lamps")
+        rate = f"{fps:g}"
+        notes.append(said(f"at {rate} fps the exposure is shorter than one mains flicker period ({period} µs): "
+                          "use flicker-free lamps"))
     return Plan(camera=cam, height_mm=height, box=(bw, bd, bh), frame=(int(frame[0]), int(frame[1])), die_mm=die_mm,
                 hfov_deg=math.degrees(2 * math.atan(th)), vfov_deg=math.degrees(2 * math.atan(tv)),
                 seen_mm=seen, seen_rim_mm=seen_rim, px_per_mm=px_per_mm, die_px=die_px,

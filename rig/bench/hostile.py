@@ -61,7 +61,14 @@ CORPUS_HEADERS = {
               b"items=0-1", b"bytes=\xff", b"bytes=0-", b"bytes=-99999999999999999999999999"),
     "content-length": (b"\xb2", b"\xc2\xb2", b"99999999999999999999999999", b"-1"),
     "content-type": (b"\xff", b"application/json; charset=latin-1", b"multipart/form-data; boundary=\xff"),
+    # the language of an answer (rig/display/speak.py): German, and headers no browser sends
+    "accept-language": (b"de-DE,de;q=0.9", b"de;q=abc", b"\xff\xfe", b"*", b"de," * 2000),
+    "x-rig-lang": (b"de", b"\xff", b"xx", b"de" * 500),
+    "cookie": (b"rig-lang=de", b"rig-lang=\xff; ===", b'rig-lang="de', b"a" * 5000),
 }
+#: the language a fuzzed request asks for (a share of them in German, so the errors are said in German too)
+LANGUAGE_HEADERS = {"accept-language": ("de-DE,de;q=0.9", "de;q=abc", "é", "*"), "x-rig-lang": ("de", "xx"),
+                    "cookie": ("rig-lang=de", "rig-lang=é; ===")}
 
 
 def value(rng: random.Random, depth: int = 0) -> Any:
@@ -169,6 +176,9 @@ def requests(rng: random.Random, count: int) -> Iterator[tuple[str, str, dict[st
             name = rng.choice(("origin", "host", "idempotency-key", "x-rig-pin", "range", "content-length"))
             if name != "x-rig-pin" or client is local:  # wrong PINs from the phone are counted above already
                 headers[name] = rng.choice(CORPUS_HEADERS[name])
+        if rng.random() < 0.3:
+            name = rng.choice(sorted(LANGUAGE_HEADERS))
+            headers[name] = rng.choice(LANGUAGE_HEADERS[name])
         if rng.random() < 0.7:
             path = rng.choice(POSTS)
             body = body_bytes(rng, path)

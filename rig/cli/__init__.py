@@ -55,6 +55,19 @@ SUMMARIES = {
 }
 
 
+#: the commands whose output lines stay English on purpose (their ``--help`` and errors are translated): what
+#: they print is for developers and bug reports, compared across machines and with the docs as it is.
+#: Every other command prints through the catalogue (tests/test_i18n_said.py fails on an English line).
+ENGLISH_OUTPUT = {
+    "bench": "developer benchmarks: figures compared across machines and commits",
+    "doctor": "a diagnostic report, pasted into bug reports",
+    "tosses": "the wiring test's raw µs timestamps, bounce and glitch counts (docs/tosses.md)",
+    "read": "the dice reader's debug output for calibration work",
+    "record": "frames saved for calibration and bug reports",
+    "parts": "the CAD build's file list and timings",
+    "league": "the league server's console lines (the journal's)",
+}
+
 #: argparse's own lines (usage, the section titles, its errors), in the catalogue so ``rig --help`` and a
 #: wrong option speak the language of ``LANG`` too (argparse asks gettext for them: see :func:`_speak`)
 ARGPARSE_MESSAGES = (
@@ -82,10 +95,14 @@ ERROR_LINES = (
 
 
 def localise_error(message: str, _: Translator) -> str:
-    """A command's error line in the language of ``_`` (the English line if it is not a common one)."""
+    """A command's error line in the language of ``_``: a common one (:data:`ERROR_LINES`), or a text the rig
+    says as it is (a rules module's error, a refusal: :func:`rig.display.texts.rules_texts`); else in English."""
+    if _.lang == "en":
+        return message
+    from rig.display.texts import rules_texts
     from rig.i18n import by_pattern
 
-    return by_pattern(message, _.lang, ERROR_LINES)
+    return by_pattern(message, _.lang, ERROR_LINES + rules_texts())
 
 
 def _speak(_: Translator) -> None:

@@ -130,7 +130,7 @@ def run(args) -> int:
     if out.exists():
         backup = out.with_name(out.name + ".bak")
         out.replace(backup)
-        print(f"kept the previous profile as {backup}", file=sys.stderr)
+        print(_("kept the previous profile as {path}", path=backup), file=sys.stderr)
     report.profile.save(out)
-    print(f"wrote {out}")
+    print(_("wrote {path}", path=out))
     return 0

@@ -8,6 +8,7 @@ from pathlib import Path
 from rig.config import CONFIG_DEFAULT_HELP
 from rig.errors import ConfigError
 from rig.i18n import cli_gettext as _
+from rig.i18n import Translator, cli_language, ngettext
 
 
 def register(subparsers) -> None:
@@ -69,11 +70,11 @@ def run_check(args) -> int:
                           f"`rig calibrate ... --out {config.profile}`, or remove the key to use the built-in colours")
     if args.quiet:
         return 0
-    print(f"{args.file}: OK")
-    for line in config.describe():
+    print(_("{path}: OK", path=args.file))
+    for line in config.describe(Translator(cli_language())):
         print(f"  {line}")
     for note in config.warnings() + _missing_files(config):
-        print(f"warning: {note}")
+        print(_("warning: {note}", note=note))
     return 0
 
 
@@ -107,7 +108,8 @@ def run_wiring(args) -> int:
             out.write_text(svg, encoding="utf-8")
         except OSError as exc:
             raise ConfigError(f"cannot write {out}: {exc.strerror}") from None
-        print(f"wrote {out} ({len(config.players)} players)")
+        print(ngettext("wrote {path} ({n} player)", "wrote {path} ({n} players)", len(config.players), cli_language(),
+                       path=out))
     else:
         sys.stdout.write(svg)
     return 0

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from rig import registry
 from rig.config import CONFIG_DEFAULT_HELP
+from rig.i18n import N_, Translator, cli_language
 from rig.i18n import cli_gettext as _
 
 
@@ -56,46 +57,60 @@ def add_outcomes(history: dict, log) -> dict:
     return history
 
 
-def describe_result(game: dict) -> str:
-    """How a game ended, in a few words: ``won by Ada``, ``in progress``, ``Ben starts (white 2, black 5)``.
+def describe_result(game: dict, _: Translator | None = None) -> str:
+    """How a game ended, in a few words: ``won by Ada``, ``in progress``, ``Ben starts (white 2, black 5)``
+    (in the language of ``_``; English without it).
 
     >>> describe_result({"status": "decided", "winner": None,
     ...                  "outcome": {"starter": "Ben", "white_start": 2, "black_start": 5}})
     'Ben starts (white 2, black 5)'
-    >>> describe_result({"status": "abandoned", "winner": None})
-    'abandoned'
+    >>> describe_result({"status": "abandoned", "winner": None}, Translator("de"))
+    'abgebrochen'
     """
+    _ = _ or Translator("en")
     status = game["status"]
     outcome = game.get("outcome") or {}
     if status == "over":
-        return f"won by {game['winner']}"
+        return _("won by {winner}", winner=game["winner"])
     if status == "playing":
-        return "in progress"
+        return _("in progress")
     if outcome.get("starter"):
-        return f"{outcome['starter']} starts (white {outcome.get('white_start')}, black {outcome.get('black_start')})"
-    return status
+        return _("{starter} starts (white {white}, black {black})", starter=outcome["starter"],
+                   white=outcome.get("white_start"), black=outcome.get("black_start"))
+    return _(STATUSES.get(status, status))
 
 
-def format_history(history: dict, *, limit: int = 20) -> str:
-    """The text ``rig history`` prints."""
+#: a game's status as ``rig history`` says it (the log's words)
+STATUSES = {"abandoned": N_("abandoned"), "decided": N_("decided"), "unreadable": N_("unreadable")}
+
+
+def format_history(history: dict, *, limit: int = 20, _: Translator | None = None) -> str:
+    """The text ``rig history`` prints, in the language of ``_`` (English without it)."""
+    from rig import i18n
+
+    _ = _ or Translator("en")
     games = history["games"]
     if not games:
-        return "no games yet\n"
-    lines = [f"{len(games)} game(s), newest first:"]
+        return _("no games yet") + "\n"
+    lines = [_.n("{n} game, newest first:", "{n} games, newest first:", len(games))]
     for game in games[:limit]:
-        when = (game.get("started_at") or "")[:16].replace("T", " ")
+        started = game.get("started_at") or ""
+        when = (i18n.format_datetime(started[:16], _.lang) if _.lang != "en" and started
+                else started[:16].replace("T", " "))
         ranked = sorted(game["totals"].items(), key=lambda item: -item[1])
         totals = ", ".join(f"{name} {points}" for name, points in ranked) or ", ".join(game["players"])
         title = registry.title(game.get("game"), short=True)  # the JSON keeps the game's name
-        turns = f"{game['turns']:>2} turn{'s' if game['turns'] != 1 else ' '}"
-        lines.append(f"  #{game.get('number', game['id']):<4} {when}  {title:<11} {turns}  "
-                     f"{describe_result(game)}: {totals}")
+        turns = _.n("{n} turn", "{n} turns", game["turns"])
+        lines.append(f"  #{game.get('number', game['id']):<4} {when}  {title:<11} {turns:>8}  "
+                     f"{describe_result(game, _)}: {totals}")
     if len(games) > limit:
-        lines.append(f"  ... {len(games) - limit} older game(s) (--limit N shows more)")
-    lines.append("players:")
-    lines.append(f"  {'game':<7} {'name':<14} {'games':>5} {'wins':>5} {'points':>7} {'best':>5}")
+        lines.append("  " + _.n("... {n} older game (--limit N shows more)", "... {n} older games (--limit N shows more)",
+                                  len(games) - limit))
+    lines.append(_("players:"))
+    head = [_(word) for word in (N_("game"), N_("name"), N_("games"), N_("wins"), N_("points"), N_("best"))]
+    lines.append(f"  {head[0]:<7} {head[1]:<14} {head[2]:>6} {head[3]:>5} {head[4]:>7} {head[5]:>5}")
     for row in history["players"]:  # one row per player and kind of game (its short name, as in the JSON)
-        lines.append(f"  {row.get('game', '?'):<7} {row['name']:<14} {row['games']:>5} {row['wins']:>5} "
+        lines.append(f"  {row.get('game', '?'):<7} {row['name']:<14} {row['games']:>6} {row['wins']:>5} "
                      f"{row['points']:>7} {row['best']:>5}")
     return "\n".join(lines) + "\n"
 
@@ -117,14 +132,14 @@ def run(args) -> int:
     if not path.exists():
         history = {"games": [], "players": []}
         if not args.json:
-            print(f"no games yet (no event log at {path})")
+            print(_("no games yet (no event log at {path})", path=path))
             return 0
     else:
         history = read_log(path, lambda log: add_outcomes(Engine(log).history(), log))
     if args.json:
         print(json.dumps(history, indent=2))
     else:
-        print(format_history(history, limit=args.limit), end="")
+        print(format_history(history, limit=args.limit, _=Translator(cli_language())), end="")
     return 0
 
 

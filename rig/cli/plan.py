@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from rig.config import CONFIG_DEFAULT_HELP
+from rig.i18n import Translator, cli_language
 from rig.i18n import cli_gettext as _
 
 
@@ -56,11 +57,11 @@ def run(args) -> int:
         try:
             args.svg.write_text(plan_svg(plan), encoding="utf-8")
         except OSError as exc:
-            raise RigError(f"cannot write {args.svg}: {exc.strerror}") from None
+            raise RigError(_("cannot write {path}: {why}", path=args.svg, why=exc.strerror)) from None
     if args.json:
         print(json.dumps(plan.to_dict(), indent=2))
     else:
-        print("\n".join(plan.lines()))
+        print("\n".join(plan.lines(Translator(cli_language()))))
         if args.svg is not None:
-            print(f"top view: {args.svg}")
+            print(_("top view: {path}", path=args.svg))
     return 0 if plan.fits else 1

@@ -18,9 +18,9 @@ def _port(text: str) -> int:
     try:
         port = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+        raise argparse.ArgumentTypeError(_("{text} is not a port number", text=repr(text))) from None
     if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{port} is not a port number (0-65535; 0 picks a free one)")
+        raise argparse.ArgumentTypeError(_("{port} is not a port number (0-65535; 0 picks a free one)", port=port))
     return port
 
 

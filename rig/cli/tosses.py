@@ -25,9 +25,10 @@ def _pin_arg(text: str):
     pin, _, kind = rest.partition(":")
     kind = kind or "button"
     if not sep or not name.strip() or not pin.strip():
-        raise argparse.ArgumentTypeError(f"{text!r}: write NAME=PIN or NAME=PIN:beam, e.g. Ada=GPIO17")
+        raise argparse.ArgumentTypeError(_("{text}: write NAME=PIN or NAME=PIN:beam, e.g. Ada=GPIO17", text=repr(text)))
     if kind not in ("button", "beam"):
-        raise argparse.ArgumentTypeError(f"{text!r}: the kind after ':' is button or beam, not {kind!r}")
+        raise argparse.ArgumentTypeError(_("{text}: the kind after ':' is button or beam, not {kind}", text=repr(text),
+                                                      kind=repr(kind)))
     try:
         pin = normalize_pin(pin)
     except ValueError as exc:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rig.errors import ConfigError
-from rig.i18n import N_
+from rig.i18n import N_, Translator
 from rig.config.sections import (  # noqa: F401 - moved (issue 29); the old import path works
     MIN_PLAYERS, MAX_PLAYERS, MAX_CONFIG_CHARS, INPUT_KINDS, CAMERA_KINDS, BCM_PINS, RESERVED_PINS,
     _REFUSED_PINS, DEFAULT_PINS, DEFAULT_NAMES, _PHYSICAL_TO_BCM, normalize_pin, PlayerInput, CameraConfig,
@@ -145,34 +145,48 @@ class RigConfig:
         count = len(self.players)
         return 3 if count == 3 else 2 if count <= 5 else 1
 
-    def describe(self) -> list[str]:
-        """Human-readable summary lines (what ``rig config check`` prints)."""
-        lines = [f"{len(self.players)} players:"]
+    def describe(self, _: Translator | None = None) -> list[str]:
+        """Human-readable summary lines (what ``rig config check`` prints), in the language of ``_`` (English
+        without it)."""
+        _ = _ or Translator("en")
+        lines = [_.n("{n} player:", "{n} players:", len(self.players))]
         for player in self.players:
-            lines.append(f"  {player.name:<12} {player.kind:<6} {player.pin:<6} (header pin {player.physical_pin})")
+            lines.append(f"  {player.name:<12} {player.kind:<6} {player.pin:<6} "
+                         + _("(header pin {pin})", pin=player.physical_pin))
         cam = self.camera
-        lines.append(f"camera: {cam.source} {cam.width}x{cam.height} @ {cam.fps} fps{', looped' if cam.loop else ''}")
-        lines.append(f"profile: {self.profile if self.profile else '(none: built-in colours)'}")
-        lines.append(f"data_dir: {self.data_dir if self.data_dir else '(default)'}")
-        lines.append(f"server: http://{self.server.listen}:{self.server.port}/")
-        turns = self.game.turns_each if self.game.turns_each is not None else f"auto ({self.turns_each})"
-        lines.append(f"game: {self.game.name}, turns each: {turns}, "
-                     f"penalty per violation: {self.game.penalty_per_violation}")
+        shown = {"source": cam.source, "width": cam.width, "height": cam.height, "fps": cam.fps}
+        lines.append(_("camera: {source} {width}x{height} @ {fps} fps, looped", **shown) if cam.loop
+                     else _("camera: {source} {width}x{height} @ {fps} fps", **shown))
+        lines.append(_("profile: {path}", path=self.profile) if self.profile
+                     else _("profile: (none: built-in colours)"))
+        lines.append(_("data_dir: {path}", path=self.data_dir) if self.data_dir else _("data_dir: (default)"))
+        lines.append(_("server: {url}", url=f"http://{self.server.listen}:{self.server.port}/"))
+        turns = self.game.turns_each if self.game.turns_each is not None else _("auto ({n})", n=self.turns_each)
+        lines.append(_("game: {name}, turns each: {turns}, penalty per violation: {penalty}", name=self.game.name,
+                       turns=turns, penalty=self.game.penalty_per_violation))
         t = self.tosses
-        lines.append(f"tosses: lockout {t.lockout_ms:g} ms, stuck after {t.stuck_after_s:g} s, "
-                     f"hold to confirm {t.hold_confirm_s:g} s, order window {t.order_window_ms:g} ms, "
-                     f"min press {t.min_press:g} ms, tie window {t.tie_window_us} µs")
+        lines.append(_("tosses: lockout {lockout} ms, stuck after {stuck} s, hold to confirm {hold} s, order window "
+                       "{window} ms, min press {press} ms, tie window {tie} µs", lockout=f"{t.lockout_ms:g}",
+                       stuck=f"{t.stuck_after_s:g}", hold=f"{t.hold_confirm_s:g}", window=f"{t.order_window_ms:g}",
+                       press=f"{t.min_press:g}", tie=t.tie_window_us))
         e = self.evidence
-        lines.append(f"evidence: {'kept' if e.keep else 'off'}, {e.max_age_days:g} days, {e.max_mb:g} MB, "
-                     f"{e.width} px wide, JPEG quality {e.quality}")
+        kept = {"days": f"{e.max_age_days:g}", "mb": f"{e.max_mb:g}", "width": e.width, "quality": e.quality}
+        lines.append(_("evidence: kept, {days} days, {mb} MB, {width} px wide, JPEG quality {quality}", **kept) if e.keep
+                     else _("evidence: off, {days} days, {mb} MB, {width} px wide, JPEG quality {quality}", **kept))
         b = self.build
-        lines.append(f"build: box {b.box[0]:g} x {b.box[1]:g} x {b.box[2]:g} mm, camera {b.camera} {b.height_cm:g} cm "
-                     f"above it, {b.mount} mount" + (f" ({b.table_edge_mm:g} mm edges)" if b.mount == "clamp" else "")
-                     + f", {self.seats} seats, {b.button_mm} mm buttons")
+        box, height = f"{b.box[0]:g} x {b.box[1]:g} x {b.box[2]:g}", f"{b.height_cm:g}"
+        if b.mount == "clamp":
+            lines.append(_("build: box {box} mm, camera {camera} {height} cm above it, {mount} mount ({edges} mm "
+                           "edges), {seats} seats, {button} mm buttons", box=box, camera=b.camera, height=height,
+                           mount=b.mount, edges=f"{b.table_edge_mm:g}", seats=self.seats, button=b.button_mm))
+        else:
+            lines.append(_("build: box {box} mm, camera {camera} {height} cm above it, {mount} mount, {seats} seats, "
+                           "{button} mm buttons", box=box, camera=b.camera, height=height, mount=b.mount,
+                           seats=self.seats, button=b.button_mm))
         if self.league is not None:
             lg = self.league
-            lines.append(f"league: table {lg.table} publishes to {'mqtts' if lg.tls else 'mqtt'}://{lg.host}:{lg.port} "
-                         f"as {lg.account}")
+            lines.append(_("league: table {table} publishes to {url} as {account}", table=lg.table,
+                           url=f"{'mqtts' if lg.tls else 'mqtt'}://{lg.host}:{lg.port}", account=lg.account))
         return lines
 
 

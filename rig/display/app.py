@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import ipaddress
 import secrets
 import threading
 import time
@@ -95,14 +94,9 @@ class PinGuard:
     @staticmethod
     def is_local(host: str | None) -> bool:
         """The request comes from this machine (IPv4-mapped IPv6 loopback too)."""
-        if not host:
-            return False
-        try:
-            address = ipaddress.ip_address(host.split("%")[0])
-        except ValueError:
-            return False
-        mapped = getattr(address, "ipv4_mapped", None)
-        return (mapped or address).is_loopback
+        from rig.display.middleware import is_loopback
+
+        return is_loopback(host)
 
     def failures(self, client: str) -> int:
         """Wrong PINs in a row from ``client``."""
@@ -322,6 +316,7 @@ def create_app(
     from rig.display.api import api_routes
     from rig.display.games import described, page_routes
     from rig.display.middleware import Guard, default_host_names, host_allowed
+    from rig.display.speak import Speak
 
     guard = PinGuard(pin or new_pin())
     can_change = make_can_change(guard)
@@ -423,7 +418,8 @@ def create_app(
     routes.append(Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"))
 
     allowed = host_allowed(default_host_names() | set(hosts))
-    app = Starlette(routes=routes, max_body_size=1 << 20, middleware=[Middleware(Guard, hosts=allowed)])
+    middleware = [Middleware(Speak, language=language), Middleware(Guard, hosts=allowed)]  # Speak: the errors' language
+    app = Starlette(routes=routes, max_body_size=1 << 20, middleware=middleware)
     app.state.service = service
     app.state.guard = guard
     app.state.sim = sim

@@ -76,7 +76,7 @@ def calibration_routes(desk, *, can_change, forbidden, can_view=None) -> list[Ro
                 return _error(exc.message, exc.status)
             for name, kind in (fields or {}).items():
                 if not isinstance(body.get(name), kind):
-                    return _error(f"'{name}' must be {'true or false' if kind is bool else 'a string'}")
+                    return _error(f"'{name}' must be true or false" if kind is bool else f"'{name}' must be a string")
             try:
                 result = await asyncio.to_thread(handler, body)
             except RigError as exc:

@@ -46,6 +46,18 @@ def default_host_names() -> set[str]:
     return {"localhost", name, f"{name}.local", name.split(".")[0] + ".local"}
 
 
+def is_loopback(host: str | None) -> bool:
+    """``host`` (a client's address) is this machine (IPv4-mapped IPv6 loopback too)."""
+    if not host:
+        return False
+    try:
+        address = ipaddress.ip_address(host.split("%")[0])
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    return (mapped or address).is_loopback
+
+
 def host_allowed(names: Iterable[str]) -> Callable[[str], bool]:
     """``allowed(host_header)``: an IP literal (any port) or one of ``names``."""
     names = {n.lower().rstrip(".") for n in names}

@@ -10,11 +10,9 @@
 
 from __future__ import annotations
 
-import functools
-import re
 
 from rig import registry
-from rig.i18n import N_, Patterns, catalog, id_pattern
+from rig.i18n import N_, Patterns, core_patterns, id_pattern
 
 #: where a die lies in the box (rig.vision.rolls.place_in_box)
 PLACES = (N_("top left"), N_("top right"), N_("bottom left"), N_("bottom right"), N_("top"), N_("bottom"),
@@ -66,17 +64,6 @@ PATTERNS: Patterns = (
         "extra seat and add a [[players]] entry with its pin to the config (rig config wiring shows the free pins), "
         "or start with at most {have} players")),
 )
-
-
-@functools.lru_cache(maxsize=None)
-def core_patterns() -> Patterns:
-    """The texts the rig shows as they are: the pattern of each id flagged ``core-text``, the most specific
-    (the most words of its own) first."""
-    from rig.i18n.extract import CORE_FLAG
-
-    ids = [m.id for m in catalog("en") if m.id and isinstance(m.id, str) and CORE_FLAG in m.flags]
-    ids.sort(key=lambda m: -len(re.sub(r"\{\w+\}", "", m)))
-    return tuple((id_pattern(m), m) for m in ids)
 
 
 def rules_texts() -> Patterns:

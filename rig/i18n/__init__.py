@@ -70,16 +70,24 @@ def language(lang: str | None) -> str:
     return DEFAULT
 
 
+def fill(text: str, values: Mapping[str, Any]) -> str:
+    """``text``'s ``{placeholders}`` named in ``values`` filled in; any other brace stays as it is (a text
+    may show a JSON object, ``{'white': 4}``), as the pages' ``rigFill`` does."""
+    import re
+
+    if not values:
+        return text
+    return re.sub(r"\{(\w+)\}", lambda m: str(values[m[1]]) if m[1] in values else m[0], text)
+
+
 def gettext(message: str, lang: str, /, **values: Any) -> str:
     """``message`` in ``lang``, its ``{placeholders}`` filled with ``values``."""
-    text = translations(language(lang)).gettext(message)
-    return text.format(**values) if values else text
+    return fill(translations(language(lang)).gettext(message), values)
 
 
 def ngettext(singular: str, plural: str, n: int, lang: str, /, **values: Any) -> str:
     """The form of ``n`` (``{n} card`` / ``{n} cards``) in ``lang``; ``{n}`` is filled in."""
-    text = translations(language(lang)).ngettext(singular, plural, n)
-    return text.format(n=n, **values)
+    return fill(translations(language(lang)).ngettext(singular, plural, n), dict(values, n=n))
 
 
 def messages(lang: str) -> dict[str, Any]:
@@ -235,6 +243,8 @@ def request_language(query: Mapping[str, str], cookies: Mapping[str, str], accep
 # colour, "first") is translated too.
 
 Patterns = tuple[tuple[str, str], ...]
+#: the catalogues' flag on a text the rig shows as it is (:func:`rig.i18n.extract.core_texts`)
+CORE_FLAG = "core-text"
 
 
 def by_pattern(text: str, lang: str, patterns: Patterns) -> str:
@@ -280,6 +290,17 @@ def id_pattern(message_id: str, groups: Mapping[str, str] | None = None) -> str:
             seen.add(part)
             out.append(f"(?P<{part}>{(groups or {}).get(part, '.*?')})")
     return "".join(out)
+
+
+@functools.lru_cache(maxsize=None)
+def core_patterns() -> Patterns:
+    """The texts the rig shows as they are: the pattern of each id flagged ``core-text`` in the catalogue
+    (:func:`rig.i18n.extract.core_texts`), the most specific (the most words of its own) first."""
+    import re
+
+    ids = [m.id for m in catalog(DEFAULT) if m.id and isinstance(m.id, str) and CORE_FLAG in m.flags]
+    ids.sort(key=lambda m: -len(re.sub(r"\{\w+\}", "", m)))
+    return tuple((id_pattern(m), m) for m in ids)
 
 
 def page_patterns(lang: str, patterns: Patterns) -> list[list[str]]:

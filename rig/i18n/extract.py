@@ -7,7 +7,9 @@ The message ids come from the source, by Babel's extractors:
 - the pages' HTML: the text, ``title``, ``aria-label``, ``placeholder`` and ``alt`` of every element marked ``data-i18n``
   (:func:`extract_html`; the server translates those same texts when it serves the page,
   :func:`translate_html`);
-- each registered game's title, description, key line, keys and player hint (the Game menu).
+- each registered game's title, description, key line, keys and player hint (the Game menu);
+- the texts the rig says as they are, in English, and translates where it shows them (:func:`core_texts`):
+  refusals, notices, the rules modules' errors, the API's error bodies, ``rig plan``'s notes.
 
 ``python -m rig.i18n.extract`` writes every id into ``rig/locale/*/LC_MESSAGES/rig.po`` (keeping the
 translations there, marking the ids no longer in the source obsolete); ``tests/test_i18n.py`` counts the
@@ -22,7 +24,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from rig.i18n import DOMAIN, LANGUAGES, gettext, po_path
+from rig.i18n import CORE_FLAG, DOMAIN, LANGUAGES, gettext, po_path
 
 ROOT = Path(__file__).resolve().parent.parent
 PY_KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2), "n": (1, 2)}
@@ -155,12 +157,25 @@ def source_messages() -> dict[str | tuple[str, str], list[tuple[str, int]]]:
 #: plain English and I/O-free): the call's name and the argument's position. Each literal or f-string there is
 #: a message id of its own (its ``{…}`` named, :func:`core_texts`), flagged :data:`CORE_FLAG` in the
 #: catalogues; the pages and the command line match the English text with it (:func:`rig.i18n.id_pattern`)
-CORE_CALLS = {"EventRefused": 0, "NoSuchGame": 0, "Violation": 2, "RollCancelled": 1, "Question": 0, "Notice": 1,
-              "notice": 1}
+CORE_CALLS = {"EventRefused": 0, "EventFormatError": 0, "NoSuchGame": 0, "Violation": 2, "RollCancelled": 1, "Question": 0,
+              "Notice": 1, "notice": 1, "said": 0}
 #: the functions whose returned texts (and ``{"error": …}`` answers) are shown as they are: the copy problem,
 #: the lost events' notice, the live stream's refusals (the viewer cap)
 CORE_RETURNS = {"score_problem", "loss_text", "stream"}
-CORE_FLAG = "core-text"
+#: the rules modules (and the camera planner): the text of every error they raise (``raise PlayerCountError(f"…")``)
+#: is passed on as a refusal, an API error or a command's error line, as it is
+RULES_MODULES = ("rig/rules/*.py", "rig/games/*/rules.py", "rig/games/*/rules/*.py", "rig/plan.py",
+                 "rig/cli/*.py")  # and the commands: their errors, one line each (rig.cli.localise_error)
+#: errors not shown by :func:`rig.cli.localise_error` (argparse prints them itself: they go through ``_()``)
+NOT_SAID_AS_IS = {"ArgumentTypeError"}
+#: the web layers: every ``{"error": …}`` they answer, every error they raise, and the texts of
+#: :data:`WEB_CALLS` are API error bodies (translated into the request's language: rig.display.speak)
+WEB_MODULES = ("rig/display/*.py", "rig/league/app.py")
+WEB_CALLS = {"BadBody", "error", "_error", "_json"}
+
+
+#: calls a placeholder is named through (``{sorted(unknown)}`` is ``{unknown}``)
+_WRAPPERS = {"sorted", "list", "dict", "str", "repr", "tuple", "set"}
 
 
 def _placeholder(node) -> str:
@@ -173,7 +188,13 @@ def _placeholder(node) -> str:
         return node.attr.strip("_") or "value"
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
         return "n"
-    if isinstance(node, ast.Subscript):
+    if isinstance(node, ast.Call) and node.args and (  # {', '.join(sorted(names))}, {list(counts)}: names, counts
+            (isinstance(node.func, ast.Attribute) and node.func.attr == "join")
+            or (isinstance(node.func, ast.Name) and node.func.id in _WRAPPERS)):
+        return _placeholder(node.args[0])
+    if isinstance(node, ast.Subscript):  # {body['step']}: step; {dice[0]}: dice
+        if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+            return node.slice.value
         return _placeholder(node.value)
     if isinstance(node, ast.BinOp):  # {k + 1}
         return _placeholder(node.left)
@@ -204,20 +225,40 @@ def _message_id(node) -> str | None:
 
 def core_texts() -> dict[str, list[tuple[str, int]]]:
     """Every English text the rig shows as it is (a refusal's reason, a violation's detail, a question, a
-    notice: :data:`CORE_CALLS`; the copy problem: :data:`CORE_RETURNS`), as a message id, with where it is
-    said. Counted with the rest by ``tests/test_i18n.py``: a new one without German fails it."""
+    notice, a note of ``rig plan``: :data:`CORE_CALLS`; the copy problem: :data:`CORE_RETURNS`; every error
+    the rules modules raise: :data:`RULES_MODULES`; every error body of the web layers: :data:`WEB_MODULES`),
+    as a message id, with where it is said. Counted with the rest by ``tests/test_i18n.py``: a new one
+    without German fails it."""
     import ast
 
     found: dict[str, list[tuple[str, int]]] = {}
 
     def add(node, path: Path) -> None:
+        if isinstance(node, ast.IfExp):  # one text or the other
+            add(node.body, path)
+            add(node.orelse, path)
+            return
         message = _message_id(node)
         if message and message.strip("{}") and not re.fullmatch(r"\{\w+\}", message):
             found.setdefault(message, []).append((str(path.relative_to(ROOT.parent)), node.lineno))
 
+    def matches(path: Path, globs: tuple[str, ...]) -> bool:
+        return any(path.relative_to(ROOT.parent).match(glob) for glob in globs)
+
     for path in sorted(ROOT.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
+        rules, web = matches(path, RULES_MODULES), matches(path, WEB_MODULES)
         for node in ast.walk(tree):
+            if ((rules or web) and isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args
+                    and getattr(node.exc.func, "attr", getattr(node.exc.func, "id", None)) not in NOT_SAID_AS_IS):
+                add(node.exc.args[0], path)
+            if web and isinstance(node, ast.Call) and getattr(node.func, "id", None) in WEB_CALLS:
+                for arg in node.args:
+                    add(arg, path)
+            if web and isinstance(node, ast.Dict):
+                for key, value in zip(node.keys, node.values):
+                    if isinstance(key, ast.Constant) and key.value == "error":
+                        add(value, path)
             if isinstance(node, ast.Call):
                 name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
                 if name in CORE_CALLS and len(node.args) > CORE_CALLS[name]:

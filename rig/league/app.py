@@ -29,10 +29,13 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from rig.config import TABLE_NAME
+from rig.i18n import N_
 
 STATIC_DIR = Path(str(resources.files("rig.league") / "static"))
 NO_STORE = {"cache-control": "no-store"}
 GAME_STATUSES = ("playing", "over", "abandoned", "unreadable")
+#: Starlette's own error answers (``{"error": exc.detail}``), in the catalogue
+HTTP_ERRORS = (N_("Not Found"), N_("Method Not Allowed"))
 
 
 def create_league_app(store, *, status: Callable[[], dict] | None = None) -> Starlette:
@@ -99,8 +102,9 @@ def create_league_app(store, *, status: Callable[[], dict] | None = None) -> Sta
     from starlette.middleware import Middleware
 
     from rig.display.middleware import Guard
+    from rig.display.speak import Speak
 
     # the rig's one guard around every handler: a bug answers 503/400 with an incident id, never a 500
-    # (read-only: every host name is answered)
+    # (read-only: every host name is answered); the errors in the viewer's language
     return Starlette(routes=routes, exception_handlers={HTTPException: error},
-                     middleware=[Middleware(Guard, hosts=lambda host: True)])
+                     middleware=[Middleware(Speak), Middleware(Guard, hosts=lambda host: True)])

@@ -36,7 +36,7 @@ def test_history_text(tmp_path, capsys):
     finished_game(tmp_path)
     assert main(["history", "--data-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "2 game(s), newest first:" in out
+    assert "2 games, newest first:" in out
     assert "in progress" in out and "won by" in out
     assert "players:" in out and "Eli" in out
 

@@ -47,6 +47,7 @@ const rig = Object.assign(rigI18n, {
   async post(path, body, retried, key) {
     key = key || (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
     const headers = { "content-type": "application/json", accept: "application/json", "idempotency-key": key };
+    headers["x-rig-lang"] = rig.lang;  // a refusal ({"error"}) in the page's language (rig/display/speak.py)
     if (rig.pin) headers["x-rig-pin"] = rig.pin;
     let response;
     for (let attempt = 0; ; attempt++) {
@@ -54,7 +55,7 @@ const rig = Object.assign(rigI18n, {
         response = await fetch(path, { method: "POST", headers, body: JSON.stringify(body ?? {}) });
         break;
       } catch (err) {  // the answer was lost: the same key makes the retry safe
-        if (attempt >= 2) return { ok: false, status: 0, body: { error: "the rig does not answer (network)" } };
+        if (attempt >= 2) return { ok: false, status: 0, body: { error: rig.t("the rig does not answer (network)") } };
         await new Promise((done) => setTimeout(done, 300 * (attempt + 1)));
       }
     }

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from rig.i18n import N_
 from rig.registry import Game
+
+#: the start roll's dice as its refusals name them ("no value for the white die"), in the catalogue
+DICE_WORDS = (N_("white"), N_("black"), N_("white and black"))
 
 
 class Banana(Game):

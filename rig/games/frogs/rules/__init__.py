@@ -232,7 +232,9 @@ class FrogsRules:
             if name == turn.roller:
                 continue
             if len(cards) != expected:
-                raise CardCountError(f"{name} tossed {_count(len(cards), 'card')}; each other player tosses {expected}")
+                if len(cards) == 1:
+                    raise CardCountError(f"{name} tossed 1 card; each other player tosses {expected}")
+                raise CardCountError(f"{name} tossed {len(cards)} cards; each other player tosses {expected}")
             if len(set(cards)) != len(cards):
                 raise CardCountError(f"{name} tossed two {cards[0].value} cards but has only one of each")
 
