@@ -8,9 +8,10 @@ finder's score — and how the die's side compares with the frame's other candid
 probability that an ``ok`` there would be right. Below ``[anydie] check_ok`` the die is flagged
 (never dropped, never made ``ok``): the frame then asks for help instead of counting a false die.
 
-A logistic regression (``calibration/diecheck.npz``, about 100 numbers), fitted by
-``scripts/train_diecheck.py`` on the *tuning* photos only: the candidates the reader reports there at
-four scales, with things that are not dice drawn in (other seeds and sizes than the benchmark's).
+A logistic regression (``calibration/diecheck.npz``: 108 weights, a bias, the inputs' means and
+spreads), fitted by ``scripts/train_diecheck.py`` on the *tuning* photos only (and rendered Banana Moon
+start rolls): the dice the reader reports ``ok`` there at four scales, with things that are not dice
+drawn in (other seeds and sizes than the benchmark's).
 
 >>> import numpy as np
 >>> check = DieCheck(np.ones(2), 0.0, np.zeros(2), np.ones(2))
