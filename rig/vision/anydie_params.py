@@ -49,6 +49,7 @@ class AnyDieParams:
     find_keep: float = 0.45       # ... kept (flagged "faint") from this high, read with confidence from find_ok
     find_ok: float = 0.6
     read_ok: float = 0.9          # the reader's probability of its pip count, for an ok die
+    check_ok: float = 0.365      # the second opinion (calibration/diecheck.npz): an ok die it rates below this is flagged
     one_ok: float = 0.78          # a die read as 1 is ok only from this finder score (a coin, a knot read as a 1)
     use_net: bool = True          # check each die with the learned counter (calibration/pipnet.npz)
     die_px: float = 0.0           # the dice's side in frame px, for the learned finder (0: about 1/16 of the

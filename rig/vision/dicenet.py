@@ -17,13 +17,14 @@ probability; :func:`rig.vision.anydie.read_pip_dice` turns them into ``ok`` or a
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from rig.vision.anydie_params import AnyDieParams
+from rig.vision.diecheck import candidate_features, default_check
 from rig.vision.errors import VisionError
 from rig.vision.pips import PipCount, PipDie
 
@@ -57,6 +58,10 @@ BAND = (0.65 * FIND_DIE, 1.6 * FIND_DIE)
 SKIP_SLACK = 0.05
 
 
+#: the reader's hidden layer, as OpenCV 5 and 4 name it (:meth:`DiceNet.read_features`)
+HIDDEN = ("onnx_node!/head/head.2/Relu", "/head/head.2/Relu")
+
+
 class DiceNetError(VisionError):
     """A net file is missing or unreadable."""
 
@@ -71,6 +76,8 @@ class Candidate:
     side: float
     score: float
     probs: np.ndarray
+    #: the reader's hidden layer (96 numbers) for the second opinion (:mod:`rig.vision.diecheck`); None: not had
+    features: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def box(self) -> tuple[int, int, int, int]:
@@ -146,6 +153,9 @@ class DiceNet:
         # finder ~25 % slower), same outputs; OpenCV 4 has the classic engine only
         self.finder, self.reader = _load(find), _load(read, "ENGINE_CLASSIC")
         self.crop, self.sure = crop, sure
+        #: the reader's hidden layer (its ReLU before the last layer), for the second opinion; "" when absent
+        names = set(self.reader.getLayerNames())
+        self.hidden = next((n for n in HIDDEN if n in names), "")
         #: run every pyramid level with no size hint (:meth:`level`'s ``full``), not the coarse-to-fine search
         self.full_pyramid = False
 
@@ -159,23 +169,37 @@ class DiceNet:
     def read(self, crops: list[np.ndarray]) -> np.ndarray:
         """Class probabilities (N x 7) of ``crop`` px crops; a crop read less than ``sure`` surely is
         read again mirrored (a mirrored face shows as many pips), the two averaged."""
-        p = self._probabilities(crops)
+        return self.read_features(crops, hidden=False)[0]
+
+    def read_features(self, crops: list[np.ndarray], hidden: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
+        """:meth:`read`'s probabilities and, with ``hidden``, the reader's hidden layer (N x 96, averaged
+        like the probabilities; ``None`` when the net file's layers are named otherwise)."""
+        p, f = self._probabilities(crops, hidden)
         again = np.nonzero(p.max(axis=1) < self.sure)[0]
         if len(again):
-            p[again] = (p[again] + self._probabilities([np.ascontiguousarray(crops[i][:, ::-1]) for i in again])) / 2
-        return p
+            p2, f2 = self._probabilities([np.ascontiguousarray(crops[i][:, ::-1]) for i in again], hidden)
+            p[again] = (p[again] + p2) / 2
+            if f is not None and f2 is not None:
+                f[again] = (f[again] + f2) / 2
+        return p, f
 
     def read_at(self, frame: np.ndarray, dice: list[tuple[float, float, float]]) -> np.ndarray:
         """Class probabilities (N x 7) of the dice at (x, y, side) in ``frame``."""
         return self.read([crop_die(frame, x, y, side, size=self.crop) for x, y, side in dice])
 
-    def _probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+    def _probabilities(self, crops: list[np.ndarray], hidden: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
         if not crops:
-            return np.zeros((0, 7), np.float32)
+            return np.zeros((0, 7), np.float32), (np.zeros((0, 96), np.float32) if hidden else None)
         self.reader.setInput(cv2.dnn.blobFromImages(crops, 1 / 255.0))
-        z = self.reader.forward().reshape(len(crops), 7)
+        f = None
+        if hidden and self.hidden:
+            z, f = self.reader.forward(["output", self.hidden])
+            f = f.reshape(len(crops), -1).copy()
+        else:
+            z = self.reader.forward()
+        z = z.reshape(len(crops), 7)
         z = np.exp(z - z.max(axis=1, keepdims=True))
-        return z / z.sum(axis=1, keepdims=True)
+        return z / z.sum(axis=1, keepdims=True), f
 
     def find(self, frame: np.ndarray, floor: float = 0.2, die_px: float = 0.0) -> list[tuple[float, float, float, float]]:
         """The finder's peaks above ``floor`` as (x, y, side, score) in frame px: at ``die_px`` (the dice's
@@ -248,8 +272,9 @@ class DiceNet:
     def candidates(self, frame: np.ndarray, floor: float = 0.2, die_px: float = 0.0) -> list[Candidate]:
         """Every heat-map peak above ``floor``, read (``die_px``: the dice's side in frame px, if known)."""
         found = self.find(frame, floor, die_px)
-        probs = self.read_at(frame, [(x, y, side) for x, y, side, _ in found])
-        return [Candidate(x, y, side, score, p) for (x, y, side, score), p in zip(found, probs)]
+        probs, hidden = self.read_features([crop_die(frame, x, y, side, size=self.crop) for x, y, side, _ in found])
+        return [Candidate(x, y, side, score, p, None if hidden is None else hidden[i])
+                for i, ((x, y, side, score), p) in enumerate(zip(found, probs))]
 
 
 def _inside(x: float, y: float, bx: float, by: float, side: float) -> bool:
@@ -319,12 +344,25 @@ def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet) -> list[PipDie]
     """Every die the nets find in ``frame``, judged (:func:`judge`), top to bottom."""
     # a peak below find_keep is no die (judge): it is never read, and it cannot hide a stronger one
     floor = max(p.find_floor, p.find_keep)
-    dice = [d for d in (judge(c, p) for c in nets.candidates(frame, floor, p.die_px)) if d is not None]
+    kept = [(c, d) for c in nets.candidates(frame, floor, p.die_px) for d in [judge(c, p)] if d is not None]
+    dice = second_opinion(kept, p)
     # two dice nearer than a die's side cannot both be dice (pips seen as dice, a die seen twice): flagged
     centres = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2, d.box[2]) for d in dice]
     dice = [_flag(d, "overlaps another die (pips seen as dice?)") if crowded(*c, centres, OVERLAP) else d
             for d, c in zip(dice, centres)]
     return sorted(dice, key=lambda d: (d.box[1], d.box[0]))
+
+
+def second_opinion(kept: list[tuple[Candidate, PipDie]], p: AnyDieParams) -> list[PipDie]:
+    """The judged dice, each ``ok`` one the second opinion (:mod:`rig.vision.diecheck`) finds unlike a die
+    read right (below ``check_ok``) flagged; the check absent or ``check_ok`` 0: unchanged."""
+    check = default_check() if p.check_ok > 0 else None
+    x = candidate_features([c for c, _ in kept]) if check is not None else None
+    if x is None:
+        return [d for _, d in kept]
+    like = check.likeness(x)
+    return [_flag(d, f"unlike the dice the reader knows ({q:.2f}): a coin, a knot, a pip?")
+            if d.count.status == "ok" and q < p.check_ok else d for (_, d), q in zip(kept, like)]
 
 
 #: dice whose centres are nearer than this many sides are flagged (:func:`read_dice`)

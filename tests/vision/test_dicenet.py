@@ -133,7 +133,8 @@ def test_a_peak_below_find_keep_is_never_read(monkeypatch):
     scores = [score for *_, score in peaks(heat, sides, 0.2)]
     keep = float(np.median(scores))
     read = []
-    monkeypatch.setattr(nets, "read", lambda crops: read.append(len(crops)) or DiceNet.read(nets, crops))
+    monkeypatch.setattr(nets, "read_features", lambda crops, hidden=True: read.append(len(crops))
+                        or DiceNet.read_features(nets, crops, hidden))
     dice = read_dice(frame, AnyDieParams(find_floor=0.2, find_keep=keep, die_px=die), nets)
     assert read == [sum(s > keep for s in scores)] == [len(dice)] and 0 < len(dice) < len(scores)
 
@@ -170,7 +171,9 @@ def test_dice_far_from_the_trained_size_are_found_without_a_size_hint(side):
     frame, dice = scaled_dice_frame(side)
     reading = read_pip_dice(frame, expected=(len(dice),))
     got = sorted((d.centre[0], d.centre[1], d.pips) for d in reading.dice if d.count.status == "ok")
-    assert len(got) >= len(dice) - 1, reading
+    assert len(reading.dice) >= len(dice) - 1, reading
+    # the second opinion (rig.vision.diecheck, fitted on photographed and rendered dice) may flag a drawn flat die
+    assert len(got) >= len(dice) - 2, reading
     for x, y, pips in got:  # every die said ok is a true die, read right
         assert any(abs(x - tx) < side / 3 and abs(y - ty) < side / 3 and pips == tp for tx, ty, tp in dice), reading
     size, strength = default_dicenet().die_size(frame, 0.45)

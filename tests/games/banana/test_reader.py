@@ -18,15 +18,16 @@ def table():
 
 
 def test_start_roll_reads_both_dice():
-    """The learned reader on rendered start rolls: both dice read right in every frame, and at most one
-    frame in ten flagged (a faint die)."""
+    """The learned reader on rendered start rolls: both dice read right in every frame, and at most two
+    frames in ten flagged (a faint die; a 1 found much smaller than the other die, which the second
+    opinion, rig.vision.diecheck, asks about)."""
     sure = 0
     for seed in range(0, 40, 4):
         frame, truth = render_start_roll(seed)
         reading = read_start_roll(frame, PARAMS)
         assert (reading.white, reading.black) == (truth["white"], truth["black"]), seed
         sure += reading.status == "ok"
-    assert sure >= 9
+    assert sure >= 8
 
 
 @pytest.mark.parametrize("scale", [0.4, 0.6])
