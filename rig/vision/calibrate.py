@@ -24,6 +24,7 @@ from rig.vision.dice import check_frame, read_dice, shrink
 from rig.vision.errors import CalibrationError
 from rig.vision.light import COLS, LIGHT_BASIS, ROWS, FloorModel, cells, correct, floor_grid
 from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
+from rig.vision.calibrate_top import top_side
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
     _fit_glare, _lower_floor,
 )
@@ -136,6 +137,9 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     # die size and body colour from the blank frame
     areas = [m.sum() for m in fr["blank"].masks]
     side_small = float(np.sqrt(np.median(areas)))
+    top = top_side(frames["blank"], fr["blank"].masks, f0)  # the changed area holds sides and shadow too
+    if top is not None:
+        side_small = min(side_small, top / f0)
     body_px = np.concatenate([_top_pixels(fr["blank"].small, m, side_small) for m in fr["blank"].masks])
     _check_clipped("blank", body_px, t)
     body = ColourModel.fit(_lab(body_px), trim=0.05)
@@ -419,7 +423,7 @@ def _fit_background(fr: dict, empty_small: np.ndarray | None, side: float, rng: 
     return tuple(models)
 
 
-def _fit_walls(frames: Mapping[str, np.ndarray], profile: Profile) -> tuple[float, float, float, float]:
+def _fit_walls(frames: Mapping[str, np.ndarray], profile: Profile) -> tuple[float, ...]:
     """How much shaded flank the flat ritual dice show at each place: amount ~ a0 + a1 r and its
     moment ~ k (rx, ry), r the die's offset from the frame centre (perspective shows the side
     walls facing the optical centre, more of them the farther out a die lies)."""
@@ -443,7 +447,9 @@ def _fit_walls(frames: Mapping[str, np.ndarray], profile: Profile) -> tuple[floa
     a0 += float(np.percentile(amount - (a0 + a1 * r), 90))
     # flat dice far out look stretched (a wall shows beside the top): the least aspect seen, per radius
     squash = float(np.clip(np.percentile((0.97 - aspect) / np.maximum(r, 0.05), 90), 0.0, 0.8))
-    return (round(float(a0), 4), round(float(max(a1, 0.0)), 4), round(k, 4), round(squash, 4))
+    # how far flat dice stray from the moment model on this table (its lamps' shadows, a busy floor)
+    spread = float(np.percentile(np.hypot(mx - k * rx, my - k * ry), 90))
+    return (round(float(a0), 4), round(float(max(a1, 0.0)), 4), round(k, 4), round(squash, 4), round(spread, 4))
 
 
 def _measure_top_area(frame: np.ndarray, profile: Profile) -> float:
