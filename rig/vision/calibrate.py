@@ -289,16 +289,17 @@ def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale:
     ratio = f / b
     diff = np.abs(f - b).max(axis=2)
     spread = ratio.max(axis=2) / ratio.min(axis=2)
-    shadow = (spread < 1.3) & (ratio.mean(axis=2) < 1.0)
+    # a die differs from the box bottom in hue (violet), not only in brightness
+    lab_f = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
+    lab_b = cv2.cvtColor(bg, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
+    hue_off = np.hypot(*np.moveaxis(lab_f - lab_b, -1, 0)) > 12
+    # a shadow darkens the floor alike in every channel, or (two lamps of different colour) keeps its hue
+    shadow = ((spread < 1.3) | ~hue_off) & (ratio.mean(axis=2) < 1.0)
     level = float(np.median(bg.max(axis=2)))
     fg = ((diff > max(14.0, 0.2 * level)) & ~shadow).astype(np.uint8)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     n, cc, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
-    # a die differs from the box bottom in hue (violet), not only in brightness
-    lab_f = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
-    lab_b = cv2.cvtColor(bg, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
-    hue_off = np.hypot(*np.moveaxis(lab_f - lab_b, -1, 0)) > 12
     h, w = fg.shape
     min_area = 0.0015 * h * w
     keep = []
