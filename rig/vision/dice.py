@@ -126,8 +126,7 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
             if obs is not None:
                 dice.append(obs)
             reasons.extend(why)
-    # a die leans when it shows more shaded flank than a flat one there; the rims of the dice beside
-    # it are theirs (judged once every die is found)
+    # leaning: judged once every die is found (the rims of the dice beside a die are theirs)
     for j, obs in enumerate(dice):
         if not obs.cocked and _leaning(obs, work, t, profile.walls, dice):
             reasons.append(f"cocked die at {_where(obs.x / work.factor, obs.y / work.factor, work)}")
