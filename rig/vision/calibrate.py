@@ -116,7 +116,13 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     found = {}
     fr: dict[str, _Frame] = {}
     for k in RITUAL:
-        fr[k] = _find_dice(k, raw[k], empty_raw, n_dice, f0)
+        try:
+            fr[k] = _find_dice(k, raw[k], empty_raw, n_dice, f0)
+        except CalibrationError as exc:  # dice merged through their shadows? the shadows keep the floor's hue
+            try:
+                fr[k] = _find_dice(k, raw[k], empty_raw, n_dice, f0, hue_shadows=True)
+            except CalibrationError:
+                raise exc from None
         found[k] = len(fr[k].masks)
 
     # the box floor: its cells' colours and where it is, from the empty box (the light reference);
@@ -283,7 +289,8 @@ def _check_clipped(name: str, px: np.ndarray, t: Thresholds, share: float = 0.08
         raise CalibrationError(f"{name} frame is overexposed on the dice ({blown:.0%} of die pixels blown out); lower the exposure")
 
 
-def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale: int = 1) -> _Frame:
+def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale: int = 1,
+               hue_shadows: bool = False) -> _Frame:
     f = small.astype(np.float32) + 4.0
     b = bg.astype(np.float32) + 4.0
     ratio = f / b
@@ -293,8 +300,9 @@ def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale:
     lab_f = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
     lab_b = cv2.cvtColor(bg, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
     hue_off = np.hypot(*np.moveaxis(lab_f - lab_b, -1, 0)) > 12
-    # a shadow darkens the floor alike in every channel, or (two lamps of different colour) keeps its hue
-    shadow = ((spread < 1.3) | ~hue_off) & (ratio.mean(axis=2) < 1.0)
+    # a shadow darkens the floor alike in every channel, or (``hue_shadows``: two lamps of different
+    # colour) keeps its hue
+    shadow = ((spread < 1.3) | (~hue_off if hue_shadows else False)) & (ratio.mean(axis=2) < 1.0)
     level = float(np.median(bg.max(axis=2)))
     fg = ((diff > max(14.0, 0.2 * level)) & ~shadow).astype(np.uint8)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
