@@ -9,6 +9,7 @@ import pytest
 
 from rig.vision.calibrate import _find_dice
 from rig.vision.calibrate_top import RIM, top_side
+from rig.vision.errors import CalibrationError
 from rig.vision.dice import DieObservation, Work, _flank, _leaning
 from rig.vision.pixel_classes import BG, BODY, EDGE
 from rig.vision.profile import Profile, Thresholds
@@ -45,6 +46,16 @@ def test_no_top_measured_without_square_tops():
     frame, empty = _box_with_dice(side=40, wall=0)
     found = _find_dice("blank", frame[::2, ::2].copy(), empty[::2, ::2].copy(), 6, 2)
     assert top_side(frame, [m[:, : m.shape[1] // 2] & False for m in found.masks], 2) is None
+
+
+def test_dice_joined_by_a_coloured_shadow_are_told_apart_by_its_hue():
+    frame, empty = _box_with_dice(side=40, wall=0)
+    # two lamps of different colour: the shadow between two dice is not grey, but keeps the floor's hue
+    frame[100:140, 140:300] = np.array(FLOOR) * np.array((0.35, 0.5, 0.6))
+    small, bg = frame[::2, ::2].copy(), empty[::2, ::2].copy()
+    with pytest.raises(CalibrationError, match="found 5 dice"):
+        _find_dice("blank", small, bg, 6, 2)
+    assert len(_find_dice("blank", small, bg, 6, 2, hue_shadows=True).masks) == 6
 
 
 def _work(labels: np.ndarray, side: float = 10.0) -> Work:
