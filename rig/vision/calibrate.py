@@ -24,6 +24,7 @@ from rig.vision.dice import check_frame, read_dice, shrink
 from rig.vision.errors import CalibrationError
 from rig.vision.light import COLS, LIGHT_BASIS, ROWS, FloorModel, cells, correct, floor_grid
 from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
+from rig.vision.calibrate_top import top_side
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
     _fit_glare, _lower_floor,
 )
@@ -115,7 +116,13 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     found = {}
     fr: dict[str, _Frame] = {}
     for k in RITUAL:
-        fr[k] = _find_dice(k, raw[k], empty_raw, n_dice, f0)
+        try:
+            fr[k] = _find_dice(k, raw[k], empty_raw, n_dice, f0)
+        except CalibrationError as exc:  # dice merged through their shadows? the shadows keep the floor's hue
+            try:
+                fr[k] = _find_dice(k, raw[k], empty_raw, n_dice, f0, hue_shadows=True)
+            except CalibrationError:
+                raise exc from None
         found[k] = len(fr[k].masks)
 
     # the box floor: its cells' colours and where it is, from the empty box (the light reference);
@@ -136,6 +143,9 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     # die size and body colour from the blank frame
     areas = [m.sum() for m in fr["blank"].masks]
     side_small = float(np.sqrt(np.median(areas)))
+    top = top_side(frames["blank"], fr["blank"].masks, f0)  # the changed area holds sides and shadow too
+    if top is not None:
+        side_small = min(side_small, top / f0)
     body_px = np.concatenate([_top_pixels(fr["blank"].small, m, side_small) for m in fr["blank"].masks])
     _check_clipped("blank", body_px, t)
     body = ColourModel.fit(_lab(body_px), trim=0.05)
@@ -279,22 +289,25 @@ def _check_clipped(name: str, px: np.ndarray, t: Thresholds, share: float = 0.08
         raise CalibrationError(f"{name} frame is overexposed on the dice ({blown:.0%} of die pixels blown out); lower the exposure")
 
 
-def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale: int = 1) -> _Frame:
+def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale: int = 1,
+               hue_shadows: bool = False) -> _Frame:
     f = small.astype(np.float32) + 4.0
     b = bg.astype(np.float32) + 4.0
     ratio = f / b
     diff = np.abs(f - b).max(axis=2)
     spread = ratio.max(axis=2) / ratio.min(axis=2)
-    shadow = (spread < 1.3) & (ratio.mean(axis=2) < 1.0)
+    # a die differs from the box bottom in hue (violet), not only in brightness
+    lab_f = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
+    lab_b = cv2.cvtColor(bg, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
+    hue_off = np.hypot(*np.moveaxis(lab_f - lab_b, -1, 0)) > 12
+    # a shadow darkens the floor alike in every channel, or (``hue_shadows``: two lamps of different
+    # colour) keeps its hue
+    shadow = ((spread < 1.3) | (~hue_off if hue_shadows else False)) & (ratio.mean(axis=2) < 1.0)
     level = float(np.median(bg.max(axis=2)))
     fg = ((diff > max(14.0, 0.2 * level)) & ~shadow).astype(np.uint8)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     n, cc, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
-    # a die differs from the box bottom in hue (violet), not only in brightness
-    lab_f = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
-    lab_b = cv2.cvtColor(bg, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
-    hue_off = np.hypot(*np.moveaxis(lab_f - lab_b, -1, 0)) > 12
     h, w = fg.shape
     min_area = 0.0015 * h * w
     keep = []
@@ -419,7 +432,7 @@ def _fit_background(fr: dict, empty_small: np.ndarray | None, side: float, rng: 
     return tuple(models)
 
 
-def _fit_walls(frames: Mapping[str, np.ndarray], profile: Profile) -> tuple[float, float, float, float]:
+def _fit_walls(frames: Mapping[str, np.ndarray], profile: Profile) -> tuple[float, ...]:
     """How much shaded flank the flat ritual dice show at each place: amount ~ a0 + a1 r and its
     moment ~ k (rx, ry), r the die's offset from the frame centre (perspective shows the side
     walls facing the optical centre, more of them the farther out a die lies)."""
@@ -443,7 +456,9 @@ def _fit_walls(frames: Mapping[str, np.ndarray], profile: Profile) -> tuple[floa
     a0 += float(np.percentile(amount - (a0 + a1 * r), 90))
     # flat dice far out look stretched (a wall shows beside the top): the least aspect seen, per radius
     squash = float(np.clip(np.percentile((0.97 - aspect) / np.maximum(r, 0.05), 90), 0.0, 0.8))
-    return (round(float(a0), 4), round(float(max(a1, 0.0)), 4), round(k, 4), round(squash, 4))
+    # how far flat dice stray from the moment model on this table (its lamps' shadows, a busy floor)
+    spread = float(np.percentile(np.hypot(mx - k * rx, my - k * ry), 90))
+    return (round(float(a0), 4), round(float(max(a1, 0.0)), 4), round(k, 4), round(squash, 4), round(spread, 4))
 
 
 def _measure_top_area(frame: np.ndarray, profile: Profile) -> float:

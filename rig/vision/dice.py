@@ -123,12 +123,14 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
                 gh, gw = work.glare.shape[:2]
                 if work.glare[min(gy, gh - 1), min(gx, gw - 1)].max() >= t.glare_flag:
                     why = [*why, f"die in a glare spot at {_where(gx, gy, work)}"]
-            if obs is not None and not obs.cocked and _leaning(obs, work, t, profile.walls):
-                why = [*why, f"cocked die at {_where(obs.x / work.factor, obs.y / work.factor, work)}"]
-                obs = dataclasses.replace(obs, cocked=True, confidence=obs.confidence * 0.5)
             if obs is not None:
                 dice.append(obs)
             reasons.extend(why)
+    # leaning: judged once every die is found (the rims of the dice beside a die are theirs)
+    for j, obs in enumerate(dice):
+        if not obs.cocked and _leaning(obs, work, t, profile.walls, dice):
+            reasons.append(f"cocked die at {_where(obs.x / work.factor, obs.y / work.factor, work)}")
+            dice[j] = dataclasses.replace(obs, cocked=True, confidence=obs.confidence * 0.5)
 
     f = work.factor
     for fx, fy in fragments:  # a piece of die colour that belongs to no die we read
@@ -210,15 +212,17 @@ def _blob(mask: np.ndarray, least: float, thick: float = 0.0) -> tuple[float, fl
     return None
 
 
-def _leaning(obs: DieObservation, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0)) -> bool:
+def _leaning(obs: DieObservation, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=()) -> bool:
     """A die leans when it shows more side face than perspective shows there: ``walls`` (from
     calibration) predicts the shaded flank of a flat die at each place — its amount grows, and
-    its weight points towards the optical centre, the farther the die is from it."""
-    amount, mx, my = _flank(obs, work)
+    its weight points towards the optical centre, the farther the die is from it. Shade nearer
+    another die read (``others``) is that die's rim, not this one's flank."""
+    amount, mx, my = _flank(obs, work, others)
     rx, ry = _radial(obs, work)
     a0, a1, k = walls[:3]
     excess = amount - (a0 + a1 * float(np.hypot(rx, ry)))
-    return excess > t.flank_area or float(np.hypot(mx - k * rx, my - k * ry)) > t.flank_moment
+    stray = max(t.flank_moment, 2.0 * walls[4]) if len(walls) > 4 else t.flank_moment  # this table's flat dice stray so far
+    return excess > t.flank_area or float(np.hypot(mx - k * rx, my - k * ry)) > stray
 
 
 def _radial(obs: DieObservation, work: Work) -> tuple[float, float]:
@@ -228,7 +232,7 @@ def _radial(obs: DieObservation, work: Work) -> tuple[float, float]:
     return (obs.x - w / 2) / w, (obs.y - H * work.factor / 2) / w
 
 
-def _flank(obs: DieObservation, work: Work) -> tuple[float, float, float]:
+def _flank(obs: DieObservation, work: Work, others=()) -> tuple[float, float, float]:
     """Die body in shade (or unknown) around a die: amount (die sides squared) and the moment
     of it about the die's centre (x, y, die sides cubed). A leaning die shows its darker side
     face on one side; a flat one thin rounded edges all round, and towards the view's edges
@@ -240,6 +244,9 @@ def _flank(obs: DieObservation, work: Work) -> tuple[float, float, float]:
     X0, Y0 = max(0, x - r), max(0, y - r)
     lab = work.labels[Y0 : min(H, y + h + r), X0 : min(W, x + w + r)]
     dark = cv2.LUT(lab, _IS_DARK)
+    yy, xx = np.ogrid[Y0 - obs.y / f : Y0 + lab.shape[0] - obs.y / f, X0 - obs.x / f : X0 + lab.shape[1] - obs.x / f]
+    for d in (d for d in others if d is not obs and max(abs(d.x - obs.x), abs(d.y - obs.y)) < 2.5 * work.side * f):
+        dark[(xx - (d.x - obs.x) / f) ** 2 + (yy - (d.y - obs.y) / f) ** 2 < xx**2 + yy**2] = 0  # the nearer die's shade
     m = cv2.moments(dark, binaryImage=True)
     if m["m00"] == 0:
         return 0.0, 0.0, 0.0

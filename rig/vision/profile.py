@@ -119,7 +119,7 @@ class Profile:
     frog_fraction: dict = field(default_factory=dict)  # colour -> fraction of the top face a frog covers
     # what perspective shows of flat dice's side walls at offset r from the centre: shaded flank a0 + a1 r,
     # its moment k (rx, ry), and the top's aspect lowered by squash r
-    walls: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    walls: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)  # and (fifth) how far flat ritual dice's moments stray from k r
     thresholds: Thresholds = field(default_factory=Thresholds)
     exposure_us: int | None = None
     analogue_gain: float | None = None
@@ -250,7 +250,7 @@ class Profile:
             f"side = {num(self.die_side)}  # fraction of the frame width",
             f"top_area = {num(self.top_area)}  # top-face pixels / side^2",
             "frog_fraction = { " + ", ".join(f"{k} = {num(v)}" for k, v in self.frog_fraction.items()) + " }",
-            f"walls = {arr(self.walls)}  # perspective: flank a0 + a1 r, its moment k r, aspect - squash r",
+            f"walls = {arr(self.walls)}  # perspective: flank a0 + a1 r, its moment k r, aspect - squash r, moment spread",
             "",
             "[camera]",
         ]
@@ -311,10 +311,10 @@ def _glare(rows) -> tuple:
     return grid
 
 
-def _walls(v) -> tuple[float, float, float, float]:
+def _walls(v) -> tuple[float, ...]:
     out = tuple(float(x) for x in v)
-    if len(out) != 4:
-        raise ValueError("die.walls must be four numbers")
+    if len(out) not in (4, 5):
+        raise ValueError("die.walls must be four or five numbers")
     return out
 
 

@@ -78,7 +78,7 @@ def test_the_profile_knows_the_floor_and_the_walls(ritual):
     cells = np.array(p.floor_cells)
     assert cells.shape == (12, 16) and cells[3:9, 4:12].mean() > 0.8 and cells.mean() > 0.5
     assert np.array(p.floor).shape == (12, 16, 3)
-    assert len(p.walls) == 4 and p.walls[0] > 0
+    assert len(p.walls) == 5 and p.walls[0] > 0 and p.walls[4] >= 0
 
 
 def test_refuses_missing_face(ritual):
