@@ -13,7 +13,9 @@ from rig.hardware.tosses import TossInputs
 MS = 1_000_000  # ns
 
 
-class FakeClock:
+class Clock:
+    """The dispatcher's clock (ns); ``clock.now += 40 * MS`` moves it."""
+
     def __init__(self):
         self.now = 10**12
 
@@ -23,17 +25,25 @@ class FakeClock:
 
 @pytest.fixture
 def clock(monkeypatch):
-    fake = FakeClock()
+    fake = Clock()
     monkeypatch.setattr(tosses_module, "_clock", fake)
     return fake
 
 
-def test_bounce_edges_that_arrive_after_the_lockout_ended_by_arrival_time_stay_bounce(tick_factory, clock):
+def ada(tick_factory):
+    """Ada's input (lockout 30 ms), what it delivered, its pin and the tick of its press."""
     seen = []
     inputs = TossInputs([PlayerInput("Ada", "GPIO17")], pin_factory=tick_factory, lockout_ms=30,
                         on_toss=seen.append, on_release=seen.append)
-    pin = inputs.device("Ada").pin
-    t0 = tick_factory.ticks()
+    return inputs, seen, inputs.device("Ada").pin, tick_factory.ticks()
+
+
+def kinds(seen):
+    return [type(e).__name__ for e in seen]
+
+
+def test_bounce_edges_that_arrive_after_the_lockout_ended_by_arrival_time_stay_bounce(tick_factory, clock):
+    inputs, seen, pin, t0 = ada(tick_factory)
     with inputs:
         pin.drive_low_at(t0)  # the press reaches the dispatcher at once...
         assert inputs.flush()
@@ -49,18 +59,14 @@ def test_bounce_edges_that_arrive_after_the_lockout_ended_by_arrival_time_stay_b
         pin.drive_high_at(t0 + 0.080)  # the real release, 80 ms after the press
         clock.now += 100 * MS
         assert inputs.flush()
-    assert [(type(e).__name__, e.t_us) for e in seen] == [
+    assert [(kind, e.t_us) for kind, e in zip(kinds(seen), seen)] == [
         ("TossEvent", round(t0 * 1e6)), ("ReleaseEvent", round((t0 + 0.080) * 1e6))]
     assert seen[1].held_us == 80_000
     assert inputs.stats()["Ada"].dropped == 2
 
 
 def test_a_late_bounce_of_the_release_is_not_a_new_press(tick_factory, clock):
-    seen = []
-    inputs = TossInputs([PlayerInput("Ada", "GPIO17")], pin_factory=tick_factory, lockout_ms=30,
-                        on_toss=seen.append, on_release=seen.append)
-    pin = inputs.device("Ada").pin
-    t0 = tick_factory.ticks()
+    inputs, seen, pin, t0 = ada(tick_factory)
     with inputs:
         pin.drive_low_at(t0)
         clock.now += 60 * MS
@@ -75,17 +81,13 @@ def test_a_late_bounce_of_the_release_is_not_a_new_press(tick_factory, clock):
         assert inputs.flush()
         clock.now += 100 * MS
         assert inputs.flush()
-    assert [type(e).__name__ for e in seen] == ["TossEvent", "ReleaseEvent"]
+    assert kinds(seen) == ["TossEvent", "ReleaseEvent"]
     assert inputs.stats()["Ada"].tosses == 1
 
 
 def test_a_press_inside_the_lockout_whose_level_stays_is_still_reported_once_its_lockout_is_over(
         tick_factory, clock):
-    seen = []
-    inputs = TossInputs([PlayerInput("Ada", "GPIO17")], pin_factory=tick_factory, lockout_ms=30,
-                        on_toss=seen.append, on_release=seen.append)
-    pin = inputs.device("Ada").pin
-    t0 = tick_factory.ticks()
+    inputs, seen, pin, t0 = ada(tick_factory)
     with inputs:
         pin.drive_low_at(t0)
         clock.now += 60 * MS
@@ -95,7 +97,7 @@ def test_a_press_inside_the_lockout_whose_level_stays_is_still_reported_once_its
         assert inputs.flush()
         pin.drive_low_at(t0 + 0.070)  # a real press 10 ms after the release, delivered late, and it stays
         assert inputs.flush()
-        assert [type(e).__name__ for e in seen] == ["TossEvent", "ReleaseEvent"]  # not yet: its lockout runs
+        assert kinds(seen) == ["TossEvent", "ReleaseEvent"]  # not yet: its lockout runs
         clock.now += 30 * MS
         assert inputs.flush()
-    assert [(type(e).__name__, e.t_us) for e in seen][2] == ("TossEvent", round((t0 + 0.070) * 1e6))
+    assert (kinds(seen)[2], seen[2].t_us) == ("TossEvent", round((t0 + 0.070) * 1e6))
