@@ -14,6 +14,7 @@ import pytest
 
 from rig.bench.lan import flood, kiosk_seconds, lan_address, start_rig
 from rig.app.serve import limited_protocol, raise_fd_limit
+from tests.waiting import WAIT_S
 
 LAN = lan_address()
 needs_lan = pytest.mark.skipif(LAN is None, reason="this machine has no non-loopback address to connect from")
@@ -24,7 +25,7 @@ def rig_on_lan(tmp_path_factory):
     proc, port, pin = start_rig(str(tmp_path_factory.mktemp("lan")), listen="::")
     yield port, pin
     proc.terminate()
-    _, err = proc.communicate(timeout=20)
+    _, err = proc.communicate(timeout=WAIT_S)
     assert "Traceback" not in err
 
 
@@ -60,7 +61,7 @@ def test_a_lan_device_needs_the_pin_and_the_kiosk_on_ipv4_mapped_loopback_does_n
     assert fetch(LAN, port, "/api/games", data={"players": ["A", "B", "C"]}, source=LAN)[0] == 403
     assert fetch(LAN, port, "/api/history", headers={"X-Rig-Pin": pin}, source=LAN)[0] == 200
     # the kiosk: 127.0.0.1 arrives as ::ffff:127.0.0.1 on a dual-stack socket, and is the rig itself
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/display", timeout=10) as answer:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/display", timeout=WAIT_S) as answer:
         shown = json.loads(answer.read())
     assert shown["local"] is True and shown["pin"] == pin
 
@@ -70,7 +71,7 @@ def test_a_dns_rebinding_host_name_is_refused(rig_on_lan):
     port, _ = rig_on_lan
     request = urllib.request.Request(f"http://127.0.0.1:{port}/api/display", headers={"Host": "evil.example"})
     with pytest.raises(urllib.error.HTTPError) as refused:
-        urllib.request.urlopen(request, timeout=10)
+        urllib.request.urlopen(request, timeout=WAIT_S)
     assert refused.value.code == 421
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from gpiozero.pins.mock import MockPin, PinState
 
-__all__ = ["TickPin", "mock_factory"]
+__all__ = ["TickPin", "drive_at", "mock_factory"]
 
 
 def mock_factory():
@@ -77,13 +77,23 @@ class TickPin(MockPin):
             self._change_state(False)
 
     def _edge_at(self, state: bool, ticks: float) -> bool:
-        assert self._function == "input"
-        if self._state == state:
-            return False
-        self._state = state
-        self.states.append(PinState(ticks - self._last_change, state))
-        self._last_change = ticks
-        wanted = ("both", "rising") if state else ("both", "falling")
-        if self._edges in wanted and self._when_changed is not None:
-            self._call_when_changed()
-        return True
+        return drive_at(self, state, ticks)
+
+
+def drive_at(pin, state: bool, ticks: float) -> bool:
+    """Set any gpiozero :class:`~gpiozero.pins.mock.MockPin` to *state* as of *ticks*; True if that was an edge.
+
+    The edge reaches ``when_changed`` stamped with *ticks*, not with the moment of the call, so
+    a thread that is slow to make the next call cannot stretch a bounce train (what
+    :meth:`rig.hardware.tosses.TossInputs.simulate_press` relies on).
+    """
+    assert pin._function == "input"
+    if pin._state == state:
+        return False
+    pin._state = state
+    pin.states.append(PinState(ticks - pin._last_change, state))
+    pin._last_change = ticks  # MockPin._call_when_changed passes this as the edge's ticks
+    wanted = ("both", "rising") if state else ("both", "falling")
+    if pin._edges in wanted and pin._when_changed is not None:
+        pin._call_when_changed()
+    return True

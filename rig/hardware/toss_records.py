@@ -131,6 +131,11 @@ class Lockout:
         """The first edge (µs) of a press not yet confirmed by the glitch filter, else None."""
         return self._pending
 
+    @property
+    def until(self) -> int | None:
+        """The end (µs, on the edges' clock) of the lockout last started, else None."""
+        return self._until
+
     def edge(self, t_us: int, active: bool) -> list[tuple[bool, int]]:
         """Feed one edge of this input (edges of one input come in time order)."""
         changes: list[tuple[bool, int]] = []

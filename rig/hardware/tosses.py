@@ -73,6 +73,7 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+_clock = time.monotonic_ns  # when an edge or a callback reaches the dispatcher (tests replace it)
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,7 @@ class _Input:
         self.press_us: int | None = None
         self.stuck_due: int | None = None  # monotonic ns
         self.settle_due: int | None = None  # monotonic ns
+        self.last_edge: tuple[int, int] | None = None  # (edge µs, arrival monotonic ns) of the last edge
         self.tosses = 0
         self.faults = 0
 
@@ -200,7 +202,7 @@ class TossInputs:
         def when_edge(t_us: int, active: bool) -> None:
             if not first_edge:
                 first_edge.append(active)
-            queue.put((_EDGE, index, t_us, active, time.monotonic_ns()))
+            queue.put((_EDGE, index, t_us, active, _clock()))
 
         device_class = _DEVICE_CLASSES[spec.kind]
         try:
@@ -291,19 +293,19 @@ class TossInputs:
             raise HardwareError("simulate_press needs gpiozero's mock pins (GPIOZERO_PIN_FACTORY=mock)")
         if self._closed:
             raise HardwareError("the toss inputs are closed")
-        pin = self._input(player).device.pin
-        pin.drive_low()
-        for _ in range(bounces):
-            pin.drive_high()
-            pin.drive_low()
+        from rig.hardware.gpio_mock import drive_at
+
+        # Every edge carries its tick (bounce edges 20 µs apart), whenever this thread gets to deliver it.
+        pin, ticks = self._input(player).device.pin, self.pin_factory.ticks
+        t0 = ticks()
+        for k in range(2 * bounces + 1):
+            drive_at(pin, k % 2 == 1, t0 + k * 20e-6)
 
         def release() -> None:
-            if self._closed:
-                return
-            pin.drive_high()
-            for _ in range(bounces):
-                pin.drive_low()
-                pin.drive_high()
+            if not self._closed:
+                t1 = max(ticks(), t0 + (2 * bounces + 1) * 20e-6)
+                for k in range(2 * bounces + 1):
+                    drive_at(pin, k % 2 == 0, t1 + k * 20e-6)
 
         if self.min_press_us:
             hold_s = max(hold_s, 2 * self.min_press_us / 1e6)
@@ -361,7 +363,7 @@ class TossInputs:
                     flushes.append(item[1])
                 else:
                     self._handle(item)
-            self._housekeeping(time.monotonic_ns(), settle_all=stop, confirm_all=stop or bool(flushes))
+            self._housekeeping(_clock(), settle_all=stop, confirm_all=stop or bool(flushes))
             self._release(force=stop or bool(flushes))
             for done in flushes:
                 done.set()
@@ -374,7 +376,7 @@ class TossInputs:
             dues.extend(d for d in (inp.stuck_due, inp.settle_due, inp.confirm_due) if d is not None)
         if not dues:
             return None
-        return max(0.0, (min(dues) - time.monotonic_ns()) / 1e9)
+        return max(0.0, (min(dues) - _clock()) / 1e9)
 
     def _handle(self, item) -> None:
         kind = item[0]
@@ -394,12 +396,23 @@ class TossInputs:
                 # decided when this first edge's order window is over (min_press < order window)
                 inp.pending_arrived = arrived_ns
                 inp.confirm_due = arrived_ns + self.order_window_ns
+            inp.last_edge = (t_us, arrived_ns)
             if changes and changes[-1][1] == t_us:
                 inp.settle_due = arrived_ns + self.lockout_us * 1000
-            elif not changes and inp.settle_due is None:
-                inp.settle_due = arrived_ns
+            elif not changes and ((due := self._lockout_end_ns(inp)) is not None or inp.settle_due is None):
+                # A dropped edge: its lockout ends when the edges' clock says, translated by this edge's
+                # own delay: a bounce edge delivered late (callback thread starved) cannot end it early.
+                inp.settle_due = max(due or arrived_ns, inp.settle_due or 0)
             for level, t in changes:
                 self._change(inp, level, t, arrived_ns)
+
+    def _lockout_end_ns(self, inp: _Input) -> int | None:
+        """When *inp*'s lockout ends in arrival time (ns), by its last edge's delay; None if not inside one."""
+        until = inp.lockout.until
+        if inp.last_edge is None or until is None or inp.last_edge[0] >= until:
+            return None
+        t_us, arrived_ns = inp.last_edge
+        return arrived_ns + (until - t_us) * 1000
 
     def _housekeeping(self, now_ns: int, *, settle_all: bool = False, confirm_all: bool = False) -> None:
         due = [inp for inp in self._inputs if inp.confirm_due is not None and (confirm_all or inp.confirm_due <= now_ns)]
@@ -408,7 +421,7 @@ class TossInputs:
             with self._stats_lock:
                 changes = inp.lockout.confirm()
             if changes:
-                inp.settle_due = inp.pending_arrived + self.lockout_us * 1000
+                inp.settle_due = max(inp.pending_arrived + self.lockout_us * 1000, self._lockout_end_ns(inp) or 0)
             for level, t in changes:
                 self._change(inp, level, t, inp.pending_arrived)
         for inp in self._inputs:
@@ -444,14 +457,14 @@ class TossInputs:
             inp.faults += 1
         inp.press_us = None
         self._hold(t_us, InputFault(inp.name, inp.pin, "stuck", f"{detail}; its tosses are ignored until released"),
-                   time.monotonic_ns())
+                   _clock())
 
     def _hold(self, t_us: int, event: object, arrived_ns: int) -> None:
         self._seq += 1
         heapq.heappush(self._held, (t_us, self._seq, arrived_ns + self.order_window_ns, event))
 
     def _release(self, *, force: bool) -> None:
-        now = time.monotonic_ns()
+        now = _clock()
         # A press the glitch filter has not decided yet holds back every event dated after it.
         pending = [inp.lockout.pending for inp in self._inputs if inp.lockout.pending is not None]
         barrier = None if force or not pending else min(pending)
@@ -462,12 +475,8 @@ class TossInputs:
             self._deliver(event)
 
     def _deliver(self, event: object) -> None:
-        if isinstance(event, TossEvent):
-            callback = self.on_toss
-        elif isinstance(event, ReleaseEvent):
-            callback = self.on_release
-        else:
-            callback = self.on_fault
+        callback = (self.on_toss if isinstance(event, TossEvent)
+                    else self.on_release if isinstance(event, ReleaseEvent) else self.on_fault)
         if callback is None:
             return
         try:

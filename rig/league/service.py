@@ -56,7 +56,7 @@ class League:
         self.error: str | None = None
         self._asked: dict[str, float] = {}
         self._behind: dict[str, tuple[int, float]] = {}
-        self._audited: dict[str, tuple] = {}  # table -> the differing ranges asked for again (once each)
+        self._audited: dict[str, list[tuple[int, int]]] = {}  # table -> the differing ranges asked for again
         self.applied = 0
 
     def __repr__(self) -> str:
@@ -218,13 +218,15 @@ class League:
         for row in self.store.tables():
             table = row["table"]
             check = row["log"]
-            differs = tuple(map(tuple, check["differs"]))
-            if check["state"] == "differs" and self._audited.get(table) != differs:
-                # the league's copy is not the table's: ask for the blocks that differ again; an event that
-                # comes back with other content is then named (conflicts, rejects)
-                self._audited[table] = differs
+            asked = self._audited.setdefault(table, [])
+            fresh = unasked(check["differs"][:20], asked) if check["state"] == "differs" else []
+            if fresh:
+                # the league's copy is not the table's: ask for the blocks that differ again, each event once
+                # (a later digest that covers more of the log adds only what it adds); an event that comes
+                # back with other content is then named (conflicts, rejects)
+                asked.extend(fresh)
                 log.warning("league: %s: %s: asking for those events again", table, check["text"])
-                for first, last in check["differs"][:20]:
+                for first, last in fresh:
                     self._ask(table, first, last)
             if row["known_last"] <= row["have"]:
                 self._behind.pop(table, None)
@@ -240,3 +242,19 @@ class League:
             log.info("league: %s is missing events %s: asking it to resend them", table, audit.describe(gaps))
             for first, last in gaps:
                 self._ask(table, first, last)
+
+
+def unasked(ranges, asked) -> list[tuple[int, int]]:
+    """The parts of the ``(first, last)`` seq *ranges* outside every range in *asked*.
+
+    >>> unasked([(1, 64)], [(1, 30)]), unasked([(1, 64)], [(1, 64)]), unasked([(1, 9), (20, 40)], [(5, 25)])
+    ([(31, 64)], [], [(1, 4), (26, 40)])
+    """
+    out: list[tuple[int, int]] = []
+    for first, last in ranges:
+        parts = [(first, last)]
+        for a, b in asked:
+            parts = [piece for lo, hi in parts
+                     for piece in ((lo, min(hi, a - 1)), (max(lo, b + 1), hi)) if piece[0] <= piece[1]]
+        out += parts
+    return out

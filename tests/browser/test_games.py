@@ -147,3 +147,25 @@ def test_the_key_line_and_help_list_the_keys_of_the_game_played(page, rig_server
         expect(help_list).not_to_contain_text("card")
     page.keyboard.press("Escape")
     assert page.js_errors == []
+
+
+def test_the_new_game_form_goes_when_the_game_shows_even_if_the_answer_comes_later(page, rig_server):
+    """A loaded rig showed the new game (by its live state) before the answer to Start reached the page:
+    the form stayed open over it and took the keys (``?`` did nothing). The answer is held back here."""
+    held = []
+
+    def hold(route):
+        held.append((route, route.fetch()))  # the rig starts the game; its answer waits
+
+    page.route("**/api/games", hold)
+    try:
+        start_game_on_the_page(page, rig_server, "frogs", ["Ada", "Ben", "Cleo", "Dev"])
+        expect(page.locator("#dlg-new")).to_be_hidden()
+        page.keyboard.press("?")
+        expect(page.locator("#help-keys")).to_be_visible()
+        page.keyboard.press("Escape")
+    finally:
+        for route, response in held:
+            route.fulfill(response=response)
+        page.unroute("**/api/games")
+    assert len(held) == 1 and page.js_errors == []

@@ -12,6 +12,7 @@ from pathlib import Path
 from engine_play import make_script, run_step
 from rig.engine.service import EngineService
 from sigkill_child import marked
+from tests.waiting import WAIT_S
 
 CHILD = Path(__file__).parent / "sigkill_child.py"
 PLAYERS = ["Ada", "Ben", "Cleo", "Dev"]
@@ -51,7 +52,7 @@ def test_sigkill_at_random_points_then_resume_equals_an_uninterrupted_run(tmp_pa
             seen += 1
         time.sleep(rng.choice([0, 0.0005, 0.001, 0.002]))  # land inside a later append, sometimes
         os.kill(child.pid, signal.SIGKILL)
-        child.wait(timeout=10)
+        child.wait(timeout=WAIT_S)
         child.stdout.close()
         kills += child.returncode == -signal.SIGKILL
     child = spawn(killed_dir)

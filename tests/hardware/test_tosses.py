@@ -355,7 +355,7 @@ def test_alive_while_open_and_its_thread_runs(mock_factory):
         from rig.hardware.tosses import _STOP
 
         broken._queue.put((_STOP,))  # the delivery thread ends although nobody closed the inputs
-        broken._thread.join(5)
+        broken._thread.join(WAIT_S)
         assert broken.alive is False
     finally:
         broken.close()

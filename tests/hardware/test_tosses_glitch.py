@@ -5,16 +5,16 @@ plain MockPin for ``time.monotonic()`` ticks as ``GPIOZERO_PIN_FACTORY=mock`` gi
 """
 
 import threading
-import time
 
 import pytest
 from gpiozero.pins.mock import MockFactory
 
 from rig.config import RigConfig
 from rig.errors import ConfigError, HardwareError
+from rig.hardware import tosses as tosses_module
 from rig.hardware.tosses import Lockout, TossInputs, check_ticks
 from tests.hardware.test_tosses import MS, T0, US, Recorder, open_inputs, players, press_train, us
-from tests.waiting import WAIT_S
+from tests.waiting import WAIT_S, wait_until
 
 
 def test_a_1us_spike_is_not_a_toss_but_a_counted_glitch(tick_factory):
@@ -72,21 +72,27 @@ def test_a_real_press_just_after_a_glitch_still_counts(tick_factory):
     assert [(t.player, t.t_us) for t in rec.tosses] == [("Cleo", us(T0 + 5 * MS))]
 
 
-def test_an_undecided_press_holds_back_later_tosses_of_other_inputs(tick_factory):
+def test_an_undecided_press_holds_back_later_tosses_of_other_inputs(tick_factory, monkeypatch):
     """Ada's press (earlier edge, still pending) is delivered before Ben's, which is older by arrival."""
     rec = Recorder()
     delivered = threading.Event()
+    now = [10**12]  # the dispatcher's clock, moved by the test (issue 28: no pause that load could stretch)
+    monkeypatch.setattr(tosses_module, "_clock", lambda: now[0])
 
     def on_toss(event):
         rec.on_toss(event)
         delivered.set()
 
-    # a window of 1 s, not 40 ms: the 20 ms pause below must stay inside it on a loaded machine (issue 28)
-    with TossInputs(players(), pin_factory=tick_factory, order_window_ms=1000, min_press_ms=3,
+    with TossInputs(players(), pin_factory=tick_factory, order_window_ms=40, min_press_ms=3,
                     on_toss=on_toss) as inputs:
         inputs.device("Ben").pin.drive_low_at(T0 + 1 * MS)
-        time.sleep(0.02)  # Ben's window is still open when Ada's earlier edge arrives
+        now[0] += 20 * 1_000_000  # 20 ms on: Ben's window is still open when Ada's earlier edge arrives
         inputs.device("Ada").pin.drive_low_at(T0)
+        wait_until(lambda: inputs._by_name["Ada"].lockout.pending is not None, "Ada's edge to be taken in")
+        now[0] += 25 * 1_000_000  # Ben's press is decided and its window over; Ada's press is not decided yet
+        wait_until(lambda: inputs.stats()["Ben"].tosses == 1, "Ben's press to be decided")
+        assert rec.tosses == []  # Ben's toss waits for Ada's
+        now[0] += 100 * 1_000_000
         assert delivered.wait(WAIT_S)
         inputs.flush()
     assert [t.player for t in rec.tosses] == ["Ada", "Ben"]

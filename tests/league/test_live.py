@@ -96,7 +96,7 @@ def test_a_rig_killed_mid_publish_resumes_from_its_cursor(broker, tmp_path):
         child = spawn(folder, broker, seed=5, steps=0)
         wait_for(lambda: league.store.counted().get("t3", 0) > 150, 30, "the league to follow t3")
         child.send_signal(signal.SIGKILL)  # power cut while it plays and publishes
-        child.wait(timeout=10)
+        child.wait(timeout=WAIT_S)
         child.stdout.close()
         with EngineService.open(folder, clock="check") as service:
             logged = service.log.last_seq()

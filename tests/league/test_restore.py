@@ -5,11 +5,13 @@ that holds a replaced event the table never sent again (found by the whole-log d
 from __future__ import annotations
 
 import dataclasses
+import json
 import shutil
 import sqlite3
 import warnings
 
 from rig.cli import main
+from rig.league import audit
 from rig.league.app import create_league_app
 from rig.league.service import League
 from rig.league.store import LeagueStore
@@ -109,7 +111,11 @@ def test_a_replaced_event_the_table_never_sent_again_is_found_and_named(broker, 
         assert store.tables()[0]["missing"] == 0 and store.tables()[0]["rejected"] == 0
         store.close()
         with League(path, broker.settings("league")) as league:
-            wait_for(lambda: league.store.tables()[0]["log"]["conflicts"] == [10], 30,
+            # the table's retained digest may lag its log (refreshed at most every second): wait for the one
+            # of the whole log, and for the block it adds to be replayed
+            wait_for(lambda: league.store.tables()[0]["log"]["conflicts"] == [10]
+                     and league.store.tables()[0]["log"]["checked_seq"] == table.service.log.last_seq()
+                     and table.publisher.replayed == 64, 30,
                      "the league to compare the whole log and name event #10")
             (row,) = league.store.tables()
             assert row["log"]["state"] == "differs" and row["log"]["differs"] == [[1, 64]]
@@ -127,3 +133,36 @@ def test_a_replaced_event_the_table_never_sent_again_is_found_and_named(broker, 
         assert {f.name: (f.read_bytes(), f.stat().st_mtime_ns) for f in tmp_path.iterdir() if f.is_file()} == before
     finally:
         table.close()
+
+
+def digest_of(messages: list[EventMessage]) -> audit.DigestMessage:
+    digest = audit.LogDigest()
+    for m in messages:
+        digest.add_row((m.seq, m.game_id, m.batch, m.status, m.reason, m.logged_at, json.dumps(m.event)))
+    return digest.message(messages[0].table, messages[0].log)
+
+
+def test_a_digest_that_covers_more_of_the_log_asks_only_for_the_events_it_adds(broker, tmp_path):
+    """The league read the table's digest of an earlier seq first (it lags the log), then the whole log's:
+    each differing event is asked for once, not the overlap again (a stale-then-fresh digest made it 94)."""
+    table = Table(tmp_path, "t3", broker, seed=8)
+    try:
+        play(table, 100)
+        stream = table_messages(table)
+    finally:
+        table.close()
+    forged = dataclasses.replace(stream[9], event={**stream[9].event, "t_us": 123})
+    league = League(tmp_path / "league.sqlite3", broker.settings("league"))
+    league.store, league.connected, asked = LeagueStore(tmp_path / "league.sqlite3"), True, []
+    league._ask = lambda _table, first, last: asked.append((first, last))
+    try:
+        league.store.apply(stream[:9] + [forged] + stream[10:] + [digest_of(stream[:30])])
+        league._ask_for_missing(0.0)
+        assert asked == [(1, 30)]
+        league.store.apply([digest_of(stream)])
+        league._ask_for_missing(1.0)
+        league._ask_for_missing(2.0)
+        assert asked == [(1, 30), (31, 64)]
+        assert league.store.tables()[0]["log"]["differs"] == [[1, 64]]
+    finally:
+        league.store.close()

@@ -161,11 +161,14 @@
   }
 
   let shownGame = null;
+  let starting = null;  // { game, from: the game id shown before } while a Start waits for the rig's answer
   function render(s) {
     // a new game starts clean: an error toast of the last one does not stay over it
     const gameId = s.game ? s.game.id : null;
     if (shownGame !== null && gameId !== shownGame && $("toasts")) $("toasts").replaceChildren();
     shownGame = gameId;
+    // the game a Start asked for is shown: the form goes now, not when the answer comes (it may come later)
+    if (starting && s.game && gameId !== starting.from && s.game.game === starting.game) $("dlg-new").close("start");
     state = s;
     $("btn-unlock").hidden = !rig.info.pin_required || Boolean(rig.unlocked);
     renderHeader(s);
@@ -241,7 +244,8 @@
     const game = $("new-game").value;
     const form = rigGames.get(game).options;
     const options = form ? form.read() : {};
-    const result = await rig.post("/api/games", { game, players, options });
+    starting = { game, from: shownGame };
+    const result = await rig.post("/api/games", { game, players, options }).finally(() => { starting = null; });
     if (result.ok) $("dlg-new").close("start");
     else { $("new-error").textContent = result.body.error || rig.t("refused"); resetConfirm(); }
   });
