@@ -9,7 +9,7 @@ probability that an ``ok`` there would be right. Below ``[anydie] check_ok`` the
 (never dropped, never made ``ok``): the frame then asks for help instead of counting a false die.
 
 A logistic regression (``calibration/diecheck.npz``: 108 weights, a bias, the inputs' means and
-spreads), fitted by ``scripts/train_diecheck.py`` on the *tuning* photos only (and rendered Banana Moon
+spreads), fitted by ``scripts/train_diecheck.py`` on the *tuning* photos only (and rendered two-die pip games'
 start rolls): the dice the reader reports ``ok`` there at four scales, with things that are not dice
 drawn in (other seeds and sizes than the benchmark's).
 

@@ -290,3 +290,32 @@ def test_each_game_on_each_screen(browser, start_rig, artifacts, game):
             assert page.js_errors == []
         finally:
             context.close()
+
+
+def test_the_review_shows_when_the_rig_did_not_answer_for_the_record_at_first(browser, rig_server):
+    """A busy rig that drops the first ask for the turn's record (under load, or a viewer cap) does not
+    leave the evidence hidden for the rest of the turn: the page asks again."""
+    clock = Clock(8 * 10**13)
+    turn_in_review(rig_server, 3, clock)
+    width, height = SCREENS["7in"]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(WAIT_S * 1000)
+    page = context.new_page()
+    dropped = []
+
+    def drop_the_first(route):
+        if not dropped:
+            dropped.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route("**/api/turns?*", drop_the_first)
+    try:
+        page.goto(rig_server.url)
+        expect(page.locator("body")).to_have_attribute("data-phase", "review")
+        expect(page.locator("#referee-review")).to_be_visible()
+        page.wait_for_function("document.querySelector('#referee-review').children.length > 0")
+        assert len(dropped) == 1
+    finally:
+        context.close()

@@ -141,10 +141,15 @@ const rigReferee = (function () {
     const key = `${s.game.id}/${turn.number}/${s.version}/${window.innerWidth}x${window.innerHeight}`;
     if (key === reviewKey) return;
     reviewKey = key;
-    let record;
-    try { record = await rig.getJSON(`/api/turns?game=${s.game.id}`); } catch (err) { return; }
-    const current = record.turns.find((t) => t.number === turn.number);
-    if (!current || key !== reviewKey) return;
+    let record = null;
+    try { record = await rig.getJSON(`/api/turns?game=${s.game.id}`); } catch (err) { /* tried again below */ }
+    if (key !== reviewKey) return;
+    const current = record && record.turns.find((t) => t.number === turn.number);
+    if (!current) {  // a busy rig did not answer, or its record is a step behind: ask again, never stay hidden
+      reviewKey = null;
+      setTimeout(() => { if (state === s) renderReview(s); }, 500);
+      return;
+    }
     // everything is measured and drawn in this one task: the strip appears at its final size
     box.hidden = false;
     box.classList.remove("folded");
