@@ -101,8 +101,10 @@ class CardReveal:
     there is matched against the cards that lay there before. A card where none lay is new; a card on
     top of another (in its place, but its edges moved by more than ``moved`` of its long side, after
     something touched the one below) is new, whatever its colour — two pink cards in a row are two
-    cards. The same edges are the same card (a hand passing over a row does not lay one). When the
-    rig cannot tell (a same-colour card's edges moved a little after a hand passed; a card's edges
+    cards. The same edges are the same card (a hand passing over a row does not lay one) — unless a
+    card of its colour was seen on its way in and settled nowhere new: then a card was laid squarely
+    on it, and the rig asks (edges moved a little: booked). When the rig cannot tell (a same-colour
+    card's edges moved a little after a hand passed, none seen coming in; a card's edges
     moved with nothing seen touching it; several new cards at once), it asks: :attr:`question` is
     set, and until :meth:`answer` is called every later card waits, so no later card is ever
     booked into an earlier slot. ``feed`` and ``answer`` return the cards booked just now.

@@ -1,9 +1,9 @@
 """Read the revealed player cards (blue, pink, yellow, blank = violet, gray), one frame at a time.
 
 At the reveal the stack is turned over and the cards are laid down one by one under the
-camera. :func:`read_card` reads the card in view; :class:`CardReveal` turns a stream of
-readings into the cards in the order they were laid down (a new card is one that differs
-in colour or place from the last, or comes after the view was clear).
+camera. :func:`read_card` reads the card in view, :func:`read_cards` every card in view (the top of
+an askew pile by its whole coloured field); :class:`CardReveal` (:mod:`rig.vision.card_reveal`) turns
+a stream of them into the cards in the order they were laid down, each laid card an event.
 
 Glare: a pixel of the field that fits two card colours about equally well (the dice
 reader's ``AMBIG`` label) is card, its colour unreadable. It does not vote for a colour —
@@ -147,6 +147,7 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile) -> CardView:
 
 #: a card's coloured field in die sides (inside its white border): its area, and its long side over its short one
 FIELD_AREA, FIELD_ASPECT = 16.5, (1.3, 1.7)
+_CLASS_OF = {name: cls for cls, name in CARD_CLASSES.items()}
 
 
 def _whole_fields(work, blob: np.ndarray) -> tuple[list[CardReading], tuple[int, int, int, int] | None]:
@@ -154,12 +155,21 @@ def _whole_fields(work, blob: np.ndarray) -> tuple[list[CardReading], tuple[int,
     is left of the blob beside them (a hand; ``None`` when only the slivers of cards below are left)."""
     f = work.factor
     found, covered = [], np.zeros_like(blob)
-    for cls, name in CARD_CLASSES.items():
-        field = cv2.morphologyEx((work.labels == cls).view(np.uint8) & blob, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    for name in (*CARD_CLASSES.values(), "gray"):
+        if name == "gray":  # a gray field reads like the white border round it: the border is brighter
+            grey = cv2.cvtColor(work.small, cv2.COLOR_BGR2GRAY)
+            lo, hi = np.percentile(grey[blob > 0], (20, 95))
+            field = ((grey < (lo + hi) / 2) & (blob > 0) & (covered == 0)).view(np.uint8)
+        else:
+            field = (work.labels == _CLASS_OF[name]).view(np.uint8) & blob
+        k = 5 if name == "gray" else 3
+        field = cv2.morphologyEx(field, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
         n, cc, stats, _ = cv2.connectedComponentsWithStats(field, connectivity=4)
         for i in range(1, n):
             area = stats[i, cv2.CC_STAT_AREA]
             if not 0.6 * FIELD_AREA * work.side ** 2 <= area <= 1.3 * FIELD_AREA * work.side ** 2:
+                continue
+            if name == "gray" and np.isin(work.labels[cc == i], NEUTRAL_CLASSES).mean() < 0.7:
                 continue
             contours, _ = cv2.findContours((cc == i).view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             rect = cv2.minAreaRect(contours[0])

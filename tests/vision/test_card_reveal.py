@@ -1,5 +1,7 @@
 """A card reveal is never wrong in silence (issue 24): the sequences that were booked wrong without a word."""
 
+import pytest
+
 from rig.vision.cards import CardReading, CardReveal, CardView, read_cards
 from rig.vision.render import LIGHTINGS, Scene, render_scene
 from rig.vision.table_scene import PlacedCard
@@ -44,9 +46,11 @@ def test_a_hand_passing_over_a_card_without_one_coming_in_lays_none():
     assert reveal.question is None
 
 
-def test_the_top_of_an_askew_pile_is_read(virtual_profile):
+@pytest.mark.parametrize("below, top", [(("pink", "blue"), "blue"), (("gray", "gray"), "gray"), (("yellow", "blank"), "gray")])
+def test_the_top_of_an_askew_pile_is_read(virtual_profile, below, top):
     # the pile's outline is no card's shape (before: "hand or object in view", the top card never settled)
-    laid = (PlacedCard("pink", 300, 240, -18), PlacedCard("blue", 318, 250, 4))
-    frame = render_scene(Scene(lighting=LIGHTINGS["neutral"], laid=laid, card=PlacedCard("blue", 305, 236, 19)), seed=3)
+    laid = (PlacedCard(below[0], 300, 240, -18), PlacedCard(below[1], 318, 250, 4))
+    frame = render_scene(Scene(lighting=LIGHTINGS["neutral"], laid=laid, card=PlacedCard(top, 305, 236, 19)), seed=3)
     view = read_cards(frame, virtual_profile)
-    assert [c.card for c in view.cards] == ["blue"] and view.cards[0].status == "ok"
+    assert [c.card for c in view.cards] == [top] and view.cards[0].status == "ok"
+    assert view.hands == ()  # the cards below are no hand
