@@ -189,7 +189,8 @@ def _whole_fields(work, blob: np.ndarray) -> tuple[list[CardReading], tuple[int,
     rest = cv2.morphologyEx(blob & (1 - covered), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     n, cc, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
     h, w = rest.shape
-    arm = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= work.top_area and (
+    big = 0.4 * CARD_SIDES[0] * CARD_SIDES[1] * work.side ** 2  # more than a pile's slivers: a card not read
+    arm = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= big or stats[i, cv2.CC_STAT_AREA] >= work.top_area and (
         stats[i, cv2.CC_STAT_LEFT] <= 1 or stats[i, cv2.CC_STAT_TOP] <= 1
         or stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH] >= w - 1
         or stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT] >= h - 1)]

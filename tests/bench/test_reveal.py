@@ -3,10 +3,11 @@
 import pytest
 
 
-@pytest.mark.parametrize("seed", [111, 235, 416, 458])
+@pytest.mark.parametrize("seed", [111, 235, 315, 416, 458])
 def test_a_reveal_once_booked_wrong_in_silence_is_booked_right(seed):
     # 111, 416: a blue card laid on a blue one with nearly the same edges; 235: a pile of askew yellow cards
-    # that is no card's shape; 458: a blank pile read only in two still frames in a row (noise)
+    # that is no card's shape; 458: a blank pile read only in two still frames in a row (noise); 315: a pile
+    # touching the row's first card, gray on top: the pile vanished from the view (found in the final run)
     from rig.bench.reveal import lay
     from rig.vision.profile import Profile, default_profile_path
 
