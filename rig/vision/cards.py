@@ -1,9 +1,9 @@
 """Read the revealed player cards (blue, pink, yellow, blank = violet, gray), one frame at a time.
 
 At the reveal the stack is turned over and the cards are laid down one by one under the
-camera. :func:`read_card` reads the card in view; :class:`CardReveal` turns a stream of
-readings into the cards in the order they were laid down (a new card is one that differs
-in colour or place from the last, or comes after the view was clear).
+camera. :func:`read_card` reads the card in view, :func:`read_cards` every card in view (the top of
+an askew pile by its whole coloured field); :class:`CardReveal` (:mod:`rig.vision.card_reveal`) turns
+a stream of them into the cards in the order they were laid down, each laid card an event.
 
 Glare: a pixel of the field that fits two card colours about equally well (the dice
 reader's ``AMBIG`` label) is card, its colour unreadable. It does not vote for a colour —
@@ -14,11 +14,12 @@ box bottom a gray field looks like, so it stays out of the neutral share.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
+# the reveal's order and the readings' types live apart (this module's size); importable from here too
+from rig.vision.card_reveal import CardReading, CardReveal, CardView, Question, edge_shift  # noqa: F401
 from rig.vision.dice import AMBIG, BG, BLOWN, BLUE, BODY, CLASS_NAMES, CLIPPED, PINK, UNKNOWN, YELLOW, prepare
 from rig.vision.profile import Profile
 
@@ -33,46 +34,6 @@ CARD_SIDES = (3.9, 5.5)
 CARD_AREA_MAX = 1.6
 _NOT_BG = np.full(256, 255, np.uint8)
 _NOT_BG[BG] = 0
-
-
-@dataclass(frozen=True)
-class CardReading:
-    """The card in view (``None``: no card), how sure, and where (x, y, w, h px)."""
-
-    card: str | None
-    confidence: float
-    status: str
-    reasons: tuple[str, ...] = ()
-    box: tuple[int, int, int, int] | None = None
-    #: the card's four corners (full-resolution px): its edges, to tell a card laid on top from the one below
-    corners: tuple[tuple[float, float], ...] | None = None
-
-    def to_dict(self) -> dict:
-        return {"card": self.card, "confidence": round(self.confidence, 3), "status": self.status,
-                "reasons": list(self.reasons), "box": list(self.box) if self.box else None}
-
-    def outline(self) -> np.ndarray | None:
-        """The four corners as a 4x2 array (from ``box`` when the corners are not known)."""
-        if self.corners is not None:
-            return np.asarray(self.corners, np.float32)
-        if self.box is None:
-            return None
-        x, y, w, h = self.box
-        return np.array([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], np.float32)
-
-
-@dataclass(frozen=True)
-class CardView:
-    """Everything card-sized in one frame: the cards (each read or "uncertain") and the blobs that are
-    no card (a hand, an arm, an object), by their boxes."""
-
-    cards: tuple[CardReading, ...] = ()
-    hands: tuple[tuple[int, int, int, int], ...] = ()
-
-    @property
-    def clear(self) -> bool:
-        """No card and nothing else in view: the box bottom alone."""
-        return not self.cards and not self.hands
 
 
 def _blobs(work) -> list[np.ndarray]:
@@ -172,264 +133,70 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile) -> CardView:
     cards, hands = [], []
     for blob in _blobs(work):
         reading = _read_blob(work, blob, profile)
-        if reading.corners is None:  # no card's shape: a hand, or a hand over a card
-            hands.append(reading.box)
-        else:
+        if reading.corners is not None:
             cards.append(reading)
+            continue
+        # no card's shape: a hand, a hand touching a card, an askew pile, cards touching — a card's whole
+        # coloured field inside it is a card (the top of a pile), what is left beside the fields a hand
+        found, rest = _whole_fields(work, blob)
+        cards += found
+        if rest is not None:
+            hands.append(rest)
     return CardView(tuple(cards), tuple(hands))
 
 
-def edge_shift(a: np.ndarray, b: np.ndarray) -> float:
-    """How far the edges of card outline ``b`` lie from those of ``a``: the largest corner shift, as a
-    share of ``a``'s long side (0: the same edges; a card laid on top of another is rarely under 0.05).
-
-    >>> a = np.array([(0, 0), (100, 0), (100, 140), (0, 140)], np.float32)
-    >>> round(edge_shift(a, a + (7, 0)), 3)
-    0.05
-    """
-    d = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
-    shift = max(float(d.min(axis=1).max()), float(d.min(axis=0).max()))
-    long_side = max(float(np.linalg.norm(a[0] - a[1])), float(np.linalg.norm(a[1] - a[2])), 1.0)
-    return shift / long_side
+#: a card's coloured field in die sides (inside its white border): its area, and its long side over its short one
+FIELD_AREA, FIELD_ASPECT = 16.5, (1.3, 1.7)
+_CLASS_OF = {name: cls for cls, name in CARD_CLASSES.items()}
 
 
-def _overlap(a: tuple[int, int, int, int] | None, b: tuple[int, int, int, int] | None) -> bool:
-    if a is None or b is None:
-        return True  # somewhere in view: it may touch anything
-    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
-
-
-@dataclass(frozen=True)
-class Question:
-    """What the rig asks when it cannot tell whether a card was laid: ``yes``/``no`` are the cards
-    booked for each answer (in order)."""
-
-    text: str
-    yes: tuple[str, ...]
-    no: tuple[str, ...] = ()
-    #: a card lies there that the camera cannot read: the players enter it by hand, then answer
-    unread: bool = False
-
-    def to_dict(self) -> dict:
-        return {"text": self.text, "yes": list(self.yes), "no": list(self.no), "unread": self.unread}
-
-
-@dataclass
-class _Lying:
-    """A card the reveal knows lies in view, and whether anything has touched it since it settled
-    (a hand over it, a card slid onto it, it vanished under something)."""
-
-    reading: CardReading
-    outline: np.ndarray
-    touched: bool = False
-
-
-class CardReveal:
-    """The cards in the order they are laid down, from a stream of :class:`CardView` (or single
-    :class:`CardReading`) frames.
-
-    A laid card is an event: once what is in view has lain still for ``settle`` frames, each card
-    there is matched against the cards that lay there before. A card where none lay is new; a card on
-    top of another (in its place, but its edges moved by more than ``moved`` of its long side, after
-    something touched the one below) is new, whatever its colour — two pink cards in a row are two
-    cards. The same edges are the same card (a hand passing over a row does not lay one). When the
-    rig cannot tell (a same-colour card's edges moved a little after a hand passed; a card's edges
-    moved with nothing seen touching it; several new cards at once), it asks: :attr:`question` is
-    set, and until :meth:`answer` is called every later card waits, so no later card is ever
-    booked into an earlier slot. ``feed`` and ``answer`` return the cards booked just now.
-
-    >>> reveal = CardReveal(settle=2)
-    >>> r = lambda c, x=0: CardReading(c, 1.0, "ok", (), (x, 0, 100, 140))
-    >>> [reveal.feed(r(c)) for c in ["pink", "pink", "pink"]]
-    [[], ['pink'], []]
-    """
-
-    def __init__(self, *, settle: int = 3, same: float = 0.015, moved: float = 0.035) -> None:
-        self.settle = settle
-        self.same = same
-        self.moved = moved
-        self.cards: list[str] = []
-        self.question: Question | None = None
-        self.asked = 0  # questions asked so far
-        self._lying: list[_Lying] = []
-        self._candidate: list[CardReading] | None = None
-        self._count = 0
-        self._held: list[tuple[str, Question | str]] = []  # settled after the open question: they wait
-        #: cards seen lying still (no hand in view) since the last settle, not yet settled: [reading, frames]
-        self._glimpsed: list[list] = []
-        self._unread = 0  # hand-free frames in a row with a card in view that cannot be read
-        self._still: tuple | None = None  # a shapeless blob over a lying card that does not move: (box, frames)
-        self._asked_still: list = []
-
-    # -- the stream --------------------------------------------------------------------------
-    def feed(self, view: CardView | CardReading) -> list[str]:
-        view = _as_view(view)
-        if view.clear:  # the box bottom alone: whatever lay there is gone, the next card is new
-            self._lying, self._candidate, self._count, self._glimpsed = [], None, 0, []
-            return []
-        self._touch(view)
-        ok = [c for c in view.cards if c.status == "ok"]
-        if not view.hands:
-            self._glimpse(ok)
-        unread = [c for c in view.cards if c.status != "ok" and c.corners is not None and not any(
-            not k.touched and edge_shift(k.outline, c.outline()) <= 2 * self.moved for k in self._lying)]
-        self._unread = self._unread + 1 if unread and not view.hands else 0
-        if self._still_blob(view):  # no hand stays that still: cards askew on a pile the camera cannot outline
-            self._candidate, self._count = None, 0
-            return self._book([("ask", Question(
-                "the camera cannot make out the cards just laid: enter the last one by hand, then answer yes "
-                "(no: no card was laid)", (), (), unread=True))])
-        if self._unread == self.settle:  # a card lies still that cannot be read: later cards must wait
-            self._lying = [k for k in self._lying if k.reading.card is not None]  # the one read before is under it
-            self._lying.append(_Lying(unread[0], unread[0].outline()))
-            self._candidate, self._count = None, 0
-            return self._book([("ask", Question(
-                "the camera cannot read the card just laid: enter it by hand, then answer yes "
-                "(no: no card was laid)", (), (), unread=True))])
-        if len(ok) < len(view.cards) or not ok:  # a card unreadable (glare, hand over it): not settled
-            self._candidate, self._count = None, 0
-            return []
-        if self._candidate is not None and self._stable(self._candidate, ok):
-            self._count += 1
+def _whole_fields(work, blob: np.ndarray) -> tuple[list[CardReading], tuple[int, int, int, int] | None]:
+    """The cards whose whole coloured field lies in a blob of no card's shape, and the box of what
+    is left of the blob beside them (a hand; ``None`` when only the slivers of cards below are left)."""
+    f = work.factor
+    found, covered = [], np.zeros_like(blob)
+    for name in (*CARD_CLASSES.values(), "gray"):
+        if name == "gray":  # a gray field reads like the white border round it: the border is brighter
+            grey = cv2.cvtColor(work.small, cv2.COLOR_BGR2GRAY)
+            lo, hi = np.percentile(grey[blob > 0], (20, 95))
+            field = ((grey < (lo + hi) / 2) & (blob > 0) & (covered == 0)).view(np.uint8)
         else:
-            self._candidate, self._count = ok, 1
-        if self._count != self.settle:
-            return []
-        return self._settled(ok)
-
-    def answer(self, yes: bool) -> list[str]:
-        """The players' answer to :attr:`question`: its cards are booked, then those that waited."""
-        if self.question is None:
-            return []
-        booked = list(self.question.yes if yes else self.question.no)
-        self.cards += booked
-        self.question = None
-        held, self._held = self._held, []
-        return booked + self._book(held)
-
-    @property
-    def held_cards(self) -> list[str]:
-        """The cards that settled after the open question, waiting for its answer."""
-        return [card for k, w in self._held for card in ((str(w),) if k == "book" else w.yes[:1])]
-
-    # -- inside --------------------------------------------------------------------------------
-    def _touch(self, view: CardView) -> None:
-        for lying in self._lying:
-            if lying.touched:
+            field = (work.labels == _CLASS_OF[name]).view(np.uint8) & blob
+        k = 5 if name == "gray" else 3
+        field = cv2.morphologyEx(field, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+        n, cc, stats, _ = cv2.connectedComponentsWithStats(field, connectivity=4)
+        for i in range(1, n):
+            area = stats[i, cv2.CC_STAT_AREA]
+            if not 0.6 * FIELD_AREA * work.side ** 2 <= area <= 1.3 * FIELD_AREA * work.side ** 2:
                 continue
-            seen = any(c.card == lying.reading.card and c.outline() is not None
-                       and edge_shift(lying.outline, c.outline()) <= self.moved for c in view.cards)
-            hand = any(_overlap(lying.reading.box, h) for h in view.hands)
-            lying.touched = hand or not seen
-
-    def _stable(self, before: list[CardReading], now: list[CardReading]) -> bool:
-        if len(before) != len(now):
-            return False
-        # still: the same cards, none moved by more than the sensor's jitter of its corners allows
-        return all(any(b.card == c.card and edge_shift(b.outline(), c.outline()) <= self.moved for b in before)
-                   for c in now)
-
-    def _still_blob(self, view: CardView) -> bool:
-        """A blob that is no card's shape lying still over a card a frame longer than a card needs to settle (once per blob)."""
-        box = next((h for h in view.hands if h is not None and any(
-            _overlap(k.reading.box, h) for k in self._lying)), None)
-        if box is None:
-            self._still = None
-            return False
-        if self._still is not None and max(abs(a - b) for a, b in zip(self._still[0], box)) <= 6:
-            self._still = (self._still[0], self._still[1] + 1)
-        else:
-            self._still = (box, 1)
-        if self._still[1] == self.settle + 1 and not any(
-                max(abs(a - b) for a, b in zip(seen, box)) <= 6 for seen in self._asked_still):
-            self._asked_still.append(box)
-            return True
-        return False
-
-    def _glimpse(self, cards: list[CardReading]) -> None:
-        """Remember cards seen lying in a hand-free view that are none of the cards known to lie there."""
-        for card in cards:
-            if any(k.reading.card == card.card and edge_shift(k.outline, card.outline()) <= 2 * self.moved
-                   for k in self._lying):
+            if name == "gray" and np.isin(work.labels[cc == i], NEUTRAL_CLASSES).mean() < 0.7:
                 continue
-            for g in self._glimpsed:
-                if g[0].card == card.card and edge_shift(g[0].outline(), card.outline()) <= 2 * self.moved:
-                    g[1] += 1
-                    break
-            else:
-                self._glimpsed.append([card, 1])
-
-    def _unseen(self, cards: list[CardReading]) -> list[str]:
-        """Cards glimpsed lying still since the last settle (twice or more) that are gone now, under
-        the cards that settled: laid, and covered before they lay still long enough to count."""
-        gone = [g[0].card for g in self._glimpsed if g[1] >= 2 and not any(
-            c.card == g[0].card and edge_shift(g[0].outline(), c.outline()) <= 2 * self.moved for c in cards)]
-        self._glimpsed = []
-        return gone
-
-    def _settled(self, cards: list[CardReading]) -> list[str]:
-        events: list[tuple[str, Question | str]] = []
-        unseen = self._unseen(cards)
-        for card in sorted(cards, key=lambda c: (c.box[1], c.box[0]) if c.box else (0, 0)):
-            outline = card.outline()
-            same = [(edge_shift(k.outline, outline), k) for k in self._lying if k.reading.card == card.card]
-            d, match = min(same, key=lambda t: t[0]) if same else (np.inf, None)
-            centre = tuple(float(v) for v in outline.mean(axis=0))
-            under = [k for k in self._lying if cv2.pointPolygonTest(k.outline.reshape(-1, 1, 2), centre, False) >= 0]
-            if match is not None and d <= self.same:
-                continue  # the same card, where it lay
-            if match is not None and d <= self.moved:
-                if match.touched:
-                    events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
-                continue  # untouched: the same card, its edges read a little apart
-            if under and not any(k.touched for k in under):
-                events.append(("ask", Question(f"was a {card.card} card laid just now?", (card.card,))))
+            contours, _ = cv2.findContours((cc == i).view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            rect = cv2.minAreaRect(contours[0])
+            (cx, cy), (rw, rh), ang = rect
+            filled = cv2.contourArea(contours[0])
+            if filled < 0.9 * rw * rh or not FIELD_ASPECT[0] <= max(rw, rh) / max(min(rw, rh), 1.0) <= FIELD_ASPECT[1]:
                 continue
-            events.append(("book", card.card))
-        # a card out of sight now (under a hand that stays in view) still lies there, unless a card settled on it
-        hidden = [k for k in self._lying if not any(
-            c.card == k.reading.card and edge_shift(k.outline, c.outline()) <= 2 * self.moved for c in cards)
-            and not any(_covers(c.outline(), k.outline) for c in cards)]
-        self._lying = [_Lying(c, c.outline()) for c in cards] + hidden
-        if unseen:  # a card lay still a moment, then went under another before it counted
-            later = [str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events]
-            events = [("ask", Question(f"was a {' and a '.join(unseen)} card laid before "
-                                       f"{'the ' + later[0] + ' one' if later else 'this'}?",
-                                       tuple(unseen + later), tuple(later)))]
-        elif len(events) > 1:  # several new cards at once: their order was not seen
-            cards_ = tuple(str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events)
-            events = [("ask", Question(f"{len(cards_)} cards laid together: {', '.join(cards_)} in that order? "
-                                       "(no: enter them by hand)", cards_))]
-        return self._book(events)
-
-    def _book(self, events: list[tuple[str, Question | str]]) -> list[str]:
-        booked: list[str] = []
-        for i, (kind, what) in enumerate(events):
-            if self.question is not None:
-                self._held += events[i:]
-                break
-            if kind == "ask":
-                self.question = what
-                self.asked += 1
-            else:
-                self.cards.append(what)
-                booked.append(what)
-        return booked
+            card = cv2.boxPoints(((cx, cy), (rw / 0.8, rh / 0.8), ang))  # the card round its field
+            cv2.fillConvexPoly(covered, np.int32(card), 1)
+            x, y, w, h = cv2.boundingRect(np.int32(card))
+            found.append(CardReading(name, 1.0, "ok", (), (x * f, y * f, w * f, h * f),
+                                     tuple((float(px * f), float(py * f)) for px, py in cv2.boxPoints(rect))))
+    if not found:
+        return [], _box(blob, f)
+    # a hand (an arm) reaches in from the view's edge; the cards below a pile's top lie inside the box
+    k = max(3, int(0.6 * work.side)) | 1
+    rest = cv2.morphologyEx(blob & (1 - covered), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    n, cc, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+    h, w = rest.shape
+    big = 0.4 * CARD_SIDES[0] * CARD_SIDES[1] * work.side ** 2  # more than a pile's slivers: a card not read
+    arm = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= big or stats[i, cv2.CC_STAT_AREA] >= work.top_area and (
+        stats[i, cv2.CC_STAT_LEFT] <= 1 or stats[i, cv2.CC_STAT_TOP] <= 1
+        or stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH] >= w - 1
+        or stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT] >= h - 1)]
+    return found, (_box(np.isin(cc, arm).view(np.uint8), f) if arm else None)
 
 
-def _covers(top: np.ndarray, below: np.ndarray) -> bool:
-    """Whether a card (outline ``top``) lies over another (``below``): either's centre inside the other."""
-    a, b = tuple(float(v) for v in top.mean(axis=0)), tuple(float(v) for v in below.mean(axis=0))
-    return (cv2.pointPolygonTest(below.reshape(-1, 1, 2), a, False) >= 0
-            or cv2.pointPolygonTest(top.reshape(-1, 1, 2), b, False) >= 0)
-
-
-def _as_view(view: CardView | CardReading) -> CardView:
-    """A single reading as a view: no card, a card, or a hand (an uncertain reading)."""
-    if isinstance(view, CardView):
-        return view
-    if view.status != "ok":
-        if view.corners is not None:  # a card whose colour is unreadable
-            return CardView((view,))
-        return CardView((), (view.box,))
-    return CardView((view,) if view.card else ())
+def _box(mask: np.ndarray, f: int) -> tuple[int, int, int, int]:
+    x, y, w, h = cv2.boundingRect(cv2.findNonZero(mask))
+    return (x * f, y * f, w * f, h * f)

@@ -1,0 +1,320 @@
+"""The reveal's order: :class:`CardReveal` turns a stream of card views (:func:`rig.vision.cards.read_cards`)
+into the cards in the order they were laid down, each laid card an event; it asks when it cannot tell."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+@dataclass(frozen=True)
+class CardReading:
+    """The card in view (``None``: no card), how sure, and where (x, y, w, h px)."""
+
+    card: str | None
+    confidence: float
+    status: str
+    reasons: tuple[str, ...] = ()
+    box: tuple[int, int, int, int] | None = None
+    #: the card's four corners (full-resolution px): its edges, to tell a card laid on top from the one below
+    corners: tuple[tuple[float, float], ...] | None = None
+
+    def to_dict(self) -> dict:
+        return {"card": self.card, "confidence": round(self.confidence, 3), "status": self.status,
+                "reasons": list(self.reasons), "box": list(self.box) if self.box else None}
+
+    def outline(self) -> np.ndarray | None:
+        """The four corners as a 4x2 array (from ``box`` when the corners are not known)."""
+        if self.corners is not None:
+            return np.asarray(self.corners, np.float32)
+        if self.box is None:
+            return None
+        x, y, w, h = self.box
+        return np.array([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], np.float32)
+
+
+@dataclass(frozen=True)
+class CardView:
+    """Everything card-sized in one frame: the cards (each read or "uncertain") and the blobs that are
+    no card (a hand, an arm, an object), by their boxes."""
+
+    cards: tuple[CardReading, ...] = ()
+    hands: tuple[tuple[int, int, int, int], ...] = ()
+
+    @property
+    def clear(self) -> bool:
+        """No card and nothing else in view: the box bottom alone."""
+        return not self.cards and not self.hands
+
+
+def edge_shift(a: np.ndarray, b: np.ndarray) -> float:
+    """How far the edges of card outline ``b`` lie from those of ``a``: the largest corner shift, as a
+    share of ``a``'s long side (0: the same edges; a card laid on top of another is rarely under 0.05).
+
+    >>> a = np.array([(0, 0), (100, 0), (100, 140), (0, 140)], np.float32)
+    >>> round(edge_shift(a, a + (7, 0)), 3)
+    0.05
+    """
+    d = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
+    shift = max(float(d.min(axis=1).max()), float(d.min(axis=0).max()))
+    long_side = max(float(np.linalg.norm(a[0] - a[1])), float(np.linalg.norm(a[1] - a[2])), 1.0)
+    return shift / long_side
+
+
+def _overlap(a: tuple[int, int, int, int] | None, b: tuple[int, int, int, int] | None) -> bool:
+    if a is None or b is None:
+        return True  # somewhere in view: it may touch anything
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the rig asks when it cannot tell whether a card was laid: ``yes``/``no`` are the cards
+    booked for each answer (in order)."""
+
+    text: str
+    yes: tuple[str, ...]
+    no: tuple[str, ...] = ()
+    #: a card lies there that the camera cannot read: the players enter it by hand, then answer
+    unread: bool = False
+
+    def to_dict(self) -> dict:
+        return {"text": self.text, "yes": list(self.yes), "no": list(self.no), "unread": self.unread}
+
+
+@dataclass
+class _Lying:
+    """A card the reveal knows lies in view, and whether anything has touched it since it settled
+    (a hand over it, a card slid onto it, it vanished under something)."""
+
+    reading: CardReading
+    outline: np.ndarray
+    touched: bool = False
+
+
+class CardReveal:
+    """The cards in the order they are laid down, from a stream of :class:`CardView` (or single
+    :class:`CardReading`) frames.
+
+    A laid card is an event: once what is in view has lain still for ``settle`` frames, each card
+    there is matched against the cards that lay there before. A card where none lay is new; a card on
+    top of another (in its place, but its edges moved by more than ``moved`` of its long side, after
+    something touched the one below) is new, whatever its colour — two pink cards in a row are two
+    cards. The same edges are the same card (a hand passing over a row does not lay one) — unless a
+    card of its colour was seen on its way in and settled nowhere new: then a card was laid squarely
+    on it, and the rig asks (edges moved a little: booked). When the rig cannot tell (a same-colour
+    card's edges moved a little after a hand passed, none seen coming in; a card's edges
+    moved with nothing seen touching it; several new cards at once), it asks: :attr:`question` is
+    set, and until :meth:`answer` is called every later card waits, so no later card is ever
+    booked into an earlier slot. ``feed`` and ``answer`` return the cards booked just now.
+
+    >>> reveal = CardReveal(settle=2)
+    >>> r = lambda c, x=0: CardReading(c, 1.0, "ok", (), (x, 0, 100, 140))
+    >>> [reveal.feed(r(c)) for c in ["pink", "pink", "pink"]]
+    [[], ['pink'], []]
+    """
+
+    def __init__(self, *, settle: int = 3, same: float = 0.015, moved: float = 0.035) -> None:
+        self.settle = settle
+        self.same = same
+        self.moved = moved
+        self.cards: list[str] = []
+        self.question: Question | None = None
+        self.asked = 0  # questions asked so far
+        self._lying: list[_Lying] = []
+        self._candidate: list[CardReading] | None = None
+        self._count = 0
+        self._held: list[tuple[str, Question | str]] = []  # settled after the open question: they wait
+        #: cards seen lying still (no hand in view) since the last settle, not yet settled: [reading, frames]
+        self._glimpsed: list[list] = []
+        self._unread = 0  # hand-free frames in a row with a card in view that cannot be read
+        self._still: tuple | None = None  # a shapeless blob over a lying card that does not move: (box, frames)
+        self._asked_still: list = []
+        #: the colours of cards seen since the last settle where no card lay: a card on its way in
+        self._arriving: set[str] = set()
+
+    # -- the stream --------------------------------------------------------------------------
+    def feed(self, view: CardView | CardReading) -> list[str]:
+        view = _as_view(view)
+        if view.clear:  # the box bottom alone: whatever lay there is gone, the next card is new
+            self._lying, self._candidate, self._count, self._glimpsed, self._arriving = [], None, 0, [], set()
+            return []
+        self._touch(view)
+        ok = [c for c in view.cards if c.status == "ok"]
+        # a card whose edges are none of the lying cards' (beside them, or sliding over them): one coming in
+        self._arriving |= {c.card for c in ok if not any(
+            edge_shift(k.outline, c.outline()) <= 2 * self.moved for k in self._lying)}
+        if not view.hands:
+            self._glimpse(ok)
+        unread = [c for c in view.cards if c.status != "ok" and c.corners is not None and not any(
+            not k.touched and edge_shift(k.outline, c.outline()) <= 2 * self.moved for k in self._lying)]
+        self._unread = self._unread + 1 if unread and not view.hands else 0
+        if self._still_blob(view):  # no hand stays that still: cards askew on a pile the camera cannot outline
+            self._candidate, self._count = None, 0
+            return self._book([("ask", Question(
+                "the camera cannot make out the cards just laid: enter the last one by hand, then answer yes "
+                "(no: no card was laid)", (), (), unread=True))])
+        if self._unread == self.settle:  # a card lies still that cannot be read: later cards must wait
+            self._lying = [k for k in self._lying if k.reading.card is not None]  # the one read before is under it
+            self._lying.append(_Lying(unread[0], unread[0].outline()))
+            self._candidate, self._count = None, 0
+            return self._book([("ask", Question(
+                "the camera cannot read the card just laid: enter it by hand, then answer yes "
+                "(no: no card was laid)", (), (), unread=True))])
+        if len(ok) < len(view.cards) or not ok:  # a card unreadable (glare, hand over it): not settled
+            self._candidate, self._count = None, 0
+            return []
+        if self._candidate is not None and self._stable(self._candidate, ok):
+            self._count += 1
+        else:
+            self._candidate, self._count = ok, 1
+        if self._count != self.settle:
+            return []
+        return self._settled(ok)
+
+    def answer(self, yes: bool) -> list[str]:
+        """The players' answer to :attr:`question`: its cards are booked, then those that waited."""
+        if self.question is None:
+            return []
+        booked = list(self.question.yes if yes else self.question.no)
+        self.cards += booked
+        self.question = None
+        held, self._held = self._held, []
+        return booked + self._book(held)
+
+    @property
+    def held_cards(self) -> list[str]:
+        """The cards that settled after the open question, waiting for its answer."""
+        return [card for k, w in self._held for card in ((str(w),) if k == "book" else w.yes[:1])]
+
+    # -- inside --------------------------------------------------------------------------------
+    def _touch(self, view: CardView) -> None:
+        for lying in self._lying:
+            if lying.touched:
+                continue
+            seen = any(c.card == lying.reading.card and c.outline() is not None
+                       and edge_shift(lying.outline, c.outline()) <= self.moved for c in view.cards)
+            hand = any(_overlap(lying.reading.box, h) for h in view.hands)
+            lying.touched = hand or not seen
+
+    def _stable(self, before: list[CardReading], now: list[CardReading]) -> bool:
+        if len(before) != len(now):
+            return False
+        # still: the same cards, none moved by more than the sensor's jitter of its corners allows
+        return all(any(b.card == c.card and edge_shift(b.outline(), c.outline()) <= self.moved for b in before)
+                   for c in now)
+
+    def _still_blob(self, view: CardView) -> bool:
+        """A blob that is no card's shape lying still over a card a frame longer than a card needs to settle (once per blob)."""
+        box = next((h for h in view.hands if h is not None and any(
+            _overlap(k.reading.box, h) for k in self._lying)), None)
+        if box is None:
+            self._still = None
+            return False
+        if self._still is not None and max(abs(a - b) for a, b in zip(self._still[0], box)) <= 6:
+            self._still = (self._still[0], self._still[1] + 1)
+        else:  # something moved over the blob (a hand): a blob asked about before may hide one more card now
+            self._still = (box, 1)
+            self._asked_still = [s for s in self._asked_still if not _overlap(s, box)]
+        if self._still[1] == self.settle + 1 and not any(
+                max(abs(a - b) for a, b in zip(seen, box)) <= 6 for seen in self._asked_still):
+            self._asked_still.append(box)
+            return True
+        return False
+
+    def _glimpse(self, cards: list[CardReading]) -> None:
+        """Remember cards seen lying in a hand-free view that are none of the cards known to lie there."""
+        for card in cards:
+            if any(k.reading.card == card.card and edge_shift(k.outline, card.outline()) <= 2 * self.moved
+                   for k in self._lying):
+                continue
+            for g in self._glimpsed:
+                if g[0].card == card.card and edge_shift(g[0].outline(), card.outline()) <= 2 * self.moved:
+                    g[1] += 1
+                    break
+            else:
+                self._glimpsed.append([card, 1])
+
+    def _unseen(self, cards: list[CardReading]) -> list[str]:
+        """Cards glimpsed lying still since the last settle (twice or more) that are gone now, under
+        the cards that settled: laid, and covered before they lay still long enough to count."""
+        gone = [g[0].card for g in self._glimpsed if g[1] >= 2 and not any(
+            c.card == g[0].card and edge_shift(g[0].outline(), c.outline()) <= 2 * self.moved for c in cards)]
+        self._glimpsed = []
+        return gone
+
+    def _settled(self, cards: list[CardReading]) -> list[str]:
+        events: list[tuple[str, Question | str]] = []
+        unseen = self._unseen(cards)
+        # a card seen on its way in that settled nowhere new went onto a card (of its colour: the pile's top)
+        landed = self._arriving - {c.card for c in cards if not any(
+            k.reading.card == c.card and edge_shift(k.outline, c.outline()) <= self.moved for k in self._lying)}
+        self._arriving = set()
+        for card in sorted(cards, key=lambda c: (c.box[1], c.box[0]) if c.box else (0, 0)):
+            outline = card.outline()
+            same = [(edge_shift(k.outline, outline), k) for k in self._lying if k.reading.card == card.card]
+            d, match = min(same, key=lambda t: t[0]) if same else (np.inf, None)
+            centre = tuple(float(v) for v in outline.mean(axis=0))
+            under = [k for k in self._lying if cv2.pointPolygonTest(k.outline.reshape(-1, 1, 2), centre, False) >= 0]
+            if match is not None and d <= self.same:
+                if match.touched and card.card in landed:  # a card came in and is nowhere else: on this one?
+                    events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
+                continue  # the same card, where it lay
+            if match is not None and d <= self.moved:
+                if match.touched and card.card in landed:  # seen coming in, and the edges moved: laid on it
+                    events.append(("book", card.card))
+                elif match.touched:
+                    events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
+                continue  # untouched: the same card, its edges read a little apart
+            if under and not any(k.touched for k in under):
+                events.append(("ask", Question(f"was a {card.card} card laid just now?", (card.card,))))
+                continue
+            events.append(("book", card.card))
+        # a card out of sight now (under a hand that stays in view) still lies there, unless a card settled on it
+        hidden = [k for k in self._lying if not any(
+            c.card == k.reading.card and edge_shift(k.outline, c.outline()) <= 2 * self.moved for c in cards)
+            and not any(_covers(c.outline(), k.outline) for c in cards)]
+        self._lying = [_Lying(c, c.outline()) for c in cards] + hidden
+        if unseen:  # a card lay still a moment, then went under another before it counted
+            later = [str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events]
+            events = [("ask", Question(f"was a {' and a '.join(unseen)} card laid before "
+                                       f"{'the ' + later[0] + ' one' if later else 'this'}?",
+                                       tuple(unseen + later), tuple(later)))]
+        elif len(events) > 1:  # several new cards at once: their order was not seen
+            cards_ = tuple(str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events)
+            events = [("ask", Question(f"{len(cards_)} cards laid together: {', '.join(cards_)} in that order? "
+                                       "(no: enter them by hand)", cards_))]
+        return self._book(events)
+
+    def _book(self, events: list[tuple[str, Question | str]]) -> list[str]:
+        booked: list[str] = []
+        for i, (kind, what) in enumerate(events):
+            if self.question is not None:
+                self._held += events[i:]
+                break
+            if kind == "ask":
+                self.question = what
+                self.asked += 1
+            else:
+                self.cards.append(what)
+                booked.append(what)
+        return booked
+
+
+def _covers(top: np.ndarray, below: np.ndarray) -> bool:
+    """Whether a card (outline ``top``) lies over another (``below``): either's centre inside the other."""
+    a, b = tuple(float(v) for v in top.mean(axis=0)), tuple(float(v) for v in below.mean(axis=0))
+    return (cv2.pointPolygonTest(below.reshape(-1, 1, 2), a, False) >= 0
+            or cv2.pointPolygonTest(top.reshape(-1, 1, 2), b, False) >= 0)
+
+
+def _as_view(view: CardView | CardReading) -> CardView:
+    """A single reading as a view: no card, a card, or a hand (an uncertain reading)."""
+    if isinstance(view, CardView):
+        return view
+    if view.status != "ok":
+        if view.corners is not None:  # a card whose colour is unreadable
+            return CardView((view,))
+        return CardView((), (view.box,))
+    return CardView((view,) if view.card else ())
