@@ -57,7 +57,7 @@ SAME_IN_GERMAN = {
     "pink", "PIN", "PIN {pin}", "Lunar Laser Frogs", "Laser Frogs", "Würfelblitz", "LEGO Lunar Command", "LEGO Lunar",
     "Banana Moon", "SIMULATION", "●", "Handicap", "auto", "argument %(argument_name)s: %(message)s", "Export",
     "ok", "UFO +2", "Ritual", "live", "online", "offline",
-    "{first}; {rest}", "{first}, {rest}",
+    "{first}; {rest}", "{first}, {rest}", "{where}: {key}: {message}", "true/false",
 }
 
 

@@ -90,6 +90,8 @@ ERROR_LINES = (
     (r"(?P<where>.+?): (?P<key>[\w.]+): '(?P<value>[^']*)' is not a language the rig speaks \(one of: (?P<known>[^)]*)\)",
      N_("{where}: {key}: '{value}' is not a language the rig speaks (one of: {known})")),
     (r"(?P<path>.+?): no such file", N_("{path}: no such file")),
+    # the config layer's errors: the file (and line), the key, what is wrong (its text said by pattern)
+    (r"(?P<where>.+?): (?P<key>[a-z_]+(?:\[\d+\])?(?:\.[a-z_]+)*): (?P<message>.+)", N_("{where}: {key}: {message}")),
     (r"(?P<what>.+?) must be at least (?P<n>\d+)", N_("{what} must be at least {n}")),
 )
 

@@ -124,7 +124,9 @@ def run(args) -> int:
         import dataclasses
 
         report = dataclasses.replace(report, profile=dataclasses.replace(report.profile, lens_position=float(lens)))
-    for line in report.lines():
+    from rig.i18n import Translator, cli_language
+
+    for line in report.lines(Translator(cli_language())):
         print(line)
     out = Path(args.out)
     if out.exists():

@@ -8,7 +8,7 @@ from pathlib import Path
 from rig.config import CONFIG_DEFAULT_HELP
 from rig.errors import ConfigError
 from rig.i18n import cli_gettext as _
-from rig.i18n import Translator, cli_language, ngettext
+from rig.i18n import Translator, cli_language, ngettext, said
 
 
 def register(subparsers) -> None:
@@ -70,11 +70,14 @@ def run_check(args) -> int:
                           f"`rig calibrate ... --out {config.profile}`, or remove the key to use the built-in colours")
     if args.quiet:
         return 0
+    from rig.cli import localise_error
+
+    speak = Translator(cli_language())
     print(_("{path}: OK", path=args.file))
-    for line in config.describe(Translator(cli_language())):
+    for line in config.describe(speak):
         print(f"  {line}")
     for note in config.warnings() + _missing_files(config):
-        print(_("warning: {note}", note=note))
+        print(_("warning: {note}", note=localise_error(note, speak)))
     return 0
 
 
@@ -83,7 +86,7 @@ def _missing_files(config) -> tuple[str, ...]:
     if config.camera.source.startswith("replay:"):
         target = Path(config.camera.source[len("replay:"):])
         if not target.exists():
-            notes.append(f"camera.source: the recording {target} does not exist")
+            notes.append(said(f"camera.source: the recording {target} does not exist"))
     return tuple(notes)
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rig.errors import ConfigError
-from rig.i18n import N_, Translator
+from rig.i18n import N_, Translator, said
 from rig.config.sections import (  # noqa: F401 - moved (issue 29); the old import path works
     MIN_PLAYERS, MAX_PLAYERS, MAX_CONFIG_CHARS, INPUT_KINDS, CAMERA_KINDS, BCM_PINS, RESERVED_PINS,
     _REFUSED_PINS, DEFAULT_PINS, DEFAULT_NAMES, _PHYSICAL_TO_BCM, normalize_pin, PlayerInput, CameraConfig,
@@ -123,8 +123,8 @@ class RigConfig:
         for index, player in enumerate(self.players):
             job = RESERVED_PINS.get(player.bcm)
             if job:
-                notes.append(f"players[{index}].pin: {player.pin} ({player.name}) is also {job}; "
-                             f"free pins: {', '.join(self.free_pins()[:4])}")
+                notes.append(said(f"players[{index}].pin: {player.pin} ({player.name}) is also {job}; "
+                                  f"free pins: {', '.join(self.free_pins()[:4])}"))
         return tuple(notes)
 
     @property

@@ -38,7 +38,7 @@ from rig.config.sections import (
     normalize_pin,
 )
 from rig.errors import ConfigError
-from rig.i18n import LANGUAGES
+from rig.i18n import LANGUAGES, N_, said
 
 # --------------------------------------------------------------------------- checking
 
@@ -61,7 +61,7 @@ _TOP_KEYS = ("players", "camera", "profile", "data_dir", "server", "display", "g
 
 def _did_you_mean(key: str, known: tuple[str, ...]) -> str:
     close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
-    return f"; did you mean {close[0]}?" if close else ""
+    return said(f"; did you mean {close[0]}?") if close else ""
 
 
 class _Parser:
@@ -77,8 +77,8 @@ class _Parser:
 
     # typed getters ---------------------------------------------------------------
     def _type_name(self, value: Any) -> str:
-        return {bool: "true/false", int: "a whole number", float: "a number", str: "a string",
-                list: "a list", dict: "a table"}.get(type(value), type(value).__name__)
+        return {bool: N_("true/false"), int: N_("a whole number"), float: N_("a number"), str: N_("a string"),
+                list: N_("a list"), dict: N_("a table")}.get(type(value), type(value).__name__)
 
     def string(self, table: dict, key: str, dotted: str, default: str | None) -> str | None:
         value = table.get(key, default)
@@ -122,7 +122,7 @@ class _Parser:
             if name not in known:
                 hint = ""
                 if name in _TOP_KEYS:
-                    hint = f"; {name} is a top-level key: move it above the first {table_line} line"
+                    hint = said(f"; {name} is a top-level key: move it above the first {table_line} line")
                 raise self.fail(f"{prefix}.{name}", f"unknown key (known: {', '.join(known)})"
                                                     f"{hint or _did_you_mean(name, known)}")
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from rig import registry
 from rig.errors import ConfigError
+from rig.i18n import N_
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
@@ -29,22 +30,22 @@ BCM_PINS: dict[int, int] = {
 #: GPIOs with another job on a typical rig, and that job. A player input there is allowed
 #: but warned about (see :meth:`RigConfig.warnings`); GPIO0/1 are refused outright.
 RESERVED_PINS: dict[int, str] = {
-    0: "the HAT ID EEPROM (ID_SD)",
-    1: "the HAT ID EEPROM (ID_SC)",
-    2: "I2C (SDA), used by touch screens and sensors",
-    3: "I2C (SCL), used by touch screens and sensors",
-    4: "the 1-Wire default and the Pi 4 case fan on some cases",
-    7: "SPI0 (CE1), used by SPI touch displays",
-    8: "SPI0 (CE0), used by SPI touch displays",
-    9: "SPI0 (MISO), used by SPI touch displays",
-    10: "SPI0 (MOSI), used by SPI touch displays",
-    11: "SPI0 (SCLK), used by SPI touch displays",
-    14: "the serial console (UART TX)",
-    15: "the serial console (UART RX)",
-    18: "PCM/I2S audio (and PWM)",
-    19: "PCM/I2S audio (and PWM)",
-    20: "PCM/I2S audio",
-    21: "PCM/I2S audio",
+    0: N_("the HAT ID EEPROM (ID_SD)"),
+    1: N_("the HAT ID EEPROM (ID_SC)"),
+    2: N_("I2C (SDA), used by touch screens and sensors"),
+    3: N_("I2C (SCL), used by touch screens and sensors"),
+    4: N_("the 1-Wire default and the Pi 4 case fan on some cases"),
+    7: N_("SPI0 (CE1), used by SPI touch displays"),
+    8: N_("SPI0 (CE0), used by SPI touch displays"),
+    9: N_("SPI0 (MISO), used by SPI touch displays"),
+    10: N_("SPI0 (MOSI), used by SPI touch displays"),
+    11: N_("SPI0 (SCLK), used by SPI touch displays"),
+    14: N_("the serial console (UART TX)"),
+    15: N_("the serial console (UART RX)"),
+    18: N_("PCM/I2S audio (and PWM)"),
+    19: N_("PCM/I2S audio (and PWM)"),
+    20: N_("PCM/I2S audio"),
+    21: N_("PCM/I2S audio"),
 }
 _REFUSED_PINS = (0, 1)
 

@@ -216,6 +216,12 @@ def N_(message: str) -> str:  # noqa: N802 (gettext's name for "mark for extract
     return message
 
 
+def said(text: str) -> str:
+    """A text said as it is, in English, and translated where it is shown (a warning of ``rig config check``): a
+    message id of its own (:data:`rig.i18n.extract.CORE_CALLS`)."""
+    return text
+
+
 def translate_all(values: Iterable[str], lang: str) -> list[str]:
     return [gettext(v, lang) for v in values]
 

@@ -158,16 +158,19 @@ def source_messages() -> dict[str | tuple[str, str], list[tuple[str, int]]]:
 #: a message id of its own (its ``{…}`` named, :func:`core_texts`), flagged :data:`CORE_FLAG` in the
 #: catalogues; the pages and the command line match the English text with it (:func:`rig.i18n.id_pattern`)
 CORE_CALLS = {"EventRefused": 0, "EventFormatError": 0, "NoSuchGame": 0, "Violation": 2, "RollCancelled": 1, "Question": 0,
-              "Notice": 1, "notice": 1, "said": 0}
+              "Notice": 1, "notice": 1, "said": 0,
+              "fail": 1}  # the config layer's errors: ``self.fail(key, "…")`` says "{where}: {key}: …" (rig.cli.ERROR_LINES)
 #: the functions whose returned texts (and ``{"error": …}`` answers) are shown as they are: the copy problem,
 #: the lost events' notice, the live stream's refusals (the viewer cap)
 CORE_RETURNS = {"score_problem", "loss_text", "stream"}
 #: the rules modules (and the camera planner): the text of every error they raise (``raise PlayerCountError(f"…")``)
 #: is passed on as a refusal, an API error or a command's error line, as it is
 RULES_MODULES = ("rig/rules/*.py", "rig/games/*/rules.py", "rig/games/*/rules/*.py", "rig/plan.py",
+                 "rig/config/*.py",  # the config file's errors (`rig config check`, `rig run`)
                  "rig/cli/*.py")  # and the commands: their errors, one line each (rig.cli.localise_error)
-#: errors not shown by :func:`rig.cli.localise_error` (argparse prints them itself: they go through ``_()``)
-NOT_SAID_AS_IS = {"ArgumentTypeError"}
+#: errors not shown by :func:`rig.cli.localise_error` as their first argument (argparse prints them itself: they go
+#: through ``_()``; the config parser's ``fail(key, text)``: its text is the second, :data:`CORE_CALLS`)
+NOT_SAID_AS_IS = {"ArgumentTypeError", "fail"}
 #: the web layers: every ``{"error": …}`` they answer, every error they raise, and the texts of
 #: :data:`WEB_CALLS` are API error bodies (translated into the request's language: rig.display.speak)
 WEB_MODULES = ("rig/display/*.py", "rig/league/app.py")

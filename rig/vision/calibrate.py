@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from rig.i18n import Translator, by_pattern, core_patterns, format_number, said
 from rig.vision.dice import check_frame, read_dice, shrink
 from rig.vision.errors import CalibrationError
 from rig.vision.light import COLS, LIGHT_BASIS, ROWS, FloorModel, cells, correct, floor_grid
@@ -45,24 +46,35 @@ class CalibrationReport:
     self_test: dict  # face -> (faces read, status)
     warnings: tuple[str, ...] = ()
 
-    def lines(self) -> list[str]:
+    def lines(self, _: Translator | None = None) -> list[str]:
+        """What ``rig calibrate`` prints, in the language of ``_`` (English without it)."""
+        _ = _ or Translator("en")
         p = self.profile
         w, h = p.frame_size
-        out = [f"profile {p.name!r}: {w}x{h}, die {p.die_side * w:.0f} px wide"]
-        out.append("dice found: " + ", ".join(f"{k} {v}" for k, v in self.dice_found.items()))
-        out.append("frog share of a die's top: " + ", ".join(f"{k} {v:.1%}" for k, v in self.frog_fraction.items()))
+
+        def share(v: float) -> str:
+            return f"{v:.1%}" if _.lang == "en" else f"{100 * v:.1f}\u00a0%".replace(".", ",")  # the same rounding
+
+        out = [_("profile {name}: {width}x{height}, die {px} px wide", name=repr(p.name), width=w, height=h,
+                 px=f"{p.die_side * w:.0f}")]
+        out.append(_("dice found: {counts}", counts=", ".join(f"{_(k)} {v}" for k, v in self.dice_found.items())))
+        out.append(_("frog share of a die's top: {shares}",
+                     shares=", ".join(f"{_(k)} {share(v)}" for k, v in self.frog_fraction.items())))
         if p.floor_cells is not None:
             n = sum(sum(row) for row in p.floor_cells)
-            lamp = "from the die bodies" if p.floor_lamp is not None else "from the floor"
-            out.append(f"box floor (the light reference): {n} of {len(p.floor_cells) * len(p.floor_cells[0])} "
-                       f"grid cells; lamp gradient {lamp}; perspective walls {', '.join(f'{v:g}' for v in p.walls)}")
-        out.append("class separation (Mahalanobis, refused below {:.1f}):".format(MIN_SEPARATION))
+            lamp = _("from the die bodies") if p.floor_lamp is not None else _("from the floor")
+            out.append(_("box floor (the light reference): {n} of {cells} grid cells; lamp gradient {lamp}; "
+                         "perspective walls {walls}", n=n, cells=len(p.floor_cells) * len(p.floor_cells[0]),
+                         lamp=lamp, walls=", ".join(f"{v:g}" for v in p.walls)))
+        out.append(_("class separation (Mahalanobis, refused below {least}):",
+                     least=f"{MIN_SEPARATION:.1f}" if _.lang == "en" else format_number(MIN_SEPARATION, _.lang, 1)))
         for k, v in sorted(self.separation.items(), key=lambda kv: kv[1]):
-            flag = "  <- low" if v < WARN_SEPARATION else ""
+            flag = _("  <- low") if v < WARN_SEPARATION else ""
             out.append(f"  {k:<18} {v:7.1f}{flag}")
         for face, (faces, status) in self.self_test.items():
-            out.append(f"read back {face}: {status} {faces}")
-        out += [f"warning: {w_}" for w_ in self.warnings]
+            said_status = _("uncertain") if status == "uncertain" else status
+            out.append(_("read back {face}: {status} {faces}", face=_(face), status=said_status, faces=faces))
+        out += [_("warning: {note}", note=by_pattern(w_, _.lang, core_patterns())) for w_ in self.warnings]
         return out
 
 
@@ -198,7 +210,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
                 f"{a} and {b} overlap (separation {value:.1f} < {MIN_SEPARATION}): check each frame shows the right face, "
                 "and the light (white balance, exposure)"
             )
-    warnings = [f"{k} separation only {v:.1f}" for k, v in separation.items() if v < WARN_SEPARATION]
+    warnings = [said(f"{k} separation only {v:.1f}") for k, v in separation.items() if v < WARN_SEPARATION]
 
     if thresholds is None:
         t = dataclasses.replace(t, glare_min=int(min(254, np.max(lows) * 1.3 + 16)))
@@ -242,9 +254,9 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
                 "(check the light, the faces, that no die touches another)"
             )
         if wrong:
-            warnings.append(f"{k} frame reads back as {reading.faces}: {'; '.join(reading.reasons)}")
+            warnings.append(said(f"{k} frame reads back as {reading.faces}: {'; '.join(reading.reasons)}"))
         elif reading.status != "ok":
-            warnings.append(f"{k} frame reads back uncertain: {'; '.join(reading.reasons)}")
+            warnings.append(said(f"{k} frame reads back uncertain: {'; '.join(reading.reasons)}"))
     return CalibrationReport(profile, found, separation, fraction, test, tuple(warnings))
 
 
