@@ -263,3 +263,101 @@ def test_rig_config_check_in_german(tmp_path):
     assert "  Kamera: virtual 1280x960 mit 30 fps" in lines and "  Profil: (keins: eingebaute Farben)" in lines
     assert english.stdout.splitlines()[:2] == [f"{config}: OK", "  5 players:"]
     assert len(lines) == len(english.stdout.splitlines())
+
+
+# --------------------------------------------------------------------------- the config file's errors, rig calibrate
+
+
+def test_every_error_of_the_config_layer_is_a_german_message():
+    """What a wrong config file gets (``rig config check``, ``rig run``): the errors the config modules raise and
+    the texts of the parser's ``fail(key, "…")``, each a message id with German, and its warnings (``said()``)."""
+    core = extract.core_texts()
+    config = {m for m, where in core.items() if any(f.startswith("rig/config/") for f, _l in where)}
+    assert len(config) > 45
+    assert {"must be a whole number, not {value} ({value2})", "{source}: not valid TOML: {exc}",
+            "players[{index}].pin: {pin} ({name}) is also {job}; free pins: {value}",
+            "; did you mean {close}?"} <= config
+    assert [m for m in config if not german(m)] == []
+    for name in ("a whole number", "I2C (SDA), used by touch screens and sensors"):  # what a placeholder says
+        assert german(name)
+
+
+def test_a_new_english_only_config_error_is_found(tmp_path, monkeypatch):
+    parser = tmp_path / "rig" / "config" / "toy.py"
+    parser.parent.mkdir(parents=True)
+    parser.write_text('def check(self, n):\n    if n:\n        raise self.fail("toy.cats", f"{n} cats is too many")\n'
+                      '    raise ToyConfigError(f"{self.source}: no toy")\n'
+                      'def notes(pin):\n    return [said(f"{pin} is a toy pin")]\n', encoding="utf-8")
+    monkeypatch.setattr(extract, "ROOT", tmp_path / "rig")
+    found = extract.core_texts()
+    assert set(found) == {"{n} cats is too many", "{source}: no toy", "{pin} is a toy pin"}  # not the key "toy.cats"
+    assert not any(german(m) for m in found)
+
+
+def test_a_config_error_in_german_is_one_line_and_exit_2(tmp_path):
+    said = {
+        '[camera]\nfps = "x"\n': "{f}:2: camera.fps: muss eine ganze Zahl sein, nicht ein Text ('x')",
+        "plyers = 3\n": "{f}:1: plyers: unbekannter Schlüssel (bekannt: players, camera, profile, data_dir, server, "
+                        "display, game, tosses, evidence, league, build); meinten Sie players?",
+        "[camera]\nrotation = 90\n": "{f}:2: camera.rotation: 90: die Kamera lässt sich um 0 oder 180 Grad drehen "
+                                     "(zum Spiegeln hflip/vflip)",
+        "[display\n": None,  # not valid TOML: the parser's own reason stays English
+    }
+    for i, (text, german_line) in enumerate(said.items()):
+        config = tmp_path / f"rig{i}.toml"
+        config.write_text(text, encoding="utf-8")
+        done = rig_cli("config", "check", str(config))
+        english = rig_cli("config", "check", str(config), lang="C.UTF-8")
+        assert done.returncode == english.returncode == 2 and done.stdout == english.stdout == ""
+        assert done.stderr.count("\n") == 1 and english.stderr.count("\n") == 1
+        assert done.stderr.startswith("rig config: Fehler: ") and english.stderr.startswith("rig config: error: ")
+        if german_line is None:
+            assert f"{config}: kein gültiges TOML: " in done.stderr
+        else:
+            assert done.stderr == f"rig config: Fehler: {german_line.format(f=config)}\n"
+            assert done.stderr != english.stderr.replace("error", "Fehler")
+
+
+def test_rig_config_checks_warning_in_german(tmp_path):
+    config = tmp_path / "rig.toml"
+    config.write_text('[[players]]\nname = "Ada"\npin = "GPIO2"\n[[players]]\nname = "Ben"\npin = "GPIO17"\n'
+                      '[[players]]\nname = "Cy"\npin = "GPIO27"\n', encoding="utf-8")
+    done = rig_cli("config", "check", str(config))
+    english = rig_cli("config", "check", str(config), lang="C.UTF-8")
+    assert done.returncode == english.returncode == 0
+    assert done.stdout.splitlines()[-1] == ("Warnung: players[0].pin: GPIO2 (Ada) ist auch I2C (SDA), von Touchscreens "
+                                            "und Sensoren benutzt; freie Pins: GPIO22, GPIO5, GPIO6, GPIO26")
+    assert english.stdout.splitlines()[-1] == ("warning: players[0].pin: GPIO2 (Ada) is also I2C (SDA), used by touch "
+                                               "screens and sensors; free pins: GPIO22, GPIO5, GPIO6, GPIO26")
+
+
+def test_rig_calibrate_reports_in_german(tmp_path, monkeypatch, capsys):
+    import dataclasses
+
+    from rig.cli import main
+    from rig.cli.calibrate import virtual_ritual
+    from rig.vision.calibrate import fit_profile
+
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    assert main(["calibrate", "--virtual", "--out", str(tmp_path / "p.toml")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    frames, empty = virtual_ritual("neutral")
+    report = fit_profile(frames, empty=empty, name="virtual-table (neutral)")
+    english = report.lines()
+    assert lines[:-1] == report.lines(i18n.Translator("de")) and len(lines) == len(english) + 1
+    assert lines[0] == "Profil 'virtual-table (neutral)': 640x480, Würfel 52 px breit"
+    assert english[0] == "profile 'virtual-table (neutral)': 640x480, die 52 px wide"
+    assert lines[1] == "gefundene Würfel: blau 6, pink 6, gelb 6, blanko 6"
+    assert lines[2].startswith("Froschanteil an der Oberseite eines Würfels: blau ") and "\u00a0%" in lines[2]
+    assert english[2].startswith("frog share of a die's top: blue ") and english[2].endswith("%")
+    assert lines[4] == "Trennung der Klassen (Mahalanobis, abgelehnt unter 3,0):"
+    assert "zurückgelesen gelb: ok ['yellow', 'yellow', 'yellow', 'yellow', 'yellow', 'yellow']" in lines
+    assert lines[-1] == f"{tmp_path / 'p.toml'} geschrieben"
+    warned = dataclasses.replace(report, warnings=("blue frame reads back uncertain: a die's frog is faint",
+                                                   "body/pink separation only 4.2"))
+    assert warned.lines(i18n.Translator("de"))[-2:] == [
+        "Warnung: Bild blau wird unsicher zurückgelesen: a die's frog is faint", "Warnung: Trennung body/pink nur 4.2"]
+    assert warned.lines()[-2:] == ["warning: blue frame reads back uncertain: a die's frog is faint",
+                                   "warning: body/pink separation only 4.2"]
