@@ -107,9 +107,14 @@ def localise_error(message: str, _: Translator) -> str:
     return by_pattern(message, _.lang, ERROR_LINES + rules_texts())
 
 
+_ARGPARSE_TEXTS = (argparse._, argparse.ngettext)  # type: ignore[attr-defined]
+
+
 def _speak(_: Translator) -> None:
-    """argparse's own lines in the language of ``_`` (argparse looks its texts up through gettext)."""
+    """argparse's own lines in the language of ``_`` (argparse looks its texts up through gettext); English
+    puts argparse's own lookups back, so a German run in this process does not outlive it."""
     if _.lang == "en":
+        argparse._, argparse.ngettext = _ARGPARSE_TEXTS  # type: ignore[attr-defined]
         return
     from rig.i18n import translations
 
