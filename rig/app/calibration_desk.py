@@ -88,11 +88,22 @@ class CalibrationDesk:
         rows = [{"a": key.split("/")[0], "b": key.split("/")[-1], "distance": round(float(value), 2),
                  "ok": float(value) >= WARN_SEPARATION}
                 for key, value in sorted(report.separation.items(), key=lambda kv: kv[1])]
+        from rig.i18n import LANGUAGES, Translator, format_number
+
         low = [r for r in rows if not r["ok"]]
-        summary = (f"All classes separate well (lowest {rows[0]['distance']:.1f}; refused below {MIN_SEPARATION:.1f})."
-                   if rows and not low else f"{len(low)} pair(s) close: more light, or less glare")
-        return {"ok": not low, "summary": summary, "separation": rows, "notes": list(report.lines()),
-                "warnings": list(report.warnings)}
+
+        def summary(_: Translator) -> str:
+            if rows and not low:
+                return _("All classes separate well (lowest {lowest}; refused below {limit}).",
+                         lowest=format_number(rows[0]["distance"], _.lang, 1),
+                         limit=format_number(MIN_SEPARATION, _.lang, 1))
+            return _.n("{n} pair close: more light, or less glare", "{n} pairs close: more light, or less glare",
+                       len(low))
+
+        said = {lang: {"summary": summary(Translator(lang)), "notes": report.lines(Translator(lang))}
+                for lang in LANGUAGES}  # the page shows its viewer's language
+        return {"ok": not low, "summary": said["en"]["summary"], "separation": rows, "notes": said["en"]["notes"],
+                "said": said, "warnings": list(report.warnings)}
 
     # -- the preview -----------------------------------------------------------------------
     def latest_frame(self):

@@ -55,6 +55,11 @@ def test_the_ritual_fit_save_and_restore(web, rig):
     report = web.post("/api/calibration/fit").json()["report"]
     assert report["ok"] is True and report["separation"]
     assert {"a", "b", "distance", "ok"} <= set(report["separation"][0])
+    # the report in each viewer's language: the page shows its own (German numbers with a comma)
+    assert report["said"]["en"] == {"summary": report["summary"], "notes": report["notes"]}
+    german = report["said"]["de"]
+    assert german["summary"].startswith("Alle Klassen sind gut getrennt (niedrigste ") and "abgelehnt unter 3,0" in german["summary"]
+    assert german["notes"][0].startswith("Profil ") and report["notes"][0].startswith("profile ")
     before = rig.profile_name
     saved = web.post("/api/calibration/save", json={"name": "evening"}).json()
     assert "evening" in saved["profiles"] and (rig.data_dir / "profiles" / "evening.toml").exists()

@@ -41,7 +41,8 @@
     const box = $("report");
     box.replaceChildren();
     if (!report) { box.append(el("p", { class: "hint", text: rig.t("Capture the four faces, then fit.") })); return; }
-    box.append(el("p", { class: report.ok ? "ok" : "bad", text: report.summary || (report.ok ? rig.t("The classes separate well.") : rig.t("Some classes overlap.")) }));
+    const said = (report.said && report.said[rig.lang]) || report;  // the report in the viewer's language
+    box.append(el("p", { class: report.ok ? "ok" : "bad", text: said.summary || (report.ok ? rig.t("The classes separate well.") : rig.t("Some classes overlap.")) }));
     const rows = report.separation || [];
     if (rows.length) {
       box.append(el("table", {},
@@ -51,7 +52,7 @@
           el("td", { text: typeof row.distance === "number" ? rig.num(row.distance, 1) : String(row.distance) }),
           el("td", { class: row.ok ? "ok" : "bad", text: row.ok ? rig.t("ok") : rig.t("too close") }))))));
     }
-    for (const line of report.notes || []) box.append(el("p", { class: "hint", text: line }));
+    for (const line of said.notes || []) box.append(el("p", { class: "hint", text: line }));
   }
 
   // what the ritual asks for now, above the preview (in simulation the virtual table has turned the dice)
