@@ -319,3 +319,32 @@ def test_the_review_shows_when_the_rig_did_not_answer_for_the_record_at_first(br
         assert len(dropped) == 1
     finally:
         context.close()
+
+
+def test_a_page_waiting_for_a_slow_rig_shows_itself_with_its_first_state_not_before(browser, rig_server):
+    """A loaded rig answers the page's first ask (its games and their keys) late: the page stays unshown
+    until its first state is drawn, then nothing moves (it used to show itself after 3 s as it was, and
+    everything moved when the state came: 0.015 of layout shift once in a loaded run on the TV)."""
+    rig_server.post("/api/sim/card", {"card": None})
+    rig_server.post("/api/games", {"players": NAMES[:5]})
+    width, height = SCREENS["tv"]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(WAIT_S * 1000)
+    page = context.new_page()
+    held = []
+    page.route("**/api/display*", lambda route: held.append(route))
+    page.add_init_script(f"({audit.WATCH_SHIFTS})()")
+    page.clock.install()  # the page's timers run when the test says: 4 s pass at once, not on the wall
+    try:
+        page.goto(rig_server.url)
+        page.wait_for_function("document.readyState === 'complete'")
+        assert len(held) == 1
+        page.clock.run_for(4000)
+        assert page.evaluate("document.body.dataset.drawn") is None  # not shown half-made
+        held[0].continue_()
+        page.wait_for_function("document.body.dataset.version !== undefined")
+        expect(page.locator("#keys")).not_to_have_text("")
+        moved = [s for s in page.evaluate(audit.SHIFTS)["shifts"] if {"foot", "sim"} & set(s["sources"])]
+        assert moved == [], moved
+    finally:
+        context.close()

@@ -412,15 +412,18 @@
     $("new-game").replaceChildren(...games.map((g) => el("option", { value: g.name, text: g.title, title: g.description })));
   }
 
-  // the page shows once its first state is drawn (no shift at load); without one in 3 s it shows as it is
-  setTimeout(() => { document.body.dataset.drawn = ""; }, 3000);
+  // the page shows once its first state is drawn (no shift at load), or at once when the live stream fails (it
+  // says why); a timer only as the last resort: a loaded rig's first state can take seconds, and a page shown
+  // before it moves everything when it comes (seen in a loaded run)
+  const showAsItIs = () => { document.body.dataset.drawn = ""; };
+  setTimeout(showAsItIs, 15000);
   rig.loadInfo().then(async (info) => {
     await rigGames.loadPages(info.games || []);  // each game's page.js and page.css, before the first state
     fillGameMenu(info.games || []);
     $("pin").textContent = info.pin ? rig.t("PIN {pin}", { pin: info.pin }) : "";
     $("btn-unlock").hidden = !info.pin_required;
     renderKeys(state);
-    rig.live(render, (on) => $("live").classList.toggle("on", on));
+    rig.live(render, (on) => { $("live").classList.toggle("on", on); if (!on) showAsItIs(); });
     pollRig();
     setInterval(pollRig, 1000);
   });
