@@ -114,8 +114,14 @@ class CalibrationDesk:
         latest = watcher.latest if watcher is not None else None
         return None if latest is None else latest[1]
 
-    def preview_jpeg(self, outline: bool = True) -> bytes | None:
+    def preview_jpeg(self, outline: bool = True, lang: str = "en") -> bytes | None:
+        """The latest frame as JPEG; ``outline``: each die boxed and labelled (face, sureness) in ``lang``
+        (the drawn font has no umlauts: the faces' German names need none)."""
         import cv2
+
+        from rig.i18n import Translator
+
+        _ = Translator(lang)
 
         frame = self.latest_frame()
         if frame is None:
@@ -130,7 +136,7 @@ class CalibrationDesk:
                 x, y, w, h = (int(v) for v in die.box)
                 colour = (80, 230, 120) if die.confidence >= 0.8 else (40, 170, 255)
                 cv2.rectangle(image, (x, y), (x + w, y + h), colour, 2)
-                label = f"{die.face} {die.confidence:.0%}"
+                label = f"{_(die.face)} {die.confidence:.0%}"
                 cv2.putText(image, label, (x, max(12, y - 5)), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 4,
                             cv2.LINE_AA)
                 cv2.putText(image, label, (x, max(12, y - 5)), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 2,

@@ -26,7 +26,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from rig.errors import RigError
-from rig.i18n import N_
+from rig.i18n import DEFAULT, N_
 
 #: the ritual, in order: what to turn up, and what the page asks the players to do
 STEPS = {
@@ -59,7 +59,10 @@ def calibration_routes(desk, *, can_change, forbidden, can_view=None) -> list[Ro
         if can_view is not None and not can_view(request):
             return _error("the live camera is shown on the rig's display, or with the PIN (header X-Rig-Pin)", 403)
         outline = request.query_params.get("outline", "1") != "0"
-        jpeg = await asyncio.to_thread(desk.preview_jpeg, outline)
+        from rig.display.speak import request_language
+
+        lang = request_language(request.scope, DEFAULT)  # the dice's labels in the viewer's language
+        jpeg = await asyncio.to_thread(desk.preview_jpeg, outline, lang)
         if jpeg is None:
             return _error("no camera frame yet", 503)
         return Response(jpeg, media_type="image/jpeg", headers={"cache-control": "no-store"})

@@ -138,6 +138,7 @@ def test_the_calibration_page_in_german(browser, start_rig, artifacts, screen):
         page.goto(server.url + "calibrate?lang=de")
         expect(page.locator("html")).to_have_attribute("lang", "de")
         page.wait_for_function("document.getElementById('preview').naturalWidth > 0")
+        assert "lang=de" in page.locator("#preview").get_attribute("src")  # the dice labelled "blau", not "blue"
         expect(page.locator("#step-now")).to_contain_text("Alle sechs Würfel: blauer Frosch oben")
         expect(page.locator("#ritual-progress")).to_have_text("0 von 5 Schritten aufgenommen")
         page.locator("#steps button.capture[data-step=blue]").click()

@@ -142,3 +142,27 @@ def test_in_simulation_the_preview_shows_the_dice_turned_for_the_next_step(web, 
     assert ((b - r) > 60).sum() > ((pb - pr) > 60).sum()
     assert ((pr - pb) > 60).sum() > ((r - b) > 60).sum()
     web.post("/api/calibration/reset")
+
+
+def test_the_preview_labels_the_dice_in_the_viewers_language(web, rig, monkeypatch):
+    """The live camera's labels are drawn into the picture: a German page gets German faces ("blau 97%")."""
+    import cv2
+
+    web.post("/api/calibration/reset")  # the preview shows the ritual's first pose: six dice blue frog up
+    drawn: list[str] = []
+    real = cv2.putText
+    monkeypatch.setattr(cv2, "putText", lambda image, text, *args, **kw: (drawn.append(text), real(image, text, *args, **kw))[1])
+
+    def labels(query: str) -> set[str]:
+        drawn.clear()
+        assert web.get(f"/api/calibration/preview.jpg?{query}").status_code == 200
+        return {text.split()[0] for text in drawn}
+
+    assert labels("lang=de") == {"blau"}
+    assert labels("lang=en") == {"blue"}
+    assert labels("") == {"blue"}  # no language asked for: the rig's own (English here)
+    web.cookies.set("rig-lang", "de")  # the page's language switch
+    try:
+        assert labels("") == {"blau"}
+    finally:
+        web.cookies.clear()

@@ -19,7 +19,8 @@
     const next = new Image();
     next.onload = () => { img.src = next.src; setTimeout(refreshPreview, 400); };
     next.onerror = () => setTimeout(refreshPreview, 1500);
-    const path = `/api/calibration/preview.jpg?outline=${$("outline").checked ? 1 : 0}&t=${Date.now()}`;
+    const outline = $("outline").checked ? 1 : 0;  // the dice labelled in the page's language
+    const path = `/api/calibration/preview.jpg?outline=${outline}&lang=${encodeURIComponent(rig.lang)}&t=${Date.now()}`;
     rig.imageURL(path).then((url) => { next.src = url; }, () => setTimeout(refreshPreview, 1500));
   }
 
