@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from gpiozero.pins.mock import MockPin, PinState
 
-__all__ = ["TickPin", "drive_at", "mock_factory"]
+__all__ = ["TickPin", "drive_at", "drive_train", "mock_factory"]
 
 
 def mock_factory():
@@ -97,3 +97,20 @@ def drive_at(pin, state: bool, ticks: float) -> bool:
     if pin._edges in wanted and pin._when_changed is not None:
         pin._call_when_changed()
     return True
+
+
+def drive_train(pin, state: bool, start: float, bounces: int = 0, spacing: float = 20e-6) -> float:
+    """Drive *pin* to *state* as of *start*, with *bounces* flickers back and forth after it, *spacing*
+    seconds apart (a contact's bounce); returns the tick of the train's last edge.
+
+        >>> from gpiozero.pins.mock import MockFactory
+        >>> factory = MockFactory(pin_class=TickPin)
+        >>> pin = factory.pin("GPIO5")
+        >>> pin.function = "input"; pin.pull = "up"
+        >>> round(drive_train(pin, False, 10.0, bounces=1), 6), [s.state for s in pin.states][-3:]
+        (10.00004, [False, True, False])
+        >>> factory.reset()
+    """
+    for k in range(2 * bounces + 1):
+        drive_at(pin, state if k % 2 == 0 else not state, start + k * spacing)
+    return start + 2 * bounces * spacing

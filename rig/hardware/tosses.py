@@ -293,19 +293,15 @@ class TossInputs:
             raise HardwareError("simulate_press needs gpiozero's mock pins (GPIOZERO_PIN_FACTORY=mock)")
         if self._closed:
             raise HardwareError("the toss inputs are closed")
-        from rig.hardware.gpio_mock import drive_at
+        from rig.hardware.gpio_mock import drive_train
 
         # Every edge carries its tick (bounce edges 20 µs apart), whenever this thread gets to deliver it.
         pin, ticks = self._input(player).device.pin, self.pin_factory.ticks
-        t0 = ticks()
-        for k in range(2 * bounces + 1):
-            drive_at(pin, k % 2 == 1, t0 + k * 20e-6)
+        pressed_until = drive_train(pin, False, ticks(), bounces)
 
         def release() -> None:
             if not self._closed:
-                t1 = max(ticks(), t0 + (2 * bounces + 1) * 20e-6)
-                for k in range(2 * bounces + 1):
-                    drive_at(pin, k % 2 == 0, t1 + k * 20e-6)
+                drive_train(pin, True, max(ticks(), pressed_until + 20e-6), bounces)
 
         if self.min_press_us:
             hold_s = max(hold_s, 2 * self.min_press_us / 1e6)
