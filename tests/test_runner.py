@@ -177,13 +177,13 @@ def test_a_stuck_input_is_shown_and_gives_no_tosses(config, tmp_path):
     factory = MockFactory(pin_class=TickPin)
     factory.pin("GPIO27").wire_low()  # Ben's button jammed down before the rig starts
     with Rig(config, mode="sim", data_dir=tmp_path, camera=False, pin_factory=factory) as rig:
-        rig.inputs.flush()
+        assert rig.inputs.flush(WAIT_S)
         notices = rig.status()["notices"]
         assert any(n["key"] == "input:Ben" and "stuck" in n["text"] for n in notices), notices
         rig.sim.press("Ada")
         wait_for(rig, lambda s: s["turn"]["started"])
         rig.sim.press("Ben")
-        rig.inputs.flush()
+        assert rig.inputs.flush(WAIT_S)
         assert rig.service.state()["turn"]["tosses"] == []
     factory.reset()
 
@@ -414,7 +414,7 @@ def test_presses_during_a_full_disk_are_kept_shown_and_written_later(config, tmp
             for _ in range(500):  # fill the last page
                 rig.service.submit({"type": "violation", "kind": "test", "detail": "x" * 200})
         rig.sim.press("Ben")
-        rig.inputs.flush()
+        assert rig.inputs.flush(WAIT_S)
         wait_until(lambda: rig.service.backlog, "Ben's press to wait in memory")
         notices = rig.status()["notices"]
         assert any(n["key"] == "storage" and "disk is full" in n["text"] for n in notices), notices

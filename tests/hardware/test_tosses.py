@@ -134,7 +134,7 @@ def test_tosses_are_ordered_by_edge_tick_not_by_arrival(tick_factory):
         # arrival order Dev, Ben, Ada, Cleo; edge order Ada < Ben < Cleo < Dev, 1 µs apart
         for name, offset in [("Dev", 3), ("Ben", 1), ("Ada", 0), ("Cleo", 2)]:
             pins[name].drive_low_at(T0 + offset * US)
-        assert inputs.flush()
+        assert inputs.flush(WAIT_S)
     assert [(t.player, t.t_us) for t in rec.tosses] == [
         ("Ada", us(T0)), ("Ben", us(T0) + 1), ("Cleo", us(T0) + 2), ("Dev", us(T0) + 3)]
     assert rec.threads == {"rig-tosses"}  # delivered from the inputs' own thread
@@ -145,7 +145,7 @@ def test_equal_ticks_are_both_delivered_earlier_logged_first(tick_factory):
     with open_inputs(tick_factory, rec) as inputs:
         inputs.device("Cleo").pin.drive_low_at(T0)
         inputs.device("Ben").pin.drive_low_at(T0)
-        inputs.flush()
+        assert inputs.flush(WAIT_S)
     assert [(t.player, t.t_us) for t in rec.tosses] == [("Cleo", us(T0)), ("Ben", us(T0))]
 
 
@@ -167,7 +167,7 @@ def test_bounce_train_gives_one_toss_at_the_first_edge(tick_factory):
         pin = inputs.device("Ada").pin
         press_train(pin, T0, gaps_us=[300, 200, 900, 150])  # 4 bounce edges
         release_train(pin, T0 + 80 * MS, gaps_us=[400, 600])      # 2 bounce edges
-        inputs.flush()
+        assert inputs.flush(WAIT_S)
         stats = inputs.stats()["Ada"]
     assert rec.tosses == [TossEvent("Ada", us(T0), "sim:button:GPIO17")]
     assert rec.releases == [ReleaseEvent("Ada", us(T0 + 80 * MS), 80_000)]
@@ -181,7 +181,7 @@ def test_release_and_press_after_the_lockout_is_a_new_toss(tick_factory):
         pin.drive_low_at(T0)
         pin.drive_high_at(T0 + 40 * MS)
         pin.drive_low_at(T0 + 75 * MS)
-        inputs.flush()
+        assert inputs.flush(WAIT_S)
     assert [t.t_us for t in rec.tosses] == [us(T0), us(T0 + 75 * MS)]
     assert [r.held_us for r in rec.releases] == [40_000]
 
@@ -193,7 +193,7 @@ def test_release_and_press_inside_the_lockout_is_bounce(tick_factory):
         pin.drive_low_at(T0)
         pin.drive_high_at(T0 + 10 * MS)
         pin.drive_low_at(T0 + 20 * MS)
-        inputs.flush()
+        assert inputs.flush(WAIT_S)
         assert inputs.stats()["Ben"].dropped == 2
     assert [t.t_us for t in rec.tosses] == [us(T0)]
 
@@ -205,7 +205,7 @@ def test_lockout_is_configurable(tick_factory):
         pin.drive_low_at(T0)
         pin.drive_high_at(T0 + 10 * MS)
         pin.drive_low_at(T0 + 20 * MS)
-        inputs.flush()
+        assert inputs.flush(WAIT_S)
     assert [t.t_us for t in rec.tosses] == [us(T0), us(T0 + 20 * MS)]
 
 
@@ -215,7 +215,7 @@ def test_a_tap_shorter_than_the_lockout_is_released_when_the_lockout_ends(tick_f
         pin = inputs.device("Cleo").pin
         pin.drive_low_at(T0)
         pin.drive_high_at(T0 + 4 * MS)  # inside the lockout: dropped, but the level is kept
-        assert wait_for(lambda: inputs.flush() and rec.releases)
+        assert wait_for(lambda: inputs.flush(WAIT_S) and rec.releases)
         assert inputs.stats()["Cleo"].stuck is False
     assert rec.releases == [ReleaseEvent("Cleo", us(T0 + 4 * MS), 4000)]
 
@@ -236,7 +236,7 @@ def test_three_player_double_toss(tick_factory):
         press_train(ben, T0, gaps_us=[500, 700, 100])
         release_train(ben, T0 + 50 * MS, gaps_us=[900])
         press_train(ben, T0 + 90 * MS)
-        inputs.flush()
+        assert inputs.flush(WAIT_S)
     assert [(t.player, t.t_us) for t in rec.tosses] == [
         ("Ben", us(T0)),
         ("Cleo", us(T0 + 400 * US)),
@@ -253,13 +253,13 @@ def test_input_active_at_start_is_a_fault_and_gives_no_toss(tick_factory):
     tick_factory.pin("GPIO27").wire_low()  # Ben's button jammed before the rig starts
     rec = Recorder()
     with open_inputs(tick_factory, rec) as inputs:
-        inputs.flush()
+        assert inputs.flush(WAIT_S)
         assert inputs.stats()["Ben"].stuck
         inputs.device("Ada").pin.drive_low_at(T0)
         ben = inputs.device("Ben").pin
         ben.drive_high_at(T0 + 10 * MS)  # freed: recovered, not a release
         ben.drive_low_at(T0 + 100 * MS)  # and now a real toss
-        inputs.flush()
+        assert inputs.flush(WAIT_S)
         assert not inputs.stats()["Ben"].stuck
     assert [f.kind for f in rec.faults] == ["stuck", "recovered"]
     stuck = rec.faults[0]
@@ -273,11 +273,11 @@ def test_input_held_longer_than_stuck_after_is_a_fault(tick_factory):
     with open_inputs(tick_factory, rec, stuck_after_s=0.2) as inputs:
         beam = inputs.device("Cleo").pin
         beam.drive_low_at(T0)
-        assert wait_for(lambda: inputs.flush() and rec.faults)
+        assert wait_for(lambda: inputs.flush(WAIT_S) and rec.faults)
         assert inputs.stats()["Cleo"].stuck
         beam.drive_high_at(T0 + 30)
         beam.drive_low_at(T0 + 31)
-        inputs.flush()
+        assert inputs.flush(WAIT_S)
     # (on a slow machine the new press may stick too before close: look at the first two)
     assert [f.kind for f in rec.faults][:2] == ["stuck", "recovered"]
     assert "more than 0.2 s" in rec.faults[0].detail
@@ -366,7 +366,7 @@ def test_simulate_press_goes_through_the_mock_pin(mock_factory):
     rec = Recorder()
     with TossInputs(players(), **rec.callbacks()) as inputs:  # gpiozero's default factory: the mock
         inputs.simulate_press("Cleo", hold_s=0.04, bounces=2)
-        assert wait_for(lambda: inputs.flush() and rec.releases)
+        assert wait_for(lambda: inputs.flush(WAIT_S) and rec.releases)
         assert inputs.stats()["Cleo"].dropped == 8
         with pytest.raises(HardwareError, match="no toss input for player 'Zed'"):
             inputs.simulate_press("Zed")
@@ -392,7 +392,7 @@ def test_no_toss_is_lost_when_edges_come_from_many_threads(tick_factory):
             thread.start()
         for thread in threads:
             thread.join()
-        inputs.flush()
+        assert inputs.flush(WAIT_S)
         stats = inputs.stats()
     assert len(rec.tosses) == 8 * presses and len(rec.releases) == 8 * presses
     assert all(s.tosses == presses and s.dropped == 2 * presses for s in stats.values())
@@ -412,7 +412,7 @@ def test_a_failing_callback_does_not_stop_the_inputs(tick_factory, caplog):
     with TossInputs(players(), pin_factory=tick_factory, on_toss=on_toss) as inputs:
         inputs.device("Ada").pin.drive_low_at(T0)
         inputs.device("Ben").pin.drive_low_at(T0 + MS)
-        inputs.flush()
+        assert inputs.flush(WAIT_S)
     assert [t.player for t in seen] == ["Ada", "Ben"]
     assert "database on fire" in caplog.text
 

@@ -23,7 +23,7 @@ def test_a_1us_spike_is_not_a_toss_but_a_counted_glitch(tick_factory):
         pin = inputs.device("Ada").pin
         pin.drive_low_at(T0)
         pin.drive_high_at(T0 + 1 * US)
-        inputs.flush()
+        assert inputs.flush(WAIT_S)
         assert rec.tosses == [] and rec.releases == []
         stats = inputs.stats()["Ada"]
         assert (stats.tosses, stats.glitches) == (0, 1)
@@ -35,7 +35,7 @@ def test_without_the_filter_the_same_spike_is_a_toss(tick_factory):
         pin = inputs.device("Ada").pin
         pin.drive_low_at(T0)
         pin.drive_high_at(T0 + 1 * US)
-        inputs.flush()
+        assert inputs.flush(WAIT_S)
     assert [t.t_us for t in rec.tosses] == [us(T0)]
 
 
@@ -43,7 +43,7 @@ def test_a_bouncing_press_is_dated_by_its_first_edge(tick_factory):
     rec = Recorder()
     with open_inputs(tick_factory, rec, min_press_ms=3) as inputs:
         press_train(inputs.device("Ben").pin, T0, gaps_us=(40, 120, 300, 900))  # settles pressed after 1.4 ms
-        inputs.flush()
+        assert inputs.flush(WAIT_S)
         assert [(t.player, t.t_us) for t in rec.tosses] == [("Ben", us(T0))]
         assert inputs.stats()["Ben"].glitches == 0
 
@@ -56,7 +56,7 @@ def test_a_press_released_before_the_minimum_is_a_glitch_one_held_past_it_a_toss
         ada.drive_high_at(T0 + 2.5 * MS)  # an IR receiver's dropout: shorter than 3 ms
         ben.drive_low_at(T0 + 0.2 * MS)
         ben.drive_high_at(T0 + 3.5 * MS)  # a quick but real press: still down at 3 ms
-        inputs.flush()
+        assert inputs.flush(WAIT_S)
     assert [(t.player, t.t_us) for t in rec.tosses] == [("Ben", us(T0 + 0.2 * MS))]
 
 
@@ -68,7 +68,7 @@ def test_a_real_press_just_after_a_glitch_still_counts(tick_factory):
         pin.drive_low_at(T0)
         pin.drive_high_at(T0 + 1 * US)
         pin.drive_low_at(T0 + 5 * MS)
-        inputs.flush()
+        assert inputs.flush(WAIT_S)
     assert [(t.player, t.t_us) for t in rec.tosses] == [("Cleo", us(T0 + 5 * MS))]
 
 
@@ -94,7 +94,7 @@ def test_an_undecided_press_holds_back_later_tosses_of_other_inputs(tick_factory
         assert rec.tosses == []  # Ben's toss waits for Ada's
         now[0] += 100 * 1_000_000
         assert delivered.wait(WAIT_S)
-        inputs.flush()
+        assert inputs.flush(WAIT_S)
     assert [t.player for t in rec.tosses] == ["Ada", "Ben"]
 
 
@@ -105,10 +105,10 @@ def test_mock_factory_spike_with_monotonic_ticks_is_filtered(mock_factory):
         pin = inputs.device("Ada").pin
         pin.drive_low()
         pin.drive_high()
-        inputs.flush()
+        assert inputs.flush(WAIT_S)
         assert rec.tosses == [] and inputs.stats()["Ada"].glitches == 1
         inputs.simulate_press("Ada", hold_s=0)  # made long enough to count
-        inputs.flush()
+        assert inputs.flush(WAIT_S)
     assert [t.player for t in rec.tosses] == ["Ada"]
 
 

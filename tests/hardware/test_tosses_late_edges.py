@@ -9,6 +9,7 @@ import pytest
 from rig.config import PlayerInput
 from rig.hardware import tosses as tosses_module
 from rig.hardware.tosses import TossInputs
+from tests.waiting import WAIT_S
 
 MS = 1_000_000  # ns
 
@@ -46,19 +47,19 @@ def test_bounce_edges_that_arrive_after_the_lockout_ended_by_arrival_time_stay_b
     inputs, seen, pin, t0 = ada(tick_factory)
     with inputs:
         pin.drive_low_at(t0)  # the press reaches the dispatcher at once...
-        assert inputs.flush()
+        assert inputs.flush(WAIT_S)
         clock.now += 40 * MS  # ...its lockout is over by arrival time and is settled (nothing to settle)
-        assert inputs.flush()
+        assert inputs.flush(WAIT_S)
         # The callback thread was starved: the press's bounce, 10 and 20 µs after it, arrives only now.
         pin.drive_high_at(t0 + 10e-6)
-        assert inputs.flush()  # handled on its own, before the next edge arrives
+        assert inputs.flush(WAIT_S)  # handled on its own, before the next edge arrives
         pin.drive_low_at(t0 + 20e-6)
-        assert inputs.flush()
+        assert inputs.flush(WAIT_S)
         clock.now += 100 * MS
-        assert inputs.flush()
+        assert inputs.flush(WAIT_S)
         pin.drive_high_at(t0 + 0.080)  # the real release, 80 ms after the press
         clock.now += 100 * MS
-        assert inputs.flush()
+        assert inputs.flush(WAIT_S)
     assert [(kind, e.t_us) for kind, e in zip(kinds(seen), seen)] == [
         ("TossEvent", round(t0 * 1e6)), ("ReleaseEvent", round((t0 + 0.080) * 1e6))]
     assert seen[1].held_us == 80_000
@@ -70,17 +71,17 @@ def test_a_late_bounce_of_the_release_is_not_a_new_press(tick_factory, clock):
     with inputs:
         pin.drive_low_at(t0)
         clock.now += 60 * MS
-        assert inputs.flush()
+        assert inputs.flush(WAIT_S)
         pin.drive_high_at(t0 + 0.060)  # the release, on time
-        assert inputs.flush()
+        assert inputs.flush(WAIT_S)
         clock.now += 40 * MS  # its lockout is over by arrival time
-        assert inputs.flush()
+        assert inputs.flush(WAIT_S)
         pin.drive_low_at(t0 + 0.060010)  # its bounce, delivered 40 ms late, one edge at a time
-        assert inputs.flush()
+        assert inputs.flush(WAIT_S)
         pin.drive_high_at(t0 + 0.060020)
-        assert inputs.flush()
+        assert inputs.flush(WAIT_S)
         clock.now += 100 * MS
-        assert inputs.flush()
+        assert inputs.flush(WAIT_S)
     assert kinds(seen) == ["TossEvent", "ReleaseEvent"]
     assert inputs.stats()["Ada"].tosses == 1
 
@@ -92,12 +93,12 @@ def test_a_press_inside_the_lockout_whose_level_stays_is_still_reported_once_its
         pin.drive_low_at(t0)
         clock.now += 60 * MS
         pin.drive_high_at(t0 + 0.060)
-        assert inputs.flush()
+        assert inputs.flush(WAIT_S)
         clock.now += 40 * MS
-        assert inputs.flush()
+        assert inputs.flush(WAIT_S)
         pin.drive_low_at(t0 + 0.070)  # a real press 10 ms after the release, delivered late, and it stays
-        assert inputs.flush()
+        assert inputs.flush(WAIT_S)
         assert kinds(seen) == ["TossEvent", "ReleaseEvent"]  # not yet: its lockout runs
         clock.now += 30 * MS
-        assert inputs.flush()
+        assert inputs.flush(WAIT_S)
     assert (kinds(seen)[2], seen[2].t_us) == ("TossEvent", round((t0 + 0.070) * 1e6))
