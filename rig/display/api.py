@@ -100,6 +100,12 @@ class StreamLimits:
             self._open[key] += 1
         return None
 
+    @property
+    def open(self) -> int:
+        """Live streams open now, of the limited ones (the rig's own display is not counted)."""
+        with self._lock:
+            return sum(self._open.values())
+
     def release(self, client: str | None) -> None:
         if _is_loopback(client):
             return
