@@ -125,3 +125,22 @@ def _censored(small: np.ndarray, glare: np.ndarray, level: int) -> np.ndarray:
     hot = cv2.compare(small, (level,) * 3, cv2.CMP_GE) & cv2.compare(glare, (4,) * 3, cv2.CMP_GE)
     b, g, r = cv2.split(hot)
     return (b & 1) | (g & 2) | (r & 4)
+
+
+_FLOOR_CACHE: dict = {}
+
+
+def _near_floor(profile: Profile, shape: tuple[int, int]) -> np.ndarray | np.uint8:
+    """255 on the calibrated floor cells and one cell around them (a hand reaches in over the
+    floor; the table beyond the box is none of the reader's business), else 0; 255 everywhere
+    for a profile without a floor grid."""
+    if profile.floor_cells is None:
+        return np.uint8(255)
+    key = (id(profile), shape)
+    hit = _FLOOR_CACHE.get(key)
+    if hit is None or hit[0] is not profile:
+        if len(_FLOOR_CACHE) > 8:
+            _FLOOR_CACHE.clear()
+        grid = cv2.dilate(np.array(profile.floor_cells, np.uint8) * 255, np.ones((3, 3), np.uint8))
+        hit = _FLOOR_CACHE[key] = (profile, cv2.resize(grid, (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST))
+    return hit[1]

@@ -364,6 +364,9 @@ class RollTracker:
             return [BoxCleared(t_us)]
         if added > 0:
             self.roll += 1
+            if self.roll >= s.rolls and len(after) < s.dice:  # all dice are cast by now: one may lie hidden
+                why = f"{len(after)} of the {s.dice} dice thrown seen (one hidden in shade?)"
+                new = _replace(new, status="uncertain", reasons=(*getattr(new, "reasons", ()), why))
             self.reading = new
             events = started + [RollSettled(t_us, new, self.roll, added)]
             if self.roll > 1 and moved:

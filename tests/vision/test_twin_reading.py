@@ -103,3 +103,19 @@ def test_profiles_with_four_or_five_wall_numbers_load(virtual_profile, tmp_path)
     (tmp_path / "bad.toml").write_text(bad)
     with pytest.raises(ValueError, match="four or five"):
         Profile.load(tmp_path / "bad.toml")
+
+
+def test_fewer_dice_than_thrown_is_never_ok(virtual_profile):
+    """A die lost in a wall's deep shadow while five read right: the game knows six were cast."""
+    from rig.vision.dice import read_dice
+    from rig.vision.render import LIGHTINGS, PlacedDie, Scene, render_scene
+
+    faces = ["blue", "pink", "yellow", "blank", "pink+blue"]  # five seen; the sixth lies unseen
+    scene = Scene(dice=tuple(PlacedDie(f, 110 + 140 * (i % 3), 140 + 200 * (i // 3), 17 * i)
+                             for i, f in enumerate(faces)), lighting=LIGHTINGS["neutral"])
+    frame = render_scene(scene, seed=7)
+    assert read_dice(frame, virtual_profile).ok  # nothing on the frame says a die is missing
+    short = read_dice(frame, virtual_profile, thrown=6)
+    assert short.status == "uncertain" and short.faces == sorted(faces)
+    assert short.reasons == ("5 of the 6 dice thrown seen (one hidden in shade?)",)
+    assert read_dice(frame, virtual_profile, thrown=5).ok
