@@ -33,7 +33,7 @@ from rig.vision.colour_table import (  # noqa: F401 - moved (issue 29); the old 
     full_colour_lut, adopt_colour_lut, colour_lut,
 )
 from rig.vision.dice_frames import (  # noqa: F401 - moved (issue 29); the old import path works
-    label_pixels, check_frame, shrink, _GLARE_CACHE, glare_for, Work, prepare, _censored, _near_floor,
+    label_pixels, check_frame, shrink, _GLARE_CACHE, glare_for, Work, prepare, _censored, _near_floor, _warm_edge, _whole_top,
 )
 
 
@@ -443,6 +443,8 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     fr = {c: counts[COLOUR_CLASSES[c]] / n_in for c in COLOURS}
     present = [c for c in COLOURS if fr[c] >= t.colour_present]
     unclear = [c for c in COLOURS if t.colour_absent < fr[c] < t.colour_present]
+    if "pink" in unclear and present == ["yellow"] and _warm_edge(*(full[2:] if full else (lab, inner))):
+        unclear.remove("pink")  # a yellow frog's warm edge, not a pink half
     odd = (counts[UNKNOWN] + counts[CLIPPED] + counts[BLOWN] + counts[AMBIG]) / n_in
     mid = (t.colour_present + t.colour_absent) / 2
     margin = min(min(1.0, abs(fr[c] - mid) / mid) for c in COLOURS)
@@ -458,7 +460,9 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
         reasons.append(f"unclear {'/'.join(unclear)} on die at {where}")
     elif frog_size:
         lo, hi = t.single_share if len(present) == 1 else t.combo_share
-        odd_size = [c for c in present if not lo <= fr[c] / frog_size.get(c, fr[c]) <= hi]
+        # too big is judged on a whole die's top: a top partly in shade leaves a smaller share to count in
+        whole = n_in / max(n_in, _whole_top(work, full is not None))
+        odd_size = [c for c in present if not lo <= fr[c] / frog_size.get(c, fr[c]) <= hi / whole]
         if odd_size:
             reasons.append(f"{'/'.join(odd_size)} frog of unusual size (glare?) on die at {where}")
             margin *= 0.5

@@ -13,7 +13,7 @@ import numpy as np
 from rig.vision.colour_table import _BY_TABLE, colour_lut
 from rig.vision.errors import FrameError
 from rig.vision.light import Light, correct, even_light, floor_model
-from rig.vision.pixel_classes import BLOWN
+from rig.vision.pixel_classes import BLOWN, PINK, YELLOW
 from rig.vision.profile import Profile
 
 
@@ -144,3 +144,18 @@ def _near_floor(profile: Profile, shape: tuple[int, int]) -> np.ndarray | np.uin
         grid = cv2.dilate(np.array(profile.floor_cells, np.uint8) * 255, np.ones((3, 3), np.uint8))
         hit = _FLOOR_CACHE[key] = (profile, cv2.resize(grid, (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST))
     return hit[1]
+
+
+def _warm_edge(labels: np.ndarray, mask: np.ndarray) -> bool:
+    """Whether a die's pink pixels hug its yellow frog (within 2 px: the warm blend at a bright
+    yellow frog's edge), as a pink half of a frog does not."""
+    pink = (labels == PINK) & (mask > 0)
+    near = cv2.dilate(((labels == YELLOW) & (mask > 0)).view(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    return np.count_nonzero(pink & near) >= 0.8 * np.count_nonzero(pink)
+
+
+def _whole_top(work: Work, full: bool) -> float:
+    """Pixels a whole flat die's top shows inside its rim (as :func:`_die` shrinks it), at full
+    resolution when ``full`` else at the working scale."""
+    k = max(0.3, 1.0 - 0.16 * work.side / max(1.0, np.sqrt(work.top_area)))
+    return k * k * work.top_area * (work.factor**2 if full else 1)
