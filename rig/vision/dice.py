@@ -84,7 +84,7 @@ class DiceReading:
 
 def read_dice(frame_bgr: np.ndarray, profile: Profile, *, thrown: int | None = None) -> DiceReading:
     """Read every die in the frame: face, centre, box, confidence; status and reasons. ``thrown``:
-    how many dice the game knows are in the box (six once a Frogs turn's dice are all cast) —
+    how many dice the game knows are in the box (all of them once a turn's last roll is done) —
     a reading with fewer is uncertain, never ok (a die lost in a wall's deep shadow)."""
     work = prepare(frame_bgr, profile)
     return read_labels(work, profile, thrown)
