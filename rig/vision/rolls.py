@@ -10,7 +10,9 @@ and not re-roll any dice*. :class:`RollTracker` watches the frame stream for tha
    be seen in most frames and takes its most frequent face, so one noisy frame changes nothing.
 3. **Compare** with the dice as last settled: more dice → a roll (:class:`RollSettled`); a
    settled die moved or changed face → ``knocked_die``; a fourth roll, fewer than six dice
-   after the third, dice moved without a new one (``no_new_die``) → :class:`Violation`;
+   after the third, dice moved without a new one (``no_new_die``) → :class:`Violation`
+   (fewer than six after the last roll also makes that reading uncertain: a die may lie
+   hidden in shade);
    nothing changed (a hand, a card tossed in) → :class:`RollCancelled`.
 
 The tracker is pure logic over ``(t_us, frame)`` and takes the dice reader as a parameter
