@@ -147,11 +147,14 @@ def _near_floor(profile: Profile, shape: tuple[int, int]) -> np.ndarray | np.uin
 
 
 def _warm_edge(labels: np.ndarray, mask: np.ndarray) -> bool:
-    """Whether a die's pink pixels hug its yellow frog (within 2 px: the warm blend at a bright
-    yellow frog's edge), as a pink half of a frog does not."""
-    pink = (labels == PINK) & (mask > 0)
+    """Whether a die's pink pixels hug its yellow frog as a thin line (within 2 px of it, and
+    hardly any 3 px thick: the warm blend at a bright yellow frog's edge), as what is left of a
+    pink half of a frog does not."""
+    pink = ((labels == PINK) & (mask > 0)).view(np.uint8)
     near = cv2.dilate(((labels == YELLOW) & (mask > 0)).view(np.uint8), np.ones((5, 5), np.uint8)) > 0
-    return np.count_nonzero(pink & near) >= 0.8 * np.count_nonzero(pink)
+    n = np.count_nonzero(pink)
+    thick = np.count_nonzero(cv2.erode(pink, np.ones((3, 3), np.uint8)))
+    return np.count_nonzero(pink.view(bool) & near) >= 0.8 * n and thick <= 0.1 * n
 
 
 def _whole_top(work: Work, full: bool) -> float:

@@ -152,6 +152,10 @@ def test_a_yellow_frogs_warm_edge_is_not_an_unclear_pink_half(virtual_profile):
     half[fy + 2 : fy + 6, fx + 9 : fx + 12] = PINK  # as much pink, but reaching out from the frog: a pink half
     half[fy + 3, fx + 12] = PINK
     assert any(r.startswith("unclear pink") for r in _read(half, virtual_profile).reasons)
+    hugging = np.full((60, 80), BG, np.uint8)
+    fx, fy = _top(hugging, 30, 20, 19, 19)
+    hugging[fy + 2 : fy + 6, fx + 6 : fx + 9] = PINK  # all within 2 px of yellow, but a blob: what is left of a half
+    assert any(r.startswith("unclear pink") for r in _read(hugging, virtual_profile).reasons)
 
 
 def test_a_frog_on_a_top_half_in_shade_is_not_of_unusual_size(virtual_profile):
