@@ -33,7 +33,7 @@ from rig.vision.colour_table import (  # noqa: F401 - moved (issue 29); the old 
     full_colour_lut, adopt_colour_lut, colour_lut,
 )
 from rig.vision.dice_frames import (  # noqa: F401 - moved (issue 29); the old import path works
-    label_pixels, check_frame, shrink, _GLARE_CACHE, glare_for, Work, prepare, _censored,
+    label_pixels, check_frame, shrink, _GLARE_CACHE, glare_for, Work, prepare, _censored, _near_floor, _warm_edge, _whole_top,
 )
 
 
@@ -82,13 +82,15 @@ class DiceReading:
 
 # --------------------------------------------------------------------------- reading
 
-def read_dice(frame_bgr: np.ndarray, profile: Profile) -> DiceReading:
-    """Read every die in the frame: face, centre, box, confidence; status and reasons."""
+def read_dice(frame_bgr: np.ndarray, profile: Profile, *, thrown: int | None = None) -> DiceReading:
+    """Read every die in the frame: face, centre, box, confidence; status and reasons. ``thrown``:
+    how many dice the game knows are in the box (all of them once a turn's last roll is done) —
+    a reading with fewer is uncertain, never ok (a die lost in a wall's deep shadow)."""
     work = prepare(frame_bgr, profile)
-    return read_labels(work, profile)
+    return read_labels(work, profile, thrown)
 
 
-def read_labels(work: Work, profile: Profile) -> DiceReading:
+def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> DiceReading:
     t = profile.thresholds
     labels, a0 = work.labels, work.top_area
     reasons: list[str] = []
@@ -150,6 +152,8 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
 
     if len(dice) > DICE_IN_SET:
         reasons.append(f"{len(dice)} dice seen, there are only {DICE_IN_SET}")
+    if thrown is not None and len(dice) < thrown:
+        reasons.append(f"{len(dice)} of the {thrown} dice thrown seen (one hidden in shade?)")
     for face, k in Counter(d.face for d in dice).items():
         if "+" in face and k > DICE_PER_COMBO:
             reasons.append(f"{k} dice read as {face}, only {DICE_PER_COMBO} dice carry it")
@@ -157,25 +161,6 @@ def read_labels(work: Work, profile: Profile) -> DiceReading:
         reasons.append(drift_text(work.light))
     dice.sort(key=lambda d: (d.y, d.x))
     return DiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(dict.fromkeys(reasons)), work.light)
-
-
-_FLOOR_CACHE: dict = {}
-
-
-def _near_floor(profile: Profile, shape: tuple[int, int]) -> np.ndarray | np.uint8:
-    """255 on the calibrated floor cells and one cell around them (a hand reaches in over the
-    floor; the table beyond the box is none of the reader's business), else 0; 255 everywhere
-    for a profile without a floor grid."""
-    if profile.floor_cells is None:
-        return np.uint8(255)
-    key = (id(profile), shape)
-    hit = _FLOOR_CACHE.get(key)
-    if hit is None or hit[0] is not profile:
-        if len(_FLOOR_CACHE) > 8:
-            _FLOOR_CACHE.clear()
-        grid = cv2.dilate(np.array(profile.floor_cells, np.uint8) * 255, np.ones((3, 3), np.uint8))
-        hit = _FLOOR_CACHE[key] = (profile, cv2.resize(grid, (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST))
-    return hit[1]
 
 
 def _walls_seen(dice: list[DieObservation], work: Work, walls) -> np.ndarray:
@@ -458,6 +443,8 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     fr = {c: counts[COLOUR_CLASSES[c]] / n_in for c in COLOURS}
     present = [c for c in COLOURS if fr[c] >= t.colour_present]
     unclear = [c for c in COLOURS if t.colour_absent < fr[c] < t.colour_present]
+    if "pink" in unclear and present == ["yellow"] and _warm_edge(*(full[2:] if full else (lab, inner))):
+        unclear.remove("pink")  # a yellow frog's warm edge, not a pink half
     odd = (counts[UNKNOWN] + counts[CLIPPED] + counts[BLOWN] + counts[AMBIG]) / n_in
     mid = (t.colour_present + t.colour_absent) / 2
     margin = min(min(1.0, abs(fr[c] - mid) / mid) for c in COLOURS)
@@ -473,7 +460,9 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
         reasons.append(f"unclear {'/'.join(unclear)} on die at {where}")
     elif frog_size:
         lo, hi = t.single_share if len(present) == 1 else t.combo_share
-        odd_size = [c for c in present if not lo <= fr[c] / frog_size.get(c, fr[c]) <= hi]
+        # too big is judged on a whole die's top: a top partly in shade leaves a smaller share to count in
+        whole = n_in / max(n_in, _whole_top(work, full is not None))
+        odd_size = [c for c in present if not lo <= fr[c] / frog_size.get(c, fr[c]) <= hi / whole]
         if odd_size:
             reasons.append(f"{'/'.join(odd_size)} frog of unusual size (glare?) on die at {where}")
             margin *= 0.5

@@ -13,7 +13,7 @@ import numpy as np
 from rig.vision.colour_table import _BY_TABLE, colour_lut
 from rig.vision.errors import FrameError
 from rig.vision.light import Light, correct, even_light, floor_model
-from rig.vision.pixel_classes import BLOWN
+from rig.vision.pixel_classes import BLOWN, PINK, YELLOW
 from rig.vision.profile import Profile
 
 
@@ -125,3 +125,40 @@ def _censored(small: np.ndarray, glare: np.ndarray, level: int) -> np.ndarray:
     hot = cv2.compare(small, (level,) * 3, cv2.CMP_GE) & cv2.compare(glare, (4,) * 3, cv2.CMP_GE)
     b, g, r = cv2.split(hot)
     return (b & 1) | (g & 2) | (r & 4)
+
+
+_FLOOR_CACHE: dict = {}
+
+
+def _near_floor(profile: Profile, shape: tuple[int, int]) -> np.ndarray | np.uint8:
+    """255 on the calibrated floor cells and one cell around them (a hand reaches in over the
+    floor; the table beyond the box is none of the reader's business), else 0; 255 everywhere
+    for a profile without a floor grid."""
+    if profile.floor_cells is None:
+        return np.uint8(255)
+    key = (id(profile), shape)
+    hit = _FLOOR_CACHE.get(key)
+    if hit is None or hit[0] is not profile:
+        if len(_FLOOR_CACHE) > 8:
+            _FLOOR_CACHE.clear()
+        grid = cv2.dilate(np.array(profile.floor_cells, np.uint8) * 255, np.ones((3, 3), np.uint8))
+        hit = _FLOOR_CACHE[key] = (profile, cv2.resize(grid, (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST))
+    return hit[1]
+
+
+def _warm_edge(labels: np.ndarray, mask: np.ndarray) -> bool:
+    """Whether a die's pink pixels hug its yellow frog as a thin line (within 2 px of it, and
+    hardly any 3 px thick: the warm blend at a bright yellow frog's edge), as what is left of a
+    pink half of a frog does not."""
+    pink = ((labels == PINK) & (mask > 0)).view(np.uint8)
+    near = cv2.dilate(((labels == YELLOW) & (mask > 0)).view(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    n = np.count_nonzero(pink)
+    thick = np.count_nonzero(cv2.erode(pink, np.ones((3, 3), np.uint8)))
+    return np.count_nonzero(pink.view(bool) & near) >= 0.8 * n and thick <= 0.1 * n
+
+
+def _whole_top(work: Work, full: bool) -> float:
+    """Pixels a whole flat die's top shows inside its rim (as :func:`_die` shrinks it), at full
+    resolution when ``full`` else at the working scale."""
+    k = max(0.3, 1.0 - 0.16 * work.side / max(1.0, np.sqrt(work.top_area)))
+    return k * k * work.top_area * (work.factor**2 if full else 1)

@@ -10,7 +10,9 @@ and not re-roll any dice*. :class:`RollTracker` watches the frame stream for tha
    be seen in most frames and takes its most frequent face, so one noisy frame changes nothing.
 3. **Compare** with the dice as last settled: more dice → a roll (:class:`RollSettled`); a
    settled die moved or changed face → ``knocked_die``; a fourth roll, fewer than six dice
-   after the third, dice moved without a new one (``no_new_die``) → :class:`Violation`;
+   after the third, dice moved without a new one (``no_new_die``) → :class:`Violation`
+   (fewer than six after the last roll also makes that reading uncertain: a die may lie
+   hidden in shade);
    nothing changed (a hand, a card tossed in) → :class:`RollCancelled`.
 
 The tracker is pure logic over ``(t_us, frame)`` and takes the dice reader as a parameter
@@ -364,6 +366,9 @@ class RollTracker:
             return [BoxCleared(t_us)]
         if added > 0:
             self.roll += 1
+            if self.roll >= s.rolls and len(after) < s.dice:  # all dice are cast by now: one may lie hidden
+                why = f"{len(after)} of the {s.dice} dice thrown seen (one hidden in shade?)"
+                new = _replace(new, status="uncertain", reasons=(*getattr(new, "reasons", ()), why))
             self.reading = new
             events = started + [RollSettled(t_us, new, self.roll, added)]
             if self.roll > 1 and moved:

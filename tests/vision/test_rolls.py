@@ -322,3 +322,14 @@ def test_settings_from_a_config_table():
     assert TrackerSettings.from_mapping({"settle_frames": "3", "motion_fraction": 0.01}).settle_frames == 3
     with pytest.raises(RigError, match="unknown setting"):
         TrackerSettings.from_mapping({"setle_frames": 3})
+
+
+def test_a_die_missing_after_the_last_roll_makes_the_reading_uncertain():
+    table = Table()
+    table.roll(("blue", 60, 60), ("pink", 160, 60))
+    table.roll(("yellow", 260, 60), ("blank", 360, 60))
+    assert table.of(RollSettled)[-1].reading.status == "ok"  # after roll 2, any count is possible
+    table.roll(("blank", 60, 200))  # the sixth die lies hidden: the reader sees five
+    last = table.of(RollSettled)[-1]
+    assert last.roll == 3 and last.reading.status == "uncertain"
+    assert last.reading.reasons == ("5 of the 6 dice thrown seen (one hidden in shade?)",)

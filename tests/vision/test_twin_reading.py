@@ -103,3 +103,70 @@ def test_profiles_with_four_or_five_wall_numbers_load(virtual_profile, tmp_path)
     (tmp_path / "bad.toml").write_text(bad)
     with pytest.raises(ValueError, match="four or five"):
         Profile.load(tmp_path / "bad.toml")
+
+
+def test_fewer_dice_than_thrown_is_never_ok(virtual_profile):
+    """A die lost in a wall's deep shadow while five read right: the game knows six were cast."""
+    from rig.vision.dice import read_dice
+    from rig.vision.render import LIGHTINGS, PlacedDie, Scene, render_scene
+
+    faces = ["blue", "pink", "yellow", "blank", "pink+blue"]  # five seen; the sixth lies unseen
+    scene = Scene(dice=tuple(PlacedDie(f, 110 + 140 * (i % 3), 140 + 200 * (i // 3), 17 * i)
+                             for i, f in enumerate(faces)), lighting=LIGHTINGS["neutral"])
+    frame = render_scene(scene, seed=7)
+    assert read_dice(frame, virtual_profile).ok  # nothing on the frame says a die is missing
+    short = read_dice(frame, virtual_profile, thrown=6)
+    assert short.status == "uncertain" and short.faces == sorted(faces)
+    assert short.reasons == ("5 of the 6 dice thrown seen (one hidden in shade?)",)
+    assert read_dice(frame, virtual_profile, thrown=5).ok
+
+
+def _top(labels: np.ndarray, x0: int, y0: int, w: int, h: int, frog: int = 9) -> tuple[int, int]:
+    """A die top of ``w`` x ``h`` working px with a yellow frog ``frog`` px square at its middle;
+    returns the frog's corner."""
+    from rig.vision.pixel_classes import YELLOW
+
+    labels[y0 : y0 + h, x0 : x0 + w] = BODY
+    fx, fy = x0 + (w - frog) // 2, y0 + (h - frog) // 2
+    labels[fy : fy + frog, fx : fx + frog] = YELLOW
+    return fx, fy
+
+
+def _read(labels: np.ndarray, profile):
+    from rig.vision.dice import read_labels
+
+    return read_labels(Work(labels, np.zeros((*labels.shape, 3), np.uint8), 1, 20.0, profile.top_area * 400), profile)
+
+
+def test_a_yellow_frogs_warm_edge_is_not_an_unclear_pink_half(virtual_profile):
+    from rig.vision.pixel_classes import PINK
+
+    edge = np.full((60, 80), BG, np.uint8)
+    fx, fy = _top(edge, 30, 20, 19, 19)
+    edge[fy : fy + 9, fx + 9] = PINK  # the warm blend along the frog's right edge and part of its foot
+    edge[fy + 9, fx + 5 : fx + 9] = PINK
+    reading = _read(edge, virtual_profile)
+    assert reading.faces == ["yellow"] and reading.ok, reading.reasons
+    half = np.full((60, 80), BG, np.uint8)
+    fx, fy = _top(half, 30, 20, 19, 19)
+    half[fy + 2 : fy + 6, fx + 9 : fx + 12] = PINK  # as much pink, but reaching out from the frog: a pink half
+    half[fy + 3, fx + 12] = PINK
+    assert any(r.startswith("unclear pink") for r in _read(half, virtual_profile).reasons)
+    hugging = np.full((60, 80), BG, np.uint8)
+    fx, fy = _top(hugging, 30, 20, 19, 19)
+    hugging[fy + 2 : fy + 6, fx + 6 : fx + 9] = PINK  # all within 2 px of yellow, but a blob: what is left of a half
+    assert any(r.startswith("unclear pink") for r in _read(hugging, virtual_profile).reasons)
+
+
+def test_a_frog_on_a_top_half_in_shade_is_not_of_unusual_size(virtual_profile):
+    from rig.vision.pixel_classes import YELLOW
+
+    shaded = np.full((60, 80), BG, np.uint8)
+    _top(shaded, 30, 20, 19, 19)
+    shaded[23:32, 35:44] = YELLOW  # the frog, wholly lit ...
+    shaded[32:39, 30:49] = EDGE  # ... and the lower third of the top in a wall's shade: the frog's share grows
+    reasons = _read(shaded, virtual_profile).reasons
+    assert not any("unusual size" in r for r in reasons), reasons
+    big = np.full((60, 80), BG, np.uint8)
+    _top(big, 30, 20, 19, 19, frog=13)  # a whole top with a frog too big for one: still flagged
+    assert any("yellow frog of unusual size" in r for r in _read(big, virtual_profile).reasons)
