@@ -13,8 +13,8 @@ The first nets (git show 6a52325:calibration/dicenet_find.onnx, ...dicenet_read.
 scratch by two runs, ``--only finder`` (2 threads, about 15 minutes) and ``--only reader --threads 1
 --mine-with OLD --mine-crop 32`` (about 30 minutes on one core) where OLD is the 32 px reader before it
 (``git show 6601d25:calibration/dicenet_read.onnx``; the dice it misreads are drawn more often).
-Issue 25 went on from those (``--start DIR``, DIR holding them), with scale augmentation, on one
-thread under ``nice`` (the machine shared; seed 0):
+Issue 25's attempt (not shipped: docs/games.md, "Retrained with scale augmentation") went on from
+those (``--start DIR``, DIR holding them) with scale augmentation, on one thread under ``nice`` (seed 0):
 
     OMP_NUM_THREADS=1 nice .venv/bin/python scripts/train_dicenet.py --only finder --start DIR --lr 1.5e-3 \
         --finder-epochs 14 --sizes 9,30 --lowres 0.5 --distract 0.3 --threads 1 --out OUT    # 21 min
@@ -43,6 +43,8 @@ from torch import nn
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from onnx_weights import load_onnx  # noqa: E402 - scripts/, beside this one
+from tune_dicenet import validation_report  # noqa: E402
 from rig.bench.pips import DEFAULT_COLOUR_DATA, DEFAULT_DATA, Photo, load_photos  # noqa: E402
 from rig.vision.dicenet import (CROP, FIND_LONG, FIND_WEIGHTS, READ_WEIGHTS, STRIDE, crop_die,  # noqa: E402
                                 crop_matrix)
@@ -63,33 +65,6 @@ def load(folder: Path, any_name: bool) -> list[tuple[Photo, np.ndarray, np.ndarr
                         np.float32).reshape(-1, 4)
         out.append((photo, image, dice))
     return out
-
-
-def validation_report(sets: dict[str, list], folder: Path, crop: int) -> None:
-    """Found / read right / silent wrong / flagged on the validation slice, for a grid of the flag
-    thresholds (the ``[anydie]`` find_ok and read_ok), with the nets in ``folder``."""
-    from dataclasses import replace
-
-    from rig.bench.pips import evaluate_find
-    from rig.vision.anydie import AnyDieParams
-    from rig.vision.dicenet import DiceNet, read_dice
-
-    cv2.setNumThreads(1)
-    nets = DiceNet(folder / FIND_WEIGHTS.name, folder / READ_WEIGHTS.name, crop=crop)
-    base = AnyDieParams()
-    for name, photos in sets.items():
-        images = {p.path: image for p, image, _ in photos}
-        print(f"\n{name}: {len(photos)} validation photos")
-        for keep in (0.3, 0.4, 0.45, 0.5, 0.6):
-            for find_ok in (0.5, 0.6, 0.7):
-                for read_ok in (0.8, 0.9, 0.95):
-                    p = replace(base, find_keep=keep, find_ok=find_ok, read_ok=read_ok)
-                    cm, extra, ms, f = evaluate_find([ph for ph, _, _ in photos], p, images,
-                                                     reader=lambda frame, q: read_dice(frame, q, nets))
-                    found = cm.total - sum(cm.missed)
-                    print(f"keep {keep:.2f} find_ok {find_ok:.2f} read_ok {read_ok:.2f}: found {found / cm.total:.3f} "
-                          f"right {cm.correct / cm.total:.3f} extra {extra} silent {f.silent} "
-                          f"flagged {f.flagged_wrong}w/{f.flagged_right}r of {found}  {ms:.1f} ms")
 
 
 # ---------------------------------------------------------------- augmentation
@@ -304,27 +279,6 @@ def block(cin: int, cout: int, stride: int = 1, dilation: int = 1, folded: bool 
         return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, dilation, dilation), nn.ReLU(inplace=True))
     return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, dilation, dilation, bias=False), nn.BatchNorm2d(cout),
                          nn.ReLU(inplace=True))
-
-
-def load_onnx(net: nn.Module, path: Path) -> nn.Module:
-    """``net`` (built ``folded``) with the weights of the exported net ``path``: its convolutions in order,
-    its dense layers and head by name."""
-    import onnx
-    from onnx import numpy_helper
-
-    model = onnx.load(str(path))
-    init = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in model.graph.initializer}
-    convs = [n for n in model.graph.node if n.op_type == "Conv"]
-    mine = [m for m in net.modules() if isinstance(m, nn.Conv2d)]
-    assert len(convs) == len(mine), f"{path}: {len(convs)} convolutions, the net has {len(mine)}"
-    state = {}
-    names = {id(m): k for k, m in net.named_modules()}
-    for node, conv in zip(convs, mine):
-        state[f"{names[id(conv)]}.weight"], state[f"{names[id(conv)]}.bias"] = init[node.input[1]], init[node.input[2]]
-    state.update({k: v for k, v in init.items() if k in dict(net.named_parameters())})
-    net.load_state_dict(state)
-    print(f"started from {path}")
-    return net
 
 
 class Finder(nn.Module):

@@ -107,6 +107,33 @@ def line(s: dict) -> str:
             f"{100 * s['frames_flagged'] / s['frames']:.0f} % silent frames {s['frames_silent']}")
 
 
+def validation_report(sets: dict[str, list], folder: Path, crop: int) -> None:
+    """Found / read right / silent wrong / flagged on the validation slice, for a grid of the flag
+    thresholds (the ``[anydie]`` find_ok and read_ok), with the nets in ``folder``."""
+    from dataclasses import replace
+
+    from rig.bench.pips import evaluate_find
+    from rig.vision.anydie import AnyDieParams
+    from rig.vision.dicenet import DiceNet, read_dice
+
+    cv2.setNumThreads(1)
+    nets = DiceNet(folder / FIND_WEIGHTS.name, folder / READ_WEIGHTS.name, crop=crop)
+    base = AnyDieParams()
+    for name, photos in sets.items():
+        images = {p.path: image for p, image, _ in photos}
+        print(f"\n{name}: {len(photos)} validation photos")
+        for keep in (0.3, 0.4, 0.45, 0.5, 0.6):
+            for find_ok in (0.5, 0.6, 0.7):
+                for read_ok in (0.8, 0.9, 0.95):
+                    p = replace(base, find_keep=keep, find_ok=find_ok, read_ok=read_ok)
+                    cm, extra, ms, f = evaluate_find([ph for ph, _, _ in photos], p, images,
+                                                     reader=lambda frame, q: read_dice(frame, q, nets))
+                    found = cm.total - sum(cm.missed)
+                    print(f"keep {keep:.2f} find_ok {find_ok:.2f} read_ok {read_ok:.2f}: found {found / cm.total:.3f} "
+                          f"right {cm.correct / cm.total:.3f} extra {extra} silent {f.silent} "
+                          f"flagged {f.flagged_wrong}w/{f.flagged_right}r of {found}  {ms:.1f} ms")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nets", type=Path, default=FIND_WEIGHTS.parent)
