@@ -1,16 +1,29 @@
 """Train the learned pip-dice reader (rig.vision.dicenet): the finder net and the pip-count net.
 
-    .venv/bin/pip install -e '.[train]'        # torch (CPU) and onnx, for training only
+    .venv/bin/python -m pip install torch==2.13.0 onnx   # CPU torch and onnx, for training only
     .venv/bin/python scripts/train_dicenet.py  # writes calibration/dicenet_find.onnx, dicenet_read.onnx
 
 Only the *tuning* photographs of the two shared sets are used (the held-out ones are skipped by
 name, never opened: rig.bench.pips.load_photos(tuning_only=True)); of those, the photos whose
 crc32(name) % 5 == 1 are kept back as a validation slice for choosing the flag thresholds
-(``--val-report`` prints the figures that choice needs). Seeded (torch.manual_seed, numpy's
-generator); the shipped nets were made by two runs, ``--only finder`` (2 threads, about 15 minutes)
-and ``--only reader --threads 1 --mine-with OLD --mine-crop 32`` (about 30 minutes on one core) where
-OLD is the 32 px reader before it (``git show 6601d25:calibration/dicenet_read.onnx``; the dice it
-misreads are drawn more often).
+(``--val-report`` prints the figures that choice needs; ``scripts/tune_dicenet.py`` the same at every
+scale of ``rig bench vision --game pips --scales``). Seeded (torch.manual_seed, numpy's generator).
+
+The first nets (git show 6a52325:calibration/dicenet_find.onnx, ...dicenet_read.onnx) were made from
+scratch by two runs, ``--only finder`` (2 threads, about 15 minutes) and ``--only reader --threads 1
+--mine-with OLD --mine-crop 32`` (about 30 minutes on one core) where OLD is the 32 px reader before it
+(``git show 6601d25:calibration/dicenet_read.onnx``; the dice it misreads are drawn more often).
+Issue 25's attempt (not shipped: docs/games.md, "Retrained with scale augmentation") went on from
+those (``--start DIR``, DIR holding them) with scale augmentation, on one thread under ``nice`` (seed 0):
+
+    OMP_NUM_THREADS=1 nice .venv/bin/python scripts/train_dicenet.py --only finder --start DIR --lr 1.5e-3 \
+        --finder-epochs 14 --sizes 9,30 --lowres 0.5 --distract 0.3 --threads 1 --out OUT    # 21 min
+    OMP_NUM_THREADS=1 nice .venv/bin/python scripts/train_dicenet.py --only reader --start DIR --lr 1e-3 \
+        --reader-epochs 30 --small 0.4 --threads 1 --out OUT                                 # 16 min
+
+(the finder's dice 9-30 px in its tiles, half the tiles from a photo first shrunk as a farther camera
+sees it, three in ten with a coin, ring, screw, knot, fingertip and card corner drawn in; the reader's
+crops four in ten of dice shrunk to 11-30 px, and pips of dice and drawn things as "not a die").
 """
 
 from __future__ import annotations
@@ -30,6 +43,8 @@ from torch import nn
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from onnx_weights import load_onnx  # noqa: E402 - scripts/, beside this one
+from tune_dicenet import validation_report  # noqa: E402
 from rig.bench.pips import DEFAULT_COLOUR_DATA, DEFAULT_DATA, Photo, load_photos  # noqa: E402
 from rig.vision.dicenet import (CROP, FIND_LONG, FIND_WEIGHTS, READ_WEIGHTS, STRIDE, crop_die,  # noqa: E402
                                 crop_matrix)
@@ -50,33 +65,6 @@ def load(folder: Path, any_name: bool) -> list[tuple[Photo, np.ndarray, np.ndarr
                         np.float32).reshape(-1, 4)
         out.append((photo, image, dice))
     return out
-
-
-def validation_report(sets: dict[str, list], folder: Path, crop: int) -> None:
-    """Found / read right / silent wrong / flagged on the validation slice, for a grid of the flag
-    thresholds (the ``[anydie]`` find_ok and read_ok), with the nets in ``folder``."""
-    from dataclasses import replace
-
-    from rig.bench.pips import evaluate_find
-    from rig.vision.anydie import AnyDieParams
-    from rig.vision.dicenet import DiceNet, read_dice
-
-    cv2.setNumThreads(1)
-    nets = DiceNet(folder / FIND_WEIGHTS.name, folder / READ_WEIGHTS.name, crop=crop)
-    base = AnyDieParams()
-    for name, photos in sets.items():
-        images = {p.path: image for p, image, _ in photos}
-        print(f"\n{name}: {len(photos)} validation photos")
-        for keep in (0.3, 0.4, 0.45, 0.5, 0.6):
-            for find_ok in (0.5, 0.6, 0.7):
-                for read_ok in (0.8, 0.9, 0.95):
-                    p = replace(base, find_keep=keep, find_ok=find_ok, read_ok=read_ok)
-                    cm, extra, ms, f = evaluate_find([ph for ph, _, _ in photos], p, images,
-                                                     reader=lambda frame, q: read_dice(frame, q, nets))
-                    found = cm.total - sum(cm.missed)
-                    print(f"keep {keep:.2f} find_ok {find_ok:.2f} read_ok {read_ok:.2f}: found {found / cm.total:.3f} "
-                          f"right {cm.correct / cm.total:.3f} extra {extra} silent {f.silent} "
-                          f"flagged {f.flagged_wrong}w/{f.flagged_right}r of {found}  {ms:.1f} ms")
 
 
 # ---------------------------------------------------------------- augmentation
@@ -110,11 +98,37 @@ def jitter_colour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return img
 
 
-def finder_sample(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator):
-    """A FIND_SIZE tile of the photo turned, flipped, scaled, shifted; heat map and size targets."""
+def finder_sample(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator, sizes: tuple[float, float] = (0.0, 0.0),
+                  lowres: float = 0.0, distract: float = 0.0):
+    """A FIND_SIZE tile of the photo turned, flipped, scaled, shifted; heat map and size targets.
+
+    ``sizes``: the dice's side in the tile, finder px, drawn log-uniformly from this range (0, 0: the photo
+    scaled to FIND_LONG, x0.65-1.5, as the first nets were trained); ``lowres``: how often the photo is first
+    shrunk (area) as a camera farther away sees it, the tile then scaled from that (1-2.5 times, or up to
+    1.25 times up); ``distract``: how often a coin, ring, screw, knot, fingertip and card corner
+    (:mod:`rig.bench.distractors`, 0.7-1.7 dice) are drawn in first, as things the heat map must not mark."""
     h, w = image.shape[:2]
-    s = FIND_LONG / max(h, w) * math.exp(rng.uniform(math.log(0.65), math.log(1.5)))
-    cx, cy = rng.uniform(0.3, 0.7) * w, rng.uniform(0.3, 0.7) * h
+    typical = float(np.median(dice[:, 2])) if len(dice) else max(h, w) / 16
+    if distract and rng.random() < distract:
+        from rig.bench.distractors import add_distractors
+        image = image.copy()
+        add_distractors(image, [(x - d / 2, y - d / 2, d, d) for x, y, d, _ in dice],
+                        min(typical * rng.uniform(0.7, 1.7), min(h, w) / 3), rng)
+    if sizes[1] > 0:
+        s = math.exp(rng.uniform(math.log(sizes[0]), math.log(sizes[1]))) / typical
+    else:
+        s = FIND_LONG / max(h, w) * math.exp(rng.uniform(math.log(0.65), math.log(1.5)))
+    if lowres and rng.random() < lowres:
+        g = min(1.0, s * math.exp(rng.uniform(math.log(0.8), math.log(2.5))))  # the farther camera's frame
+        if g < 0.95:
+            image = cv2.resize(image, (max(1, round(w * g)), max(1, round(h * g))), interpolation=cv2.INTER_AREA)
+            dice = dice * np.array([g, g, g, 1], np.float32)
+            h, w, s = image.shape[0], image.shape[1], s / g
+    if len(dice) and sizes[1] > 0 and rng.random() < 0.6:  # near a die (a tile of large dice may hold none)
+        x, y = dice[rng.integers(len(dice)), :2] + rng.normal(0, 0.25 * FIND_SIZE / s, 2)
+        cx, cy = float(np.clip(x, 0, w)), float(np.clip(y, 0, h))
+    else:
+        cx, cy = rng.uniform(0.3, 0.7) * w, rng.uniform(0.3, 0.7) * h
     m = cv2.getRotationMatrix2D((cx, cy), rng.uniform(0, 360), s)
     if rng.random() < 0.5:
         m[0] = -m[0]
@@ -199,14 +213,36 @@ def extra_colour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def reader_sample(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator, pick: int | None = None,
-                  tilt: float = 0.0, crop: int = CROP):
+                  tilt: float = 0.0, crop: int = CROP, small: float = 0.0):
     """A die crop (its pips as label) jittered in place, size and angle, or, one time in four,
     a crop away from every die (label 0); one die in six is a drawn one (:func:`drawn_die`).
     ``pick``: that die (not a drawn one, not a crop away); ``tilt``: perspective warps and extra colour;
-    ``crop``: the crop's side, px."""
+    ``crop``: the crop's side, px; ``small``: how often the photo is first shrunk (area, or bilinear one
+    time in three) so that its dice are 11-30 px, as a farther camera sees them, and also how often a
+    crop is of a pip of a die (a pyramid level too fine) or of a drawn coin, ring, screw, knot,
+    fingertip or card corner (:mod:`rig.bench.distractors`), label 0."""
     if pick is None and rng.random() < 0.12:
         image, dice = drawn_die(rng)
     typical = float(np.median(dice[:, 2])) if len(dice) else 40.0
+    if small and rng.random() < small:
+        g = rng.uniform(11, 30) / typical
+        if g < 0.95:
+            h, w = image.shape[:2]
+            mode = cv2.INTER_LINEAR if rng.random() < 0.33 else cv2.INTER_AREA
+            image = cv2.resize(image, (max(1, round(w * g)), max(1, round(h * g))), interpolation=mode)
+            dice, typical = dice * np.array([g, g, g, 1], np.float32), typical * g
+    if pick is None and small and len(dice) and rng.random() < small / 3:
+        x, y, side, _ = dice[rng.integers(len(dice))]  # one pip of it, as a too fine level sees a die
+        x, y = x + rng.uniform(-0.3, 0.3) * side, y + rng.uniform(-0.3, 0.3) * side
+        return _read_crop(image, x, y, side * rng.uniform(0.25, 0.5), 0, rng, tilt, crop)
+    if pick is None and small and rng.random() < small / 4:
+        from rig.bench.distractors import add_distractors
+        image = image.copy()
+        drawn = add_distractors(image, [(x - d / 2, y - d / 2, d, d) for x, y, d, _ in dice],
+                                min(typical * rng.uniform(0.7, 1.7), min(image.shape[:2]) / 3), rng)
+        if drawn:
+            bx, by, bw, _ = drawn[rng.integers(len(drawn))][1]
+            return _read_crop(image, bx + bw / 2, by + bw / 2, bw * rng.uniform(0.8, 1.2), 0, rng, tilt, crop)
     if pick is None and (rng.random() < 0.25 or not len(dice)):
         h, w = image.shape[:2]
         for _ in range(20):
@@ -237,7 +273,10 @@ def _read_crop(image: np.ndarray, x: float, y: float, side: float, label: int, r
 
 # ---------------------------------------------------------------- nets
 
-def block(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
+def block(cin: int, cout: int, stride: int = 1, dilation: int = 1, folded: bool = False) -> nn.Sequential:
+    """Conv, batch norm, ReLU; ``folded``: conv with a bias, ReLU (the batch norm folded in, as exported)."""
+    if folded:
+        return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, dilation, dilation), nn.ReLU(inplace=True))
     return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, dilation, dilation, bias=False), nn.BatchNorm2d(cout),
                          nn.ReLU(inplace=True))
 
@@ -245,10 +284,11 @@ def block(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequent
 class Finder(nn.Module):
     """Frame (3 x H x W, 0..1) -> heat (sigmoid) and log side, every STRIDE px."""
 
-    def __init__(self) -> None:
+    def __init__(self, folded: bool = False) -> None:
         super().__init__()
-        self.body = nn.Sequential(block(3, 16, 2), block(16, 24, 2), block(24, 24), block(24, 24, dilation=2),
-                                  block(24, 24, dilation=4))
+        f = folded
+        self.body = nn.Sequential(block(3, 16, 2, folded=f), block(16, 24, 2, folded=f), block(24, 24, folded=f),
+                                  block(24, 24, dilation=2, folded=f), block(24, 24, dilation=4, folded=f))
         self.head = nn.Conv2d(24, 2, 1)
         nn.init.constant_(self.head.bias, -2.2)  # start with little heat everywhere (CenterNet's prior)
 
@@ -261,11 +301,11 @@ class Reader(nn.Module):
     """crop x crop die crop (0..1) -> logits of 0 (not a die), 1..6 pips: four conv blocks of ``widths``
     channels, each halving the side, then two dense layers."""
 
-    def __init__(self, crop: int = CROP, widths: tuple[int, ...] = (16, 32, 64, 96)) -> None:
+    def __init__(self, crop: int = CROP, widths: tuple[int, ...] = (16, 32, 64, 96), folded: bool = False) -> None:
         super().__init__()
         layers, cin = [], 3
         for cout in widths:
-            layers += [block(cin, cout), nn.MaxPool2d(2)]
+            layers += [block(cin, cout, folded=folded), nn.MaxPool2d(2)]
             cin = cout
         self.body = nn.Sequential(*layers)
         side = crop // 2 ** len(widths)
@@ -288,17 +328,19 @@ def to_tensor(images: list[np.ndarray]) -> torch.Tensor:
     return torch.from_numpy(np.stack(images).astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
 
 
-def train_finder(photos, epochs: int, rng: np.random.Generator, batch: int = 16) -> Finder:
-    net = Finder()
-    opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
+def train_finder(photos, epochs: int, rng: np.random.Generator, batch: int = 16, start: Path | None = None,
+                 lr: float = 3e-3, **sample) -> Finder:
+    """``start``: go on from that exported finder (else from scratch); ``sample``: :func:`finder_sample`'s options."""
+    net = Finder() if start is None else load_onnx(Finder(folded=True), start)
+    opt = torch.optim.AdamW(net.parameters(), lr, weight_decay=1e-4)
     steps = epochs * math.ceil(4 * len(photos) / batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.15)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=0.15)
     t0 = time.time()
     for epoch in range(epochs):
         order = np.concatenate([rng.permutation(len(photos)) for _ in range(4)])
         total = 0.0
         for i in range(0, len(order) - batch + 1, batch):
-            samples = [finder_sample(photos[j][1], photos[j][2], rng) for j in order[i:i + batch]]
+            samples = [finder_sample(photos[j][1], photos[j][2], rng, **sample) for j in order[i:i + batch]]
             x = to_tensor([s[0] for s in samples])
             heat, size, mask = (torch.from_numpy(np.stack([s[k] for s in samples])) for k in (1, 2, 3))
             out = net(x)
@@ -337,20 +379,22 @@ def die_weights(photos, hard: float, mine_with: Path, mine_crop: int) -> np.ndar
 
 def train_reader(photos, epochs: int, rng: np.random.Generator, per_epoch: int = 6000, batch: int = 64,
                  tilt: float = 0.0, hard: float | None = None, mine_with: Path = READ_WEIGHTS,
-                 mine_crop: int = CROP, crop: int = CROP, widths: tuple[int, ...] = (16, 32, 64, 96)) -> Reader:
-    """``hard``: None draws photos evenly, else dice by :func:`die_weights` (negatives and drawn dice as before)."""
-    net = Reader(crop, widths)
+                 mine_crop: int = CROP, crop: int = CROP, widths: tuple[int, ...] = (16, 32, 64, 96),
+                 start: Path | None = None, lr: float = 3e-3, small: float = 0.0) -> Reader:
+    """``hard``: None draws photos evenly, else dice by :func:`die_weights` (negatives and drawn dice as before);
+    ``start``: go on from that exported reader; ``small``: :func:`reader_sample`'s."""
+    net = Reader(crop, widths) if start is None else load_onnx(Reader(crop, widths, folded=True), start)
     index = [(i, k) for i, p in enumerate(photos) for k in range(len(p[2]))]
     weights = die_weights(photos, hard, mine_with, mine_crop) if hard is not None else None
 
     def sample():
         if weights is None or rng.random() < 0.37:
-            return reader_sample(*photos[rng.integers(len(photos))][1:], rng, tilt=tilt, crop=crop)
+            return reader_sample(*photos[rng.integers(len(photos))][1:], rng, tilt=tilt, crop=crop, small=small)
         i, k = index[rng.choice(len(index), p=weights)]
-        return reader_sample(*photos[i][1:], rng, pick=k, tilt=tilt, crop=crop)
+        return reader_sample(*photos[i][1:], rng, pick=k, tilt=tilt, crop=crop, small=small)
 
-    opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=epochs * (per_epoch // batch), pct_start=0.15)
+    opt = torch.optim.AdamW(net.parameters(), lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=epochs * (per_epoch // batch), pct_start=0.15)
     lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
     t0 = time.time()
     for epoch in range(epochs):
@@ -397,6 +441,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mine-crop", type=int, default=CROP, help="the crop side (px) of the --mine-with net")
     parser.add_argument("--crop", type=int, default=CROP, help="the reader's crop side, px (a multiple of 16)")
     parser.add_argument("--widths", default="16,32,64,96", help="the reader's conv channels, block by block")
+    parser.add_argument("--start", type=Path, default=None, metavar="DIR",
+                        help="go on from the exported nets in DIR (e.g. calibration) instead of from scratch")
+    parser.add_argument("--lr", type=float, default=3e-3, help="the peak learning rate")
+    parser.add_argument("--sizes", default="0,0", help="finder tiles: the dice's side range, finder px (0,0: the "
+                        "photo at FIND_LONG x0.65-1.5)")
+    parser.add_argument("--lowres", type=float, default=0.0, help="finder tiles: how often from a shrunk photo")
+    parser.add_argument("--distract", type=float, default=0.0, help="finder tiles: how often with things drawn in")
+    parser.add_argument("--small", type=float, default=0.0,
+                        help="reader crops: how often of dice shrunk to 11-30 px (and of pips, drawn things: label 0)")
     parser.add_argument("--val-report", action="store_true",
                         help="no training: the flag thresholds' figures on the validation slice, nets from --out")
     args = parser.parse_args(argv)
@@ -411,12 +464,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(photos)} training photos, {sum(len(p[2]) for p in photos)} dice (validation slice kept back)")
     args.out.mkdir(parents=True, exist_ok=True)
     if args.only in (None, "finder"):
-        finder = train_finder(photos, args.finder_epochs, rng)
+        finder = train_finder(photos, args.finder_epochs, rng, start=args.start and args.start / FIND_WEIGHTS.name,
+                              lr=args.lr, sizes=tuple(float(v) for v in args.sizes.split(",")), lowres=args.lowres,
+                              distract=args.distract)
         export(finder, torch.zeros(1, 3, 192, 256), args.out / FIND_WEIGHTS.name, dynamic=True)
     if args.only in (None, "reader"):
         reader = train_reader(photos, args.reader_epochs, rng, tilt=args.tilt, hard=args.hard,
                               mine_with=args.mine_with, mine_crop=args.mine_crop, crop=args.crop,
-                              widths=tuple(int(w) for w in args.widths.split(",")))
+                              widths=tuple(int(w) for w in args.widths.split(",")),
+                              start=args.start and args.start / READ_WEIGHTS.name, lr=args.lr, small=args.small)
         export(reader, torch.zeros(1, 3, args.crop, args.crop), args.out / READ_WEIGHTS.name, dynamic=False)
     return 0
 

@@ -11,7 +11,7 @@ its pips read right) or not (a drawn thing, a pip taken for a die, a die misread
 (ridge, Newton steps, the two kinds weighted alike) is fitted on the photos whose crc32(name) % 5 != 1;
 the rest choose ``[anydie] check_ok``: the largest threshold that flags at most ``--budget`` of the
 right ``ok`` dice there. Deterministic (seeded drawing, no random start). The features are cached in
-~/.cache/rig/diecheck-features.npz (``--fresh`` reads the photos again).
+~/.cache/rig/diecheck-features-CRC.npz (CRC: the nets') (``--fresh`` reads the photos again).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from rig.bench.pips import DEFAULT_COLOUR_DATA, DEFAULT_DATA, SCALES, LabelledDi
 from rig.games.banana.render import render_start_roll  # noqa: E402
 from rig.vision.anydie_params import AnyDieParams  # noqa: E402
 from rig.vision.diecheck import WEIGHTS, DieCheck, candidate_features  # noqa: E402
-from rig.vision.dicenet import DiceNet, judge  # noqa: E402
+from rig.vision.dicenet import FIND_WEIGHTS, READ_WEIGHTS, DiceNet, judge  # noqa: E402
 
 RENDERED, RENDER_SEED = 300, 1000  # rendered start rolls (seeds 1000-1299; the benchmarks' are 0-99)
 CACHE = Path.home() / ".cache" / "rig" / "diecheck-features.npz"
@@ -43,10 +43,10 @@ CACHE = Path.home() / ".cache" / "rig" / "diecheck-features.npz"
 KINDS = ("right", "drawn thing", "a pip or part of a die", "die misread", "nothing labelled")
 
 
-def examples(seed: int = 1) -> tuple[np.ndarray, ...]:
+def examples(seed: int = 1, nets_dir: Path = FIND_WEIGHTS.parent) -> tuple[np.ndarray, ...]:
     """Features, right (1/0), validation (1/0), scale and kind (:data:`KINDS`) of every ``ok`` die on the
-    tuning photos."""
-    nets, p = DiceNet(), AnyDieParams()
+    tuning photos, read by the nets in ``nets_dir``."""
+    nets, p = DiceNet(nets_dir / FIND_WEIGHTS.name, nets_dir / READ_WEIGHTS.name), AnyDieParams()
     rng = np.random.default_rng(seed)
     out: list[list] = [[], [], [], [], []]  # features, right, validation, scale, kind
     for folder, any_name in ((DEFAULT_DATA, False), (DEFAULT_COLOUR_DATA, True)):
@@ -116,16 +116,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ridge", type=float, default=10.0)
     parser.add_argument("--fresh", action="store_true", help="read the photos again (not the cached features)")
     parser.add_argument("--out", type=Path, default=WEIGHTS)
+    parser.add_argument("--nets", type=Path, default=FIND_WEIGHTS.parent, help="the folder of the pip nets to check")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     t0 = time.time()
-    if CACHE.exists() and not args.fresh:
-        with np.load(CACHE) as c:
+    # the features are the nets': cached per pair of nets
+    key = zlib.crc32(b"".join((args.nets / w.name).read_bytes() for w in (FIND_WEIGHTS, READ_WEIGHTS)))
+    cache = CACHE.with_name(f"{CACHE.stem}-{key:08x}.npz")
+    if cache.exists() and not args.fresh:
+        with np.load(cache) as c:
             x, y, val, scale, kind = c["x"], c["y"], c["val"], c["scale"], c["kind"]
     else:
-        x, y, val, scale, kind = examples()
-        CACHE.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(CACHE, x=x, y=y, val=val, scale=scale, kind=kind)
+        x, y, val, scale, kind = examples(nets_dir=args.nets)
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(cache, x=x, y=y, val=val, scale=scale, kind=kind)
     print(f"{len(y)} ok dice ({int(y.sum())} right, {int((1 - y).sum())} not), {int(val.sum())} for validation "
           f"({time.time() - t0:.0f} s reading)")
     check = fit(x[~val], y[~val], args.ridge)

@@ -1,0 +1,165 @@
+"""Compare pip nets and choose the ``[anydie]`` flag thresholds on the *tuning* photos at every scale.
+
+    .venv/bin/python scripts/tune_dicenet.py --nets calibration                  # the shipped nets
+    .venv/bin/python scripts/tune_dicenet.py --nets DIR --check DIR/diecheck.npz --grid
+
+Only the tuning photographs of the two shared sets are read (held-out ones are skipped by name, never
+opened). Each is seen at the scales of ``rig bench vision --game pips --scales`` (rig.bench.pips.scaled_frame),
+read with no size hint (the pyramid coarse to fine, as by default); the nets' candidates are kept (cached
+in ~/.cache/rig/tune-dicenet/, keyed by the nets' bytes), and each set of thresholds judges them again as
+rig.vision.dicenet.read_dice does. Printed per set and scale, for all tuning photos and for the validation
+slice (crc32(name) % 5 == 1, which the nets and the check were not fitted on): found, read right, silent
+wrong (of found), dice flagged, frames flagged, as in the benchmark. ``--grid``: find_ok, read_ok, one_ok
+and check_ok over a small grid, on the validation slice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import pickle
+import sys
+import zlib
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rig.bench.pips import DEFAULT_COLOUR_DATA, DEFAULT_DATA, SCALES, load_photos, scaled_frame  # noqa: E402
+from rig.vision import diecheck  # noqa: E402
+from rig.vision.anydie_params import AnyDieParams  # noqa: E402
+from rig.vision.dicenet import FIND_WEIGHTS, OVERLAP, READ_WEIGHTS, DiceNet, _flag, crowded, judge, second_opinion  # noqa: E402
+
+CACHE = Path.home() / ".cache" / "rig" / "tune-dicenet"
+
+
+def candidates(nets_dir: Path, floor: float) -> dict:
+    """{(set, scale): [(validation, labelled dice, cut boxes, candidates)]} for the tuning photos."""
+    key = hashlib.sha1(b"".join((nets_dir / w.name).read_bytes() for w in (FIND_WEIGHTS, READ_WEIGHTS))
+                       + f"{floor}".encode()).hexdigest()[:16]
+    path = CACHE / f"{key}.pkl"
+    if path.exists():
+        return pickle.loads(path.read_bytes())
+    cv2.setNumThreads(1)
+    nets = DiceNet(nets_dir / FIND_WEIGHTS.name, nets_dir / READ_WEIGHTS.name)
+    out: dict = {}
+    for name, folder, any_name in (("white", DEFAULT_DATA, False), ("coloured", DEFAULT_COLOUR_DATA, True)):
+        for photo in load_photos(folder, any_name=any_name, tuning_only=True):
+            image = cv2.imread(str(photo.path))
+            val = zlib.crc32(photo.path.stem.encode()) % 5 == 1
+            for factor in SCALES:
+                shown, frame, cut = scaled_frame(photo, image, factor)
+                out.setdefault((name, factor), []).append((val, shown.dice, cut, nets.candidates(frame, floor)))
+    CACHE.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(pickle.dumps(out))
+    return out
+
+
+def judged(cands, p: AnyDieParams, cut) -> list:
+    """rig.vision.dicenet.read_dice on cached candidates, dice in the cut dice's boxes left out."""
+    kept = [(c, d) for c in cands for d in [judge(c, p)] if d is not None]
+    dice = second_opinion(kept, p)
+    centres = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2, d.box[2]) for d in dice]
+    dice = [_flag(d, "overlap") if crowded(*c, centres, OVERLAP) else d for d, c in zip(dice, centres)]
+    grown = [(x - 0.3 * max(w, h), y - 0.3 * max(w, h), w + 0.6 * max(w, h), h + 0.6 * max(w, h)) for x, y, w, h in
+             (c.box for c in cut)]
+    return [d for d in dice if not any(bx <= d.box[0] + d.box[2] / 2 <= bx + bw and by <= d.box[1] + d.box[3] / 2 <= by + bh
+                                       for bx, by, bw, bh in grown)]
+
+
+def score(rows, p: AnyDieParams) -> dict:
+    """Counts as rig.bench.pip_scores.evaluate_frames makes them."""
+    n = found = right = silent = flagged = frames_flagged = frames_silent = 0
+    for _, dice, cut, cands in rows:
+        got = judged(cands, p, cut)
+        used, wrong_frame = set(), False
+        for die in dice:
+            x, y, w, h = die.box
+            cx, cy = x + w / 2, y + h / 2
+            hit = next((i for i, f in enumerate(got) if i not in used
+                        and f.box[0] <= cx <= f.box[0] + f.box[2] and f.box[1] <= cy <= f.box[1] + f.box[3]), None)
+            n += 1
+            if hit is None:
+                wrong_frame = True
+                continue
+            used.add(hit)
+            found += 1
+            wrong, flag = got[hit].pips != die.pips, got[hit].count.status != "ok"
+            right += not wrong
+            silent += wrong and not flag
+            flagged += flag
+            wrong_frame |= wrong
+        ff = any(d.count.status != "ok" for d in got) or len(got) != len(dice)
+        frames_flagged += ff
+        frames_silent += wrong_frame and not ff
+    return dict(n=n, found=found, right=right, silent=silent, flagged=flagged, frames=len(rows),
+                frames_flagged=frames_flagged, frames_silent=frames_silent)
+
+
+def line(s: dict) -> str:
+    f = max(1, s["found"])
+    return (f"found {100 * s['found'] / s['n']:.1f} right {100 * s['right'] / s['n']:.1f} silent "
+            f"{100 * s['silent'] / f:.2f} % ({s['silent']}) flagged {100 * s['flagged'] / f:.1f} frames flagged "
+            f"{100 * s['frames_flagged'] / s['frames']:.0f} % silent frames {s['frames_silent']}")
+
+
+def validation_report(sets: dict[str, list], folder: Path, crop: int) -> None:
+    """Found / read right / silent wrong / flagged on the validation slice, for a grid of the flag
+    thresholds (the ``[anydie]`` find_ok and read_ok), with the nets in ``folder``."""
+    from dataclasses import replace
+
+    from rig.bench.pips import evaluate_find
+    from rig.vision.anydie import AnyDieParams
+    from rig.vision.dicenet import DiceNet, read_dice
+
+    cv2.setNumThreads(1)
+    nets = DiceNet(folder / FIND_WEIGHTS.name, folder / READ_WEIGHTS.name, crop=crop)
+    base = AnyDieParams()
+    for name, photos in sets.items():
+        images = {p.path: image for p, image, _ in photos}
+        print(f"\n{name}: {len(photos)} validation photos")
+        for keep in (0.3, 0.4, 0.45, 0.5, 0.6):
+            for find_ok in (0.5, 0.6, 0.7):
+                for read_ok in (0.8, 0.9, 0.95):
+                    p = replace(base, find_keep=keep, find_ok=find_ok, read_ok=read_ok)
+                    cm, extra, ms, f = evaluate_find([ph for ph, _, _ in photos], p, images,
+                                                     reader=lambda frame, q: read_dice(frame, q, nets))
+                    found = cm.total - sum(cm.missed)
+                    print(f"keep {keep:.2f} find_ok {find_ok:.2f} read_ok {read_ok:.2f}: found {found / cm.total:.3f} "
+                          f"right {cm.correct / cm.total:.3f} extra {extra} silent {f.silent} "
+                          f"flagged {f.flagged_wrong}w/{f.flagged_right}r of {found}  {ms:.1f} ms")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nets", type=Path, default=FIND_WEIGHTS.parent)
+    parser.add_argument("--check", type=Path, default=diecheck.WEIGHTS, help="the second opinion's weights")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="an [anydie] threshold")
+    parser.add_argument("--grid", action="store_true")
+    parser.add_argument("--all", action="store_true", help="--grid on all tuning photos, not the validation slice")
+    args = parser.parse_args(argv)
+    diecheck._CACHE[:] = [diecheck.DieCheck.load(args.check) if args.check.exists() else None]
+    p = AnyDieParams()
+    p = replace(p, **{k: float(v) for k, v in (s.split("=") for s in args.set)})
+    rows = candidates(args.nets, max(p.find_floor, p.find_keep))
+    if not args.grid:
+        for (name, factor), some in rows.items():
+            print(f"{name:8s} x{factor:<4g} all  {line(score(some, p))}")
+            print(f"{name:8s} x{factor:<4g} val  {line(score([r for r in some if r[0]], p))}")
+        return 0
+    for find_ok, read_ok, one_ok, check_ok in itertools.product((0.45, 0.5, 0.6), (0.8, 0.9), (0.6, 0.78),
+                                                                (p.check_ok * 0.7, p.check_ok, p.check_ok * 1.3)):
+        q = replace(p, find_ok=find_ok, read_ok=read_ok, one_ok=one_ok, check_ok=check_ok)
+        total = {k: score([r for r in some if r[0] or args.all], q) for k, some in rows.items()}
+        print(f"find_ok {find_ok} read_ok {read_ok} one_ok {one_ok} check_ok {check_ok:.3f}: " + "; ".join(
+            f"{n[0]}{f:g} {100 * s['right'] / s['n']:.1f}/{s['silent']}/{100 * s['flagged'] / max(1, s['found']):.0f}"
+            for (n, f), s in total.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,64 @@
+"""scripts/tune_dicenet.py (issue 25): the figures it chooses the nets and thresholds by are the benchmark's."""
+
+import importlib.util
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from rig.bench.pip_photos import LabelledDie, Photo
+from rig.bench.pip_scores import evaluate_frames
+from rig.vision.anydie_params import AnyDieParams
+from rig.vision.dicenet import Candidate, read_dice
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "tune_dicenet.py"
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location("tune_dicenet", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def cand(x, y, pips, score=0.9, sure=0.97):
+    probs = np.full(7, (1 - sure) / 6)
+    probs[pips] = sure
+    return Candidate(x, y, 40.0, score, probs)
+
+
+class CachedNets:
+    """Nets whose 'frame' is already its candidates (as the script caches them)."""
+
+    def candidates(self, frame, floor, die_px=0.0):
+        return [c for c in frame if c.score >= floor]
+
+
+def test_the_scripts_counts_on_cached_candidates_are_the_benchmarks():
+    tune = load_script()
+    p = replace(AnyDieParams(), check_ok=0.0)
+    frames = [  # two read right, one misread and sure (silent), a faint thing where no die lies
+        ((LabelledDie(3, (80, 80, 40, 40)), LabelledDie(5, (200, 80, 40, 40)), LabelledDie(2, (320, 80, 40, 40))),
+         [cand(100, 100, 3), cand(220, 100, 5), cand(340, 100, 4), cand(500, 300, 1, score=0.5)]),
+        # one read right but unsure (flagged), one missed
+        ((LabelledDie(6, (80, 80, 40, 40)), LabelledDie(1, (200, 200, 40, 40))), [cand(100, 100, 6, sure=0.6)]),
+        # all right and sure: a frame not flagged
+        ((LabelledDie(4, (80, 80, 40, 40)),), [cand(100, 100, 4)]),
+    ]
+    got = tune.score([(False, dice, (), cands) for dice, cands in frames], p)
+
+    photos = [Photo(Path(f"p{i}.jpg"), i, dice) for i, (dice, _) in enumerate(frames)]
+    images = {photo.path: cands for photo, (_, cands) in zip(photos, frames)}
+    cm, _, _, flags, frame_flags = evaluate_frames(photos, p, images, reader=lambda f, q: read_dice(f, q, CachedNets()))
+    bench = dict(n=cm.total, found=cm.total - sum(cm.missed), right=cm.correct, silent=flags.silent,
+                 flagged=flags.flagged_wrong + flags.flagged_right, frames=frame_flags.frames,
+                 frames_flagged=frame_flags.flagged, frames_silent=frame_flags.silent)
+    assert got == bench == dict(n=6, found=5, right=4, silent=1, flagged=1, frames=3, frames_flagged=2, frames_silent=0)
+
+
+def test_a_die_in_a_cut_dies_box_is_neither_required_nor_counted():
+    tune = load_script()
+    p = replace(AnyDieParams(), check_ok=0.0)
+    cut = (LabelledDie(2, (0, 0, 40, 40)),)
+    dice = tune.judged([cand(20, 20, 2), cand(200, 200, 5)], p, cut)
+    assert [d.pips for d in dice] == [5]
