@@ -120,6 +120,7 @@ class CalibrationDesk:
         import cv2
 
         from rig.i18n import Translator
+        from rig.vision.overlay import put_label
 
         _ = Translator(lang)
 
@@ -137,10 +138,7 @@ class CalibrationDesk:
                 colour = (80, 230, 120) if die.confidence >= 0.8 else (40, 170, 255)
                 cv2.rectangle(image, (x, y), (x + w, y + h), colour, 2)
                 label = f"{_(die.face)} {die.confidence:.0%}"
-                cv2.putText(image, label, (x, max(12, y - 5)), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 4,
-                            cv2.LINE_AA)
-                cv2.putText(image, label, (x, max(12, y - 5)), cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 2,
-                            cv2.LINE_AA)
+                put_label(image, label, (x, max(12, y - 5)), 0.6, colour, thickness=2)
         ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
         return data.tobytes() if ok else None
 

@@ -20,9 +20,7 @@ def draw_dice(frame_bgr: np.ndarray, reading: DiceReading) -> np.ndarray:
         cv2.rectangle(out, (x, y), (x + w, y + h), colour, max(1, int(2 * scale)))
         label = f"{d.face} {d.confidence:.2f}"
         ink = _INK.get(d.face.split("+")[0], (255, 255, 255))
-        org = (x, max(12, y - 4))
-        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.45 * scale * 2, (0, 0, 0), 3, cv2.LINE_AA)
-        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.45 * scale * 2, ink, 1, cv2.LINE_AA)
+        put_label(out, label, (x, max(12, y - 4)), 0.45 * scale * 2, ink)
     _status(out, reading.status, reading.reasons, scale)
     return out
 
@@ -42,5 +40,14 @@ def _status(out: np.ndarray, status: str, reasons, scale: float) -> None:
     for i, text in enumerate(lines[:6]):
         org = (8, int(22 * scale * 2) * (i + 1))
         colour = (0, 220, 0) if status.startswith("ok") else (0, 0, 255)
-        cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale * 2, (0, 0, 0), 3, cv2.LINE_AA)
-        cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale * 2, colour, 1, cv2.LINE_AA)
+        put_label(out, text, org, 0.5 * scale * 2, colour)
+
+
+def put_label(out: np.ndarray, text: str, org: tuple[int, int], size: float, colour, thickness: int = 1) -> None:
+    """``text`` in ``colour`` outlined in black, readable on any floor. The outline is the same text at the
+    same thickness moved a pixel each way: OpenCV spaces thicker strokes wider, so a thick black copy
+    under a thin coloured one drifts apart along a line and reads doubled."""
+    x, y = org
+    for dx, dy in ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)):
+        cv2.putText(out, text, (x + dx, y + dy), cv2.FONT_HERSHEY_SIMPLEX, size, (0, 0, 0), thickness, cv2.LINE_AA)
+    cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, size, colour, thickness, cv2.LINE_AA)
