@@ -132,6 +132,7 @@ class CardReveal:
         self._count = 0
         self._done = False  # the candidate has settled (once)
         self._empty_hand = 0  # a hand was seen over the empty box: then the clear frames since, plus one
+        self._waiting: tuple = (None, 0, False)  # the hands over the empty box: their boxes, frames still, moved
         self._held: list[tuple[str, Question | str]] = []  # settled after the open question: they wait
         #: cards seen lying still (no hand in view) since the last settle, not yet settled: [reading, frames]
         self._glimpsed: list[list] = []
@@ -154,6 +155,9 @@ class CardReveal:
             return []
         # a hand over a box where no card lies (none known, none in view)
         self._empty_hand = 1 if not view.cards and not self._lying else 0
+        if self._empty_hand and self._hand_stays(view.hands):  # it moved, then stays, and no card shows
+            self._empty_hand = 0
+            return self._book([("ask", _UNREAD)])
         self._touch(view)
         ok = [c for c in view.cards if c.status == "ok"]
         # a card whose edges are none of the lying cards' (beside them, or sliding over them): one coming in
@@ -229,10 +233,22 @@ class CardReveal:
             out.append(c if c.status == "ok" or b.status != "ok" else b)
         return out
 
+    def _hand_stays(self, hands: tuple) -> bool:
+        """Whether the hands over the empty box moved and now have stayed put a frame longer than a card
+        needs to settle (once): a hand waiting at the edge after laying a card the camera does not see."""
+        before, frames, moved = self._waiting
+        if before is not None and len(before) == len(hands) and all(
+                a is not None and b is not None and max(abs(x - y) for x, y in zip(a, b)) <= 6 for a, b in zip(before, hands)):
+            self._waiting = (hands, frames + 1, moved)
+        else:
+            self._waiting = (hands, 1, before is not None)
+        return self._waiting[2] and self._waiting[1] == self.settle + 1
+
     def _still_blob(self, view: CardView) -> bool:
-        """A blob that is no card's shape lying still over a card a frame longer than a card needs to settle (once per blob)."""
-        box = next((h for h in view.hands if h is not None and any(
-            _covering(k.reading.box, h) for k in self._lying)), None)
+        """A blob that is no card's shape lying still over a card (or, when none lies, anywhere but at the view's
+        left or top edge, where a hand waits) a frame longer than a card needs to settle (once per blob)."""
+        box = next((h for h in view.hands if h is not None and (any(
+            _covering(k.reading.box, h) for k in self._lying) or not self._lying and h[0] > 0 and h[1] > 0)), None)
         if box is None:
             self._still = None
             return False
