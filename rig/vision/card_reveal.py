@@ -147,6 +147,7 @@ class CardReveal:
         view = _as_view(view)
         if view.clear:  # the box bottom alone: whatever lay there is gone, the next card is new
             self._lying, self._candidate, self._count, self._glimpsed, self._arriving = [], None, 0, [], set()
+            self._still, self._waiting = None, (None, 0, False)  # a blob seen before and again moved away between
             if self._empty_hand:  # a hand came over the empty box and left no card the camera sees: one it cannot?
                 self._empty_hand += 1
                 if self._empty_hand > self.settle:
