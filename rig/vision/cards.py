@@ -66,9 +66,6 @@ def _read_blob(work, blob: np.ndarray, profile: Profile) -> CardReading:
     hull = cv2.contourArea(cv2.convexHull(pts))
     if fill < 0.8 and area < 0.93 * hull:  # (a pile of askew cards fills its hull, a hand does not)
         return CardReading(None, 0.0, "uncertain", ("hand or object in view",), box)
-    h, w = blob.shape
-    if bx <= 0 or by <= 0 or bx + bw >= w or by + bh >= h:  # cards lie in the box: from the view's edge reaches a hand
-        return CardReading(None, 0.0, "uncertain", ("hand or object in view",), box)
     if area > CARD_AREA_MAX * CARD_SIDES[0] * CARD_SIDES[1] * work.side ** 2:
         return CardReading(None, 0.0, "uncertain", ("cards touching: where one ends is not seen",), box)
     corners = tuple((float(x * f), float(y * f)) for x, y in cv2.boxPoints(rect))
@@ -96,6 +93,9 @@ def _read_blob(work, blob: np.ndarray, profile: Profile) -> CardReading:
     if cast < 12 and neutral >= 0.7:
         return CardReading("gray", float(min(1.0, neutral)), "ok", (), box,
                            _field_corners(work, blob, NEUTRAL_CLASSES) or corners)
+    h, w = blob.shape
+    if bx <= 0 or by <= 0 or bx + bw >= w or by + bh >= h:  # cards lie in the box: no colour, from the view's edge: a hand
+        return CardReading(None, 0.0, "uncertain", ("hand or object in view",), box)
     colour = _by_field(work, profile, rect, blob, counts, lab, neutral)
     if colour is not None:
         return CardReading(colour, 0.6, "ok", (), box,
