@@ -82,9 +82,14 @@ def _read_blob(work, blob: np.ndarray, profile: Profile) -> CardReading:
                            (f"glare hides the card's colour ({1 - readable / total:.0%} of it unreadable)",), box, corners)
     best = max(CARD_CLASSES, key=lambda c: counts[c])
     share = counts[best] / readable
+    h, w = blob.shape
+    edge = bx <= 0 or by <= 0 or bx + bw >= w or by + bh >= h  # cards lie in the box: from the view's edge reaches a hand
     if share >= 0.45:
-        return CardReading(CARD_CLASSES[best], float(min(1.0, share / 0.7)), "ok", (), box,
-                           _field_corners(work, blob, (best,)) or corners)
+        field = _field_corners(work, blob, (best,))
+        if edge and (field is None or cv2.contourArea(np.float32(field)) > 0.85 * area * f * f):
+            # a card coming in with the hand shows its field inside a white border; a hand is colour to its edge
+            return CardReading(None, 0.0, "uncertain", ("hand or object in view",), box)
+        return CardReading(CARD_CLASSES[best], float(min(1.0, share / 0.7)), "ok", (), box, field or corners)
     px = work.small[(inner > 0) & (blob > 0)]
     lab = cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
     floor = np.mean([m.mean[1:] for m in profile.background], axis=0)  # the box bottom's (a, b): the light's cast
@@ -93,8 +98,7 @@ def _read_blob(work, blob: np.ndarray, profile: Profile) -> CardReading:
     if cast < 12 and neutral >= 0.7:
         return CardReading("gray", float(min(1.0, neutral)), "ok", (), box,
                            _field_corners(work, blob, NEUTRAL_CLASSES) or corners)
-    h, w = blob.shape
-    if bx <= 0 or by <= 0 or bx + bw >= w or by + bh >= h:  # cards lie in the box: no colour, from the view's edge: a hand
+    if edge:  # no colour read, at the view's edge: a hand
         return CardReading(None, 0.0, "uncertain", ("hand or object in view",), box)
     colour = _by_field(work, profile, rect, blob, counts, lab, neutral)
     if colour is not None:
