@@ -24,6 +24,7 @@ def add_arguments(parser) -> None:
                         "one per twin table from --first-table, each table calibrated with its ritual and empty box")
     parser.add_argument("--first-table", type=int, default=100, help="--twin: seed of the first twin table (default 100)")
     parser.add_argument("--spp", type=int, default=8, help="--twin: path-tracing samples per pixel (default 8)")
+    parser.add_argument("--per-table", type=int, default=1, help="--twin: reveals laid on each twin table (default 1)")
 
 
 def reveal_cards(rng) -> list[str]:
@@ -129,10 +130,11 @@ def _twin_reveals(args) -> list[dict]:
             print(f"twin table {seed}: calibration refused ({exc}); no reveal on it")
             seed += 1
             continue
-        out.append(lay_twin(table, 0, profile, frame, args.frames, args.spp))
-        r = out[-1]
-        asked = f" ({r['asked']} asked)" if r["asked"] else ""
-        print(f"twin table {seed}: laid {' '.join(r['cards'])} -> booked {' '.join(r['booked'])}{asked}", flush=True)
+        for k in range(min(args.per_table, args.twin - len(out))):
+            out.append(lay_twin(table, k, profile, frame, args.frames, args.spp))
+            r = out[-1]
+            asked = f" ({r['asked']} asked)" if r["asked"] else ""
+            print(f"twin table {seed}: laid {' '.join(r['cards'])} -> booked {' '.join(r['booked'])}{asked}", flush=True)
         seed += 1
     return out
 
@@ -140,10 +142,10 @@ def _twin_reveals(args) -> list[dict]:
 def run(args) -> int:
     from rig.vision.profile import Profile, default_profile_path
 
-    if args.reveals < 1 or args.frames < 3:
+    if args.reveals < 1 or args.frames < 3 or args.per_table < 1:
         from rig.errors import RigError
 
-        raise RigError("--reveals must be at least 1 and --frames at least 3 (the reveal settles on 3 still frames)")
+        raise RigError("--reveals and --per-table must be at least 1 and --frames at least 3 (the reveal settles on 3 still frames)")
     profile = Profile.load(default_profile_path())
     t0 = time.perf_counter()
     results = [lay(args.seed + i, profile, args.frames) for i in range(args.reveals)]

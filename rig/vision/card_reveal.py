@@ -83,6 +83,11 @@ class Question:
         return {"text": self.text, "yes": list(self.yes), "no": list(self.no), "unread": self.unread}
 
 
+#: a card lies there that the camera cannot read (or see: a gray card on a floor of its colour)
+_UNREAD = Question("the camera cannot read the card just laid: enter it by hand, then answer yes "
+                   "(no: no card was laid)", (), (), unread=True)
+
+
 @dataclass
 class _Lying:
     """A card the reveal knows lies in view, and whether anything has touched it since it settled
@@ -125,6 +130,9 @@ class CardReveal:
         self._lying: list[_Lying] = []
         self._candidate: list[CardReading] | None = None
         self._count = 0
+        self._done = False  # the candidate has settled (once)
+        self._empty_hand = 0  # a hand was seen over the empty box: then the clear frames since, plus one
+        self._waiting: tuple = (None, 0, False)  # the hands over the empty box: their boxes, frames still, moved
         self._held: list[tuple[str, Question | str]] = []  # settled after the open question: they wait
         #: cards seen lying still (no hand in view) since the last settle, not yet settled: [reading, frames]
         self._glimpsed: list[list] = []
@@ -139,7 +147,18 @@ class CardReveal:
         view = _as_view(view)
         if view.clear:  # the box bottom alone: whatever lay there is gone, the next card is new
             self._lying, self._candidate, self._count, self._glimpsed, self._arriving = [], None, 0, [], set()
+            self._still, self._waiting = None, (None, 0, False)  # a blob seen before and again moved away between
+            if self._empty_hand:  # a hand came over the empty box and left no card the camera sees: one it cannot?
+                self._empty_hand += 1
+                if self._empty_hand > self.settle:
+                    self._empty_hand = 0
+                    return self._book([("ask", _UNREAD)])
             return []
+        # a hand over a box where no card lies (none known, none in view)
+        self._empty_hand = 1 if not view.cards and not self._lying else 0
+        if self._empty_hand and self._hand_stays(view.hands):  # it moved, then stays, and no card shows
+            self._empty_hand = 0
+            return self._book([("ask", _UNREAD)])
         self._touch(view)
         ok = [c for c in view.cards if c.status == "ok"]
         # a card whose edges are none of the lying cards' (beside them, or sliding over them): one coming in
@@ -159,19 +178,22 @@ class CardReveal:
             self._lying = [k for k in self._lying if k.reading.card is not None]  # the one read before is under it
             self._lying.append(_Lying(unread[0], unread[0].outline()))
             self._candidate, self._count = None, 0
-            return self._book([("ask", Question(
-                "the camera cannot read the card just laid: enter it by hand, then answer yes "
-                "(no: no card was laid)", (), (), unread=True))])
-        if len(ok) < len(view.cards) or not ok:  # a card unreadable (glare, hand over it): not settled
+            return self._book([("ask", _UNREAD)])
+        # a card whose colour a frame leaves unread (noise on a colour the camera barely tells) keeps its place
+        # while it lies still: its colour is the one the other frames read there
+        shaped = [c for c in view.cards if c.status == "ok" or c.corners is not None]
+        if len(shaped) < len(view.cards) or not shaped:  # a card unreadable (glare, hand over it): not settled
             self._candidate, self._count = None, 0
             return []
-        if self._candidate is not None and self._stable(self._candidate, ok):
-            self._count += 1
+        merged = self._merge(self._candidate, shaped) if self._candidate is not None else None
+        if merged is not None:
+            self._candidate, self._count = merged, self._count + 1
         else:
-            self._candidate, self._count = ok, 1
-        if self._count != self.settle:
+            self._candidate, self._count, self._done = shaped, 1, False
+        if self._count < self.settle or self._done or any(c.status != "ok" for c in self._candidate):
             return []
-        return self._settled(ok)
+        self._done = True
+        return self._settled(list(self._candidate))
 
     def answer(self, yes: bool) -> list[str]:
         """The players' answer to :attr:`question`: its cards are booked, then those that waited."""
@@ -198,17 +220,36 @@ class CardReveal:
             hand = any(_overlap(lying.reading.box, h) for h in view.hands)
             lying.touched = hand or not seen
 
-    def _stable(self, before: list[CardReading], now: list[CardReading]) -> bool:
+    def _merge(self, before: list[CardReading], now: list[CardReading]) -> list[CardReading] | None:
+        """The cards still lying as before (``None``: something moved, came or went), each with its
+        colour where any frame since read it (a colour read against another: moved)."""
         if len(before) != len(now):
-            return False
-        # still: the same cards, none moved by more than the sensor's jitter of its corners allows
-        return all(any(b.card == c.card and edge_shift(b.outline(), c.outline()) <= self.moved for b in before)
-                   for c in now)
+            return None
+        out = []
+        for c in now:
+            b = next((b for b in before if (b.card == c.card and edge_shift(b.outline(), c.outline()) <= self.moved)
+                      or (b.status != "ok" or c.status != "ok") and _same_place(b.outline(), c.outline(), self.moved)), None)
+            if b is None:
+                return None
+            out.append(c if c.status == "ok" or b.status != "ok" else b)
+        return out
+
+    def _hand_stays(self, hands: tuple) -> bool:
+        """Whether the hands over the empty box moved and now have stayed put a frame longer than a card
+        needs to settle (once): a hand waiting at the edge after laying a card the camera does not see."""
+        before, frames, moved = self._waiting
+        if before is not None and len(before) == len(hands) and all(
+                a is not None and b is not None and max(abs(x - y) for x, y in zip(a, b)) <= 6 for a, b in zip(before, hands)):
+            self._waiting = (hands, frames + 1, moved)
+        else:
+            self._waiting = (hands, 1, before is not None)
+        return self._waiting[2] and self._waiting[1] == self.settle + 1
 
     def _still_blob(self, view: CardView) -> bool:
-        """A blob that is no card's shape lying still over a card a frame longer than a card needs to settle (once per blob)."""
-        box = next((h for h in view.hands if h is not None and any(
-            _overlap(k.reading.box, h) for k in self._lying)), None)
+        """A blob that is no card's shape lying still over a card (or, when none lies, anywhere but at the view's
+        left or top edge, where a hand waits) a frame longer than a card needs to settle (once per blob)."""
+        box = next((h for h in view.hands if h is not None and (any(
+            _covering(k.reading.box, h) for k in self._lying) or not self._lying and h[0] > 0 and h[1] > 0)), None)
         if box is None:
             self._still = None
             return False
@@ -300,6 +341,23 @@ class CardReveal:
                 self.cards.append(what)
                 booked.append(what)
         return booked
+
+
+def _same_place(a: np.ndarray, b: np.ndarray, moved: float) -> bool:
+    """Whether two outlines of one card (its whole card, or its coloured field inside the border) lie in
+    one place: their centres within ``moved`` of the long side, the smaller inside the larger."""
+    long_side = max(float(np.linalg.norm(a[0] - a[1])), float(np.linalg.norm(a[1] - a[2])), 1.0)
+    return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) <= 3 * moved * long_side and _covers(a, b)
+
+
+def _covering(card: tuple[int, int, int, int] | None, blob: tuple[int, int, int, int]) -> bool:
+    """Whether a blob's box covers a good part (a third or more) of a card's box: a shapeless pile
+    over it, not a hand waiting at the box's edge beside it."""
+    if card is None:
+        return True
+    w = min(card[0] + card[2], blob[0] + blob[2]) - max(card[0], blob[0])
+    h = min(card[1] + card[3], blob[1] + blob[3]) - max(card[1], blob[1])
+    return w > 0 and h > 0 and w * h >= card[2] * card[3] / 3
 
 
 def _covers(top: np.ndarray, below: np.ndarray) -> bool:

@@ -20,7 +20,7 @@ import numpy as np
 
 # the reveal's order and the readings' types live apart (this module's size); importable from here too
 from rig.vision.card_reveal import CardReading, CardReveal, CardView, Question, edge_shift  # noqa: F401
-from rig.vision.dice import AMBIG, BG, BLOWN, BLUE, BODY, CLASS_NAMES, CLIPPED, PINK, UNKNOWN, YELLOW, prepare
+from rig.vision.dice import AMBIG, BG, BLOWN, BLUE, BODY, CLASS_NAMES, CLIPPED, EDGE, PINK, UNKNOWN, YELLOW, prepare
 from rig.vision.profile import Profile
 
 CARD_CLASSES = {BLUE: "blue", PINK: "pink", YELLOW: "yellow", BODY: "blank"}
@@ -82,9 +82,14 @@ def _read_blob(work, blob: np.ndarray, profile: Profile) -> CardReading:
                            (f"glare hides the card's colour ({1 - readable / total:.0%} of it unreadable)",), box, corners)
     best = max(CARD_CLASSES, key=lambda c: counts[c])
     share = counts[best] / readable
+    h, w = blob.shape
+    edge = bx <= 0 or by <= 0 or bx + bw >= w or by + bh >= h  # cards lie in the box: from the view's edge reaches a hand
     if share >= 0.45:
-        return CardReading(CARD_CLASSES[best], float(min(1.0, share / 0.7)), "ok", (), box,
-                           _field_corners(work, blob, (best,)) or corners)
+        field = _field_corners(work, blob, (best,))
+        if edge and (field is None or cv2.contourArea(np.float32(field)) > 0.85 * area * f * f):
+            # a card coming in with the hand shows its field inside a white border; a hand is colour to its edge
+            return CardReading(None, 0.0, "uncertain", ("hand or object in view",), box)
+        return CardReading(CARD_CLASSES[best], float(min(1.0, share / 0.7)), "ok", (), box, field or corners)
     px = work.small[(inner > 0) & (blob > 0)]
     lab = cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
     floor = np.mean([m.mean[1:] for m in profile.background], axis=0)  # the box bottom's (a, b): the light's cast
@@ -93,7 +98,38 @@ def _read_blob(work, blob: np.ndarray, profile: Profile) -> CardReading:
     if cast < 12 and neutral >= 0.7:
         return CardReading("gray", float(min(1.0, neutral)), "ok", (), box,
                            _field_corners(work, blob, NEUTRAL_CLASSES) or corners)
+    if edge:  # no colour read, at the view's edge: a hand
+        return CardReading(None, 0.0, "uncertain", ("hand or object in view",), box)
+    colour = _by_field(work, profile, rect, blob, counts, lab, neutral)
+    if colour is not None:
+        return CardReading(colour, 0.6, "ok", (), box,
+                           _field_corners(work, blob, NEUTRAL_CLASSES if colour == "gray" else (_CLASS_OF[colour],))
+                           or corners)
     return CardReading(None, 0.0, "uncertain", (f"card of unknown colour (off gray by {cast:.0f})",), box, corners)
+
+
+def _by_field(work, profile: Profile, rect, blob, counts, lab, neutral: float) -> str | None:
+    """A card the labels leave unread, read by its field against its own white border (the path-traced
+    twin's light): a gray field is as colourless as the border round it and darker; a coloured field
+    whose pixels are mostly one card colour (an icon, a shade of another colour beside) and whose
+    median colour lies nearest that colour of the profile."""
+    (cx, cy), (rw, rh), ang = rect
+    ring = np.zeros_like(blob)
+    cv2.fillConvexPoly(ring, np.int32(cv2.boxPoints(((cx, cy), (rw * 0.97, rh * 0.97), ang))), 1)
+    cv2.fillConvexPoly(ring, np.int32(cv2.boxPoints(((cx, cy), (rw * 0.88, rh * 0.88), ang))), 0)
+    ring &= blob
+    if ring.sum() < work.top_area:
+        return None
+    border = np.median(cv2.cvtColor(work.small[ring > 0].reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3), axis=0)
+    field = np.median(lab, axis=0)
+    if neutral >= 0.7 and float(np.hypot(*(field[1:] - border[1:]))) < 12 and field[0] < border[0] - 20:
+        return "gray"
+    coloured = {c: int(counts[c]) for c in CARD_CLASSES}
+    best = max(coloured, key=coloured.get)
+    if sum(coloured.values()) < 0.35 * len(lab) or coloured[best] < 0.65 * sum(coloured.values()):
+        return None
+    nearest = min(CARD_CLASSES, key=lambda c: float(np.hypot(*(field[1:] - profile.colour(_MODEL[c]).mean[1:]))))
+    return CARD_CLASSES[best] if nearest == best else None
 
 
 def _field_corners(work, blob: np.ndarray, classes) -> tuple[tuple[float, float], ...] | None:
@@ -136,6 +172,10 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile) -> CardView:
         if reading.corners is not None:
             cards.append(reading)
             continue
+        parts = _split_shadow(work, blob, profile)  # cards joined by the dark shadow between them
+        if parts:
+            cards += parts
+            continue
         # no card's shape: a hand, a hand touching a card, an askew pile, cards touching — a card's whole
         # coloured field inside it is a card (the top of a pile), what is left beside the fields a hand
         found, rest = _whole_fields(work, blob)
@@ -145,9 +185,30 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile) -> CardView:
     return CardView(tuple(cards), tuple(hands))
 
 
+def _split_shadow(work, blob: np.ndarray, profile: Profile) -> list[CardReading]:
+    """A blob of no card's shape that is cards joined only by shade (the shadow one casts on the floor
+    beside the other reads as a die's shaded side): without the shade, each part read as a card, or none."""
+    mask = cv2.morphologyEx(blob & (work.labels != EDGE).view(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, cc, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 8 * work.top_area]
+    if len(big) < 2:
+        return []
+    out = []
+    for i in big:
+        contours, _ = cv2.findContours((cc == i).view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        part = np.zeros_like(blob)
+        cv2.drawContours(part, contours, -1, 1, -1)
+        reading = _read_blob(work, part, profile)
+        if reading.corners is None:
+            return []
+        out.append(reading)
+    return out
+
+
 #: a card's coloured field in die sides (inside its white border): its area, and its long side over its short one
 FIELD_AREA, FIELD_ASPECT = 16.5, (1.3, 1.7)
 _CLASS_OF = {name: cls for cls, name in CARD_CLASSES.items()}
+_MODEL = {BLUE: "blue", PINK: "pink", YELLOW: "yellow", BODY: "body"}
 
 
 def _whole_fields(work, blob: np.ndarray) -> tuple[list[CardReading], tuple[int, int, int, int] | None]:

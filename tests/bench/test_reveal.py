@@ -22,3 +22,11 @@ def test_bad_arguments_are_refused_in_one_line(capsys):
     assert main(["bench", "reveal", "--frames", "2"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "--frames" in err
+
+
+def test_twin_reveals_per_table_must_be_at_least_one(capsys):
+    from rig.cli import main
+
+    assert main(["bench", "reveal", "--twin", "1", "--per-table", "0"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--per-table must be at least 1" in err.replace("--reveals and ", "")

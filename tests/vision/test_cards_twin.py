@@ -1,0 +1,88 @@
+"""Cards on the path-traced twin's light (issue 24 part 3): frames of twin tables 103 and 106 that the
+reader left unread or read wrong, committed small (JPEG) with their tables' calibrated profiles; and the
+reveal's answers to what the twin showed (a card's colour read in some frames only; a card the camera
+cannot see at all)."""
+
+from pathlib import Path
+
+import cv2
+import pytest
+
+from rig.vision.cards import CardReading, CardReveal, CardView, read_cards
+from rig.vision.profile import Profile
+
+DATA = Path(__file__).parent / "cards_twin"
+
+
+def _read(name):
+    profile = Profile.load(DATA / f"{name.split('-')[0]}.toml")
+    return read_cards(cv2.imread(str(DATA / f"{name}.jpg")), profile)
+
+
+def test_a_blank_card_on_a_printed_floor_is_read_blank():
+    # its violet field labelled part violet, part blue (bluer light at one end), its light icon unlabelled:
+    # before, "card of unknown colour (off gray by 44)" and a question on every blank card
+    view = _read("t103-reveal0-1-laid")
+    assert [c.card for c in view.cards] == ["blank"] and not view.hands
+
+
+def test_a_gray_card_on_a_tinted_floor_is_read_gray():
+    # the floor's tint is no reference for gray: the card's own white border is (before: off gray by 14)
+    view = _read("t106-reveal0-2-laid")
+    assert [c.card for c in view.cards] == ["gray"]
+
+
+def test_a_hand_waiting_at_the_views_edge_is_no_card():
+    # a skin-coloured rectangle reaching in from the view's edge: before, a card of unknown colour, and the
+    # rig asked the players to enter a card that was never laid
+    view = _read("t106-reveal0-1-laid")
+    assert [c.card for c in view.cards] == ["pink"]
+    assert len(view.hands) == 1 and view.hands[0][0] == 0
+
+
+def _card(colour, *, field=True, dx=0.0):
+    x, y = 100.0 + dx, 100.0
+    m = 20.0 if field else 0.0  # the coloured field lies inside the white border; an unread card is its outline
+    corners = ((x + m, y + m), (x + 200 - m, y + m), (x + 200 - m, y + 280 - m), (x + m, y + 280 - m))
+    if colour is None:
+        return CardReading(None, 0.0, "uncertain", ("card of unknown colour (off gray by 44)",), (int(x), int(y), 200, 280), corners)
+    return CardReading(colour, 1.0, "ok", (), (int(x), int(y), 200, 280), corners)
+
+
+HAND = CardView((), ((150, 200, 200, 200),))
+
+
+def test_a_card_read_in_some_frames_only_still_counts():
+    # twin table 103: the second blank card on the pile read blank, unread, blank, unread; before, it never
+    # settled and the next blank card took its slot: blank, blank, yellow booked for blank, blank, blank, yellow
+    reveal = CardReveal(settle=3)
+    stream = [CardView((_card("blank"),))] * 4 + [HAND] * 2
+    stream += [CardView((_card("blank", dx=12),)), CardView((_card(None, field=False, dx=12),))] * 2 + [HAND] * 2
+    stream += [CardView((_card("blank", dx=-12),))] * 4
+    booked = [c for view in stream for c in reveal.feed(view)]
+    while reveal.question is not None:
+        booked += reveal.answer(True)
+    assert booked == ["blank", "blank", "blank"]
+
+
+@pytest.mark.parametrize("cards_seen", [0, 1])
+def test_a_hand_that_leaves_no_card_the_camera_sees_is_asked_about(cards_seen):
+    # twin table 110: gray cards on a floor whose wall colour they share are not seen at all; the hand came
+    # and went, the view stayed clear, and the yellow card after them was booked as the first card
+    reveal = CardReveal(settle=3)
+    stream = [HAND] * 2 + [CardView()] * 4
+    booked = [c for view in stream for c in reveal.feed(view)]
+    assert booked == [] and reveal.question is not None and reveal.question.unread
+    entered = ["gray"]  # the players enter it by hand, then answer yes
+    booked = entered + reveal.answer(True)
+    if cards_seen:
+        stream = [HAND] * 2 + [CardView((_card("yellow"),))] * 4
+        booked += [c for view in stream for c in reveal.feed(view)]
+        assert booked == ["gray", "yellow"] and reveal.question is None
+
+
+def test_a_hand_over_the_cards_then_a_clear_box_asks_nothing():
+    # the players take their cards back: a hand over lying cards, then the box bottom alone
+    reveal = CardReveal(settle=3)
+    stream = [CardView((_card("pink"),))] * 4 + [HAND] * 2 + [CardView()] * 5
+    assert [c for view in stream for c in reveal.feed(view)] == ["pink"] and reveal.question is None
