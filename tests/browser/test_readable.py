@@ -196,6 +196,31 @@ def test_game_end_covers_nothing_and_every_button_is_reachable(browser, rig_serv
         context.close()
 
 
+def test_a_game_over_before_the_page_is_ready_still_offers_its_export(browser, rig_server):
+    """The page's first state can come before the document is ready (a deferred script still loading on a
+    busy rig; seen once in a loaded run): a game already over sends no later state, so the BG Stats box must
+    be drawn from the state the page already has."""
+    from tests.browser.test_scoreboard import play_to_the_end
+
+    rig_server.post("/api/sim/card", {"card": None})
+    rig_server.post("/api/games", {"players": ["Ada", "Ben", "Cleo"], "options": {"turns_each": 1}})
+    state = play_to_the_end(rig_server, 8 * 10**13 + 7 * 10**11)
+    width, height = SCREENS["tv"]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(WAIT_S * 1000)
+    page = context.new_page()
+    held = []
+    page.route("**/static/league-link.js", lambda route: held.append(route))  # a deferred script: the document waits for it
+    try:
+        page.goto(rig_server.url, wait_until="commit")
+        expect(page.locator("#winner")).to_contain_text(f"{state['winner']} wins!")  # the state came first
+        assert held and page.evaluate("document.readyState") != "complete"
+        held[0].continue_()
+        expect(page.locator("#bgstats-link")).to_be_visible()
+    finally:
+        context.close()
+
+
 def test_the_referee_opens_on_the_last_played_turn_and_its_tabs_stay_put(browser, rig_server):
     """Item 9: not on the next, still empty turn; no command-line hints on the kiosk; the dialog keeps
     its place between tabs."""
