@@ -98,13 +98,24 @@ def test_an_undecided_press_holds_back_later_tosses_of_other_inputs(tick_factory
     assert [t.player for t in rec.tosses] == ["Ada", "Ben"]
 
 
-def test_mock_factory_spike_with_monotonic_ticks_is_filtered(mock_factory):
-    """Plain MockPin: drive_low() then drive_high() at once is a pulse of some µs, not a toss."""
+def test_mock_factory_spike_with_monotonic_ticks_is_filtered(mock_factory, monkeypatch):
+    """Plain MockPin: drive_low() then drive_high() at once is a pulse of some µs, not a toss. The two
+    calls are 5 µs apart on gpiozero's clock whatever the machine's load (a starved thread once took
+    over 3 ms between them), then the clock runs on."""
+    import time
+
+    import gpiozero.pins.mock
+
+    stopped: list[float] = []
+    monkeypatch.setattr(gpiozero.pins.mock, "monotonic", lambda: stopped[-1] if stopped else time.monotonic())
     rec = Recorder()
     with open_inputs(mock_factory, rec, min_press_ms=3) as inputs:
         pin = inputs.device("Ada").pin
+        stopped.append(time.monotonic())
         pin.drive_low()
+        stopped.append(stopped[-1] + 5e-6)
         pin.drive_high()
+        stopped.clear()
         assert inputs.flush(WAIT_S)
         assert rec.tosses == [] and inputs.stats()["Ada"].glitches == 1
         inputs.simulate_press("Ada", hold_s=0)  # made long enough to count
