@@ -21,6 +21,8 @@ from rig.errors import HardwareError
 
 #: the suggested window: the worst spread seen times this margin, rounded up
 MARGIN = 1.5
+#: how long a round waits for the inputs to deliver the edges it fired (they are in by then, bar a dead input thread)
+FLUSH_S = 30.0
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,12 @@ def summarise(inputs: Sequence[str], rounds: int, edges: Sequence[tuple[str, int
             clusters[-1].append((name, t_us))
         else:
             clusters.append([(name, t_us)])
+    return summarise_rounds(inputs, rounds, clusters, simulated=simulated)
+
+
+def summarise_rounds(inputs: Sequence[str], rounds: int, clusters: Sequence[Sequence[tuple[str, int]]], *,
+                     simulated: bool = False) -> JitterReport:
+    """The report of edges already grouped by the round that fired them (see :func:`summarise`)."""
     spreads, lags = [], {name: [] for name in inputs}
     complete = 0
     for cluster in clusters:
@@ -139,6 +147,9 @@ def measure_jitter(players, *, pin_factory=None, drive: str | None = None, round
             def driver(active: bool) -> None:
                 for pin in pins:
                     pin.drive_low() if active else pin.drive_high()
+        # each round's edges are those delivered by the time it is over, whenever the thread firing them
+        # got to run (not grouped by a quiet gap: a pause of this thread mid-round split a round in two)
+        fired: list[list[tuple[str, int]]] = []
         try:
             time.sleep(gap_s)
             for index in range(rounds):
@@ -146,11 +157,12 @@ def measure_jitter(players, *, pin_factory=None, drive: str | None = None, round
                 time.sleep(hold_s)
                 driver(False)
                 time.sleep(gap_s)
+                inputs.flush(FLUSH_S)
+                fired.append(edges[sum(map(len, fired)):])
                 if on_round is not None:
                     on_round(index)
-            inputs.flush()
         finally:
             if output is not None:
                 output.close()
     names = [getattr(p, "name", p) for p in players]
-    return summarise(names, rounds, edges, gap_us=round(gap_s * 1e6 / 2), simulated=simulated)
+    return summarise_rounds(names, rounds, fired, simulated=simulated)

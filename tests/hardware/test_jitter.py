@@ -45,6 +45,26 @@ def test_mock_pins_driven_together_are_a_simulation():
     assert 0 <= report.worst_us < 20_000
 
 
+def test_a_round_is_the_edges_it_fired_even_when_the_firing_thread_pauses_mid_round():
+    """Simulated edges are stamped when the pins are driven: a thread paused between two pins (a loaded
+    machine; once in the suite) spread one round over more than the quiet gap that used to end a round,
+    and the round counted as two incomplete ones."""
+    factory = MockFactory(pin_class=TickPin)
+    try:
+        pins = {p.name: factory.pin(p.pin) for p in PLAYERS}
+
+        def driver(active):  # Ada's edge, then a 30 ms pause before the others (the gap is 40 ms)
+            t0 = time.monotonic()
+            for name, pin in pins.items():
+                (pin.drive_low_at if active else pin.drive_high_at)(t0 + (0 if name == "Ada" else 0.03))
+
+        report = measure_jitter(PLAYERS, pin_factory=factory, rounds=4, hold_s=0.02, gap_s=0.04, driver=driver)
+    finally:
+        factory.reset()
+    assert len(report.spreads) == 4 and report.missed == 0
+    assert all(29_000 <= spread <= 31_000 for spread in report.spreads)
+
+
 def test_zero_rounds_are_refused():
     factory = MockFactory()
     with pytest.raises(HardwareError, match="--rounds must be at least 1"):
