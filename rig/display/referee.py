@@ -15,6 +15,7 @@ All are read-only (no PIN needed). Errors: 422 a malformed id, 404 no such game 
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any, Callable
 
@@ -50,8 +51,10 @@ def _number(text: str | None, what: str) -> int:
     return number
 
 
+@functools.lru_cache(maxsize=16)
 def qr_svg(text: str) -> str:
-    """``text`` as a QR code in SVG (segno), dark on white, with a quiet zone."""
+    """``text`` as a QR code in SVG (segno), dark on white, with a quiet zone. Kept for the next ask: every
+    screen showing a game's end asks for the same code, and making one takes ~30 ms."""
     import io
 
     import segno

@@ -73,3 +73,13 @@ def test_the_referee_routes_change_nothing_and_need_no_pin(service):
         assert client.get(path).status_code == 200, path
         assert client.post(path, json={}).status_code == 405, path
     assert service.version == version
+
+
+def test_a_games_qr_code_is_made_once_for_every_screen_that_asks():
+    from rig.display.referee import qr_svg
+
+    link = "https://app.bgstatsapp.com/createPlay.html?data=x"
+    first = qr_svg(link)
+    assert first.startswith("<?xml") and "<svg" in first
+    assert qr_svg(link) is first  # the same code, not made again (~30 ms each)
+    assert qr_svg(link + "y") != first
