@@ -51,9 +51,18 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "seat"
 
 
+class _Models:
+    """:mod:`rig.parts.models` (build123d, ~2 s to import), imported at its first use."""
+
+    def __getattr__(self, name: str):
+        from rig.parts import models
+
+        return getattr(models, name)
+
+
 def parts_for(config: RigConfig) -> list[PartSpec]:
     """The parts this rig needs (camera holder, mount, a button box per button seat, beam clips, tidies)."""
-    from rig.parts import models
+    models = _Models()  # build123d is imported when a part is made, not when the list is drawn up
 
     b = config.build
     holder_kind = "cm3" if b.camera.startswith("cm3") else "usb"
@@ -64,15 +73,15 @@ def parts_for(config: RigConfig) -> list[PartSpec]:
         specs += [
             PartSpec("clamp", f"Table clamp (opens to {b.table_edge_mm:g} mm edges, M8 thumbscrew)", 1, STURDY,
                      lambda: models.clamp(b.table_edge_mm), "lying on its side, as modelled", (-30.0, 35.0)),
-            PartSpec("arm-elbow", "Elbow: slides on the upright pole, holds the reach pole", 1, STURDY, models.elbow,
+            PartSpec("arm-elbow", "Elbow: slides on the upright pole, holds the reach pole", 1, STURDY, lambda: models.elbow(),
                      "upright hole vertical"),
             PartSpec("arm-end", "Arm end with the camera's tilt fork (M4 bolt, wing nut)", 1, STURDY,
-                     models.arm_end, "block down, fork cheeks up", (-35.0, 20.0)),
+                     lambda: models.arm_end(), "block down, fork cheeks up", (-35.0, 20.0)),
         ]
     else:
         specs += [
-            PartSpec("frame-foot", "Frame foot with the upright's socket", 2, STURDY, models.frame_foot, "base down"),
-            PartSpec("frame-elbow", "Frame elbow: slides on an upright, holds the crossbar", 2, STURDY, models.elbow,
+            PartSpec("frame-foot", "Frame foot with the upright's socket", 2, STURDY, lambda: models.frame_foot(), "base down"),
+            PartSpec("frame-elbow", "Frame elbow: slides on an upright, holds the crossbar", 2, STURDY, lambda: models.elbow(),
                      "upright hole vertical"),
             PartSpec("frame-tee", "Crossbar slider with the camera's tilt fork (M4 bolt, wing nut)", 1, STURDY,
                      lambda: models.arm_end(through=True), "block down, fork cheeks up", (-35.0, 20.0)),
@@ -94,9 +103,9 @@ def parts_for(config: RigConfig) -> list[PartSpec]:
         specs.append(PartSpec("button-base", f"Button box base plate ({b.button_mm} mm box, four M3 x 10 screws)",
                               buttons, PLAIN, lambda: models.button_base(b.button_mm, wall=b.wall_mm), "flat"))
     specs.append(PartSpec("beam-clip", "Break-beam clip for the box rim (one per emitter or receiver)",
-                          2 * beams, PLAIN, models.beam_clip, "profile flat (LED hole vertical)"))
+                          2 * beams, PLAIN, lambda: models.beam_clip(), "profile flat (LED hole vertical)"))
     specs.append(PartSpec("cable-tidy", "Cable tidy under the table edge (two 3 mm screws or tape)",
-                          max(2, math.ceil(config.seats / 2)), PLAIN, models.cable_tidy, "base down"))
+                          max(2, math.ceil(config.seats / 2)), PLAIN, lambda: models.cable_tidy(), "base down"))
     return specs
 
 

@@ -12,15 +12,22 @@ import math
 import numpy as np
 import pytest
 
-build123d = pytest.importorskip("build123d")
-trimesh = pytest.importorskip("trimesh")
-manifold3d = pytest.importorskip("manifold3d")
+from rig.config import RigConfig
+from rig.parts.build import build_part, cut_list, parts_for
 
-from build123d import Box, Cylinder, GeomType, Pos, export_stl  # noqa: E402
+# build123d (OpenCascade) takes ~2 s to import: imported when these tests run, not when pytest collects
+# them (every xdist worker collects every module)
+b3d = models = trimesh = manifold3d = None
 
-from rig.config import RigConfig  # noqa: E402
-from rig.parts import models  # noqa: E402
-from rig.parts.build import build_part, cut_list, parts_for  # noqa: E402
+
+@pytest.fixture(scope="module", autouse=True)
+def _cad():
+    global b3d, models, trimesh, manifold3d
+    b3d = pytest.importorskip("build123d")
+    trimesh = pytest.importorskip("trimesh")
+    manifold3d = pytest.importorskip("manifold3d")
+    from rig.parts import models
+
 
 FIVE = RigConfig.parse('[build]\nmount = "clamp"\nbutton_mm = 30\n')
 EIGHT = RigConfig.parse("\n".join(
@@ -44,7 +51,7 @@ def test_every_part_is_a_closed_manifold_solid(spec, tmp_path):
     bb = part.bounding_box()
     assert abs(bb.min.Z) < 1e-6  # lies on the bed
     path = tmp_path / f"{spec.name}.stl"
-    export_stl(part, str(path))
+    b3d.export_stl(part, str(path))
     mesh = trimesh.load(path, force="mesh")
     assert mesh.is_watertight and mesh.is_winding_consistent and mesh.is_volume
     solid = manifold3d.Manifold(manifold3d.Mesh(vert_properties=np.asarray(mesh.vertices, np.float32),
@@ -54,7 +61,7 @@ def test_every_part_is_a_closed_manifold_solid(spec, tmp_path):
 
 
 def _circle_radii(part):
-    return sorted({round(e.radius, 4) for e in part.edges().filter_by(GeomType.CIRCLE)})
+    return sorted({round(e.radius, 4) for e in part.edges().filter_by(b3d.GeomType.CIRCLE)})
 
 
 @pytest.mark.parametrize("button", [30, 24])
@@ -63,16 +70,16 @@ def test_button_hole_is_the_button_plus_two_tenths(button):
     assert (button + 0.2) / 2 in _circle_radii(part)
     w, d, h = models.button_box_size(button)
     # a button body of the nominal size passes through the top without touching it ...
-    assert (part & Cylinder(button / 2, 20)).volume == pytest.approx(0, abs=1e-6)
+    assert (part & b3d.Cylinder(button / 2, 20)).volume == pytest.approx(0, abs=1e-6)
     # ... and the hole is no larger than nominal + 0.2 (a 0.1 mm larger body would touch)
-    assert (part & Cylinder((button + 0.3) / 2, 20)).volume > 0
+    assert (part & b3d.Cylinder((button + 0.3) / 2, 20)).volume > 0
     # room below the top for the button's microswitch
     assert h - models.BUTTON_TOP >= {30: 33, 24: 30}[button]
 
 
 def test_camera_holder_matches_the_camera_module_3_drawing():
     part = models.camera_holder("cm3")
-    holes = [e for e in part.edges().filter_by(GeomType.CIRCLE) if abs(e.radius - 1.1) < 1e-6]
+    holes = [e for e in part.edges().filter_by(b3d.GeomType.CIRCLE) if abs(e.radius - 1.1) < 1e-6]
     centres = sorted({(round(e.arc_center.X, 3), round(e.arc_center.Y, 3)) for e in holes})
     assert len(centres) == 4  # four M2 holes (2.2 mm clearance)
     xs = sorted({x for x, _ in centres})
@@ -83,10 +90,10 @@ def test_camera_holder_matches_the_camera_module_3_drawing():
     assert xs[0] - board_x[0] == pytest.approx(2.0) and board_x[1] - xs[1] == pytest.approx(2.0)
     # an M2 screw (2.0 mm) goes through each hole without touching the holder
     for x, y in centres:
-        assert (part & Pos(x, y, -5) * Cylinder(1.0, 30, align=None)).volume == pytest.approx(0, abs=1e-6)
+        assert (part & b3d.Pos(x, y, -5) * b3d.Cylinder(1.0, 30, align=None)).volume == pytest.approx(0, abs=1e-6)
     # the lens looks through the plate: nothing of the holder in a 10 mm cone-free column under it
     lens_y = ys[1] + 2.0 - 9.5
-    assert (part & Pos(0, lens_y, -5) * Cylinder(5.0, 8.0 + 5)).volume == pytest.approx(0, abs=1e-6)
+    assert (part & b3d.Pos(0, lens_y, -5) * b3d.Cylinder(5.0, 8.0 + 5)).volume == pytest.approx(0, abs=1e-6)
 
 
 @pytest.mark.parametrize("edge", [40.0, 25.0])
@@ -95,12 +102,12 @@ def test_clamp_opens_to_the_table_edge(edge):
     x0, y0, x1, y1 = models.clamp_opening(edge)
     assert y1 - y0 >= edge
     # a table top `edge` mm thick slides between the jaws, as far as the spine, without touching
-    table = Pos(0.01, y0 + 0.5, 0) * Box(models.CLAMP_REACH + 50, edge, models.CLAMP_WIDTH,
-                                        align=(build123d.Align.MIN,) * 3)
+    table = b3d.Pos(0.01, y0 + 0.5, 0) * b3d.Box(models.CLAMP_REACH + 50, edge, models.CLAMP_WIDTH,
+                                        align=(b3d.Align.MIN,) * 3)
     assert (part & table).volume == pytest.approx(0, abs=1e-6)
     # ... and a 6 mm thicker one does not
-    thick = Pos(0.01, y0 + 0.5, 0) * Box(models.CLAMP_REACH + 50, edge + 6, models.CLAMP_WIDTH,
-                                        align=(build123d.Align.MIN,) * 3)
+    thick = b3d.Pos(0.01, y0 + 0.5, 0) * b3d.Box(models.CLAMP_REACH + 50, edge + 6, models.CLAMP_WIDTH,
+                                        align=(b3d.Align.MIN,) * 3)
     assert (part & thick).volume > 0
 
 
@@ -141,7 +148,7 @@ def test_the_cut_list_puts_the_lens_where_the_plan_wants_it(height, edge):
 
 def test_the_elbow_slides_on_the_upright():
     part = models.elbow()
-    pole = Cylinder(dims_pole() / 2, 200)  # a pole through the elbow, centred on its vertical hole
+    pole = b3d.Cylinder(dims_pole() / 2, 200)  # a pole through the elbow, centred on its vertical hole
     assert (part & pole).volume == pytest.approx(0, abs=1e-6)
 
 
