@@ -196,10 +196,11 @@ def test_game_end_covers_nothing_and_every_button_is_reachable(browser, rig_serv
         context.close()
 
 
-def test_a_game_over_before_the_page_is_ready_still_offers_its_export(browser, rig_server):
-    """The page's first state can come before the document is ready (a deferred script still loading on a
-    busy rig; seen once in a loaded run): a game already over sends no later state, so the BG Stats box must
-    be drawn from the state the page already has."""
+@pytest.mark.parametrize("late", ["referee.js", "league-link.js"])
+def test_a_game_over_before_the_page_is_ready_still_offers_its_export(browser, rig_server, late):
+    """The page's first state can come before the referee's script has run or the document is ready (a script
+    still loading on a busy rig; seen in the suite twice): a game already over sends no later state, so the
+    BG Stats box must be drawn from the state the page already has."""
     from tests.browser.test_scoreboard import play_to_the_end
 
     rig_server.post("/api/sim/card", {"card": None})
@@ -210,7 +211,7 @@ def test_a_game_over_before_the_page_is_ready_still_offers_its_export(browser, r
     context.set_default_timeout(WAIT_S * 1000)
     page = context.new_page()
     held = []
-    page.route("**/static/league-link.js", lambda route: held.append(route))  # a deferred script: the document waits for it
+    page.route(f"**/static/{late}", lambda route: held.append(route))  # the document waits for it
     try:
         page.goto(rig_server.url, wait_until="commit")
         expect(page.locator("#winner")).to_contain_text(f"{state['winner']} wins!")  # the state came first

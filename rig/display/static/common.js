@@ -107,6 +107,7 @@ const rig = Object.assign(rigI18n, {
         try { state = JSON.parse(event.data); onState(state); } catch (err) { console.error(err); }
         if (state && !shown) { shown = true; onConnection && onConnection(true); }
         // the referee's views and the sound cues listen for this (referee.js, sound.js)
+        if (state) rig.lastState = state;  // for a script that comes after the event (referee.js on a busy rig)
         if (state) document.dispatchEvent(new CustomEvent("rig:state", { detail: state }));
       };
       source.onmessage = handle;

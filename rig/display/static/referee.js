@@ -315,8 +315,9 @@ const rigReferee = (function () {
   function setup() {
     document.body.append(el("section", { id: "referee-review", class: "referee-review", hidden: true, "aria-label": rig.t("evidence of this turn") }),
       el("section", { id: "referee-export", class: "referee-export", hidden: true, "aria-label": rig.t("send this game to BG Stats") }));
-    // a state can come before the document is ready (a deferred script still loading on a busy rig): a game
-    // already over has no later state to show its export by
+    // the page's state can come before this script ran or the document was ready (a script still loading on a
+    // busy rig): a game already over has no later state to show its export by
+    state = state || rig.lastState || null;
     if (state) { renderReview(state); renderExport(state); }
     const foot = document.querySelector("footer.foot");
     const button = el("button", { id: "btn-referee", title: rig.t("evidence of every turn, dice fairness, export (key e)"), text: rig.t("Referee"), onclick: () => open() });
