@@ -25,6 +25,7 @@ import numpy as np
 
 from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light, floor_model, floor_surface  # noqa: F401
 from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
+from rig.vision.roll_events import thrown_unseen
 from rig.vision.pixel_classes import (  # noqa: F401 - moved (issue 29); the old import path works
     BG, BODY, EDGE, BLUE, PINK, YELLOW, UNKNOWN, CLIPPED, BLOWN, AMBIG, CLASS_NAMES, COLOUR_CLASSES, IS_TOP, _IS_ODD, _K3, _DISC3, _IS_DARK, _IS_EDGE, _COMBOS,
 )
@@ -153,7 +154,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
     if len(dice) > DICE_IN_SET:
         reasons.append(f"{len(dice)} dice seen, there are only {DICE_IN_SET}")
     if thrown is not None and len(dice) < thrown:
-        reasons.append(f"{len(dice)} of the {thrown} dice thrown seen (one hidden in shade?)")
+        reasons.append(thrown_unseen(len(dice), thrown))
     for face, k in Counter(d.face for d in dice).items():
         if "+" in face and k > DICE_PER_COMBO:
             reasons.append(f"{k} dice read as {face}, only {DICE_PER_COMBO} dice carry it")

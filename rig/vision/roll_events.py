@@ -98,3 +98,13 @@ class CameraRecovered:
 
 
 VIOLATION_KINDS = ("fourth_roll", "knocked_die", "no_new_die", "not_all_dice_after_three")
+
+
+def thrown_unseen(seen: int, thrown: int) -> str:
+    """Why a reading with fewer dice than were thrown is uncertain (the dice reader given ``thrown``, and
+    the tracker after a turn's last roll).
+
+    >>> thrown_unseen(5, 6)
+    '5 of the 6 dice thrown seen (one hidden in shade?)'
+    """
+    return f"{seen} of the {thrown} dice thrown seen (one hidden in shade?)"

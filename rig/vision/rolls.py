@@ -36,7 +36,7 @@ import numpy as np
 from rig.errors import RigError
 from rig.vision.roll_events import (  # noqa: F401 - moved (issue 29); the old import path works
     RollStarted, RollSettled, RollCancelled, BoxCleared, Violation, CameraLost, CameraRecovered,
-    VIOLATION_KINDS,
+    VIOLATION_KINDS, thrown_unseen,
 )
 
 
@@ -367,7 +367,7 @@ class RollTracker:
         if added > 0:
             self.roll += 1
             if self.roll >= s.rolls and len(after) < s.dice:  # all dice are cast by now: one may lie hidden
-                why = f"{len(after)} of the {s.dice} dice thrown seen (one hidden in shade?)"
+                why = thrown_unseen(len(after), s.dice)
                 new = _replace(new, status="uncertain", reasons=(*getattr(new, "reasons", ()), why))
             self.reading = new
             events = started + [RollSettled(t_us, new, self.roll, added)]
