@@ -69,32 +69,20 @@ class JitterReport:
         return "\n".join(lines)
 
 
-def summarise(inputs: Sequence[str], rounds: int, edges: Sequence[tuple[str, int]], *, gap_us: int,
+def summarise(inputs: Sequence[str], rounds: int, fired: Sequence[Sequence[tuple[str, int]]], *,
               simulated: bool = False) -> JitterReport:
-    """Group toss timestamps into rounds (a new round after ``gap_us`` of quiet) and measure each.
+    """Measure each round's edges (``fired``: the ``(input, t_us)`` each round delivered); a round that
+    missed an input is left out.
 
-    >>> edges = [("A", 1000), ("B", 1003), ("A", 90000), ("B", 90001)]
-    >>> report = summarise(["A", "B"], 2, edges, gap_us=20000)
+    >>> report = summarise(["A", "B"], 2, [[("A", 1000), ("B", 1003)], [("A", 90000), ("B", 90001)]])
     >>> report.spreads, report.worst_us, report.suggested_window_us, report.offsets
     ((3, 1), 3, 5, {'A': 0.0, 'B': 2.0})
     """
-    clusters: list[list[tuple[str, int]]] = []
-    for name, t_us in sorted(edges, key=lambda e: e[1]):
-        if clusters and t_us - clusters[-1][0][1] < gap_us:
-            clusters[-1].append((name, t_us))
-        else:
-            clusters.append([(name, t_us)])
-    return summarise_rounds(inputs, rounds, clusters, simulated=simulated)
-
-
-def summarise_rounds(inputs: Sequence[str], rounds: int, clusters: Sequence[Sequence[tuple[str, int]]], *,
-                     simulated: bool = False) -> JitterReport:
-    """The report of edges already grouped by the round that fired them (see :func:`summarise`)."""
     spreads, lags = [], {name: [] for name in inputs}
     complete = 0
-    for cluster in clusters:
+    for round_edges in fired:
         seen = {}
-        for name, t_us in cluster:
+        for name, t_us in round_edges:
             seen.setdefault(name, t_us)
         if set(seen) != set(inputs):
             continue
@@ -153,16 +141,17 @@ def measure_jitter(players, *, pin_factory=None, drive: str | None = None, round
         try:
             time.sleep(gap_s)
             for index in range(rounds):
+                before = len(edges)
                 driver(True)
                 time.sleep(hold_s)
                 driver(False)
                 time.sleep(gap_s)
                 inputs.flush(FLUSH_S)
-                fired.append(edges[sum(map(len, fired)):])
+                fired.append(edges[before:])
                 if on_round is not None:
                     on_round(index)
         finally:
             if output is not None:
                 output.close()
     names = [getattr(p, "name", p) for p in players]
-    return summarise_rounds(names, rounds, fired, simulated=simulated)
+    return summarise(names, rounds, fired, simulated=simulated)

@@ -72,6 +72,6 @@ def test_zero_rounds_are_refused():
 
 
 def test_a_round_an_input_missed_is_left_out():
-    edges = [("A", 0), ("B", 4), ("A", 100_000)]  # B missed the second edge
-    report = summarise(["A", "B"], 2, edges, gap_us=20_000)
+    fired = [[("A", 0), ("B", 4)], [("A", 100_000)]]  # B missed the second edge
+    report = summarise(["A", "B"], 2, fired)
     assert report.spreads == (4,) and report.missed == 2
