@@ -28,7 +28,10 @@ from __future__ import annotations
 
 from gpiozero.pins.mock import MockPin, PinState
 
-__all__ = ["TickPin", "drive_at", "drive_train", "mock_factory"]
+__all__ = ["BOUNCE_S", "TickPin", "drive_at", "drive_train", "mock_factory"]
+
+#: seconds between the edges of a simulated contact bounce
+BOUNCE_S = 20e-6
 
 
 def mock_factory():
@@ -99,7 +102,7 @@ def drive_at(pin, state: bool, ticks: float) -> bool:
     return True
 
 
-def drive_train(pin, state: bool, start: float, bounces: int = 0, spacing: float = 20e-6) -> float:
+def drive_train(pin, state: bool, start: float, bounces: int = 0, spacing: float = BOUNCE_S) -> float:
     """Drive *pin* to *state* as of *start*, with *bounces* flickers back and forth after it, *spacing*
     seconds apart (a contact's bounce); returns the tick of the train's last edge.
 

@@ -293,7 +293,7 @@ class TossInputs:
             raise HardwareError("simulate_press needs gpiozero's mock pins (GPIOZERO_PIN_FACTORY=mock)")
         if self._closed:
             raise HardwareError("the toss inputs are closed")
-        from rig.hardware.gpio_mock import drive_train
+        from rig.hardware.gpio_mock import BOUNCE_S, drive_train
 
         # Every edge carries its tick (bounce edges 20 µs apart), whenever this thread gets to deliver it.
         pin, ticks = self._input(player).device.pin, self.pin_factory.ticks
@@ -301,7 +301,7 @@ class TossInputs:
 
         def release() -> None:
             if not self._closed:
-                drive_train(pin, True, max(ticks(), pressed_until + 20e-6), bounces)
+                drive_train(pin, True, max(ticks(), pressed_until + BOUNCE_S), bounces)
 
         if self.min_press_us:
             hold_s = max(hold_s, 2 * self.min_press_us / 1e6)
