@@ -58,8 +58,17 @@ def edge_shift(a: np.ndarray, b: np.ndarray) -> float:
     """
     d = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
     shift = max(float(d.min(axis=1).max()), float(d.min(axis=0).max()))
-    long_side = max(float(np.linalg.norm(a[0] - a[1])), float(np.linalg.norm(a[1] - a[2])), 1.0)
+    long_side = _long_side(a)
     return shift / long_side
+
+
+def _long_side(outline: np.ndarray) -> float:
+    return max(float(np.linalg.norm(outline[0] - outline[1])), float(np.linalg.norm(outline[1] - outline[2])), 1.0)
+
+
+def _same_box(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    """Whether two boxes of a blob are one that has not moved (every side within 6 px)."""
+    return max(abs(x - y) for x, y in zip(a, b)) <= 6
 
 
 def _overlap(a: tuple[int, int, int, int] | None, b: tuple[int, int, int, int] | None) -> bool:
@@ -239,7 +248,7 @@ class CardReveal:
         needs to settle (once): a hand waiting at the edge after laying a card the camera does not see."""
         before, frames, moved = self._waiting
         if before is not None and len(before) == len(hands) and all(
-                a is not None and b is not None and max(abs(x - y) for x, y in zip(a, b)) <= 6 for a, b in zip(before, hands)):
+                a is not None and b is not None and _same_box(a, b) for a, b in zip(before, hands)):
             self._waiting = (hands, frames + 1, moved)
         else:
             self._waiting = (hands, 1, before is not None)
@@ -253,13 +262,13 @@ class CardReveal:
         if box is None:
             self._still = None
             return False
-        if self._still is not None and max(abs(a - b) for a, b in zip(self._still[0], box)) <= 6:
+        if self._still is not None and _same_box(self._still[0], box):
             self._still = (self._still[0], self._still[1] + 1)
         else:  # something moved over the blob (a hand): a blob asked about before may hide one more card now
             self._still = (box, 1)
             self._asked_still = [s for s in self._asked_still if not _overlap(s, box)]
         if self._still[1] == self.settle + 1 and not any(
-                max(abs(a - b) for a, b in zip(seen, box)) <= 6 for seen in self._asked_still):
+                _same_box(seen, box) for seen in self._asked_still):
             self._asked_still.append(box)
             return True
         return False
@@ -346,7 +355,7 @@ class CardReveal:
 def _same_place(a: np.ndarray, b: np.ndarray, moved: float) -> bool:
     """Whether two outlines of one card (its whole card, or its coloured field inside the border) lie in
     one place: their centres within ``moved`` of the long side, the smaller inside the larger."""
-    long_side = max(float(np.linalg.norm(a[0] - a[1])), float(np.linalg.norm(a[1] - a[2])), 1.0)
+    long_side = _long_side(a)
     return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) <= 3 * moved * long_side and _covers(a, b)
 
 
