@@ -25,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from rig.display.speak import request_language
 from rig.errors import RigError
 from rig.i18n import DEFAULT, N_
 
@@ -59,8 +60,6 @@ def calibration_routes(desk, *, can_change, forbidden, can_view=None) -> list[Ro
         if can_view is not None and not can_view(request):
             return _error("the live camera is shown on the rig's display, or with the PIN (header X-Rig-Pin)", 403)
         outline = request.query_params.get("outline", "1") != "0"
-        from rig.display.speak import request_language
-
         lang = request_language(request.scope, DEFAULT)  # the dice's labels in the viewer's language
         jpeg = await asyncio.to_thread(desk.preview_jpeg, outline, lang)
         if jpeg is None:
