@@ -106,7 +106,16 @@ class Lockout:
 
     A decision made too early (the press's last bounce edge reached us only after the order
     window) is mended: an edge still inside the minimum press time of a press judged a glitch
-    reopens it, dated by its first edge again.
+    reopens it, dated by its first edge again, and its bounce edges count as dropped as if it
+    had never been judged::
+
+        >>> lock = Lockout(30_000, min_press_us=1_200)
+        >>> lock.edge(1_000, True), lock.edge(1_100, False)   # press, a bounce...
+        ([], [])
+        >>> lock.confirm(), lock.glitches                     # ...judged before the next edge came
+        ([], 1)
+        >>> lock.edge(1_200, True), lock.confirm(), lock.glitches, lock.dropped
+        ([], [(True, 1000)], 0, 2)
     """
 
     def __init__(self, lockout_us: int, *, active: bool = False, min_press_us: int = 0):
@@ -121,6 +130,7 @@ class Lockout:
         self._pending: int | None = None
         self._pending_edges = 0
         self._glitch: int | None = None  # the first edge of the last press judged a glitch
+        self._glitch_edges = 0  # its edges after the first, up to its minimum press time
 
     def __repr__(self) -> str:
         return (f"Lockout({self.lockout_us}, active={self.active}, dropped={self.dropped}, "
@@ -145,6 +155,8 @@ class Lockout:
                 self._pending_edges += 1
                 return []
             changes = self.confirm()  # this edge is after the minimum press time: the level then is known
+        if self._glitch is not None and t_us <= self._glitch + self.min_press_us:
+            self._glitch_edges += 1
         if self._until is not None and t_us < self._until:
             self.dropped += 1
             self._raw, self._raw_t = active, t_us
@@ -153,11 +165,12 @@ class Lockout:
         self._raw, self._raw_t = active, t_us
         if active != self.active:
             if active and self.min_press_us > 0:
-                first = t_us
+                first, edges = t_us, 0
                 if self._glitch is not None and t_us <= self._glitch + self.min_press_us:
-                    first = self._glitch  # that "glitch" was a press whose edges came late: mend it
+                    # that "glitch" was a press whose edges came late: mend it, this edge one of its bounces
+                    first, edges = self._glitch, self._glitch_edges
                     self.glitches -= 1
-                self._pending, self._pending_edges, self._glitch = first, 0, None
+                self._pending, self._pending_edges, self._glitch = first, edges, None
                 return changes
             self.active = active
             self._until = t_us + self.lockout_us
@@ -171,7 +184,7 @@ class Lockout:
         first, self._pending = self._pending, None
         if not self._raw:
             self.glitches += 1
-            self._glitch = first
+            self._glitch, self._glitch_edges = first, self._pending_edges
             return []
         self.dropped += self._pending_edges
         self._glitch = None
