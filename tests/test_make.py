@@ -13,7 +13,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 # not the settings of a `make test` this suite may run under
-ENV = {k: v for k, v in os.environ.items() if k not in {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "PORT", "RUN_ARGS", "VENV"}}
+ENV = {k: v for k, v in os.environ.items() if k not in {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "PORT", "RUN_ARGS", "VENV",
+                                                     "TEST_FSYNC", "TEST_TMP"}}
 pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 
 
@@ -39,6 +40,37 @@ def test_make_run_passes_run_args_through(tmp_path):
 
 def test_make_test_installs_the_test_tools(tmp_path):
     assert "-e '.[test]'" in dry_run("test", venv=tmp_path / "venv")
+
+
+def test_make_test_runs_without_fsync_in_its_own_temp_dir_unless_told(tmp_path):
+    out = dry_run("test", f"TEST_TMP={tmp_path / 't'}", venv=tmp_path / "venv")
+    assert "eatmydata=eatmydata" in out  # installed with the test tools
+    (pytest_line,) = [line for line in out.splitlines() if "-m pytest" in line]
+    assert pytest_line.startswith("$(command -v eatmydata) ")
+    assert f"--basetemp={tmp_path / 't'}/last" in pytest_line
+    synced = dry_run("test", "TEST_FSYNC=on", venv=tmp_path / "venv")
+    assert "eatmydata" not in [line for line in synced.splitlines() if "-m pytest" in line][0]
+
+
+def test_the_last_runs_temp_files_are_kept_and_older_ones_removed(tmp_path):
+    def test_tmp():
+        done = subprocess.run(["sh", str(ROOT / "scripts" / "test-tmp.sh"), str(tmp_path / "t")],
+                              capture_output=True, text=True)
+        assert done.returncode == 0 and done.stdout == "", done.stderr
+
+    test_tmp()
+    assert list((tmp_path / "t").iterdir()) == []
+    (tmp_path / "t" / "last" / "popen-gw0").mkdir(parents=True)
+    (tmp_path / "t" / "last" / "popen-gw0" / "log.db").write_text("x")
+    test_tmp()  # the next run: what the last left is moved aside at once and removed in the background
+    assert not (tmp_path / "t" / "last").exists()
+    deadline = 600  # polls of the background removal's result, not a timing
+    while list((tmp_path / "t").iterdir()) and deadline:
+        deadline -= 1
+        subprocess.run(["sleep", "0.1"])
+    assert list((tmp_path / "t").iterdir()) == []
+    no_dir = subprocess.run(["sh", str(ROOT / "scripts" / "test-tmp.sh")], capture_output=True, text=True)
+    assert no_dir.returncode == 2 and no_dir.stderr.strip() == "usage: test-tmp.sh DIR"
 
 
 def fake_python(tmp_path: Path, body: str) -> Path:
