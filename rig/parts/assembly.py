@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from rig.config import RigConfig
-from rig.parts import dims, models
+from rig.parts import dims
 from rig.parts.build import BOX_FLOOR, BOX_FROM_EDGE, cut_list
 
 PRINTED = (64.0, 132.0, 214.0)
@@ -26,6 +26,8 @@ def lens_position(config: RigConfig) -> tuple[float, float, float]:
 
 
 def _layout(config: RigConfig) -> dict:
+    from rig.parts import models  # build123d: imported when a part is made, not with the module
+
     b = config.build
     outer = dims.POLE_HOLE + 2 * models.SOCKET_WALL
     t, gap = models.CLAMP_BAR, b.table_edge_mm + 2.0
@@ -44,6 +46,8 @@ def _layout(config: RigConfig) -> dict:
 def assembly(config: RigConfig) -> list[tuple[object, tuple[float, float, float]]]:
     """The solids of a clamp-mounted rig and their colours, placed (only ``mount = "clamp"``)."""
     from build123d import Align, Box, Cylinder, Pos, Rot
+
+    from rig.parts import models
 
     b = config.build
     L = _layout(config)

@@ -156,3 +156,13 @@ def dims_pole():
     from rig.parts import dims
 
     return dims.POLE_D
+
+
+def test_the_parts_modules_import_no_cad_library():
+    # pytest imports every rig module for its doctests in each xdist worker; build123d costs ~2 s there
+    import subprocess
+    import sys
+    code = ("import sys, rig.parts.assembly, rig.parts.build, rig.parts.render, rig.parts.dims; "
+            "assert 'build123d' not in sys.modules and 'OCP' not in sys.modules")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
