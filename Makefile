@@ -17,8 +17,11 @@ XDIST  = $(if $(filter 0,$(TEST_JOBS)),,-n $(TEST_JOBS) --dist loadgroup)
 # the event log makes for each event. make test TEST_FSYNC=on keeps the real fsync.
 TEST_FSYNC ?= off
 NOSYNC = $(if $(filter on,$(TEST_FSYNC)),,$$(command -v eatmydata))
-# the suite's temporary files (scripts/test-tmp.sh): the last run's in $(TEST_TMP)/last
+# the suite's temporary files (scripts/test-tmp.sh): the last run's in $(TEST_TMP)/last; Python's byte code
+# in $(TEST_TMP)/pycache even where PYTHONDONTWRITEBYTECODE is set (each xdist worker and each rig the tests
+# start would compile every module, and pytest rewrite every test module's asserts, again)
 TEST_TMP ?= $(or $(TMPDIR),/tmp)/rig-tests-$(shell id -u)
+TEST_ENV = PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(TEST_TMP)/pycache
 
 .PHONY: run test test-fast browser test-tools mosquitto league-demo bench hardware-test install clean venv
 
@@ -49,12 +52,12 @@ run: $(RUN_STAMP)
 ## for the league tests, systemd-analyze and desktop-file-validate for the install-script tests, eatmydata)
 test: $(STAMP) browser mosquitto test-tools
 	@sh scripts/test-tmp.sh $(TEST_TMP)
-	$(NOSYNC) $(BIN)/python -m pytest -q $(XDIST) --basetemp=$(TEST_TMP)/last $(PYTEST_ARGS)
+	$(TEST_ENV) $(NOSYNC) $(BIN)/python -m pytest -q $(XDIST) --basetemp=$(TEST_TMP)/last $(PYTEST_ARGS)
 
 ## test-fast: the suite without the browser tests
 test-fast: $(STAMP) mosquitto test-tools
 	@sh scripts/test-tmp.sh $(TEST_TMP)
-	$(NOSYNC) $(BIN)/python -m pytest -q $(XDIST) -m 'not browser' --basetemp=$(TEST_TMP)/last $(PYTEST_ARGS)
+	$(TEST_ENV) $(NOSYNC) $(BIN)/python -m pytest -q $(XDIST) -m 'not browser' --basetemp=$(TEST_TMP)/last $(PYTEST_ARGS)
 
 ## browser: Debian's chromium for Playwright (its own browser download does not work offline)
 browser:

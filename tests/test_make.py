@@ -46,7 +46,8 @@ def test_make_test_runs_without_fsync_in_its_own_temp_dir_unless_told(tmp_path):
     out = dry_run("test", f"TEST_TMP={tmp_path / 't'}", venv=tmp_path / "venv")
     assert "eatmydata=eatmydata" in out  # installed with the test tools
     (pytest_line,) = [line for line in out.splitlines() if "-m pytest" in line]
-    assert pytest_line.startswith("$(command -v eatmydata) ")
+    assert "$(command -v eatmydata) " in pytest_line
+    assert f"PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX={tmp_path / 't'}/pycache " in pytest_line
     assert f"--basetemp={tmp_path / 't'}/last" in pytest_line
     synced = dry_run("test", "TEST_FSYNC=on", venv=tmp_path / "venv")
     assert "eatmydata" not in [line for line in synced.splitlines() if "-m pytest" in line][0]
