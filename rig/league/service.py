@@ -56,6 +56,7 @@ class League:
         self.error: str | None = None
         self._asked: dict[str, float] = {}
         self._behind: dict[str, tuple[int, float]] = {}
+        self._newest: dict[str, tuple[int, float]] = {}  # table -> (the newest seq it holds, since when)
         self._audited: dict[str, list[tuple[int, int]]] = {}  # table -> the differing ranges asked for again
         self.applied = 0
 
@@ -230,18 +231,38 @@ class League:
                     self._ask(table, first, last)
             if row["known_last"] <= row["have"]:
                 self._behind.pop(table, None)
+                self._newest.pop(table, None)
                 continue
+            gaps = self.store.gaps(table)
+            tail_stalled = self._tail_stalled(table, row["known_last"], gaps, now)
             since = self._behind.setdefault(table, (row["have"], now))
             if since[0] != row["have"]:  # progress: start the clock again
                 self._behind[table] = (row["have"], now)
                 continue
             if now - since[1] < RESEND_AFTER_S or now - self._asked.get(table, -RESEND_EVERY_S) < RESEND_EVERY_S:
                 continue
+            if gaps and gaps[-1][1] == row["known_last"] and not tail_stalled:
+                gaps = gaps[:-1]  # the newest events are still coming in: not missing yet
+            if not gaps:
+                continue
             self._asked[table] = now
-            gaps = self.store.gaps(table)
             log.info("league: %s is missing events %s: asking it to resend them", table, audit.describe(gaps))
             for first, last in gaps:
                 self._ask(table, first, last)
+
+    def _tail_stalled(self, table: str, known_last: int, gaps: list[tuple[int, int]], now: float) -> bool:
+        """True when the events after the newest one the league holds have not come for :data:`RESEND_AFTER_S`.
+
+        The retained state announces a ``seq`` before its event has reached the league (the table
+        publishes the state beside its stream, and a loaded league folds late): a hole older than
+        that is no reason to ask for the stream's head too.
+        """
+        newest = gaps[-1][0] - 1 if gaps and gaps[-1][1] == known_last else known_last
+        seen = self._newest.get(table)
+        if seen is None or seen[0] != newest:
+            self._newest[table] = (newest, now)
+            return False
+        return now - seen[1] >= RESEND_AFTER_S
 
 
 def unasked(ranges, asked) -> list[tuple[int, int]]:

@@ -15,7 +15,7 @@ from rig.league import audit
 from rig.league.app import create_league_app
 from rig.league.service import League
 from rig.league.store import LeagueStore
-from rig.league.topics import EventMessage
+from rig.league.topics import EventMessage, StateMessage
 
 from .conftest import league_standings, summed_histories, wait_for
 from .test_live import Table, caught_up
@@ -97,6 +97,35 @@ def test_events_lost_on_the_way_are_asked_for_by_range(broker, tmp_path):
         assert table.publisher.replayed == 16 + 6  # exactly the holes, by seq
     finally:
         table.close()
+
+
+def test_a_hole_asks_for_the_stream_head_only_once_the_head_stalls_too(broker, tmp_path):
+    """The retained state announces seq 100 while #90-100 are still on their way (a loaded league folds
+    late): the hole #40-55 is asked for at once, the head only if it stops coming (it came: 24 replayed, not 22)."""
+    table = Table(tmp_path, "t2", broker, seed=6)
+    try:
+        play(table, 100)
+        stream = table_messages(table)
+    finally:
+        table.close()
+    league = League(tmp_path / "league.sqlite3", broker.settings("league"))
+    league.store, league.connected, asked = LeagueStore(tmp_path / "league.sqlite3"), True, []
+    league._ask = lambda _table, first, last: asked.append((first, last))
+    head = len(stream)
+    try:
+        league.store.apply(stream[:39] + stream[55:89] + [StateMessage("t2", head, {})])
+        league._ask_for_missing(0.0)
+        league._ask_for_missing(1.0)
+        league.store.apply(stream[89:95])  # the head moves on
+        league._ask_for_missing(2.0)
+        assert asked == [(40, 55)]
+        league._ask_for_missing(3.0)
+        league._ask_for_missing(4.0)
+        assert asked == [(40, 55)]  # at most every RESEND_EVERY_S
+        league._ask_for_missing(7.0)  # the head stood still since 2.0: now it is missing too
+        assert asked == [(40, 55), (40, 55), (96, head)]
+    finally:
+        league.store.close()
 
 
 def test_a_replaced_event_the_table_never_sent_again_is_found_and_named(broker, tmp_path, capsys):
