@@ -167,3 +167,21 @@ def test_a_press_whose_bounce_came_late_is_mended_not_lost():
     assert lock.confirm() == [] and lock.glitches == 1  # ...decided too early
     assert lock.edge(1_300, True) == [] and lock.pending == 1_000  # the late edge: the same press
     assert lock.confirm() == [(True, 1_000)] and lock.glitches == 0
+
+
+def test_a_press_judged_a_glitch_before_its_bounces_arrived_counts_them_as_dropped(tick_factory):
+    # What a thread starved between a press's bounce edges made happen at random in test_tosses.py's
+    # test_no_toss_is_lost_when_edges_come_from_many_threads:
+    # the press is judged (here: by flush) after its first bounce, then mended by the next one.
+    rec = Recorder()
+    with open_inputs(tick_factory, rec, order_window_ms=2) as inputs:
+        pin = inputs.device("Ada").pin
+        pin.drive_low_at(T0)
+        pin.drive_high_at(T0 + 100 * US)
+        assert inputs.flush(WAIT_S)
+        assert inputs.stats()["Ada"].glitches == 1
+        pin.drive_low_at(T0 + 200 * US)
+        assert inputs.flush(WAIT_S)
+        stats = inputs.stats()["Ada"]
+    assert [t.t_us for t in rec.tosses] == [us(T0)]
+    assert (stats.tosses, stats.dropped, stats.glitches) == (1, 2, 0)

@@ -99,18 +99,29 @@ def test_events_lost_on_the_way_are_asked_for_by_range(broker, tmp_path):
         table.close()
 
 
-def test_a_hole_asks_for_the_stream_head_only_once_the_head_stalls_too(broker, tmp_path):
-    """The retained state announces seq 100 while #90-100 are still on their way (a loaded league folds
-    late): the hole #40-55 is asked for at once, the head only if it stops coming (it came: 24 replayed, not 22)."""
-    table = Table(tmp_path, "t2", broker, seed=6)
+def played_stream(tmp_path, broker, name: str, *, seed: int, turns: int = 100) -> list[EventMessage]:
+    """The event messages of a table that played *turns* inputs, the table closed again."""
+    table = Table(tmp_path, name, broker, seed=seed)
     try:
-        play(table, 100)
-        stream = table_messages(table)
+        play(table, turns)
+        return table_messages(table)
     finally:
         table.close()
+
+
+def asking_league(tmp_path, broker) -> tuple[League, list[tuple[int, int | None]]]:
+    """A league on its own store, not started, that notes the resend requests it would send."""
     league = League(tmp_path / "league.sqlite3", broker.settings("league"))
     league.store, league.connected, asked = LeagueStore(tmp_path / "league.sqlite3"), True, []
     league._ask = lambda _table, first, last: asked.append((first, last))
+    return league, asked
+
+
+def test_a_hole_asks_for_the_stream_head_only_once_the_head_stalls_too(broker, tmp_path):
+    """The retained state announces seq 100 while #90-100 are still on their way (a loaded league folds
+    late): the hole #40-55 is asked for at once, the head only if it stops coming (it came: 24 replayed, not 22)."""
+    stream = played_stream(tmp_path, broker, "t2", seed=6)
+    league, asked = asking_league(tmp_path, broker)
     head = len(stream)
     try:
         league.store.apply(stream[:39] + stream[55:89] + [StateMessage("t2", head, {})])
@@ -174,16 +185,9 @@ def digest_of(messages: list[EventMessage]) -> audit.DigestMessage:
 def test_a_digest_that_covers_more_of_the_log_asks_only_for_the_events_it_adds(broker, tmp_path):
     """The league read the table's digest of an earlier seq first (it lags the log), then the whole log's:
     each differing event is asked for once, not the overlap again (a stale-then-fresh digest made it 94)."""
-    table = Table(tmp_path, "t3", broker, seed=8)
-    try:
-        play(table, 100)
-        stream = table_messages(table)
-    finally:
-        table.close()
+    stream = played_stream(tmp_path, broker, "t3", seed=8)
     forged = dataclasses.replace(stream[9], event={**stream[9].event, "t_us": 123})
-    league = League(tmp_path / "league.sqlite3", broker.settings("league"))
-    league.store, league.connected, asked = LeagueStore(tmp_path / "league.sqlite3"), True, []
-    league._ask = lambda _table, first, last: asked.append((first, last))
+    league, asked = asking_league(tmp_path, broker)
     try:
         league.store.apply(stream[:9] + [forged] + stream[10:] + [digest_of(stream[:30])])
         league._ask_for_missing(0.0)
