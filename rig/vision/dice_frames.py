@@ -10,10 +10,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from rig.vision.calibrate_shade import shade_gain
 from rig.vision.colour_table import _BY_TABLE, colour_lut
 from rig.vision.errors import FrameError
 from rig.vision.light import Light, correct, even_light, floor_model
-from rig.vision.pixel_classes import BLOWN, PINK, YELLOW
+from rig.vision.pixel_classes import BG, BLOWN, BLUE, BODY, IS_TOP, PINK, YELLOW
 from rig.vision.profile import Profile
 
 
@@ -113,10 +114,40 @@ def prepare(frame: np.ndarray, profile: Profile) -> Work:
             censored = _censored(raw, scaled, t.censor_level)
             small, light, gain = correct(cv2.subtract(raw, scaled), model)
     labels = label_pixels(small, colour_lut(profile), censored)
+    lift = shade_gain(profile, small.shape[:2]) if gain is not None else None
+    if lift is not None:
+        small, labels, gain = _lift_shade(small, labels, gain, lift, colour_lut(profile), censored)
     if glare is not None:
         labels[blown > 0] = BLOWN
     side = die_px / f
     return Work(labels, small, f, side, profile.top_area * side * side, glare, light, profile, frame, gain)
+
+
+def _lift_shade(small, labels, gain, lift, lut, censored):
+    """A wall's deep shade, as the empty box showed it, lifted to the open floor's light (per channel:
+    the shade is lit by the walls and the room, often of another colour), so a die lying in it has
+    the colours and contrast of one in the open: the lifted reading is taken where it is a die top
+    or the floor and the frame's own was not a die top, or where it is a frog colour the frame read
+    as die body (a frog in the dark). A die top the frame read stays as read otherwise: it stands
+    higher than the floor and can catch light its floor does not (lifted, it would clip)."""
+    shaded = lift.max(axis=2) > 1.05
+    ys, xs = np.nonzero(shaded)
+    if not ys.size:
+        return small, labels, gain
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    part = small[y0:y1, x0:x1]
+    up = lift[y0:y1, x0:x1]
+    lifted = cv2.multiply(part, up, dtype=cv2.CV_8U)
+    seen = label_pixels(lifted, lut, None if censored is None else censored[y0:y1, x0:x1])
+    was = labels[y0:y1, x0:x1]
+    top, new_top = cv2.LUT(was, IS_TOP) > 0, cv2.LUT(seen, IS_TOP) > 0
+    frog = (seen == BLUE) | (seen == PINK) | (seen == YELLOW)
+    take = shaded[y0:y1, x0:x1] & (was != BLOWN) & ((~top & (new_top | (seen == BG))) | ((was == BODY) & frog))
+    small, labels, gain = small.copy(), labels.copy(), gain.copy()
+    small[y0:y1, x0:x1][take] = lifted[take]
+    labels[y0:y1, x0:x1][take] = seen[take]
+    gain[y0:y1, x0:x1][take] *= up[take]
+    return small, labels, gain
 
 
 def _censored(small: np.ndarray, glare: np.ndarray, level: int) -> np.ndarray:

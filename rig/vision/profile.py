@@ -131,6 +131,7 @@ class Profile:
     floor: object = None  # the empty box bottom, 12 x 16 cells of B, G, R (glare taken off), or None
     floor_cells: object = None  # which of those cells are box floor (12 x 16 bools)
     floor_lamp: object = None  # the lamp's relative brightness on that grid, from the dice bodies (or None)
+    shade: object = None  # deep shade in the empty box (walls): rows x cols x BGR per cent of the open floor's light, or None
     format: int = FORMAT
 
     def __hash__(self) -> int:
@@ -222,6 +223,7 @@ class Profile:
             floor=_floor(d["floor"]["bgr"]) if "floor" in d else None,
             floor_cells=_cells(d["floor"]["cells"]) if "floor" in d else None,
             floor_lamp=_lamp(d["floor"]["lamp"]) if "lamp" in d.get("floor", {}) else None,
+            shade=_shade(d["shade"]["light"]) if "shade" in d else None,
             format=int(d["format"]),
         )
 
@@ -288,6 +290,12 @@ class Profile:
             lines += ["  [" + ", ".join("[" + ", ".join(f"{float(v):.1f}" for v in px) + "]" for px in row) + "],"
                       for row in self.floor]
             lines += ["]", ""]
+        if self.shade is not None:
+            lines += ["[shade]  # deep shade in the empty box (a wall's shadow): per cent of the open floor's light",
+                      "light = ["]
+            lines += ["  [" + ", ".join("[" + ", ".join(str(int(v)) for v in px) + "]" for px in row) + "],"
+                      for row in self.shade]
+            lines += ["]", ""]
         for m in self.background:
             lines += ["[[background]]", f"mean = {arr(m.mean)}", "cov = [" + ", ".join(arr(r) for r in m.cov) + "]", ""]
         return "\n".join(lines)
@@ -308,6 +316,14 @@ def _glare(rows) -> tuple:
     grid = tuple(tuple(tuple(int(v) for v in px) for px in row) for row in rows)
     if not grid or any(len(row) != len(grid[0]) or any(len(px) != 3 for px in row) for row in grid):
         raise ValueError("glare.bgr must be rows of equal length of [B, G, R] triplets")
+    return grid
+
+
+def _shade(rows) -> tuple:
+    grid = tuple(tuple(tuple(int(v) for v in px) for px in row) for row in rows)
+    if not grid or any(len(row) != len(grid[0]) or any(len(px) != 3 or not 1 <= min(px) <= max(px) <= 100
+                                                        for px in row) for row in grid):
+        raise ValueError("shade.light must be rows of equal length of [B, G, R] per-cent values 1..100")
     return grid
 
 

@@ -1,0 +1,64 @@
+"""The twin's third round (issue 24): the empty box's deep shade is the light reference for a die
+lying in a wall's shadow."""
+
+import dataclasses
+
+import numpy as np
+
+from rig.vision.calibrate_shade import fit_shade
+
+
+def _empty(h: int = 240, w: int = 320) -> tuple[np.ndarray, np.ndarray]:
+    """An evened empty box (grey floor) with a wall's deep shadow along the bottom (a quarter of the
+    light, bluer) and a dark printed spot amid the floor; and its 12 x 16 floor grid."""
+    img = np.full((h, w, 3), (100, 110, 120), np.uint8)
+    img[h - 40 :] = (35, 28, 26)  # two cells high: the floor grid's last row, and the wall's face below
+    yy, xx = np.mgrid[0:h, 0:w]
+    img[(yy - 100) ** 2 + (xx - 160) ** 2 < 30**2] = (40, 45, 50)  # print, not shade
+    cells = np.ones((12, 16), bool)
+    cells[-2:] = False  # the deep shade stands off the floor's smooth light
+    cells[:1] = cells[:, :1] = cells[:, -1:] = False
+    return img, cells
+
+
+def test_the_shade_map_holds_a_walls_shadow_not_a_printed_spot():
+    img, cells = _empty()
+    shade = np.array(fit_shade(img, cells, side=20.0))
+    assert shade.shape == (36, 48, 3)
+    band = shade[-5:-3, 5:-5]  # the floor in the shade (beyond the floor grid's hull by a cell at most)
+    assert band.max() <= 40 and band[..., 0].mean() > band[..., 2].mean()  # the shade's own colour, per channel
+    assert shade[10:20, 20:28].min() == 100  # the printed spot is the floor's colour, not less light
+    assert shade[:20].min() == 100
+    flat = np.full((240, 320, 3), (100, 110, 120), np.uint8)
+    assert fit_shade(flat, cells, side=20.0) is None
+
+
+def test_a_die_in_a_walls_deep_shadow_is_read_as_in_the_open(virtual_profile):
+    from rig.vision.dice import read_dice
+    from rig.vision.render import LIGHTINGS, PlacedDie, Scene, render_scene
+
+    faces = ["blue", "pink", "yellow", "blank", "pink+blue", "yellow+pink"]
+    scene = Scene(dice=tuple(PlacedDie(f, 110 + 200 * (i % 3), 120 + 280 * (i // 3), 11 * i)
+                             for i, f in enumerate(faces)), lighting=LIGHTINGS["neutral"])
+    frame = render_scene(scene, seed=3)
+    share = np.array([0.22, 0.2, 0.17])  # the bottom rows in a wall's shade: a fifth of the light, bluer
+    shaded = frame.copy()
+    shaded[360:] = np.clip(frame[360:] * share, 0, 255).astype(np.uint8)
+    grid = np.full((36, 48, 3), 100, np.int64)
+    grid[-9:] = np.round(100 * share).astype(int)  # rows 360-480 of 480 on the 36-row map, as calibration learns it
+    lit = dataclasses.replace(virtual_profile, shade=tuple(tuple(tuple(px) for px in row) for row in grid.tolist()))
+    assert read_dice(frame, virtual_profile, thrown=6).faces == sorted(faces)
+    dark = read_dice(shaded, virtual_profile, thrown=6)
+    assert dark.faces != sorted(faces) and not dark.ok  # the three dice in the shade are lost or misread
+    reading = read_dice(shaded, lit, thrown=6)
+    assert reading.faces == sorted(faces) and reading.ok, reading
+
+
+def test_the_shade_map_round_trips(virtual_profile, tmp_path):
+    from rig.vision.profile import Profile
+
+    img, cells = _empty()
+    shade = fit_shade(img, cells, side=20.0)
+    with_shade = dataclasses.replace(virtual_profile, shade=shade)
+    assert Profile.load(with_shade.save(tmp_path / "p.toml")).shade == shade
+    assert Profile.load(virtual_profile.save(tmp_path / "q.toml")).shade is None
