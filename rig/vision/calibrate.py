@@ -26,7 +26,7 @@ from rig.vision.errors import CalibrationError
 from rig.vision.light import COLS, LIGHT_BASIS, ROWS, FloorModel, cells, correct, floor_grid
 from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
 from rig.vision.calibrate_top import top_side
-from rig.vision.calibrate_shade import fit_shade
+from rig.vision.calibrate_shade import fit_shade, fit_spots
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
     _fit_glare, _lower_floor,
 )
@@ -243,6 +243,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
         smallest = min(fraction.values())
         t = dataclasses.replace(t, colour_present=round(0.3 * smallest, 4), colour_absent=round(0.1 * smallest, 4))
     profile = dataclasses.replace(profile, thresholds=t, frog_fraction={k: round(v, 4) for k, v in fraction.items()})
+    profile = dataclasses.replace(profile, spots=fit_spots(empty, profile))
 
 
     test = {}

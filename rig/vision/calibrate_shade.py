@@ -1,7 +1,7 @@
 """The calibration's map of the deep shade in the empty box: where a wall (or the rim) keeps the
 lamp off the floor, as the share of the evened floor's light that still arrives there (issue 24).
 
-The reader divides it out (:func:`shade_gain`) so a die lying in a wall's shadow has the colours
+The reader divides it out (:func:`rig.vision.light.shade_gain`) so a die lying in a wall's shadow has the colours
 and contrast of a die in the open: the empty box is the light reference, and the shadow a wall
 casts does not move while the lamp stays put. Only large dark areas count — a printed line or
 spot on the box bottom is the floor's own colour, not less light — and only down to
@@ -13,13 +13,14 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from rig.vision.dice_frames import prepare
+from rig.vision.light import DEEPEST, SHADE_COLS as COLS, SHADE_ROWS as ROWS
+from rig.vision.pixel_classes import IS_TOP
+
 #: shade the map records: the floor at most this bright (share of the evened floor's light) ...
 SHADE = 0.8
 #: ... around a core at most this bright
 CORE = 0.55
-#: ... and at least this bright (deeper shade is brightened only this much)
-DEEPEST = 0.1
-ROWS, COLS = 36, 48
 
 
 def fit_shade(empty_small: np.ndarray, floor_cells: np.ndarray, side: float) -> tuple | None:
@@ -61,21 +62,16 @@ def fit_shade(empty_small: np.ndarray, floor_cells: np.ndarray, side: float) -> 
     return tuple(tuple(tuple(int(round(100 * v)) for v in px) for px in row) for row in share)
 
 
-_GAINS: dict = {}
-
-
-def shade_gain(profile, shape: tuple[int, int]) -> np.ndarray | None:
-    """The gain (h x w x B, G, R float32) that lifts the profile's shaded floor to the open floor's light,
-    at ``shape`` (h, w); None for a profile without a shade map."""
-    shade = getattr(profile, "shade", None)
-    if shade is None:
+def fit_spots(empty: np.ndarray, profile) -> tuple | None:
+    """Where the empty box itself shows die colours (a violet line in a tray's print, a lilac cloth
+    beyond the box): ``ROWS`` x ``COLS`` bools, or None when there is no such spot. The reader
+    takes no die from a blob lying mostly on these (:func:`rig.vision.light.spots_at`)."""
+    work = prepare(empty, profile)
+    top = cv2.LUT(work.labels, IS_TOP)
+    n, cc, stats, _ = cv2.connectedComponentsWithStats(top, connectivity=8)
+    keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= profile.thresholds.fragment_area * work.top_area]
+    if not keep:
         return None
-    key = (id(profile), shape)
-    hit = _GAINS.get(key)
-    if hit is None or hit[0] is not profile:
-        if len(_GAINS) > 8:
-            _GAINS.clear()
-        share = np.clip(np.asarray(shade, np.float32) / 100.0, DEEPEST, 1.0)
-        gain = cv2.resize(1.0 / share, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)  # h x w x 3
-        hit = _GAINS[key] = (profile, gain)
-    return hit[1]
+    spots = cv2.dilate(np.isin(cc, keep).view(np.uint8), np.ones((3, 3), np.uint8))
+    grid = cv2.resize(spots.astype(np.float32), (COLS, ROWS), interpolation=cv2.INTER_AREA) > 0
+    return tuple(tuple(bool(v) for v in row) for row in grid)

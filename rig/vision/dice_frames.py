@@ -10,10 +10,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from rig.vision.calibrate_shade import shade_gain
 from rig.vision.colour_table import _BY_TABLE, colour_lut
 from rig.vision.errors import FrameError
-from rig.vision.light import Light, correct, even_light, floor_model
+from rig.vision.light import Light, correct, even_light, floor_model, shade_gain
 from rig.vision.pixel_classes import BG, BLOWN, BLUE, BODY, IS_TOP, PINK, YELLOW
 from rig.vision.profile import Profile
 

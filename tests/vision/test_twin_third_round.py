@@ -4,6 +4,7 @@ lying in a wall's shadow."""
 import dataclasses
 
 import numpy as np
+import pytest
 
 from rig.vision.calibrate_shade import fit_shade
 
@@ -62,3 +63,51 @@ def test_the_shade_map_round_trips(virtual_profile, tmp_path):
     with_shade = dataclasses.replace(virtual_profile, shade=shade)
     assert Profile.load(with_shade.save(tmp_path / "p.toml")).shade == shade
     assert Profile.load(virtual_profile.save(tmp_path / "q.toml")).shade is None
+
+
+def test_a_dies_cast_shadow_is_not_its_side_face():
+    from rig.vision.dice import DieObservation, Work, _flank, _leaning
+    from rig.vision.pixel_classes import BG, BODY, EDGE
+    from rig.vision.profile import Thresholds
+
+    labels = np.full((60, 80), BG, np.uint8)
+    labels[20:30, 20:30] = BODY
+    labels[20:30, 30:35] = EDGE  # dark on one side, read as die body in shade
+    small = np.zeros((60, 80, 3), np.uint8)
+    small[:] = (100, 110, 120)  # the floor
+    small[20:30, 20:30] = (150, 60, 110)  # the violet top
+    me = DieObservation("blank", 24.5, 24.5, (20, 20, 10, 10), 1.0)
+    side = small.copy()
+    side[20:30, 30:35] = (68, 27, 50)  # the die's own side face: its violet in shade
+    shadow = small.copy()
+    shadow[20:30, 30:35] = (40, 44, 48)  # its cast shadow: the floor's hue, darker
+    t = Thresholds()
+
+    def work(img):
+        return Work(labels, img, 1, 10.0, 80.0)
+
+    assert _flank(me, work(side))[0] == pytest.approx(0.3) and _leaning(me, work(side), t)
+    assert _flank(me, work(shadow)) == (0.0, 0.0, 0.0) and not _leaning(me, work(shadow), t)
+
+
+def test_die_colour_the_empty_box_shows_too_is_no_die(virtual_profile, tmp_path):
+    from rig.vision.calibrate_shade import fit_spots
+    from rig.vision.dice import read_dice
+    from rig.vision.profile import Profile
+    from rig.vision.render import LIGHTINGS, PlacedDie, Scene, render_scene
+
+    faces = ["blue", "pink", "yellow", "blank", "pink+blue", "yellow+pink"]
+    scene = Scene(dice=tuple(PlacedDie(f, 110 + 200 * (i % 3), 120 + 240 * (i // 3), 11 * i)
+                             for i, f in enumerate(faces)), lighting=LIGHTINGS["neutral"])
+    frame = render_scene(scene, seed=5)
+    empty = render_scene(Scene(dice=(), lighting=LIGHTINGS["neutral"]), seed=5)
+    violet = np.median(frame[350:370, 100:120].reshape(-1, 3), axis=0)  # the blank die's top
+    for img in (frame, empty):  # a violet band in the box's print, as wide as a die and a third as high
+        img[228:246, 40:95] = violet
+    assert fit_spots(empty, dataclasses.replace(virtual_profile, spots=None)) is not None
+    before = read_dice(frame, virtual_profile, thrown=6)
+    assert not before.ok and len(before.dice) == 7  # the band reads as a die partly hidden
+    spotted = dataclasses.replace(virtual_profile, spots=fit_spots(empty, virtual_profile))
+    reading = read_dice(frame, spotted, thrown=6)
+    assert reading.faces == sorted(faces) and reading.ok, reading
+    assert Profile.load(spotted.save(tmp_path / "s.toml")).spots == spotted.spots
