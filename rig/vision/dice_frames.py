@@ -13,7 +13,7 @@ import numpy as np
 from rig.vision.colour_table import _BY_TABLE, colour_lut
 from rig.vision.errors import FrameError
 from rig.vision.light import Light, correct, even_light, floor_model, shade_gain
-from rig.vision.pixel_classes import BG, BLOWN, BLUE, BODY, IS_TOP, PINK, YELLOW
+from rig.vision.pixel_classes import _K3, BG, BLOWN, BLUE, BODY, IS_TOP, PINK, YELLOW
 from rig.vision.profile import Profile
 
 
@@ -139,8 +139,9 @@ def _lift_shade(small, labels, gain, lift, lut, censored):
     lifted = cv2.multiply(part, up, dtype=cv2.CV_8U)
     seen = label_pixels(lifted, lut, None if censored is None else censored[y0:y1, x0:x1])
     was = labels[y0:y1, x0:x1]
-    top, new_top = cv2.LUT(was, IS_TOP) > 0, cv2.LUT(seen, IS_TOP) > 0
-    frog = (seen == BLUE) | (seen == PINK) | (seen == YELLOW)
+    # lifted several times over, the camera's noise scatters specks of any colour: a die top is solid
+    top, new_top = cv2.LUT(was, IS_TOP) > 0, cv2.morphologyEx(cv2.LUT(seen, IS_TOP), cv2.MORPH_OPEN, _K3) > 0
+    frog = ((seen == BLUE) | (seen == PINK) | (seen == YELLOW)) & new_top
     take = shaded[y0:y1, x0:x1] & (was != BLOWN) & ((~top & (new_top | (seen == BG))) | ((was == BODY) & frog))
     small, labels, gain = small.copy(), labels.copy(), gain.copy()
     small[y0:y1, x0:x1][take] = lifted[take]
