@@ -111,3 +111,25 @@ def test_die_colour_the_empty_box_shows_too_is_no_die(virtual_profile, tmp_path)
     reading = read_dice(frame, spotted, thrown=6)
     assert reading.faces == sorted(faces) and reading.ok, reading
     assert Profile.load(spotted.save(tmp_path / "s.toml")).spots == spotted.spots
+
+
+def test_specks_lifted_out_of_deep_shade_are_no_die(virtual_profile):
+    from rig.vision.colour_table import colour_lut
+    from rig.vision.dice_frames import _lift_shade, label_pixels, prepare
+    from rig.vision.pixel_classes import BG, BODY
+    from rig.vision.render import LIGHTINGS, PlacedDie, Scene, render_scene
+
+    work = prepare(render_scene(Scene(dice=(PlacedDie("blank", 320, 240, 0),), lighting=LIGHTINGS["neutral"]),
+                                seed=2), virtual_profile)
+    violet = work.small[work.labels == BODY].mean(axis=0)
+    floor = work.small[work.labels == BG].mean(axis=0)
+    small = np.empty((40, 60, 3), np.float32)
+    small[:] = floor
+    small[10, 10] = violet  # one speck of die colour (the camera's noise, lifted ten times over) ...
+    small[20:32, 30:42] = violet  # ... and a die's top
+    dark = np.round(small * 0.1).astype(np.uint8)  # in a tenth of the light
+    lut = colour_lut(virtual_profile)
+    lift = np.full((40, 60, 3), 10.0, np.float32)
+    _, labels, gain = _lift_shade(dark, label_pixels(dark, lut), np.ones((40, 60, 3), np.float32), lift, lut, None)
+    assert labels[10, 10] != BODY and (labels[22:30, 32:40] == BODY).all()
+    assert gain[25, 35, 0] == 10.0
