@@ -35,6 +35,7 @@ from rig.vision.colour_table import (  # noqa: F401 - moved (issue 29); the old 
 )
 from rig.vision.dice_frames import (  # noqa: F401 - moved (issue 29); the old import path works
     label_pixels, check_frame, shrink, _GLARE_CACHE, glare_for, Work, prepare, _censored, _near_floor, _warm_edge, _whole_top,
+    _side_faces,
 )
 
 
@@ -243,26 +244,6 @@ def _flank(obs: DieObservation, work: Work, others=()) -> tuple[float, float, fl
     cx, cy = (obs.x + 0.5) / f - 0.5 - X0, (obs.y + 0.5) / f - 0.5 - Y0
     s3 = work.side**3
     return m["m00"] / work.side**2, (m["m10"] - cx * m["m00"]) / s3, (m["m01"] - cy * m["m00"]) / s3
-
-
-#: a dark pixel by a die is its side face while its hue is at most this many times farther from the
-#: die top's than from the floor's (tuned on the twin's tables 100-111: 1 lost cocked dice, 2 kept them)
-SIDE_HUE = 2.0
-
-
-def _side_faces(dark: np.ndarray, lab: np.ndarray, small: np.ndarray) -> np.ndarray:
-    """The dark pixels around a die that may be its own side faces: the die body's hue in shade — not
-    more than twice as far from its lit top's chromaticity as from the floor's around it (a side face
-    in shade is dark and noisy, its hue only roughly the top's). A die's cast shadow, or the floor in
-    a wall's shade, is dark too, but keeps the floor's hue."""
-    body, floor = lab == BODY, lab == BG
-    if np.count_nonzero(body) < 8 or np.count_nonzero(floor) < 8:
-        return dark
-    px = small.astype(np.float32) + 4.0
-    hue = px / px.sum(axis=2, keepdims=True)
-    near_body = np.abs(hue - np.median(hue[body], axis=0)).sum(axis=2)
-    near_floor = np.abs(hue - np.median(hue[floor], axis=0)).sum(axis=2)
-    return np.where(near_body <= SIDE_HUE * near_floor, dark, 0).astype(np.uint8)
 
 
 def _where(x: float, y: float, work: Work) -> str:
