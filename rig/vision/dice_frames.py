@@ -86,6 +86,7 @@ class Work:
     profile: Profile | None = None
     frame: np.ndarray | None = None  # the full-resolution frame: die tops are classified on crops of it
     gain: np.ndarray | None = None  # the light correction per working pixel (B, G, R), or None
+    deep: np.ndarray | None = None  # 1 where a wall's deep shade was lifted to be read (its noise with it), or None
 
 
 def prepare(frame: np.ndarray, profile: Profile) -> Work:
@@ -114,12 +115,17 @@ def prepare(frame: np.ndarray, profile: Profile) -> Work:
             small, light, gain = correct(cv2.subtract(raw, scaled), model)
     labels = label_pixels(small, colour_lut(profile), censored)
     lift = shade_gain(profile, small.shape[:2]) if gain is not None else None
+    deep = None
     if lift is not None:
-        small, labels, gain = _lift_shade(small, labels, gain, lift, colour_lut(profile), censored)
+        small, labels, gain, deep = _lift_shade(small, labels, gain, lift, colour_lut(profile), censored)
     if glare is not None:
         labels[blown > 0] = BLOWN
     side = die_px / f
-    return Work(labels, small, f, side, profile.top_area * side * side, glare, light, profile, frame, gain)
+    return Work(labels, small, f, side, profile.top_area * side * side, glare, light, profile, frame, gain, deep)
+
+
+#: a die read where the shade was lifted more than this many times is flagged: its colours are the camera's noise
+DEEP_LIFT = 2.0
 
 
 def _lift_shade(small, labels, gain, lift, lut, censored):
@@ -132,7 +138,7 @@ def _lift_shade(small, labels, gain, lift, lut, censored):
     shaded = lift.max(axis=2) > 1.05
     ys, xs = np.nonzero(shaded)
     if not ys.size:
-        return small, labels, gain
+        return small, labels, gain, None
     y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
     part = small[y0:y1, x0:x1]
     up = lift[y0:y1, x0:x1]
@@ -147,7 +153,9 @@ def _lift_shade(small, labels, gain, lift, lut, censored):
     small[y0:y1, x0:x1][take] = lifted[take]
     labels[y0:y1, x0:x1][take] = seen[take]
     gain[y0:y1, x0:x1][take] *= up[take]
-    return small, labels, gain
+    deep = np.zeros(labels.shape, np.uint8)  # read only once lifted more than DEEP_LIFT times: the noise came up too
+    deep[y0:y1, x0:x1] = take & (up.max(axis=2) > DEEP_LIFT)
+    return small, labels, gain, deep
 
 
 def _censored(small: np.ndarray, glare: np.ndarray, level: int) -> np.ndarray:
