@@ -135,27 +135,46 @@ def _lift_shade(small, labels, gain, lift, lut, censored):
     or the floor and the frame's own was not a die top, or where it is a frog colour the frame read
     as die body (a frog in the dark). A die top the frame read stays as read otherwise: it stands
     higher than the floor and can catch light its floor does not (lifted, it would clip)."""
-    shaded = lift.max(axis=2) > 1.05
-    ys, xs = np.nonzero(shaded)
-    if not ys.size:
+    patch = _shade_patch(lift)
+    if patch is None:
         return small, labels, gain, None
-    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    part = small[y0:y1, x0:x1]
-    up = lift[y0:y1, x0:x1]
-    lifted = cv2.multiply(part, up, dtype=cv2.CV_8U)
+    (y0, y1, x0, x1), up, shaded, deeper = patch
+    lifted = cv2.multiply(small[y0:y1, x0:x1], up, dtype=cv2.CV_8U)
     seen = label_pixels(lifted, lut, None if censored is None else censored[y0:y1, x0:x1])
     was = labels[y0:y1, x0:x1]
     # lifted several times over, the camera's noise scatters specks of any colour: a die top is solid
     top, new_top = cv2.LUT(was, IS_TOP) > 0, cv2.morphologyEx(cv2.LUT(seen, IS_TOP), cv2.MORPH_OPEN, _K3) > 0
     frog = ((seen == BLUE) | (seen == PINK) | (seen == YELLOW)) & new_top
-    take = shaded[y0:y1, x0:x1] & (was != BLOWN) & ((~top & (new_top | (seen == BG))) | ((was == BODY) & frog))
-    small, labels, gain = small.copy(), labels.copy(), gain.copy()
-    small[y0:y1, x0:x1][take] = lifted[take]
-    labels[y0:y1, x0:x1][take] = seen[take]
-    gain[y0:y1, x0:x1][take] *= up[take]
+    take = shaded & (was != BLOWN) & ((~top & (new_top | (seen == BG))) | ((was == BODY) & frog))
+    mask = take.view(np.uint8)
+    np.copyto(small[y0:y1, x0:x1], lifted, where=take[..., None])  # this frame's own arrays: changed in place
+    np.copyto(was, seen, where=take)
+    np.multiply(gain[y0:y1, x0:x1], up, out=gain[y0:y1, x0:x1], where=take[..., None])
     deep = np.zeros(labels.shape, np.uint8)  # read only once lifted more than DEEP_LIFT times: the noise came up too
-    deep[y0:y1, x0:x1] = take & (up.max(axis=2) > DEEP_LIFT)
+    deep[y0:y1, x0:x1] = mask & deeper
     return small, labels, gain, deep
+
+
+_PATCHES: dict = {}
+
+
+def _shade_patch(lift: np.ndarray):
+    """The shaded part of a shade gain map (cached): its box (y0, y1, x0, x1), gain, where it lifts
+    and where it lifts more than :data:`DEEP_LIFT` times; None when it lifts nowhere."""
+    hit = _PATCHES.get(id(lift))
+    if hit is None or hit[0] is not lift:
+        if len(_PATCHES) > 8:
+            _PATCHES.clear()
+        most = lift.max(axis=2)
+        ys, xs = np.nonzero(most > 1.05)
+        patch = None
+        if ys.size:
+            y0, y1, x0, x1 = int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1
+            part = most[y0:y1, x0:x1]
+            patch = ((y0, y1, x0, x1), np.ascontiguousarray(lift[y0:y1, x0:x1]), part > 1.05,
+                     (part > DEEP_LIFT).view(np.uint8))
+        hit = _PATCHES[id(lift)] = (lift, patch)
+    return hit[1]
 
 
 def _censored(small: np.ndarray, glare: np.ndarray, level: int) -> np.ndarray:
@@ -213,11 +232,17 @@ def _side_faces(dark: np.ndarray, lab: np.ndarray, small: np.ndarray) -> np.ndar
     more than twice as far from its lit top's chromaticity as from the floor's around it (a side face
     in shade is dark and noisy, its hue only roughly the top's). A die's cast shadow, or the floor in
     a wall's shade, is dark too, but keeps the floor's hue."""
-    body, floor = lab == BODY, lab == BG
-    if np.count_nonzero(body) < 8 or np.count_nonzero(floor) < 8:
+    sel = dark > 0
+    if not sel.any():
         return dark
-    px = small.astype(np.float32) + 4.0
-    hue = px / px.sum(axis=2, keepdims=True)
-    near_body = np.abs(hue - np.median(hue[body], axis=0)).sum(axis=2)
-    near_floor = np.abs(hue - np.median(hue[floor], axis=0)).sum(axis=2)
-    return np.where(near_body <= SIDE_HUE * near_floor, dark, 0).astype(np.uint8)
+    body, floor = (lab == BODY).view(np.uint8), (lab == BG).view(np.uint8)
+    if cv2.countNonZero(body) < 8 or cv2.countNonZero(floor) < 8:
+        return dark
+    top = np.array(cv2.mean(small, body)[:3], np.float32) + 4.0  # mean colours: C speed, six dice a frame
+    ground = np.array(cv2.mean(small, floor)[:3], np.float32) + 4.0
+    px = small[sel].astype(np.float32) + 4.0
+    hue = px / px.sum(axis=1, keepdims=True)
+    keep = np.abs(hue - top / top.sum()).sum(axis=1) <= SIDE_HUE * np.abs(hue - ground / ground.sum()).sum(axis=1)
+    out = np.zeros_like(dark)
+    out[sel] = np.where(keep, dark[sel], 0)
+    return out
