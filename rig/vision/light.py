@@ -217,22 +217,27 @@ def drift_text(light: Light) -> str:
     return f"The light changed — recalibrate{detail}"
 
 
+_MAPS: dict = {}
+
+
+def _profile_map(what: str, profile, shape: tuple[int, int], build):
+    """``build()`` for this profile and frame shape, kept while the profile lives (a few at a time)."""
+    key = (what, id(profile), shape)
+    hit = _MAPS.get(key)
+    if hit is None or hit[0] is not profile:
+        if len(_MAPS) > 8:
+            _MAPS.clear()
+        hit = _MAPS[key] = (profile, build())
+    return hit[1]
+
+
 def spots_at(profile, shape: tuple[int, int]) -> np.ndarray | None:
     """The profile's die-coloured spots of the empty box at ``shape`` (h, w), uint8 0/1, or None."""
     spots = getattr(profile, "spots", None)
     if spots is None:
         return None
-    key = ("spots", id(profile), shape)
-    hit = _MAPS.get(key)
-    if hit is None or hit[0] is not profile:
-        if len(_MAPS) > 8:
-            _MAPS.clear()
-        grid = np.asarray(spots, np.uint8)
-        hit = _MAPS[key] = (profile, cv2.resize(grid, (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST))
-    return hit[1]
-
-
-_MAPS: dict = {}
+    return _profile_map("spots", profile, shape, lambda: cv2.resize(
+        np.asarray(spots, np.uint8), (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST))
 
 
 def shade_gain(profile, shape: tuple[int, int]) -> np.ndarray | None:
@@ -241,12 +246,6 @@ def shade_gain(profile, shape: tuple[int, int]) -> np.ndarray | None:
     shade = getattr(profile, "shade", None)
     if shade is None:
         return None
-    key = (id(profile), shape)
-    hit = _MAPS.get(key)
-    if hit is None or hit[0] is not profile:
-        if len(_MAPS) > 8:
-            _MAPS.clear()
-        share = np.clip(np.asarray(shade, np.float32) / 100.0, DEEPEST, 1.0)
-        gain = cv2.resize(1.0 / share, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)  # h x w x 3
-        hit = _MAPS[key] = (profile, gain)
-    return hit[1]
+    share = lambda: np.clip(np.asarray(shade, np.float32) / 100.0, DEEPEST, 1.0)  # noqa: E731
+    return _profile_map("shade", profile, shape, lambda: cv2.resize(
+        1.0 / share(), (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR))
