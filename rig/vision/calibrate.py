@@ -26,6 +26,7 @@ from rig.vision.errors import CalibrationError
 from rig.vision.light import COLS, LIGHT_BASIS, ROWS, FloorModel, cells, correct, floor_grid
 from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
 from rig.vision.calibrate_top import top_side
+from rig.vision.calibrate_shade import fit_shade, fit_spots
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
     _fit_glare, _lower_floor,
 )
@@ -224,6 +225,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
         floor=tuple(tuple(tuple(round(float(v), 1) for v in px) for px in row) for row in floor),
         floor_lamp=None if lamp is None else tuple(tuple(round(float(v), 3) for v in row) for row in lamp),
         floor_cells=tuple(tuple(bool(v) for v in row) for row in floor_cells),
+        shade=fit_shade(empty_small, floor_cells, side_small),
     )
     # measure what the reader itself sees as a die top at its working scale
     profile = dataclasses.replace(profile, top_area=_measure_top_area(frames["blank"], profile))
@@ -241,6 +243,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
         smallest = min(fraction.values())
         t = dataclasses.replace(t, colour_present=round(0.3 * smallest, 4), colour_absent=round(0.1 * smallest, 4))
     profile = dataclasses.replace(profile, thresholds=t, frog_fraction={k: round(v, 4) for k, v in fraction.items()})
+    profile = dataclasses.replace(profile, spots=fit_spots(empty, profile))
 
 
     test = {}

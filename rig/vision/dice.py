@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light, floor_model, floor_surface  # noqa: F401
+from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light, floor_model, floor_surface, spots_at  # noqa: F401
 from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
 from rig.vision.pixel_classes import (  # noqa: F401 - moved (issue 29); the old import path works
@@ -35,6 +35,7 @@ from rig.vision.colour_table import (  # noqa: F401 - moved (issue 29); the old 
 )
 from rig.vision.dice_frames import (  # noqa: F401 - moved (issue 29); the old import path works
     label_pixels, check_frame, shrink, _GLARE_CACHE, glare_for, Work, prepare, _censored, _near_floor, _warm_edge, _whole_top,
+    _side_faces,
 )
 
 
@@ -50,6 +51,7 @@ class DieObservation:
     cocked: bool = False
     shares: tuple[float, float, float] = (0.0, 0.0, 0.0)  # blue, pink, yellow share of the top face
     aspect: float = 1.0  # short / long side of the top seen (with what perspective shows of its walls)
+    area: float = 1.0  # the top seen, in calibrated whole tops (a leaning die's top is foreshortened)
 
     def to_dict(self) -> dict:
         return {"face": self.face, "x": round(self.x, 1), "y": round(self.y, 1), "box": list(self.box),
@@ -102,10 +104,13 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
     n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(top, 8, cv2.CV_32S, cv2.CCL_GRANA)
     dice: list[DieObservation] = []
     fragments: list[tuple[float, float]] = []
+    spots = spots_at(profile, labels.shape)
     for i in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[i])
         if area < t.fragment_area * a0:
             continue
+        if spots is not None and 2 * int(spots[y : y + h, x : x + w][cc[y : y + h, x : x + w] == i].sum()) >= area:
+            continue  # the empty box shows die colour here too: the floor's print, not a die
         if area < 0.25 * a0:
             fragments.append((x + w / 2, y + h / 2))
             continue
@@ -229,7 +234,7 @@ def _flank(obs: DieObservation, work: Work, others=()) -> tuple[float, float, fl
     x, y, w, h = (v // f for v in obs.box)
     X0, Y0 = max(0, x - r), max(0, y - r)
     lab = work.labels[Y0 : min(H, y + h + r), X0 : min(W, x + w + r)]
-    dark = cv2.LUT(lab, _IS_DARK)
+    dark = _side_faces(cv2.LUT(lab, _IS_DARK), lab, work.small[Y0 : Y0 + lab.shape[0], X0 : X0 + lab.shape[1]])
     yy, xx = np.ogrid[Y0 - obs.y / f : Y0 + lab.shape[0] - obs.y / f, X0 - obs.x / f : X0 + lab.shape[1] - obs.x / f]
     for d in (d for d in others if d is not obs and max(abs(d.x - obs.x), abs(d.y - obs.y)) < 2.5 * work.side * f):
         dark[(xx - (d.x - obs.x) / f) ** 2 + (yy - (d.y - obs.y) / f) ** 2 < xx**2 + yy**2] = 0  # the nearer die's shade
@@ -472,6 +477,8 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     if full is not None and present and len(present) <= 2 and not _one_frog(full[2], full[3], present):
         reasons.append(f"{'/'.join(present)} not one frog (scattered colour) on die at {where}")
         margin = 0.0
+    if work.deep is not None and 2 * np.count_nonzero(work.deep[y0 : y0 + lab.shape[0], x0 : x0 + lab.shape[1]][inner]) > inner.sum():
+        reasons.append(f"die in shadow or on edge at {where}")  # found in a wall's deep shade, read from lifted noise
     cocked = False
     if n_px < t.die_area_min * a0:
         reasons.append(f"die partly hidden or on edge at {where}")
@@ -486,5 +493,5 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     bx, by, bw, bh = cv2.boundingRect(hull)
     box = ((bx + x0) * f, (by + y0) * f, bw * f, bh * f)
     obs = DieObservation(face, (cx + 0.5) * f - 0.5, (cy + 0.5) * f - 0.5, box, round(float(confidence), 3), cocked,
-                         tuple(round(float(fr[c]), 4) for c in COLOURS), round(float(aspect), 3))
+                         tuple(round(float(fr[c]), 4) for c in COLOURS), round(float(aspect), 3), round(n_px / a0, 3))
     return obs, reasons

@@ -12,8 +12,8 @@ import numpy as np
 
 from rig.vision.colour_table import _BY_TABLE, colour_lut
 from rig.vision.errors import FrameError
-from rig.vision.light import Light, correct, even_light, floor_model
-from rig.vision.pixel_classes import BLOWN, PINK, YELLOW
+from rig.vision.light import Light, correct, even_light, floor_model, shade_gain
+from rig.vision.pixel_classes import _K3, BG, BLOWN, BLUE, BODY, IS_TOP, PINK, YELLOW
 from rig.vision.profile import Profile
 
 
@@ -86,6 +86,7 @@ class Work:
     profile: Profile | None = None
     frame: np.ndarray | None = None  # the full-resolution frame: die tops are classified on crops of it
     gain: np.ndarray | None = None  # the light correction per working pixel (B, G, R), or None
+    deep: np.ndarray | None = None  # 1 where a wall's deep shade was lifted to be read (its noise with it), or None
 
 
 def prepare(frame: np.ndarray, profile: Profile) -> Work:
@@ -113,10 +114,67 @@ def prepare(frame: np.ndarray, profile: Profile) -> Work:
             censored = _censored(raw, scaled, t.censor_level)
             small, light, gain = correct(cv2.subtract(raw, scaled), model)
     labels = label_pixels(small, colour_lut(profile), censored)
+    lift = shade_gain(profile, small.shape[:2]) if gain is not None else None
+    deep = None
+    if lift is not None:
+        small, labels, gain, deep = _lift_shade(small, labels, gain, lift, colour_lut(profile), censored)
     if glare is not None:
         labels[blown > 0] = BLOWN
     side = die_px / f
-    return Work(labels, small, f, side, profile.top_area * side * side, glare, light, profile, frame, gain)
+    return Work(labels, small, f, side, profile.top_area * side * side, glare, light, profile, frame, gain, deep)
+
+
+#: a die read where the shade was lifted more than this many times is flagged: its colours are the camera's noise
+DEEP_LIFT = 2.0
+
+
+def _lift_shade(small, labels, gain, lift, lut, censored):
+    """A wall's deep shade, as the empty box showed it, lifted to the open floor's light (per channel:
+    the shade is lit by the walls and the room, often of another colour), so a die lying in it has
+    the colours and contrast of one in the open: the lifted reading is taken where it is a die top
+    or the floor and the frame's own was not a die top, or where it is a frog colour the frame read
+    as die body (a frog in the dark). A die top the frame read stays as read otherwise: it stands
+    higher than the floor and can catch light its floor does not (lifted, it would clip)."""
+    patch = _shade_patch(lift)
+    if patch is None:
+        return small, labels, gain, None
+    (y0, y1, x0, x1), up, shaded, deeper = patch
+    lifted = cv2.multiply(small[y0:y1, x0:x1], up, dtype=cv2.CV_8U)
+    seen = label_pixels(lifted, lut, None if censored is None else censored[y0:y1, x0:x1])
+    was = labels[y0:y1, x0:x1]
+    # lifted several times over, the camera's noise scatters specks of any colour: a die top is solid
+    top, new_top = cv2.LUT(was, IS_TOP) > 0, cv2.morphologyEx(cv2.LUT(seen, IS_TOP), cv2.MORPH_OPEN, _K3) > 0
+    frog = ((seen == BLUE) | (seen == PINK) | (seen == YELLOW)) & new_top
+    take = shaded & (was != BLOWN) & ((~top & (new_top | (seen == BG))) | ((was == BODY) & frog))
+    mask = take.view(np.uint8)
+    np.copyto(small[y0:y1, x0:x1], lifted, where=take[..., None])  # this frame's own arrays: changed in place
+    np.copyto(was, seen, where=take)
+    np.multiply(gain[y0:y1, x0:x1], up, out=gain[y0:y1, x0:x1], where=take[..., None])
+    deep = np.zeros(labels.shape, np.uint8)  # read only once lifted more than DEEP_LIFT times: the noise came up too
+    deep[y0:y1, x0:x1] = mask & deeper
+    return small, labels, gain, deep
+
+
+_PATCHES: dict = {}
+
+
+def _shade_patch(lift: np.ndarray):
+    """The shaded part of a shade gain map (cached): its box (y0, y1, x0, x1), gain, where it lifts
+    and where it lifts more than :data:`DEEP_LIFT` times; None when it lifts nowhere."""
+    hit = _PATCHES.get(id(lift))
+    if hit is None or hit[0] is not lift:
+        if len(_PATCHES) > 8:
+            _PATCHES.clear()
+        most = lift.max(axis=2)
+        ys, xs = np.nonzero(most > 1.05)
+        patch = None
+        if ys.size:
+            y0, y1, x0, x1 = int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1
+            part = most[y0:y1, x0:x1]
+            patch = ((y0, y1, x0, x1), np.ascontiguousarray(lift[y0:y1, x0:x1]), part > 1.05,
+                     (part > DEEP_LIFT).view(np.uint8))
+        hit = _PATCHES[id(lift)] = (lift, patch)
+    return hit[1]
 
 
 def _censored(small: np.ndarray, glare: np.ndarray, level: int) -> np.ndarray:
@@ -162,3 +220,29 @@ def _whole_top(work: Work, full: bool) -> float:
     resolution when ``full`` else at the working scale."""
     k = max(0.3, 1.0 - 0.16 * work.side / max(1.0, np.sqrt(work.top_area)))
     return k * k * work.top_area * (work.factor**2 if full else 1)
+
+
+#: a dark pixel by a die is its side face while its hue is at most this many times farther from the
+#: die top's than from the floor's (tuned on the twin's tables 100-111: 1 lost cocked dice, 2 kept them)
+SIDE_HUE = 2.0
+
+
+def _side_faces(dark: np.ndarray, lab: np.ndarray, small: np.ndarray) -> np.ndarray:
+    """The dark pixels around a die that may be its own side faces: the die body's hue in shade — not
+    more than twice as far from its lit top's chromaticity as from the floor's around it (a side face
+    in shade is dark and noisy, its hue only roughly the top's). A die's cast shadow, or the floor in
+    a wall's shade, is dark too, but keeps the floor's hue."""
+    sel = dark > 0
+    if not sel.any():
+        return dark
+    body, floor = (lab == BODY).view(np.uint8), (lab == BG).view(np.uint8)
+    if cv2.countNonZero(body) < 8 or cv2.countNonZero(floor) < 8:
+        return dark
+    top = np.array(cv2.mean(small, body)[:3], np.float32) + 4.0  # mean colours: C speed, six dice a frame
+    ground = np.array(cv2.mean(small, floor)[:3], np.float32) + 4.0
+    px = small[sel].astype(np.float32) + 4.0
+    hue = px / px.sum(axis=1, keepdims=True)
+    keep = np.abs(hue - top / top.sum()).sum(axis=1) <= SIDE_HUE * np.abs(hue - ground / ground.sum()).sum(axis=1)
+    out = np.zeros_like(dark)
+    out[sel] = np.where(keep, dark[sel], 0)
+    return out

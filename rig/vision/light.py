@@ -24,6 +24,10 @@ import cv2
 import numpy as np
 
 ROWS, COLS = 12, 16
+#: the shade and spot maps calibration learns from the empty box (:mod:`rig.vision.calibrate_shade`)
+SHADE_ROWS, SHADE_COLS = 36, 48
+#: the deepest shade lifted (share of the open floor's light): deeper, the camera's noise is all there is
+DEEPEST = 0.1
 #: beyond these the correction is not trusted: (least, most) exposure factor, most white-balance shift (ratio)
 CORRECTABLE = ((0.6, 1.5), 1.5)
 
@@ -212,3 +216,36 @@ def drift_text(light: Light) -> str:
     detail = f" ({', '.join(what)})" if what else ""
     return f"The light changed — recalibrate{detail}"
 
+
+_MAPS: dict = {}
+
+
+def _profile_map(what: str, profile, shape: tuple[int, int], build):
+    """``build()`` for this profile and frame shape, kept while the profile lives (a few at a time)."""
+    key = (what, id(profile), shape)
+    hit = _MAPS.get(key)
+    if hit is None or hit[0] is not profile:
+        if len(_MAPS) > 8:
+            _MAPS.clear()
+        hit = _MAPS[key] = (profile, build())
+    return hit[1]
+
+
+def spots_at(profile, shape: tuple[int, int]) -> np.ndarray | None:
+    """The profile's die-coloured spots of the empty box at ``shape`` (h, w), uint8 0/1, or None."""
+    spots = getattr(profile, "spots", None)
+    if spots is None:
+        return None
+    return _profile_map("spots", profile, shape, lambda: cv2.resize(
+        np.asarray(spots, np.uint8), (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST))
+
+
+def shade_gain(profile, shape: tuple[int, int]) -> np.ndarray | None:
+    """The gain (h x w x B, G, R float32) that lifts the profile's shaded floor to the open floor's light,
+    at ``shape`` (h, w); None for a profile without a shade map."""
+    shade = getattr(profile, "shade", None)
+    if shade is None:
+        return None
+    share = lambda: np.clip(np.asarray(shade, np.float32) / 100.0, DEEPEST, 1.0)  # noqa: E731
+    return _profile_map("shade", profile, shape, lambda: cv2.resize(
+        1.0 / share(), (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR))

@@ -84,7 +84,7 @@ class Thresholds:
     single_share: tuple[float, float] = (0.75, 1.3)  # a one-colour frog's share, in calibrated frog sizes
     combo_share: tuple[float, float] = (0.3, 0.7)  # each half of a two-colour frog, likewise
     cocked_aspect: float = 0.84  # top face narrower than this (short/long side) = leaning die
-    flank_area: float = 0.4  # shaded die body around a die (in die sides squared) above which it leans
+    flank_area: float = 0.6  # shaded die body around a die (in die sides squared) above which it leans
     flank_moment: float = 0.1  # ... or that much of it lopsided to one side (die sides cubed)
     fragment_area: float = 0.1  # die-coloured specks smaller than this (in die tops) are ignored, larger flagged
     die_area_min: float = 0.6  # top face area, in expected top faces, below which a die is partly hidden
@@ -131,6 +131,8 @@ class Profile:
     floor: object = None  # the empty box bottom, 12 x 16 cells of B, G, R (glare taken off), or None
     floor_cells: object = None  # which of those cells are box floor (12 x 16 bools)
     floor_lamp: object = None  # the lamp's relative brightness on that grid, from the dice bodies (or None)
+    spots: object = None  # where the empty box itself shows die colours: rows x cols bools, or None
+    shade: object = None  # deep shade in the empty box (walls): rows x cols x BGR per cent of the open floor's light, or None
     format: int = FORMAT
 
     def __hash__(self) -> int:
@@ -222,6 +224,8 @@ class Profile:
             floor=_floor(d["floor"]["bgr"]) if "floor" in d else None,
             floor_cells=_cells(d["floor"]["cells"]) if "floor" in d else None,
             floor_lamp=_lamp(d["floor"]["lamp"]) if "lamp" in d.get("floor", {}) else None,
+            shade=_shade(d["shade"]["light"]) if "shade" in d else None,
+            spots=_spots(d["spots"]["cells"]) if "spots" in d else None,
             format=int(d["format"]),
         )
 
@@ -288,6 +292,16 @@ class Profile:
             lines += ["  [" + ", ".join("[" + ", ".join(f"{float(v):.1f}" for v in px) + "]" for px in row) + "],"
                       for row in self.floor]
             lines += ["]", ""]
+        if self.shade is not None:
+            lines += ["[shade]  # deep shade in the empty box (a wall's shadow): per cent of the open floor's light",
+                      "light = ["]
+            lines += ["  [" + ", ".join("[" + ", ".join(str(int(v)) for v in px) + "]" for px in row) + "],"
+                      for row in self.shade]
+            lines += ["]", ""]
+        if self.spots is not None:
+            lines += ["[spots]  # where the empty box itself shows die colours (print, things beyond the box)", "cells = ["]
+            lines += [f'  "{"".join("1" if v else "0" for v in row)}",' for row in self.spots]
+            lines += ["]", ""]
         for m in self.background:
             lines += ["[[background]]", f"mean = {arr(m.mean)}", "cov = [" + ", ".join(arr(r) for r in m.cov) + "]", ""]
         return "\n".join(lines)
@@ -309,6 +323,20 @@ def _glare(rows) -> tuple:
     if not grid or any(len(row) != len(grid[0]) or any(len(px) != 3 for px in row) for row in grid):
         raise ValueError("glare.bgr must be rows of equal length of [B, G, R] triplets")
     return grid
+
+
+def _shade(rows) -> tuple:
+    grid = tuple(tuple(tuple(int(v) for v in px) for px in row) for row in rows)
+    if not grid or any(len(row) != len(grid[0]) or any(len(px) != 3 or not 1 <= min(px) <= max(px) <= 100
+                                                        for px in row) for row in grid):
+        raise ValueError("shade.light must be rows of equal length of [B, G, R] per-cent values 1..100")
+    return grid
+
+
+def _spots(rows) -> tuple:
+    if not rows or any(not isinstance(r, str) or len(r) != len(rows[0]) or set(r) - {"0", "1"} for r in rows):
+        raise ValueError("spots.cells must be strings of equal length of '0'/'1'")
+    return tuple(tuple(c == "1" for c in r) for r in rows)
 
 
 def _walls(v) -> tuple[float, ...]:
