@@ -56,6 +56,12 @@ BAND = (0.65 * FIND_DIE, 1.6 * FIND_DIE)
 #: the pyramid is run coarse to fine (:meth:`DiceNet.level`); a finer level is skipped when the strongest level so
 #: far is within this of the most the finer one could score (1 - its step cost; 0: the full pyramid's choice, always)
 SKIP_SLACK = 0.05
+#: with no size hint the finder runs once more at the level's die size (the median side of its strongest peaks) times
+#: this: the dice brought into the size the finder reads best at (:meth:`DiceNet.find`; the learned size's factor too)
+REFINE = 0.8
+#: ... unless the chosen level's own size is within this factor of it (its output is kept)
+REFINE_NEAR = 1.1
+#: ... or unless the refined output is weaker than the level's by more than this (finder x reader, :meth:`_strength`)
 
 
 #: the reader's hidden layer, as OpenCV 5 and 4 name it (:meth:`DiceNet.read_features`)
@@ -158,6 +164,9 @@ class DiceNet:
         self.hidden = next((n for n in HIDDEN if n in names), "")
         #: run every pyramid level with no size hint (:meth:`level`'s ``full``), not the coarse-to-fine search
         self.full_pyramid = False
+        #: with no size hint, run the finder again at the size it reads best at (:meth:`normalised`)
+        self.refine = True
+        self.union = True
 
     def heat(self, frame: np.ndarray, die_px: float = 0.0) -> tuple[np.ndarray, np.ndarray, float]:
         """The finder's heat map (0..1) and log side map (cells), and the frame-to-finder scale."""
@@ -203,9 +212,31 @@ class DiceNet:
 
     def find(self, frame: np.ndarray, floor: float = 0.2, die_px: float = 0.0) -> list[tuple[float, float, float, float]]:
         """The finder's peaks above ``floor`` as (x, y, side, score) in frame px: at ``die_px`` (the dice's
-        side in frame px) when known, else at the pyramid level :meth:`level` picks."""
-        heat, sides, s = self.heat(frame, die_px) if die_px > 0 else self.level(frame, floor, full=self.full_pyramid)[2]
-        return [(x / s, y / s, side / s, score) for x, y, side, score in peaks(heat, sides, floor)]
+        side in frame px) when known, else at the pyramid level :meth:`level` picks and at the size the
+        finder reads best at (:meth:`normalised`; two peaks on one die: the stronger)."""
+        found = self._found(frame, floor, die_px)
+        return merged(found, [f[3] for f in found])
+
+    def _found(self, frame: np.ndarray, floor: float, die_px: float) -> list[tuple[float, float, float, float]]:
+        outs = [self.heat(frame, die_px)] if die_px > 0 else self.normalised(frame, floor)
+        return [(x / s, y / s, side / s, score) for heat, sides, s in outs for x, y, side, score in peaks(heat, sides, floor)]
+
+    def normalised(self, frame: np.ndarray, floor: float = 0.2) -> list[tuple[np.ndarray, np.ndarray, float]]:
+        """The finder's outputs with no size hint: the pyramid's level (:meth:`level`), and the finder run again
+        with the frame scaled so that the level's dice are the size the finder reads best at (:data:`REFINE`:
+        up when they are small, down when large), unless that level already is (:data:`REFINE_NEAR`).
+        :meth:`find` keeps the stronger peak of the two on each die."""
+        level_px, q, out = self.level(frame, floor, full=self.full_pyramid)
+        if q <= 0 or not self.refine:
+            return [out]
+        heat, sides, s = out
+        kept = [side for _, _, side, _ in peaks(heat, sides, floor) if BAND[0] <= side <= BAND[1]][:VOUCH]
+        if not kept:
+            return [out]
+        target = REFINE * float(np.median(kept)) / s
+        if max(target, level_px) <= REFINE_NEAR * min(target, level_px):
+            return [out]
+        return [self.heat(frame, target), out] if self.union else [self.heat(frame, target)]
 
     def die_size(self, frame: np.ndarray, floor: float = 0.2) -> tuple[float, float]:
         """The dice's side in frame px as the pyramid sees it (the median side of the chosen level's
@@ -270,11 +301,26 @@ class DiceNet:
         return die_px, steps, out, scored
 
     def candidates(self, frame: np.ndarray, floor: float = 0.2, die_px: float = 0.0) -> list[Candidate]:
-        """Every heat-map peak above ``floor``, read (``die_px``: the dice's side in frame px, if known)."""
-        found = self.find(frame, floor, die_px)
+        """Every heat-map peak above ``floor``, read (``die_px``: the dice's side in frame px, if known); two
+        peaks on one die (the pyramid's level and the size the finder reads best at): the surer, finder x reader."""
+        found = self._found(frame, floor, die_px)
         probs, hidden = self.read_features([crop_die(frame, x, y, side, size=self.crop) for x, y, side, _ in found])
-        return [Candidate(x, y, side, score, p, None if hidden is None else hidden[i])
-                for i, ((x, y, side, score), p) in enumerate(zip(found, probs))]
+        cands = [Candidate(x, y, side, score, p, None if hidden is None else hidden[i])
+                 for i, ((x, y, side, score), p) in enumerate(zip(found, probs))]
+        return merged(cands, [c.score * float(c.probs[1:].max()) for c in cands])
+
+
+def merged(found: list, key: list[float]) -> list:
+    """``found`` (each with x, y, side first, or a :class:`Candidate`) without the weaker (``key``) of two nearer
+    than half a die's side, strongest first."""
+    kept: list = []
+    for i in sorted(range(len(found)), key=lambda i: -key[i]):
+        f = found[i]
+        x, y, side = (f.x, f.y, f.side) if isinstance(f, Candidate) else f[:3]
+        if all((x - kx) ** 2 + (y - ky) ** 2 > (0.5 * max(side, ks)) ** 2 for kx, ky, ks in
+               ((k.x, k.y, k.side) if isinstance(k, Candidate) else k[:3] for k in kept)):
+            kept.append(f)
+    return kept
 
 
 def _inside(x: float, y: float, bx: float, by: float, side: float) -> bool:
