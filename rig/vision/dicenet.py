@@ -51,6 +51,8 @@ CROWDED = 0.3
 STEP_COST = 0.06
 #: a coarser level's peak this strong (finder x reader) holding two of a finer level's peaks makes them pips
 SURE_DIE = 0.7
+#: ... counting all the finer level's peaks there (not only the VOUCH it scores)
+PIPS_ALL_PEAKS = True
 #: a level vouches for the peaks whose side (finder px) is within this band around FIND_DIE
 BAND = (0.65 * FIND_DIE, 1.6 * FIND_DIE)
 #: the pyramid is run coarse to fine (:meth:`DiceNet.level`); a finer level is skipped when the strongest level so
@@ -275,7 +277,9 @@ class DiceNet:
             die_px, steps, out, scored = self._level(frame, r * long_side, floor)
             # a coarser level's sure die holding two or more of this level's peaks: those are its pips
             big = [(x, y, side) for _, _, _, coarse in seen for x, y, side, q in coarse if q >= SURE_DIE]
-            q = float(np.mean([q * (CROWDED if pip_of_bigger(x, y, scored, big) else 1.0) for x, y, _, q in scored])
+            heat, sides, s = out  # all this level's peaks, not only those scored: a die showing 2 holds two
+            here = [(x / s, y / s) for x, y, _, _ in peaks(heat, sides, floor)] if PIPS_ALL_PEAKS else scored
+            q = float(np.mean([q * (CROWDED if pip_of_bigger(x, y, here, big) else 1.0) for x, y, _, q in scored])
                       ) if scored else 0.0
             # a level away from the finder's own (the photo sets' dice) must be the stronger for it
             q -= STEP_COST * abs(steps)

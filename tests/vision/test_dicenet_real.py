@@ -111,3 +111,29 @@ def test_small_dice_are_brought_to_the_finders_size():
                            <= r.box[1] + r.box[3] and d.pips == r.pips for d in shown.dice)
                        for r in read if r.count.status == "ok"), read
     assert right == {False: right[False], True: 11} and right[False] <= 9, right
+
+
+def test_large_dice_pips_are_not_taken_for_dice(monkeypatch):
+    """A tuning photo of white dice showing 2 enlarged x1.5 (dice about 55-75 px in 640x480): at the pyramid's
+    finest levels each pip passes for a die; a coarser level's sure die holding two or more of a level's
+    peaks (all of them, not only the three it scores) makes them pips, and the five dice are found and read
+    right with no size hint. Counting only the scored peaks, the pips won: none of the five read right."""
+    from rig.bench.pips import scaled_frame
+    from rig.vision import dicenet
+    from rig.vision.anydie import read_pip_dice
+
+    folder = data_folder(None)
+    if not folder.is_dir():
+        pytest.skip(f"photographs not found at {folder}")
+    photo = next(p for p in load_photos(folder, tuning_only=True) if p.path.name == "two_41.jpg")
+    shown, frame, cut = scaled_frame(photo, cv2.imread(str(photo.path)), 1.5)
+    assert not cut and [d.pips for d in shown.dice] == [2] * 5
+    right = {}
+    for all_peaks in (False, True):
+        monkeypatch.setattr(dicenet, "PIPS_ALL_PEAKS", all_peaks)
+        read = read_pip_dice(frame, PipParams.load().anydie, expected=(5,)).dice
+        right[all_peaks] = sum(any(r.box[0] <= x + w / 2 <= r.box[0] + r.box[2] and r.box[1] <= y + h / 2 <= r.box[1] + r.box[3]
+                                   and r.pips == d.pips for r in read) for d in shown.dice for x, y, w, h in [d.box])
+        if all_peaks:
+            assert len(read) == 5 and sum(r.count.status == "ok" for r in read) >= 3, read
+    assert right == {False: 0, True: 5}
