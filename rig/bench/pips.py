@@ -273,9 +273,10 @@ def report_speed(photos: list[Photo], params, images: dict, n: int = 12) -> None
 
 
 def report_distractors(name: str, photos: list[Photo], params, images: dict, reader, splits: Sequence[str],
-                       seed: int = 0) -> None:
+                       seed: int = 0, size: float = 1.2) -> None:
     """The photos with a coin, ring, screw head, knot, fingertip and card corner drawn in
-    (:mod:`rig.bench.distractors`, seeded): the dice reported on them, ``ok`` or flagged, per kind."""
+    (:mod:`rig.bench.distractors`, ``seed``, each ``size`` times the photo's median die across): the dice
+    reported on them, ``ok`` or flagged, per kind; the photos with a false die ``ok`` named."""
     import numpy as np
 
     from rig.bench.distractors import KINDS, add_distractors
@@ -291,7 +292,7 @@ def report_distractors(name: str, photos: list[Photo], params, images: dict, rea
         for photo in some:
             frame = images[photo.path].copy()
             sides = sorted(max(d.box[2], d.box[3]) for d in photo.dice) or [max(frame.shape[:2]) / 16]
-            drawn = add_distractors(frame, [d.box for d in photo.dice], 1.2 * sides[len(sides) // 2], rng)
+            drawn = add_distractors(frame, [d.box for d in photo.dice], size * sides[len(sides) // 2], rng)
             found = reader(frame, params)
             flagged_frame = any(f.count.status != "ok" for f in found) or len(found) != len(photo.dice)
             frames_flagged += flagged_frame
@@ -303,7 +304,9 @@ def report_distractors(name: str, photos: list[Photo], params, images: dict, rea
                 flagged[kind] += sum(f.count.status != "ok" for f in on)
                 false_ok += sum(f.count.status == "ok" for f in on)
             frames_silent += bool(false_ok) and not flagged_frame
-        print(f"[{name}, {split}, distractors drawn in] false dice reported ok {sum(ok.values())} of "
+            if false_ok:
+                print(f"  false die ok: {photo.path.name}")
+        print(f"[{name}, {split}, distractors drawn in, seed {seed}, x{size:g}] false dice reported ok {sum(ok.values())} of "
               f"{sum(placed.values())} distractors, flagged {sum(flagged.values())}; frames (dice count known) flagged "
               f"{_pct(frames_flagged, len(some))}, with a false die and not flagged {_pct(frames_silent, len(some))}")
         print("  " + ", ".join(f"{kind}: {ok[kind]} ok / {flagged[kind]} flagged of {placed[kind]}" for kind in KINDS))
@@ -336,7 +339,10 @@ def run_pips(args: argparse.Namespace) -> int:
         n = sum(len(p.dice) for p in photos)
         if getattr(args, "distractors", False):
             print(f"\n== {name}: {folder} ({len(photos)} photos), distractors drawn in, no size hint")
-            report_distractors(name, photos, params, images, read_any, splits)
+            first = getattr(args, "distractor_seed", 0)
+            for seed in range(first, first + getattr(args, "distractor_seeds", 1)):
+                report_distractors(name, photos, params, images, read_any, splits, seed,
+                                   getattr(args, "distractor_size", 1.2))
             continue
         if getattr(args, "scales", False):
             print(f"\n== {name}: {folder} ({len(photos)} photos, {n} labelled dice), scaled, no size hint")
@@ -382,10 +388,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--distractors", action="store_true",
                         help="(--game pips) the photos with a coin, ring, screw, knot, fingertip and card corner drawn in: "
                         "false dice reported ok")
+    parser.add_argument("--distractor-seed", type=int, default=0, help="(--distractors) the first seed drawn with (default 0)")
+    parser.add_argument("--distractor-seeds", type=_positive(int), default=1,
+                        help="(--distractors) this many seeds from --distractor-seed (default 1)")
+    parser.add_argument("--distractor-size", type=_positive(float), default=1.2, metavar="F",
+                        help="(--distractors) each thing F times the photo's median die across (default 1.2)")
     parser.add_argument("--split", choices=tuple(SPLITS), default="both",
                         help="(--game pips) which split of the photos to read (default both; tune on 'tuning' only)")
     parser.add_argument("--overlays", type=Path, default=None, metavar="DIR",
                         help="(--game pips) draw the hardest held-out photos into DIR")
+
+
+def _positive(kind):
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = 0
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"expected a number above 0, got {text!r}")
+        return value
+    return parse
 
 
 def data_folder(arg: Path | None) -> Path:

@@ -86,6 +86,9 @@ class Candidate:
     probs: np.ndarray
     #: the reader's hidden layer (96 numbers) for the second opinion (:mod:`rig.vision.diecheck`); None: not had
     features: np.ndarray | None = field(default=None, compare=False, repr=False)
+    #: found only by the finder's second pass (:meth:`DiceNet.normalised`), no first-pass peak on it: ``ok`` only
+    #: when the reader and the second opinion are surer (``[anydie] alone_read_ok``, ``alone_check_ok``)
+    alone: bool = False
 
     @property
     def box(self) -> tuple[int, int, int, int]:
@@ -217,11 +220,18 @@ class DiceNet:
         side in frame px) when known, else at the pyramid level :meth:`level` picks and at the size the
         finder reads best at (:meth:`normalised`; two peaks on one die: the stronger)."""
         found = self._found(frame, floor, die_px)
-        return merged(found, [f[3] for f in found])
+        return [f[:4] for f in merged(found, [f[3] for f in found])]
 
-    def _found(self, frame: np.ndarray, floor: float, die_px: float) -> list[tuple[float, float, float, float]]:
+    def _found(self, frame: np.ndarray, floor: float, die_px: float) -> list[tuple[float, float, float, float, bool]]:
+        """The peaks of every pass as (x, y, side, score, alone) in frame px; ``alone``: a second-pass peak
+        (:meth:`normalised`'s first output of two) with no first-pass peak nearer than half a side."""
         outs = [self.heat(frame, die_px)] if die_px > 0 else self.normalised(frame, floor)
-        return [(x / s, y / s, side / s, score) for heat, sides, s in outs for x, y, side, score in peaks(heat, sides, floor)]
+        passes = [[(x / s, y / s, side / s, score) for x, y, side, score in peaks(heat, sides, floor)]
+                  for heat, sides, s in outs]
+        first = passes[-1]
+        return [(x, y, side, score, len(passes) > 1 and i == 0 and not any(
+                    (x - fx) ** 2 + (y - fy) ** 2 <= (0.5 * max(side, fs)) ** 2 for fx, fy, fs, _ in first))
+                for i, found in enumerate(passes) for x, y, side, score in found]
 
     def normalised(self, frame: np.ndarray, floor: float = 0.2) -> list[tuple[np.ndarray, np.ndarray, float]]:
         """The finder's outputs with no size hint: the pyramid's level (:meth:`level`), and the finder run again
@@ -308,9 +318,9 @@ class DiceNet:
         """Every heat-map peak above ``floor``, read (``die_px``: the dice's side in frame px, if known); two
         peaks on one die (the pyramid's level and the size the finder reads best at): the surer, finder x reader."""
         found = self._found(frame, floor, die_px)
-        probs, hidden = self.read_features([crop_die(frame, x, y, side, size=self.crop) for x, y, side, _ in found])
-        cands = [Candidate(x, y, side, score, p, None if hidden is None else hidden[i])
-                 for i, ((x, y, side, score), p) in enumerate(zip(found, probs))]
+        probs, hidden = self.read_features([crop_die(frame, x, y, side, size=self.crop) for x, y, side, *_ in found])
+        cands = [Candidate(x, y, side, score, p, None if hidden is None else hidden[i], alone)
+                 for i, ((x, y, side, score, alone), p) in enumerate(zip(found, probs))]
         return merged(cands, [c.score * float(c.probs[1:].max()) for c in cands])
 
 
@@ -383,7 +393,7 @@ def judge(c: Candidate, p: AnyDieParams) -> PipDie | None:
         reasons.append(f"faint die (finder {c.score:.2f})")
     elif k == 1 and c.score < p.one_ok:
         reasons.append(f"a 1 the finder is unsure of (finder {c.score:.2f}): a die, or a coin or knot?")
-    if pk < p.read_ok:
+    if pk < (p.alone_read_ok if c.alone else p.read_ok):
         second = 1 + int(np.argsort(c.probs[1:])[-2])
         reasons.append(f"pips unclear: {k} ({pk:.2f}) or {second} ({float(c.probs[second]):.2f})")
     count = PipCount(k, (), round(min(pk, c.score), 3), "uncertain" if reasons else "ok", tuple(reasons))
@@ -405,14 +415,20 @@ def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet) -> list[PipDie]
 
 def second_opinion(kept: list[tuple[Candidate, PipDie]], p: AnyDieParams) -> list[PipDie]:
     """The judged dice, each ``ok`` one the second opinion (:mod:`rig.vision.diecheck`) finds unlike a die
-    read right (below ``check_ok``) flagged; the check absent or ``check_ok`` 0: unchanged."""
+    read right (below :func:`check_needed`) flagged; the check absent or ``check_ok`` 0: unchanged."""
     check = default_check() if p.check_ok > 0 else None
     x = candidate_features([c for c, _ in kept]) if check is not None else None
     if x is None:
         return [d for _, d in kept]
     like = check.likeness(x)
     return [_flag(d, f"unlike the dice the reader knows ({q:.2f}): a coin, a knot, a pip?")
-            if d.count.status == "ok" and q < p.check_ok else d for (_, d), q in zip(kept, like)]
+            if d.count.status == "ok" and q < check_needed(c, p) else d for (c, d), q in zip(kept, like)]
+
+
+def check_needed(c: Candidate, p: AnyDieParams) -> float:
+    """The second opinion an ``ok`` die needs: ``check_ok``; a die read as 1 (a coin, a knot, a card corner's
+    printed dot) ``one_check_ok``; one the finder's second pass alone found ``alone_check_ok``; the most of those."""
+    return max(p.check_ok, p.one_check_ok if c.pips == 1 else 0.0, p.alone_check_ok if c.alone else 0.0)
 
 
 #: dice whose centres are nearer than this many sides are flagged (:func:`read_dice`)
