@@ -158,13 +158,15 @@ def scaled_frame(photo: Photo, image, factor: float) -> tuple[Photo, object, tup
     return Photo(photo.path, photo.number, tuple(kept)), frame, tuple(cut)
 
 
-#: ``--scales``: how the dice's size is had: (label, the full pyramid, the size learned from the first sure frame)
-SIZE_MODES = (("no size hint", False, False), ("no size hint, full pyramid (before)", True, False),
+#: ``--scales``: how the dice's size is had: (label, the level's dice not brought to the finder's size, the size
+#: learned from the first sure frame)
+SIZE_MODES = (("no size hint", False, False), ("no size hint, not normalised (before)", True, False),
               ("size learned from the first sure frame", False, True))
 
 
-def _size_reader(reader, full: bool, learned: bool, params):
-    """``reader`` with the finder's pyramid run in full (``full``), or the dice's size learned from the first
+def _size_reader(reader, plain: bool, learned: bool, params):
+    """``reader`` with the pyramid's level read as it is (``plain``: no second pass at the size the finder reads
+    best at, :meth:`rig.vision.dicenet.DiceNet.normalised`), or the dice's size learned from the first
     sure frame and kept (``learned``, :class:`rig.vision.readers.DieSize`; ``reader`` then unused)."""
     from rig.vision.anydie import read_pip_dice
     from rig.vision.dicenet import default_dicenet
@@ -176,20 +178,20 @@ def _size_reader(reader, full: bool, learned: bool, params):
     def read(frame, q):
         if learned:
             return size.read(frame, lambda f, q: read_pip_dice(f, q.anydie)).dice
-        if nets is None or not full:
+        if nets is None or not plain:
             return reader(frame, q)
-        nets.full_pyramid = True
+        nets.refine = False
         try:
             return reader(frame, q)
         finally:
-            nets.full_pyramid = False
+            nets.refine = True
     return read
 
 
 def report_scales(name: str, photos: list[Photo], params, images: dict, reader, splits: Sequence[str]) -> None:
     """One line per split, scale (:func:`scaled_frame`) and way the size is had (:data:`SIZE_MODES`): the
-    same photos with dice smaller or larger in the frame, read with no size hint (coarse to fine, and the
-    full pyramid) and with the size learned from the first sure frame."""
+    same photos with dice smaller or larger in the frame, read with no size hint (normalised, and the
+    pyramid's level as it is, as before) and with the size learned from the first sure frame."""
     for split, some in by_split(photos):
         if split not in splits:
             continue
@@ -200,8 +202,8 @@ def report_scales(name: str, photos: list[Photo], params, images: dict, reader, 
             sides = [max(d.box[2], d.box[3]) for p in chosen for d in p.dice]
             side = sorted(sides)[len(sides) // 2] if sides else 0
             size = "x".join(map(str, images[some[0].path].shape[1::-1])) if some else "-"
-            for label, full, learned in SIZE_MODES:
-                sized = _size_reader(reader, full, learned, params)
+            for label, plain, learned in SIZE_MODES:
+                sized = _size_reader(reader, plain, learned, params)
 
                 def read(frame, q, _cut=cut, _frames=frames, _sized=sized):
                     path = next(k for k, v in _frames.items() if v is frame)
@@ -218,11 +220,11 @@ def report_scales(name: str, photos: list[Photo], params, images: dict, reader, 
 
 
 def report_speed(photos: list[Photo], params, images: dict, n: int = 12) -> None:
-    """Median ms per frame on one thread at 640x480, 1280x960 and 1920x1080 (the photos scaled up, dice
-    scaled with them): with no size hint (the full pyramid, as before; coarse to fine), with the size
+    """Median CPU ms per frame on one thread at 640x480, 1280x960 and 1920x1080 (the photos scaled up, dice
+    scaled with them): with no size hint (the pyramid's level as it is, as before; normalised), with the size
     learned from the first sure frame (:class:`rig.vision.readers.DieSize`, the frames after it) and with
     the dice's size known (one finder pass). Each frame is timed in every way in turn, in one run (the
-    machine's load falls on all alike), and the ratios to the full pyramid printed."""
+    machine's load falls on all alike), and the ratios to the time before printed."""
     import statistics
 
     import cv2
@@ -238,7 +240,7 @@ def report_speed(photos: list[Photo], params, images: dict, n: int = 12) -> None
         print("[speed] the dice nets are absent, skipped")
         return
     some = photos[:: max(1, len(photos) // n)][:n]
-    ways = ("no size hint, full pyramid (before)", "no size hint, coarse to fine",
+    ways = ("no size hint, not normalised (before)", "no size hint, normalised",
             "size learned from the first sure frame", "size known (--die-px)")
     for w, h in ((640, 480), (1280, 960), (1920, 1080)):
         frames = [as_frame(p, images[p.path], (w, h)) for p in some]
@@ -249,33 +251,32 @@ def report_speed(photos: list[Photo], params, images: dict, n: int = 12) -> None
             told = replace(params.anydie, die_px=1.2 * sides[len(sides) // 2] if sides else 0.0)
             learning = size.die_px <= 0
             for way in ways:
-                nets.full_pyramid = way == ways[0]
+                nets.refine = way != ways[0]
                 q = told if way == ways[3] else size.params.anydie if way == ways[2] else replace(params.anydie, die_px=0.0)
                 read_pip_dice(frame, q)  # warm
-                t0 = time.perf_counter()
+                t0 = time.process_time()  # CPU time: the machine's other jobs do not count
                 reading = read_pip_dice(frame, q)
-                if way == ways[2] and not learning:
-                    spent[way].append(1000 * (time.perf_counter() - t0))
-                elif way != ways[2]:
-                    spent[way].append(1000 * (time.perf_counter() - t0))
+                if way != ways[2] or not learning:
+                    spent[way].append(1000 * (time.process_time() - t0))
                 if way == ways[2]:
                     size.learn(reading)
-            nets.full_pyramid = False
+            nets.refine = True
         before = statistics.median(spent[ways[0]])
         for way in ways:
             if spent[way]:
                 ms = statistics.median(spent[way])
-                print(f"[speed, one thread, {w}x{h}, {way}] median {ms:.1f} ms per frame over {len(spent[way])} frames"
-                      + (f" (x{before / ms:.1f} quicker than the full pyramid)" if way != ways[0] and ms > 0 else ""))
+                print(f"[speed, one thread, CPU time, {w}x{h}, {way}] median {ms:.1f} ms per frame over {len(spent[way])} frames"
+                      + (f" (x{before / ms:.1f} of the time before)" if way != ways[0] and ms > 0 else ""))
             else:
                 print(f"[speed, one thread, {w}x{h}, {way}] no frame read surely: no size learned")
     cv2.setNumThreads(1)
 
 
 def report_distractors(name: str, photos: list[Photo], params, images: dict, reader, splits: Sequence[str],
-                       seed: int = 0) -> None:
+                       seed: int = 0, size: float = 1.2) -> None:
     """The photos with a coin, ring, screw head, knot, fingertip and card corner drawn in
-    (:mod:`rig.bench.distractors`, seeded): the dice reported on them, ``ok`` or flagged, per kind."""
+    (:mod:`rig.bench.distractors`, ``seed``, each ``size`` times the photo's median die across): the dice
+    reported on them, ``ok`` or flagged, per kind; the photos with a false die ``ok`` named."""
     import numpy as np
 
     from rig.bench.distractors import KINDS, add_distractors
@@ -291,7 +292,7 @@ def report_distractors(name: str, photos: list[Photo], params, images: dict, rea
         for photo in some:
             frame = images[photo.path].copy()
             sides = sorted(max(d.box[2], d.box[3]) for d in photo.dice) or [max(frame.shape[:2]) / 16]
-            drawn = add_distractors(frame, [d.box for d in photo.dice], 1.2 * sides[len(sides) // 2], rng)
+            drawn = add_distractors(frame, [d.box for d in photo.dice], size * sides[len(sides) // 2], rng)
             found = reader(frame, params)
             flagged_frame = any(f.count.status != "ok" for f in found) or len(found) != len(photo.dice)
             frames_flagged += flagged_frame
@@ -303,7 +304,9 @@ def report_distractors(name: str, photos: list[Photo], params, images: dict, rea
                 flagged[kind] += sum(f.count.status != "ok" for f in on)
                 false_ok += sum(f.count.status == "ok" for f in on)
             frames_silent += bool(false_ok) and not flagged_frame
-        print(f"[{name}, {split}, distractors drawn in] false dice reported ok {sum(ok.values())} of "
+            if false_ok:
+                print(f"  false die ok: {photo.path.name}")
+        print(f"[{name}, {split}, distractors drawn in, seed {seed}, x{size:g}] false dice reported ok {sum(ok.values())} of "
               f"{sum(placed.values())} distractors, flagged {sum(flagged.values())}; frames (dice count known) flagged "
               f"{_pct(frames_flagged, len(some))}, with a false die and not flagged {_pct(frames_silent, len(some))}")
         print("  " + ", ".join(f"{kind}: {ok[kind]} ok / {flagged[kind]} flagged of {placed[kind]}" for kind in KINDS))
@@ -336,7 +339,10 @@ def run_pips(args: argparse.Namespace) -> int:
         n = sum(len(p.dice) for p in photos)
         if getattr(args, "distractors", False):
             print(f"\n== {name}: {folder} ({len(photos)} photos), distractors drawn in, no size hint")
-            report_distractors(name, photos, params, images, read_any, splits)
+            first = getattr(args, "distractor_seed", 0)
+            for seed in range(first, first + getattr(args, "distractor_seeds", 1)):
+                report_distractors(name, photos, params, images, read_any, splits, seed,
+                                   getattr(args, "distractor_size", 1.2))
             continue
         if getattr(args, "scales", False):
             print(f"\n== {name}: {folder} ({len(photos)} photos, {n} labelled dice), scaled, no size hint")
@@ -382,10 +388,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--distractors", action="store_true",
                         help="(--game pips) the photos with a coin, ring, screw, knot, fingertip and card corner drawn in: "
                         "false dice reported ok")
+    parser.add_argument("--distractor-seed", type=int, default=0, help="(--distractors) the first seed drawn with (default 0)")
+    parser.add_argument("--distractor-seeds", type=_positive(int), default=1,
+                        help="(--distractors) this many seeds from --distractor-seed (default 1)")
+    parser.add_argument("--distractor-size", type=_positive(float), default=1.2, metavar="F",
+                        help="(--distractors) each thing F times the photo's median die across (default 1.2)")
     parser.add_argument("--split", choices=tuple(SPLITS), default="both",
                         help="(--game pips) which split of the photos to read (default both; tune on 'tuning' only)")
     parser.add_argument("--overlays", type=Path, default=None, metavar="DIR",
                         help="(--game pips) draw the hardest held-out photos into DIR")
+
+
+def _positive(kind):
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = 0
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"expected a number above 0, got {text!r}")
+        return value
+    return parse
 
 
 def data_folder(arg: Path | None) -> Path:

@@ -50,6 +50,9 @@ class AnyDieParams:
     find_ok: float = 0.6
     read_ok: float = 0.9          # the reader's probability of its pip count, for an ok die
     check_ok: float = 0.365      # the second opinion (calibration/diecheck.npz): an ok die it rates below this is flagged
+    one_check_ok: float = 0.42    # ... a die read as 1 from this second opinion (knots, card corners, rated near check_ok)
+    alone_read_ok: float = 0.97   # a die the finder's second pass alone found: ok from this reader probability ...
+    alone_check_ok: float = 0.6   # ... and this second opinion (a card corner the first pass never saw)
     one_ok: float = 0.78          # a die read as 1 is ok only from this finder score (a coin, a knot read as a 1)
     use_net: bool = True          # check each die with the learned counter (calibration/pipnet.npz)
     die_px: float = 0.0           # the dice's side in frame px, for the learned finder (0: about 1/16 of the

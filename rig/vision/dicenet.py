@@ -51,11 +51,19 @@ CROWDED = 0.3
 STEP_COST = 0.06
 #: a coarser level's peak this strong (finder x reader) holding two of a finer level's peaks makes them pips
 SURE_DIE = 0.7
+#: ... counting all the finer level's peaks there (not only the VOUCH it scores)
+PIPS_ALL_PEAKS = True
 #: a level vouches for the peaks whose side (finder px) is within this band around FIND_DIE
 BAND = (0.65 * FIND_DIE, 1.6 * FIND_DIE)
 #: the pyramid is run coarse to fine (:meth:`DiceNet.level`); a finer level is skipped when the strongest level so
 #: far is within this of the most the finer one could score (1 - its step cost; 0: the full pyramid's choice, always)
 SKIP_SLACK = 0.05
+#: with no size hint the finder runs once more at the level's die size (the median side of its strongest peaks) times
+#: this: the dice brought into the size the finder reads best at (:meth:`DiceNet.find`; the learned size's factor too)
+REFINE = 0.8
+#: ... unless the chosen level's own size is within this factor of it (its output is kept)
+REFINE_NEAR = 1.1
+#: ... or unless the refined output is weaker than the level's by more than this (finder x reader, :meth:`_strength`)
 
 
 #: the reader's hidden layer, as OpenCV 5 and 4 name it (:meth:`DiceNet.read_features`)
@@ -78,6 +86,9 @@ class Candidate:
     probs: np.ndarray
     #: the reader's hidden layer (96 numbers) for the second opinion (:mod:`rig.vision.diecheck`); None: not had
     features: np.ndarray | None = field(default=None, compare=False, repr=False)
+    #: found only by the finder's second pass (:meth:`DiceNet.normalised`), no first-pass peak on it: ``ok`` only
+    #: when the reader and the second opinion are surer (``[anydie] alone_read_ok``, ``alone_check_ok``)
+    alone: bool = False
 
     @property
     def box(self) -> tuple[int, int, int, int]:
@@ -158,6 +169,9 @@ class DiceNet:
         self.hidden = next((n for n in HIDDEN if n in names), "")
         #: run every pyramid level with no size hint (:meth:`level`'s ``full``), not the coarse-to-fine search
         self.full_pyramid = False
+        #: with no size hint, run the finder again at the size it reads best at (:meth:`normalised`)
+        self.refine = True
+        self.union = True
 
     def heat(self, frame: np.ndarray, die_px: float = 0.0) -> tuple[np.ndarray, np.ndarray, float]:
         """The finder's heat map (0..1) and log side map (cells), and the frame-to-finder scale."""
@@ -203,9 +217,38 @@ class DiceNet:
 
     def find(self, frame: np.ndarray, floor: float = 0.2, die_px: float = 0.0) -> list[tuple[float, float, float, float]]:
         """The finder's peaks above ``floor`` as (x, y, side, score) in frame px: at ``die_px`` (the dice's
-        side in frame px) when known, else at the pyramid level :meth:`level` picks."""
-        heat, sides, s = self.heat(frame, die_px) if die_px > 0 else self.level(frame, floor, full=self.full_pyramid)[2]
-        return [(x / s, y / s, side / s, score) for x, y, side, score in peaks(heat, sides, floor)]
+        side in frame px) when known, else at the pyramid level :meth:`level` picks and at the size the
+        finder reads best at (:meth:`normalised`; two peaks on one die: the stronger)."""
+        found = self._found(frame, floor, die_px)
+        return [f[:4] for f in merged(found, [f[3] for f in found])]
+
+    def _found(self, frame: np.ndarray, floor: float, die_px: float) -> list[tuple[float, float, float, float, bool]]:
+        """The peaks of every pass as (x, y, side, score, alone) in frame px; ``alone``: a second-pass peak
+        (:meth:`normalised`'s first output of two) with no first-pass peak nearer than half a side."""
+        outs = [self.heat(frame, die_px)] if die_px > 0 else self.normalised(frame, floor)
+        passes = [[(x / s, y / s, side / s, score) for x, y, side, score in peaks(heat, sides, floor)]
+                  for heat, sides, s in outs]
+        first = passes[-1]
+        return [(x, y, side, score, len(passes) > 1 and i == 0 and not any(
+                    (x - fx) ** 2 + (y - fy) ** 2 <= (0.5 * max(side, fs)) ** 2 for fx, fy, fs, _ in first))
+                for i, found in enumerate(passes) for x, y, side, score in found]
+
+    def normalised(self, frame: np.ndarray, floor: float = 0.2) -> list[tuple[np.ndarray, np.ndarray, float]]:
+        """The finder's outputs with no size hint: the pyramid's level (:meth:`level`), and the finder run again
+        with the frame scaled so that the level's dice are the size the finder reads best at (:data:`REFINE`:
+        up when they are small, down when large), unless that level already is (:data:`REFINE_NEAR`).
+        :meth:`find` keeps the stronger peak of the two on each die."""
+        level_px, q, out = self.level(frame, floor, full=self.full_pyramid)
+        if q <= 0 or not self.refine:
+            return [out]
+        heat, sides, s = out
+        kept = [side for _, _, side, _ in peaks(heat, sides, floor) if BAND[0] <= side <= BAND[1]][:VOUCH]
+        if not kept:
+            return [out]
+        target = REFINE * float(np.median(kept)) / s
+        if max(target, level_px) <= REFINE_NEAR * min(target, level_px):
+            return [out]
+        return [self.heat(frame, target), out] if self.union else [self.heat(frame, target)]
 
     def die_size(self, frame: np.ndarray, floor: float = 0.2) -> tuple[float, float]:
         """The dice's side in frame px as the pyramid sees it (the median side of the chosen level's
@@ -244,7 +287,9 @@ class DiceNet:
             die_px, steps, out, scored = self._level(frame, r * long_side, floor)
             # a coarser level's sure die holding two or more of this level's peaks: those are its pips
             big = [(x, y, side) for _, _, _, coarse in seen for x, y, side, q in coarse if q >= SURE_DIE]
-            q = float(np.mean([q * (CROWDED if pip_of_bigger(x, y, scored, big) else 1.0) for x, y, _, q in scored])
+            heat, sides, s = out  # all this level's peaks, not only those scored: a die showing 2 holds two
+            here = [(x / s, y / s) for x, y, _, _ in peaks(heat, sides, floor)] if PIPS_ALL_PEAKS else scored
+            q = float(np.mean([q * (CROWDED if pip_of_bigger(x, y, here, big) else 1.0) for x, y, _, q in scored])
                       ) if scored else 0.0
             # a level away from the finder's own (the photo sets' dice) must be the stronger for it
             q -= STEP_COST * abs(steps)
@@ -270,11 +315,26 @@ class DiceNet:
         return die_px, steps, out, scored
 
     def candidates(self, frame: np.ndarray, floor: float = 0.2, die_px: float = 0.0) -> list[Candidate]:
-        """Every heat-map peak above ``floor``, read (``die_px``: the dice's side in frame px, if known)."""
-        found = self.find(frame, floor, die_px)
-        probs, hidden = self.read_features([crop_die(frame, x, y, side, size=self.crop) for x, y, side, _ in found])
-        return [Candidate(x, y, side, score, p, None if hidden is None else hidden[i])
-                for i, ((x, y, side, score), p) in enumerate(zip(found, probs))]
+        """Every heat-map peak above ``floor``, read (``die_px``: the dice's side in frame px, if known); two
+        peaks on one die (the pyramid's level and the size the finder reads best at): the surer, finder x reader."""
+        found = self._found(frame, floor, die_px)
+        probs, hidden = self.read_features([crop_die(frame, x, y, side, size=self.crop) for x, y, side, *_ in found])
+        cands = [Candidate(x, y, side, score, p, None if hidden is None else hidden[i], alone)
+                 for i, ((x, y, side, score, alone), p) in enumerate(zip(found, probs))]
+        return merged(cands, [c.score * float(c.probs[1:].max()) for c in cands])
+
+
+def merged(found: list, key: list[float]) -> list:
+    """``found`` (each with x, y, side first, or a :class:`Candidate`) without the weaker (``key``) of two nearer
+    than half a die's side, strongest first."""
+    kept: list = []
+    for i in sorted(range(len(found)), key=lambda i: -key[i]):
+        f = found[i]
+        x, y, side = (f.x, f.y, f.side) if isinstance(f, Candidate) else f[:3]
+        if all((x - kx) ** 2 + (y - ky) ** 2 > (0.5 * max(side, ks)) ** 2 for kx, ky, ks in
+               ((k.x, k.y, k.side) if isinstance(k, Candidate) else k[:3] for k in kept)):
+            kept.append(f)
+    return kept
 
 
 def _inside(x: float, y: float, bx: float, by: float, side: float) -> bool:
@@ -333,7 +393,7 @@ def judge(c: Candidate, p: AnyDieParams) -> PipDie | None:
         reasons.append(f"faint die (finder {c.score:.2f})")
     elif k == 1 and c.score < p.one_ok:
         reasons.append(f"a 1 the finder is unsure of (finder {c.score:.2f}): a die, or a coin or knot?")
-    if pk < p.read_ok:
+    if pk < (p.alone_read_ok if c.alone else p.read_ok):
         second = 1 + int(np.argsort(c.probs[1:])[-2])
         reasons.append(f"pips unclear: {k} ({pk:.2f}) or {second} ({float(c.probs[second]):.2f})")
     count = PipCount(k, (), round(min(pk, c.score), 3), "uncertain" if reasons else "ok", tuple(reasons))
@@ -355,14 +415,20 @@ def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet) -> list[PipDie]
 
 def second_opinion(kept: list[tuple[Candidate, PipDie]], p: AnyDieParams) -> list[PipDie]:
     """The judged dice, each ``ok`` one the second opinion (:mod:`rig.vision.diecheck`) finds unlike a die
-    read right (below ``check_ok``) flagged; the check absent or ``check_ok`` 0: unchanged."""
+    read right (below :func:`check_needed`) flagged; the check absent or ``check_ok`` 0: unchanged."""
     check = default_check() if p.check_ok > 0 else None
     x = candidate_features([c for c, _ in kept]) if check is not None else None
     if x is None:
         return [d for _, d in kept]
     like = check.likeness(x)
     return [_flag(d, f"unlike the dice the reader knows ({q:.2f}): a coin, a knot, a pip?")
-            if d.count.status == "ok" and q < p.check_ok else d for (_, d), q in zip(kept, like)]
+            if d.count.status == "ok" and q < check_needed(c, p) else d for (c, d), q in zip(kept, like)]
+
+
+def check_needed(c: Candidate, p: AnyDieParams) -> float:
+    """The second opinion an ``ok`` die needs: ``check_ok``; a die read as 1 (a coin, a knot, a card corner's
+    printed dot) ``one_check_ok``; one the finder's second pass alone found ``alone_check_ok``; the most of those."""
+    return max(p.check_ok, p.one_check_ok if c.pips == 1 else 0.0, p.alone_check_ok if c.alone else 0.0)
 
 
 #: dice whose centres are nearer than this many sides are flagged (:func:`read_dice`)

@@ -79,3 +79,31 @@ def test_a_square_photo_as_a_640x480_frame_keeps_its_dice_under_their_labels(tmp
     assert seen == [(480, 640, 3)]
     assert tuning.startswith("[coloured, tuning, as 640x480 frames] found 0/1 = 0.0%") and tuning.endswith("1.0 dice)")
     assert held_out.startswith("[coloured, held-out, as 640x480 frames] found n/a")
+
+
+def test_distractors_are_drawn_with_the_seed_and_size_asked_and_a_false_ok_is_named(tmp_path, capsys):
+    """``--distractors --distractor-seed S --distractor-size F``: the seed and size change what is drawn; a die
+    reported ok on a drawn thing is counted and its photo named."""
+    photos = [photo(tmp_path / f"{k}.jpg", (3, 20, 20)) for k in "ab"]
+    images = {p.path: np.full((240, 320, 3), 120, np.uint8) for p in photos}
+    seen = []
+
+    def reader(frame, params):  # reports a die, ok, on the smallest thing drawn
+        import cv2
+
+        seen.append(frame.copy())
+        _, _, stats, centres = cv2.connectedComponentsWithStats((frame != 120).any(axis=2).astype(np.uint8))
+        cx, cy = centres[1 + int(np.argmin(stats[1:, cv2.CC_STAT_AREA]))]
+        return [die(int(cx) - 5, int(cy) - 5, 1)]
+
+    bench.report_distractors("white", photos, None, images, reader, ("tuning",), seed=5, size=2.0)
+    out = capsys.readouterr().out
+    assert "seed 5, x2] false dice reported ok 2 of 12 distractors" in out
+    assert "false die ok: a.jpg" in out and "false die ok: b.jpg" in out
+    first = seen[0]
+    seen.clear()
+    bench.report_distractors("white", photos, None, images, reader, ("tuning",), seed=6, size=2.0)
+    assert not np.array_equal(seen[0], first)
+    seen.clear()
+    bench.report_distractors("white", photos, None, images, reader, ("tuning",), seed=5, size=1.0)
+    assert (seen[0] != 120).any(axis=2).sum() < (first != 120).any(axis=2).sum()  # smaller things

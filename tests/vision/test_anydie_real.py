@@ -34,10 +34,12 @@ def held_out_figures(folder, *, any_name):
 def test_coloured_dice_held_out_floors():
     cm, found, extra, flags = held_out_figures(FOLDER, any_name=True)
     assert cm.total == 362
-    assert found >= 275  # bench: 286
-    assert cm.correct >= 195  # bench: 208
-    assert extra <= 16  # bench: 14 with the finder's pyramid (2 with the single pass at the trained size)
-    assert flags.silent <= 12  # bench: 7
+    assert found >= 275  # bench: 360
+    assert cm.correct >= 195  # bench: 351
+    # bench: 41, flagged but 1 (an unlabelled die by the tray, buttons, faint things on the floor), with the finder's
+    # second pass at the size it reads best at (issue 25); 14 with the pyramid's level alone, 2 with the single pass
+    assert extra <= 48
+    assert flags.silent <= 12  # bench: 2
 
 
 def test_white_dice_held_out_floors_of_the_colour_agnostic_reader():
@@ -48,7 +50,7 @@ def test_white_dice_held_out_floors_of_the_colour_agnostic_reader():
         pytest.skip(f"white dice photographs not found at {folder}")
     cm, found, extra, flags = held_out_figures(folder, any_name=False)
     assert cm.total == 306
-    assert found >= 268  # bench: 278
-    assert cm.correct >= 235  # bench: 247
-    assert extra <= 55  # bench: 44
-    assert flags.silent <= 4  # bench: 1
+    assert found >= 268  # bench: 305
+    assert cm.correct >= 235  # bench: 302
+    assert extra <= 55  # bench: 29
+    assert flags.silent <= 4  # bench: 0

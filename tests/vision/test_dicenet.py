@@ -197,3 +197,35 @@ def test_the_pyramid_skips_finer_levels_once_the_dice_are_sure(monkeypatch, side
     quick = nets.level(frame, 0.45)
     assert len(passes) < 6 and passes == sorted(passes, reverse=True)  # coarse to fine, the finest skipped
     assert quick[0] == full[0] and quick[1] == pytest.approx(full[1])
+
+
+def test_a_die_found_by_the_second_pass_alone_must_be_read_surer():
+    """A peak of the finder's second pass with no first-pass peak on it (a card corner the level never saw) is
+    ok only from ``alone_read_ok``; the same reading of a die both passes saw is ok from ``read_ok``."""
+    p = AnyDieParams(read_ok=0.9, alone_read_ok=0.97)
+    fairly_sure = [0.0, 0.0, 0.95, 0.05, 0.0, 0.0, 0.0]
+    assert judge(candidate(0.9, fairly_sure), p).count.status == "ok"
+    lone = Candidate(100.0, 80.0, 40.0, 0.9, np.array(fairly_sure, np.float32), alone=True)
+    die = judge(lone, p)
+    assert die.pips == 2 and die.count.status == "uncertain" and die.count.reasons[0].startswith("pips unclear: 2 (0.95)")
+    very_sure = np.array([0.0, 0.0, 0.99, 0.01, 0.0, 0.0, 0.0], np.float32)
+    assert judge(Candidate(100.0, 80.0, 40.0, 0.9, very_sure, alone=True), p).count.status == "ok"
+
+
+def test_second_pass_peaks_are_marked_alone_only_where_the_first_pass_saw_nothing(monkeypatch):
+    def out(spots, s):  # a heat map with a peak at each (x, y) finder px, dice of 16 finder px; scale s
+        gy, gx = np.mgrid[0:60, 0:80].astype(np.float32)
+        heat = np.maximum.reduce([0.9 * np.exp(-((gx - x / 4) ** 2 + (gy - y / 4) ** 2)) for x, y in spots])
+        return heat, np.full_like(heat, np.log(4.0)), s
+
+    nets = DiceNet.__new__(DiceNet)
+    # the second pass at twice the first's scale: its peaks at (42, 42) and (202, 42) are frame (21, 21) and
+    # (101, 21); the first pass (scale 1) saw a die at (22, 21) only
+    monkeypatch.setattr(nets, "normalised", lambda frame, floor: [out([(42, 42), (202, 42)], 2.0), out([(22, 21)], 1.0)],
+                        raising=False)
+    found = nets._found(np.zeros((240, 320, 3), np.uint8), 0.45, 0.0)
+    got = sorted((x, a) for x, _, _, _, a in found)
+    assert [a for _, a in got] == [False, False, True]  # the first pass's die and the second's on it; one alone
+    assert abs(got[2][0] - 101) < 3 and all(abs(x - 22) < 4 for x, _ in got[:2])
+    monkeypatch.setattr(nets, "normalised", lambda frame, floor: [out([(42, 42), (202, 42)], 2.0)], raising=False)
+    assert not any(a for *_, a in nets._found(np.zeros((240, 320, 3), np.uint8), 0.45, 0.0))  # one pass: none alone
