@@ -66,8 +66,10 @@ def _long_side(outline: np.ndarray) -> float:
     return max(float(np.linalg.norm(outline[0] - outline[1])), float(np.linalg.norm(outline[1] - outline[2])), 1.0)
 
 
-def _same_box(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
-    """Whether two boxes of a blob are one that has not moved (every side within 6 px)."""
+def _same_box(a: tuple[int, int, int, int] | None, b: tuple[int, int, int, int] | None) -> bool:
+    """Whether two boxes of a blob are one that has not moved (every side within 6 px; no box: not known to differ)."""
+    if a is None or b is None:
+        return True
     return max(abs(x - y) for x, y in zip(a, b)) <= 6
 
 
@@ -138,6 +140,7 @@ class CardReveal:
         self.asked = 0  # questions asked so far
         self._lying: list[_Lying] = []
         self._candidate: list[CardReading] | None = None
+        self._before: tuple | None = None  # the candidate before one odd frame: (cards, frames still, settled)
         self._count = 0
         self._done = False  # the candidate has settled (once)
         self._empty_hand = 0  # a hand was seen over the empty box: then the clear frames since, plus one
@@ -156,6 +159,7 @@ class CardReveal:
         view = _as_view(view)
         if view.clear:  # the box bottom alone: whatever lay there is gone, the next card is new
             self._lying, self._candidate, self._count, self._glimpsed, self._arriving = [], None, 0, [], set()
+            self._before = None
             self._still, self._waiting = None, (None, 0, False)  # a blob seen before and again moved away between
             if self._empty_hand:  # a hand came over the empty box and left no card the camera sees: one it cannot?
                 self._empty_hand += 1
@@ -173,31 +177,37 @@ class CardReveal:
         # a card whose edges are none of the lying cards' (beside them, or sliding over them): one coming in
         self._arriving |= {c.card for c in ok if not any(
             edge_shift(k.outline, c.outline()) <= 2 * self.moved for k in self._lying)}
-        if not view.hands:
-            self._glimpse(ok)
+        # (a hand waiting at the box's edge hides none of them)
+        self._glimpse([c for c in ok if not any(_overlap(c.box, h) for h in view.hands)])
         unread = [c for c in view.cards if c.status != "ok" and c.corners is not None and not any(
             not k.touched and edge_shift(k.outline, c.outline()) <= 2 * self.moved for k in self._lying)]
-        self._unread = self._unread + 1 if unread and not view.hands else 0
+        clear = [c for c in unread if not any(_overlap(c.box, h) for h in view.hands)]
+        self._unread = self._unread + 1 if clear and len(clear) == len(unread) else 0
         if self._still_blob(view):  # no hand stays that still: cards askew on a pile the camera cannot outline
-            self._candidate, self._count = None, 0
+            self._candidate, self._count, self._before = None, 0, None
             return self._book([("ask", Question(
                 "the camera cannot make out the cards just laid: enter the last one by hand, then answer yes "
                 "(no: no card was laid)", (), (), unread=True))])
         if self._unread == self.settle:  # a card lies still that cannot be read: later cards must wait
             self._lying = [k for k in self._lying if k.reading.card is not None]  # the one read before is under it
             self._lying.append(_Lying(unread[0], unread[0].outline()))
-            self._candidate, self._count = None, 0
+            self._candidate, self._count, self._before = None, 0, None
             return self._book([("ask", _UNREAD)])
         # a card whose colour a frame leaves unread (noise on a colour the camera barely tells) keeps its place
         # while it lies still: its colour is the one the other frames read there
         shaped = [c for c in view.cards if c.status == "ok" or c.corners is not None]
         if len(shaped) < len(view.cards) or not shaped:  # a card unreadable (glare, hand over it): not settled
-            self._candidate, self._count = None, 0
+            self._candidate, self._count, self._before = None, 0, None
             return []
         merged = self._merge(self._candidate, shaped) if self._candidate is not None else None
+        back = self._merge(self._before[0], shaped) if merged is None and self._before is not None else None
         if merged is not None:
             self._candidate, self._count = merged, self._count + 1
+        elif back is not None:  # one odd frame (noise moved an edge) between still ones: not counted
+            self._candidate, self._count, self._done = back, self._before[1] + 1, self._before[2]
+            self._before = None
         else:
+            self._before = (self._candidate, self._count, self._done) if self._candidate and self._count >= 2 else None
             self._candidate, self._count, self._done = shaped, 1, False
         if self._count < self.settle or self._done or any(c.status != "ok" for c in self._candidate):
             return []
@@ -307,12 +317,15 @@ class CardReveal:
             d, match = min(same, key=lambda t: t[0]) if same else (np.inf, None)
             centre = tuple(float(v) for v in outline.mean(axis=0))
             under = [k for k in self._lying if cv2.pointPolygonTest(k.outline.reshape(-1, 1, 2), centre, False) >= 0]
+            # the pile's outline changed under a top of the same colour: a card went onto it (its own
+            # edges may read alike — an icon splitting its field, a card laid squarely)
+            regrown = match is not None and match.touched and not _same_box(match.reading.box, card.box)
             if match is not None and d <= self.same:
-                if match.touched and card.card in landed:  # a card came in and is nowhere else: on this one?
+                if match.touched and (card.card in landed or regrown):  # a card came: on this one?
                     events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
                 continue  # the same card, where it lay
             if match is not None and d <= self.moved:
-                if match.touched and card.card in landed:  # seen coming in, and the edges moved: laid on it
+                if match.touched and (card.card in landed or regrown):  # seen coming in, or the pile grew: laid on it
                     events.append(("book", card.card))
                 elif match.touched:
                     events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
