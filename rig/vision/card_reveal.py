@@ -19,6 +19,8 @@ class CardReading:
     box: tuple[int, int, int, int] | None = None
     #: the card's four corners (full-resolution px): its edges, to tell a card laid on top from the one below
     corners: tuple[tuple[float, float], ...] | None = None
+    #: the box (x, y, w, h px) of the whole card or pile it was read on, when nothing else (a hand) touched it
+    pile: tuple[int, int, int, int] | None = None
 
     def to_dict(self) -> dict:
         return {"card": self.card, "confidence": round(self.confidence, 3), "status": self.status,
@@ -140,6 +142,7 @@ class CardReveal:
         self.asked = 0  # questions asked so far
         self._lying: list[_Lying] = []
         self._candidate: list[CardReading] | None = None
+        self._hands = False
         self._before: tuple | None = None  # the candidate before one odd frame: (cards, frames still, settled)
         self._count = 0
         self._done = False  # the candidate has settled (once)
@@ -173,6 +176,7 @@ class CardReveal:
             self._empty_hand = 0
             return self._book([("ask", _UNREAD)])
         self._touch(view)
+        self._hands = bool(view.hands)  # (a hand in view, or its shade, may join a pile's outline)
         ok = [c for c in view.cards if c.status == "ok"]
         # a card whose edges are none of the lying cards' (beside them, or sliding over them): one coming in
         self._arriving |= {c.card for c in ok if not any(
@@ -319,7 +323,8 @@ class CardReveal:
             under = [k for k in self._lying if cv2.pointPolygonTest(k.outline.reshape(-1, 1, 2), centre, False) >= 0]
             # the pile's outline changed under a top of the same colour: a card went onto it (its own
             # edges may read alike — an icon splitting its field, a card laid squarely)
-            regrown = match is not None and match.touched and not _same_box(match.reading.box, card.box)
+            regrown = (match is not None and match.touched and not self._hands and None not in (match.reading.pile, card.pile)
+                       and not _same_box(match.reading.pile, card.pile))
             if match is not None and d <= self.same:
                 if match.touched and (card.card in landed or regrown):  # a card came: on this one?
                     events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))

@@ -15,6 +15,8 @@ box bottom a gray field looks like, so it stays out of the neutral share.
 from __future__ import annotations
 
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -60,8 +62,9 @@ def _blobs(work, changed: np.ndarray | None = None) -> list[np.ndarray]:
 
 def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) -> CardReading:
     """Read one card-sized blob: a card's colour, or "uncertain" (no card shape: a hand; glare; no colour).
-    ``whole``: the blob is what changed from the empty box, a lone card's whole outline — its field then
-    lies inside it where the print puts it (a field read by its labels frays in shade and noise)."""
+    ``whole``: the blob is what changed from the empty box, a lone card's whole outline — a gray field then
+    lies inside it where the print puts it (told from its border by brightness, it frays in shade and noise;
+    a coloured field keeps its labels' outline, which a card's outline on a pile would not match)."""
     area = int(blob.sum())
     pts = cv2.findNonZero(blob)
     rect = cv2.minAreaRect(pts)
@@ -93,7 +96,7 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
     h, w = blob.shape
     edge = bx <= 0 or by <= 0 or bx + bw >= w or by + bh >= h  # cards lie in the box: from the view's edge reaches a hand
     if share >= 0.45:
-        field = lone or _field_corners(work, blob, (best,))
+        field = _field_corners(work, blob, (best,))
         if edge and (field is None or cv2.contourArea(np.float32(field)) > 0.85 * area * f * f):
             # a card coming in with the hand shows its field inside a white border; a hand is colour to its edge
             return CardReading(None, 0.0, "uncertain", ("hand or object in view",), box)
@@ -110,7 +113,7 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
         return CardReading(None, 0.0, "uncertain", ("hand or object in view",), box)
     colour = _by_field(work, profile, rect, blob, counts, lab, neutral)
     if colour is not None:
-        return CardReading(colour, 0.6, "ok", (), box, lone or _field_corners(work, blob, NEUTRAL_CLASSES if colour == "gray" else (_CLASS_OF[colour],))
+        return CardReading(colour, 0.6, "ok", (), box, (lone if colour == "gray" else None) or _field_corners(work, blob, NEUTRAL_CLASSES if colour == "gray" else (_CLASS_OF[colour],))
                            or corners)
     return CardReading(None, 0.0, "uncertain", (f"card of unknown colour (off gray by {cast:.0f})",), box, corners)
 
@@ -161,9 +164,9 @@ def _field_corners(work, blob: np.ndarray, classes) -> tuple[tuple[float, float]
     outline together, while the top card's field lies inside its white border, apart from the
     fields of the cards below."""
     if classes is NEUTRAL_CLASSES:  # a gray field reads like the white border round it: the border is brighter
-        grey = cv2.cvtColor(work.small, cv2.COLOR_BGR2GRAY)
+        grey = cv2.blur(cv2.cvtColor(work.small, cv2.COLOR_BGR2GRAY), (3, 3))  # (the sensor noise frays it)
         lo, hi = np.percentile(grey[blob > 0], (20, 95))
-        field = ((grey < (lo + hi) / 2) & (blob > 0)).view(np.uint8)
+        field = ((grey < (lo + 2 * hi) / 3) & (blob > 0)).view(np.uint8)  # (an icon darker than the field is in it)
     else:
         field = (np.isin(work.labels, classes) & (blob > 0)).view(np.uint8)
     k = 5 if classes is NEUTRAL_CLASSES else 3  # (noise can bridge a white border between two gray fields)
@@ -198,7 +201,7 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
     for blob in _blobs(work, changed):
         reading = _read_blob(work, blob, profile, changed is not None)
         if reading.corners is not None:
-            cards.append(reading)
+            cards.append(replace(reading, pile=reading.box) if reading.status == "ok" and not _at_edge(blob) else reading)
             continue
         parts = _split_shadow(work, blob, profile)  # cards joined by the dark shadow between them
         if parts:
@@ -207,7 +210,7 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
         # no card's shape: a hand, a hand touching a card, an askew pile, cards touching — a card's whole
         # coloured field inside it is a card (the top of a pile), what is left beside the fields a hand
         found, rest = _whole_fields(work, blob)
-        cards += found
+        cards += found if rest is not None or _at_edge(blob) else [replace(c, pile=_box(blob, work.factor)) for c in found]
         if rest is not None:
             hands.append(rest)
     return CardView(tuple(cards), tuple(hands))
@@ -284,6 +287,10 @@ def _whole_fields(work, blob: np.ndarray) -> tuple[list[CardReading], tuple[int,
         or stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH] >= w - 1
         or stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT] >= h - 1)]
     return found, (_box(np.isin(cc, arm).view(np.uint8), f) if arm else None)
+
+
+def _at_edge(blob: np.ndarray) -> bool:
+    return bool(blob[0].any() or blob[-1].any() or blob[:, 0].any() or blob[:, -1].any())
 
 
 def _box(mask: np.ndarray, f: int) -> tuple[int, int, int, int]:

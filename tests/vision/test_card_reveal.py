@@ -60,7 +60,7 @@ def _boxed(colour, box, dx=0.0):
     """A pile's top card whose own edges read ``dx`` px from (100, 100), the pile's outline ``box``."""
     x, y = 100.0 + dx, 100.0
     corners = ((x, y), (x + 200, y), (x + 200, y + 280), (x, y + 280))
-    return CardReading(colour, 1.0, "ok", (), box, corners)
+    return CardReading(colour, 1.0, "ok", (), box, corners, pile=box)
 
 
 @pytest.mark.parametrize("dx, asked", [(0, True), (7, False)])
