@@ -43,6 +43,13 @@ class CardView:
 
     cards: tuple[CardReading, ...] = ()
     hands: tuple[tuple[int, int, int, int], ...] = ()
+    #: the frame's (width, height), when known: what reaches in from its edge is an arm
+    size: tuple[int, int] | None = None
+
+    def at_edge(self, box: tuple[int, int, int, int]) -> bool:
+        """Whether a blob's box reaches the view's edge (left or top only when the frame's size is not known)."""
+        x, y, w, h = box
+        return x <= 0 or y <= 0 or self.size is not None and (x + w >= self.size[0] or y + h >= self.size[1])
 
     @property
     def clear(self) -> bool:
@@ -269,10 +276,12 @@ class CardReveal:
         return self._waiting[2] and self._waiting[1] == self.settle + 1
 
     def _still_blob(self, view: CardView) -> bool:
-        """A blob that is no card's shape lying still over a card (or, when none lies, anywhere but at the view's
-        left or top edge, where a hand waits) a frame longer than a card needs to settle (once per blob)."""
+        """A blob that is no card's shape lying still over a card it hides (or, when none lies, anywhere but at the
+        view's edge, where a hand waits) a frame longer than a card needs to settle (once per blob)."""
+        # (an arm reaching in from the view's edge waits beside the cards it does not hide: read where they lie)
         box = next((h for h in view.hands if h is not None and (any(
-            _covering(k.reading.box, h) for k in self._lying) or not self._lying and h[0] > 0 and h[1] > 0)), None)
+            _covering(k.reading.box, h) and not (view.at_edge(h) and _seen(view, k)) for k in self._lying)
+            or not self._lying and not view.at_edge(h))), None)
         if box is None:
             self._still = None
             return False
@@ -368,6 +377,11 @@ class CardReveal:
                 self.cards.append(what)
                 booked.append(what)
         return booked
+
+
+def _seen(view: CardView, lying: _Lying) -> bool:
+    """Whether a lying card is still read in the view, or a card on it."""
+    return any(_covers(c.outline(), lying.outline) for c in view.cards if c.status == "ok")
 
 
 def _same_place(a: np.ndarray, b: np.ndarray, moved: float) -> bool:

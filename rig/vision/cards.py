@@ -213,7 +213,7 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
         cards += found if rest is not None or _at_edge(blob) else [replace(c, pile=_box(blob, work.factor)) for c in found]
         if rest is not None:
             hands.append(rest)
-    return CardView(tuple(cards), tuple(hands))
+    return CardView(tuple(cards), tuple(hands), frame_bgr.shape[1::-1])
 
 
 def _split_shadow(work, blob: np.ndarray, profile: Profile) -> list[CardReading]:
