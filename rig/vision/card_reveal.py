@@ -150,7 +150,7 @@ class CardReveal:
         self._lying: list[_Lying] = []
         self._candidate: list[CardReading] | None = None
         self._hands = False
-        self._before: tuple | None = None  # the candidate before one odd frame: (cards, frames still, settled)
+        self._before: tuple | None = None  # the candidate before one odd frame: (cards, frames still)
         self._count = 0
         self._done = False  # the candidate has settled (once)
         self._empty_hand = 0  # a hand was seen over the empty box: then the clear frames since, plus one
@@ -215,10 +215,11 @@ class CardReveal:
         if merged is not None:
             self._candidate, self._count = merged, self._count + 1
         elif back is not None:  # one odd frame (noise moved an edge) between still ones: not counted
-            self._candidate, self._count, self._done = back, self._before[1] + 1, self._before[2]
+            self._candidate, self._count, self._done = back, self._before[1] + 1, False  # (settles again: a card
+            # may have come in that frame, sliding over the pile)
             self._before = None
         else:
-            self._before = (self._candidate, self._count, self._done) if self._candidate and self._count >= 2 else None
+            self._before = (self._candidate, self._count) if self._candidate and self._count >= 2 else None
             self._candidate, self._count, self._done = shaped, 1, False
         if self._count < self.settle or self._done or any(c.status != "ok" for c in self._candidate):
             return []
