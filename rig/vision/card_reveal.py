@@ -162,13 +162,13 @@ class CardReveal:
         self._still: tuple | None = None  # a shapeless blob over a lying card that does not move: (box, frames)
         self._asked_still: list = []
         #: the colours of cards seen since the last settle where no card lay: a card on its way in
-        self._arriving: set[str] = set()
+        self._arriving: dict[str, int] = {}
 
     # -- the stream --------------------------------------------------------------------------
     def feed(self, view: CardView | CardReading) -> list[str]:
         view = _as_view(view)
         if view.clear:  # the box bottom alone: whatever lay there is gone, the next card is new
-            self._lying, self._candidate, self._count, self._glimpsed, self._arriving = [], None, 0, [], set()
+            self._lying, self._candidate, self._count, self._glimpsed, self._arriving = [], None, 0, [], {}
             self._before = None
             self._still, self._waiting = None, (None, 0, False)  # a blob seen before and again moved away between
             if self._empty_hand:  # a hand came over the empty box and left no card the camera sees: one it cannot?
@@ -186,8 +186,8 @@ class CardReveal:
         self._hands = bool(view.hands)  # (a hand in view, or its shade, may join a pile's outline)
         ok = [c for c in view.cards if c.status == "ok"]
         # a card whose edges are none of the lying cards' (beside them, or sliding over them): one coming in
-        self._arriving |= {c.card for c in ok if not any(
-            edge_shift(k.outline, c.outline()) <= 2 * self.moved for k in self._lying)}
+        for colour in {c.card for c in ok if not any(edge_shift(k.outline, c.outline()) <= 2 * self.moved for k in self._lying)}:
+            self._arriving[colour] = self._arriving.get(colour, 0) + 1  # (frames it was seen in)
         # (a hand waiting at the box's edge hides none of them)
         self._glimpse([c for c in ok if not any(_overlap(c.box, h) for h in view.hands)])
         unread = [c for c in view.cards if c.status != "ok" and c.corners is not None and not any(
@@ -322,9 +322,12 @@ class CardReveal:
         events: list[tuple[str, Question | str]] = []
         unseen = self._unseen(cards)
         # a card seen on its way in that settled nowhere new went onto a card (of its colour: the pile's top)
-        landed = self._arriving - {c.card for c in cards if not any(
+        landed = set(self._arriving) - {c.card for c in cards if not any(
             k.reading.card == c.card and edge_shift(k.outline, c.outline()) <= self.moved for k in self._lying)}
-        self._arriving = set()
+        # a card seen coming in (two frames or more) whose colour settled nowhere went under the cards that did
+        # (its outline never lay still: an icon splitting its field, a hand beside it): laid, not yet counted
+        lost = sorted(c for c in landed if self._arriving[c] >= 2 and c not in {k.card for k in cards})
+        self._arriving = {}
         for card in sorted(cards, key=lambda c: (c.box[1], c.box[0]) if c.box else (0, 0)):
             outline = card.outline()
             same = [(edge_shift(k.outline, outline), k) for k in self._lying if k.reading.card == card.card]
@@ -354,7 +357,8 @@ class CardReveal:
             c.card == k.reading.card and edge_shift(k.outline, c.outline()) <= 2 * self.moved for c in cards)
             and not any(_covers(c.outline(), k.outline) for c in cards)]
         self._lying = [_Lying(c, c.outline()) for c in cards] + hidden
-        if unseen:  # a card lay still a moment, then went under another before it counted
+        unseen = unseen or lost
+        if unseen:  # a card lay still a moment (or came in), then went under another before it counted
             later = [str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events]
             events = [("ask", Question(f"was a {' and a '.join(unseen)} card laid before "
                                        f"{'the ' + later[0] + ' one' if later else 'this'}?",

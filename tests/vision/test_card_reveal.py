@@ -105,3 +105,15 @@ def test_one_odd_frame_between_still_ones_does_not_undo_the_settling():
     reveal = CardReveal(settle=3)
     stream = [CardView((_card("blank"),))] * 2 + [CardView((_card("blank", 0, 12),)), CardView((_card("blank"),))]
     assert [c for view in stream for c in reveal.feed(view)] == ["blank"]
+
+
+def test_a_card_seen_coming_in_that_never_lay_still_then_covered_is_asked_about():
+    # twin 2111: a pink card laid on a pink one; its icon split its field, so its outline jumped from frame to
+    # frame and it never lay still; then a gray card went on it. Before: pink, gray booked for pink, pink, gray
+    reveal = CardReveal(settle=3)
+    stream = [CardView((_card("pink"),))] * 3 + [HAND]
+    stream += [CardView((_card("pink", 40 * k, 10 * k),), ((560, 380, 80, 100),)) for k in (1, 3, 2, 4)]
+    stream += [HAND] + [CardView((_card("gray", 12),))] * 3
+    assert [c for view in stream for c in reveal.feed(view)] == ["pink"]
+    assert reveal.question is not None and reveal.question.text == "was a pink card laid before the gray one?"
+    assert reveal.answer(True) == ["pink", "gray"]
