@@ -85,9 +85,10 @@ def lay(seed: int, profile, frames: int) -> dict:
             "silent": silent, "missing": max(0, len(cards) - len(booked))}
 
 
-def lay_twin(table, r: int, profile, frame, frames: int, spp: int) -> dict:
+def lay_twin(table, r: int, profile, frame, frames: int, spp: int, empty=None) -> dict:
     """One reveal path-traced on a twin table: each shot (the hand bringing a card, the card laid)
-    seen for ``frames`` frames of fresh sensor noise."""
+    seen for ``frames`` frames of fresh sensor noise; ``empty``: the empty box calibration saw
+    (:class:`rig.vision.card_empty.EmptyBox`)."""
     import numpy as np
 
     from rig.vision.cards import CardReveal, read_cards
@@ -101,7 +102,7 @@ def lay_twin(table, r: int, profile, frame, frames: int, spp: int) -> dict:
     for i, (shot, laid) in enumerate(shots):
         rgb = table.render(shot, spp=spp)
         for k in range(frames if shot.name.endswith("laid") else 2):
-            booked += reveal.feed(read_cards(frame(rgb, "same", 1000 + 10 * i + k), profile))
+            booked += reveal.feed(read_cards(frame(rgb, "same", 1000 + 10 * i + k), profile, empty))
             while reveal.question is not None:
                 asked += 1
                 booked += _answer(reveal, booked, cards, laid)
@@ -116,6 +117,7 @@ def _twin_reveals(args) -> list[dict]:
     from rig.bench.twin import calibrated
     from rig.bench.unseen import textures_dir
     from rig.twin.table import TwinTable
+    from rig.vision.card_empty import EmptyBox
     from rig.vision.errors import VisionError
 
     data = textures_dir(None)
@@ -130,8 +132,9 @@ def _twin_reveals(args) -> list[dict]:
             print(f"twin table {seed}: calibration refused ({exc}); no reveal on it")
             seed += 1
             continue
+        empty = EmptyBox.of(frame("empty", "same", 9))  # the empty box as calibration saw it
         for k in range(min(args.per_table, args.twin - len(out))):
-            out.append(lay_twin(table, k, profile, frame, args.frames, args.spp))
+            out.append(lay_twin(table, k, profile, frame, args.frames, args.spp, empty))
             r = out[-1]
             asked = f" ({r['asked']} asked)" if r["asked"] else ""
             print(f"twin table {seed}: laid {' '.join(r['cards'])} -> booked {' '.join(r['booked'])}{asked}", flush=True)

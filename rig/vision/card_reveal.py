@@ -19,6 +19,8 @@ class CardReading:
     box: tuple[int, int, int, int] | None = None
     #: the card's four corners (full-resolution px): its edges, to tell a card laid on top from the one below
     corners: tuple[tuple[float, float], ...] | None = None
+    #: the box (x, y, w, h px) of the whole card or pile it was read on, when nothing else (a hand) touched it
+    pile: tuple[int, int, int, int] | None = None
 
     def to_dict(self) -> dict:
         return {"card": self.card, "confidence": round(self.confidence, 3), "status": self.status,
@@ -41,6 +43,13 @@ class CardView:
 
     cards: tuple[CardReading, ...] = ()
     hands: tuple[tuple[int, int, int, int], ...] = ()
+    #: the frame's (width, height), when known: what reaches in from its edge is an arm
+    size: tuple[int, int] | None = None
+
+    def at_edge(self, box: tuple[int, int, int, int]) -> bool:
+        """Whether a blob's box reaches the view's edge (left or top only when the frame's size is not known)."""
+        x, y, w, h = box
+        return x <= 0 or y <= 0 or self.size is not None and (x + w >= self.size[0] or y + h >= self.size[1])
 
     @property
     def clear(self) -> bool:
@@ -66,8 +75,10 @@ def _long_side(outline: np.ndarray) -> float:
     return max(float(np.linalg.norm(outline[0] - outline[1])), float(np.linalg.norm(outline[1] - outline[2])), 1.0)
 
 
-def _same_box(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
-    """Whether two boxes of a blob are one that has not moved (every side within 6 px)."""
+def _same_box(a: tuple[int, int, int, int] | None, b: tuple[int, int, int, int] | None) -> bool:
+    """Whether two boxes of a blob are one that has not moved (every side within 6 px; no box: not known to differ)."""
+    if a is None or b is None:
+        return True
     return max(abs(x - y) for x, y in zip(a, b)) <= 6
 
 
@@ -138,6 +149,8 @@ class CardReveal:
         self.asked = 0  # questions asked so far
         self._lying: list[_Lying] = []
         self._candidate: list[CardReading] | None = None
+        self._hands = False
+        self._before: tuple | None = None  # the candidate before one odd frame: (cards, frames still)
         self._count = 0
         self._done = False  # the candidate has settled (once)
         self._empty_hand = 0  # a hand was seen over the empty box: then the clear frames since, plus one
@@ -149,13 +162,14 @@ class CardReveal:
         self._still: tuple | None = None  # a shapeless blob over a lying card that does not move: (box, frames)
         self._asked_still: list = []
         #: the colours of cards seen since the last settle where no card lay: a card on its way in
-        self._arriving: set[str] = set()
+        self._arriving: dict[str, int] = {}
 
     # -- the stream --------------------------------------------------------------------------
     def feed(self, view: CardView | CardReading) -> list[str]:
         view = _as_view(view)
         if view.clear:  # the box bottom alone: whatever lay there is gone, the next card is new
-            self._lying, self._candidate, self._count, self._glimpsed, self._arriving = [], None, 0, [], set()
+            self._lying, self._candidate, self._count, self._glimpsed, self._arriving = [], None, 0, [], {}
+            self._before = None
             self._still, self._waiting = None, (None, 0, False)  # a blob seen before and again moved away between
             if self._empty_hand:  # a hand came over the empty box and left no card the camera sees: one it cannot?
                 self._empty_hand += 1
@@ -169,35 +183,43 @@ class CardReveal:
             self._empty_hand = 0
             return self._book([("ask", _UNREAD)])
         self._touch(view)
+        self._hands = bool(view.hands)  # (a hand in view, or its shade, may join a pile's outline)
         ok = [c for c in view.cards if c.status == "ok"]
         # a card whose edges are none of the lying cards' (beside them, or sliding over them): one coming in
-        self._arriving |= {c.card for c in ok if not any(
-            edge_shift(k.outline, c.outline()) <= 2 * self.moved for k in self._lying)}
-        if not view.hands:
-            self._glimpse(ok)
+        for colour in {c.card for c in ok if not any(edge_shift(k.outline, c.outline()) <= 2 * self.moved for k in self._lying)}:
+            self._arriving[colour] = self._arriving.get(colour, 0) + 1  # (frames it was seen in)
+        # (a hand waiting at the box's edge hides none of them)
+        self._glimpse([c for c in ok if not any(_overlap(c.box, h) for h in view.hands)])
         unread = [c for c in view.cards if c.status != "ok" and c.corners is not None and not any(
             not k.touched and edge_shift(k.outline, c.outline()) <= 2 * self.moved for k in self._lying)]
-        self._unread = self._unread + 1 if unread and not view.hands else 0
+        clear = [c for c in unread if not any(_overlap(c.box, h) for h in view.hands)]
+        self._unread = self._unread + 1 if clear and len(clear) == len(unread) else 0
         if self._still_blob(view):  # no hand stays that still: cards askew on a pile the camera cannot outline
-            self._candidate, self._count = None, 0
+            self._candidate, self._count, self._before = None, 0, None
             return self._book([("ask", Question(
                 "the camera cannot make out the cards just laid: enter the last one by hand, then answer yes "
                 "(no: no card was laid)", (), (), unread=True))])
         if self._unread == self.settle:  # a card lies still that cannot be read: later cards must wait
             self._lying = [k for k in self._lying if k.reading.card is not None]  # the one read before is under it
             self._lying.append(_Lying(unread[0], unread[0].outline()))
-            self._candidate, self._count = None, 0
+            self._candidate, self._count, self._before = None, 0, None
             return self._book([("ask", _UNREAD)])
         # a card whose colour a frame leaves unread (noise on a colour the camera barely tells) keeps its place
         # while it lies still: its colour is the one the other frames read there
         shaped = [c for c in view.cards if c.status == "ok" or c.corners is not None]
         if len(shaped) < len(view.cards) or not shaped:  # a card unreadable (glare, hand over it): not settled
-            self._candidate, self._count = None, 0
+            self._candidate, self._count, self._before = None, 0, None
             return []
         merged = self._merge(self._candidate, shaped) if self._candidate is not None else None
+        back = self._merge(self._before[0], shaped) if merged is None and self._before is not None else None
         if merged is not None:
             self._candidate, self._count = merged, self._count + 1
+        elif back is not None:  # one odd frame (noise moved an edge) between still ones: not counted
+            self._candidate, self._count, self._done = back, self._before[1] + 1, False  # (settles again: a card
+            # may have come in that frame, sliding over the pile)
+            self._before = None
         else:
+            self._before = (self._candidate, self._count) if self._candidate and self._count >= 2 else None
             self._candidate, self._count, self._done = shaped, 1, False
         if self._count < self.settle or self._done or any(c.status != "ok" for c in self._candidate):
             return []
@@ -255,10 +277,12 @@ class CardReveal:
         return self._waiting[2] and self._waiting[1] == self.settle + 1
 
     def _still_blob(self, view: CardView) -> bool:
-        """A blob that is no card's shape lying still over a card (or, when none lies, anywhere but at the view's
-        left or top edge, where a hand waits) a frame longer than a card needs to settle (once per blob)."""
+        """A blob that is no card's shape lying still over a card it hides (or, when none lies, anywhere but at the
+        view's edge, where a hand waits) a frame longer than a card needs to settle (once per blob)."""
+        # (an arm reaching in from the view's edge waits beside the cards it does not hide: read where they lie)
         box = next((h for h in view.hands if h is not None and (any(
-            _covering(k.reading.box, h) for k in self._lying) or not self._lying and h[0] > 0 and h[1] > 0)), None)
+            _covering(k.reading.box, h) and not (view.at_edge(h) and _seen(view, k)) for k in self._lying)
+            or not self._lying and not view.at_edge(h))), None)
         if box is None:
             self._still = None
             return False
@@ -298,21 +322,28 @@ class CardReveal:
         events: list[tuple[str, Question | str]] = []
         unseen = self._unseen(cards)
         # a card seen on its way in that settled nowhere new went onto a card (of its colour: the pile's top)
-        landed = self._arriving - {c.card for c in cards if not any(
+        landed = set(self._arriving) - {c.card for c in cards if not any(
             k.reading.card == c.card and edge_shift(k.outline, c.outline()) <= self.moved for k in self._lying)}
-        self._arriving = set()
+        # a card seen coming in (two frames or more) whose colour settled nowhere went under the cards that did
+        # (its outline never lay still: an icon splitting its field, a hand beside it): laid, not yet counted
+        lost = sorted(c for c in landed if self._arriving[c] >= 2 and c not in {k.card for k in cards})
+        self._arriving = {}
         for card in sorted(cards, key=lambda c: (c.box[1], c.box[0]) if c.box else (0, 0)):
             outline = card.outline()
             same = [(edge_shift(k.outline, outline), k) for k in self._lying if k.reading.card == card.card]
             d, match = min(same, key=lambda t: t[0]) if same else (np.inf, None)
             centre = tuple(float(v) for v in outline.mean(axis=0))
             under = [k for k in self._lying if cv2.pointPolygonTest(k.outline.reshape(-1, 1, 2), centre, False) >= 0]
+            # the pile's outline changed under a top of the same colour: a card went onto it (its own
+            # edges may read alike — an icon splitting its field, a card laid squarely)
+            regrown = (match is not None and match.touched and not self._hands and None not in (match.reading.pile, card.pile)
+                       and not _same_box(match.reading.pile, card.pile))
             if match is not None and d <= self.same:
-                if match.touched and card.card in landed:  # a card came in and is nowhere else: on this one?
+                if match.touched and (card.card in landed or regrown):  # a card came: on this one?
                     events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
                 continue  # the same card, where it lay
             if match is not None and d <= self.moved:
-                if match.touched and card.card in landed:  # seen coming in, and the edges moved: laid on it
+                if match.touched and (card.card in landed or regrown):  # seen coming in, or the pile grew: laid on it
                     events.append(("book", card.card))
                 elif match.touched:
                     events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
@@ -326,7 +357,8 @@ class CardReveal:
             c.card == k.reading.card and edge_shift(k.outline, c.outline()) <= 2 * self.moved for c in cards)
             and not any(_covers(c.outline(), k.outline) for c in cards)]
         self._lying = [_Lying(c, c.outline()) for c in cards] + hidden
-        if unseen:  # a card lay still a moment, then went under another before it counted
+        unseen = unseen or lost
+        if unseen:  # a card lay still a moment (or came in), then went under another before it counted
             later = [str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events]
             events = [("ask", Question(f"was a {' and a '.join(unseen)} card laid before "
                                        f"{'the ' + later[0] + ' one' if later else 'this'}?",
@@ -350,6 +382,11 @@ class CardReveal:
                 self.cards.append(what)
                 booked.append(what)
         return booked
+
+
+def _seen(view: CardView, lying: _Lying) -> bool:
+    """Whether a lying card is still read in the view, or a card on it."""
+    return any(_covers(c.outline(), lying.outline) for c in view.cards if c.status == "ok")
 
 
 def _same_place(a: np.ndarray, b: np.ndarray, moved: float) -> bool:

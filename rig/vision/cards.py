@@ -15,10 +15,13 @@ box bottom a gray field looks like, so it stays out of the neutral share.
 from __future__ import annotations
 
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
 # the reveal's order and the readings' types live apart (this module's size); importable from here too
+from rig.vision.card_empty import EmptyBox, kept
 from rig.vision.card_reveal import CardReading, CardReveal, CardView, Question, edge_shift  # noqa: F401
 from rig.vision.dice import AMBIG, BG, BLOWN, BLUE, BODY, CLASS_NAMES, CLIPPED, EDGE, PINK, UNKNOWN, YELLOW, prepare
 from rig.vision.profile import Profile
@@ -36,9 +39,13 @@ _NOT_BG = np.full(256, 255, np.uint8)
 _NOT_BG[BG] = 0
 
 
-def _blobs(work) -> list[np.ndarray]:
-    """Everything in view that is not box bottom and at least card-sized, largest first (filled masks)."""
-    mask = cv2.morphologyEx(_NOT_BG[work.labels], cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+def _blobs(work, changed: np.ndarray | None = None) -> list[np.ndarray]:
+    """Everything in view that is not box bottom (or, given the empty box, what ``changed`` from it) and at
+    least card-sized, largest first (filled masks)."""
+    if changed is None:
+        mask = cv2.morphologyEx(_NOT_BG[work.labels], cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    else:
+        mask = changed
     n, cc, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     out = []
     for i in 1 + np.argsort(-stats[1:, cv2.CC_STAT_AREA]):
@@ -53,8 +60,11 @@ def _blobs(work) -> list[np.ndarray]:
     return out
 
 
-def _read_blob(work, blob: np.ndarray, profile: Profile) -> CardReading:
-    """Read one card-sized blob: a card's colour, or "uncertain" (no card shape: a hand; glare; no colour)."""
+def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) -> CardReading:
+    """Read one card-sized blob: a card's colour, or "uncertain" (no card shape: a hand; glare; no colour).
+    ``whole``: the blob is what changed from the empty box, a lone card's whole outline — a gray field then
+    lies inside it where the print puts it (told from its border by brightness, it frays in shade and noise;
+    a coloured field keeps its labels' outline, which a card's outline on a pile would not match)."""
     area = int(blob.sum())
     pts = cv2.findNonZero(blob)
     rect = cv2.minAreaRect(pts)
@@ -69,6 +79,7 @@ def _read_blob(work, blob: np.ndarray, profile: Profile) -> CardReading:
     if area > CARD_AREA_MAX * CARD_SIDES[0] * CARD_SIDES[1] * work.side ** 2:
         return CardReading(None, 0.0, "uncertain", ("cards touching: where one ends is not seen",), box)
     corners = tuple((float(x * f), float(y * f)) for x, y in cv2.boxPoints(rect))
+    lone = _lone_field(work, rect, fill) if whole else None
     # the coloured field: inside the white border, beside the icon
     inner = np.zeros_like(blob)
     (cx, cy), (rw, rh), ang = rect
@@ -95,17 +106,33 @@ def _read_blob(work, blob: np.ndarray, profile: Profile) -> CardReading:
     floor = np.mean([m.mean[1:] for m in profile.background], axis=0)  # the box bottom's (a, b): the light's cast
     cast = float(np.hypot(*(np.median(lab[:, 1:], axis=0) - floor)))
     neutral = sum(int(counts[c]) for c in NEUTRAL_CLASSES) / total
-    if cast < 12 and neutral >= 0.7:
+    if cast < 12 and neutral >= 0.7 and not (edge and whole and lone is None):  # (a hand and its shade at the edge)
         return CardReading("gray", float(min(1.0, neutral)), "ok", (), box,
-                           _field_corners(work, blob, NEUTRAL_CLASSES) or corners)
+                           lone or _field_corners(work, blob, NEUTRAL_CLASSES) or corners)
     if edge:  # no colour read, at the view's edge: a hand
         return CardReading(None, 0.0, "uncertain", ("hand or object in view",), box)
     colour = _by_field(work, profile, rect, blob, counts, lab, neutral)
     if colour is not None:
-        return CardReading(colour, 0.6, "ok", (), box,
-                           _field_corners(work, blob, NEUTRAL_CLASSES if colour == "gray" else (_CLASS_OF[colour],))
+        return CardReading(colour, 0.6, "ok", (), box, (lone if colour == "gray" else None) or _field_corners(work, blob, NEUTRAL_CLASSES if colour == "gray" else (_CLASS_OF[colour],))
                            or corners)
     return CardReading(None, 0.0, "uncertain", (f"card of unknown colour (off gray by {cast:.0f})",), box, corners)
+
+
+#: a card's coloured field inside its white border, as a share of the card's width and length
+FIELD_SHARE = (0.86, 0.9)
+
+
+def _lone_field(work, rect, fill: float) -> tuple[tuple[float, float], ...] | None:
+    """The field's corners of a blob that is one card alone (a card's size and shape, filling its
+    rectangle), where the print puts the field inside the card; ``None`` for anything else (a pile)."""
+    (cx, cy), (rw, rh), ang = rect
+    area = CARD_SIDES[0] * CARD_SIDES[1] * work.side ** 2
+    if fill < 0.975 or not 0.75 * area <= rw * rh <= 1.3 * area or not 1.2 <= max(rw, rh) / max(min(rw, rh), 1.0) <= 1.65:
+        return None
+    short, long_ = FIELD_SHARE
+    size = (rw * short, rh * long_) if rw < rh else (rw * long_, rh * short)
+    f = work.factor
+    return tuple((float(x * f), float(y * f)) for x, y in cv2.boxPoints(((cx, cy), size, ang)))
 
 
 def _by_field(work, profile: Profile, rect, blob, counts, lab, neutral: float) -> str | None:
@@ -137,9 +164,9 @@ def _field_corners(work, blob: np.ndarray, classes) -> tuple[tuple[float, float]
     outline together, while the top card's field lies inside its white border, apart from the
     fields of the cards below."""
     if classes is NEUTRAL_CLASSES:  # a gray field reads like the white border round it: the border is brighter
-        grey = cv2.cvtColor(work.small, cv2.COLOR_BGR2GRAY)
+        grey = cv2.blur(cv2.cvtColor(work.small, cv2.COLOR_BGR2GRAY), (3, 3))  # (the sensor noise frays it)
         lo, hi = np.percentile(grey[blob > 0], (20, 95))
-        field = ((grey < (lo + hi) / 2) & (blob > 0)).view(np.uint8)
+        field = ((grey < (lo + 2 * hi) / 3) & (blob > 0)).view(np.uint8)  # (an icon darker than the field is in it)
     else:
         field = (np.isin(work.labels, classes) & (blob > 0)).view(np.uint8)
     k = 5 if classes is NEUTRAL_CLASSES else 3  # (noise can bridge a white border between two gray fields)
@@ -163,14 +190,18 @@ def read_card(frame_bgr: np.ndarray, profile: Profile) -> CardReading:
     return _read_blob(work, blobs[0], profile)
 
 
-def read_cards(frame_bgr: np.ndarray, profile: Profile) -> CardView:
-    """Every card in view (laid in a row, or the top of a pile) and whatever else card-sized is there."""
+def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None = None) -> CardView:
+    """Every card in view (laid in a row, or the top of a pile) and whatever else card-sized is there;
+    given the empty box's picture (or one kept for ``profile``: :mod:`rig.vision.card_empty`), found as
+    what changed from it."""
     work = prepare(frame_bgr, profile)
+    empty = empty or kept(profile)
+    changed = None if empty is None else empty.changed(frame_bgr, work.small.shape[1::-1], 3 if work.factor > 1 else 5)
     cards, hands = [], []
-    for blob in _blobs(work):
-        reading = _read_blob(work, blob, profile)
+    for blob in _blobs(work, changed):
+        reading = _read_blob(work, blob, profile, changed is not None)
         if reading.corners is not None:
-            cards.append(reading)
+            cards.append(replace(reading, pile=reading.box) if reading.status == "ok" and not _at_edge(blob) else reading)
             continue
         parts = _split_shadow(work, blob, profile)  # cards joined by the dark shadow between them
         if parts:
@@ -179,10 +210,10 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile) -> CardView:
         # no card's shape: a hand, a hand touching a card, an askew pile, cards touching — a card's whole
         # coloured field inside it is a card (the top of a pile), what is left beside the fields a hand
         found, rest = _whole_fields(work, blob)
-        cards += found
+        cards += found if rest is not None or _at_edge(blob) else [replace(c, pile=_box(blob, work.factor)) for c in found]
         if rest is not None:
             hands.append(rest)
-    return CardView(tuple(cards), tuple(hands))
+    return CardView(tuple(cards), tuple(hands), frame_bgr.shape[1::-1])
 
 
 def _split_shadow(work, blob: np.ndarray, profile: Profile) -> list[CardReading]:
@@ -256,6 +287,10 @@ def _whole_fields(work, blob: np.ndarray) -> tuple[list[CardReading], tuple[int,
         or stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH] >= w - 1
         or stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT] >= h - 1)]
     return found, (_box(np.isin(cc, arm).view(np.uint8), f) if arm else None)
+
+
+def _at_edge(blob: np.ndarray) -> bool:
+    return bool(blob[0].any() or blob[-1].any() or blob[:, 0].any() or blob[:, -1].any())
 
 
 def _box(mask: np.ndarray, f: int) -> tuple[int, int, int, int]:

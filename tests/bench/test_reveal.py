@@ -30,3 +30,26 @@ def test_twin_reveals_per_table_must_be_at_least_one(capsys):
     assert main(["bench", "reveal", "--twin", "1", "--per-table", "0"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "--per-table must be at least 1" in err.replace("--reveals and ", "")
+
+
+def test_a_twin_reveal_reads_cards_as_what_changed_from_the_empty_box():
+    # twin table 110, reveal 1 (gray, gray, gray, gray, yellow): the first gray card, committed small, as the
+    # camera saw it; the labels alone see no card, the empty box calibration saw shows it
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    import cv2
+
+    from rig.bench.reveal import lay_twin
+    from rig.vision.card_empty import EmptyBox
+    from rig.vision.profile import Profile
+
+    data = Path(__file__).parents[1] / "vision" / "cards_twin"
+    seen = cv2.imread(str(data / "t110-reveal1-0-laid.jpg"))
+    shot = SimpleNamespace(name="reveal1:0:laid", cards=[], hand=None)
+    table = SimpleNamespace(seed=110, reveal=lambda r, cards: [(shot, 1)], render=lambda s, spp: None)
+    profile = Profile.load(data / "t110.toml")
+    empty = EmptyBox.of(cv2.imread(str(data / "t110-empty.jpg")))
+    with_empty = lay_twin(table, 1, profile, lambda rgb, drift, k: seen, 4, 8, empty)
+    assert with_empty["cards"][0] == "gray" and with_empty["booked"] == ["gray"] and with_empty["silent"] == 0
+    assert lay_twin(table, 1, profile, lambda rgb, drift, k: seen, 4, 8)["booked"] == []

@@ -54,3 +54,66 @@ def test_the_top_of_an_askew_pile_is_read(virtual_profile, below, top):
     view = read_cards(frame, virtual_profile)
     assert [c.card for c in view.cards] == [top] and view.cards[0].status == "ok"
     assert view.hands == ()  # the cards below are no hand
+
+
+def _boxed(colour, box, dx=0.0):
+    """A pile's top card whose own edges read ``dx`` px from (100, 100), the pile's outline ``box``."""
+    x, y = 100.0 + dx, 100.0
+    corners = ((x, y), (x + 200, y), (x + 200, y + 280), (x, y + 280))
+    return CardReading(colour, 1.0, "ok", (), box, corners, pile=box)
+
+
+@pytest.mark.parametrize("dx, asked", [(0, True), (7, False)])
+def test_a_pile_whose_outline_grew_under_a_top_of_its_colour_has_a_new_card(dx, asked):
+    # twin 113 and 2111: a gray (pink) card laid on a pile of its colour whose top reads with the same
+    # edges (an icon splitting its field, the field read as the pile's); the pile's outline grew while
+    # a hand was over it, no card seen coming in: before, the same card, and the next card booked into its slot
+    reveal = CardReveal(settle=3)
+    stream = [CardView((_boxed("pink", (100, 100, 200, 280)),))] * 3 + [HAND] * 2
+    stream += [CardView((_boxed("pink", (92, 96, 214, 290), dx),))] * 3
+    booked = [c for view in stream for c in reveal.feed(view)]
+    if asked:  # the same edges: "was that a second pink card?"
+        assert booked == ["pink"] and reveal.question is not None and "second pink" in reveal.question.text
+        assert reveal.answer(True) == ["pink"]
+    else:  # its edges moved a little (2.5 %) and the pile grew: a card went onto it, booked
+        assert booked == ["pink", "pink"] and reveal.question is None
+
+
+def test_a_hand_passing_over_a_pile_that_did_not_grow_lays_none():
+    reveal = CardReveal(settle=3)
+    stream = [CardView((_boxed("pink", (92, 96, 214, 290)),))] * 3 + [HAND] * 2
+    stream += [CardView((_boxed("pink", (93, 96, 213, 291), 2),))] * 3
+    assert [c for view in stream for c in reveal.feed(view)] == ["pink"] and reveal.question is None
+
+
+def test_a_card_that_cannot_be_read_is_asked_about_while_a_hand_waits_beside_it():
+    # twin 103: the third blank card on the pile read as a card of no colour while the hand waited at the
+    # box's edge (not over it); before, it never counted, and the blue card laid on it next took its place
+    reveal = CardReveal(settle=3)
+    unread = CardReading(None, 0.0, "uncertain", ("card of unknown colour (off gray by 30)",), (110, 100, 200, 280),
+                         ((130.0, 120.0), (290.0, 120.0), (290.0, 360.0), (130.0, 360.0)))
+    waiting = (560, 380, 80, 100)  # at the view's edge, beside the pile
+    stream = [CardView((_card("blank"),))] * 3 + [HAND] * 2 + [CardView((unread,), (waiting,))] * 4
+    assert [c for view in stream for c in reveal.feed(view)] == ["blank"]
+    assert reveal.question is not None and reveal.question.unread
+
+
+def test_one_odd_frame_between_still_ones_does_not_undo_the_settling():
+    # twin 100: the second blank card on the pile read at one place, one frame a few px off (the sensor's
+    # noise on its field), then at the first place again; before, it had not lain still for three frames in
+    # a row among the four the camera saw, and the rig asked about it later
+    reveal = CardReveal(settle=3)
+    stream = [CardView((_card("blank"),))] * 2 + [CardView((_card("blank", 0, 12),)), CardView((_card("blank"),))]
+    assert [c for view in stream for c in reveal.feed(view)] == ["blank"]
+
+
+def test_a_card_seen_coming_in_that_never_lay_still_then_covered_is_asked_about():
+    # twin 2111: a pink card laid on a pink one; its icon split its field, so its outline jumped from frame to
+    # frame and it never lay still; then a gray card went on it. Before: pink, gray booked for pink, pink, gray
+    reveal = CardReveal(settle=3)
+    stream = [CardView((_card("pink"),))] * 3 + [HAND]
+    stream += [CardView((_card("pink", 40 * k, 10 * k),), ((560, 380, 80, 100),)) for k in (1, 3, 2, 4)]
+    stream += [HAND] + [CardView((_card("gray", 12),))] * 3
+    assert [c for view in stream for c in reveal.feed(view)] == ["pink"]
+    assert reveal.question is not None and reveal.question.text == "was a pink card laid before the gray one?"
+    assert reveal.answer(True) == ["pink", "gray"]

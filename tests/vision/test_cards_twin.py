@@ -86,3 +86,41 @@ def test_a_hand_over_the_cards_then_a_clear_box_asks_nothing():
     reveal = CardReveal(settle=3)
     stream = [CardView((_card("pink"),))] * 4 + [HAND] * 2 + [CardView()] * 5
     assert [c for view in stream for c in reveal.feed(view)] == ["pink"] and reveal.question is None
+
+
+def _empty(name):
+    from rig.vision.card_empty import EmptyBox
+
+    return EmptyBox.of(cv2.imread(str(DATA / f"{name}-empty.jpg")))
+
+
+def test_a_gray_card_the_labels_do_not_see_is_what_changed_from_the_empty_box():
+    # twin 110: a gray card (and a white border) on a floor whose walls share their colour: the labels see
+    # nothing, and the rig asked for every gray card; the empty box's picture (320 px, kept at calibration)
+    # shows a card-shaped change. The hand waiting at the corner, and its shade, is no card.
+    profile = Profile.load(DATA / "t110.toml")
+    frame = cv2.imread(str(DATA / "t110-reveal1-0-laid.jpg"))
+    assert read_cards(frame, profile).cards == ()
+    view = read_cards(frame, profile, _empty("t110"))
+    assert [c.card for c in view.cards] == ["gray"]
+    x, y, w, h = view.cards[0].box
+    assert 90 <= x <= 110 and 140 <= y <= 160 and w > 140 and h > 200  # the card at the box's left
+    assert len(view.hands) == 1 and view.hands[0][0] + view.hands[0][2] >= 639  # the hand at the right edge
+
+
+def test_an_empty_box_kept_for_a_profile_is_used_and_can_be_forgotten():
+    from rig.vision.card_empty import remember
+
+    profile = Profile.load(DATA / "t110.toml")
+    frame = cv2.imread(str(DATA / "t110-reveal1-0-laid.jpg"))
+    remember(profile, _empty("t110"))
+    assert [c.card for c in read_cards(frame, profile).cards] == ["gray"]
+    remember(profile, None)
+    assert read_cards(frame, profile).cards == ()
+
+
+def test_an_empty_box_matches_the_lamp_dimmed_since():
+    # the exposure drifts (lamp x0.8): what changed is still the card, not the whole box
+    frame = cv2.imread(str(DATA / "t110-reveal1-0-laid.jpg"))
+    mask = _empty("t110").changed(cv2.convertScaleAbs(frame, alpha=0.8), (320, 240))
+    assert 0.05 < mask.mean() < 0.25

@@ -1,0 +1,83 @@
+"""The empty box's own picture, kept small, for the card reader: a card is what changed from it.
+
+Colour labels cannot outline a gray card on a gray floor, nor a blank card on a violet print; the
+difference from the empty box can — a card-shaped change with a white border. Calibration shoots
+the empty box anyway; :meth:`EmptyBox.of` keeps it as a 320 px wide Lab picture (about 230 kB),
+:func:`remember` ties it to the profile it was calibrated with, and :func:`rig.vision.cards.read_cards`
+then finds cards as what changed (the labels still read their colours). Without one the reader
+works as before, from the labels alone.
+"""
+
+from __future__ import annotations
+
+import weakref
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+#: the kept picture's width (px); its height keeps the frame's aspect
+WIDTH = 320
+#: a pixel changed when its lightness moved by more than this (after the exposure is matched) ...
+CHANGE_L = 16.0
+#: ... or its colour (a, b) by more than this: above the sensor's noise on the twin, 3x3 blurred
+CHANGE_AB = 12.0
+
+_KEPT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+class EmptyBox:
+    """The empty box as calibration saw it: a small Lab picture (uint8, ``WIDTH`` wide)."""
+
+    def __init__(self, lab: np.ndarray) -> None:
+        if lab.ndim != 3 or lab.shape[2] != 3 or lab.dtype != np.uint8:
+            raise ValueError("an empty box picture is an H x W x 3 uint8 Lab image")
+        self.lab = lab
+
+    @classmethod
+    def of(cls, frame_bgr: np.ndarray) -> EmptyBox:
+        h, w = frame_bgr.shape[:2]
+        small = cv2.resize(frame_bgr, (WIDTH, max(1, round(h * WIDTH / w))), interpolation=cv2.INTER_AREA)
+        return cls(cv2.cvtColor(small, cv2.COLOR_BGR2Lab))
+
+    def save(self, path: str | Path) -> None:
+        np.save(Path(path), self.lab)
+
+    @classmethod
+    def load(cls, path: str | Path) -> EmptyBox:
+        return cls(np.load(Path(path), allow_pickle=False))
+
+    def changed(self, frame_bgr: np.ndarray, size: tuple[int, int], blur: int = 3) -> np.ndarray:
+        """Where ``frame_bgr`` differs from the empty box, at ``size`` (w, h): a uint8 0/1 mask. The
+        exposure is matched first (the lamp may have dimmed): the median of the pixels' lightness
+        ratios, most of the view being still the empty box."""
+        def lab(img: np.ndarray) -> np.ndarray:
+            if img.shape[1::-1] != size:
+                img = cv2.resize(img, size, interpolation=cv2.INTER_AREA)
+            return img.astype(np.float32)
+
+        now = lab(cv2.cvtColor(cv2.blur(cv2.resize(frame_bgr, size, interpolation=cv2.INTER_AREA), (blur, blur)),
+                               cv2.COLOR_BGR2Lab))
+        ref = lab(cv2.blur(self.lab, (blur, blur)) if self.lab.shape[1::-1] == size else
+                  cv2.blur(cv2.resize(self.lab, size, interpolation=cv2.INTER_LINEAR), (blur, blur)))
+        gain = float(np.median(now[..., 0][::4, ::4] / np.maximum(ref[..., 0][::4, ::4], 8.0)))
+        d_l = np.abs(now[..., 0] - ref[..., 0] * gain)
+        d_ab = np.hypot(now[..., 1] - ref[..., 1], now[..., 2] - ref[..., 2])
+        mask = ((d_l > CHANGE_L) | (d_ab > CHANGE_AB)).view(np.uint8)
+        return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def remember(profile, empty: EmptyBox | None) -> None:
+    """Tie the empty box's picture to the profile it was calibrated with (``None``: forget it)."""
+    if empty is None:
+        _KEPT.pop(profile, None)
+    else:
+        _KEPT[profile] = empty
+
+
+def kept(profile) -> EmptyBox | None:
+    """The empty box's picture kept for ``profile``, if any."""
+    try:
+        return _KEPT.get(profile)
+    except TypeError:  # an object that cannot be weakly referenced: none kept
+        return None
