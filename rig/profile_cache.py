@@ -68,7 +68,11 @@ def warm_colour_table(profile: Profile, env: Mapping[str, str] | None = None) ->
 
 
 def load_profile(path: str | os.PathLike[str]) -> Profile:
-    """:meth:`Profile.load` with its colour table from the cache (see the module's docstring)."""
+    """:meth:`Profile.load` with its colour table from the cache (see the module's docstring), and the
+    empty box's picture calibration kept beside it for the card reader (:mod:`rig.vision.card_empty`)."""
+    from rig.vision.card_empty import recall
+
     profile = Profile.load(path)
     warm_colour_table(profile)
+    recall(profile, path)
     return profile

@@ -21,6 +21,7 @@ class CalibrationDesk:
         self.frames: dict[str, object] = {}
         self.report = None
         self.fitted = None
+        self.fitted_empty = None  # the empty frame the fitted profile was calibrated with
         self.locked = False
         self.lock_detail = ""
         self._lock = threading.Lock()
@@ -197,7 +198,7 @@ class CalibrationDesk:
             profile = dataclasses.replace(profile, lens_position=camera["lens_position"])
             report = dataclasses.replace(report, profile=profile) if dataclasses.is_dataclass(report) else report
         with self._lock:
-            self.report, self.fitted = report, profile
+            self.report, self.fitted, self.fitted_empty = report, profile, empty
         return self.status()
 
     def camera_settings(self) -> dict:
@@ -216,12 +217,16 @@ class CalibrationDesk:
     def save(self, name: str) -> dict:
         import dataclasses
 
+        from rig.vision.card_empty import keep_beside
+
         with self._lock:
-            fitted = self.fitted
+            fitted, empty = self.fitted, self.fitted_empty
         if fitted is None:
             raise RunError("nothing to save: capture the ritual and fit a profile first")
         profile = dataclasses.replace(fitted, name=name)
         profile.save(self.profile_dir / f"{name}.toml")
+        if empty is not None:  # the card reader's reference (rig.vision.card_empty)
+            keep_beside(self.profile_dir / f"{name}.toml", empty)
         return self.status()  # saved, not used: the page asks first (then restore(name))
 
     def restore(self, name: str) -> dict:

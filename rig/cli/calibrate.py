@@ -135,4 +135,8 @@ def run(args) -> int:
         print(_("kept the previous profile as {path}", path=backup), file=sys.stderr)
     report.profile.save(out)
     print(_("wrote {path}", path=out))
+    if empty is not None:  # the card reader's reference: a card is what changed from the empty box
+        from rig.vision.card_empty import keep_beside
+
+        print(_("wrote {path}", path=keep_beside(out, empty)))
     return 0

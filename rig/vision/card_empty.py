@@ -10,6 +10,9 @@ works as before, from the labels alone.
 
 from __future__ import annotations
 
+import logging
+import os
+import tempfile
 import weakref
 from pathlib import Path
 
@@ -24,6 +27,7 @@ CHANGE_L = 16.0
 CHANGE_AB = 12.0
 
 _KEPT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+log = logging.getLogger(__name__)
 
 
 class EmptyBox:
@@ -81,3 +85,38 @@ def kept(profile) -> EmptyBox | None:
         return _KEPT.get(profile)
     except TypeError:  # an object that cannot be weakly referenced: none kept
         return None
+
+
+def beside(profile_path: str | Path) -> Path:
+    """Where calibration keeps the empty box's picture for the profile at ``profile_path``: ``NAME.empty.npy``."""
+    return Path(profile_path).with_suffix(".empty.npy")
+
+
+def keep_beside(profile_path: str | Path, empty_frame_bgr: np.ndarray) -> Path:
+    """Save the empty box's picture beside the profile just written (whole or not at all)."""
+    path = beside(profile_path)
+    fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            np.save(out, EmptyBox.of(empty_frame_bgr).lab, allow_pickle=False)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def recall(profile, profile_path: str | Path) -> EmptyBox | None:
+    """Load the picture kept beside ``profile_path`` and tie it to ``profile``; None (and a warning for a
+    damaged file) when there is none: the card reader then reads from the colour labels alone."""
+    path = beside(profile_path)
+    if not path.exists():
+        return None
+    try:
+        empty = EmptyBox.load(path)
+    except (OSError, ValueError) as exc:
+        log.warning("the empty box's picture %s cannot be read (%s): cards are read from their colours alone; "
+                    "calibrate again to keep a new one", path, exc)
+        return None
+    remember(profile, empty)
+    return empty

@@ -5,6 +5,8 @@ import pytest
 
 from rig.cli import main
 from rig.cli.calibrate import virtual_ritual
+from rig.profile_cache import load_profile
+from rig.vision.card_empty import kept
 from rig.vision.profile import Profile
 
 
@@ -67,6 +69,17 @@ def test_virtual_calibration(tmp_path, capsys):
     assert Profile.load(out).name == "virtual-table (dim)"
     assert (tmp_path / "s" / "blank.jpg").exists()
     assert main(["calibrate", "--virtual", "--face", "blue=x.png", "--out", str(out)]) == 2
+
+
+def test_calibration_keeps_the_empty_box_for_the_card_reader(tmp_path, capsys, caplog):
+    out = tmp_path / "v.toml"
+    assert main(["calibrate", "--virtual", "cool", "--out", str(out)]) == 0
+    assert f"wrote {tmp_path / 'v.empty.npy'}" in capsys.readouterr().out
+    profile = load_profile(out)  # every profile a rig, a command or the calibration page loads
+    assert kept(profile) is not None and kept(profile).lab.shape[1] == 320
+    (tmp_path / "v.empty.npy").write_bytes(b"not a picture")
+    profile = load_profile(out)
+    assert kept(profile) is None and "cannot be read" in caplog.text  # cards read from colours alone
 
 
 def test_the_camera_values_rig_record_noted_are_stored(ritual_files, tmp_path, capsys):

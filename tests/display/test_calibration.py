@@ -10,6 +10,7 @@ import pytest
 from rig.config import RigConfig
 from rig.display.calibration import valid_name
 from rig.app.runner import Rig
+from rig.vision.card_empty import kept
 from rig.vision.profile import default_profile_path
 from tests.waiting import wait_frames, wait_until
 
@@ -65,8 +66,10 @@ def test_the_ritual_fit_save_and_restore(web, rig):
     assert "evening" in saved["profiles"] and (rig.data_dir / "profiles" / "evening.toml").exists()
     assert saved["active"] == before and rig.profile_name == before  # saved, not used until asked
     assert saved["report"] and saved["report"]["separation"]  # the report stays after the save
+    assert (rig.data_dir / "profiles" / "evening.empty.npy").exists()  # the card reader's empty box
     used = web.post("/api/calibration/restore", json={"name": "evening"}).json()
     assert used["active"] == "evening" and rig.profile_name == "evening"
+    assert kept(rig.profile) is not None and kept(rig.profile).lab.shape[1] == 320
     builtin = [name for name in saved["profiles"] if name != "evening"]
     if builtin:
         restored = web.post("/api/calibration/restore", json={"name": builtin[0]}).json()
