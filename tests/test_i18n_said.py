@@ -346,7 +346,7 @@ def test_rig_calibrate_reports_in_german(tmp_path, monkeypatch, capsys):
     frames, empty = virtual_ritual("neutral")
     report = fit_profile(frames, empty=empty, name="virtual-table (neutral)")
     english = report.lines()
-    assert lines[:-1] == report.lines(i18n.Translator("de")) and len(lines) == len(english) + 1
+    assert lines[:-2] == report.lines(i18n.Translator("de")) and len(lines) == len(english) + 2
     assert lines[0] == "Profil 'virtual-table (neutral)': 640x480, Würfel 52 px breit"
     assert english[0] == "profile 'virtual-table (neutral)': 640x480, die 52 px wide"
     assert lines[1] == "gefundene Würfel: blau 6, pink 6, gelb 6, blanko 6"
@@ -354,7 +354,7 @@ def test_rig_calibrate_reports_in_german(tmp_path, monkeypatch, capsys):
     assert english[2].startswith("frog share of a die's top: blue ") and english[2].endswith("%")
     assert lines[4] == "Trennung der Klassen (Mahalanobis, abgelehnt unter 3,0):"
     assert "zurückgelesen gelb: ok ['yellow', 'yellow', 'yellow', 'yellow', 'yellow', 'yellow']" in lines
-    assert lines[-1] == f"{tmp_path / 'p.toml'} geschrieben"
+    assert lines[-2:] == [f"{tmp_path / 'p.toml'} geschrieben", f"{tmp_path / 'p.empty.npy'} geschrieben"]
     warned = dataclasses.replace(report, warnings=("blue frame reads back uncertain: a die's frog is faint",
                                                    "body/pink separation only 4.2"))
     assert warned.lines(i18n.Translator("de"))[-2:] == [
