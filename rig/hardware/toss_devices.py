@@ -14,7 +14,7 @@ from gpiozero.exc import GPIOZeroError
 from gpiozero.pins.mock import MockFactory
 
 from rig.errors import ConfigError, HardwareError
-from rig.hardware.toss_records import ticks_to_us
+from rig.hardware.toss_records import KINDS, ticks_to_us
 
 
 class _EdgeTicks:
@@ -243,3 +243,18 @@ def _canonical_pin(factory, name: str) -> str | None:
 
 
 # --- the inputs of the whole table ---------------------------------------------------------
+
+
+def _check_players(players: list) -> None:
+    if not players:
+        raise ConfigError("no players: every toss input needs a player name, a pin and a kind")
+    seen: set[str] = set()
+    for spec in players:
+        for attr in ("name", "pin", "kind"):
+            if not hasattr(spec, attr):
+                raise ConfigError(f"player {spec!r} has no {attr}")
+        if spec.kind not in KINDS:
+            raise ConfigError(f"player {spec.name!r}: kind {spec.kind!r} is not one of {', '.join(KINDS)}")
+        if spec.name in seen:
+            raise ConfigError(f"player {spec.name!r} is listed twice")
+        seen.add(spec.name)

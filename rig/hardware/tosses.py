@@ -52,7 +52,7 @@ from rig.hardware.toss_records import (  # noqa: F401 - moved (issue 29); the ol
 from rig.hardware.toss_devices import (  # noqa: F401 - moved (issue 29); the old import path works
     _EdgeTicks, TossButton, BreakBeam, _DEVICE_CLASSES, NoGPIOError, resolve_pin_factory,
     lgpio_workdir_problem, describe_factory, _NOT_SECONDS, check_ticks, check_min_press, _pin_errors,
-    _canonical_pin,
+    _canonical_pin, _check_players,
 )
 
 __all__ = [
@@ -172,6 +172,7 @@ class TossInputs:
         self._seq = 0
         self._stats_lock = threading.Lock()
         self._timers: list[threading.Timer] = []
+        self._held_down: dict[str, Callable[[], None]] = {}  # player -> the release of a simulated press
         self._closed = False
         self._inputs: list[_Input] = []
         try:
@@ -287,7 +288,8 @@ class TossInputs:
         *bounces* adds that many quick high-low flickers after the press and the release.
         Returns at once (the release comes from a timer). Only with gpiozero's mock pins.
         A hold shorter than the glitch filter's minimum press time is made twice that long
-        (a shorter one would rightly not count).
+        (a shorter one would rightly not count). A press on an input an earlier simulated press
+        still holds (its timer late on a busy machine) lets go of that one first.
         """
         if not self.simulated:
             raise HardwareError("simulate_press needs gpiozero's mock pins (GPIOZERO_PIN_FACTORY=mock)")
@@ -297,11 +299,17 @@ class TossInputs:
 
         # Every edge carries its tick (bounce edges 20 µs apart), whenever this thread gets to deliver it.
         pin, ticks = self._input(player).device.pin, self.pin_factory.ticks
+        held = self._held_down.pop(player, None)
+        if held is not None:  # still held by an earlier simulated press (its timer late): let go of it first
+            held()
         pressed_until = drive_train(pin, False, ticks(), bounces)
+        lock, released = threading.Lock(), []
 
         def release() -> None:
-            if not self._closed:
-                drive_train(pin, True, max(ticks(), pressed_until + BOUNCE_S), bounces)
+            with lock:  # once, from the timer or from the next press, never both at a time
+                if not released and not self._closed:
+                    released.append(True)
+                    drive_train(pin, True, max(ticks(), pressed_until + BOUNCE_S), bounces)
 
         if self.min_press_us:
             hold_s = max(hold_s, 2 * self.min_press_us / 1e6)
@@ -311,6 +319,7 @@ class TossInputs:
         timer = threading.Timer(hold_s, release)
         timer.daemon = True
         self._timers = [t for t in self._timers if t.is_alive()] + [timer]
+        self._held_down[player] = release
         timer.start()
 
     def close(self) -> None:
@@ -480,17 +489,3 @@ class TossInputs:
         except Exception:  # noqa: BLE001 - a failing callback must not stop the inputs
             log.exception("toss input callback failed for %r", event)
 
-
-def _check_players(players: list) -> None:
-    if not players:
-        raise ConfigError("no players: every toss input needs a player name, a pin and a kind")
-    seen: set[str] = set()
-    for spec in players:
-        for attr in ("name", "pin", "kind"):
-            if not hasattr(spec, attr):
-                raise ConfigError(f"player {spec!r} has no {attr}")
-        if spec.kind not in KINDS:
-            raise ConfigError(f"player {spec.name!r}: kind {spec.kind!r} is not one of {', '.join(KINDS)}")
-        if spec.name in seen:
-            raise ConfigError(f"player {spec.name!r} is listed twice")
-        seen.add(spec.name)

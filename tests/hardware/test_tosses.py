@@ -437,3 +437,21 @@ def test_importing_rig_hardware_imports_no_gpio_library():
     code = ("import sys, rig.hardware; "
             "assert 'gpiozero' not in sys.modules and 'picamera2' not in sys.modules, sorted(sys.modules)")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_simulated_press_on_an_input_still_held_lets_go_of_the_earlier_one_first(tick_factory):
+    # the earlier press's release timer is late (here: an hour late), as a starved thread makes it at random
+    rec = Recorder()
+    clock = [T0]
+    with open_inputs(tick_factory, rec, order_window_ms=2) as inputs:
+        inputs.pin_factory.ticks = lambda: clock[0]  # the presses a second apart on the edges' clock
+        for bounces in (0, 0, 2):
+            inputs.simulate_press("Ada", hold_s=3600, bounces=bounces)
+            clock[0] += 1.0
+        assert inputs.flush(WAIT_S)
+    stats = inputs.stats()["Ada"]  # closed: the third press, settled at the close, counted too
+    first, second, third = (t.t_us for t in rec.tosses)
+    # the third press comes on the tick its forced release went: inside that lockout, dated by its last bounce
+    assert (first, second) == (us(T0), us(T0 + 1)) and us(T0 + 2) <= third <= us(T0 + 2) + 100
+    assert [r.t_us for r in rec.releases] == [us(T0 + 1), us(T0 + 2)]  # the last one still held at the end
+    assert (stats.tosses, stats.glitches) == (3, 0)
