@@ -63,7 +63,6 @@ SKIP_SLACK = 0.05
 REFINE = 0.8
 #: ... unless the chosen level's own size is within this factor of it (its output is kept)
 REFINE_NEAR = 1.1
-#: ... or unless the refined output is weaker than the level's by more than this (finder x reader, :meth:`_strength`)
 
 
 #: the reader's hidden layer, as OpenCV 5 and 4 name it (:meth:`DiceNet.read_features`)
@@ -171,7 +170,6 @@ class DiceNet:
         self.full_pyramid = False
         #: with no size hint, run the finder again at the size it reads best at (:meth:`normalised`)
         self.refine = True
-        self.union = True
 
     def heat(self, frame: np.ndarray, die_px: float = 0.0) -> tuple[np.ndarray, np.ndarray, float]:
         """The finder's heat map (0..1) and log side map (cells), and the frame-to-finder scale."""
@@ -220,7 +218,7 @@ class DiceNet:
         side in frame px) when known, else at the pyramid level :meth:`level` picks and at the size the
         finder reads best at (:meth:`normalised`; two peaks on one die: the stronger)."""
         found = self._found(frame, floor, die_px)
-        return [f[:4] for f in merged(found, [f[3] for f in found])]
+        return [found[i][:4] for i in merged([f[:3] for f in found], [f[3] for f in found])]
 
     def _found(self, frame: np.ndarray, floor: float, die_px: float) -> list[tuple[float, float, float, float, bool]]:
         """The peaks of every pass as (x, y, side, score, alone) in frame px; ``alone``: a second-pass peak
@@ -230,7 +228,7 @@ class DiceNet:
                   for heat, sides, s in outs]
         first = passes[-1]
         return [(x, y, side, score, len(passes) > 1 and i == 0 and not any(
-                    (x - fx) ** 2 + (y - fy) ** 2 <= (0.5 * max(side, fs)) ** 2 for fx, fy, fs, _ in first))
+                    on_one_die((x, y, side), f[:3]) for f in first))
                 for i, found in enumerate(passes) for x, y, side, score in found]
 
     def normalised(self, frame: np.ndarray, floor: float = 0.2) -> list[tuple[np.ndarray, np.ndarray, float]]:
@@ -248,7 +246,7 @@ class DiceNet:
         target = REFINE * float(np.median(kept)) / s
         if max(target, level_px) <= REFINE_NEAR * min(target, level_px):
             return [out]
-        return [self.heat(frame, target), out] if self.union else [self.heat(frame, target)]
+        return [self.heat(frame, target), out]
 
     def die_size(self, frame: np.ndarray, floor: float = 0.2) -> tuple[float, float]:
         """The dice's side in frame px as the pyramid sees it (the median side of the chosen level's
@@ -321,19 +319,22 @@ class DiceNet:
         probs, hidden = self.read_features([crop_die(frame, x, y, side, size=self.crop) for x, y, side, *_ in found])
         cands = [Candidate(x, y, side, score, p, None if hidden is None else hidden[i], alone)
                  for i, ((x, y, side, score, alone), p) in enumerate(zip(found, probs))]
-        return merged(cands, [c.score * float(c.probs[1:].max()) for c in cands])
+        keep = merged([(c.x, c.y, c.side) for c in cands], [c.score * float(c.probs[1:].max()) for c in cands])
+        return [cands[i] for i in keep]
 
 
-def merged(found: list, key: list[float]) -> list:
-    """``found`` (each with x, y, side first, or a :class:`Candidate`) without the weaker (``key``) of two nearer
-    than half a die's side, strongest first."""
-    kept: list = []
-    for i in sorted(range(len(found)), key=lambda i: -key[i]):
-        f = found[i]
-        x, y, side = (f.x, f.y, f.side) if isinstance(f, Candidate) else f[:3]
-        if all((x - kx) ** 2 + (y - ky) ** 2 > (0.5 * max(side, ks)) ** 2 for kx, ky, ks in
-               ((k.x, k.y, k.side) if isinstance(k, Candidate) else k[:3] for k in kept)):
-            kept.append(f)
+def on_one_die(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
+    """Whether two peaks (x, y, side) are nearer than half the larger side: one die found twice."""
+    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 <= (0.5 * max(a[2], b[2])) ** 2
+
+
+def merged(points: list[tuple[float, float, float]], key: list[float]) -> list[int]:
+    """The indices of ``points`` (x, y, side) left when the weaker (``key``) of two on one die
+    (:func:`on_one_die`) goes, strongest first."""
+    kept: list[int] = []
+    for i in sorted(range(len(points)), key=lambda i: -key[i]):
+        if not any(on_one_die(points[i], points[k]) for k in kept):
+            kept.append(i)
     return kept
 
 
