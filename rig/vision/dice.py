@@ -34,7 +34,7 @@ from rig.vision.colour_table import (  # noqa: F401 - moved (issue 29); the old 
     full_colour_lut, adopt_colour_lut, colour_lut,
 )
 from rig.vision.dice_frames import (  # noqa: F401 - moved (issue 29); the old import path works
-    label_pixels, check_frame, shrink, _GLARE_CACHE, glare_for, Work, prepare, _censored, _near_floor, _warm_edge, _whole_top,
+    label_pixels, check_frame, shrink, glare_for, Work, prepare, _censored, _near_floor, _warm_edge, _whole_top,
     _side_faces,
 )
 

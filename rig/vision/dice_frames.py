@@ -12,7 +12,7 @@ import numpy as np
 
 from rig.vision.colour_table import _BY_TABLE, colour_lut
 from rig.vision.errors import FrameError
-from rig.vision.light import Light, correct, even_light, floor_model, shade_gain
+from rig.vision.light import Light, correct, even_light, floor_model, profile_map, shade_gain
 from rig.vision.pixel_classes import _K3, BG, BLOWN, BLUE, BODY, IS_TOP, PINK, YELLOW
 from rig.vision.profile import Profile
 
@@ -55,21 +55,16 @@ def shrink(frame: np.ndarray, factor: int) -> np.ndarray:
     return out
 
 
-_GLARE_CACHE: dict = {}
-
-
 def glare_for(profile: Profile, shape: tuple[int, int]) -> np.ndarray | None:
     """The profile's fixed glare (BGR, additive) resized to ``shape`` (h, w), or None."""
     if profile.glare is None:
         return None
-    key = (id(profile), shape)
-    hit = _GLARE_CACHE.get(key)
-    if hit is None or hit[0] is not profile:
-        if len(_GLARE_CACHE) > 8:
-            _GLARE_CACHE.clear()
+
+    def build() -> np.ndarray:
         g = cv2.resize(np.asarray(profile.glare, np.float32), (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
-        hit = _GLARE_CACHE[key] = (profile, np.clip(g, 0, 255).astype(np.uint8))
-    return hit[1]
+        return np.clip(g, 0, 255).astype(np.uint8)
+
+    return profile_map("glare", profile, shape, build)
 
 
 @dataclass(frozen=True)
@@ -185,23 +180,18 @@ def _censored(small: np.ndarray, glare: np.ndarray, level: int) -> np.ndarray:
     return (b & 1) | (g & 2) | (r & 4)
 
 
-_FLOOR_CACHE: dict = {}
-
-
 def _near_floor(profile: Profile, shape: tuple[int, int]) -> np.ndarray | np.uint8:
     """255 on the calibrated floor cells and one cell around them (a hand reaches in over the
     floor; the table beyond the box is none of the reader's business), else 0; 255 everywhere
     for a profile without a floor grid."""
     if profile.floor_cells is None:
         return np.uint8(255)
-    key = (id(profile), shape)
-    hit = _FLOOR_CACHE.get(key)
-    if hit is None or hit[0] is not profile:
-        if len(_FLOOR_CACHE) > 8:
-            _FLOOR_CACHE.clear()
+
+    def build() -> np.ndarray:
         grid = cv2.dilate(np.array(profile.floor_cells, np.uint8) * 255, np.ones((3, 3), np.uint8))
-        hit = _FLOOR_CACHE[key] = (profile, cv2.resize(grid, (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST))
-    return hit[1]
+        return cv2.resize(grid, (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST)
+
+    return profile_map("floor", profile, shape, build)
 
 
 def _warm_edge(labels: np.ndarray, mask: np.ndarray) -> bool:

@@ -220,12 +220,13 @@ def drift_text(light: Light) -> str:
 _MAPS: dict = {}
 
 
-def _profile_map(what: str, profile, shape: tuple[int, int], build):
-    """``build()`` for this profile and frame shape, kept while the profile lives (a few at a time)."""
+def profile_map(what: str, profile, shape: tuple[int, int], build):
+    """``build()`` for this profile and frame shape, kept while the profile lives (a few at a time): the
+    maps the reader takes from a profile for each frame (glare, floor, shade, spots)."""
     key = (what, id(profile), shape)
     hit = _MAPS.get(key)
     if hit is None or hit[0] is not profile:
-        if len(_MAPS) > 8:
+        if len(_MAPS) > 32:
             _MAPS.clear()
         hit = _MAPS[key] = (profile, build())
     return hit[1]
@@ -236,7 +237,7 @@ def spots_at(profile, shape: tuple[int, int]) -> np.ndarray | None:
     spots = getattr(profile, "spots", None)
     if spots is None:
         return None
-    return _profile_map("spots", profile, shape, lambda: cv2.resize(
+    return profile_map("spots", profile, shape, lambda: cv2.resize(
         np.asarray(spots, np.uint8), (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST))
 
 
@@ -247,5 +248,5 @@ def shade_gain(profile, shape: tuple[int, int]) -> np.ndarray | None:
     if shade is None:
         return None
     share = lambda: np.clip(np.asarray(shade, np.float32) / 100.0, DEEPEST, 1.0)  # noqa: E731
-    return _profile_map("shade", profile, shape, lambda: cv2.resize(
+    return profile_map("shade", profile, shape, lambda: cv2.resize(
         1.0 / share(), (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR))
