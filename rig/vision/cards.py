@@ -93,8 +93,7 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
                            (f"glare hides the card's colour ({1 - readable / total:.0%} of it unreadable)",), box, corners)
     best = max(CARD_CLASSES, key=lambda c: counts[c])
     share = counts[best] / readable
-    h, w = blob.shape
-    edge = bx <= 0 or by <= 0 or bx + bw >= w or by + bh >= h  # cards lie in the box: from the view's edge reaches a hand
+    edge = _at_edge(blob)  # cards lie in the box: from the view's edge reaches a hand
     if share >= 0.45:
         field = _field_corners(work, blob, (best,))
         if edge and (field is None or cv2.contourArea(np.float32(field)) > 0.85 * area * f * f):
@@ -113,8 +112,9 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
         return CardReading(None, 0.0, "uncertain", ("hand or object in view",), box)
     colour = _by_field(work, profile, rect, blob, counts, lab, neutral)
     if colour is not None:
-        return CardReading(colour, 0.6, "ok", (), box, (lone if colour == "gray" else None) or _field_corners(work, blob, NEUTRAL_CLASSES if colour == "gray" else (_CLASS_OF[colour],))
-                           or corners)
+        field = (lone if colour == "gray" else None) or _field_corners(
+            work, blob, NEUTRAL_CLASSES if colour == "gray" else (_CLASS_OF[colour],))
+        return CardReading(colour, 0.6, "ok", (), box, field or corners)
     return CardReading(None, 0.0, "uncertain", (f"card of unknown colour (off gray by {cast:.0f})",), box, corners)
 
 
