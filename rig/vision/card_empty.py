@@ -19,6 +19,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from rig.vision.errors import ProfileError
+
 #: the kept picture's width (px); its height keeps the frame's aspect
 WIDTH = 320
 #: a pixel changed when its lightness moved by more than this (after the exposure is matched) ...
@@ -44,8 +46,24 @@ class EmptyBox:
         small = cv2.resize(frame_bgr, (WIDTH, max(1, round(h * WIDTH / w))), interpolation=cv2.INTER_AREA)
         return cls(cv2.cvtColor(small, cv2.COLOR_BGR2Lab))
 
-    def save(self, path: str | Path) -> None:
-        np.save(Path(path), self.lab)
+    def save(self, path: str | Path) -> Path:
+        """Write the picture to ``path`` (``.npy``), whole or not at all."""
+        path = Path(path)
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+        except OSError as exc:
+            raise ProfileError(f"cannot write {path}: {exc.strerror}") from None
+        try:
+            with os.fdopen(fd, "wb") as out:
+                np.save(out, self.lab, allow_pickle=False)
+            os.replace(tmp, path)
+        except OSError as exc:
+            Path(tmp).unlink(missing_ok=True)
+            raise ProfileError(f"cannot write {path}: {exc.strerror}") from None
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return path
 
     @classmethod
     def load(cls, path: str | Path) -> EmptyBox:
@@ -94,16 +112,7 @@ def beside(profile_path: str | Path) -> Path:
 
 def keep_beside(profile_path: str | Path, empty_frame_bgr: np.ndarray) -> Path:
     """Save the empty box's picture beside the profile just written (whole or not at all)."""
-    path = beside(profile_path)
-    fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            np.save(out, EmptyBox.of(empty_frame_bgr).lab, allow_pickle=False)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    return EmptyBox.of(empty_frame_bgr).save(beside(profile_path))
 
 
 def recall(profile, profile_path: str | Path) -> EmptyBox | None:

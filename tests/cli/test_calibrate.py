@@ -6,7 +6,8 @@ import pytest
 from rig.cli import main
 from rig.cli.calibrate import virtual_ritual
 from rig.profile_cache import load_profile
-from rig.vision.card_empty import kept
+from rig.vision.card_empty import keep_beside, kept
+from rig.vision.errors import ProfileError
 from rig.vision.profile import Profile
 
 
@@ -80,6 +81,12 @@ def test_calibration_keeps_the_empty_box_for_the_card_reader(tmp_path, capsys, c
     (tmp_path / "v.empty.npy").write_bytes(b"not a picture")
     profile = load_profile(out)
     assert kept(profile) is None and "cannot be read" in caplog.text  # cards read from colours alone
+
+
+def test_an_empty_box_picture_that_cannot_be_written_is_one_line(tmp_path):
+    frames, empty = virtual_ritual("cool")
+    with pytest.raises(ProfileError, match=r"cannot write .*nowhere.*v\.empty\.npy"):
+        keep_beside(tmp_path / "nowhere" / "v.toml", empty)
 
 
 def test_the_camera_values_rig_record_noted_are_stored(ritual_files, tmp_path, capsys):
