@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.waiting import wait_until
+
 ROOT = Path(__file__).resolve().parents[1]
 # not the settings of a `make test` this suite may run under
 ENV = {k: v for k, v in os.environ.items() if k not in {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "PORT", "RUN_ARGS", "VENV",
@@ -65,11 +67,7 @@ def test_the_last_runs_temp_files_are_kept_and_older_ones_removed(tmp_path):
     (tmp_path / "t" / "last" / "popen-gw0" / "log.db").write_text("x")
     test_tmp()  # the next run: what the last left is moved aside at once and removed in the background
     assert not (tmp_path / "t" / "last").exists()
-    deadline = 600  # polls of the background removal's result, not a timing
-    while list((tmp_path / "t").iterdir()) and deadline:
-        deadline -= 1
-        subprocess.run(["sleep", "0.1"])
-    assert list((tmp_path / "t").iterdir()) == []
+    wait_until(lambda: list((tmp_path / "t").iterdir()) == [], "the background removal of the run before")
     no_dir = subprocess.run(["sh", str(ROOT / "scripts" / "test-tmp.sh")], capture_output=True, text=True)
     assert no_dir.returncode == 2 and no_dir.stderr.strip() == "usage: test-tmp.sh DIR"
 
