@@ -105,6 +105,30 @@ def test_correct_a_die_by_tapping_it(page, rig_server):
     assert page.js_errors == []
 
 
+def test_a_die_the_camera_did_not_see_is_added_from_the_page(page, rig_server, artifacts):
+    """Five dice after the third roll (on a real table: one in a wall's deep shade): the camera books "not all
+    six dice after three rolls"; the empty place offers to add the sixth die, and adding it lifts the violation."""
+    rig_server.new_game()
+    page.set_viewport_size({"width": 800, "height": 480})
+    open_board(page, rig_server)
+    page.keyboard.press("1")
+    for k, n in enumerate((2, 2, 1)):
+        rig_server.post("/api/sim/roll", {"dice": n})
+        expect(page.locator("#rolls .pip.done")).to_have_count(k + 1)  # settled: the next throw is a new roll
+    expect(dice(page)).to_have_count(5)
+    expect(page.locator(".notice.violation[data-kind=not_all_dice_after_three]")).to_have_count(1)
+    add = page.locator("#dice .die.empty.add")
+    expect(add).to_have_count(1)
+    page.screenshot(path=str(artifacts / "add-missed-die.png"))
+    add.click()
+    page.locator("#dlg-die [data-choice='blank']").click()
+    expect(dice(page)).to_have_count(6)
+    expect(dice(page).last).to_have_attribute("data-face", "blank")
+    expect(page.locator(".notice.violation")).to_have_count(0)
+    assert rig_server.state()["turn"]["violations"] == []
+    assert page.js_errors == []
+
+
 def test_live_updates_and_a_reload_mid_turn(page, rig_server):
     rig_server.new_game()
     open_board(page, rig_server)

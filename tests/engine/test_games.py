@@ -325,3 +325,41 @@ def test_a_toss_before_a_power_cut_does_not_count_in_a_turn_started_after_it():
     tosses = service.state()["turn"]["tosses"]
     assert [(t["player"], t["counting"], t["why"]) for t in tosses] == [
         ("Ben", False, "before the turn started"), ("Cleo", True, None)]
+
+
+def test_a_die_the_camera_missed_is_added_and_takes_the_all_dice_violation_with_it():
+    """Five dice seen after the third roll (one in a wall's deep shade): the camera's violation stands until
+    the players add the sixth die; then the turn scores without the penalty."""
+    service = EngineService.in_memory(clock="sim")
+    service.submit({"type": "game_started", "players": PLAYERS[4], "options": {"penalty_per_violation": 1}})
+    service.press("Ada", 100)
+    dice = ["pink", "pink", "yellow+pink", "yellow", "blank", "blank"]
+    for k, n in enumerate((2, 4, 5)):
+        service.submit({"type": "roll_settled", "t_us": 200 + k, "dice": dice[:n]})
+    service.submit({"type": "violation", "t_us": 203, "kind": "not_all_dice_after_three",
+                    "detail": "5 of 6 dice cast after roll 3"})
+    assert [v["kind"] for v in service.state()["turn"]["violations"]] == ["not_all_dice_after_three"]
+    with pytest.raises(EventRefused, match=r"there is no die 6 \(the box has 5 dice: index 0 to 4 corrects one, 5 adds one\)"):
+        service.submit({"type": "correction", "t_us": 250, "what": "die", "index": 6, "face": "blank"})
+    state = service.submit({"type": "correction", "t_us": 251, "what": "die", "index": 5, "face": "blank"})
+    assert [d["face"] for d in state["turn"]["dice"]] == dice
+    assert state["turn"]["violations"] == []
+    for k, p in enumerate(["Ben", "Cleo", "Dev"]):
+        service.press(p, 300 + k)
+    service.submit({"type": "copy_chosen", "t_us": 350, "player": "Ben"})
+    for card in ("blue", "pink", "gray"):
+        service.submit({"type": "card_revealed", "t_us": 400, "card": card})
+    state = service.submit({"type": "turn_scored", "t_us": 600})
+    assert state["totals"]["Ada"] == 6  # no penalty: the sixth die was there
+
+
+def test_a_rule_really_broken_keeps_its_violation_when_a_die_is_corrected():
+    service = EngineService.in_memory(clock="sim")
+    service.submit({"type": "game_started", "players": PLAYERS[4]})
+    service.press("Ada", 100)
+    dice = ["pink", "pink", "yellow+pink", "yellow", "blank", "blank"]
+    for k, n in enumerate((2, 4, 6)):
+        service.submit({"type": "roll_settled", "t_us": 200 + k, "dice": dice[:n]})
+    service.submit({"type": "violation", "t_us": 210, "kind": "knocked_die", "detail": "the pink die moved"})
+    state = service.submit({"type": "correction", "t_us": 250, "what": "die", "index": 0, "face": "blue"})
+    assert [v["kind"] for v in state["turn"]["violations"]] == ["knocked_die"]

@@ -37,12 +37,19 @@ def _correction(game: TableInTurn, event: Mapping[str, Any]) -> None:
         index, face = _need(event, "index", what), _need(event, "face", what)
         if not turn.dice:
             raise EventRefused("no dice have been read yet: correct the whole set with what='dice'")
-        if not 0 <= index < len(turn.dice):
+        if index == len(turn.dice) < DICE:  # a die the camera did not see (in deep shade, under a card)
+            turn.dice.append(_face(face))
+        elif 0 <= index < len(turn.dice):
+            turn.dice[index] = _face(face)
+        elif len(turn.dice) < DICE:
+            raise EventRefused(f"there is no die {index} (the box has {len(turn.dice)} dice: index 0 to "
+                               f"{len(turn.dice) - 1} corrects one, {len(turn.dice)} adds one)")
+        else:
             raise EventRefused(f"there is no die {index} (the box has {len(turn.dice)} dice, "
                                f"index 0 to {len(turn.dice) - 1})")
-        turn.dice[index] = _face(face)
         turn.corrected_dice.add(index)
         _check_dice(game, turn)
+        _all_dice_cast(turn)
     elif what == "dice":
         faces = _need(event, "faces", what)
         if len(faces) != DICE:
@@ -50,6 +57,7 @@ def _correction(game: TableInTurn, event: Mapping[str, Any]) -> None:
         turn.dice = [_face(face) for face in faces]
         turn.corrected_dice = set(range(DICE))
         _check_dice(game, turn)
+        _all_dice_cast(turn)
     elif what == "card":
         index, card = _need(event, "index", what), _need(event, "card", what)
         if not 0 <= index < len(turn.cards):
@@ -126,6 +134,17 @@ def _face(text: str) -> str:
         return str(Face.parse(text))
     except FrogsError as exc:
         raise EventRefused(str(exc)) from None
+
+
+def _all_dice_cast(turn: TurnState) -> None:
+    """The players' correction completed the set: the camera's "not all six dice after three rolls" was a
+    die it did not see, not a rule broken (its penalty goes with it)."""
+    if len(turn.dice) == DICE:
+        turn.violations = [v for v in turn.violations if v["kind"] != NOT_ALL_CAST]
+
+
+#: the camera's violation when it sees fewer than six dice after the third roll
+NOT_ALL_CAST = "not_all_dice_after_three"
 
 
 def _check_dice(game: TableInTurn, turn: TurnState) -> None:

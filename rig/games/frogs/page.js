@@ -65,6 +65,11 @@
     const tiles = [];
     for (let i = 0; i < 6; i++) {
       const die = dice[i];
+      if (!die && turn && turn.rolls >= 3 && i === dice.length) {  // a die the camera did not see: add it
+        tiles.push(el("button", { class: "die empty add", "data-index": i, title: rig.t("add the die the camera did not see"),
+          "aria-label": rig.t("add the die the camera did not see"), onclick: () => fixDie(i, null) }, el("span", { class: "label", text: "+" })));
+        continue;
+      }
       if (!die) { tiles.push(el("div", { class: "die empty", "aria-label": rig.t("no die yet") })); continue; }
       const lasers = (die.lasered || []).filter((c) => !die.colours.includes(c));
       tiles.push(el("button", {
@@ -285,7 +290,8 @@
     const faces = [...new Set([...(v.detail || "").matchAll(FACE_IN_TEXT)].map((m) => m[1]))];
     return el("div", { class: "notice violation", "data-kind": v.kind },
       el("strong", { text: rig.t("Rule broken by {name}: {what}", { name: v.player, what }) }), faces.map(miniDie),
-      v.detail ? el("span", { class: "detail", text: ` — ${rig.t(v.detail)}` }) : null);
+      v.detail ? el("span", { class: "detail", text: ` — ${rig.t(v.detail)}` }) : null,
+      v.kind === "not_all_dice_after_three" ? el("span", { class: "hint", text: ` (${rig.t("a die not seen? Tap + to add it")})` }) : null);
   }
 
   function notices(s) {
