@@ -39,7 +39,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--twin", action="store_true",
                         help="the colour dice reader on the path-traced twin of the table (rig.twin: pybullet + Mitsuba 3, "
                         "pip install -e '.[twin]'): calibrated once per table, thrown turns, lamp drift; "
-                        "--tables/--first-table/--turns as for --unseen (renders cached in ~/.cache/rig/twin)")
+                        "--tables/--first-table/--turns as for --unseen (renders cached in ~/.cache/rig/twin); with --game pips: "
+                        "pip dice on twin tables of their own (rig.twin.pip_table), --turns throws each")
     parser.add_argument("--spp", type=int, default=8, help="--twin: path-tracing samples per pixel (default 8)")
     parser.add_argument("--show", metavar="DIR", default=None,
                         help="--twin: write each table's first turns with the reading drawn on into DIR")
@@ -102,6 +103,10 @@ def run(args) -> int:
 
     game = getattr(args, "game", registry.DEFAULT)
     if game == "pips":
+        if getattr(args, "twin", False):
+            from rig.bench import pip_twin
+
+            return pip_twin.run(args)
         return pips.run_pips(args)
     module, _, function = registry.get(game).bench_vision.partition(":")
     return getattr(importlib.import_module(module), function)(args)

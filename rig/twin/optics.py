@@ -92,8 +92,9 @@ def project(table, points: np.ndarray) -> np.ndarray:
     return np.stack([x, y], axis=1)
 
 
-def radiance(table, dice, *, spp: int, seed: int = 0, cards=(), hand=None) -> np.ndarray:
-    """Path-trace one shot: linear RGB float32 (H x W x 3) of ``dice`` (:class:`~rig.twin.physics.DiePose`) in ``table``."""
+def radiance(table, dice, *, spp: int, seed: int = 0, cards=(), hand=None, props=()) -> np.ndarray:
+    """Path-trace one shot: linear RGB float32 (H x W x 3) of ``dice`` (:class:`~rig.twin.physics.DiePose`) in
+    ``table``; ``props``: ``add(mi, scene, key)`` callables for other things on the floor."""
     mi = _mitsuba()
     w, h = table.size
     origin, target, up = camera_pose(table)
@@ -147,6 +148,8 @@ def radiance(table, dice, *, spp: int, seed: int = 0, cards=(), hand=None) -> np
         _add_card(mi, scene, k, card, table)
     if hand is not None:
         _add_hand(mi, scene, hand, table)
+    for k, add in enumerate(props):
+        add(mi, scene, f"prop{k}")
     img = mi.render(mi.load_dict(scene), spp=spp, seed=seed)
     return np.asarray(img, np.float32)[..., :3]
 

@@ -47,6 +47,8 @@ class Shot:
     cards: list = field(default_factory=list)
     #: a hand over the box: {"x", "y", "z"} of the palm (m), the arm from the nearest edge
     hand: dict | None = None
+    #: other things on the floor: ``add(mi, scene, key)`` puts each into the Mitsuba scene (coins, screws)
+    props: list = field(default_factory=list)
 
 
 @dataclass
@@ -192,7 +194,7 @@ class TwinTable:
         path = cache_dir() / f"t{self.seed}-{shot.name.replace(':', '-')}-{spp}spp-{key}.npy"
         if path.exists():
             return np.load(path).astype(np.float32)
-        rgb = radiance(self, shot.dice, spp=spp, seed=self.seed, cards=shot.cards, hand=shot.hand)
+        rgb = radiance(self, shot.dice, spp=spp, seed=self.seed, cards=shot.cards, hand=shot.hand, props=shot.props)
         path.parent.mkdir(parents=True, exist_ok=True)
         part = path.with_suffix(f".{os.getpid()}.part")
         with open(part, "wb") as f:

@@ -1,0 +1,128 @@
+"""``rig bench vision --game pips --twin``: the pip reader on pip dice path-traced on twin tables.
+
+Each table (:class:`rig.twin.pip_table.PipTable`, seeds from ``--first-table``) has its own camera
+(640x480 to 1920x1080, dice 30-200 px), dice style, floor (wood with knots among them) and light;
+``--turns`` throws are rendered (every other one with coins, screw heads or a card's corner beside
+the dice) and read twice as ``rig read --game pips --dice N`` would: with no size known (the image
+pyramid, every frame) and with the dice's size learned on the table from its first sure reading
+(:class:`rig.vision.readers.DieSize`). No reader was fitted on these tables.
+
+Prints per way of reading: dice found and right, dice flagged, silent wrong (found, read wrong, said
+``ok``) as a share of found dice, things that are no die reported as dice and as ``ok`` dice, frames
+flagged and frames wrong in silence, cocked dice flagged, and CPU time per frame by frame size.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Tally:
+    dice: int = 0
+    found: int = 0
+    right: int = 0
+    flagged: int = 0
+    silent: int = 0
+    extra: int = 0
+    extra_ok: int = 0
+    frames: int = 0
+    frames_flagged: int = 0
+    frames_silent: int = 0
+    cocked: int = 0
+    cocked_flagged: int = 0
+    cpu: dict = field(default_factory=dict)
+
+    def add(self, truth, reading, *, tol: float = 0.5) -> None:
+        """One frame: each true die matched to the nearest found die within ``tol`` of its side."""
+        used: set[int] = set()
+        frame_wrong = False
+        flagged_frame = reading.status != "ok"
+        for d in truth:
+            hit = min((i for i, f in enumerate(reading.dice) if i not in used
+                       and abs(f.centre[0] - d.x) < tol * d.side_px and abs(f.centre[1] - d.y) < tol * d.side_px),
+                      key=lambda i: abs(reading.dice[i].centre[0] - d.x) + abs(reading.dice[i].centre[1] - d.y), default=None)
+            if d.cocked:  # its top is no face to score: it must be flagged (or the frame be)
+                self.cocked += 1
+                self.cocked_flagged += flagged_frame or (hit is not None and reading.dice[hit].count.status != "ok")
+                if hit is not None:
+                    used.add(hit)
+                continue
+            self.dice += 1
+            if hit is None:
+                frame_wrong = True
+                continue
+            used.add(hit)
+            die = reading.dice[hit]
+            self.found += 1
+            self.right += die.pips == d.value
+            self.flagged += die.count.status != "ok"
+            wrong = die.pips != d.value
+            self.silent += wrong and die.count.status == "ok"
+            frame_wrong |= wrong
+        extra = [f for i, f in enumerate(reading.dice) if i not in used]
+        self.extra += len(extra)
+        self.extra_ok += sum(f.count.status == "ok" for f in extra)
+        self.frames += 1
+        self.frames_flagged += flagged_frame
+        self.frames_silent += (frame_wrong or bool(extra)) and not flagged_frame
+
+    def line(self, name: str) -> str:
+        pct = lambda a, b: f"{100 * a / b:5.1f} %" if b else "    -  "  # noqa: E731
+        cpu = "  ".join(f"{w}x{h} {statistics.median(ts):.0f} ms" for (w, h), ts in sorted(self.cpu.items()))
+        return (f"{name:<22} {pct(self.found, self.dice)} {pct(self.right, self.dice)} {pct(self.flagged, self.found)} "
+                f"{pct(self.silent, self.found)} {self.extra:>5} {self.extra_ok:>5}   {self.frames_flagged:>3} of {self.frames:<3}"
+                f" {self.frames_silent:>4}   {self.cocked_flagged:>2} of {self.cocked:<2}  {cpu}")
+
+
+HEADER = (f"{'read':<22} {'found':>7} {'right':>7} {'flagged':>7} {'silent':>7} {'extra':>5} {'ok':>5}   "
+          f"{'frames flagged':<10} {'silent':>4}   {'cocked':<8}  CPU per frame (median)")
+
+
+def run(args) -> int:
+    import cv2
+    import numpy as np
+
+    from rig.twin.optics import develop, kelvin_rgb
+    from rig.twin.pip_table import PipTable
+    from rig.vision.anydie import read_pip_dice
+    from rig.vision.pips import PipParams
+    from rig.vision.readers import DieSize
+
+    cv2.setNumThreads(1)
+    params = PipParams.load(getattr(args, "params", None))
+    ways = {"no size known": Tally(), "size learned on table": Tally()}
+    first, tables, throws, spp = args.first_table, args.tables, args.turns, args.spp
+    print(f"pip dice on the twin: tables {first}-{first + tables - 1}, {throws} throws each, {spp} spp "
+          f"(renders cached in ~/.cache/rig/twin)")
+    for seed in range(first, first + tables):
+        table = PipTable.random_pips(seed)
+        shots = table.pip_shots(throws)
+        gains = 1.0 / np.mean([kelvin_rgb(lamp["kelvin"]) for lamp in table.lamps], axis=0)
+        size = DieSize(params, None)
+        mine = Tally()
+        for k, shot in enumerate(shots):
+            rgb = table.render(shot, spp=spp)
+            frame = develop(rgb, table, exposure=0.8 / max(float(np.percentile(rgb, 99.5)), 1e-6), gains=gains,
+                            seed=seed * 100 + k)
+            truth = table.pip_truth(shot)
+            expected = (len(shot.dice),)
+            for name, read in (("no size known", lambda f: read_pip_dice(f, params.anydie, expected=expected)),
+                               ("size learned on table", lambda f: size.read(
+                                   f, lambda g, q: read_pip_dice(g, q.anydie, expected=expected)))):
+                t0 = time.process_time()
+                reading = read(frame)
+                ways[name].cpu.setdefault(table.size, []).append(1000 * (time.process_time() - t0))
+                ways[name].add(truth, reading)
+                if name == "no size known":
+                    mine.add(truth, reading)
+        print(f"  {table!r}: {len(shots)} throws, {sum(len(s.props) for s in shots)} things that are no die; "
+              f"no size known: {mine.right} of {mine.dice} dice right, {mine.found - mine.right} misread, "
+              f"{mine.frames_flagged} frames flagged, {mine.extra} not dice found", flush=True)
+    print(HEADER)
+    for name, tally in ways.items():
+        print(tally.line(name))
+    return 0
+

@@ -1,0 +1,28 @@
+"""``rig bench vision --game pips --twin``'s tally: found, right, silent wrong, things that are no die."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from rig.bench.pip_twin import Tally
+from rig.twin.pip_table import TruePip
+
+
+def _die(pips, x, y, status="ok"):
+    return SimpleNamespace(pips=pips, centre=(x, y), count=SimpleNamespace(status=status))
+
+
+def test_the_tally_counts_silent_wrong_flags_things_that_are_no_die_and_cocked_dice():
+    truth = [TruePip(3, 100, 100, 60, False), TruePip(5, 300, 100, 60, False), TruePip(2, 500, 100, 60, False),
+             TruePip(4, 100, 300, 60, True)]
+    reading = SimpleNamespace(status="ok", dice=(
+        _die(3, 104, 98), _die(6, 298, 103), _die(4, 100, 301, "uncertain"), _die(1, 400, 400)))
+    tally = Tally()
+    tally.add(truth, reading)
+    assert (tally.dice, tally.found, tally.right, tally.silent) == (3, 2, 1, 1)  # the 2 missed, the 5 read 6 in silence
+    assert (tally.extra, tally.extra_ok) == (1, 1)  # the "1" at (400, 400) is no die, and said ok
+    assert (tally.cocked, tally.cocked_flagged) == (1, 1)
+    assert (tally.frames, tally.frames_flagged, tally.frames_silent) == (1, 0, 1)
+    flagged = Tally()
+    flagged.add(truth, SimpleNamespace(status="uncertain", dice=reading.dice[:2]))
+    assert (flagged.frames_flagged, flagged.frames_silent, flagged.cocked_flagged) == (1, 0, 1)
