@@ -3,9 +3,10 @@
 Each table (:class:`rig.twin.pip_table.PipTable`, seeds from ``--first-table``) has its own camera
 (640x480 to 1920x1080, dice 30-200 px), dice style, floor (wood with knots among them) and light;
 ``--turns`` throws are rendered (every other one with coins, screw heads or a card's corner beside
-the dice) and read twice as ``rig read --game pips --dice N`` would: with no size known (the image
-pyramid, every frame) and with the dice's size learned on the table from its first sure reading
-(:class:`rig.vision.readers.DieSize`). No reader was fitted on these tables.
+the dice) and read as ``rig read --game pips --dice N`` would: with no size known (the image pyramid,
+every frame) and with the dice's size learned on the table from its first sure reading
+(:class:`rig.vision.readers.DieSize`); and as plain ``rig read --game pips`` would, the dice count not
+given. No reader was fitted on these tables.
 
 Prints per way of reading: dice found and right, dice flagged, silent wrong (found, read wrong, said
 ``ok``) as a share of found dice, things that are no die reported as dice and as ``ok`` dice, frames
@@ -93,7 +94,7 @@ def run(args) -> int:
 
     cv2.setNumThreads(1)
     params = PipParams.load(getattr(args, "params", None))
-    ways = {"no size known": Tally(), "size learned on table": Tally()}
+    ways = {"no size known": Tally(), "size learned on table": Tally(), "no size, no dice count": Tally()}
     first, tables, throws, spp = args.first_table, args.tables, args.turns, args.spp
     print(f"pip dice on the twin: tables {first}-{first + tables - 1}, {throws} throws each, {spp} spp "
           f"(renders cached in ~/.cache/rig/twin)")
@@ -111,7 +112,8 @@ def run(args) -> int:
             expected = (len(shot.dice),)
             for name, read in (("no size known", lambda f: read_pip_dice(f, params.anydie, expected=expected)),
                                ("size learned on table", lambda f: size.read(
-                                   f, lambda g, q: read_pip_dice(g, q.anydie, expected=expected)))):
+                                   f, lambda g, q: read_pip_dice(g, q.anydie, expected=expected))),
+                               ("no size, no dice count", lambda f: read_pip_dice(f, params.anydie))):
                 t0 = time.process_time()
                 reading = read(frame)
                 ways[name].cpu.setdefault(table.size, []).append(1000 * (time.process_time() - t0))

@@ -181,6 +181,7 @@ def run_pips(args) -> int:
                                                   any_colour=True,
                                                   dice_count=args.dice, size=size if args.game == PIPS else None)}
         if args.game == PIPS:
+            result["dice_count"] = args.dice  # None: a die the reader did not find cannot make the frame uncertain
             known = size.used
             if not known and size.die_px and not size.fixed:  # learned (or learned anew) from this image
                 sizes[frame.shape[:2]] = (size, str(path))
@@ -204,6 +205,8 @@ def _human_pips(result: dict) -> str:
     line = f"{result['image']}: {result['status']} {len(result['dice'])} dice: {dice or '-'}"
     if result["game"] == PIPS:
         line += f"\n  total: {result['total']} pips"
+        if result["status"] == "ok" and result.get("dice_count") is None:
+            line += "\n  " + _("(no --dice N given: a die the reader did not find cannot make this uncertain)")
         if result.get("die_px"):
             line += f"\n  dice read at {result['die_px']:g} px ({result['die_px_from']})"
         if result.get("die_px_learned"):

@@ -200,7 +200,7 @@ class TwinTable:
         with open(part, "wb") as f:
             np.save(f, rgb.astype(np.float16))
         os.replace(part, path)  # whole or not at all: another run may be reading the cache
-        return rgb
+        return rgb.astype(np.float16).astype(np.float32)  # as the cache gives it: a first read is every read
 
     def floor_mask(self) -> np.ndarray:
         """The box floor in the frame (H x W bool): where the camera meters."""

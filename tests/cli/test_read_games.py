@@ -211,3 +211,21 @@ def test_a_learned_pip_dice_size_that_no_longer_fits_is_relearned(tmp_path, caps
     assert all(r["die_px"] != small[-1] for r in results[2:])  # the 90 px dice are not read at the 40 px size
     big = [r.get("die_px_learned") or r["die_px"] for r in results[2:] if r.get("die_px_learned") or r["die_px"]]
     assert big and all(b > 1.5 * small[-1] for b in big), results
+
+
+def test_without_a_dice_count_an_ok_frame_says_a_missed_die_could_not_be_flagged(tmp_path, capsys):
+    """An empty floor reads as 0 dice, ok: with no --dice the rig cannot know a die was missed, and says so;
+    with --dice the same frame is uncertain."""
+    import numpy as np
+
+    path = tmp_path / "floor.png"
+    felt = np.random.default_rng(3).normal((60, 120, 70), 6, (480, 640, 3))  # a green felt, no die on it
+    cv2.imwrite(str(path), np.clip(felt, 0, 255).astype(np.uint8))
+    assert main(["read", "--game", "pips", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert ": ok 0 dice" in out and "no --dice N given" in out
+    assert main(["read", "--game", "pips", "--json", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["dice_count"] is None
+    assert main(["read", "--game", "pips", "--dice", "2", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert ": uncertain 0 dice" in out and "no --dice N given" not in out
