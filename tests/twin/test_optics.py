@@ -55,3 +55,13 @@ def test_a_reveal_shot_renders_cards_and_a_hand(tmp_path, monkeypatch):
     assert laid.cards[1]["z"] > laid.cards[0]["z"] or laid.cards[1]["x"] != laid.cards[0]["x"]  # on top, or beside
     rgb = table.render(hand, spp=1)
     assert rgb.shape == (60, 80, 3) and np.isfinite(rgb).all()
+
+
+def test_a_fresh_render_is_what_the_cache_gives_back(tmp_path, monkeypatch):
+    """A benchmark's first reading of a table is every later reading: the fresh render is rounded as cached."""
+    pytest.importorskip("mitsuba")
+    monkeypatch.setenv("RIG_TWIN_CACHE", str(tmp_path))
+    table = _table()
+    shot = table.shots(1)[-1]
+    fresh = table.render(shot, spp=1)
+    assert np.array_equal(fresh, table.render(shot, spp=1))
