@@ -45,9 +45,11 @@ def add_arguments(parser) -> None:
     parser.add_argument("--show", metavar="DIR", default=None,
                         help="--twin: write each table's first turns with the reading drawn on into DIR")
     parser.add_argument("--tables", type=int, default=12, help="--unseen: how many tables (default 12)")
-    parser.add_argument("--first-table", type=int, default=1000,
-                        help="--unseen: seed of the first table (default 1000; seeds 0-99 are the tuning set)")
-    parser.add_argument("--turns", type=int, default=24, help="--unseen: turns per table and light (default 24)")
+    parser.add_argument("--first-table", type=int, default=None,
+                        help="--unseen: seed of the first table (default 1000; seeds 0-99 are the tuning set; "
+                        "--game pips --twin: 9000)")
+    parser.add_argument("--turns", type=int, default=None,
+                        help="--unseen: turns per table and light (default 24; --game pips --twin: throws per table, 2)")
     parser.add_argument("--textures", metavar="DIR", default=None,
                         help="--unseen: folder with real-pip-dice/ and real-colour-dice/ photographs to cut wood and "
                         "tray floors from (default ../shared/data beside the project, or $RIG_TEXTURES)")
@@ -102,6 +104,11 @@ def run(args) -> int:
     from rig import registry
 
     game = getattr(args, "game", registry.DEFAULT)
+    pip_twin = game == "pips" and getattr(args, "twin", False)
+    if getattr(args, "first_table", 0) is None:
+        args.first_table = 9000 if pip_twin else 1000
+    if getattr(args, "turns", 0) is None:
+        args.turns = 2 if pip_twin else 24
     if game == "pips":
         if getattr(args, "twin", False):
             from rig.bench import pip_twin

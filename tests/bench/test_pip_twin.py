@@ -26,3 +26,11 @@ def test_the_tally_counts_silent_wrong_flags_things_that_are_no_die_and_cocked_d
     flagged = Tally()
     flagged.add(truth, SimpleNamespace(status="uncertain", dice=reading.dice[:2]))
     assert (flagged.frames_flagged, flagged.frames_silent, flagged.cocked_flagged) == (1, 0, 1)
+
+
+def test_the_bench_refuses_nothing_to_read_with_a_clear_message(capsys):
+    from rig.cli import main
+
+    assert main(["bench", "vision", "--game", "pips", "--twin", "--tables", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "--tables, --turns and --spp must be at least 1, not 0, 2, 8" in err and "Traceback" not in err
