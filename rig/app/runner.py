@@ -28,7 +28,7 @@ import os
 import threading
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rig.config import RigConfig
 from rig import registry
@@ -100,6 +100,7 @@ class Rig(Notices, Seats):
         self.card_frames = card_frames
         self.cards = None  # the reveal's card reader state (rig.vision.cards.CardReveal)
         self.cards_lock = threading.RLock()  # the camera thread feeds it, a player's answer (HTTP) resolves it
+        self.asked: dict[str, Any] = {}  # what an open question's answer needs, by its notice key (the game's hooks)
         self.evidence = None  # rig.evidence.EvidenceStore: each settled roll's frame
         self._notices: dict[str, Notice] = {}
         self._lock = threading.RLock()

@@ -1,5 +1,5 @@
 """What the roll tracker tells: a roll started, settled (with its reading), cancelled, the box
-cleared, a violation of the order of play, the camera lost and back (issue 29: split from
+cleared, dice that appeared after the last roll, a violation of the order of play, the camera lost and back (issue 29: split from
 :mod:`rig.vision.rolls`, which re-exports every name).
 """
 
@@ -36,6 +36,25 @@ class RollSettled:
         reading = self.reading.to_dict() if hasattr(self.reading, "to_dict") else self.reading
         return {"type": self.type, "t_us": self.t_us, "source": "camera", "roll": self.roll,
                 "new_dice": self.new_dice, "reading": reading}
+
+
+@dataclass(frozen=True)
+class DiceAppeared:
+    """More dice in view after the turn's last roll, none of the settled ones moved: a die the reader
+    could not see before (in deep shade) or one thrown in a roll too many — the camera cannot tell, so
+    the players are asked. ``seen``: dice before, ``now``: dice now; ``if_thrown``: the violations
+    ``(kind, detail)`` that stand if they were thrown now. The reading comes as a ``RollSettled``
+    with no new dice (the same roll, the set completed)."""
+
+    t_us: int
+    seen: int
+    now: int
+    if_thrown: tuple[tuple[str, str], ...] = ()
+    type = "dice_appeared"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "t_us": self.t_us, "source": "camera", "seen": self.seen, "now": self.now,
+                "if_thrown": [list(v) for v in self.if_thrown]}
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,11 @@ and not re-roll any dice*. :class:`RollTracker` watches the frame stream for tha
    ``vote_frames`` frames, and the readings are **voted** (:func:`vote_readings`): a die must
    be seen in most frames and takes its most frequent face, so one noisy frame changes nothing.
 3. **Compare** with the dice as last settled: more dice → a roll (:class:`RollSettled`); a
-   settled die moved or changed face → ``knocked_die``; a fourth roll, fewer than six dice
-   after the third, dice moved without a new one (``no_new_die``) → :class:`Violation`
-   (fewer than six after the last roll also makes that reading uncertain: a die may lie
-   hidden in shade);
+   settled die moved or changed face → ``knocked_die``; fewer than six dice after the third
+   roll, a fourth roll that moved settled dice, dice moved without a new one (``no_new_die``)
+   → :class:`Violation` (fewer than six after the last roll also makes that reading uncertain:
+   a die may lie hidden in shade); more dice after the last roll beside dice that lay still →
+   :class:`DiceAppeared` (hidden before, or thrown in a roll too many: the players are asked);
    nothing changed (a hand, a card tossed in) → :class:`RollCancelled`.
 
 The tracker is pure logic over ``(t_us, frame)`` and takes the dice reader as a parameter
@@ -36,7 +37,7 @@ import numpy as np
 from rig.errors import RigError
 from rig.vision.roll_events import (  # noqa: F401 - moved (issue 29); the old import path works
     RollStarted, RollSettled, RollCancelled, BoxCleared, Violation, CameraLost, CameraRecovered,
-    VIOLATION_KINDS, thrown_unseen,
+    DiceAppeared, VIOLATION_KINDS, thrown_unseen,
 )
 
 
@@ -364,6 +365,13 @@ class RollTracker:
         if not after and before and str(getattr(new, "status", "ok")) == "ok":
             self.reading, self.roll = new, 0
             return [BoxCleared(t_us)]
+        if added > 0 and self.roll >= s.rolls and not moved and len(after) <= s.dice:
+            # after the last roll, beside dice that lay still: hidden before, or thrown in a roll too many?
+            self.reading = new
+            if_thrown = ((("not_all_dice_after_three", f"{len(before)} of {s.dice} dice cast after roll {self.roll}"),)
+                         if self.roll == s.rolls else ()) + (
+                ("fourth_roll", f"roll {self.roll + 1}: only {s.rolls} rolls are allowed"),)
+            return started + [RollSettled(t_us, new, self.roll, 0), DiceAppeared(t_us, len(before), len(after), if_thrown)]
         if added > 0:
             self.roll += 1
             if self.roll >= s.rolls and len(after) < s.dice:  # all dice are cast by now: one may lie hidden

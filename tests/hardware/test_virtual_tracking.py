@@ -11,7 +11,7 @@ import pytest
 
 from rig.hardware.camera import CameraWatcher, open_source, track
 from rig.hardware.virtual import VirtualTable
-from rig.vision.rolls import RollCancelled, RollSettled, RollStarted, RollTracker, Violation
+from rig.vision.rolls import DiceAppeared, RollCancelled, RollSettled, RollStarted, RollTracker, Violation
 
 
 @pytest.fixture(scope="module")
@@ -90,12 +90,16 @@ def test_a_knocked_die(tmp_path, profile):
     assert [e.reading.faces for e in settled] == truths
 
 
-def test_a_fourth_roll(tmp_path, profile):
+def test_a_fourth_roll_beside_still_dice_is_a_question_not_a_verdict(tmp_path, profile):
+    """The sixth die thrown after the third roll looks, to the camera, like one that lay hidden in shade
+    and is seen now: the set is completed and the players are asked (DiceAppeared)."""
     record(tmp_path / "rec", [lambda t: t.roll(2), lambda t: t.roll(2), lambda t: t.roll(1), lambda t: t.roll(1)])
     events = replay(tmp_path / "rec", profile)
-    assert [v.kind for v in of(events, Violation)] == ["not_all_dice_after_three", "fourth_roll"]
-    assert [e.roll for e in of(events, RollSettled)] == [1, 2, 3, 4]
+    assert [v.kind for v in of(events, Violation)] == ["not_all_dice_after_three"]
+    assert [(e.roll, e.new_dice) for e in of(events, RollSettled)] == [(1, 2), (2, 2), (3, 1), (3, 0)]
     assert len(of(events, RollSettled)[-1].reading.dice) == 6
+    (appeared,) = of(events, DiceAppeared)
+    assert [kind for kind, _ in appeared.if_thrown] == ["not_all_dice_after_three", "fourth_roll"]
 
 
 def test_a_hand_in_view_changes_nothing(tmp_path, profile):

@@ -14,6 +14,7 @@ import pytest
 from rig.errors import RigError
 from rig.vision.rolls import (
     BoxCleared,
+    DiceAppeared,
     RollCancelled,
     RollSettled,
     RollStarted,
@@ -122,15 +123,34 @@ def test_each_event_turns_into_a_json_ready_dict():
     assert body["type"] == "roll_settled" and body["roll"] == 1 and body["new_dice"] == 1
 
 
-def test_fewer_than_six_dice_after_three_rolls_then_a_fourth_roll():
+def test_fewer_than_six_dice_after_three_rolls_then_more_dice_the_camera_cannot_place():
+    """More dice after the third roll beside dice that lay still: a die that lay hidden (in deep shade),
+    or thrown in a fourth roll? The tracker completes the set (the same roll) and says what stands if
+    they were thrown now; the players are asked (rig.games.frogs.flow)."""
     table = Table()
     for x in (60, 160, 260):
         table.roll(("blue", x, 60))
     table.roll(("pink", 60, 200), ("pink", 160, 200), ("yellow", 260, 200))
     kinds = [(v.kind, v.detail) for v in table.of(Violation)]
-    assert kinds == [("not_all_dice_after_three", "3 of 6 dice cast after roll 3"),
-                     ("fourth_roll", "roll 4: only 3 rolls are allowed")]
-    assert [e.roll for e in table.of(RollSettled)] == [1, 2, 3, 4]
+    assert kinds == [("not_all_dice_after_three", "3 of 6 dice cast after roll 3")]
+    assert [(e.roll, e.new_dice) for e in table.of(RollSettled)] == [(1, 1), (2, 1), (3, 1), (3, 0)]
+    assert len(table.of(RollSettled)[-1].reading.dice) == 6
+    (appeared,) = table.of(DiceAppeared)
+    assert (appeared.seen, appeared.now) == (3, 6)
+    assert appeared.if_thrown == (("not_all_dice_after_three", "3 of 6 dice cast after roll 3"),
+                                  ("fourth_roll", "roll 4: only 3 rolls are allowed"))
+    assert appeared.to_dict()["if_thrown"][1] == ["fourth_roll", "roll 4: only 3 rolls are allowed"]
+
+
+def test_a_fourth_roll_that_moves_settled_dice_is_booked_at_once():
+    table = Table()
+    for x in (60, 160, 260):
+        table.roll(("blue", x, 60))
+    table.tumble([("pink", 0, 0)])
+    table.dice = [("blue", 60, 60), ("blue", 160, 60), ("blue", 300, 120), ("pink", 60, 200)]
+    table.settle()
+    assert [v.kind for v in table.of(Violation)] == ["not_all_dice_after_three", "knocked_die", "fourth_roll"]
+    assert table.of(DiceAppeared) == []
 
 
 def test_a_fresh_die_knocking_a_settled_one_is_flagged_with_the_roll():

@@ -40,12 +40,45 @@ def on_camera_event(table: Any, event: Any) -> bool:
             table.submit_event({"type": "violation", "t_us": event.t_us, "kind": event.kind,
                                 "player": turn["roller"], "detail": event.detail})
         return True
+    if kind == "dice_appeared":
+        turn = table.service.state().get("turn")
+        if turn and turn["started"]:
+            table.asked[LATE_DICE] = (turn["number"], turn["roller"], event.if_thrown)
+            more, roller = event.now - event.seen, turn["roller"]
+            table.notice(LATE_DICE, f"one more die seen after the last roll: did {roller} throw it after that roll? "
+                         "(no: it lay there all along, hidden in shade)" if more == 1 else f"{more} more dice seen after "
+                         f"the last roll: did {roller} throw them after that roll? (no: they lay there all along, hidden "
+                         "in shade)", "warn", ask=True)
+        return True
     return False
 
 
+#: the notice key of the question "thrown just now?" about dice seen after the last roll
+LATE_DICE = "late-dice"
+
+
+def answer_late_dice(table: Any, yes: bool) -> bool:
+    """The players said whether the dice seen after the last roll were thrown then (yes: the violations
+    stand, booked for the roller) or lay hidden (no: the set is completed, nothing broken)."""
+    asked = table.asked.pop(LATE_DICE, None)
+    table.notice(LATE_DICE, None)
+    if asked is None:
+        return False
+    number, roller, if_thrown = asked
+    turn = table.service.state().get("turn")
+    if yes and turn and turn["number"] == number and turn["started"]:
+        for kind, detail in if_thrown:  # booked now: the engine's clock stamps them
+            table.submit_event({"type": "violation", "kind": kind, "player": roller, "detail": detail})
+    return True
+
+
 def on_frame(table: Any, t_us: int, frame: Any, state: dict) -> None:
-    """In the reveal phase, read the card laid beside the dice."""
+    """In the reveal phase, read the card laid beside the dice (and forget a question of a turn gone by)."""
     turn = state.get("turn")
+    asked = table.asked.get(LATE_DICE)
+    if asked is not None and (not turn or turn["number"] != asked[0]):
+        table.asked.pop(LATE_DICE, None)
+        table.notice(LATE_DICE, None)
     if turn and turn["phase"] == "reveal":
         read_card(table, t_us, frame)
     elif table.cards is not None and table.cards.question is not None:  # the reveal is over (cards entered by hand)
@@ -73,7 +106,10 @@ def read_card(table: Any, t_us: int, frame: Any) -> None:
 
 
 def on_answer(table: Any, key: str, yes: bool) -> bool:
-    """The players answered the reveal's question: book its card (yes) and the cards that waited."""
+    """The players answered the reveal's question: book its card (yes) and the cards that waited; or
+    the question about dice seen after the last roll (:func:`answer_late_dice`)."""
+    if key == LATE_DICE:
+        return answer_late_dice(table, yes)
     with table.cards_lock:
         reveal = table.cards
         if key != QUESTION or reveal is None or reveal.question is None:

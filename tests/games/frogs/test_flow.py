@@ -74,3 +74,50 @@ def test_answered_no_the_later_card_takes_the_next_slot(monkeypatch):
     feed(table, monkeypatch, views)
     assert flow.on_answer(table, flow.QUESTION, False)
     assert [e["card"] for e in table.events] == ["pink", "blue"]
+
+
+class Service:
+    def __init__(self, turn):
+        self.turn = turn
+
+    def state(self):
+        return {"turn": self.turn}
+
+
+def late_dice_table(number=3, roller="Ada"):
+    table = Table()
+    table.asked = {}
+    table.service = Service({"number": number, "roller": roller, "started": True, "phase": "copy"})
+    from rig.vision.roll_events import DiceAppeared
+
+    appeared = DiceAppeared(5000, 5, 6, (("not_all_dice_after_three", "5 of 6 dice cast after roll 3"),
+                                         ("fourth_roll", "roll 4: only 3 rolls are allowed")))
+    assert flow.on_camera_event(table, appeared) is True
+    return table
+
+
+def test_a_die_seen_after_the_last_roll_is_asked_about_and_yes_books_the_roll_too_many():
+    table = late_dice_table()
+    text, ask = table.notices[flow.LATE_DICE]
+    assert ask and text.startswith("one more die seen after the last roll: did Ada throw it after that roll?")
+    assert table.events == []  # nothing booked until the players say
+    assert flow.on_answer(table, flow.LATE_DICE, True) is True
+    assert [(e["kind"], e["player"]) for e in table.events] == [("not_all_dice_after_three", "Ada"), ("fourth_roll", "Ada")]
+    assert "t_us" not in table.events[0]  # the engine's clock stamps an answer
+    assert flow.LATE_DICE not in table.notices and table.asked == {}
+    assert flow.on_answer(table, flow.LATE_DICE, True) is False  # answered once
+
+
+def test_no_means_the_die_lay_hidden_and_nothing_is_booked():
+    table = late_dice_table()
+    assert flow.on_answer(table, flow.LATE_DICE, False) is True
+    assert table.events == [] and flow.LATE_DICE not in table.notices
+
+
+def test_the_question_goes_with_its_turn():
+    table = late_dice_table(number=3)
+    flow.on_frame(table, 6000, None, {"turn": {"number": 3, "phase": "copy"}})
+    assert flow.LATE_DICE in table.notices  # still this turn
+    table.service.turn = {"number": 4, "roller": "Ben", "started": False, "phase": "waiting"}
+    flow.on_frame(table, 7000, None, {"turn": table.service.turn})
+    assert flow.LATE_DICE not in table.notices and table.asked == {}
