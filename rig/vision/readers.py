@@ -76,10 +76,11 @@ class DieSize:
         return self.learn(reading)
 
     def fits(self, reading: Any) -> bool:
-        """Whether ``reading`` (made at the learned size) fits it: no dice (the tray cleared), or sure
-        dice whose size is within :data:`DRIFT` of the learned one."""
+        """Whether ``reading`` (made at the learned size) fits it: sure dice whose size is within
+        :data:`DRIFT` of the learned one. No dice never fits: a tray read as empty at a size learned wrong
+        (or the camera moved) would stay empty, said ``ok``; the pyramid confirms it (or finds the dice)."""
         if not reading.dice:
-            return True
+            return False
         if reading.status != "ok":
             return False
         sides = sorted(max(d.box[2], d.box[3]) for d in reading.dice)
