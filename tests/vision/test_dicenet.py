@@ -199,6 +199,43 @@ def test_the_pyramid_skips_finer_levels_once_the_dice_are_sure(monkeypatch, side
     assert quick[0] == full[0] and quick[1] == pytest.approx(full[1])
 
 
+@needs_nets
+@pytest.mark.parametrize("side", [56, 90])
+def test_finer_levels_are_not_run_once_sure_dice_are_too_large_for_them(monkeypatch, side):
+    """Dice larger than the trained size (56 and 90 px, the levels of 56 and 84 px pick them): once a level's dice
+    are sure (STOP_SURE) and more than STOP_BAND times a finer level's die size, that level and the finer ones
+    are not run (before: all six), and the level picked is the full pyramid's."""
+    frame, _ = scaled_dice_frame(side)
+    nets = default_dicenet()
+    passes = []
+    heat = DiceNet.heat
+    monkeypatch.setattr(DiceNet, "heat", lambda self, f, die_px=0.0: passes.append(die_px) or heat(self, f, die_px))
+    full = nets.level(frame, 0.45, full=True)
+    passes.clear()
+    quick = nets.level(frame, 0.45)
+    assert min(passes) >= 640 * FIND_DIE / FIND_LONG  # no level finer than the finder's own size was run
+    assert quick[0] == full[0] and quick[1] == pytest.approx(full[1])
+
+
+@needs_nets
+def test_every_die_is_read_once_per_frame_the_levels_coarse_peaks_in_one_batch(monkeypatch):
+    """With no size hint the pyramid's levels read their strongest peaks to score themselves; those readings are
+    kept for the dice found (no crop read twice), and the levels at the finder's size and coarser read theirs in
+    one batch."""
+    import rig.vision.dicenet as dicenet
+
+    frame, _ = scaled_dice_frame(60)
+    nets = default_dicenet()
+    crops, batches = [], []
+    crop = dicenet.crop_die
+    monkeypatch.setattr(dicenet, "crop_die", lambda f, x, y, side, *a, **k: crops.append((x, y, side)) or crop(f, x, y, side, *a, **k))
+    read = DiceNet.read_features
+    monkeypatch.setattr(DiceNet, "read_features", lambda self, c, hidden=True: batches.append(len(c)) or read(self, c, hidden))
+    dice = read_dice(frame, AnyDieParams(), nets)
+    assert len(dice) >= 4 and len(crops) == len(set(crops)) == sum(batches)
+    assert batches[0] > 3  # the coarse levels' peaks together (each level vouches with VOUCH = 3 at most)
+
+
 def test_a_die_found_by_the_second_pass_alone_must_be_read_surer():
     """A peak of the finder's second pass with no first-pass peak on it (a card corner the level never saw) is
     ok only from ``alone_read_ok``; the same reading of a die both passes saw is ok from ``read_ok``."""
@@ -221,11 +258,11 @@ def test_second_pass_peaks_are_marked_alone_only_where_the_first_pass_saw_nothin
     nets = DiceNet.__new__(DiceNet)
     # the second pass at twice the first's scale: its peaks at (42, 42) and (202, 42) are frame (21, 21) and
     # (101, 21); the first pass (scale 1) saw a die at (22, 21) only
-    monkeypatch.setattr(nets, "normalised", lambda frame, floor: [out([(42, 42), (202, 42)], 2.0), out([(22, 21)], 1.0)],
+    monkeypatch.setattr(nets, "normalised", lambda frame, floor, memo=None: [out([(42, 42), (202, 42)], 2.0), out([(22, 21)], 1.0)],
                         raising=False)
     found = nets._found(np.zeros((240, 320, 3), np.uint8), 0.45, 0.0)
     got = sorted((x, a) for x, _, _, _, a in found)
     assert [a for _, a in got] == [False, False, True]  # the first pass's die and the second's on it; one alone
     assert abs(got[2][0] - 101) < 3 and all(abs(x - 22) < 4 for x, _ in got[:2])
-    monkeypatch.setattr(nets, "normalised", lambda frame, floor: [out([(42, 42), (202, 42)], 2.0)], raising=False)
+    monkeypatch.setattr(nets, "normalised", lambda frame, floor, memo=None: [out([(42, 42), (202, 42)], 2.0)], raising=False)
     assert not any(a for *_, a in nets._found(np.zeros((240, 320, 3), np.uint8), 0.45, 0.0))  # one pass: none alone
