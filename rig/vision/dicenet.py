@@ -308,8 +308,8 @@ class DiceNet:
             big = [(x, y, side) for _, _, _, coarse_peaks in seen for x, y, side, q in coarse_peaks if q >= SURE_DIE]
             heat, sides, s = out  # all this level's peaks, not only those scored: a die showing 2 holds two
             here = [(x / s, y / s) for x, y, _, _ in peaks(heat, sides, floor)] if PIPS_ALL_PEAKS else scored
-            q = float(np.mean([q * (CROWDED if pip_of_bigger(x, y, here, big) else 1.0) for x, y, _, q in scored])
-                      ) if scored else 0.0
+            q = float(np.mean([q * (CROWDED if pip_of_bigger(x, y, here, big) and not shows_pips(memo[(x, y, side)][0])
+                                    else 1.0) for x, y, side, q in scored])) if scored else 0.0
             # a level away from the finder's own (the photo sets' dice) must be the stronger for it
             q -= STEP_COST * abs(steps)
             seen.append((die_px, steps, out, scored))
@@ -376,6 +376,17 @@ def merged(points: list[tuple[float, float, float]], key: list[float]) -> list[i
         if not any(on_one_die(points[i], points[k]) for k in kept):
             kept.append(i)
     return kept
+
+
+#: a peak read this surely as showing 2-6 pips is a die, never a pip of a coarser level's die (:func:`shows_pips`)
+PIPS_SURE = 0.9
+
+
+def shows_pips(probs: np.ndarray) -> bool:
+    """Whether the reader's class probabilities say surely (:data:`PIPS_SURE`) that the crop shows 2 to 6 pips: a
+    pip has none, so a finer level's peak read so inside a coarser level's sure die is a die of its own (two small
+    dice side by side are seen by a coarse level as one die showing 2), not that die's pip."""
+    return PIPS_SURE > 0 and float(probs[2:].max()) >= PIPS_SURE
 
 
 def _inside(x: float, y: float, bx: float, by: float, side: float) -> bool:
@@ -474,7 +485,6 @@ def check_needed(c: Candidate, p: AnyDieParams) -> float:
 
 #: dice whose centres are nearer than this many sides are flagged (:func:`read_dice`)
 OVERLAP = 0.8
-
 
 def _flag(die: PipDie, reason: str) -> PipDie:
     c = die.count

@@ -236,6 +236,14 @@ def test_every_die_is_read_once_per_frame_the_levels_coarse_peaks_in_one_batch(m
     assert batches[0] > 3  # the coarse levels' peaks together (each level vouches with VOUCH = 3 at most)
 
 
+def test_a_peak_read_surely_as_two_to_six_pips_is_no_pip():
+    from rig.vision.dicenet import PIPS_SURE, shows_pips
+
+    assert shows_pips(np.array([0, 0, 0, 0.95, 0.05, 0, 0], np.float32))  # a die showing 3: not a pip
+    assert not shows_pips(np.array([0, 0.95, 0.05, 0, 0, 0, 0], np.float32))  # a 1: a pip may look so
+    assert not shows_pips(np.array([0.2, 0, PIPS_SURE - 0.1, 0.1, 0, 0, 0], np.float32))  # unsure
+
+
 def test_a_die_found_by_the_second_pass_alone_must_be_read_surer():
     """A peak of the finder's second pass with no first-pass peak on it (a card corner the level never saw) is
     ok only from ``alone_read_ok``; the same reading of a die both passes saw is ok from ``read_ok``."""
