@@ -68,6 +68,8 @@ REFINE_NEAR = 1.1
 #: outside what that level vouches for, only pips or smaller things could (0: never stop so)
 STOP_SURE = 0.7
 STOP_BAND = 1.3
+#: with no size hint, a level's peak on a die the second pass read this surely is not read (0: every peak read)
+DUPES_SURE = 0.9
 
 
 #: the reader's hidden layer, as OpenCV 5 and 4 name it (:meth:`DiceNet.read_features`)
@@ -233,6 +235,11 @@ class DiceNet:
         passes = [[(x / s, y / s, side / s, score) for x, y, side, score in peaks(heat, sides, floor)]
                   for heat, sides, s in outs]
         first = passes[-1]
+        if len(passes) > 1 and memo is not None and DUPES_SURE > 0:
+            # a level's peak on a die the second pass read surely is not read: the second pass's peak stands
+            self._read_memo(frame, passes[0], memo)
+            sure = [f for f in passes[0] if memo[f[:3]][0][1:].max() >= DUPES_SURE]
+            passes[-1] = [f for f in first if f[:3] in memo or not any(on_one_die(f[:3], g[:3]) for g in sure)]
         return [(x, y, side, score, len(passes) > 1 and i == 0 and not any(
                     on_one_die((x, y, side), f[:3]) for f in first))
                 for i, found in enumerate(passes) for x, y, side, score in found]

@@ -236,6 +236,27 @@ def test_every_die_is_read_once_per_frame_the_levels_coarse_peaks_in_one_batch(m
     assert batches[0] > 3  # the coarse levels' peaks together (each level vouches with VOUCH = 3 at most)
 
 
+@needs_nets
+def test_a_level_peak_on_a_die_the_second_pass_read_surely_is_not_read(monkeypatch):
+    """With no size hint the level's peaks and the second pass's both fall on each die; where the second pass read
+    the die surely (DUPES_SURE), the level's peak there is not read: fewer crops, the same dice."""
+    import rig.vision.dicenet as dicenet
+
+    frame, _ = scaled_dice_frame(26)  # dice smaller than the finder's size: both passes find them
+    nets = default_dicenet()
+    crops = []
+    crop = dicenet.crop_die
+    monkeypatch.setattr(dicenet, "crop_die", lambda f, *a, **k: crops.append(a) or crop(f, *a, **k))
+    got = {}
+    for sure in (0.0, dicenet.DUPES_SURE):
+        monkeypatch.setattr(dicenet, "DUPES_SURE", sure)
+        crops.clear()
+        dice = read_dice(frame, AnyDieParams(), nets)
+        got[sure] = (len(crops), sorted((round(d.centre[0] / 10), round(d.centre[1] / 10), d.pips) for d in dice))
+    assert 0 < dicenet.DUPES_SURE < 1 and got[dicenet.DUPES_SURE][0] < got[0.0][0]
+    assert got[dicenet.DUPES_SURE][1] == got[0.0][1] and len(got[0.0][1]) >= 4
+
+
 def test_a_peak_read_surely_as_two_to_six_pips_is_no_pip():
     from rig.vision.dicenet import PIPS_SURE, shows_pips
 
