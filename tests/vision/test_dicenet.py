@@ -180,12 +180,9 @@ def test_dice_far_from_the_trained_size_are_found_without_a_size_hint(side):
     assert 0.6 * side < size < 1.6 * side and strength > 0.5
 
 
-@needs_nets
-@pytest.mark.parametrize("side", [34, 40])
-def test_the_pyramid_skips_finer_levels_once_the_dice_are_sure(monkeypatch, side):
-    """Coarse to fine, a finer level that could not beat the strongest so far by more than SKIP_SLACK is not
-    run: dice about the trained size (40 px here) are found with fewer finder passes than the full pyramid's
-    six, at the level the full pyramid picks."""
+def pyramid_passes(monkeypatch, side):
+    """The full pyramid's level and the coarse-to-fine search's on five drawn dice of ``side`` px, and the die
+    sizes the search ran the finder at (the full pyramid runs all six levels)."""
     frame, _ = scaled_dice_frame(side)
     nets = default_dicenet()
     passes = []
@@ -194,7 +191,16 @@ def test_the_pyramid_skips_finer_levels_once_the_dice_are_sure(monkeypatch, side
     full = nets.level(frame, 0.45, full=True)
     assert len(passes) == 6
     passes.clear()
-    quick = nets.level(frame, 0.45)
+    return full, nets.level(frame, 0.45), passes
+
+
+@needs_nets
+@pytest.mark.parametrize("side", [34, 40])
+def test_the_pyramid_skips_finer_levels_once_the_dice_are_sure(monkeypatch, side):
+    """Coarse to fine, a finer level that could not beat the strongest so far by more than SKIP_SLACK is not
+    run: dice about the trained size (40 px here) are found with fewer finder passes than the full pyramid's
+    six, at the level the full pyramid picks."""
+    full, quick, passes = pyramid_passes(monkeypatch, side)
     assert len(passes) < 6 and passes == sorted(passes, reverse=True)  # coarse to fine, the finest skipped
     assert quick[0] == full[0] and quick[1] == pytest.approx(full[1])
 
@@ -205,14 +211,7 @@ def test_finer_levels_are_not_run_once_sure_dice_are_too_large_for_them(monkeypa
     """Dice larger than the trained size (56 and 90 px, the levels of 56 and 84 px pick them): once a level's dice
     are sure (STOP_SURE) and more than STOP_BAND times a finer level's die size, that level and the finer ones
     are not run (before: all six), and the level picked is the full pyramid's."""
-    frame, _ = scaled_dice_frame(side)
-    nets = default_dicenet()
-    passes = []
-    heat = DiceNet.heat
-    monkeypatch.setattr(DiceNet, "heat", lambda self, f, die_px=0.0: passes.append(die_px) or heat(self, f, die_px))
-    full = nets.level(frame, 0.45, full=True)
-    passes.clear()
-    quick = nets.level(frame, 0.45)
+    full, quick, passes = pyramid_passes(monkeypatch, side)
     assert min(passes) >= 640 * FIND_DIE / FIND_LONG  # no level finer than the finder's own size was run
     assert quick[0] == full[0] and quick[1] == pytest.approx(full[1])
 
