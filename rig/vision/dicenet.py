@@ -63,6 +63,13 @@ SKIP_SLACK = 0.05
 REFINE = 0.8
 #: ... unless the chosen level's own size is within this factor of it (its output is kept)
 REFINE_NEAR = 1.1
+#: coarse to fine, the finer levels are not run once the strongest level so far is this strong and its dice (the median
+#: side of its scored peaks) are more than STOP_BAND times the next finer level's die size: the dice found sure lie
+#: outside what that level vouches for, only pips or smaller things could (0: never stop so)
+STOP_SURE = 0.7
+STOP_BAND = 1.3
+#: with no size hint, a level's peak on a die the second pass read this surely is not read (0: every peak read)
+DUPES_SURE = 0.9
 
 
 #: the reader's hidden layer, as OpenCV 5 and 4 name it (:meth:`DiceNet.read_features`)
@@ -220,23 +227,30 @@ class DiceNet:
         found = self._found(frame, floor, die_px)
         return [found[i][:4] for i in merged([f[:3] for f in found], [f[3] for f in found])]
 
-    def _found(self, frame: np.ndarray, floor: float, die_px: float) -> list[tuple[float, float, float, float, bool]]:
+    def _found(self, frame: np.ndarray, floor: float, die_px: float, memo: dict | None = None
+               ) -> list[tuple[float, float, float, float, bool]]:
         """The peaks of every pass as (x, y, side, score, alone) in frame px; ``alone``: a second-pass peak
         (:meth:`normalised`'s first output of two) with no first-pass peak nearer than half a side."""
-        outs = [self.heat(frame, die_px)] if die_px > 0 else self.normalised(frame, floor)
+        outs = [self.heat(frame, die_px)] if die_px > 0 else self.normalised(frame, floor, memo)
         passes = [[(x / s, y / s, side / s, score) for x, y, side, score in peaks(heat, sides, floor)]
                   for heat, sides, s in outs]
         first = passes[-1]
+        if len(passes) > 1 and memo is not None and DUPES_SURE > 0:
+            # a level's peak on a die the second pass read surely is not read: the second pass's peak stands
+            self._read_memo(frame, passes[0], memo)
+            sure = [f for f in passes[0] if memo[f[:3]][0][1:].max() >= DUPES_SURE]
+            passes[-1] = [f for f in first if f[:3] in memo or not any(on_one_die(f[:3], g[:3]) for g in sure)]
         return [(x, y, side, score, len(passes) > 1 and i == 0 and not any(
                     on_one_die((x, y, side), f[:3]) for f in first))
                 for i, found in enumerate(passes) for x, y, side, score in found]
 
-    def normalised(self, frame: np.ndarray, floor: float = 0.2) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    def normalised(self, frame: np.ndarray, floor: float = 0.2, memo: dict | None = None
+                   ) -> list[tuple[np.ndarray, np.ndarray, float]]:
         """The finder's outputs with no size hint: the pyramid's level (:meth:`level`), and the finder run again
         with the frame scaled so that the level's dice are the size the finder reads best at (:data:`REFINE`:
         up when they are small, down when large), unless that level already is (:data:`REFINE_NEAR`).
         :meth:`find` keeps the stronger peak of the two on each die."""
-        level_px, q, out = self.level(frame, floor, full=self.full_pyramid)
+        level_px, q, out = self.level(frame, floor, full=self.full_pyramid, memo=memo)
         if q <= 0 or not self.refine:
             return [out]
         heat, sides, s = out
@@ -255,7 +269,7 @@ class DiceNet:
         kept = [side for _, _, side, _ in peaks(heat, sides, floor) if BAND[0] <= side <= BAND[1]][:VOUCH]
         return (float(np.median(kept)) / s if kept and q > 0 else die_px), q
 
-    def level(self, frame: np.ndarray, floor: float = 0.2, *, full: bool = False
+    def level(self, frame: np.ndarray, floor: float = 0.2, *, full: bool = False, memo: dict | None = None
               ) -> tuple[float, float, tuple[np.ndarray, np.ndarray, float]]:
         """The pyramid level the dice are best seen at: its die size (frame px), strength and finder output.
 
@@ -269,58 +283,91 @@ class DiceNet:
         finest costs about half the pyramid): a finer level is skipped, with every finer one after it,
         when the strongest level so far is within :data:`SKIP_SLACK` of the most it could score (1 less
         its step cost). On the tuning photos (x0.4, x0.6, x1, x1.5) 0.05 keeps the full pyramid's figures
-        (0.1 lost 9 dice of 1,125 at x0.6) and runs about 1.3-2.8 times quicker.
-        ``full``: every level is run (the search's reference, ``rig bench vision --game pips --scales``).
+        (0.1 lost 9 dice of 1,125 at x0.6) and runs about 1.3-2.8 times quicker. Nor is a finer level run once
+        the strongest level's dice are sure (:data:`STOP_SURE`) and more than :data:`STOP_BAND` times its die
+        size (tuning photos: 0.7 and 1.3 kept every scale's figures within 0.2 points, a third fewer finder pixels
+        at x1; 0.6 lost 0.7 points at x0.4 and x0.6, 1.1 0.3 points). The levels at the finder's size and coarser
+        always run, their peaks read in one batch, and every die is read once per frame (``memo``).
+        ``full``: every level is run (the search's reference, ``rig bench vision --game pips --scales``);
+        ``memo``: the dice read, kept for :meth:`candidates` (:meth:`_read_memo`).
         """
         long_side = max(frame.shape[:2])
         levels = [r for r in LEVELS if r * long_side >= MIN_DIE and FIND_DIE / (r * long_side) <= FIND_MAX / long_side]
         if not levels:  # a frame too small for any level
             return long_side / 16, 0.0, self.heat(frame, long_side / 16)
+        memo = {} if memo is None else memo
+        order = list(reversed(levels))
+        # the levels at the finder's own size and coarser are run whatever comes (cheap: their inputs are small),
+        # their peaks read in one batch; the finer ones one by one, as long as they could win
+        coarse = [self._level_peaks(frame, r * long_side, floor) for r in order if _steps(r) >= 0]
+        self._read_memo(frame, [f for level in coarse for f in level[4]], memo)
         seen = []  # per level, coarse to fine: die_px, steps from the finder's own size, finder output, scored peaks
-        best: tuple[float, float, tuple] | None = None
-        for r in reversed(levels):
-            steps = math.log(r * FIND_LONG / FIND_DIE) / math.log(1.5)  # < 0: a finer level (smaller dice)
+        best: tuple[float, float, tuple, float] | None = None
+        for i, r in enumerate(order):
+            steps = _steps(r)  # < 0: a finer level (smaller dice)
             if not full and steps < 0 and best is not None and best[1] >= 1.0 - STEP_COST * abs(steps) - SKIP_SLACK:
                 break  # this level, and every finer one, could beat the strongest so far by SKIP_SLACK at most
-            die_px, steps, out, scored = self._level(frame, r * long_side, floor)
+            if not full and steps < 0 and best is not None and 0 < STOP_SURE <= best[1] and best[3] > STOP_BAND * r * long_side:
+                break  # the sure dice found are too large for this level (and every finer one) to vouch for
+            die_px, steps, out, scored = self._scored(frame, coarse[i] if i < len(coarse) else
+                                                      self._level_peaks(frame, r * long_side, floor), memo)
             # a coarser level's sure die holding two or more of this level's peaks: those are its pips
-            big = [(x, y, side) for _, _, _, coarse in seen for x, y, side, q in coarse if q >= SURE_DIE]
+            big = [(x, y, side) for _, _, _, coarse_peaks in seen for x, y, side, q in coarse_peaks if q >= SURE_DIE]
             heat, sides, s = out  # all this level's peaks, not only those scored: a die showing 2 holds two
             here = [(x / s, y / s) for x, y, _, _ in peaks(heat, sides, floor)] if PIPS_ALL_PEAKS else scored
-            q = float(np.mean([q * (CROWDED if pip_of_bigger(x, y, here, big) else 1.0) for x, y, _, q in scored])
-                      ) if scored else 0.0
+            q = float(np.mean([q * (CROWDED if pip_of_bigger(x, y, here, big) and not shows_pips(memo[(x, y, side)][0])
+                                    else 1.0) for x, y, side, q in scored])) if scored else 0.0
             # a level away from the finder's own (the photo sets' dice) must be the stronger for it
             q -= STEP_COST * abs(steps)
             seen.append((die_px, steps, out, scored))
             if best is None or q > best[1]:
-                best = (die_px, q, out)
+                best = (die_px, q, out, float(np.median([side for _, _, side, _ in scored])) if scored else 0.0)
         return best[0], max(0.0, best[1]), best[2]
 
-    def _level(self, frame: np.ndarray, die_px: float, floor: float) -> tuple:
-        """One pyramid level (:meth:`level`): die_px, steps from the finder's own size, finder output, and
-        its :data:`VOUCH` strongest peaks in :data:`BAND` as (x, y, side, score) in frame px."""
+    def _level_peaks(self, frame: np.ndarray, die_px: float, floor: float) -> tuple:
+        """One pyramid level's finder pass (:meth:`level`): die_px, steps from the finder's own size, finder
+        output, its peaks and its :data:`VOUCH` strongest in :data:`BAND`, as (x, y, side, score) in frame px."""
         out = self.heat(frame, die_px)
         heat, sides, s = out
         found = [(x / s, y / s, side / s, score) for x, y, side, score in peaks(heat, sides, floor)]
         kept = [f for f in found if BAND[0] <= f[2] * s <= BAND[1]][:VOUCH]
-        scored = []
-        if kept:
-            probs = self.read_at(frame, [(x, y, side) for x, y, side, _ in kept])
-            # a peak crowded by another nearer than a die's side is a pip, not a die (a level too fine)
-            scored = [(x, y, side, score * p[1:].max() * (CROWDED if crowded(x, y, side, found) else 1.0))
-                      for (x, y, side, score), p in zip(kept, probs)]
         steps = math.log(die_px / max(frame.shape[:2]) * FIND_LONG / FIND_DIE) / math.log(1.5)  # < 0: finer
+        return die_px, steps, out, found, kept
+
+    def _scored(self, frame: np.ndarray, level: tuple, memo: dict) -> tuple:
+        """A level (:meth:`_level_peaks`) as die_px, steps, finder output, and its kept peaks scored by the
+        finder and the reader (read once per frame: ``memo``)."""
+        die_px, steps, out, found, kept = level
+        self._read_memo(frame, kept, memo)
+        # a peak crowded by another nearer than a die's side is a pip, not a die (a level too fine)
+        scored = [(x, y, side, score * memo[(x, y, side)][0][1:].max() * (CROWDED if crowded(x, y, side, found) else 1.0))
+                  for x, y, side, score in kept]
         return die_px, steps, out, scored
+
+    def _read_memo(self, frame: np.ndarray, dice, memo: dict) -> None:
+        """The dice ((x, y, side, ...) in frame px) not yet in ``memo`` read, in one batch, into it:
+        (x, y, side) -> (class probabilities, hidden layer or None)."""
+        todo = list(dict.fromkeys(tuple(d[:3]) for d in dice if tuple(d[:3]) not in memo))
+        if todo:
+            probs, hidden = self.read_features([crop_die(frame, x, y, side, size=self.crop) for x, y, side in todo])
+            for i, key in enumerate(todo):
+                memo[key] = (probs[i], None if hidden is None else hidden[i])
 
     def candidates(self, frame: np.ndarray, floor: float = 0.2, die_px: float = 0.0) -> list[Candidate]:
         """Every heat-map peak above ``floor``, read (``die_px``: the dice's side in frame px, if known); two
         peaks on one die (the pyramid's level and the size the finder reads best at): the surer, finder x reader."""
-        found = self._found(frame, floor, die_px)
-        probs, hidden = self.read_features([crop_die(frame, x, y, side, size=self.crop) for x, y, side, *_ in found])
-        cands = [Candidate(x, y, side, score, p, None if hidden is None else hidden[i], alone)
-                 for i, ((x, y, side, score, alone), p) in enumerate(zip(found, probs))]
+        memo: dict = {}
+        found = self._found(frame, floor, die_px, memo)
+        self._read_memo(frame, found, memo)
+        cands = [Candidate(x, y, side, score, *memo[(x, y, side)], alone) for x, y, side, score, alone in found]
         keep = merged([(c.x, c.y, c.side) for c in cands], [c.score * float(c.probs[1:].max()) for c in cands])
         return [cands[i] for i in keep]
+
+
+def _steps(r: float) -> float:
+    """A pyramid level's steps (of 1.5) from the finder's own size (dice :data:`FIND_DIE` / :data:`FIND_LONG` of the
+    frame's longer side); below 0: a finer level, smaller dice."""
+    return math.log(r * FIND_LONG / FIND_DIE) / math.log(1.5)
 
 
 def on_one_die(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
@@ -336,6 +383,17 @@ def merged(points: list[tuple[float, float, float]], key: list[float]) -> list[i
         if not any(on_one_die(points[i], points[k]) for k in kept):
             kept.append(i)
     return kept
+
+
+#: a peak read this surely as showing 2-6 pips is a die, never a pip of a coarser level's die (:func:`shows_pips`)
+PIPS_SURE = 0.9
+
+
+def shows_pips(probs: np.ndarray) -> bool:
+    """Whether the reader's class probabilities say surely (:data:`PIPS_SURE`) that the crop shows 2 to 6 pips: a
+    pip has none, so a finer level's peak read so inside a coarser level's sure die is a die of its own (two small
+    dice side by side are seen by a coarse level as one die showing 2), not that die's pip."""
+    return PIPS_SURE > 0 and float(probs[2:].max()) >= PIPS_SURE
 
 
 def _inside(x: float, y: float, bx: float, by: float, side: float) -> bool:
@@ -434,7 +492,6 @@ def check_needed(c: Candidate, p: AnyDieParams) -> float:
 
 #: dice whose centres are nearer than this many sides are flagged (:func:`read_dice`)
 OVERLAP = 0.8
-
 
 def _flag(die: PipDie, reason: str) -> PipDie:
     c = die.count

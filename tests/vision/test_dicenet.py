@@ -180,12 +180,9 @@ def test_dice_far_from_the_trained_size_are_found_without_a_size_hint(side):
     assert 0.6 * side < size < 1.6 * side and strength > 0.5
 
 
-@needs_nets
-@pytest.mark.parametrize("side", [34, 40])
-def test_the_pyramid_skips_finer_levels_once_the_dice_are_sure(monkeypatch, side):
-    """Coarse to fine, a finer level that could not beat the strongest so far by more than SKIP_SLACK is not
-    run: dice about the trained size (40 px here) are found with fewer finder passes than the full pyramid's
-    six, at the level the full pyramid picks."""
+def pyramid_passes(monkeypatch, side):
+    """The full pyramid's level and the coarse-to-fine search's on five drawn dice of ``side`` px, and the die
+    sizes the search ran the finder at (the full pyramid runs all six levels)."""
     frame, _ = scaled_dice_frame(side)
     nets = default_dicenet()
     passes = []
@@ -194,9 +191,77 @@ def test_the_pyramid_skips_finer_levels_once_the_dice_are_sure(monkeypatch, side
     full = nets.level(frame, 0.45, full=True)
     assert len(passes) == 6
     passes.clear()
-    quick = nets.level(frame, 0.45)
+    return full, nets.level(frame, 0.45), passes
+
+
+@needs_nets
+@pytest.mark.parametrize("side", [34, 40])
+def test_the_pyramid_skips_finer_levels_once_the_dice_are_sure(monkeypatch, side):
+    """Coarse to fine, a finer level that could not beat the strongest so far by more than SKIP_SLACK is not
+    run: dice about the trained size (40 px here) are found with fewer finder passes than the full pyramid's
+    six, at the level the full pyramid picks."""
+    full, quick, passes = pyramid_passes(monkeypatch, side)
     assert len(passes) < 6 and passes == sorted(passes, reverse=True)  # coarse to fine, the finest skipped
     assert quick[0] == full[0] and quick[1] == pytest.approx(full[1])
+
+
+@needs_nets
+@pytest.mark.parametrize("side", [56, 90])
+def test_finer_levels_are_not_run_once_sure_dice_are_too_large_for_them(monkeypatch, side):
+    """Dice larger than the trained size (56 and 90 px, the levels of 56 and 84 px pick them): once a level's dice
+    are sure (STOP_SURE) and more than STOP_BAND times a finer level's die size, that level and the finer ones
+    are not run (before: all six), and the level picked is the full pyramid's."""
+    full, quick, passes = pyramid_passes(monkeypatch, side)
+    assert min(passes) >= 640 * FIND_DIE / FIND_LONG  # no level finer than the finder's own size was run
+    assert quick[0] == full[0] and quick[1] == pytest.approx(full[1])
+
+
+@needs_nets
+def test_every_die_is_read_once_per_frame_the_levels_coarse_peaks_in_one_batch(monkeypatch):
+    """With no size hint the pyramid's levels read their strongest peaks to score themselves; those readings are
+    kept for the dice found (no crop read twice), and the levels at the finder's size and coarser read theirs in
+    one batch."""
+    import rig.vision.dicenet as dicenet
+
+    frame, _ = scaled_dice_frame(60)
+    nets = default_dicenet()
+    crops, batches = [], []
+    crop = dicenet.crop_die
+    monkeypatch.setattr(dicenet, "crop_die", lambda f, x, y, side, *a, **k: crops.append((x, y, side)) or crop(f, x, y, side, *a, **k))
+    read = DiceNet.read_features
+    monkeypatch.setattr(DiceNet, "read_features", lambda self, c, hidden=True: batches.append(len(c)) or read(self, c, hidden))
+    dice = read_dice(frame, AnyDieParams(), nets)
+    assert len(dice) >= 4 and len(crops) == len(set(crops)) == sum(batches)
+    assert batches[0] > 3  # the coarse levels' peaks together (each level vouches with VOUCH = 3 at most)
+
+
+@needs_nets
+def test_a_level_peak_on_a_die_the_second_pass_read_surely_is_not_read(monkeypatch):
+    """With no size hint the level's peaks and the second pass's both fall on each die; where the second pass read
+    the die surely (DUPES_SURE), the level's peak there is not read: fewer crops, the same dice."""
+    import rig.vision.dicenet as dicenet
+
+    frame, _ = scaled_dice_frame(26)  # dice smaller than the finder's size: both passes find them
+    nets = default_dicenet()
+    crops = []
+    crop = dicenet.crop_die
+    monkeypatch.setattr(dicenet, "crop_die", lambda f, *a, **k: crops.append(a) or crop(f, *a, **k))
+    got = {}
+    for sure in (0.0, dicenet.DUPES_SURE):
+        monkeypatch.setattr(dicenet, "DUPES_SURE", sure)
+        crops.clear()
+        dice = read_dice(frame, AnyDieParams(), nets)
+        got[sure] = (len(crops), sorted((round(d.centre[0] / 10), round(d.centre[1] / 10), d.pips) for d in dice))
+    assert 0 < dicenet.DUPES_SURE < 1 and got[dicenet.DUPES_SURE][0] < got[0.0][0]
+    assert got[dicenet.DUPES_SURE][1] == got[0.0][1] and len(got[0.0][1]) >= 4
+
+
+def test_a_peak_read_surely_as_two_to_six_pips_is_no_pip():
+    from rig.vision.dicenet import PIPS_SURE, shows_pips
+
+    assert shows_pips(np.array([0, 0, 0, 0.95, 0.05, 0, 0], np.float32))  # a die showing 3: not a pip
+    assert not shows_pips(np.array([0, 0.95, 0.05, 0, 0, 0, 0], np.float32))  # a 1: a pip may look so
+    assert not shows_pips(np.array([0.2, 0, PIPS_SURE - 0.1, 0.1, 0, 0, 0], np.float32))  # unsure
 
 
 def test_a_die_found_by_the_second_pass_alone_must_be_read_surer():
@@ -221,11 +286,11 @@ def test_second_pass_peaks_are_marked_alone_only_where_the_first_pass_saw_nothin
     nets = DiceNet.__new__(DiceNet)
     # the second pass at twice the first's scale: its peaks at (42, 42) and (202, 42) are frame (21, 21) and
     # (101, 21); the first pass (scale 1) saw a die at (22, 21) only
-    monkeypatch.setattr(nets, "normalised", lambda frame, floor: [out([(42, 42), (202, 42)], 2.0), out([(22, 21)], 1.0)],
+    monkeypatch.setattr(nets, "normalised", lambda frame, floor, memo=None: [out([(42, 42), (202, 42)], 2.0), out([(22, 21)], 1.0)],
                         raising=False)
     found = nets._found(np.zeros((240, 320, 3), np.uint8), 0.45, 0.0)
     got = sorted((x, a) for x, _, _, _, a in found)
     assert [a for _, a in got] == [False, False, True]  # the first pass's die and the second's on it; one alone
     assert abs(got[2][0] - 101) < 3 and all(abs(x - 22) < 4 for x, _ in got[:2])
-    monkeypatch.setattr(nets, "normalised", lambda frame, floor: [out([(42, 42), (202, 42)], 2.0)], raising=False)
+    monkeypatch.setattr(nets, "normalised", lambda frame, floor, memo=None: [out([(42, 42), (202, 42)], 2.0)], raising=False)
     assert not any(a for *_, a in nets._found(np.zeros((240, 320, 3), np.uint8), 0.45, 0.0))  # one pass: none alone

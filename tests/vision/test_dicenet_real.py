@@ -137,3 +137,23 @@ def test_large_dice_pips_are_not_taken_for_dice(monkeypatch):
         if all_peaks:
             assert len(read) == 5 and sum(r.count.status == "ok" for r in read) >= 3, read
     assert right == {False: 0, True: 5}
+
+
+def test_many_small_dice_are_not_one_large_die_showing_their_pips():
+    """A tuning photo of 22 coloured dice framed in 1920x1080 (dice about 60 px): a coarse level sees the heap as
+    one large die (read as a 3, sure) and, before, took the finer levels' dice inside it for its pips — one die
+    reported ok. A finer peak read surely as 2-6 pips (``shows_pips``) is a die, never a pip."""
+    from rig.bench.pips import as_frame
+    from rig.vision.anydie import read_pip_dice
+
+    folder = colour_folder(None)
+    if not folder.is_dir():
+        pytest.skip(f"photographs not found at {folder}")
+    photo = next((p for p in load_photos(folder, any_name=True, tuning_only=True)
+                  if p.path.name == "IMG_20191208_111228.jpg"), None)
+    if photo is None:
+        pytest.skip("the photo is absent")
+    labelled, frame = as_frame(photo, cv2.imread(str(photo.path)), (1920, 1080))
+    reading = read_pip_dice(frame, PipParams.load().anydie)
+    assert len(labelled.dice) == 22 and len(reading.dice) >= 18, reading
+    assert max(max(d.box[2:]) for d in reading.dice) < 2 * max(max(d.box[2:]) for d in labelled.dice)
