@@ -25,7 +25,7 @@ from rig.vision.dice import check_frame, read_dice, shrink
 from rig.vision.errors import CalibrationError
 from rig.vision.light import COLS, LIGHT_BASIS, ROWS, FloorModel, cells, correct, floor_grid
 from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
-from rig.vision.calibrate_top import top_side
+from rig.vision.calibrate_top import frog_pixels, top_side, within_cov
 from rig.vision.calibrate_shade import fit_shade, fit_spots
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
     _fit_glare, _lower_floor,
@@ -159,7 +159,9 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     top = top_side(frames["blank"], fr["blank"].masks, f0)  # the changed area holds sides and shadow too
     if top is not None:
         side_small = min(side_small, top / f0)
-    body_px = np.concatenate([_top_pixels(fr["blank"].small, m, side_small) for m in fr["blank"].masks])
+    blank_tops = [_top_pixels(fr["blank"].small, m, side_small) for m in fr["blank"].masks]
+    within = within_cov([_lab(p).astype(np.float64) for p in blank_tops])
+    body_px = np.concatenate(blank_tops)
     _check_clipped("blank", body_px, t)
     body = ColourModel.fit(_lab(body_px), trim=0.05)
 
@@ -172,9 +174,9 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
         for m, (cx, cy) in zip(fr[c].masks, fr[c].centres):
             top = _top_pixels(fr[c].small, m, side_small)
             lab = _lab(top)
+            frog = frog_pixels(lab.astype(np.float64), body.mean, body.cov, within)
             d = lab - np.array(body.mean)
             d2 = np.einsum("ij,jk,ik->i", d, np.linalg.inv(np.array(body.cov)), d)
-            frog = d2 > 25.0
             shares.append(frog.mean())
             if frog.mean() < 0.04:
                 raise CalibrationError(
@@ -182,7 +184,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
                 )
             frog_px.append(top[frog])
             lows.append(np.percentile(top.min(axis=1), 99))
-            body_more.append(top[d2 < 9.0])
+            body_more.append(top[(d2 < 9.0) & ~frog])
         px = np.concatenate(frog_px)
         _check_clipped(c, px, t, share=0.5)
         colours[c] = _fit_mode(_lab(px))
