@@ -402,15 +402,17 @@ def _lamp_from_bodies(fr: dict, raw: dict) -> np.ndarray | None:
 
 def _left_in_empty(frame: np.ndarray, empty: np.ndarray, blob: np.ndarray) -> bool:
     """Whether a difference blob is something in the empty-box frame rather than a die in this
-    frame: here it looks like the floor around it, there it does not."""
+    frame: here it looks like the floor around it, there it does not look like the floor around it
+    there (each frame's own ring: a die's shadow darkens the ring here, not in the empty box)."""
     ring = cv2.dilate(blob.view(np.uint8), np.ones((9, 9), np.uint8)) > 0
     ring &= ~cv2.dilate(blob.view(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     if ring.sum() < 8:
         return False
     around = np.median(frame[ring].astype(np.float32), axis=0)
+    around_there = np.median(empty[ring].astype(np.float32), axis=0)
     here = np.median(frame[blob].astype(np.float32), axis=0)
     there = np.median(empty[blob].astype(np.float32), axis=0)
-    return float(np.abs(here - around).max()) < 0.4 * float(np.abs(there - around).max())
+    return float(np.abs(here - around).max()) < 0.4 * float(np.abs(there - around_there).max())
 
 
 def _top_pixels(small: np.ndarray, mask: np.ndarray, side: float) -> np.ndarray:

@@ -33,3 +33,19 @@ def test_a_dim_blue_frog_is_told_from_its_own_dies_violet_when_the_light_differs
     # a frog far from the violet is found as before, by the body colour of all the dice
     yellow = _top(rng, (60, 160, 86), frog=(150, 130, 190))
     assert 0.35 < frog_pixels(yellow, mean, cov, within).mean() < 0.45
+
+
+def test_a_die_whose_shadow_rings_it_is_no_die_left_in_the_empty_box():
+    from rig.vision.calibrate import _left_in_empty
+
+    empty = np.full((60, 60, 3), 150, np.uint8)
+    blob = np.zeros((60, 60), bool)
+    blob[20:40, 20:40] = True
+    frame = empty.copy()
+    frame[16:44, 16:44] = (112, 98, 116)  # the die's shadow all round it (a lamp overhead, a dark print) ...
+    frame[20:40, 20:40] = (120, 100, 122)  # ... and the die: a big yellow frog lifts its median to the shadow's
+    assert not _left_in_empty(frame, empty, blob)
+    # a die truly left in the empty box: there it stands out from the floor around it, here it does not
+    left = empty.copy()
+    left[20:40, 20:40] = (120, 60, 100)
+    assert _left_in_empty(empty, left, blob)
