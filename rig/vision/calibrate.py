@@ -25,8 +25,9 @@ from rig.vision.dice import check_frame, read_dice, shrink
 from rig.vision.errors import CalibrationError
 from rig.vision.light import COLS, LIGHT_BASIS, ROWS, FloorModel, cells, correct, floor_grid
 from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
-from rig.vision.calibrate_top import frog_pixels, top_side, within_cov
+from rig.vision.calibrate_top import frog_pixels, hue_blobs, top_side, within_cov
 from rig.vision.calibrate_shade import fit_shade, fit_spots
+from rig.vision.calibrate_background import fit_background, in_box
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
     _fit_glare, _lower_floor,
 )
@@ -196,7 +197,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     rng = np.random.default_rng(0)
     edge_bgr = np.clip(body_px.astype(np.float32) * rng.uniform(0.25, 0.68, (len(body_px), 1)), 0, 255)
     edge = ColourModel.fit(_lab(edge_bgr.astype(np.uint8)))
-    background = _fit_background(fr, empty_small, side_small, rng)
+    background = fit_background(fr, empty_small, side_small, rng)
 
     _check_order(colours)
     classes = {"body": body, **colours}
@@ -206,6 +207,10 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
         for b in names[i + 1 :]:
             separation[f"{a}/{b}"] = classes[a].separation(classes[b])
         separation[f"{a}/background"] = min(classes[a].separation(m) for m in background)
+    if min(separation.values()) < MIN_SEPARATION:  # the table beyond the box, lifted by the evening, is no floor
+        box = in_box(floor_cells, empty_small.shape[:2])
+        background = fit_background(fr, empty_small, side_small, np.random.default_rng(0), box)
+        separation.update({f"{a}/background": min(classes[a].separation(m) for m in background) for a in names})
     for pair, value in separation.items():
         if value < MIN_SEPARATION:
             a, b = pair.split("/")
@@ -339,6 +344,9 @@ def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale:
     if keep:  # specks (wall edges, print) are far smaller than the dice
         typical = float(np.median(sorted((stats[i, cv2.CC_STAT_AREA] for i in keep), reverse=True)[:n_dice]))
         keep = [i for i in keep if stats[i, cv2.CC_STAT_AREA] >= 0.6 * typical]
+        for blob, row in hue_blobs(hue_off, np.isin(cc, keep), typical)[: max(0, n_dice - len(keep))]:
+            cc[blob], stats, cents = len(stats), np.vstack([stats, row]), np.vstack([cents, np.argwhere(blob).mean(0)[::-1]])
+            keep.append(len(stats) - 1)
     frame = _Frame(name, small)
     if not keep:
         raise CalibrationError(f"{name} frame: no dice found (is the box in view and lit?)")
@@ -424,31 +432,6 @@ def _top_pixels(small: np.ndarray, mask: np.ndarray, side: float) -> np.ndarray:
         px = small[mask]
     v = px.max(axis=1).astype(np.float32)
     return px[v >= 0.7 * np.percentile(v, 90)]
-
-
-def _fit_background(fr: dict, empty_small: np.ndarray | None, side: float, rng: np.random.Generator) -> tuple:
-    parts = []
-    for frame in fr.values():
-        fg = np.zeros(frame.small.shape[:2], np.uint8)
-        for m in frame.masks:
-            fg |= m.view(np.uint8)
-        fg = cv2.dilate(fg, np.ones((5, 5), np.uint8))
-        parts.append(frame.small[fg == 0])
-    if empty_small is not None:
-        parts.append(empty_small.reshape(-1, 3))
-    px = np.concatenate(parts)
-    px = px[rng.choice(len(px), min(len(px), 30000), replace=False)]
-    lab = _lab(px).astype(np.float32)
-    k = 5
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
-    cv2.setRNGSeed(0)
-    _, labels, _ = cv2.kmeans(lab, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
-    models = []
-    for i in range(k):
-        sel = lab[labels.ravel() == i]
-        if len(sel) >= 0.01 * len(lab):
-            models.append(ColourModel.fit(sel, l_floor=16.0))
-    return tuple(models)
 
 
 def _fit_walls(frames: Mapping[str, np.ndarray], profile: Profile) -> tuple[float, ...]:

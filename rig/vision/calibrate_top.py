@@ -70,3 +70,21 @@ def frog_pixels(lab: np.ndarray, body_mean, body_cov, within: np.ndarray) -> np.
     own = np.median(lab[d2 <= np.percentile(d2, 30)], axis=0)
     d = lab - own
     return np.einsum("ij,jk,ik->i", d, np.linalg.inv(within), d) > 25.0
+
+
+def hue_blobs(hue_off: np.ndarray, taken: np.ndarray, typical: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Die-sized blobs of a ritual frame that differ from the empty box in hue (``hue_off``) and lie
+    apart from the dice already found (``taken``): a die the brightness difference misses or breaks
+    up — a blue frog in a blue lamp's light, a dark die over a dark print. Each as (mask, stats row:
+    x, y, w, h, area), largest first; ``typical``: the area of a die found."""
+    m = cv2.morphologyEx(hue_off.view(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    near = cv2.dilate(taken.view(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    n, cc, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+    out = []
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        blob = cc == i
+        if 0.6 * typical <= area <= 1.6 * typical and max(bw, bh) <= 2 * min(bw, bh) and not (blob & near).any():
+            out.append((blob, stats[i]))
+    return sorted(out, key=lambda b: -int(b[1][4]))

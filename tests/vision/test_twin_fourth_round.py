@@ -49,3 +49,45 @@ def test_a_die_whose_shadow_rings_it_is_no_die_left_in_the_empty_box():
     left = empty.copy()
     left[20:40, 20:40] = (120, 60, 100)
     assert _left_in_empty(empty, left, blob)
+
+
+def test_a_die_that_differs_from_the_floor_in_hue_only_is_found():
+    import cv2
+    import pytest
+
+    from rig.vision.calibrate import _find_dice
+    from rig.vision.errors import CalibrationError
+
+    empty = np.full((240, 320, 3), 120, np.uint8)
+    frame = empty.copy()
+    spots = [(40, 50), (140, 50), (240, 50), (40, 150), (140, 150), (240, 150)]
+    for x, y in spots[:5]:
+        cv2.rectangle(frame, (x, y), (x + 22, y + 22), (150, 60, 120), -1)  # violet dice, far from the grey floor
+    x, y = spots[5]
+    # a die in a blue lamp's light: no brighter or darker than the floor by much, but bluer
+    cv2.rectangle(frame, (x, y), (x + 22, y + 22), (138, 114, 104), -1)
+    found = _find_dice("blue", frame, empty, 6)
+    assert len(found.masks) == 6
+    assert any(abs(cx - 251) < 2 and abs(cy - 161) < 2 for cx, cy in found.centres)
+    with pytest.raises(CalibrationError, match="found 5 dice"):  # a speck of hue is no die
+        cv2.rectangle(frame, (x, y), (x + 22, y + 22), (120, 120, 120), -1)
+        cv2.rectangle(frame, (x, y), (x + 5, y + 5), (138, 114, 104), -1)
+        _find_dice("blue", frame, empty, 6)
+
+
+def test_the_box_bottoms_colours_can_be_learned_inside_the_box_only():
+    from rig.vision.calibrate import _Frame
+    from rig.vision.calibrate_background import fit_background, in_box
+
+    empty = np.full((120, 160, 3), (60, 110, 40), np.uint8)  # a green floor ...
+    empty[:, 140:] = (150, 200, 215)  # ... beside a beige table top beyond the box, lifted near a frog's yellow
+    cells = np.zeros((12, 16), bool)
+    cells[1:11, 1:12] = True
+    box = in_box(cells, empty.shape[:2])
+    assert box[60, 60] and box[60, 125] and not box[60, 150]  # the floor and a cell beyond it, not the table
+    fr = {"blank": _Frame("blank", empty.copy())}
+    rng = np.random.default_rng(0)
+    everywhere = fit_background(fr, empty, 10.0, rng)
+    inside = fit_background(fr, empty, 10.0, np.random.default_rng(0), box)
+    assert max(m.mean[0] for m in everywhere) > 190  # the beige table, L ~ 205
+    assert max(m.mean[0] for m in inside) < 120  # only the green floor
