@@ -91,3 +91,29 @@ def test_the_box_bottoms_colours_can_be_learned_inside_the_box_only():
     inside = fit_background(fr, empty, 10.0, np.random.default_rng(0), box)
     assert max(m.mean[0] for m in everywhere) > 190  # the beige table, L ~ 205
     assert max(m.mean[0] for m in inside) < 120  # only the green floor
+
+
+def test_the_lifted_shade_is_written_into_the_frames_own_arrays_only_where_taken(virtual_profile):
+    """The lift (OpenCV's masked copies into views of the frame's arrays, the shade labelled again
+    only where it lifts) changes the working frame, its labels and its gain in place, and nowhere else."""
+    from rig.vision.colour_table import colour_lut
+    from rig.vision.dice_frames import _lift_shade, label_pixels
+
+    rng = np.random.default_rng(3)
+    small = rng.integers(0, 60, (60, 80, 3)).astype(np.uint8)  # a dark frame
+    lut = colour_lut(virtual_profile)
+    labels = label_pixels(small, lut)
+    gain = np.ones((60, 80, 3), np.float32)
+    lift = np.ones((60, 80, 3), np.float32)
+    lift[40:, 10:70] = 3.0  # a wall's deep shade along the bottom, lifted x3
+    before = small.copy(), labels.copy()
+    out_small, out_labels, out_gain, deep = _lift_shade(small, labels, gain, lift, lut, None)
+    assert out_small is small and out_labels is labels and out_gain is gain  # in place
+    taken = np.any(small != before[0], axis=2)
+    assert taken[40:, 10:70].any() and not taken[:40].any() and not taken[:, :10].any() and not taken[:, 70:].any()
+    assert np.all(gain[taken] == 3.0) and np.all(gain[~taken] == 1.0)
+    lifted = np.clip(before[0].astype(np.float32) * 3.0, 0, 255).round().astype(np.uint8)
+    assert np.array_equal(small[taken], lifted[taken])
+    assert np.array_equal(labels[taken], label_pixels(lifted, lut)[taken])
+    assert np.array_equal(labels[~taken], before[1][~taken])
+    assert deep is not None and np.array_equal(deep > 0, taken)  # lifted x3 > DEEP_LIFT: flagged if read there
