@@ -25,8 +25,9 @@ from rig.vision.dice import check_frame, read_dice, shrink
 from rig.vision.errors import CalibrationError
 from rig.vision.light import COLS, LIGHT_BASIS, ROWS, FloorModel, cells, correct, floor_grid
 from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
-from rig.vision.calibrate_top import top_side
+from rig.vision.calibrate_top import frog_pixels, hue_blobs, top_side, within_cov
 from rig.vision.calibrate_shade import fit_shade, fit_spots
+from rig.vision.calibrate_background import fit_background, in_box
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
     _fit_glare, _lower_floor,
 )
@@ -159,7 +160,9 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     top = top_side(frames["blank"], fr["blank"].masks, f0)  # the changed area holds sides and shadow too
     if top is not None:
         side_small = min(side_small, top / f0)
-    body_px = np.concatenate([_top_pixels(fr["blank"].small, m, side_small) for m in fr["blank"].masks])
+    blank_tops = [_top_pixels(fr["blank"].small, m, side_small) for m in fr["blank"].masks]
+    within = within_cov([_lab(p).astype(np.float64) for p in blank_tops])
+    body_px = np.concatenate(blank_tops)
     _check_clipped("blank", body_px, t)
     body = ColourModel.fit(_lab(body_px), trim=0.05)
 
@@ -172,9 +175,9 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
         for m, (cx, cy) in zip(fr[c].masks, fr[c].centres):
             top = _top_pixels(fr[c].small, m, side_small)
             lab = _lab(top)
+            frog = frog_pixels(lab.astype(np.float64), body.mean, body.cov, within)
             d = lab - np.array(body.mean)
             d2 = np.einsum("ij,jk,ik->i", d, np.linalg.inv(np.array(body.cov)), d)
-            frog = d2 > 25.0
             shares.append(frog.mean())
             if frog.mean() < 0.04:
                 raise CalibrationError(
@@ -182,7 +185,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
                 )
             frog_px.append(top[frog])
             lows.append(np.percentile(top.min(axis=1), 99))
-            body_more.append(top[d2 < 9.0])
+            body_more.append(top[(d2 < 9.0) & ~frog])
         px = np.concatenate(frog_px)
         _check_clipped(c, px, t, share=0.5)
         colours[c] = _fit_mode(_lab(px))
@@ -194,7 +197,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     rng = np.random.default_rng(0)
     edge_bgr = np.clip(body_px.astype(np.float32) * rng.uniform(0.25, 0.68, (len(body_px), 1)), 0, 255)
     edge = ColourModel.fit(_lab(edge_bgr.astype(np.uint8)))
-    background = _fit_background(fr, empty_small, side_small, rng)
+    background = fit_background(fr, empty_small, side_small, rng)
 
     _check_order(colours)
     classes = {"body": body, **colours}
@@ -204,6 +207,10 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
         for b in names[i + 1 :]:
             separation[f"{a}/{b}"] = classes[a].separation(classes[b])
         separation[f"{a}/background"] = min(classes[a].separation(m) for m in background)
+    if min(separation.values()) < MIN_SEPARATION:  # the table beyond the box, lifted by the evening, is no floor
+        box = in_box(floor_cells, empty_small.shape[:2])
+        background = fit_background(fr, empty_small, side_small, np.random.default_rng(0), box)
+        separation.update({f"{a}/background": min(classes[a].separation(m) for m in background) for a in names})
     for pair, value in separation.items():
         if value < MIN_SEPARATION:
             a, b = pair.split("/")
@@ -337,6 +344,9 @@ def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale:
     if keep:  # specks (wall edges, print) are far smaller than the dice
         typical = float(np.median(sorted((stats[i, cv2.CC_STAT_AREA] for i in keep), reverse=True)[:n_dice]))
         keep = [i for i in keep if stats[i, cv2.CC_STAT_AREA] >= 0.6 * typical]
+        for blob, row in hue_blobs(hue_off, np.isin(cc, keep), typical)[: max(0, n_dice - len(keep))]:
+            cc[blob], stats, cents = len(stats), np.vstack([stats, row]), np.vstack([cents, np.argwhere(blob).mean(0)[::-1]])
+            keep.append(len(stats) - 1)
     frame = _Frame(name, small)
     if not keep:
         raise CalibrationError(f"{name} frame: no dice found (is the box in view and lit?)")
@@ -400,15 +410,17 @@ def _lamp_from_bodies(fr: dict, raw: dict) -> np.ndarray | None:
 
 def _left_in_empty(frame: np.ndarray, empty: np.ndarray, blob: np.ndarray) -> bool:
     """Whether a difference blob is something in the empty-box frame rather than a die in this
-    frame: here it looks like the floor around it, there it does not."""
+    frame: here it looks like the floor around it, there it does not look like the floor around it
+    there (each frame's own ring: a die's shadow darkens the ring here, not in the empty box)."""
     ring = cv2.dilate(blob.view(np.uint8), np.ones((9, 9), np.uint8)) > 0
     ring &= ~cv2.dilate(blob.view(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     if ring.sum() < 8:
         return False
     around = np.median(frame[ring].astype(np.float32), axis=0)
+    around_there = np.median(empty[ring].astype(np.float32), axis=0)
     here = np.median(frame[blob].astype(np.float32), axis=0)
     there = np.median(empty[blob].astype(np.float32), axis=0)
-    return float(np.abs(here - around).max()) < 0.4 * float(np.abs(there - around).max())
+    return float(np.abs(here - around).max()) < 0.4 * float(np.abs(there - around_there).max())
 
 
 def _top_pixels(small: np.ndarray, mask: np.ndarray, side: float) -> np.ndarray:
@@ -420,31 +432,6 @@ def _top_pixels(small: np.ndarray, mask: np.ndarray, side: float) -> np.ndarray:
         px = small[mask]
     v = px.max(axis=1).astype(np.float32)
     return px[v >= 0.7 * np.percentile(v, 90)]
-
-
-def _fit_background(fr: dict, empty_small: np.ndarray | None, side: float, rng: np.random.Generator) -> tuple:
-    parts = []
-    for frame in fr.values():
-        fg = np.zeros(frame.small.shape[:2], np.uint8)
-        for m in frame.masks:
-            fg |= m.view(np.uint8)
-        fg = cv2.dilate(fg, np.ones((5, 5), np.uint8))
-        parts.append(frame.small[fg == 0])
-    if empty_small is not None:
-        parts.append(empty_small.reshape(-1, 3))
-    px = np.concatenate(parts)
-    px = px[rng.choice(len(px), min(len(px), 30000), replace=False)]
-    lab = _lab(px).astype(np.float32)
-    k = 5
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
-    cv2.setRNGSeed(0)
-    _, labels, _ = cv2.kmeans(lab, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
-    models = []
-    for i in range(k):
-        sel = lab[labels.ravel() == i]
-        if len(sel) >= 0.01 * len(lab):
-            models.append(ColourModel.fit(sel, l_floor=16.0))
-    return tuple(models)
 
 
 def _fit_walls(frames: Mapping[str, np.ndarray], profile: Profile) -> tuple[float, ...]:

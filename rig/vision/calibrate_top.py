@@ -47,3 +47,44 @@ def top_side(frame: np.ndarray, masks: list[np.ndarray], scale: int) -> float | 
     if len(sides) < max(3, len(masks) // 2):
         return None
     return RIM * float(np.median(sides))
+
+
+def within_cov(tops: list[np.ndarray]) -> np.ndarray:
+    """The violet's spread inside one die top (Lab covariance pooled over the blank ritual's dice,
+    each about its own median): camera noise and the top's own shading, without what differs from
+    die to die — a lamp at a slant, a second lamp of another colour, deep shade at one wall."""
+    centred = [t - np.median(t, axis=0) for t in tops if len(t) >= 10]
+    return np.cov(np.concatenate(centred).T) + np.eye(3)
+
+
+def frog_pixels(lab: np.ndarray, body_mean, body_cov, within: np.ndarray) -> np.ndarray:
+    """Which Lab pixels of a ritual die's top are its frog: far from the body colour of all the dice
+    (Mahalanobis > 5) or, when the light differs a lot from die to die (a blue frog in warm light
+    is no farther from the violet than a die in shade is), far from this die's own violet — the
+    median of its pixels nearest the body colour — in the die's own spread."""
+    d = lab - np.asarray(body_mean)
+    d2 = np.einsum("ij,jk,ik->i", d, np.linalg.inv(np.asarray(body_cov)), d)
+    frog = d2 > 25.0
+    if frog.mean() >= 0.04:
+        return frog
+    own = np.median(lab[d2 <= np.percentile(d2, 30)], axis=0)
+    d = lab - own
+    return np.einsum("ij,jk,ik->i", d, np.linalg.inv(within), d) > 25.0
+
+
+def hue_blobs(hue_off: np.ndarray, taken: np.ndarray, typical: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Die-sized blobs of a ritual frame that differ from the empty box in hue (``hue_off``) and lie
+    apart from the dice already found (``taken``): a die the brightness difference misses or breaks
+    up — a blue frog in a blue lamp's light, a dark die over a dark print. Each as (mask, stats row:
+    x, y, w, h, area), largest first; ``typical``: the area of a die found."""
+    m = cv2.morphologyEx(hue_off.view(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    near = cv2.dilate(taken.view(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    n, cc, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+    out = []
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        blob = cc == i
+        if 0.6 * typical <= area <= 1.6 * typical and max(bw, bh) <= 2 * min(bw, bh) and not (blob & near).any():
+            out.append((blob, stats[i]))
+    return sorted(out, key=lambda b: -int(b[1][4]))
