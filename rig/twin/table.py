@@ -80,8 +80,9 @@ class TwinTable:
         tray = (tw, tw * float(rng.uniform(0.68, 0.78)))
         kind = str(rng.choice(["plain", "printed", "felt", "wood", "tray"]))
         floor = _floor_print(kind, rng, photo)
-        if floor is None:
-            kind, floor = "felt", _floor_print("felt", rng, photo)
+        instead = None
+        if floor is None:  # no photographs to cut it from
+            instead, kind, floor = kind, "felt", _floor_print("felt", rng, photo)
         n_lamps = 1 if rng.random() < 0.6 else 2
         lamps = []
         for _ in range(n_lamps):
@@ -111,7 +112,7 @@ class TwinTable:
                     gloss=float(rng.uniform(0.05, 0.2)), body=body, frog=frog,
                     noise=float(rng.uniform(0.0005, 0.003)), jpeg=int(rng.integers(80, 95)))
         die_px = physics.DIE / (2 * height * math.tan(math.radians(fov) / 2)) * size[0]
-        table.notes = {"die_px": die_px}
+        table.notes = {"die_px": die_px, **({"felt instead of": instead} if instead else {})}
         return table
 
     def plan(self):
@@ -186,12 +187,20 @@ class TwinTable:
             out.append((Shot(f"reveal{r}:{k}:laid", [], list(lying), waiting), len(lying)))
         return out
 
+    def cache_path(self, shot: Shot, spp: int) -> Path:
+        """Where the shot's render is cached: by table seed, shot, samples and size, and a felt floor drawn
+        for want of the photographs apart from the table's own (a run without them reads its own renders)."""
+        recipe = f"{VERSION}:{self.seed}:{shot.name}:{spp}:{self.size}"
+        if "felt instead of" in self.notes:
+            recipe += f":felt instead of {self.notes['felt instead of']}"
+        key = hashlib.sha1(recipe.encode()).hexdigest()[:16]
+        return cache_dir() / f"t{self.seed}-{shot.name.replace(':', '-')}-{spp}spp-{key}.npy"
+
     def render(self, shot: Shot, *, spp: int) -> np.ndarray:
         """The shot's linear render, from the cache or path-traced now (and cached)."""
         from rig.twin.optics import radiance
 
-        key = hashlib.sha1(f"{VERSION}:{self.seed}:{shot.name}:{spp}:{self.size}".encode()).hexdigest()[:16]
-        path = cache_dir() / f"t{self.seed}-{shot.name.replace(':', '-')}-{spp}spp-{key}.npy"
+        path = self.cache_path(shot, spp)
         if path.exists():
             return np.load(path).astype(np.float32)
         rgb = radiance(self, shot.dice, spp=spp, seed=self.seed, cards=shot.cards, hand=shot.hand, props=shot.props)

@@ -65,3 +65,19 @@ def test_a_fresh_render_is_what_the_cache_gives_back(tmp_path, monkeypatch):
     shot = table.shots(1)[-1]
     fresh = table.render(shot, spp=1)
     assert np.array_equal(fresh, table.render(shot, spp=1))
+
+
+def test_a_felt_floor_drawn_for_want_of_photographs_is_cached_apart_from_the_tables_own():
+    """Table 109's floor is cut from a wood photograph; a run without the photographs draws felt there and
+    must not read (or overwrite) the wood table's renders, nor the other way round."""
+    import hashlib
+
+    from rig.twin.table import VERSION, Shot, TwinTable, cache_dir
+
+    wood = TwinTable.random(109, photo=lambda kind, rng: np.full((90, 120, 3), 120, np.uint8))
+    felt = TwinTable.random(109)
+    assert wood.floor_kind == "wood" and felt.notes["felt instead of"] == "wood"
+    shot = Shot("empty", [])
+    assert wood.cache_path(shot, 8) != felt.cache_path(shot, 8)
+    key = hashlib.sha1(f"{VERSION}:109:empty:8:{wood.size}".encode()).hexdigest()[:16]
+    assert wood.cache_path(shot, 8) == cache_dir() / f"t109-empty-8spp-{key}.npy"  # renders already cached stay valid
