@@ -3,7 +3,7 @@
 Colour labels cannot outline a gray card on a gray floor, nor a blank card on a violet print; the
 difference from the empty box can — a card-shaped change with a white border. Calibration shoots
 the empty box anyway; :meth:`EmptyBox.of` keeps it as a 320 px wide Lab picture (about 230 kB),
-:func:`remember` ties it to the profile it was calibrated with, and :func:`rig.vision.cards.read_cards`
+:func:`remember` ties it to the profile it was calibrated with (and its copies: by the calibration), and :func:`rig.vision.cards.read_cards`
 then finds cards as what changed (the labels still read their colours). Without one the reader
 works as before, from the labels alone.
 """
@@ -14,6 +14,7 @@ import logging
 import os
 import tempfile
 import weakref
+from collections import OrderedDict
 from pathlib import Path
 
 import cv2
@@ -28,7 +29,11 @@ CHANGE_L = 16.0
 #: ... or its colour (a, b) by more than this: above the sensor's noise on the twin, 3x3 blurred
 CHANGE_AB = 12.0
 
-_KEPT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_KEPT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # by the profile object
+#: by the calibration a profile came from, so that its copies (``dataclasses.replace``: the light adapted,
+#: a lens position set, renamed) find it too; the latest few calibrations
+_BY_CALIBRATION: OrderedDict = OrderedDict()
+_CALIBRATIONS_KEPT = 16
 log = logging.getLogger(__name__)
 
 
@@ -89,20 +94,39 @@ class EmptyBox:
         return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
+def calibration(profile) -> tuple | None:
+    """What tells one calibration from another across copies of its profile: when it was made and the
+    geometry it measured (the light may be adapted since, the name changed); ``None`` when the profile
+    does not say when it was made (then only that very profile object finds its empty box)."""
+    created = getattr(profile, "created", "")
+    if not created:
+        return None
+    return (str(created), tuple(profile.frame_size), float(profile.die_side), float(profile.top_area))
+
+
 def remember(profile, empty: EmptyBox | None) -> None:
-    """Tie the empty box's picture to the profile it was calibrated with (``None``: forget it)."""
+    """Tie the empty box's picture to the profile it was calibrated with and every copy of it
+    (``None``: forget it)."""
+    key = calibration(profile)
     if empty is None:
         _KEPT.pop(profile, None)
-    else:
-        _KEPT[profile] = empty
+        _BY_CALIBRATION.pop(key, None)
+        return
+    _KEPT[profile] = empty
+    if key is not None:
+        _BY_CALIBRATION[key] = empty
+        _BY_CALIBRATION.move_to_end(key)
+        while len(_BY_CALIBRATION) > _CALIBRATIONS_KEPT:
+            _BY_CALIBRATION.popitem(last=False)
 
 
 def kept(profile) -> EmptyBox | None:
-    """The empty box's picture kept for ``profile``, if any."""
+    """The empty box's picture kept for ``profile`` or for the calibration it is a copy of, if any."""
     try:
-        return _KEPT.get(profile)
-    except TypeError:  # an object that cannot be weakly referenced: none kept
-        return None
+        empty = _KEPT.get(profile)
+    except TypeError:  # an object that cannot be weakly referenced: by its calibration alone
+        empty = None
+    return empty if empty is not None else _BY_CALIBRATION.get(calibration(profile))
 
 
 def beside(profile_path: str | Path) -> Path:

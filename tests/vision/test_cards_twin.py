@@ -124,3 +124,24 @@ def test_an_empty_box_matches_the_lamp_dimmed_since():
     frame = cv2.imread(str(DATA / "t110-reveal1-0-laid.jpg"))
     mask = _empty("t110").changed(cv2.convertScaleAbs(frame, alpha=0.8), (320, 240))
     assert 0.05 < mask.mean() < 0.25
+
+
+def test_a_copy_of_a_profile_keeps_its_empty_box():
+    # drift adaptation, a lens position set, a rename: dataclasses.replace makes a new profile object; keyed by
+    # the object, the copy lost the empty box and its cards were read from the colour labels alone (none here)
+    import dataclasses
+
+    from rig.vision.card_empty import kept, remember
+
+    profile = Profile.load(DATA / "t110.toml")
+    frame = cv2.imread(str(DATA / "t110-reveal1-0-laid.jpg"))
+    remember(profile, _empty("t110"))
+    try:
+        copy = dataclasses.replace(profile, name="adapted", lens_position=2.0)
+        assert kept(copy) is kept(profile)
+        assert [c.card for c in read_cards(frame, copy).cards] == ["gray"]
+        other = dataclasses.replace(profile, created="2026-11-26T07:00:00+00:00")  # another calibration
+        assert kept(other) is None
+    finally:
+        remember(profile, None)
+    assert kept(dataclasses.replace(profile)) is None
