@@ -78,6 +78,11 @@ class EmptyBox:
         """Where ``frame_bgr`` differs from the empty box, at ``size`` (w, h): a uint8 0/1 mask. The
         exposure is matched first (the lamp may have dimmed): the median of the pixels' lightness
         ratios, most of the view being still the empty box."""
+        return self.compare(frame_bgr, size, blur)[0]
+
+    def compare(self, frame_bgr: np.ndarray, size: tuple[int, int], blur: int = 3) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`changed`, and where the change is shade alone (uint8 0/1): darker than the empty box, its colour
+        (a, b) the same — the shadow a hand or an arm casts on the box bottom, no card."""
         def lab(img: np.ndarray) -> np.ndarray:
             if img.shape[1::-1] != size:
                 img = cv2.resize(img, size, interpolation=cv2.INTER_AREA)
@@ -91,7 +96,8 @@ class EmptyBox:
         d_l = np.abs(now[..., 0] - ref[..., 0] * gain)
         d_ab = np.hypot(now[..., 1] - ref[..., 1], now[..., 2] - ref[..., 2])
         mask = ((d_l > CHANGE_L) | (d_ab > CHANGE_AB)).view(np.uint8)
-        return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        shade = ((now[..., 0] < ref[..., 0] * gain - CHANGE_L) & (d_ab <= CHANGE_AB)).view(np.uint8)
+        return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), shade & mask
 
 
 def calibration(profile) -> tuple | None:

@@ -62,9 +62,10 @@ def _blobs(work, changed: np.ndarray | None = None) -> list[np.ndarray]:
 
 def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) -> CardReading:
     """Read one card-sized blob: a card's colour, or "uncertain" (no card shape: a hand; glare; no colour).
-    ``whole``: the blob is what changed from the empty box, a lone card's whole outline — a gray field then
-    lies inside it where the print puts it (told from its border by brightness, it frays in shade and noise;
-    a coloured field keeps its labels' outline, which a card's outline on a pile would not match)."""
+    ``whole``: the blob is what changed from the empty box — a lone card's field then lies inside its whole
+    outline where the print puts it (a gray field told from its border by brightness frays in shade and noise,
+    a coloured field's labels fray in a wall's shade, a few px to half a card apart in every frame); a pile's
+    top keeps its field's outline."""
     area = int(blob.sum())
     pts = cv2.findNonZero(blob)
     rect = cv2.minAreaRect(pts)
@@ -99,7 +100,8 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
         if edge and (field is None or cv2.contourArea(np.float32(field)) > 0.85 * area * f * f):
             # a card coming in with the hand shows its field inside a white border; a hand is colour to its edge
             return CardReading(None, 0.0, "uncertain", ("hand or object in view",), box)
-        return CardReading(CARD_CLASSES[best], float(min(1.0, share / 0.7)), "ok", (), box, field or corners)
+        # a lone card's field where the print puts it: its colour's labels fray in shade, apart in every frame
+        return CardReading(CARD_CLASSES[best], float(min(1.0, share / 0.7)), "ok", (), box, lone or field or corners)
     px = work.small[(inner > 0) & (blob > 0)]
     lab = cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
     floor = np.mean([m.mean[1:] for m in profile.background], axis=0)  # the box bottom's (a, b): the light's cast
@@ -112,7 +114,7 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
         return CardReading(None, 0.0, "uncertain", ("hand or object in view",), box)
     colour = _by_field(work, profile, rect, blob, counts, lab, neutral)
     if colour is not None:
-        field = (lone if colour == "gray" else None) or _field_corners(
+        field = lone or _field_corners(
             work, blob, NEUTRAL_CLASSES if colour == "gray" else (_CLASS_OF[colour],))
         return CardReading(colour, 0.6, "ok", (), box, field or corners)
     return CardReading(None, 0.0, "uncertain", (f"card of unknown colour (off gray by {cast:.0f})",), box, corners)
@@ -196,24 +198,65 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
     what changed from it."""
     work = prepare(frame_bgr, profile)
     empty = empty or kept(profile)
-    changed = None if empty is None else empty.changed(frame_bgr, work.small.shape[1::-1], 3 if work.factor > 1 else 5)
+    changed = shade = None
+    if empty is not None:
+        changed, shade = empty.compare(frame_bgr, work.small.shape[1::-1], 3 if work.factor > 1 else 5)
     cards, hands = [], []
     for blob in _blobs(work, changed):
-        reading = _read_blob(work, blob, profile, changed is not None)
-        if reading.corners is not None:
-            cards.append(replace(reading, pile=reading.box) if reading.status == "ok" and not _at_edge(blob) else reading)
-            continue
-        parts = _split_shadow(work, blob, profile)  # cards joined by the dark shadow between them
-        if parts:
-            cards += parts
-            continue
-        # no card's shape: a hand, a hand touching a card, an askew pile, cards touching — a card's whole
-        # coloured field inside it is a card (the top of a pile), what is left beside the fields a hand
-        found, rest = _whole_fields(work, blob)
-        cards += found if rest is not None or _at_edge(blob) else [replace(c, pile=_box(blob, work.factor)) for c in found]
-        if rest is not None:
-            hands.append(rest)
+        if shade is not None and _shade_alone(work, blob, shade):
+            continue  # the shadow an arm casts on the box bottom: nothing lies there
+        if not _read_into(work, blob, profile, changed is not None, cards, hands, shade is None):
+            # no card's shape: an arm and its shade may join the cards they fall on; without the shade, each part
+            for part in _without_shade(work, blob, shade):
+                _read_into(work, part, profile, True, cards, hands, True)
     return CardView(tuple(cards), tuple(hands), frame_bgr.shape[1::-1])
+
+
+def _read_into(work, blob: np.ndarray, profile: Profile, whole: bool, cards: list, hands: list, last: bool) -> bool:
+    """Read one blob into ``cards`` and ``hands``; False (nothing added) when it is no card's shape and not ``last``."""
+    reading = _read_blob(work, blob, profile, whole)
+    if reading.corners is not None:
+        cards.append(replace(reading, pile=reading.box) if reading.status == "ok" and not _at_edge(blob) else reading)
+        return True
+    if not last:
+        return False
+    parts = _split_shadow(work, blob, profile)  # cards joined by the dark shadow between them
+    if parts:
+        cards += parts
+        return True
+    # no card's shape: a hand, a hand touching a card, an askew pile, cards touching — a card's whole
+    # coloured field inside it is a card (the top of a pile), what is left beside the fields a hand
+    found, rest = _whole_fields(work, blob)
+    cards += found if rest is not None or _at_edge(blob) else [replace(c, pile=_box(blob, work.factor)) for c in found]
+    if rest is not None:
+        hands.append(rest)
+    return True
+
+
+def _shade_alone(work, blob: np.ndarray, shade: np.ndarray) -> bool:
+    """Whether a blob is mostly shade (darker than the empty box, its colour the same) and no card field's shape
+    (a gray field on a floor as light as its white border changes in the same way)."""
+    if (shade[blob > 0] > 0).mean() < 0.7:
+        return False
+    (_, _), (rw, rh), _ = cv2.minAreaRect(cv2.findNonZero(blob))
+    area = int(blob.sum())
+    return not (area >= 0.9 * rw * rh and FIELD_ASPECT[0] <= max(rw, rh) / max(min(rw, rh), 1.0) <= FIELD_ASPECT[1]
+                and 0.6 * FIELD_AREA * work.side ** 2 <= area <= 1.3 * FIELD_AREA * work.side ** 2)
+
+
+def _without_shade(work, blob: np.ndarray, shade: np.ndarray) -> list[np.ndarray]:
+    """The parts of a blob left without its shade, card-sized (filled), largest first; the blob itself when the
+    shade takes nothing apart."""
+    core = cv2.morphologyEx(blob & (1 - shade), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, cc, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+    parts = []
+    for i in 1 + np.argsort(-stats[1:, cv2.CC_STAT_AREA]):
+        if stats[i, cv2.CC_STAT_AREA] < 8 * work.top_area:
+            break
+        part = np.zeros_like(blob)  # (the part of a card in the shade is darker too: its hull takes it back)
+        cv2.fillConvexPoly(part, cv2.convexHull(cv2.findNonZero((cc == i).view(np.uint8))), 1)
+        parts.append(part & blob)
+    return parts if len(parts) > 1 or parts and parts[0].sum() < 0.9 * blob.sum() else [blob]
 
 
 def _split_shadow(work, blob: np.ndarray, profile: Profile) -> list[CardReading]:
