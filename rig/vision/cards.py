@@ -62,10 +62,9 @@ def _blobs(work, changed: np.ndarray | None = None) -> list[np.ndarray]:
 
 def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) -> CardReading:
     """Read one card-sized blob: a card's colour, or "uncertain" (no card shape: a hand; glare; no colour).
-    ``whole``: the blob is what changed from the empty box — a lone card's field then lies inside its whole
-    outline where the print puts it (a gray field told from its border by brightness frays in shade and noise,
-    a coloured field's labels fray in a wall's shade, a few px to half a card apart in every frame); a pile's
-    top keeps its field's outline."""
+    ``whole``: the blob is what changed from the empty box, a lone card's whole outline — a gray field then
+    lies inside it where the print puts it (told from its border by brightness, it frays in shade and noise;
+    a coloured field keeps its labels' outline, which a card's outline on a pile would not match)."""
     area = int(blob.sum())
     pts = cv2.findNonZero(blob)
     rect = cv2.minAreaRect(pts)
@@ -100,8 +99,7 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
         if edge and (field is None or cv2.contourArea(np.float32(field)) > 0.85 * area * f * f):
             # a card coming in with the hand shows its field inside a white border; a hand is colour to its edge
             return CardReading(None, 0.0, "uncertain", ("hand or object in view",), box)
-        # a lone card's field where the print puts it: its colour's labels fray in shade, apart in every frame
-        return CardReading(CARD_CLASSES[best], float(min(1.0, share / 0.7)), "ok", (), box, lone or field or corners)
+        return CardReading(CARD_CLASSES[best], float(min(1.0, share / 0.7)), "ok", (), box, field or corners)
     px = work.small[(inner > 0) & (blob > 0)]
     lab = cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
     floor = np.mean([m.mean[1:] for m in profile.background], axis=0)  # the box bottom's (a, b): the light's cast
@@ -114,7 +112,7 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
         return CardReading(None, 0.0, "uncertain", ("hand or object in view",), box)
     colour = _by_field(work, profile, rect, blob, counts, lab, neutral)
     if colour is not None:
-        field = lone or _field_corners(
+        field = (lone if colour == "gray" else None) or _field_corners(
             work, blob, NEUTRAL_CLASSES if colour == "gray" else (_CLASS_OF[colour],))
         return CardReading(colour, 0.6, "ok", (), box, field or corners)
     return CardReading(None, 0.0, "uncertain", (f"card of unknown colour (off gray by {cast:.0f})",), box, corners)
@@ -207,8 +205,21 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
             continue  # the shadow an arm casts on the box bottom: nothing lies there
         if not _read_into(work, blob, profile, changed is not None, cards, hands, shade is None):
             # no card's shape: an arm and its shade may join the cards they fall on; without the shade, each part
-            for part in _without_shade(work, blob, shade):
-                _read_into(work, part, profile, True, cards, hands, True)
+            parts = _without_shade(work, blob, shade)
+            if parts[0] is blob:  # the shade takes nothing apart
+                _read_into(work, blob, profile, True, cards, hands, True)
+                continue
+            rest, left = [], blob.copy()
+            for part in parts:
+                if _at_edge(part):  # the arm (its end may read as a card colour, even inside a lighter rim)
+                    rest.append(_box(part, work.factor))
+                    continue
+                n = len(cards)
+                _read_into(work, part, profile, True, cards, rest, True)
+                if len(cards) > n:
+                    left &= 1 - part
+            if rest:  # the arm where it is, with its shade (as it waits, its shade's noisy edge does not move it)
+                hands.append(_box(left, work.factor) if left.any() else rest[0])
     return CardView(tuple(cards), tuple(hands), frame_bgr.shape[1::-1])
 
 
