@@ -203,45 +203,26 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
     for blob in _blobs(work, changed):
         if shade is not None and _shade_alone(work, blob, shade):
             continue  # the shadow an arm casts on the box bottom: nothing lies there
-        if not _read_into(work, blob, profile, changed is not None, cards, hands, shade is None):
-            # no card's shape: an arm and its shade may join the cards they fall on; without the shade, each part
-            parts = _without_shade(work, blob, shade)
-            if parts[0] is blob:  # the shade takes nothing apart
-                _read_into(work, blob, profile, True, cards, hands, True)
-                continue
-            rest, left = [], blob.copy()
-            for part in parts:
-                if _at_edge(part):  # the arm (its end may read as a card colour, even inside a lighter rim)
-                    rest.append(_box(part, work.factor))
-                    continue
-                n = len(cards)
-                _read_into(work, part, profile, True, cards, rest, True)
-                if len(cards) > n:
-                    left &= 1 - part
-            if rest:  # the arm where it is, with its shade (as it waits, its shade's noisy edge does not move it)
-                hands.append(_box(left, work.factor) if left.any() else rest[0])
+        _read_into(work, blob, profile, changed is not None, cards, hands)
     return CardView(tuple(cards), tuple(hands), frame_bgr.shape[1::-1])
 
 
-def _read_into(work, blob: np.ndarray, profile: Profile, whole: bool, cards: list, hands: list, last: bool) -> bool:
-    """Read one blob into ``cards`` and ``hands``; False (nothing added) when it is no card's shape and not ``last``."""
+def _read_into(work, blob: np.ndarray, profile: Profile, whole: bool, cards: list, hands: list) -> None:
+    """Read one blob into ``cards`` and ``hands``."""
     reading = _read_blob(work, blob, profile, whole)
     if reading.corners is not None:
         cards.append(replace(reading, pile=reading.box) if reading.status == "ok" and not _at_edge(blob) else reading)
-        return True
-    if not last:
-        return False
+        return
     parts = _split_shadow(work, blob, profile)  # cards joined by the dark shadow between them
     if parts:
         cards += parts
-        return True
+        return
     # no card's shape: a hand, a hand touching a card, an askew pile, cards touching — a card's whole
     # coloured field inside it is a card (the top of a pile), what is left beside the fields a hand
     found, rest = _whole_fields(work, blob)
     cards += found if rest is not None or _at_edge(blob) else [replace(c, pile=_box(blob, work.factor)) for c in found]
     if rest is not None:
         hands.append(rest)
-    return True
 
 
 def _shade_alone(work, blob: np.ndarray, shade: np.ndarray) -> bool:
@@ -253,21 +234,6 @@ def _shade_alone(work, blob: np.ndarray, shade: np.ndarray) -> bool:
     area = int(blob.sum())
     return not (area >= 0.9 * rw * rh and FIELD_ASPECT[0] <= max(rw, rh) / max(min(rw, rh), 1.0) <= FIELD_ASPECT[1]
                 and 0.6 * FIELD_AREA * work.side ** 2 <= area <= 1.3 * FIELD_AREA * work.side ** 2)
-
-
-def _without_shade(work, blob: np.ndarray, shade: np.ndarray) -> list[np.ndarray]:
-    """The parts of a blob left without its shade, card-sized (filled), largest first; the blob itself when the
-    shade takes nothing apart."""
-    core = cv2.morphologyEx(blob & (1 - shade), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, cc, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
-    parts = []
-    for i in 1 + np.argsort(-stats[1:, cv2.CC_STAT_AREA]):
-        if stats[i, cv2.CC_STAT_AREA] < 8 * work.top_area:
-            break
-        part = np.zeros_like(blob)  # (the part of a card in the shade is darker too: its hull takes it back)
-        cv2.fillConvexPoly(part, cv2.convexHull(cv2.findNonZero((cc == i).view(np.uint8))), 1)
-        parts.append(part & blob)
-    return parts if len(parts) > 1 or parts and parts[0].sum() < 0.9 * blob.sum() else [blob]
 
 
 def _split_shadow(work, blob: np.ndarray, profile: Profile) -> list[CardReading]:

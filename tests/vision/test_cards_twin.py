@@ -193,12 +193,3 @@ def test_an_arms_shadow_on_the_box_bottom_is_no_gray_card():
     view = _read_with_empty("t2103-reveal1-0-laid")
     assert [c.card for c in view.cards] == ["yellow"]
     assert len(view.hands) == 1 and view.hands[0][0] + view.hands[0][2] >= 639
-
-
-def test_a_card_in_an_arms_shade_is_read_apart_from_the_arm():
-    # twin 2106: the arm waiting at the lower left casts its shade over the first gray card; arm, shade and card
-    # changed from the empty box as one blob of no card's shape, so the card was not read and the rig asked
-    # about "the cards just laid" each time. Without the shade (darker, the same colour) the card stands apart.
-    view = _read_with_empty("t2106-reveal0-1-laid")
-    assert sorted(c.card for c in view.cards) == ["gray", "gray"]
-    assert len(view.hands) == 1 and view.hands[0][0] == 0
