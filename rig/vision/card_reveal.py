@@ -389,8 +389,8 @@ class CardReveal:
         if unseen:  # a card lay still a moment (or came in), then went under another before it counted: each
             # asked about on its own (one card, one place), before the cards that settled; a no loses none of them
             later = [str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events]
-            events = [("ask", Question(f"was a {card} card laid before {'the ' + later[0] + ' one' if later else 'this'}?",
-                                       (card,))) for card in unseen] + events
+            events = [("ask", Question(f"was a {card} card laid before the {later[0]} one?" if later
+                                       else f"was a {card} card laid before this?", (card,))) for card in unseen] + events
         return self._book(events)
 
     def _book(self, events: list[tuple[str, Question | str]]) -> list[str]:
