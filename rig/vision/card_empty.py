@@ -150,12 +150,14 @@ def recall(profile, profile_path: str | Path) -> EmptyBox | None:
     damaged file) when there is none: the card reader then reads from the colour labels alone."""
     path = beside(profile_path)
     if not path.exists():
+        remember(profile, None)  # (nor one kept for its calibration before: the file says what there is)
         return None
     try:
         empty = EmptyBox.load(path)
     except (OSError, ValueError) as exc:
         log.warning("the empty box's picture %s cannot be read (%s): cards are read from their colours alone; "
                     "calibrate again to keep a new one", path, exc)
+        remember(profile, None)
         return None
     remember(profile, empty)
     return empty
