@@ -82,6 +82,19 @@ def _same_box(a: tuple[int, int, int, int] | None, b: tuple[int, int, int, int] 
     return max(abs(x - y) for x, y in zip(a, b)) <= 6
 
 
+def _same_pile(a: CardReading, b: CardReading) -> bool:
+    """Whether two readings are one card (or pile) that has not moved by what changed from the empty box: the
+    same colour on the same whole blob, every side within 3 % of its long side — whatever the field's corners
+    read (a field in a wall's shade frays, its corners a few px apart, or far, in every frame)."""
+    if a.card != b.card or a.pile is None or b.pile is None:
+        return False
+    return max(abs(x - y) for x, y in zip(a.pile, b.pile)) <= max(4.0, PILE_STILL * max(a.pile[2], a.pile[3]))
+
+
+#: a blob that has not moved: its sides within this share of its long side
+PILE_STILL = 0.03
+
+
 def _overlap(a: tuple[int, int, int, int] | None, b: tuple[int, int, int, int] | None) -> bool:
     if a is None or b is None:
         return True  # somewhere in view: it may touch anything
@@ -186,7 +199,8 @@ class CardReveal:
         self._hands = bool(view.hands)  # (a hand in view, or its shade, may join a pile's outline)
         ok = [c for c in view.cards if c.status == "ok"]
         # a card whose edges are none of the lying cards' (beside them, or sliding over them): one coming in
-        for colour in {c.card for c in ok if not any(edge_shift(k.outline, c.outline()) <= 2 * self.moved for k in self._lying)}:
+        for colour in {c.card for c in ok if not any(edge_shift(k.outline, c.outline()) <= 2 * self.moved
+                                                     or not k.touched and _same_pile(k.reading, c) for k in self._lying)}:
             self._arriving[colour] = self._arriving.get(colour, 0) + 1  # (frames it was seen in)
         # (a hand waiting at the box's edge hides none of them)
         self._glimpse([c for c in ok if not any(_overlap(c.box, h) for h in view.hands)])
@@ -247,7 +261,8 @@ class CardReveal:
             if lying.touched:
                 continue
             seen = any(c.card == lying.reading.card and c.outline() is not None
-                       and edge_shift(lying.outline, c.outline()) <= self.moved for c in view.cards)
+                       and (edge_shift(lying.outline, c.outline()) <= self.moved or _same_pile(lying.reading, c))
+                       for c in view.cards)
             hand = any(_overlap(lying.reading.box, h) for h in view.hands)
             lying.touched = hand or not seen
 
@@ -259,7 +274,8 @@ class CardReveal:
         out = []
         for c in now:
             b = next((b for b in before if (b.card == c.card and edge_shift(b.outline(), c.outline()) <= self.moved)
-                      or (b.status != "ok" or c.status != "ok") and _same_place(b.outline(), c.outline(), self.moved)), None)
+                      or (b.status != "ok" or c.status != "ok") and _same_place(b.outline(), c.outline(), self.moved)
+                      or _same_pile(b, c)), None)
             if b is None:
                 return None
             out.append(c if c.status == "ok" or b.status != "ok" else b)
@@ -301,7 +317,7 @@ class CardReveal:
         """Remember cards seen lying in a hand-free view that are none of the cards known to lie there."""
         for card in cards:
             if any(k.reading.card == card.card and edge_shift(k.outline, card.outline()) <= 2 * self.moved
-                   for k in self._lying):
+                   or not k.touched and _same_pile(k.reading, card) for k in self._lying):
                 continue
             for g in self._glimpsed:
                 if g[0].card == card.card and edge_shift(g[0].outline(), card.outline()) <= 2 * self.moved:
@@ -313,10 +329,15 @@ class CardReveal:
     def _unseen(self, cards: list[CardReading]) -> list[str]:
         """Cards glimpsed lying still since the last settle (twice or more) that are gone now, under
         the cards that settled: laid, and covered before they lay still long enough to count."""
-        gone = [g[0].card for g in self._glimpsed if g[1] >= 2 and not any(
-            c.card == g[0].card and edge_shift(g[0].outline(), c.outline()) <= 2 * self.moved for c in cards)]
+        gone = [g[0] for g in self._glimpsed if g[1] >= 2 and not any(
+            c.card == g[0].card and (edge_shift(g[0].outline(), c.outline()) <= 2 * self.moved or _same_pile(g[0], c)
+                                     or _one_place(g[0].outline(), c.outline())) for c in cards)]
         self._glimpsed = []
-        return gone
+        one = []  # a card glimpsed in places that overlap (its outline jumping from frame to frame) is one card
+        for g in gone:
+            if not any(o.card == g.card and _covers(o.outline(), g.outline()) for o in one):
+                one.append(g)
+        return [g.card for g in one]
 
     def _settled(self, cards: list[CardReading]) -> list[str]:
         events: list[tuple[str, Question | str]] = []
@@ -338,6 +359,8 @@ class CardReveal:
             # edges may read alike — an icon splitting its field, a card laid squarely)
             regrown = (match is not None and match.touched and not self._hands and None not in (match.reading.pile, card.pile)
                        and not _same_box(match.reading.pile, card.pile))
+            if match is not None and d > self.same and not match.touched and _same_pile(match.reading, card):
+                continue  # nothing came near it and its blob lies as it did: the same card, its corners read apart
             if match is not None and d <= self.same:
                 if match.touched and (card.card in landed or regrown):  # a card came: on this one?
                     events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
@@ -354,19 +377,20 @@ class CardReveal:
             events.append(("book", card.card))
         # a card out of sight now (under a hand that stays in view) still lies there, unless a card settled on it
         hidden = [k for k in self._lying if not any(
-            c.card == k.reading.card and edge_shift(k.outline, c.outline()) <= 2 * self.moved for c in cards)
+            c.card == k.reading.card and (edge_shift(k.outline, c.outline()) <= 2 * self.moved or _same_pile(k.reading, c))
+            for c in cards)
             and not any(_covers(c.outline(), k.outline) for c in cards)]
         self._lying = [_Lying(c, c.outline()) for c in cards] + hidden
         unseen = unseen or lost
-        if unseen:  # a card lay still a moment (or came in), then went under another before it counted
-            later = [str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events]
-            events = [("ask", Question(f"was a {' and a '.join(unseen)} card laid before "
-                                       f"{'the ' + later[0] + ' one' if later else 'this'}?",
-                                       tuple(unseen + later), tuple(later)))]
-        elif len(events) > 1:  # several new cards at once: their order was not seen
+        if len(events) > 1:  # several new cards at once: their order was not seen
             cards_ = tuple(str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events)
             events = [("ask", Question(f"{len(cards_)} cards laid together: {', '.join(cards_)} in that order? "
                                        "(no: enter them by hand)", cards_))]
+        if unseen:  # a card lay still a moment (or came in), then went under another before it counted: each
+            # asked about on its own (one card, one place), before the cards that settled; a no loses none of them
+            later = [str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events]
+            events = [("ask", Question(f"was a {card} card laid before the {later[0]} one?" if later
+                                       else f"was a {card} card laid before this?", (card,))) for card in unseen] + events
         return self._book(events)
 
     def _book(self, events: list[tuple[str, Question | str]]) -> list[str]:
@@ -394,6 +418,11 @@ def _same_place(a: np.ndarray, b: np.ndarray, moved: float) -> bool:
     one place: their centres within ``moved`` of the long side, the smaller inside the larger."""
     long_side = _long_side(a)
     return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) <= 3 * moved * long_side and _covers(a, b)
+
+
+def _one_place(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two outlines lie in one card's place: their centres within a fifth of the card's long side."""
+    return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) <= 0.2 * _long_side(a)
 
 
 def _covering(card: tuple[int, int, int, int] | None, blob: tuple[int, int, int, int]) -> bool:

@@ -196,24 +196,44 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
     what changed from it."""
     work = prepare(frame_bgr, profile)
     empty = empty or kept(profile)
-    changed = None if empty is None else empty.changed(frame_bgr, work.small.shape[1::-1], 3 if work.factor > 1 else 5)
+    changed = shade = None
+    if empty is not None:
+        changed, shade = empty.compare(frame_bgr, work.small.shape[1::-1], 3 if work.factor > 1 else 5)
     cards, hands = [], []
     for blob in _blobs(work, changed):
-        reading = _read_blob(work, blob, profile, changed is not None)
-        if reading.corners is not None:
-            cards.append(replace(reading, pile=reading.box) if reading.status == "ok" and not _at_edge(blob) else reading)
-            continue
-        parts = _split_shadow(work, blob, profile)  # cards joined by the dark shadow between them
-        if parts:
-            cards += parts
-            continue
-        # no card's shape: a hand, a hand touching a card, an askew pile, cards touching — a card's whole
-        # coloured field inside it is a card (the top of a pile), what is left beside the fields a hand
-        found, rest = _whole_fields(work, blob)
-        cards += found if rest is not None or _at_edge(blob) else [replace(c, pile=_box(blob, work.factor)) for c in found]
-        if rest is not None:
-            hands.append(rest)
+        if shade is not None and _shade_alone(work, blob, shade):
+            continue  # the shadow an arm casts on the box bottom: nothing lies there
+        _read_into(work, blob, profile, changed is not None, cards, hands)
     return CardView(tuple(cards), tuple(hands), frame_bgr.shape[1::-1])
+
+
+def _read_into(work, blob: np.ndarray, profile: Profile, whole: bool, cards: list, hands: list) -> None:
+    """Read one blob into ``cards`` and ``hands``."""
+    reading = _read_blob(work, blob, profile, whole)
+    if reading.corners is not None:
+        cards.append(replace(reading, pile=reading.box) if reading.status == "ok" and not _at_edge(blob) else reading)
+        return
+    parts = _split_shadow(work, blob, profile)  # cards joined by the dark shadow between them
+    if parts:
+        cards += parts
+        return
+    # no card's shape: a hand, a hand touching a card, an askew pile, cards touching — a card's whole
+    # coloured field inside it is a card (the top of a pile), what is left beside the fields a hand
+    found, rest = _whole_fields(work, blob)
+    cards += found if rest is not None or _at_edge(blob) else [replace(c, pile=_box(blob, work.factor)) for c in found]
+    if rest is not None:
+        hands.append(rest)
+
+
+def _shade_alone(work, blob: np.ndarray, shade: np.ndarray) -> bool:
+    """Whether a blob is mostly shade (darker than the empty box, its colour the same) and no card field's shape
+    (a gray field on a floor as light as its white border changes in the same way)."""
+    if (shade[blob > 0] > 0).mean() < 0.7:
+        return False
+    (_, _), (rw, rh), _ = cv2.minAreaRect(cv2.findNonZero(blob))
+    area = int(blob.sum())
+    return not (area >= 0.9 * rw * rh and FIELD_ASPECT[0] <= max(rw, rh) / max(min(rw, rh), 1.0) <= FIELD_ASPECT[1]
+                and 0.6 * FIELD_AREA * work.side ** 2 <= area <= 1.3 * FIELD_AREA * work.side ** 2)
 
 
 def _split_shadow(work, blob: np.ndarray, profile: Profile) -> list[CardReading]:

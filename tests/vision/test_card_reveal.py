@@ -117,3 +117,17 @@ def test_a_card_seen_coming_in_that_never_lay_still_then_covered_is_asked_about(
     assert [c for view in stream for c in reveal.feed(view)] == ["pink"]
     assert reveal.question is not None and reveal.question.text == "was a pink card laid before the gray one?"
     assert reveal.answer(True) == ["pink", "gray"]
+
+
+def test_cards_glimpsed_then_covered_are_asked_about_one_at_a_time():
+    # a pink card, then a yellow one, each lying still two frames (not enough to count) where a gray card then
+    # settles: before, one question named them all ("was a pink and a yellow card laid before the gray one?"),
+    # and a "no" (the pink was a misread) lost the yellow card too. Now each question names one card.
+    reveal = CardReveal(settle=3)
+    stream = [CardView((_card("blue"),))] * 3 + [CardView((_card("blue"), _card("pink", 330)))] * 2 + [HAND]
+    stream += [CardView((_card("blue"), _card("yellow", 340, 20)))] * 2 + [HAND]
+    stream += [CardView((_card("blue"), _card("gray", 335, 10)))] * 3
+    booked = [c for view in stream for c in reveal.feed(view)]
+    assert booked == ["blue"] and reveal.question.yes == ("pink",)
+    assert reveal.answer(False) == [] and reveal.question.yes == ("yellow",)
+    assert reveal.answer(True) == ["yellow", "gray"] and reveal.question is None
