@@ -30,10 +30,16 @@ def test_the_tray_centre_projects_near_the_frame_centre_and_dice_inside_it():
         assert 0 <= die.x < 80 and 0 <= die.y < 60
 
 
-def test_a_tiny_render_develops_into_a_camera_frame(tmp_path, monkeypatch):
+@pytest.fixture
+def rendering(tmp_path, monkeypatch):
+    """A table to render, its renders cached in ``tmp_path``."""
     pytest.importorskip("mitsuba")
     monkeypatch.setenv("RIG_TWIN_CACHE", str(tmp_path))
-    table = _table()
+    return _table()
+
+
+def test_a_tiny_render_develops_into_a_camera_frame(rendering, tmp_path):
+    table = rendering
     shot = table.shots(1)[-1]
     rgb = table.render(shot, spp=2)
     assert rgb.shape == (60, 80, 3) and np.isfinite(rgb).all() and rgb.mean() > 0
@@ -44,10 +50,8 @@ def test_a_tiny_render_develops_into_a_camera_frame(tmp_path, monkeypatch):
     assert brighter.mean() > frame.mean()
 
 
-def test_a_reveal_shot_renders_cards_and_a_hand(tmp_path, monkeypatch):
-    pytest.importorskip("mitsuba")
-    monkeypatch.setenv("RIG_TWIN_CACHE", str(tmp_path))
-    table = _table()
+def test_a_reveal_shot_renders_cards_and_a_hand(rendering):
+    table = rendering
     shots = table.reveal(0, ["pink", "pink", "blue"])
     assert [n for _, n in shots] == [0, 1, 1, 2, 2, 3]  # each card brought by a hand, then laid
     hand, laid = shots[2][0], shots[3][0]
@@ -57,11 +61,9 @@ def test_a_reveal_shot_renders_cards_and_a_hand(tmp_path, monkeypatch):
     assert rgb.shape == (60, 80, 3) and np.isfinite(rgb).all()
 
 
-def test_a_fresh_render_is_what_the_cache_gives_back(tmp_path, monkeypatch):
+def test_a_fresh_render_is_what_the_cache_gives_back(rendering):
     """A benchmark's first reading of a table is every later reading: the fresh render is rounded as cached."""
-    pytest.importorskip("mitsuba")
-    monkeypatch.setenv("RIG_TWIN_CACHE", str(tmp_path))
-    table = _table()
+    table = rendering
     shot = table.shots(1)[-1]
     fresh = table.render(shot, spp=1)
     assert np.array_equal(fresh, table.render(shot, spp=1))
