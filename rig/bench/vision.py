@@ -104,16 +104,16 @@ def run(args) -> int:
     from rig import registry
 
     game = getattr(args, "game", registry.DEFAULT)
-    pip_twin = game == "pips" and getattr(args, "twin", False)
+    on_pip_twin = game == "pips" and getattr(args, "twin", False)
     if getattr(args, "first_table", 0) is None:
-        args.first_table = 9000 if pip_twin else 1000
+        args.first_table = 9000 if on_pip_twin else 1000
     if getattr(args, "turns", 0) is None:
-        args.turns = 2 if pip_twin else 24
-    if game == "pips":
-        if getattr(args, "twin", False):
-            from rig.bench import pip_twin
+        args.turns = 2 if on_pip_twin else 24
+    if on_pip_twin:
+        from rig.bench import pip_twin
 
-            return pip_twin.run(args)
+        return pip_twin.run(args)
+    if game == "pips":
         return pips.run_pips(args)
     module, _, function = registry.get(game).bench_vision.partition(":")
     return getattr(importlib.import_module(module), function)(args)
