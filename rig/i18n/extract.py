@@ -161,8 +161,8 @@ CORE_CALLS = {"EventRefused": 0, "EventFormatError": 0, "NoSuchGame": 0, "Violat
               "Notice": 1, "notice": 1, "said": 0,
               "fail": 1}  # the config layer's errors: ``self.fail(key, "…")`` says "{where}: {key}: …" (rig.cli.ERROR_LINES)
 #: the functions whose returned texts (and ``{"error": …}`` answers) are shown as they are: the copy problem,
-#: the lost events' notice, the live stream's refusals (the viewer cap)
-CORE_RETURNS = {"score_problem", "loss_text", "stream"}
+#: the lost events' notice, the live stream's refusals (the viewer cap), the roll tracker's violation details
+CORE_RETURNS = {"score_problem", "loss_text", "stream", "not_all_cast", "rolls_over"}
 #: the rules modules (and the camera planner): the text of every error they raise (``raise PlayerCountError(f"…")``)
 #: is passed on as a refusal, an API error or a command's error line, as it is
 RULES_MODULES = ("rig/rules/*.py", "rig/games/*/rules.py", "rig/games/*/rules/*.py", "rig/plan.py",

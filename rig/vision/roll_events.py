@@ -119,6 +119,24 @@ class CameraRecovered:
 VIOLATION_KINDS = ("fourth_roll", "knocked_die", "no_new_die", "not_all_dice_after_three")
 
 
+def not_all_cast(n: int, dice: int, roll: int) -> str:
+    """The detail of ``not_all_dice_after_three``.
+
+    >>> not_all_cast(5, 6, 3)
+    '5 of 6 dice cast after roll 3'
+    """
+    return f"{n} of {dice} dice cast after roll {roll}"
+
+
+def rolls_over(roll: int, rolls: int) -> str:
+    """The detail of ``fourth_roll``.
+
+    >>> rolls_over(4, 3)
+    'roll 4: only 3 rolls are allowed'
+    """
+    return f"roll {roll}: only {rolls} rolls are allowed"
+
+
 def thrown_unseen(seen: int, thrown: int) -> str:
     """Why a reading with fewer dice than were thrown is uncertain (the dice reader given ``thrown``, and
     the tracker after a turn's last roll).

@@ -37,7 +37,7 @@ import numpy as np
 from rig.errors import RigError
 from rig.vision.roll_events import (  # noqa: F401 - moved (issue 29); the old import path works
     RollStarted, RollSettled, RollCancelled, BoxCleared, Violation, CameraLost, CameraRecovered,
-    DiceAppeared, VIOLATION_KINDS, thrown_unseen,
+    DiceAppeared, VIOLATION_KINDS, not_all_cast, rolls_over, thrown_unseen,
 )
 
 
@@ -368,9 +368,8 @@ class RollTracker:
         if added > 0 and self.roll >= s.rolls and not moved and len(after) <= s.dice:
             # after the last roll, beside dice that lay still: hidden before, or thrown in a roll too many?
             self.reading = new
-            if_thrown = ((("not_all_dice_after_three", f"{len(before)} of {s.dice} dice cast after roll {self.roll}"),)
-                         if self.roll == s.rolls else ()) + (
-                ("fourth_roll", f"roll {self.roll + 1}: only {s.rolls} rolls are allowed"),)
+            if_thrown = ((("not_all_dice_after_three", not_all_cast(len(before), s.dice, self.roll)),)
+                         if self.roll == s.rolls else ()) + (("fourth_roll", rolls_over(self.roll + 1, s.rolls)),)
             return started + [RollSettled(t_us, new, self.roll, 0), DiceAppeared(t_us, len(before), len(after), if_thrown)]
         if added > 0:
             self.roll += 1
@@ -382,10 +381,10 @@ class RollTracker:
             if self.roll > 1 and moved:
                 events.append(Violation(t_us, "knocked_die", self._describe(moved, after, landed)))
             if self.roll > s.rolls:
-                events.append(Violation(t_us, "fourth_roll", f"roll {self.roll}: only {s.rolls} rolls are allowed"))
+                events.append(Violation(t_us, "fourth_roll", rolls_over(self.roll, s.rolls)))
             if self.roll == s.rolls and len(after) < s.dice:
                 events.append(Violation(
-                    t_us, "not_all_dice_after_three", f"{len(after)} of {s.dice} dice cast after roll {self.roll}"))
+                    t_us, "not_all_dice_after_three", not_all_cast(len(after), s.dice, self.roll)))
             return events
         if added < 0:
             if self.roll == 0:
