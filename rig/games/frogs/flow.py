@@ -60,8 +60,7 @@ LATE_DICE = "late-dice"
 def answer_late_dice(table: Any, yes: bool) -> bool:
     """The players said whether the dice seen after the last roll were thrown then (yes: the violations
     stand, booked for the roller) or lay hidden (no: the set is completed, nothing broken)."""
-    asked = table.asked.pop(LATE_DICE, None)
-    table.notice(LATE_DICE, None)
+    asked = _forget_late_dice(table)
     if asked is None:
         return False
     number, roller, if_thrown = asked
@@ -72,13 +71,18 @@ def answer_late_dice(table: Any, yes: bool) -> bool:
     return True
 
 
+def _forget_late_dice(table: Any) -> tuple | None:
+    """Take the question about dice seen after the last roll off the display; what it asked, if it was open."""
+    table.notice(LATE_DICE, None)
+    return table.asked.pop(LATE_DICE, None)
+
+
 def on_frame(table: Any, t_us: int, frame: Any, state: dict) -> None:
     """In the reveal phase, read the card laid beside the dice (and forget a question of a turn gone by)."""
     turn = state.get("turn")
     asked = table.asked.get(LATE_DICE)
     if asked is not None and (not turn or turn["number"] != asked[0]):
-        table.asked.pop(LATE_DICE, None)
-        table.notice(LATE_DICE, None)
+        _forget_late_dice(table)
     if turn and turn["phase"] == "reveal":
         read_card(table, t_us, frame)
     elif table.cards is not None and table.cards.question is not None:  # the reveal is over (cards entered by hand)
