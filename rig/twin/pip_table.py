@@ -23,7 +23,7 @@ import numpy as np
 
 from rig.errors import RigError
 from rig.twin import physics
-from rig.twin.table import TEXTURE, Shot, TwinTable
+from rig.twin.table import TEXTURE, Shot, TwinTable, bevelled
 
 #: body and pip colours (sRGB, BGR)
 STYLES = {
@@ -165,8 +165,6 @@ class PipTable(TwinTable):
 @functools.lru_cache(maxsize=64)
 def _pip_texture(value: int, body: tuple, pips: tuple) -> np.ndarray:
     """A pip face's print (linear RGB): the body colour, round pips, the rim darker as the bevel turns away."""
-    from rig.twin.optics import to_linear
-
     n = TEXTURE * 2
     img = np.empty((n, n, 3), np.float32)
     img[:] = body
@@ -175,10 +173,7 @@ def _pip_texture(value: int, body: tuple, pips: tuple) -> np.ndarray:
         cx, cy = n / 2 + px * n * 0.27, n / 2 + py * n * 0.27
         cv2.circle(img, (int(cx * 8), int(cy * 8)), int(n * 0.09 * 8), shade, -1, cv2.LINE_AA, shift=3)
         cv2.circle(img, (int(cx * 8), int((cy + n * 0.015) * 8)), int(n * 0.08 * 8), pips, -1, cv2.LINE_AA, shift=3)
-    yy, xx = np.mgrid[0:n, 0:n]
-    edge = np.minimum.reduce([xx, yy, n - 1 - xx, n - 1 - yy]).astype(np.float32) / n
-    img *= (0.6 + 0.4 * np.clip(edge / 0.07, 0, 1))[..., None]
-    return to_linear(np.clip(img, 0, 255).astype(np.uint8))
+    return bevelled(img, 0.6)
 
 
 def _wood(rng) -> np.ndarray:

@@ -203,13 +203,14 @@ class TwinTable:
         path = self.cache_path(shot, spp)
         if path.exists():
             return np.load(path).astype(np.float32)
-        rgb = radiance(self, shot.dice, spp=spp, seed=self.seed, cards=shot.cards, hand=shot.hand, props=shot.props)
+        kept = radiance(self, shot.dice, spp=spp, seed=self.seed, cards=shot.cards, hand=shot.hand,
+                        props=shot.props).astype(np.float16)
         path.parent.mkdir(parents=True, exist_ok=True)
         part = path.with_suffix(f".{os.getpid()}.part")
         with open(part, "wb") as f:
-            np.save(f, rgb.astype(np.float16))
+            np.save(f, kept)
         os.replace(part, path)  # whole or not at all: another run may be reading the cache
-        return rgb.astype(np.float16).astype(np.float32)  # as the cache gives it: a first read is every read
+        return kept.astype(np.float32)  # as the cache gives it: a first read is every read
 
     def floor_mask(self) -> np.ndarray:
         """The box floor in the frame (H x W bool): where the camera meters."""
@@ -237,16 +238,24 @@ class TwinTable:
 def _face_texture(face: str, body: tuple, frog_items: tuple) -> np.ndarray:
     """A die face's print (linear RGB, TEXTURE px): violet, a frog in one or two colours, the edge
     rounded off (darker towards the rim, as the bevel turns from the light)."""
-    from rig.twin.optics import to_linear
     from rig.vision.render_sprites import paint_frog
 
     n = TEXTURE
     img = np.empty((n, n, 3), np.float32)
     img[:] = body
     paint_frog(img, face, dict(frog_items))
+    return bevelled(img, 0.55)
+
+
+def bevelled(img: np.ndarray, rim: float) -> np.ndarray:
+    """A face's print (sRGB float, square) as a linear RGB texture, its edge rounded off: darker towards the
+    rim (``rim`` of the face's light at the very edge), as the bevel turns from the light."""
+    from rig.twin.optics import to_linear
+
+    n = img.shape[0]
     yy, xx = np.mgrid[0:n, 0:n]
     edge = np.minimum.reduce([xx, yy, n - 1 - xx, n - 1 - yy]).astype(np.float32) / n
-    img *= (0.55 + 0.45 * np.clip(edge / 0.07, 0, 1))[..., None]
+    img = img * (rim + (1 - rim) * np.clip(edge / 0.07, 0, 1))[..., None]
     return to_linear(np.clip(img, 0, 255).astype(np.uint8))
 
 
