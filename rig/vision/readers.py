@@ -79,9 +79,7 @@ class DieSize:
         """Whether ``reading`` (made at the learned size) fits it: sure dice whose size is within
         :data:`DRIFT` of the learned one. No dice never fits: a tray read as empty at a size learned wrong
         (or the camera moved) would stay empty, said ``ok``; the pyramid confirms it (or finds the dice)."""
-        if not reading.dice:
-            return False
-        if reading.status != "ok":
+        if not reading.dice or reading.status != "ok":
             return False
         sides = sorted(max(d.box[2], d.box[3]) for d in reading.dice)
         ratio = LEARN_SCALE * float(sides[len(sides) // 2]) / self.die_px
