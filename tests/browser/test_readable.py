@@ -252,9 +252,12 @@ def test_the_referee_opens_on_the_last_played_turn_and_its_tabs_stay_put(browser
         notice = page.locator("#notices .notice.violation")
         expect(notice).to_have_count(1)
         expect(page.locator("#notices .notice")).to_have_count(1)
-        assert notice.evaluate("e => e.scrollWidth > e.clientWidth")  # cut
+        # cut (waited for: the notice is drawn again with each state, and its width settles with the layout)
+        page.wait_for_function("() => { const e = document.querySelector('#notices .notice.violation');"
+                               " return e && e.scrollWidth > e.clientWidth; }")
         page.locator("#notices-more").click()
-        assert notice.evaluate("e => e.scrollWidth <= e.clientWidth + 1")  # whole
+        page.wait_for_function("() => { const e = document.querySelector('#notices .notice.violation');"
+                               " return e && e.scrollWidth <= e.clientWidth + 1; }")  # whole
     finally:
         context.close()
 
