@@ -234,6 +234,19 @@ def check_database(ctx: Context) -> Check:
                              f"schema {facts.get('schema_version')}, integrity ok")
 
 
+def check_die_sizes(ctx: Context) -> Check:
+    """The pip dice's sizes ``rig run`` learned on this table and keeps (:mod:`rig.vision.kept_size`)."""
+    name = "dice sizes"
+    from rig.vision.kept_size import FILE_NAME, list_kept
+
+    path = _data_dir(ctx) / FILE_NAME
+    kept = list_kept(path) if path.exists() else []
+    if not kept:
+        return Check(name, NA, "none kept yet (a pip game learns its dice's size from the first sure roll)")
+    return Check(name, PASS, f"{path}: " + "; ".join(kept) + " (relearned when the dice no longer fit; "
+                 "delete the file to learn them afresh)")
+
+
 #: the checks, in the order they run: the profile's exposure and white balance lock the camera,
 #: whose frame the light check reads
 CHECKS: tuple[Callable[[Context], Check], ...] = (
@@ -251,6 +264,7 @@ CHECKS: tuple[Callable[[Context], Check], ...] = (
     check_inputs_idle,
     check_data_dir,
     check_database,
+    check_die_sizes,
 )
 
 

@@ -148,8 +148,9 @@ class Game:
         """``rig read``'s extra lines for one frame's reading (default: none)."""
         return []
 
-    def reader(self, *, profile: Any = None, params: Any = None) -> Callable[[Any], Any]:
-        """The read function for this game's dice (a frame → a reading)."""
+    def reader(self, *, profile: Any = None, params: Any = None, kept: Any = None) -> Callable[[Any], Any]:
+        """The read function for this game's dice (a frame → a reading). ``kept``: where a pip game keeps the
+        dice's size learned on this table between runs (:class:`rig.vision.kept_size.KeptDieSize`)."""
         raise NotImplementedError(f"{self.name}: no dice reader")
 
     def virtual_dice(self) -> Any:

@@ -74,6 +74,10 @@ def test_lego_and_banana_read_their_dice(config, tmp_path):
         values = dict(f.split(":") for f in faces)
         assert state["outcome"]["outcome"]["white_start"] == int(values["white"])
         assert state["outcome"]["outcome"]["black_start"] == int(values["black"])
+    from rig.vision.kept_size import FILE_NAME, list_kept
+
+    (kept,) = list_kept(tmp_path / FILE_NAME)  # the dice's size learned from the first sure roll, for the next run
+    assert kept.startswith(f"banana, table {rig.profile_name}, ")
 
 
 @pytest.mark.parametrize("game, players", [("lego", ["Ada", "Ben"]), ("banana", ["Ada", "Ben"]),

@@ -351,7 +351,10 @@ class Rig(Notices, Seats):
         """Read a frame with the current game's dice reader (and the current calibration profile)."""
         reader = self._reader
         if reader is None:
-            reader = self._reader = self.game.reader(profile=self.profile)
+            from rig.vision.kept_size import FILE_NAME, KeptDieSize
+
+            kept = KeptDieSize(self.data_dir / FILE_NAME, self.game_name, self.profile_name or "")
+            reader = self._reader = self.game.reader(profile=self.profile, kept=kept)
         reading = reader(frame)
         self._watch_light(getattr(reading, "light", None))
         return reading

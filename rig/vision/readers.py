@@ -47,7 +47,9 @@ class DieSize:
     per frame at that size instead of on its pyramid (:meth:`rig.vision.dicenet.DiceNet.level`). A size
     set in the parameters (``[anydie] die_px``, ``rig read --die-px``) is kept and never relearned.
     :meth:`read` checks every frame read at a learned size (:data:`DRIFT`) and reads it again on the
-    pyramid when it does not fit, relearning from that reading.
+    pyramid when it does not fit, relearning from that reading. ``kept``: where the size is kept between
+    runs (:class:`rig.vision.kept_size.KeptDieSize`): read at the size kept for a frame's size from its first
+    frame on, and each size learned kept.
 
     >>> from rig.vision.pips import PipParams
     >>> size = DieSize(PipParams(), 2)
@@ -55,15 +57,24 @@ class DieSize:
     (0.0, 0.0)
     """
 
-    def __init__(self, params: Any, count: int | None) -> None:
-        self.params, self.count = params, count
+    def __init__(self, params: Any, count: int | None, *, kept: Any = None) -> None:
+        self.params, self.count, self.kept = params, count, kept
         self.fixed = params.anydie.die_px > 0
         self.pyramid = replace(params, anydie=replace(params.anydie, die_px=0.0))
         self.used = 0.0  # the size the last frame was read at (0: on the pyramid)
+        self.shape: tuple[int, ...] = ()  # the frames' size (rows, columns): a size kept is per frame size
+
+    def _frame_size(self, frame: Any) -> None:
+        shape = tuple(getattr(frame, "shape", ())[:2])
+        if self.kept is None or self.fixed or shape == self.shape:
+            return
+        self.shape = shape
+        self.params = replace(self.pyramid, anydie=replace(self.pyramid.anydie, die_px=self.kept.get(shape)))
 
     def read(self, frame: Any, read: Any) -> Any:
         """``read(frame, params)`` at the size known, else (or when the reading does not fit it: not sure,
         or dice of another size, :data:`DRIFT`) on the pyramid, learning from it; returns the reading."""
+        self._frame_size(frame)
         self.used = self.die_px
         if self.used > 0:
             reading = read(frame, self.params)
@@ -97,4 +108,6 @@ class DieSize:
             return reading
         sides = sorted(max(d.box[2], d.box[3]) for d in reading.dice)
         self.params = replace(self.params, anydie=replace(self.params.anydie, die_px=LEARN_SCALE * float(sides[len(sides) // 2])))
+        if self.kept is not None and self.shape:
+            self.kept.put(self.shape, self.die_px)
         return reading

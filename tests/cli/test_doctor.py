@@ -431,3 +431,14 @@ def test_a_read_only_working_directory_is_named_for_lgpio():
 
     assert "LG_WD" in lgpio_workdir_problem({"GPIOZERO_PIN_FACTORY": "lgpio"}, "/no/such/folder")
     assert lgpio_workdir_problem({"GPIOZERO_PIN_FACTORY": "lgpio", "LG_WD": str(ROOT)}, "/no/such/folder") is None
+
+
+def test_the_dice_sizes_kept_are_listed(tmp_path, factory):
+    from rig.vision.kept_size import FILE_NAME, KeptDieSize
+
+    config = config_in(tmp_path, THREE)
+    sizes = doctor(config, factory=factory, only=("check_die_sizes",))["dice sizes"]
+    assert sizes.status == NA and "none kept yet" in sizes.detail
+    KeptDieSize(config.data_dir / FILE_NAME, "banana", "kitchen").put((960, 1280), 61.0)
+    sizes = doctor(config, factory=factory, only=("check_die_sizes",))["dice sizes"]
+    assert sizes.status == PASS and "banana, table kitchen, 1280x960: 61 px" in sizes.detail

@@ -43,11 +43,11 @@ class Banana(Game):
 
         return BananaDice()
 
-    def reader(self, *, profile: Any = None, params: Any = None):
+    def reader(self, *, profile: Any = None, params: Any = None, kept: Any = None):
         from rig.games.banana.reader import read_start_roll
         from rig.vision.readers import DieSize, empty_is_sure, pip_params
 
-        size = DieSize(pip_params(params), self.dice)  # the dice's size, learned from the first sure roll
+        size = DieSize(pip_params(params), self.dice, kept=kept)  # the dice's size, learned from the first sure roll
         return lambda frame: empty_is_sure(size.read(frame, read_start_roll))
 
 

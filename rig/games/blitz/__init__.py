@@ -53,7 +53,7 @@ class Blitz(Game):
 
         return BlitzDice()
 
-    def reader(self, *, profile: Any = None, params: Any = None):
+    def reader(self, *, profile: Any = None, params: Any = None, kept: Any = None):
         from rig.games.blitz.reader import read_blitz
         from rig.vision.readers import empty_is_sure, pip_params
 

@@ -65,7 +65,7 @@ class Frogs(Game):
 
         return DiceFairness.of(faces)
 
-    def reader(self, *, profile: Any = None, params: Any = None):
+    def reader(self, *, profile: Any = None, params: Any = None, kept: Any = None):
         from rig.games.frogs.reader import reader
 
         return reader(profile)

@@ -38,7 +38,7 @@ class Lego(Game):
 
         return LegoDice()
 
-    def reader(self, *, profile: Any = None, params: Any = None):
+    def reader(self, *, profile: Any = None, params: Any = None, kept: Any = None):
         from rig.games.lego.reader import read_lego
         from rig.vision.readers import pip_params
 

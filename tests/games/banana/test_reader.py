@@ -90,3 +90,26 @@ def test_the_registry_reader_learns_the_dice_size_from_the_first_sure_roll(monke
     reading = read(frame)
     assert len(calls) == 1 and 50 < calls[0] < 110  # one pass at the learned size (the rendered dice are ~80 px)
     assert sorted(d.face for d in reading.dice) == sorted([f"white:{truth['white']}", f"black:{truth['black']}"])
+
+
+def test_the_dice_size_learned_is_kept_for_the_next_run(monkeypatch, tmp_path):
+    """A restarted rig reads at the size the last run learned on this table, from its first frame."""
+    from rig.vision.dicenet import DiceNet
+    from rig.vision.kept_size import FILE_NAME, KeptDieSize
+
+    calls = []
+    real_heat = DiceNet.heat
+    monkeypatch.setattr(DiceNet, "heat", lambda self, frame, die_px=0.0: calls.append(die_px) or real_heat(self, frame, die_px))
+    kept = KeptDieSize(tmp_path / FILE_NAME, "banana", "kitchen")
+    first, _ = render_start_roll(2)
+    assert registry.get("banana").reader(kept=kept)(first).status == "ok"
+    learned = kept.get(first.shape)
+    assert 50 < learned < 110
+    calls.clear()
+    frame, truth = render_start_roll(6)
+    reading = registry.get("banana").reader(kept=KeptDieSize(tmp_path / FILE_NAME, "banana", "kitchen"))(frame)
+    assert calls == [learned]  # one pass at the kept size, no pyramid
+    assert sorted(d.face for d in reading.dice) == sorted([f"white:{truth['white']}", f"black:{truth['black']}"])
+    calls.clear()
+    registry.get("banana").reader(kept=KeptDieSize(tmp_path / FILE_NAME, "banana", "attic"))(frame)
+    assert len(calls) > 1  # another table (profile): nothing kept, the pyramid
