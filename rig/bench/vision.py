@@ -41,7 +41,8 @@ def add_arguments(parser) -> None:
                         "pip install -e '.[twin]'): calibrated once per table, thrown turns, lamp drift; "
                         "--tables/--first-table/--turns as for --unseen (renders cached in ~/.cache/rig/twin); with --game pips: "
                         "pip dice on twin tables of their own (rig.twin.pip_table), --turns throws each")
-    parser.add_argument("--spp", type=int, default=8, help="--twin: path-tracing samples per pixel (default 8)")
+    parser.add_argument("--spp", type=int, default=None,
+                        help="--twin: path-tracing samples per pixel (default 8; --game pips: 16, its dice's pips are small)")
     parser.add_argument("--show", metavar="DIR", default=None,
                         help="--twin: write each table's first turns with the reading drawn on into DIR")
     parser.add_argument("--tables", type=int, default=12, help="--unseen: how many tables (default 12)")
@@ -109,6 +110,8 @@ def run(args) -> int:
         args.first_table = 9000 if on_pip_twin else 1000
     if getattr(args, "turns", 0) is None:
         args.turns = 2 if on_pip_twin else 24
+    if getattr(args, "spp", 0) is None:
+        args.spp = 16 if on_pip_twin else 8
     if on_pip_twin:
         from rig.bench import pip_twin
 

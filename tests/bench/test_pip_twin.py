@@ -33,4 +33,4 @@ def test_the_bench_refuses_nothing_to_read_with_a_clear_message(capsys):
 
     assert main(["bench", "vision", "--game", "pips", "--twin", "--tables", "0"]) == 2
     err = capsys.readouterr().err
-    assert "--tables, --turns and --spp must be at least 1, not 0, 2, 8" in err and "Traceback" not in err
+    assert "--tables, --turns and --spp must be at least 1, not 0, 2, 16" in err and "Traceback" not in err
