@@ -84,8 +84,8 @@ def tolerable(error: str, words: list[str]) -> bool:
     required = re.search(r"the following arguments are required: (.*)", error)
     if required:
         return not any(name.startswith("-") for name in required.group(1).split(", "))
-    value = re.search(r"(invalid \w+ value|invalid choice): '([^']*)'", error)
-    return bool(value and is_placeholder(value.group(2)))
+    value = re.search(r"(?:(?:invalid \w+ value|invalid choice):|expected [^']*, got) '([^']*)'", error)
+    return bool(value and is_placeholder(value.group(1)))
 
 
 def check_words(words: list[str], tmp_path: Path, where: str, text: str) -> None:

@@ -24,6 +24,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from rig import argtypes
+
 PLAYERS = ("Ada", "Ben", "Cleo", "Dev")
 FACES = ("blue", "pink", "yellow", "blank", "pink+blue", "yellow+pink", "blue+yellow")
 CARDS = ("blue", "pink", "yellow", "blank", "gray", "purple")
@@ -31,9 +33,9 @@ S = 1_000_000
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--kills", type=int, default=250, help="SIGKILLs to land (default 250)")
-    parser.add_argument("--steps", type=int, default=600, help="inputs in the script (default 600)")
-    parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument("--kills", type=argtypes.count, default=250, help="SIGKILLs to land (default 250)")
+    parser.add_argument("--steps", type=argtypes.count, default=600, help="inputs in the script (default 600)")
+    parser.add_argument("--seed", type=argtypes.seed, default=16)
 
 
 def script(seed: int, steps: int) -> list[tuple]:

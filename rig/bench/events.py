@@ -16,9 +16,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from rig import argtypes
+
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--count", type=int, default=500, metavar="N", help="events per measurement (default 500)")
+    parser.add_argument("--count", type=argtypes.count, default=500, metavar="N", help="events per measurement (default 500)")
     parser.add_argument("--dir", type=Path, metavar="DIR",
                         help="folder for the throw-away log (default: the data folder, else the temp folder)")
 

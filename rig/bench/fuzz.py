@@ -27,6 +27,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Iterator
 
+from rig import argtypes
 from rig.bench.hostile import (  # noqa: F401 - moved (issue 29); the old import path works
     PIN, POSTS, GETS, NAMES, QUERY_NAMES, Raw, HOSTILE, CORPUS_BODIES, CORPUS_SEGMENTS, CORPUS_HEADERS, value,
     dumps, event_body, body_bytes, not_utf8, requests,
@@ -34,9 +35,9 @@ from rig.bench.hostile import (  # noqa: F401 - moved (issue 29); the old import
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--requests", type=int, default=10_000, help="fuzzed HTTP requests (default 10000)")
-    parser.add_argument("--cli", type=int, default=1_000, help="fuzzed inputs per command (default 1000)")
-    parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument("--requests", type=argtypes.amount, default=10_000, help="fuzzed HTTP requests (default 10000)")
+    parser.add_argument("--cli", type=argtypes.amount, default=1_000, help="fuzzed inputs per command (default 1000)")
+    parser.add_argument("--seed", type=argtypes.seed, default=16)
 
 
 # -- HTTP ----------------------------------------------------------------------------------------

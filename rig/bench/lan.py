@@ -20,10 +20,12 @@ import tempfile
 import time
 import urllib.request
 
+from rig import argtypes
+
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--connections", type=int, default=2000, help="LAN connections to open (default 2000)")
-    parser.add_argument("--streams", type=int, default=200, help="of them, live streams (default 200)")
+    parser.add_argument("--connections", type=argtypes.count, default=2000, help="LAN connections to open (default 2000)")
+    parser.add_argument("--streams", type=argtypes.amount, default=200, help="of them, live streams (default 200)")
 
 
 def lan_address() -> str | None:

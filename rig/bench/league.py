@@ -22,11 +22,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from rig import argtypes
+
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--tables", type=int, default=50, metavar="N", help="simulated tables, 1-50 (default 50)")
-    parser.add_argument("--seconds", type=float, default=20.0, metavar="S", help="steady phase (default 20 s)")
-    parser.add_argument("--outage", type=float, default=60.0, metavar="S",
+    parser.add_argument("--tables", type=argtypes.count, default=50, metavar="N", help="simulated tables, 1-50 (default 50)")
+    parser.add_argument("--seconds", type=argtypes.span, default=20.0, metavar="S", help="steady phase (default 20 s)")
+    parser.add_argument("--outage", type=argtypes.span, default=60.0, metavar="S",
                         help="broker outage (default 60 s; 0 skips it)")
     parser.add_argument("--dir", type=Path, metavar="DIR", help="folder for the throw-away logs (default: temp)")
 

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
+from rig import argtypes
 from rig.errors import RigError
 from rig.bench.pip_photos import (  # noqa: F401 - moved (issue 29); the old import path works
     PROJECT_ROOT, DEFAULT_DATA, DEFAULT_COLOUR_DATA, HELD_OUT_EVERY, COLOUR_HELD_OUT_MOD, _NAME,
@@ -380,7 +381,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--colour-data", type=Path, default=None,
                         help=f"folder of the coloured dice photographs (default $RIG_COLOUR_DATA or {DEFAULT_COLOUR_DATA})")
     parser.add_argument("--params", type=Path, default=None, help="pip parameter file (default calibration/pips.toml)")
-    parser.add_argument("--rendered", type=int, default=100, metavar="N", help="rendered frames of each kind (default 100)")
+    parser.add_argument("--rendered", type=argtypes.count, default=100, metavar="N", help="rendered frames of each kind (default 100)")
     parser.add_argument("--no-find", action="store_true", help="skip finding dice without the labels")
     parser.add_argument("--scales", action="store_true",
                         help="(--game pips) the photos scaled x" + ", x".join(f"{f:g}" for f in SCALES)
@@ -388,7 +389,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--distractors", action="store_true",
                         help="(--game pips) the photos with a coin, ring, screw, knot, fingertip and card corner drawn in: "
                         "false dice reported ok")
-    parser.add_argument("--distractor-seed", type=int, default=0, help="(--distractors) the first seed drawn with (default 0)")
+    parser.add_argument("--distractor-seed", type=argtypes.seed, default=0, help="(--distractors) the first seed drawn with (default 0)")
     parser.add_argument("--distractor-seeds", type=_positive(int), default=1,
                         help="(--distractors) this many seeds from --distractor-seed (default 1)")
     parser.add_argument("--distractor-size", type=_positive(float), default=1.2, metavar="F",

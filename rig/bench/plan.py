@@ -28,19 +28,21 @@ import tempfile
 import time
 from pathlib import Path
 
+from rig import argtypes
+
 HEIGHTS = (30, 35, 40, 45, 50)
 SIZE = (1280, 960)
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--frames", type=int, default=10, help="box-in-view frames per lighting (default 10)")
+    parser.add_argument("--frames", type=argtypes.count, default=10, help="box-in-view frames per lighting (default 10)")
     parser.add_argument("--no-parts", action="store_true", help="skip building the parts")
-    parser.add_argument("--heights", type=lambda t: tuple(int(v) for v in t.split(",")), default=HEIGHTS,
+    parser.add_argument("--heights", type=argtypes.counts, default=HEIGHTS,
                         metavar="CM,CM", help="camera heights to plan and render (default 30,35,40,45,50)")
-    parser.add_argument("--twin", type=int, default=0, metavar="N",
+    parser.add_argument("--twin", type=argtypes.amount, default=0, metavar="N",
                         help="also compare the plan with N path-traced twin tables (needs the [twin] extra)")
-    parser.add_argument("--first-table", type=int, default=100, help="the first twin table's seed (default 100)")
-    parser.add_argument("--spp", type=int, default=8, help="twin samples per pixel (default 8)")
+    parser.add_argument("--first-table", type=argtypes.seed, default=100, help="the first twin table's seed (default 100)")
+    parser.add_argument("--spp", type=argtypes.count, default=8, help="twin samples per pixel (default 8)")
     parser.add_argument("--out", type=Path, default=None,
                         help="where the parts go (default: a temporary folder, removed afterwards)")
 

@@ -14,17 +14,19 @@ from __future__ import annotations
 
 import time
 
+from rig import argtypes
+
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--reveals", type=int, default=500, help="reveals to lay (default 500)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the first reveal (default 1)")
-    parser.add_argument("--frames", type=int, default=4, help="still frames the camera sees after each card (default 4)")
-    parser.add_argument("--twin", type=int, default=0, metavar="N",
+    parser.add_argument("--reveals", type=argtypes.count, default=500, help="reveals to lay (default 500)")
+    parser.add_argument("--seed", type=argtypes.seed, default=1, help="seed of the first reveal (default 1)")
+    parser.add_argument("--frames", type=argtypes.count, default=4, help="still frames the camera sees after each card (default 4)")
+    parser.add_argument("--twin", type=argtypes.amount, default=0, metavar="N",
                         help="also N reveals path-traced on the twin of the table (rig.twin, pip install -e '.[twin]'), "
                         "one per twin table from --first-table, each table calibrated with its ritual and empty box")
-    parser.add_argument("--first-table", type=int, default=100, help="--twin: seed of the first twin table (default 100)")
-    parser.add_argument("--spp", type=int, default=8, help="--twin: path-tracing samples per pixel (default 8)")
-    parser.add_argument("--per-table", type=int, default=1, help="--twin: reveals laid on each twin table (default 1)")
+    parser.add_argument("--first-table", type=argtypes.seed, default=100, help="--twin: seed of the first twin table (default 100)")
+    parser.add_argument("--spp", type=argtypes.count, default=8, help="--twin: path-tracing samples per pixel (default 8)")
+    parser.add_argument("--per-table", type=argtypes.count, default=1, help="--twin: reveals laid on each twin table (default 1)")
 
 
 def reveal_cards(rng) -> list[str]:

@@ -20,6 +20,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from rig import argtypes
+
 #: (label, arguments after ``rig``, target in seconds or None)
 COMMANDS = (
     ("rig --help", ["--help"], 0.3),
@@ -30,7 +32,7 @@ COMMANDS = (
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--repeat", type=int, default=5, metavar="N", help="measured runs per command (default 5)")
+    parser.add_argument("--repeat", type=argtypes.count, default=5, metavar="N", help="measured runs per command (default 5)")
     parser.add_argument("--no-run", action="store_true", help="leave out `rig run` to its first page")
 
 

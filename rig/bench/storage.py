@@ -29,13 +29,15 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from rig import argtypes
+
 EVENTS = 20
 TOSS = {"type": "toss", "t_us": 5, "source": "gpio", "player": "Ben"}
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--flips", type=int, default=100, help="random bit flips in the db and its -wal (default 100)")
-    parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument("--flips", type=argtypes.amount, default=100, help="random bit flips in the db and its -wal (default 100)")
+    parser.add_argument("--seed", type=argtypes.seed, default=16)
 
 
 def fingerprint(folder: Path) -> dict[str, tuple[int, str]]:

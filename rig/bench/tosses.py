@@ -28,22 +28,24 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from rig import argtypes
+
 PINS = ("GPIO17", "GPIO27", "GPIO22", "GPIO5", "GPIO6", "GPIO26", "GPIO23", "GPIO24")
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--bursts", type=int, default=100, help="bursts of presses (default 100)")
+    parser.add_argument("--bursts", type=argtypes.count, default=100, help="bursts of presses (default 100)")
     parser.add_argument("--players", type=int, default=8, choices=range(2, 9), metavar="N",
                         help="players, 2-8 (default 8)")
-    parser.add_argument("--lockout-ms", type=float, default=30.0, help="bounce lockout (default 30)")
-    parser.add_argument("--order-window-ms", type=float, default=5.0, help="order window (default 5)")
-    parser.add_argument("--min-press-ms", type=float, default=None,
+    parser.add_argument("--lockout-ms", type=argtypes.span, default=30.0, help="bounce lockout (default 30)")
+    parser.add_argument("--order-window-ms", type=argtypes.span, default=5.0, help="order window (default 5)")
+    parser.add_argument("--min-press-ms", type=argtypes.span, default=None,
                         help="glitch filter: minimum press time (default: 3, or 60%% of the order window)")
-    parser.add_argument("--glitches", type=float, default=0.3,
+    parser.add_argument("--glitches", type=argtypes.share, default=0.3,
                         help="share of players given a 1 µs glitch spike per burst (default 0.3)")
-    parser.add_argument("--jitter-us", type=float, default=1000.0,
+    parser.add_argument("--jitter-us", type=argtypes.span, default=1000.0,
                         help="how late an edge may reach Python, shuffling inputs close in time (default 1000)")
-    parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    parser.add_argument("--seed", type=argtypes.seed, default=1, help="random seed (default 1)")
 
 
 @dataclass

@@ -19,6 +19,8 @@ from __future__ import annotations
 import statistics
 import time
 
+from rig import argtypes
+
 
 def add_arguments(parser) -> None:
     from rig import registry
@@ -29,10 +31,10 @@ def add_arguments(parser) -> None:
                         help="whose dice reader: " + ", ".join(g.name for g in games)
                         + f" (default {registry.DEFAULT}); pips: the colour-agnostic pip reader")
     pips.add_arguments(parser)
-    parser.add_argument("--frames", type=int, default=250, help="test frames per lighting condition (default 250)")
+    parser.add_argument("--frames", type=argtypes.count, default=250, help="test frames per lighting condition (default 250)")
     parser.add_argument("--conditions", default="all", help="comma-separated lighting names (default all)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--timing-frames", type=int, default=40, help="frames per size for the timing (default 40)")
+    parser.add_argument("--seed", type=argtypes.seed, default=1)
+    parser.add_argument("--timing-frames", type=argtypes.count, default=40, help="frames per size for the timing (default 40)")
     parser.add_argument("--unseen", action="store_true",
                         help="the colour dice reader: tables drawn by an independent generator (rig.bench.tables), calibrated once "
                         "each, read in the same light and after exposure/white-balance drift")
@@ -41,15 +43,15 @@ def add_arguments(parser) -> None:
                         "pip install -e '.[twin]'): calibrated once per table, thrown turns, lamp drift; "
                         "--tables/--first-table/--turns as for --unseen (renders cached in ~/.cache/rig/twin); with --game pips: "
                         "pip dice on twin tables of their own (rig.twin.pip_table), --turns throws each")
-    parser.add_argument("--spp", type=int, default=None,
+    parser.add_argument("--spp", type=argtypes.count, default=None,
                         help="--twin: path-tracing samples per pixel (default 8; --game pips: 16, its dice's pips are small)")
     parser.add_argument("--show", metavar="DIR", default=None,
                         help="--twin: write each table's first turns with the reading drawn on into DIR")
-    parser.add_argument("--tables", type=int, default=12, help="--unseen: how many tables (default 12)")
-    parser.add_argument("--first-table", type=int, default=None,
+    parser.add_argument("--tables", type=argtypes.count, default=12, help="--unseen: how many tables (default 12)")
+    parser.add_argument("--first-table", type=argtypes.seed, default=None,
                         help="--unseen: seed of the first table (default 1000; seeds 0-99 are the tuning set; "
                         "--game pips --twin: 9000)")
-    parser.add_argument("--turns", type=int, default=None,
+    parser.add_argument("--turns", type=argtypes.count, default=None,
                         help="--unseen: turns per table and light (default 24; --game pips --twin: throws per table, 2)")
     parser.add_argument("--textures", metavar="DIR", default=None,
                         help="--unseen: folder with real-pip-dice/ and real-colour-dice/ photographs to cut wood and "

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
+
 from rig.bench.pip_twin import Tally
 from rig.twin.pip_table import TruePip
 
@@ -31,6 +33,8 @@ def test_the_tally_counts_silent_wrong_flags_things_that_are_no_die_and_cocked_d
 def test_the_bench_refuses_nothing_to_read_with_a_clear_message(capsys):
     from rig.cli import main
 
-    assert main(["bench", "vision", "--game", "pips", "--twin", "--tables", "0"]) == 2
+    with pytest.raises(SystemExit) as exit_:
+        main(["bench", "vision", "--game", "pips", "--twin", "--tables", "0"])
     err = capsys.readouterr().err
-    assert "--tables, --turns and --spp must be at least 1, not 0, 2, 16" in err and "Traceback" not in err
+    assert exit_.value.code == 2 and "argument --tables: expected a whole number of at least 1" in err
+    assert "Traceback" not in err

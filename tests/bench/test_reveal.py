@@ -27,9 +27,12 @@ def test_bad_arguments_are_refused_in_one_line(capsys):
 def test_twin_reveals_per_table_must_be_at_least_one(capsys):
     from rig.cli import main
 
-    assert main(["bench", "reveal", "--twin", "1", "--per-table", "0"]) == 2
+    with pytest.raises(SystemExit) as exit_:
+        main(["bench", "reveal", "--twin", "1", "--per-table", "0"])
     err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "--per-table must be at least 1" in err.replace("--reveals and ", "")
+    assert exit_.value.code == 2 and "argument --per-table: expected a whole number of at least 1" in err
+    assert main(["bench", "reveal", "--frames", "2"]) == 2  # the reveal settles on 3 still frames
+    assert "--frames at least 3" in capsys.readouterr().err
 
 
 def test_a_twin_reveal_reads_cards_as_what_changed_from_the_empty_box():

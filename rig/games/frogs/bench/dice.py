@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import random
 
+from rig import argtypes
+
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--turns", type=int, default=100, help="turns per set of rolls (6 dice each; default 100)")
-    parser.add_argument("--trials", type=int, default=200, help="seeded sets per row of the flag-rate table (default 200)")
+    parser.add_argument("--turns", type=argtypes.count, default=100, help="turns per set of rolls (6 dice each; default 100)")
+    parser.add_argument("--trials", type=argtypes.count, default=200, help="seeded sets per row of the flag-rate table (default 200)")
     parser.add_argument("--load", default="pink=1.5",
                         help="the loaded dice: FACE=WEIGHT, e.g. pink=1.5 (pink lands 1.5x as often; default)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=argtypes.seed, default=1)
 
 
 def _load(text: str) -> dict[str, float]:

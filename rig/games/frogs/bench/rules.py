@@ -6,10 +6,12 @@ import random
 import statistics
 import time
 
+from rig import argtypes
+
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--turns", type=int, default=20000, help="turns to score (default 20000)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--turns", type=argtypes.count, default=20000, help="turns to score (default 20000)")
+    parser.add_argument("--seed", type=argtypes.seed, default=1)
 
 
 def random_turns(n: int, seed: int) -> list:
