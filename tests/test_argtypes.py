@@ -41,10 +41,43 @@ def test_a_negative_number_is_refused_before_the_run(name, option, capsys):
 
 
 def test_the_types_say_what_they_want():
-    with pytest.raises(argparse.ArgumentTypeError, match="a seed"):
+    with pytest.raises(argparse.ArgumentTypeError, match="a whole number of at least 0"):
         argtypes.seed("-3")
     with pytest.raises(argparse.ArgumentTypeError, match="from 0 to 1"):
         argtypes.share("1.5")
     with pytest.raises(argparse.ArgumentTypeError, match="separated by commas"):
         argtypes.counts("30,,35")
     assert argtypes.span("0") == 0.0 and argtypes.amount("0") == 0
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["run", "--sim", "--seed", "-1"], "--seed"),  # was a traceback from numpy's generator
+    (["record", "/nonexistent/x", "--width", "-5"], "--width"),  # was a traceback ("negative dimensions")
+    (["record", "/nonexistent/x", "--fps", "-2"], "--fps"),  # recorded frames at negative times
+    (["record", "/nonexistent/x", "--height", "0"], "--height"),  # was taken as "the config's"
+    (["calibrate", "--virtual", "--out", "/nonexistent/p.toml", "--exposure-us", "-5"], "--exposure-us"),  # was written
+    (["calibrate", "--virtual", "--out", "/nonexistent/p.toml", "--analogue-gain", "0.5"], "--analogue-gain"),
+    (["calibrate", "--virtual", "--out", "/nonexistent/p.toml", "--lens-position", "-1"], "--lens-position"),
+    (["tosses", "--simulate", "--duration", "-1"], "--duration"),
+    (["tosses", "--simulate", "--seed", "-1"], "--seed"),
+])
+def test_a_command_refuses_a_number_out_of_range_before_it_runs(argv, option, capsys):
+    from rig.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and f"argument {option}: expected " in err and "Traceback" not in err
+
+
+def test_the_refusal_is_said_in_the_command_lines_language(capsys, monkeypatch):
+    from rig.cli import main
+
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    with pytest.raises(SystemExit):
+        main(["bench", "vision", "--frames", "0"])
+    err = capsys.readouterr().err
+    assert "--frames" in err and "expected" not in err and "'0'" in err

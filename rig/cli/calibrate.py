@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from rig import argtypes
 from rig.errors import RigError
 from rig.i18n import cli_gettext as _
 
@@ -26,10 +27,10 @@ def register(subparsers) -> None:
     parser.add_argument("--out", required=True, metavar="PROFILE.toml",
                         help=_("where to write the profile (an existing one is kept as PROFILE.toml.bak)"))
     parser.add_argument("--name", default="", help=_("a name for the profile"))
-    parser.add_argument("--exposure-us", type=int, help=_("the locked exposure time used for the frames (µs)"))
-    parser.add_argument("--analogue-gain", type=float, help=_("the locked analogue gain used for the frames"))
+    parser.add_argument("--exposure-us", type=argtypes.count, help=_("the locked exposure time used for the frames (µs)"))
+    parser.add_argument("--analogue-gain", type=argtypes.between(float, 1.0), help=_("the locked analogue gain used for the frames"))
     parser.add_argument("--colour-gains", metavar="RED,BLUE", help=_("the locked white-balance gains used"))
-    parser.add_argument("--lens-position", type=float, metavar="DIOPTRES",
+    parser.add_argument("--lens-position", type=argtypes.span, metavar="DIOPTRES",
                         help=_("the Camera Module 3 lens position used (1 / metres)"))
     parser.add_argument("--virtual", metavar="LIGHTING", nargs="?", const="neutral",
                         help=_("calibrate on the virtual table under LIGHTING (default neutral) instead of images"))

@@ -13,6 +13,7 @@ import re
 import time
 from pathlib import Path
 
+from rig import argtypes
 from rig.config import CONFIG_DEFAULT_HELP
 from rig.errors import RigError
 from rig.i18n import cli_gettext as _
@@ -36,9 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     stop.add_argument("--seconds", type=float, help=_("stop after this many seconds of camera time"))
     parser.add_argument("--every", type=int, default=1, metavar="N", help=_("save every N-th frame (default 1)"))
     parser.add_argument("--format", choices=("png", "jpg"), default="png", help=_("image format (default png)"))
-    parser.add_argument("--width", type=int, help=_("frame width (default: the config's)"))
-    parser.add_argument("--height", type=int, help=_("frame height (default: the config's)"))
-    parser.add_argument("--fps", type=float, help=_("frame rate (default: the config's)"))
+    parser.add_argument("--width", type=argtypes.between(int, 160, 4608), help=_("frame width (default: the config's)"))
+    parser.add_argument("--height", type=argtypes.between(int, 120, 3456), help=_("frame height (default: the config's)"))
+    parser.add_argument("--fps", type=argtypes.between(float, 1, 120), help=_("frame rate (default: the config's)"))
     parser.add_argument("--demo", action="store_true",
                         help=_("with the virtual camera: play one turn (three rolls of two dice) while recording"))
     parser.add_argument("--track", action="store_true",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rig import argtypes
 from rig.config import CONFIG_DEFAULT_HELP
 from rig.i18n import cli_gettext as _
 
@@ -44,7 +45,7 @@ def register(subparsers) -> None:
     parser.add_argument("--data-dir", type=Path, metavar="DIR",
                         help=_("where the game database lives (default: data_dir in the config, else "
                         "$XDG_DATA_HOME/rig, i.e. ~/.local/share/rig; /var/lib/rig under systemd)"))
-    parser.add_argument("--seed", type=int, default=None, help=_("seed of the simulated table (simulation mode)"))
+    parser.add_argument("--seed", type=argtypes.seed, default=None, help=_("seed of the simulated table (simulation mode)"))
     parser.add_argument("--host-name", action="append", default=[], metavar="NAME",
                         help=_("a host name the page is opened by, besides IP addresses, localhost, this machine's "
                         "name and NAME.local (others are refused: DNS rebinding); repeatable"))

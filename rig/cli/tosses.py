@@ -15,6 +15,8 @@ import sys
 import threading
 import time
 from pathlib import Path
+
+from rig import argtypes
 from rig.i18n import cli_gettext as _
 
 
@@ -56,11 +58,11 @@ def register(subparsers) -> None:
     parser.add_argument("--stuck-after-s", type=float, metavar="S",
                         help=_("report an input active this long as stuck (default: config, else 10)"))
     parser.add_argument("--count", type=int, metavar="N", help=_("stop after N tosses (with --simulate: press N times)"))
-    parser.add_argument("--duration", type=float, metavar="S", help=_("stop after S seconds"))
+    parser.add_argument("--duration", type=argtypes.between(float, 0.001), metavar="S", help=_("stop after S seconds"))
     parser.add_argument("--simulate", action="store_true",
                         help=_("press simulated (mock) pins: two rounds of every player, or --count presses; "
                              "no GPIO and no config needed"))
-    parser.add_argument("--seed", type=int, default=1, help=_("seed of the simulated presses (default 1)"))
+    parser.add_argument("--seed", type=argtypes.seed, default=1, help=_("seed of the simulated presses (default 1)"))
     parser.add_argument("--calibrate-jitter", action="store_true",
                         help=_("measure how far apart the inputs timestamp one edge and suggest [tosses] tie_window_us "
                              "(needs --drive PIN wired to every input, or --simulate on mock pins)"))
