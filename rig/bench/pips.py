@@ -381,7 +381,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--colour-data", type=Path, default=None,
                         help=f"folder of the coloured dice photographs (default $RIG_COLOUR_DATA or {DEFAULT_COLOUR_DATA})")
     parser.add_argument("--params", type=Path, default=None, help="pip parameter file (default calibration/pips.toml)")
-    parser.add_argument("--rendered", type=argtypes.count, default=100, metavar="N", help="rendered frames of each kind (default 100)")
+    parser.add_argument("--rendered", type=argtypes.amount, default=100, metavar="N", help="rendered frames of each kind (default 100)")
     parser.add_argument("--no-find", action="store_true", help="skip finding dice without the labels")
     parser.add_argument("--scales", action="store_true",
                         help="(--game pips) the photos scaled x" + ", x".join(f"{f:g}" for f in SCALES)
