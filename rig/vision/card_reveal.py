@@ -21,6 +21,8 @@ class CardReading:
     corners: tuple[tuple[float, float], ...] | None = None
     #: the box (x, y, w, h px) of the whole card or pile it was read on, when nothing else (a hand) touched it
     pile: tuple[int, int, int, int] | None = None
+    #: read beside an arm reaching in (or its shade): part of the card may lie under it, its outline cut short
+    hidden: bool = False
 
     def to_dict(self) -> dict:
         return {"card": self.card, "confidence": round(self.confidence, 3), "status": self.status,
@@ -129,6 +131,8 @@ class _Lying:
     reading: CardReading
     outline: np.ndarray
     touched: bool = False
+    #: read beside an arm, part of it perhaps under the arm or its shade, since it settled: it stays touched
+    shaded: bool = False
 
 
 class CardReveal:
@@ -163,6 +167,7 @@ class CardReveal:
         self._lying: list[_Lying] = []
         self._candidate: list[CardReading] | None = None
         self._hands = False
+        self._partial = False  # a part of a card beside an arm in view, of none known to lie there
         self._before: tuple | None = None  # the candidate before one odd frame: (cards, frames still)
         self._count = 0
         self._done = False  # the candidate has settled (once)
@@ -179,7 +184,7 @@ class CardReveal:
 
     # -- the stream --------------------------------------------------------------------------
     def feed(self, view: CardView | CardReading) -> list[str]:
-        view = _as_view(view)
+        view = self._unhide(_as_view(view))
         if view.clear:  # the box bottom alone: whatever lay there is gone, the next card is new
             self._lying, self._candidate, self._count, self._glimpsed, self._arriving = [], None, 0, [], {}
             self._before = None
@@ -191,7 +196,7 @@ class CardReveal:
                     return self._book([("ask", _UNREAD)])
             return []
         # a hand over a box where no card lies (none known, none in view)
-        self._empty_hand = 1 if not view.cards and not self._lying else 0
+        self._empty_hand = 1 if not view.cards and not self._lying and not self._partial else 0
         if self._empty_hand and self._hand_stays(view.hands):  # it moved, then stays, and no card shows
             self._empty_hand = 0
             return self._book([("ask", _UNREAD)])
@@ -256,6 +261,27 @@ class CardReveal:
         return [card for k, w in self._held for card in ((str(w),) if k == "book" else w.yes[:1])]
 
     # -- inside --------------------------------------------------------------------------------
+    def _unhide(self, view: CardView) -> CardView:
+        """A card read beside an arm reaching in (part of it may lie under the arm or its shade) that lies within a
+        card known to lie there, of its colour, is that card: it keeps the place it was seen in before (the shade's
+        edge cuts its outline differently from frame to frame), and counts as touched (something is over it). One
+        that is none of them is something in view, not yet a card: it counts once it is seen whole."""
+        self._partial = False
+        if not any(c.hidden for c in view.cards):
+            return view
+        cards = []
+        for c in view.cards:
+            k = next((k for k in self._lying if c.hidden and k.reading.card == c.card and c.outline() is not None
+                      and _within(c.outline(), k.outline, self.moved)), None)
+            if k is not None:
+                k.touched = k.shaded = True
+                cards.append(k.reading)
+            elif c.hidden:
+                self._partial = True  # (a card may lie there: the arm waiting is not over an empty box)
+            else:
+                cards.append(c)
+        return CardView(tuple(cards), view.hands, view.size)
+
     def _touch(self, view: CardView) -> None:
         for lying in self._lying:
             if lying.touched:
@@ -349,6 +375,7 @@ class CardReveal:
         # (its outline never lay still: an icon splitting its field, a hand beside it): laid, not yet counted
         lost = sorted(c for c in landed if self._arriving[c] >= 2 and c not in {k.card for k in cards})
         self._arriving = {}
+        kept: dict[int, _Lying] = {}  # cards that lie as before, settled now with a hand in view: as seen before it
         for card in sorted(cards, key=lambda c: (c.box[1], c.box[0]) if c.box else (0, 0)):
             outline = card.outline()
             same = [(edge_shift(k.outline, outline), k) for k in self._lying if k.reading.card == card.card]
@@ -360,16 +387,21 @@ class CardReveal:
             regrown = (match is not None and match.touched and not self._hands and None not in (match.reading.pile, card.pile)
                        and not _same_box(match.reading.pile, card.pile))
             if match is not None and d > self.same and not match.touched and _same_pile(match.reading, card):
+                kept[id(card)] = match
                 continue  # nothing came near it and its blob lies as it did: the same card, its corners read apart
             if match is not None and d <= self.same:
                 if match.touched and (card.card in landed or regrown):  # a card came: on this one?
                     events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
+                else:
+                    kept[id(card)] = match
                 continue  # the same card, where it lay
             if match is not None and d <= self.moved:
                 if match.touched and (card.card in landed or regrown):  # seen coming in, or the pile grew: laid on it
                     events.append(("book", card.card))
                 elif match.touched:
                     events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
+                else:
+                    kept[id(card)] = match
                 continue  # untouched: the same card, its edges read a little apart
             if under and not any(k.touched for k in under):
                 events.append(("ask", Question(f"was a {card.card} card laid just now?", (card.card,))))
@@ -380,7 +412,11 @@ class CardReveal:
             c.card == k.reading.card and (edge_shift(k.outline, c.outline()) <= 2 * self.moved or _same_pile(k.reading, c))
             for c in cards)
             and not any(_covers(c.outline(), k.outline) for c in cards)]
-        self._lying = [_Lying(c, c.outline()) for c in cards] + hidden
+        # a hand in view (or its shade) may join a card's outline: a card that lies as before keeps the outline it
+        # was seen with before (else a shade's edge read as its pile's would make it a pile that grew, later)
+        self._lying = [_Lying(kept[id(c)].reading, kept[id(c)].outline, kept[id(c)].shaded, kept[id(c)].shaded)
+                       if self._hands and id(c) in kept
+                       else _Lying(c, c.outline()) for c in cards] + hidden
         unseen = unseen or lost
         if len(events) > 1:  # several new cards at once: their order was not seen
             cards_ = tuple(str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events)
@@ -433,6 +469,12 @@ def _covering(card: tuple[int, int, int, int] | None, blob: tuple[int, int, int,
     w = min(card[0] + card[2], blob[0] + blob[2]) - max(card[0], blob[0])
     h = min(card[1] + card[3], blob[1] + blob[3]) - max(card[1], blob[1])
     return w > 0 and h > 0 and w * h >= card[2] * card[3] / 3
+
+
+def _within(inner: np.ndarray, outer: np.ndarray, tol: float) -> bool:
+    """Whether every corner of outline ``inner`` lies inside ``outer`` or within ``tol`` of its long side of it."""
+    poly, slack = outer.reshape(-1, 1, 2), tol * _long_side(outer)
+    return all(cv2.pointPolygonTest(poly, (float(x), float(y)), True) >= -slack for x, y in inner)
 
 
 def _covers(top: np.ndarray, below: np.ndarray) -> bool:
