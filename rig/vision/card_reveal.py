@@ -8,6 +8,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from rig.vision.card_places import (_card_of, _covering, _covers, _one_place, _overlap, _same_box, _same_pile, _same_place, _within,
+                                    edge_shift)
+
+
 @dataclass(frozen=True)
 class CardReading:
     """The card in view (``None``: no card), how sure, and where (x, y, w, h px)."""
@@ -59,48 +63,15 @@ class CardView:
         return not self.cards and not self.hands
 
 
-def edge_shift(a: np.ndarray, b: np.ndarray) -> float:
-    """How far the edges of card outline ``b`` lie from those of ``a``: the largest corner shift, as a
-    share of ``a``'s long side (0: the same edges; a card laid on top of another is rarely under 0.05).
-
-    >>> a = np.array([(0, 0), (100, 0), (100, 140), (0, 140)], np.float32)
-    >>> round(edge_shift(a, a + (7, 0)), 3)
-    0.05
-    """
-    d = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
-    shift = max(float(d.min(axis=1).max()), float(d.min(axis=0).max()))
-    long_side = _long_side(a)
-    return shift / long_side
 
 
-def _long_side(outline: np.ndarray) -> float:
-    return max(float(np.linalg.norm(outline[0] - outline[1])), float(np.linalg.norm(outline[1] - outline[2])), 1.0)
 
 
-def _same_box(a: tuple[int, int, int, int] | None, b: tuple[int, int, int, int] | None) -> bool:
-    """Whether two boxes of a blob are one that has not moved (every side within 6 px; no box: not known to differ)."""
-    if a is None or b is None:
-        return True
-    return max(abs(x - y) for x, y in zip(a, b)) <= 6
 
 
-def _same_pile(a: CardReading, b: CardReading) -> bool:
-    """Whether two readings are one card (or pile) that has not moved by what changed from the empty box: the
-    same colour on the same whole blob, every side within 3 % of its long side — whatever the field's corners
-    read (a field in a wall's shade frays, its corners a few px apart, or far, in every frame)."""
-    if a.card != b.card or a.pile is None or b.pile is None:
-        return False
-    return max(abs(x - y) for x, y in zip(a.pile, b.pile)) <= max(4.0, PILE_STILL * max(a.pile[2], a.pile[3]))
 
 
-#: a blob that has not moved: its sides within this share of its long side
-PILE_STILL = 0.03
 
-
-def _overlap(a: tuple[int, int, int, int] | None, b: tuple[int, int, int, int] | None) -> bool:
-    if a is None or b is None:
-        return True  # somewhere in view: it may touch anything
-    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
 @dataclass(frozen=True)
@@ -131,8 +102,6 @@ class _Lying:
     reading: CardReading
     outline: np.ndarray
     touched: bool = False
-    #: read beside an arm, part of it perhaps under the arm or its shade, since it settled: it stays touched
-    shaded: bool = False
 
 
 class CardReveal:
@@ -167,7 +136,7 @@ class CardReveal:
         self._lying: list[_Lying] = []
         self._candidate: list[CardReading] | None = None
         self._hands = False
-        self._partial = False  # a part of a card beside an arm in view, of none known to lie there
+        self._parts: list[list] = []  # the parts of cards beside an arm, of none known to lie there: [reading, frames]
         self._before: tuple | None = None  # the candidate before one odd frame: (cards, frames still)
         self._count = 0
         self._done = False  # the candidate has settled (once)
@@ -185,6 +154,8 @@ class CardReveal:
     # -- the stream --------------------------------------------------------------------------
     def feed(self, view: CardView | CardReading) -> list[str]:
         view = self._unhide(_as_view(view))
+        if any(p[1] == self.settle for p in self._parts):
+            return self._part_lies()
         if view.clear:  # the box bottom alone: whatever lay there is gone, the next card is new
             self._lying, self._candidate, self._count, self._glimpsed, self._arriving = [], None, 0, [], {}
             self._before = None
@@ -196,7 +167,7 @@ class CardReveal:
                     return self._book([("ask", _UNREAD)])
             return []
         # a hand over a box where no card lies (none known, none in view)
-        self._empty_hand = 1 if not view.cards and not self._lying and not self._partial else 0
+        self._empty_hand = 1 if not view.cards and not self._lying and not self._parts else 0
         if self._empty_hand and self._hand_stays(view.hands):  # it moved, then stays, and no card shows
             self._empty_hand = 0
             return self._book([("ask", _UNREAD)])
@@ -264,23 +235,32 @@ class CardReveal:
     def _unhide(self, view: CardView) -> CardView:
         """A card read beside an arm reaching in (part of it may lie under the arm or its shade) that lies within a
         card known to lie there, of its colour, is that card: it keeps the place it was seen in before (the shade's
-        edge cuts its outline differently from frame to frame), and counts as touched (something is over it). One
-        that is none of them is something in view, not yet a card: it counts once it is seen whole."""
-        self._partial = False
-        if not any(c.hidden for c in view.cards):
+        edge cuts its outline differently from frame to frame). A part of a card of none of them is asked about
+        once it lies still (:meth:`_part_lies`)."""
+        arms = [h for h in view.hands if h is not None and view.at_edge(h)]
+        if not arms:
+            self._parts = []
             return view
-        cards = []
-        for c in view.cards:
+        cards, parts = [], []
+        for c in view.cards:  # (its outline read beside an arm, the field's or the card's, may take in the shade)
             k = next((k for k in self._lying if c.hidden and k.reading.card == c.card and c.outline() is not None
-                      and _within(c.outline(), k.outline, self.moved)), None)
+                      and _within(c.outline(), _card_of(k.outline), self.moved)), None)
             if k is not None:
-                k.touched = k.shaded = True
                 cards.append(k.reading)
-            elif c.hidden:
-                self._partial = True  # (a card may lie there: the arm waiting is not over an empty box)
+            elif c.hidden:  # (a card may lie there: the arm waiting is not over an empty box)
+                prev = next((p for p in self._parts if p[0].card == c.card and _one_place(p[0].outline(), c.outline())), None)
+                parts.append([c, prev[1] + 1 if prev else 1])
             else:
                 cards.append(c)
+        self._parts = parts
         return CardView(tuple(cards), view.hands, view.size)
+
+    def _part_lies(self) -> list[str]:
+        """A part of a card beside an arm, of none known to lie there, lying still as long as a card needs to
+        settle: asked about (a card, its colour read on the part the arm leaves in view); it lies there since."""
+        ripe = [p[0] for p in self._parts if p[1] == self.settle]
+        self._lying += [_Lying(c, c.outline()) for c in ripe]
+        return self._book([("ask", Question(f"was a {c.card} card laid just now?", (c.card,))) for c in ripe])
 
     def _touch(self, view: CardView) -> None:
         for lying in self._lying:
@@ -289,7 +269,9 @@ class CardReveal:
             seen = any(c.card == lying.reading.card and c.outline() is not None
                        and (edge_shift(lying.outline, c.outline()) <= self.moved or _same_pile(lying.reading, c))
                        for c in view.cards)
-            hand = any(_overlap(lying.reading.box, h) for h in view.hands)
+            # (an arm waiting at the view's edge beside a card seen in its place is not over it)
+            # (an arm waiting at the view's edge beside a card seen in its place is not over it)
+            hand = any(_overlap(lying.reading.box, h) and not (seen and view.at_edge(h)) for h in view.hands)
             lying.touched = hand or not seen
 
     def _merge(self, before: list[CardReading], now: list[CardReading]) -> list[CardReading] | None:
@@ -312,7 +294,8 @@ class CardReveal:
         needs to settle (once): a hand waiting at the edge after laying a card the camera does not see."""
         before, frames, moved = self._waiting
         if before is not None and len(before) == len(hands) and all(
-                a is not None and b is not None and _same_box(a, b) for a, b in zip(before, hands)):
+                a is not None and b is not None and _same_box(a, b, 0.1) for a, b in zip(before, hands)):  # (an arm's
+            # outline told by its colour frays by a few px)
             self._waiting = (hands, frames + 1, moved)
         else:
             self._waiting = (hands, 1, before is not None)
@@ -403,6 +386,12 @@ class CardReveal:
                 else:
                     kept[id(card)] = match
                 continue  # untouched: the same card, its edges read a little apart
+            part = next((k for k in self._lying if k.reading.hidden and k.reading.card == card.card
+                         and _within(k.outline, _card_of(outline) if k.reading.status == "hidden" else outline, self.moved)), None)
+            if part is not None and (match is part or d > self.moved):  # a card seen in part beside an arm, whole now
+                if card.card in landed:  # (and one of its colour seen coming in)
+                    events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
+                continue
             if under and not any(k.touched for k in under):
                 events.append(("ask", Question(f"was a {card.card} card laid just now?", (card.card,))))
                 continue
@@ -414,8 +403,7 @@ class CardReveal:
             and not any(_covers(c.outline(), k.outline) for c in cards)]
         # a hand in view (or its shade) may join a card's outline: a card that lies as before keeps the outline it
         # was seen with before (else a shade's edge read as its pile's would make it a pile that grew, later)
-        self._lying = [_Lying(kept[id(c)].reading, kept[id(c)].outline, kept[id(c)].shaded, kept[id(c)].shaded)
-                       if self._hands and id(c) in kept
+        self._lying = [_Lying(kept[id(c)].reading, kept[id(c)].outline) if self._hands and id(c) in kept
                        else _Lying(c, c.outline()) for c in cards] + hidden
         unseen = unseen or lost
         if len(events) > 1:  # several new cards at once: their order was not seen
@@ -449,39 +437,14 @@ def _seen(view: CardView, lying: _Lying) -> bool:
     return any(_covers(c.outline(), lying.outline) for c in view.cards if c.status == "ok")
 
 
-def _same_place(a: np.ndarray, b: np.ndarray, moved: float) -> bool:
-    """Whether two outlines of one card (its whole card, or its coloured field inside the border) lie in
-    one place: their centres within ``moved`` of the long side, the smaller inside the larger."""
-    long_side = _long_side(a)
-    return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) <= 3 * moved * long_side and _covers(a, b)
 
 
-def _one_place(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether two outlines lie in one card's place: their centres within a fifth of the card's long side."""
-    return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) <= 0.2 * _long_side(a)
 
 
-def _covering(card: tuple[int, int, int, int] | None, blob: tuple[int, int, int, int]) -> bool:
-    """Whether a blob's box covers a good part (a third or more) of a card's box: a shapeless pile
-    over it, not a hand waiting at the box's edge beside it."""
-    if card is None:
-        return True
-    w = min(card[0] + card[2], blob[0] + blob[2]) - max(card[0], blob[0])
-    h = min(card[1] + card[3], blob[1] + blob[3]) - max(card[1], blob[1])
-    return w > 0 and h > 0 and w * h >= card[2] * card[3] / 3
 
 
-def _within(inner: np.ndarray, outer: np.ndarray, tol: float) -> bool:
-    """Whether every corner of outline ``inner`` lies inside ``outer`` or within ``tol`` of its long side of it."""
-    poly, slack = outer.reshape(-1, 1, 2), tol * _long_side(outer)
-    return all(cv2.pointPolygonTest(poly, (float(x), float(y)), True) >= -slack for x, y in inner)
 
 
-def _covers(top: np.ndarray, below: np.ndarray) -> bool:
-    """Whether a card (outline ``top``) lies over another (``below``): either's centre inside the other."""
-    a, b = tuple(float(v) for v in top.mean(axis=0)), tuple(float(v) for v in below.mean(axis=0))
-    return (cv2.pointPolygonTest(below.reshape(-1, 1, 2), a, False) >= 0
-            or cv2.pointPolygonTest(top.reshape(-1, 1, 2), b, False) >= 0)
 
 
 def _as_view(view: CardView | CardReading) -> CardView:

@@ -22,6 +22,7 @@ import numpy as np
 
 # the reveal's order and the readings' types live apart (this module's size); importable from here too
 from rig.vision.card_empty import EmptyBox, kept
+from rig.vision.card_places import _overlap
 from rig.vision.card_reveal import CardReading, CardReveal, CardView, Question, edge_shift  # noqa: F401
 from rig.vision.dice import AMBIG, BG, BLOWN, BLUE, BODY, CLASS_NAMES, CLIPPED, EDGE, PINK, UNKNOWN, YELLOW, prepare
 from rig.vision.profile import Profile
@@ -200,7 +201,7 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
     if empty is not None:
         changed, shade = empty.compare(frame_bgr, work.small.shape[1::-1], 3 if work.factor > 1 else 5)
     cards, hands = [], []
-    hue = None
+    hue, arms = None, []
     for blob in _blobs(work, changed):
         if shade is not None and _shade_alone(work, blob, shade):
             continue  # the shadow an arm casts on the box bottom: nothing lies there
@@ -208,9 +209,12 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
             hue = _hues(work, profile) if hue is None else hue
             arm = _arm(work, blob, hue)
             if arm is not None:
-                _read_beside_arm(work, blob, arm, shade, profile, cards, hands)
+                arms.append(_read_beside_arm(work, blob, arm, shade, profile, cards, hands))
                 continue
         _read_into(work, blob, profile, changed is not None, cards, hands)
+    # a card apart from the arm whose box the arm's reaches into: the arm's shade may lie on it, its field's outline
+    # cut or swollen by it
+    cards = [replace(c, hidden=True) if c.status == "ok" and any(_overlap(c.box, a) for a in arms) else c for c in cards]
     return CardView(tuple(cards), tuple(hands), frame_bgr.shape[1::-1])
 
 
@@ -245,13 +249,15 @@ def _arm(work, blob: np.ndarray, hue) -> np.ndarray | None:
     return np.isin(cc, arm).view(np.uint8) if arm else None
 
 
-def _read_beside_arm(work, blob, arm, shade, profile: Profile, cards: list, hands: list) -> None:
+def _read_beside_arm(work, blob, arm, shade, profile: Profile, cards: list, hands: list) -> tuple[int, int, int, int]:
     """The cards in a blob beside the arm in it: the blob without the arm and its shade, each part that is left
-    read as a card (marked ``hidden``: part of it may lie under the arm or the shade) or as more of the hand."""
+    read as a card (marked ``hidden``: part of it may lie under the arm or the shade) or as more of the hand; the
+    arm's box."""
     k = max(3, int(0.3 * work.side)) | 1
     near = cv2.dilate(arm, np.ones((k, k), np.uint8))
     rest = cv2.morphologyEx(blob & (1 - near) & (1 - shade), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     hands.append(_box(arm, work.factor))
+    box = hands[-1]
     n, cc, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=4)
     for i in range(1, n):  # (each part was joined to the arm: by its shade, or the arm over it, cut off here)
         if stats[i, cv2.CC_STAT_AREA] < 8 * work.top_area:
@@ -270,6 +276,7 @@ def _read_beside_arm(work, blob, arm, shade, profile: Profile, cards: list, hand
         found: list = []
         _read_into(work, part, profile, False, found, hands)
         cards += [replace(c, pile=None, hidden=not _whole(work, c)) if c.status == "ok" else c for c in found]
+    return box
 
 
 def _whole(work, reading: CardReading) -> bool:
