@@ -3,13 +3,8 @@ another's, whether two boxes or outlines are one place, whether one card lies ov
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import cv2
 import numpy as np
-
-if TYPE_CHECKING:
-    from rig.vision.card_reveal import CardReading
 
 #: a blob that has not moved: its sides within this share of its long side
 PILE_STILL = 0.03
@@ -41,10 +36,11 @@ def _same_box(a: tuple[int, int, int, int] | None, b: tuple[int, int, int, int] 
     return max(abs(x - y) for x, y in zip(a, b)) <= max(6.0, share * max(a[2], a[3]))
 
 
-def _same_pile(a: CardReading, b: CardReading) -> bool:
-    """Whether two readings are one card (or pile) that has not moved by what changed from the empty box: the
-    same colour on the same whole blob, every side within 3 % of its long side — whatever the field's corners
-    read (a field in a wall's shade frays, its corners a few px apart, or far, in every frame)."""
+def _same_pile(a, b) -> bool:
+    """Whether two readings (:class:`rig.vision.card_reveal.CardReading`) are one card (or pile) that has not moved
+    by what changed from the empty box: the same colour on the same whole blob, every side within 3 % of its long
+    side — whatever the field's corners read (a field in a wall's shade frays, its corners a few px apart, or far,
+    in every frame)."""
     if a.card != b.card or a.pile is None or b.pile is None:
         return False
     return max(abs(x - y) for x, y in zip(a.pile, b.pile)) <= max(4.0, PILE_STILL * max(a.pile[2], a.pile[3]))
