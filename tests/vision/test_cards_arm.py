@@ -104,34 +104,3 @@ def test_an_arm_waiting_at_the_views_edge_beside_a_card_seen_in_its_place_does_n
     moved = _card("blank", 11, pile=(100, 100, 200, 280))
     stream += [CardView((moved,), ((380, 60, 260, 360),))] * 2 + [CardView((moved, pink))] * 4
     assert [c for view in stream for c in reveal.feed(view)] == ["blank", "pink"] and reveal.question is None
-
-
-def _replay(name):
-    """What the reader saw on a twin reveal (``*-views.json``) through CardReveal, each question answered
-    truthfully as ``rig bench reveal`` does: the cards laid, the cards booked and the questions asked."""
-    import json
-
-    from rig.bench.reveal import _answer
-
-    def reading(d):
-        return CardReading(d["card"], 1.0, d["status"], (), tuple(d["box"]) if d["box"] else None,
-                           tuple(map(tuple, d["corners"])) if "corners" in d else None,
-                           tuple(d["pile"]) if "pile" in d else None, d.get("hidden", False))
-
-    seen = json.loads((DATA / f"{name}-views.json").read_text())
-    reveal, booked, questions = CardReveal(settle=3), [], []
-    for step in seen["views"]:
-        view = CardView(tuple(map(reading, step["cards"])), tuple(map(tuple, step["hands"])), tuple(step["size"]))
-        booked += reveal.feed(view)
-        while reveal.question is not None:
-            questions.append(reveal.question.text)
-            booked += _answer(reveal, booked, seen["cards"], step["laid"])
-    return seen["cards"], booked, questions
-
-
-def test_a_card_settling_with_a_hand_in_view_keeps_the_outline_it_was_seen_with():
-    # twin 2315 (blue, blue, yellow x 4): the hand bringing a card, its shade joined to the first blue card's
-    # blob for a frame, settled that blob as the card's outline; when the card lay as before, the rig took it
-    # for a pile grown under a blue top: "2 cards laid together: yellow, blue in that order?" for one yellow card
-    cards, booked, questions = _replay("t2315-reveal1")
-    assert booked == cards and questions == []
