@@ -201,10 +201,13 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
     if empty is not None:
         changed, shade = empty.compare(frame_bgr, work.small.shape[1::-1], 3 if work.factor > 1 else 5)
     cards, hands = [], []
-    hue, arms = None, []
+    hue, arms, shaded = None, [], []
     for blob in _blobs(work, changed):
         if shade is not None and _shade_alone(work, blob, shade):
             continue  # the shadow an arm casts on the box bottom: nothing lies there
+        if shade is not None and not _at_edge(blob) and int((blob & shade).sum()) >= work.top_area:
+            shaded.append(blob)  # (read once the arms in view are known)
+            continue
         if shade is not None and _at_edge(blob):  # an arm reaches in from the view's edge: told by its colour
             hue = _hues(work, profile) if hue is None else hue
             arm = _arm(work, blob, hue)
@@ -212,6 +215,13 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
                 arms.append(_read_beside_arm(work, blob, arm, shade, profile, cards, hands))
                 continue
         _read_into(work, blob, profile, changed is not None, cards, hands)
+    for blob in shaded:  # a card joined by an arm's shade on the box bottom (the arm apart, at the view's edge)
+        found, more = [], []
+        _read_into(work, blob, profile, True, found, more)
+        if arms and not any(c.status == "ok" for c in found):
+            _read_parts(work, blob & (1 - shade), profile, cards, hands)
+        else:
+            cards, hands = cards + found, hands + more
     # a card apart from the arm whose box the arm's reaches into: the arm's shade may lie on it, its field's outline
     # cut or swollen by it
     cards = [replace(c, hidden=True) if c.status == "ok" and any(_overlap(c.box, a) for a in arms) else c for c in cards]
@@ -255,15 +265,22 @@ def _read_beside_arm(work, blob, arm, shade, profile: Profile, cards: list, hand
     arm's box."""
     k = max(3, int(0.3 * work.side)) | 1
     near = cv2.dilate(arm, np.ones((k, k), np.uint8))
-    rest = cv2.morphologyEx(blob & (1 - near) & (1 - shade), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     hands.append(_box(arm, work.factor))
-    box = hands[-1]
+    _read_parts(work, blob & (1 - near) & (1 - shade), profile, cards, hands)
+    return _box(arm, work.factor)
+
+
+def _read_parts(work, rest: np.ndarray, profile: Profile, cards: list, hands: list) -> None:
+    """Each part of what is left of a blob without an arm and shade, read as a card (``hidden``: part of it may lie
+    under the arm or the shade) or as more of the hand."""
+    k = max(3, int(0.3 * work.side)) | 1
+    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     n, cc, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=4)
     for i in range(1, n):  # (each part was joined to the arm: by its shade, or the arm over it, cut off here)
         if stats[i, cv2.CC_STAT_AREA] < 8 * work.top_area:
             continue
         contours, _ = cv2.findContours((cc == i).view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        part = np.zeros_like(blob)
+        part = np.zeros_like(rest)
         cv2.drawContours(part, contours, -1, 1, -1)
         reading = _read_blob(work, part, profile)
         colour = _part_colour(work, part, profile) if reading.corners is None else None
@@ -276,7 +293,6 @@ def _read_beside_arm(work, blob, arm, shade, profile: Profile, cards: list, hand
         found: list = []
         _read_into(work, part, profile, False, found, hands)
         cards += [replace(c, pile=None, hidden=not _whole(work, c)) if c.status == "ok" else c for c in found]
-    return box
 
 
 def _whole(work, reading: CardReading) -> bool:

@@ -104,3 +104,12 @@ def test_an_arm_waiting_at_the_views_edge_beside_a_card_seen_in_its_place_does_n
     moved = _card("blank", 11, pile=(100, 100, 200, 280))
     stream += [CardView((moved,), ((380, 60, 260, 360),))] * 2 + [CardView((moved, pink))] * 4
     assert [c for view in stream for c in reveal.feed(view)] == ["blank", "pink"] and reveal.question is None
+
+
+def test_a_card_joined_by_an_arms_shade_on_the_box_bottom_is_read_without_it():
+    # twin 2209: the arm waits at the view's bottom-left edge, apart; its shadow on the box bottom joins the first
+    # blue card into a blob of no card's shape, away from the view's edge: read as a hand, the rig asked the players
+    # to enter the card. Without the shade (darker than the empty box, its colour the same) it is a blue card
+    view = _read("t2209-reveal0-0-laid")
+    assert [c.card for c in view.cards] == ["blue"] and view.cards[0].status == "ok"
+    assert len(view.hands) == 1 and view.hands[0][0] == 0  # the arm alone
