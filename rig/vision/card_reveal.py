@@ -167,7 +167,7 @@ class CardReveal:
                     return self._book([("ask", _UNREAD)])
             return []
         # a hand over a box where no card lies (none known, none in view)
-        self._empty_hand = 1 if not view.cards and not self._lying and not self._parts else 0
+        self._empty_hand = 1 if not view.cards and not self._lying else 0  # (a part of a card beside the arm too)
         if self._empty_hand and self._hand_stays(view.hands):  # it moved, then stays, and no card shows
             self._empty_hand = 0
             return self._book([("ask", _UNREAD)])
