@@ -113,3 +113,14 @@ def test_a_card_joined_by_an_arms_shade_on_the_box_bottom_is_read_without_it():
     view = _read("t2209-reveal0-0-laid")
     assert [c.card for c in view.cards] == ["blue"] and view.cards[0].status == "ok"
     assert len(view.hands) == 1 and view.hands[0][0] == 0  # the arm alone
+
+
+def test_a_hand_that_left_no_card_it_sees_is_asked_about_though_it_held_one_beside_it():
+    # fresh twin 2408: gray cards on a floor of their colour are not seen at all; the hand bringing the third one
+    # showed a part of it beside the hand (read as part of a yellow card), which kept the rig from asking after the
+    # hand had gone: the third gray card's slot went to the yellow card after it, in silence
+    reveal = CardReveal(settle=3)
+    held = _card("yellow", cut=0.5, status="hidden")
+    stream = [CardView((held,), ((0, 150, 330, 330),))] * 2 + [CardView()] * 4
+    assert [c for view in stream for c in reveal.feed(view)] == []
+    assert reveal.question is not None and reveal.question.unread
