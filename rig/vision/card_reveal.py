@@ -8,6 +8,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from rig.vision.card_places import (_card_of, _covering, _covers, _one_place, _overlap, _same_box, _same_pile, _same_place, _within,
+                                    edge_shift)
+
+
 @dataclass(frozen=True)
 class CardReading:
     """The card in view (``None``: no card), how sure, and where (x, y, w, h px)."""
@@ -21,6 +25,8 @@ class CardReading:
     corners: tuple[tuple[float, float], ...] | None = None
     #: the box (x, y, w, h px) of the whole card or pile it was read on, when nothing else (a hand) touched it
     pile: tuple[int, int, int, int] | None = None
+    #: read beside an arm reaching in (or its shade): part of the card may lie under it, its outline cut short
+    hidden: bool = False
 
     def to_dict(self) -> dict:
         return {"card": self.card, "confidence": round(self.confidence, 3), "status": self.status,
@@ -57,48 +63,15 @@ class CardView:
         return not self.cards and not self.hands
 
 
-def edge_shift(a: np.ndarray, b: np.ndarray) -> float:
-    """How far the edges of card outline ``b`` lie from those of ``a``: the largest corner shift, as a
-    share of ``a``'s long side (0: the same edges; a card laid on top of another is rarely under 0.05).
-
-    >>> a = np.array([(0, 0), (100, 0), (100, 140), (0, 140)], np.float32)
-    >>> round(edge_shift(a, a + (7, 0)), 3)
-    0.05
-    """
-    d = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
-    shift = max(float(d.min(axis=1).max()), float(d.min(axis=0).max()))
-    long_side = _long_side(a)
-    return shift / long_side
 
 
-def _long_side(outline: np.ndarray) -> float:
-    return max(float(np.linalg.norm(outline[0] - outline[1])), float(np.linalg.norm(outline[1] - outline[2])), 1.0)
 
 
-def _same_box(a: tuple[int, int, int, int] | None, b: tuple[int, int, int, int] | None) -> bool:
-    """Whether two boxes of a blob are one that has not moved (every side within 6 px; no box: not known to differ)."""
-    if a is None or b is None:
-        return True
-    return max(abs(x - y) for x, y in zip(a, b)) <= 6
 
 
-def _same_pile(a: CardReading, b: CardReading) -> bool:
-    """Whether two readings are one card (or pile) that has not moved by what changed from the empty box: the
-    same colour on the same whole blob, every side within 3 % of its long side — whatever the field's corners
-    read (a field in a wall's shade frays, its corners a few px apart, or far, in every frame)."""
-    if a.card != b.card or a.pile is None or b.pile is None:
-        return False
-    return max(abs(x - y) for x, y in zip(a.pile, b.pile)) <= max(4.0, PILE_STILL * max(a.pile[2], a.pile[3]))
 
 
-#: a blob that has not moved: its sides within this share of its long side
-PILE_STILL = 0.03
 
-
-def _overlap(a: tuple[int, int, int, int] | None, b: tuple[int, int, int, int] | None) -> bool:
-    if a is None or b is None:
-        return True  # somewhere in view: it may touch anything
-    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
 @dataclass(frozen=True)
@@ -163,6 +136,7 @@ class CardReveal:
         self._lying: list[_Lying] = []
         self._candidate: list[CardReading] | None = None
         self._hands = False
+        self._parts: list[list] = []  # the parts of cards beside an arm, of none known to lie there: [reading, frames]
         self._before: tuple | None = None  # the candidate before one odd frame: (cards, frames still)
         self._count = 0
         self._done = False  # the candidate has settled (once)
@@ -179,7 +153,9 @@ class CardReveal:
 
     # -- the stream --------------------------------------------------------------------------
     def feed(self, view: CardView | CardReading) -> list[str]:
-        view = _as_view(view)
+        view = self._unhide(_as_view(view))
+        if any(p[1] == self.settle for p in self._parts):
+            return self._part_lies()
         if view.clear:  # the box bottom alone: whatever lay there is gone, the next card is new
             self._lying, self._candidate, self._count, self._glimpsed, self._arriving = [], None, 0, [], {}
             self._before = None
@@ -191,7 +167,7 @@ class CardReveal:
                     return self._book([("ask", _UNREAD)])
             return []
         # a hand over a box where no card lies (none known, none in view)
-        self._empty_hand = 1 if not view.cards and not self._lying else 0
+        self._empty_hand = 1 if not view.cards and not self._lying else 0  # (a part of a card beside the arm too)
         if self._empty_hand and self._hand_stays(view.hands):  # it moved, then stays, and no card shows
             self._empty_hand = 0
             return self._book([("ask", _UNREAD)])
@@ -256,6 +232,36 @@ class CardReveal:
         return [card for k, w in self._held for card in ((str(w),) if k == "book" else w.yes[:1])]
 
     # -- inside --------------------------------------------------------------------------------
+    def _unhide(self, view: CardView) -> CardView:
+        """A card read beside an arm reaching in (part of it may lie under the arm or its shade) that lies within a
+        card known to lie there, of its colour, is that card: it keeps the place it was seen in before (the shade's
+        edge cuts its outline differently from frame to frame). A part of a card of none of them is asked about
+        once it lies still (:meth:`_part_lies`)."""
+        arms = [h for h in view.hands if h is not None and view.at_edge(h)]
+        if not arms:
+            self._parts = []
+            return view
+        cards, parts = [], []
+        for c in view.cards:  # (its outline read beside an arm, the field's or the card's, may take in the shade)
+            k = next((k for k in self._lying if c.hidden and k.reading.card == c.card and c.outline() is not None
+                      and _within(c.outline(), _card_of(k.outline), self.moved)), None)
+            if k is not None:
+                cards.append(k.reading)
+            elif c.hidden:  # (a card may lie there: the arm waiting is not over an empty box)
+                prev = next((p for p in self._parts if p[0].card == c.card and _one_place(p[0].outline(), c.outline())), None)
+                parts.append([c, prev[1] + 1 if prev else 1])
+            else:
+                cards.append(c)
+        self._parts = parts
+        return CardView(tuple(cards), view.hands, view.size)
+
+    def _part_lies(self) -> list[str]:
+        """A part of a card beside an arm, of none known to lie there, lying still as long as a card needs to
+        settle: asked about (a card, its colour read on the part the arm leaves in view); it lies there since."""
+        ripe = [p[0] for p in self._parts if p[1] == self.settle]
+        self._lying += [_Lying(c, c.outline()) for c in ripe]
+        return self._book([("ask", Question(f"was a {c.card} card laid just now?", (c.card,))) for c in ripe])
+
     def _touch(self, view: CardView) -> None:
         for lying in self._lying:
             if lying.touched:
@@ -263,7 +269,9 @@ class CardReveal:
             seen = any(c.card == lying.reading.card and c.outline() is not None
                        and (edge_shift(lying.outline, c.outline()) <= self.moved or _same_pile(lying.reading, c))
                        for c in view.cards)
-            hand = any(_overlap(lying.reading.box, h) for h in view.hands)
+            # (an arm waiting at the view's edge beside a card seen in its place is not over it)
+            # (an arm waiting at the view's edge beside a card seen in its place is not over it)
+            hand = any(_overlap(lying.reading.box, h) and not (seen and view.at_edge(h)) for h in view.hands)
             lying.touched = hand or not seen
 
     def _merge(self, before: list[CardReading], now: list[CardReading]) -> list[CardReading] | None:
@@ -286,7 +294,8 @@ class CardReveal:
         needs to settle (once): a hand waiting at the edge after laying a card the camera does not see."""
         before, frames, moved = self._waiting
         if before is not None and len(before) == len(hands) and all(
-                a is not None and b is not None and _same_box(a, b) for a, b in zip(before, hands)):
+                a is not None and b is not None and _same_box(a, b, 0.1) for a, b in zip(before, hands)):  # (an arm's
+            # outline told by its colour frays by a few px)
             self._waiting = (hands, frames + 1, moved)
         else:
             self._waiting = (hands, 1, before is not None)
@@ -349,6 +358,7 @@ class CardReveal:
         # (its outline never lay still: an icon splitting its field, a hand beside it): laid, not yet counted
         lost = sorted(c for c in landed if self._arriving[c] >= 2 and c not in {k.card for k in cards})
         self._arriving = {}
+        kept: dict[int, _Lying] = {}  # cards that lie as before, settled now with a hand in view: as seen before it
         for card in sorted(cards, key=lambda c: (c.box[1], c.box[0]) if c.box else (0, 0)):
             outline = card.outline()
             same = [(edge_shift(k.outline, outline), k) for k in self._lying if k.reading.card == card.card]
@@ -360,17 +370,28 @@ class CardReveal:
             regrown = (match is not None and match.touched and not self._hands and None not in (match.reading.pile, card.pile)
                        and not _same_box(match.reading.pile, card.pile))
             if match is not None and d > self.same and not match.touched and _same_pile(match.reading, card):
+                kept[id(card)] = match
                 continue  # nothing came near it and its blob lies as it did: the same card, its corners read apart
             if match is not None and d <= self.same:
                 if match.touched and (card.card in landed or regrown):  # a card came: on this one?
                     events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
+                else:
+                    kept[id(card)] = match
                 continue  # the same card, where it lay
             if match is not None and d <= self.moved:
                 if match.touched and (card.card in landed or regrown):  # seen coming in, or the pile grew: laid on it
                     events.append(("book", card.card))
                 elif match.touched:
                     events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
+                else:
+                    kept[id(card)] = match
                 continue  # untouched: the same card, its edges read a little apart
+            part = next((k for k in self._lying if k.reading.hidden and k.reading.card == card.card
+                         and _within(k.outline, _card_of(outline) if k.reading.status == "hidden" else outline, self.moved)), None)
+            if part is not None and (match is part or d > self.moved):  # a card seen in part beside an arm, whole now
+                if card.card in landed:  # (and one of its colour seen coming in)
+                    events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
+                continue
             if under and not any(k.touched for k in under):
                 events.append(("ask", Question(f"was a {card.card} card laid just now?", (card.card,))))
                 continue
@@ -380,7 +401,10 @@ class CardReveal:
             c.card == k.reading.card and (edge_shift(k.outline, c.outline()) <= 2 * self.moved or _same_pile(k.reading, c))
             for c in cards)
             and not any(_covers(c.outline(), k.outline) for c in cards)]
-        self._lying = [_Lying(c, c.outline()) for c in cards] + hidden
+        # a hand in view (or its shade) may join a card's outline: a card that lies as before keeps the outline it
+        # was seen with before (else a shade's edge read as its pile's would make it a pile that grew, later)
+        self._lying = [_Lying(kept[id(c)].reading, kept[id(c)].outline) if self._hands and id(c) in kept
+                       else _Lying(c, c.outline()) for c in cards] + hidden
         unseen = unseen or lost
         if len(events) > 1:  # several new cards at once: their order was not seen
             cards_ = tuple(str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events)
@@ -413,33 +437,14 @@ def _seen(view: CardView, lying: _Lying) -> bool:
     return any(_covers(c.outline(), lying.outline) for c in view.cards if c.status == "ok")
 
 
-def _same_place(a: np.ndarray, b: np.ndarray, moved: float) -> bool:
-    """Whether two outlines of one card (its whole card, or its coloured field inside the border) lie in
-    one place: their centres within ``moved`` of the long side, the smaller inside the larger."""
-    long_side = _long_side(a)
-    return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) <= 3 * moved * long_side and _covers(a, b)
 
 
-def _one_place(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether two outlines lie in one card's place: their centres within a fifth of the card's long side."""
-    return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) <= 0.2 * _long_side(a)
 
 
-def _covering(card: tuple[int, int, int, int] | None, blob: tuple[int, int, int, int]) -> bool:
-    """Whether a blob's box covers a good part (a third or more) of a card's box: a shapeless pile
-    over it, not a hand waiting at the box's edge beside it."""
-    if card is None:
-        return True
-    w = min(card[0] + card[2], blob[0] + blob[2]) - max(card[0], blob[0])
-    h = min(card[1] + card[3], blob[1] + blob[3]) - max(card[1], blob[1])
-    return w > 0 and h > 0 and w * h >= card[2] * card[3] / 3
 
 
-def _covers(top: np.ndarray, below: np.ndarray) -> bool:
-    """Whether a card (outline ``top``) lies over another (``below``): either's centre inside the other."""
-    a, b = tuple(float(v) for v in top.mean(axis=0)), tuple(float(v) for v in below.mean(axis=0))
-    return (cv2.pointPolygonTest(below.reshape(-1, 1, 2), a, False) >= 0
-            or cv2.pointPolygonTest(top.reshape(-1, 1, 2), b, False) >= 0)
+
+
 
 
 def _as_view(view: CardView | CardReading) -> CardView:

@@ -22,6 +22,7 @@ import numpy as np
 
 # the reveal's order and the readings' types live apart (this module's size); importable from here too
 from rig.vision.card_empty import EmptyBox, kept
+from rig.vision.card_places import _overlap
 from rig.vision.card_reveal import CardReading, CardReveal, CardView, Question, edge_shift  # noqa: F401
 from rig.vision.dice import AMBIG, BG, BLOWN, BLUE, BODY, CLASS_NAMES, CLIPPED, EDGE, PINK, UNKNOWN, YELLOW, prepare
 from rig.vision.profile import Profile
@@ -200,11 +201,120 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
     if empty is not None:
         changed, shade = empty.compare(frame_bgr, work.small.shape[1::-1], 3 if work.factor > 1 else 5)
     cards, hands = [], []
+    hue, arms, shaded = None, [], []
     for blob in _blobs(work, changed):
         if shade is not None and _shade_alone(work, blob, shade):
             continue  # the shadow an arm casts on the box bottom: nothing lies there
+        if shade is not None and not _at_edge(blob) and int((blob & shade).sum()) >= work.top_area:
+            shaded.append(blob)  # (read once the arms in view are known)
+            continue
+        if shade is not None and _at_edge(blob):  # an arm reaches in from the view's edge: told by its colour
+            hue = _hues(work, profile) if hue is None else hue
+            arm = _arm(work, blob, hue)
+            if arm is not None:
+                arms.append(_read_beside_arm(work, blob, arm, shade, profile, cards, hands))
+                continue
         _read_into(work, blob, profile, changed is not None, cards, hands)
+    for blob in shaded:  # a card joined by an arm's shade on the box bottom (the arm apart, at the view's edge)
+        found, more = [], []
+        _read_into(work, blob, profile, True, found, more)
+        if arms and not any(c.status == "ok" for c in found):
+            _read_parts(work, blob & (1 - shade), profile, cards, hands)
+        else:
+            cards, hands = cards + found, hands + more
+    # a card apart from the arm whose box the arm's reaches into: the arm's shade may lie on it, its field's outline
+    # cut or swollen by it
+    cards = [replace(c, hidden=True) if c.status == "ok" and any(_overlap(c.box, a) for a in arms) else c for c in cards]
     return CardView(tuple(cards), tuple(hands), frame_bgr.shape[1::-1])
+
+
+#: a pixel is no card colour when its hue (round the box bottom's colour) lies this far (degrees) from every card
+#: colour's, and it is not colourless (a gray or white card): chroma at least ARM_CHROMA
+ARM_HUE, ARM_CHROMA = 20.0, 8.0
+
+
+def _hues(work, profile: Profile) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each pixel's hue and chroma round the box bottom's colour (the light's cast), and the card colours' hues."""
+    lab = cv2.cvtColor(cv2.blur(work.small, (3, 3)), cv2.COLOR_BGR2Lab).astype(np.float32)
+    cast = np.mean([m.mean[1:] for m in profile.background], axis=0)
+    a, b = lab[..., 1] - cast[0], lab[..., 2] - cast[1]
+    cards = np.array([np.degrees(np.arctan2(m[2] - cast[1], m[1] - cast[0]))
+                      for m in (profile.colour(_MODEL[c]).mean for c in CARD_CLASSES)], np.float32)
+    return np.degrees(np.arctan2(b, a)), np.hypot(a, b), cards
+
+
+def _arm(work, blob: np.ndarray, hue) -> np.ndarray | None:
+    """The part of a blob at the view's edge that is an arm (a hand, a sleeve): of no card's colour (nor
+    colourless), reaching in from the view's edge; ``None`` when there is none."""
+    angle, chroma, cards = hue
+    off = np.abs((angle[..., None] - cards + 180.0) % 360.0 - 180.0).min(axis=2)
+    skin = ((off >= ARM_HUE) & (chroma >= ARM_CHROMA) & (blob > 0)).view(np.uint8)
+    skin = cv2.morphologyEx(skin, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    n, cc, stats, _ = cv2.connectedComponentsWithStats(skin, connectivity=8)
+    h, w = blob.shape
+    arm = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 2 * work.top_area and (
+        stats[i, cv2.CC_STAT_LEFT] <= 1 or stats[i, cv2.CC_STAT_TOP] <= 1
+        or stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH] >= w - 1
+        or stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT] >= h - 1)]
+    return np.isin(cc, arm).view(np.uint8) if arm else None
+
+
+def _read_beside_arm(work, blob, arm, shade, profile: Profile, cards: list, hands: list) -> tuple[int, int, int, int]:
+    """The cards in a blob beside the arm in it: the blob without the arm and its shade, each part that is left
+    read as a card (marked ``hidden``: part of it may lie under the arm or the shade) or as more of the hand; the
+    arm's box."""
+    k = max(3, int(0.3 * work.side)) | 1
+    near = cv2.dilate(arm, np.ones((k, k), np.uint8))
+    hands.append(_box(arm, work.factor))
+    _read_parts(work, blob & (1 - near) & (1 - shade), profile, cards, hands)
+    return _box(arm, work.factor)
+
+
+def _read_parts(work, rest: np.ndarray, profile: Profile, cards: list, hands: list) -> None:
+    """Each part of what is left of a blob without an arm and shade, read as a card (``hidden``: part of it may lie
+    under the arm or the shade) or as more of the hand."""
+    k = max(3, int(0.3 * work.side)) | 1
+    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    n, cc, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=4)
+    for i in range(1, n):  # (each part was joined to the arm: by its shade, or the arm over it, cut off here)
+        if stats[i, cv2.CC_STAT_AREA] < 8 * work.top_area:
+            continue
+        contours, _ = cv2.findContours((cc == i).view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        part = np.zeros_like(rest)
+        cv2.drawContours(part, contours, -1, 1, -1)
+        reading = _read_blob(work, part, profile)
+        colour = _part_colour(work, part, profile) if reading.corners is None else None
+        if colour is not None:  # no card's shape: a card's part beside the arm (the reveal knows where it lies)
+            f = work.factor
+            corners = tuple((float(x * f), float(y * f)) for x, y in cv2.boxPoints(cv2.minAreaRect(cv2.findNonZero(part))))
+            cards.append(CardReading(colour, 0.5, "hidden", ("part of a card under an arm or its shade",),
+                                     _box(part, f), corners, hidden=True))
+            continue
+        found: list = []
+        _read_into(work, part, profile, False, found, hands)
+        cards += [replace(c, pile=None, hidden=not _whole(work, c)) if c.status == "ok" else c for c in found]
+
+
+def _whole(work, reading: CardReading) -> bool:
+    """Whether a card read beside an arm shows its whole field (a card field's size: nothing of it hidden)."""
+    area = cv2.contourArea(reading.outline()) / work.factor ** 2
+    return area >= 0.85 * FIELD_AREA * work.side ** 2
+
+
+def _part_colour(work, part: np.ndarray, profile: Profile) -> str | None:
+    """The colour of a part of a card (no card's shape): one card colour on most of its readable pixels, or
+    colourless (gray); ``None`` when it is neither."""
+    k = max(3, int(0.2 * work.side)) | 1
+    inner = cv2.erode(part, np.ones((k, k), np.uint8))
+    labels = work.labels[inner > 0]
+    if len(labels) < 2 * work.top_area:
+        return None
+    counts = np.bincount(labels, minlength=len(CLASS_NAMES))
+    readable = max(1, len(labels) - int(counts[AMBIG]))
+    best = max(CARD_CLASSES, key=lambda c: counts[c])
+    if counts[best] >= 0.6 * readable:
+        return CARD_CLASSES[best]
+    return "gray" if sum(int(counts[c]) for c in NEUTRAL_CLASSES) >= 0.8 * readable else None
 
 
 def _read_into(work, blob: np.ndarray, profile: Profile, whole: bool, cards: list, hands: list) -> None:

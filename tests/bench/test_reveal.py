@@ -56,3 +56,25 @@ def test_a_twin_reveal_reads_cards_as_what_changed_from_the_empty_box():
     with_empty = lay_twin(table, 1, profile, lambda rgb, drift, k: seen, 4, 8, empty)
     assert with_empty["cards"][0] == "gray" and with_empty["booked"] == ["gray"] and with_empty["silent"] == 0
     assert lay_twin(table, 1, profile, lambda rgb, drift, k: seen, 4, 8)["booked"] == []
+
+
+def test_a_twin_reveal_reads_a_card_beside_a_waiting_arm():
+    # twin table 2209, reveal 0 (blue, blue, blue, ...): the first card laid while the arm waits at the view's edge,
+    # its shadow on the box bottom joining the card. Before, read as a hand: "the camera cannot read the card just
+    # laid: enter it by hand" for a card in plain view; the arm is told by its colour and the shade read off
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    import cv2
+
+    from rig.bench.reveal import lay_twin
+    from rig.vision.card_empty import EmptyBox
+    from rig.vision.profile import Profile
+
+    data = Path(__file__).parents[1] / "vision" / "cards_twin"
+    seen = cv2.imread(str(data / "t2209-reveal0-0-laid.jpg"))
+    shot = SimpleNamespace(name="reveal0:0:laid", cards=[], hand=None)
+    table = SimpleNamespace(seed=2209, reveal=lambda r, cards: [(shot, 1)], render=lambda s, spp: None)
+    empty = EmptyBox.of(cv2.imread(str(data / "t2209-empty.jpg")))
+    r = lay_twin(table, 0, Profile.load(data / "t2209.toml"), lambda rgb, drift, k: seen, 4, 8, empty)
+    assert r["cards"][0] == "blue" and r["booked"] == ["blue"] and r["asked"] == 0 and r["silent"] == 0

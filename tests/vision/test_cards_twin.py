@@ -193,3 +193,11 @@ def test_an_arms_shadow_on_the_box_bottom_is_no_gray_card():
     view = _read_with_empty("t2103-reveal1-0-laid")
     assert [c.card for c in view.cards] == ["yellow"]
     assert len(view.hands) == 1 and view.hands[0][0] + view.hands[0][2] >= 639
+
+
+def test_a_card_settling_with_a_hand_in_view_keeps_the_outline_it_was_seen_with():
+    # twin 2315 (blue, blue, yellow x 4): the hand bringing a card, its shade joined to the first blue card's
+    # blob for a frame, settled that blob as the card's outline; when the card lay as before, the rig took it
+    # for a pile grown under a blue top: "2 cards laid together: yellow, blue in that order?" for one yellow card
+    cards, booked, questions = _replay("t2315-reveal1")
+    assert booked == cards and questions == []

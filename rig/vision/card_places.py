@@ -1,0 +1,93 @@
+"""Where a card lies, for the reveal (:mod:`rig.vision.card_reveal`): how far one card outline's edges lie from
+another's, whether two boxes or outlines are one place, whether one card lies over (or within) another."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+#: a blob that has not moved: its sides within this share of its long side
+PILE_STILL = 0.03
+
+
+def edge_shift(a: np.ndarray, b: np.ndarray) -> float:
+    """How far the edges of card outline ``b`` lie from those of ``a``: the largest corner shift, as a
+    share of ``a``'s long side (0: the same edges; a card laid on top of another is rarely under 0.05).
+
+    >>> a = np.array([(0, 0), (100, 0), (100, 140), (0, 140)], np.float32)
+    >>> round(edge_shift(a, a + (7, 0)), 3)
+    0.05
+    """
+    d = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
+    shift = max(float(d.min(axis=1).max()), float(d.min(axis=0).max()))
+    long_side = _long_side(a)
+    return shift / long_side
+
+
+def _long_side(outline: np.ndarray) -> float:
+    return max(float(np.linalg.norm(outline[0] - outline[1])), float(np.linalg.norm(outline[1] - outline[2])), 1.0)
+
+
+def _same_box(a: tuple[int, int, int, int] | None, b: tuple[int, int, int, int] | None, share: float = 0.0) -> bool:
+    """Whether two boxes of a blob are one that has not moved (every side within 6 px, or ``share`` of its larger
+    side; no box: not known to differ)."""
+    if a is None or b is None:
+        return True
+    return max(abs(x - y) for x, y in zip(a, b)) <= max(6.0, share * max(a[2], a[3]))
+
+
+def _same_pile(a, b) -> bool:
+    """Whether two readings (:class:`rig.vision.card_reveal.CardReading`) are one card (or pile) that has not moved
+    by what changed from the empty box: the same colour on the same whole blob, every side within 3 % of its long
+    side — whatever the field's corners read (a field in a wall's shade frays, its corners a few px apart, or far,
+    in every frame)."""
+    if a.card != b.card or a.pile is None or b.pile is None:
+        return False
+    return max(abs(x - y) for x, y in zip(a.pile, b.pile)) <= max(4.0, PILE_STILL * max(a.pile[2], a.pile[3]))
+
+
+def _overlap(a: tuple[int, int, int, int] | None, b: tuple[int, int, int, int] | None) -> bool:
+    if a is None or b is None:
+        return True  # somewhere in view: it may touch anything
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def _same_place(a: np.ndarray, b: np.ndarray, moved: float) -> bool:
+    """Whether two outlines of one card (its whole card, or its coloured field inside the border) lie in
+    one place: their centres within ``moved`` of the long side, the smaller inside the larger."""
+    long_side = _long_side(a)
+    return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) <= 3 * moved * long_side and _covers(a, b)
+
+
+def _one_place(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two outlines lie in one card's place: their centres within a fifth of the card's long side."""
+    return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) <= 0.2 * _long_side(a)
+
+
+def _covering(card: tuple[int, int, int, int] | None, blob: tuple[int, int, int, int]) -> bool:
+    """Whether a blob's box covers a good part (a third or more) of a card's box: a shapeless pile
+    over it, not a hand waiting at the box's edge beside it."""
+    if card is None:
+        return True
+    w = min(card[0] + card[2], blob[0] + blob[2]) - max(card[0], blob[0])
+    h = min(card[1] + card[3], blob[1] + blob[3]) - max(card[1], blob[1])
+    return w > 0 and h > 0 and w * h >= card[2] * card[3] / 3
+
+
+def _within(inner: np.ndarray, outer: np.ndarray, tol: float) -> bool:
+    """Whether every corner of outline ``inner`` lies inside ``outer`` or within ``tol`` of its long side of it."""
+    poly, slack = outer.reshape(-1, 1, 2), tol * _long_side(outer)
+    return all(cv2.pointPolygonTest(poly, (float(x), float(y)), True) >= -slack for x, y in inner)
+
+
+def _covers(top: np.ndarray, below: np.ndarray) -> bool:
+    """Whether a card (outline ``top``) lies over another (``below``): either's centre inside the other."""
+    a, b = tuple(float(v) for v in top.mean(axis=0)), tuple(float(v) for v in below.mean(axis=0))
+    return (cv2.pointPolygonTest(below.reshape(-1, 1, 2), a, False) >= 0
+            or cv2.pointPolygonTest(top.reshape(-1, 1, 2), b, False) >= 0)
+
+
+def _card_of(field: np.ndarray) -> np.ndarray:
+    """A card's whole outline round the outline of its coloured field (its white border about a tenth of its size)."""
+    centre = field.mean(axis=0)
+    return (centre + (field - centre) / 0.88).astype(np.float32)
