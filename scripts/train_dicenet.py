@@ -24,6 +24,25 @@ those (``--start DIR``, DIR holding them) with scale augmentation, on one thread
 (the finder's dice 9-30 px in its tiles, half the tiles from a photo first shrunk as a farther camera
 sees it, three in ten with a coin, ring, screw, knot, fingertip and card corner drawn in; the reader's
 crops four in ten of dice shrunk to 11-30 px, and pips of dice and drawn things as "not a die").
+
+Issue 25's finder trained with pip twin frames beside the photos (not shipped: docs/games.md, "Trained with pip twin
+frames"): ``--twin`` takes throws of pip twin tables (scripts/twin_frames.py; rendered first if not cached, about
+40 s a table of two throws at 8 spp on the shared machine; tables 9000-9023 are the benchmark's and refused), their
+truth from the twin's geometry (rig.twin.pip_table.PipTable.frame_boxes). Table 9109 keeps no throw in view and
+is skipped. On one thread under ``nice`` (load average 10-16 on two cores), from the nets shipped before (seed 0):
+
+    OMP_NUM_THREADS=1 nice .venv/bin/python scripts/train_dicenet.py --only finder --start calibration --lr 1e-3 \
+        --finder-epochs 18 --threads 1 --twin 9100-9108,9110-9117 --twin-repeat 3 --twin-big 0.25 \
+        --distract 0.2 --seed 0 --out OUT          # A: 21 min (7 min CPU); 34 twin frames, 169 dice
+    OMP_NUM_THREADS=1 nice .venv/bin/python scripts/train_dicenet.py --only finder --start calibration --lr 1e-3 \
+        --finder-epochs 14 --threads 1 --twin 9100-9108,9110-9129 --twin-repeat 2 --twin-big 0.25 \
+        --seed 0 --out OUT                         # C: 15 min (5 min CPU); 58 twin frames, 309 dice
+    ... the same as C with --drawn 0.1                # D: 17 min
+
+(A: the photos' tiles as the first nets', two in ten with the drawn things; each twin frame counted as three photos,
+its tiles with dice of 9-26 px, one in four with dice of 28-64 px, a level too fine for them: no peak asked
+there, their pips "no die"). Tables 9130-9139 were kept back to choose by:
+``python scripts/twin_frames.py --nets OUT --tables 9130-9139``.
 """
 
 from __future__ import annotations
@@ -45,6 +64,7 @@ sys.path.insert(0, str(ROOT))
 
 from onnx_weights import load_onnx  # noqa: E402 - scripts/, beside this one
 from tune_dicenet import validation_report  # noqa: E402
+from twin_frames import big_dice_targets, drawn_frame, is_twin, load_twin  # noqa: E402
 from rig.bench.pips import DEFAULT_COLOUR_DATA, DEFAULT_DATA, Photo, load_photos  # noqa: E402
 from rig.vision.dicenet import (CROP, FIND_LONG, FIND_WEIGHTS, READ_WEIGHTS, STRIDE, crop_die,  # noqa: E402
                                 crop_matrix)
@@ -99,14 +119,16 @@ def jitter_colour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def finder_sample(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator, sizes: tuple[float, float] = (0.0, 0.0),
-                  lowres: float = 0.0, distract: float = 0.0):
-    """A FIND_SIZE tile of the photo turned, flipped, scaled, shifted; heat map and size targets.
+                  lowres: float = 0.0, distract: float = 0.0, limit: float = 0.0):
+    """A FIND_SIZE tile of the photo turned, flipped, scaled, shifted; heat map, size targets and the loss's weight.
 
     ``sizes``: the dice's side in the tile, finder px, drawn log-uniformly from this range (0, 0: the photo
     scaled to FIND_LONG, x0.65-1.5, as the first nets were trained); ``lowres``: how often the photo is first
     shrunk (area) as a camera farther away sees it, the tile then scaled from that (1-2.5 times, or up to
     1.25 times up); ``distract``: how often a coin, ring, screw, knot, fingertip and card corner
-    (:mod:`rig.bench.distractors`, 0.7-1.7 dice) are drawn in first, as things the heat map must not mark."""
+    (:mod:`rig.bench.distractors`, 0.7-1.7 dice) are drawn in first, as things the heat map must not mark;
+    ``limit``: dice larger than this (finder px) are no peak, their middle out of the loss
+    (:func:`twin_frames.big_dice_targets`), their other pips "no die"."""
     h, w = image.shape[:2]
     typical = float(np.median(dice[:, 2])) if len(dice) else max(h, w) / 16
     if distract and rng.random() < distract:
@@ -141,11 +163,16 @@ def finder_sample(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator,
     heat = np.zeros((n, n), np.float32)
     size = np.zeros((n, n), np.float32)
     mask = np.zeros((n, n), np.float32)
+    weight = np.ones((n, n), np.float32)
     if len(dice):
         pts = np.column_stack([dice[:, :2], np.ones(len(dice))]) @ m.T
         gy, gx = np.mgrid[0:n, 0:n].astype(np.float32)
+        if limit:
+            big_dice_targets(heat, weight, pts, dice[:, 2] * s, limit, STRIDE)
         for (px, py), side in zip(pts, dice[:, 2] * s):
             u, v = px / STRIDE - 0.5, py / STRIDE - 0.5
+            if limit and side > limit:
+                continue
             if not (-1 <= u <= n and -1 <= v <= n):
                 continue
             sigma = max(0.6, side / STRIDE / 5)
@@ -155,7 +182,7 @@ def finder_sample(image: np.ndarray, dice: np.ndarray, rng: np.random.Generator,
                 heat[iv, iu] = 1.0
                 size[iv, iu] = math.log(side / STRIDE)
                 mask[iv, iu] = 1.0
-    return tile, heat, size, mask
+    return tile, heat, size, mask, weight
 
 
 #: pip positions of each face, in units of the pip spacing from the face's middle
@@ -316,11 +343,13 @@ class Reader(nn.Module):
         return self.head(self.body(x))
 
 
-def focal(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
-    """CenterNet's penalty-reduced focal loss on the heat map."""
+def focal(pred: torch.Tensor, target: torch.Tensor, weight: torch.Tensor | None = None) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss on the heat map (``weight`` 0: a cell left out)."""
     p = pred.clamp(1e-4, 1 - 1e-4)
     pos = target.eq(1).float()
     loss = -(pos * (1 - p) ** 2 * torch.log(p) + (1 - pos) * (1 - target) ** 4 * p ** 2 * torch.log(1 - p))
+    if weight is not None:
+        loss = loss * weight
     return loss.sum() / pos.sum().clamp(min=1)
 
 
@@ -329,8 +358,22 @@ def to_tensor(images: list[np.ndarray]) -> torch.Tensor:
 
 
 def train_finder(photos, epochs: int, rng: np.random.Generator, batch: int = 16, start: Path | None = None,
-                 lr: float = 3e-3, **sample) -> Finder:
-    """``start``: go on from that exported finder (else from scratch); ``sample``: :func:`finder_sample`'s options."""
+                 lr: float = 3e-3, twin: dict | None = None, **sample) -> Finder:
+    """``start``: go on from that exported finder (else from scratch); ``sample``: :func:`finder_sample`'s options
+    for the photos; ``twin``: those for the twin frames among ``photos``, and ``big``: how often a twin tile's dice
+    are drawn larger than the finder's (``limit``-``big_max`` px: no peaks, their pips "no die")."""
+    twin = dict(twin or {})
+    big, big_max, drawn = twin.pop("big", 0.0), twin.pop("big_max", 64.0), twin.pop("drawn", 0.0)
+
+    def tile(entry):
+        if drawn and rng.random() < drawn:
+            return finder_sample(*drawn_frame(rng), rng, sizes=twin.get("sizes", (9.0, 26.0)))
+        if not is_twin(entry):
+            return finder_sample(entry[1], entry[2], rng, **sample)
+        if big and rng.random() < big:
+            return finder_sample(entry[1], entry[2], rng, **{**twin, "sizes": (twin["limit"], big_max)})
+        return finder_sample(entry[1], entry[2], rng, **twin)
+
     net = Finder() if start is None else load_onnx(Finder(folded=True), start)
     opt = torch.optim.AdamW(net.parameters(), lr, weight_decay=1e-4)
     steps = epochs * math.ceil(4 * len(photos) / batch)
@@ -340,11 +383,11 @@ def train_finder(photos, epochs: int, rng: np.random.Generator, batch: int = 16,
         order = np.concatenate([rng.permutation(len(photos)) for _ in range(4)])
         total = 0.0
         for i in range(0, len(order) - batch + 1, batch):
-            samples = [finder_sample(photos[j][1], photos[j][2], rng, **sample) for j in order[i:i + batch]]
+            samples = [tile(photos[j]) for j in order[i:i + batch]]
             x = to_tensor([s[0] for s in samples])
-            heat, size, mask = (torch.from_numpy(np.stack([s[k] for s in samples])) for k in (1, 2, 3))
+            heat, size, mask, weight = (torch.from_numpy(np.stack([s[k] for s in samples])) for k in (1, 2, 3, 4))
             out = net(x)
-            loss = focal(out[:, 0], heat) + 0.5 * ((out[:, 1] - size).abs() * mask).sum() / mask.sum().clamp(min=1)
+            loss = focal(out[:, 0], heat, weight) + 0.5 * ((out[:, 1] - size).abs() * mask).sum() / mask.sum().clamp(min=1)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -389,7 +432,11 @@ def train_reader(photos, epochs: int, rng: np.random.Generator, per_epoch: int =
 
     def sample():
         if weights is None or rng.random() < 0.37:
-            return reader_sample(*photos[rng.integers(len(photos))][1:], rng, tilt=tilt, crop=crop, small=small)
+            entry = photos[rng.integers(len(photos))]
+            if is_twin(entry) and len(entry[0].others) and rng.random() < 0.25:  # a cocked die, a coin, a screw
+                x, y, side, _ = entry[0].others[rng.integers(len(entry[0].others))]
+                return _read_crop(entry[1], x, y, side * rng.uniform(0.8, 1.3), 0, rng, tilt, crop)
+            return reader_sample(*entry[1:], rng, tilt=tilt, crop=crop, small=small)
         i, k = index[rng.choice(len(index), p=weights)]
         return reader_sample(*photos[i][1:], rng, pick=k, tilt=tilt, crop=crop, small=small)
 
@@ -450,6 +497,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--distract", type=float, default=0.0, help="finder tiles: how often with things drawn in")
     parser.add_argument("--small", type=float, default=0.0,
                         help="reader crops: how often of dice shrunk to 11-30 px (and of pips, drawn things: label 0)")
+    parser.add_argument("--twin", default="", metavar="SEEDS",
+                        help="pip twin tables to train on beside the photos, e.g. 9100-9129 (scripts/twin_frames.py)")
+    parser.add_argument("--twin-throws", type=int, default=2)
+    parser.add_argument("--twin-spp", type=int, default=8)
+    parser.add_argument("--twin-repeat", type=int, default=1, help="each twin frame counts as this many photos")
+    parser.add_argument("--twin-sizes", default="9,26", help="finder tiles of twin frames: the dice's side range, px")
+    parser.add_argument("--twin-big", type=float, default=0.0,
+                        help="finder tiles of twin frames: how often with dice larger than the finder's (pips no die)")
+    parser.add_argument("--drawn", type=float, default=0.0,
+                        help="finder tiles: how often of flat drawn dice (twin_frames.drawn_frame) instead")
+    parser.add_argument("--twin-limit", type=float, default=28.0, help="--twin-big: dice above this (finder px) no peak")
     parser.add_argument("--val-report", action="store_true",
                         help="no training: the flag thresholds' figures on the validation slice, nets from --out")
     args = parser.parse_args(argv)
@@ -462,11 +520,18 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     photos = [p for v in sets.values() for p in v if not is_validation(p[0].path)]
     print(f"{len(photos)} training photos, {sum(len(p[2]) for p in photos)} dice (validation slice kept back)")
+    twin = load_twin(args.twin, args.twin_throws, args.twin_spp) if args.twin else []
+    if twin:
+        print(f"{len(twin)} twin frames (tables {args.twin}), {sum(len(p[2]) for p in twin)} dice, "
+              f"{sum(len(p[0].others) for p in twin)} things that are no die; each counted {args.twin_repeat} times")
+    photos += twin * args.twin_repeat
     args.out.mkdir(parents=True, exist_ok=True)
     if args.only in (None, "finder"):
         finder = train_finder(photos, args.finder_epochs, rng, start=args.start and args.start / FIND_WEIGHTS.name,
                               lr=args.lr, sizes=tuple(float(v) for v in args.sizes.split(",")), lowres=args.lowres,
-                              distract=args.distract)
+                              distract=args.distract,
+                              twin=dict(sizes=tuple(float(v) for v in args.twin_sizes.split(",")), limit=args.twin_limit,
+                                        big=args.twin_big, distract=args.distract, drawn=args.drawn))
         export(finder, torch.zeros(1, 3, 192, 256), args.out / FIND_WEIGHTS.name, dynamic=True)
     if args.only in (None, "reader"):
         reader = train_reader(photos, args.reader_epochs, rng, tilt=args.tilt, hard=args.hard,

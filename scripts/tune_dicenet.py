@@ -39,8 +39,10 @@ CACHE = Path.home() / ".cache" / "rig" / "tune-dicenet"
 
 def candidates(nets_dir: Path, floor: float) -> dict:
     """{(set, scale): [(validation, labelled dice, cut boxes, candidates)]} for the tuning photos."""
+    from rig.vision import dicenet  # the pyramid's code too: candidates cached before a change of it are not reused
+
     key = hashlib.sha1(b"".join((nets_dir / w.name).read_bytes() for w in (FIND_WEIGHTS, READ_WEIGHTS))
-                       + f"{floor}".encode()).hexdigest()[:16]
+                       + Path(dicenet.__file__).read_bytes() + f"{floor}".encode()).hexdigest()[:16]
     path = CACHE / f"{key}.pkl"
     if path.exists():
         return pickle.loads(path.read_bytes())

@@ -82,12 +82,23 @@ HEADER = (f"{'read':<22} {'found':>7} {'right':>7} {'flagged':>7} {'silent':>7} 
           f"{'frames flagged':<10} {'silent':>4}   {'cocked':<8}  CPU per frame (median)")
 
 
-def run(args) -> int:
-    import cv2
+def twin_frame(table, shot, k: int, spp: int):
+    """Throw ``k``'s frame as the camera gives it (BGR uint8): the render (cached), metered on its highlights,
+    white-balanced for the table's lamps, through the twin camera (noise seeded by table and throw)."""
     import numpy as np
 
-    from rig.errors import RigError
     from rig.twin.optics import develop, kelvin_rgb
+
+    gains = 1.0 / np.mean([kelvin_rgb(lamp["kelvin"]) for lamp in table.lamps], axis=0)
+    rgb = table.render(shot, spp=spp)
+    return develop(rgb, table, exposure=0.8 / max(float(np.percentile(rgb, 99.5)), 1e-6), gains=gains,
+                   seed=table.seed * 100 + k)
+
+
+def run(args) -> int:
+    import cv2
+
+    from rig.errors import RigError
     from rig.twin.pip_table import PipTable
     from rig.vision.anydie import read_pip_dice
     from rig.vision.pips import PipParams
@@ -104,13 +115,10 @@ def run(args) -> int:
     for seed in range(first, first + tables):
         table = PipTable.random_pips(seed)
         shots = table.pip_shots(throws)
-        gains = 1.0 / np.mean([kelvin_rgb(lamp["kelvin"]) for lamp in table.lamps], axis=0)
         size = DieSize(params, None)
         mine = Tally()
         for k, shot in enumerate(shots):
-            rgb = table.render(shot, spp=spp)
-            frame = develop(rgb, table, exposure=0.8 / max(float(np.percentile(rgb, 99.5)), 1e-6), gains=gains,
-                            seed=seed * 100 + k)
+            frame = twin_frame(table, shot, k, spp)
             truth = table.pip_truth(shot)
             expected = (len(shot.dice),)
             for name, read in (("no size known", lambda f: read_pip_dice(f, params.anydie, expected=expected)),

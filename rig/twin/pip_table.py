@@ -162,6 +162,33 @@ class PipTable(TwinTable):
         return out
 
 
+    def frame_boxes(self, shot: Shot) -> tuple[np.ndarray, np.ndarray]:
+        """The shot's truth in frame px, from the twin's own geometry (for training, not from a reader).
+
+        ``dice``: one row per die lying flat, (cx, cy, side, value): the centre of its top face's projection
+        and the longer side of that projection's upright box, as a die's box is labelled in the photos;
+        ``others``: one row per cocked die and thing that is no die, (cx, cy, side, 0): a cocked die's top
+        as above, a coin's, screw head's or card corner's place and a side about its size."""
+        from rig.twin.optics import project
+
+        half = physics.DIE / 2
+        cube = np.array([(x, y, z) for x in (-half, half) for y in (-half, half) for z in (-half, half)])
+        dice, others = [], []
+        for d in shot.dice:
+            corners = np.asarray(d.centre) + cube @ np.asarray(d.rotation).T
+            top = corners[np.argsort(corners[:, 2])[-4:]]
+            xy = project(self, top)
+            cx, cy = project(self, top.mean(axis=0, keepdims=True))[0]
+            side = float((xy.max(axis=0) - xy.min(axis=0)).max())
+            (others if d.cocked else dice).append((float(cx), float(cy), side, 0 if d.cocked else d.value))
+        for prop in shot.props:
+            kind, x, y, _, scale = prop.args
+            radius = {"coin": 0.0105, "screw": 0.0035}.get(kind, half) * scale
+            xy = project(self, np.array([(x, y, 0.0), (x + radius, y, 0.0), (x - radius, y, 0.0)]))
+            others.append((float(xy[0, 0]), float(xy[0, 1]), float(max(abs(xy[1, 0] - xy[2, 0]), 4.0)), 0))
+        return np.array(dice, np.float32).reshape(-1, 4), np.array(others, np.float32).reshape(-1, 4)
+
+
 @functools.lru_cache(maxsize=64)
 def _pip_texture(value: int, body: tuple, pips: tuple) -> np.ndarray:
     """A pip face's print (linear RGB): the body colour, round pips, the rim darker as the bevel turns away."""

@@ -57,3 +57,32 @@ def test_a_tiny_render_has_dice_and_props(tmp_path, monkeypatch):
     shot = table.pip_shots(2)[1]
     rgb = table.render(shot, spp=1)
     assert rgb.shape == (60, 80, 3) and np.isfinite(rgb).all() and rgb.mean() > 0
+
+
+def test_the_training_truth_is_each_dice_top_face_projected_and_the_rest_no_die():
+    import math
+    from functools import partial
+
+    from rig.twin.physics import DIE
+    from rig.twin.pip_table import _add_prop
+    from rig.twin.table import Shot
+
+    table = PipTable.random_pips(9004)
+    turn = math.radians(45)
+    flat = PipPose((0.01, -0.005, DIE / 2), tuple(map(tuple, np.eye(3))), 1, False)
+    turned = PipPose((-0.02, 0.0, DIE / 2), ((math.cos(turn), -math.sin(turn), 0), (math.sin(turn), math.cos(turn), 0),
+                                              (0, 0, 1)), 1, False)
+    upside = PipPose((0.0, 0.02, DIE / 2), ((1, 0, 0), (0, -1, 0), (0, 0, -1)), 6, False)
+    cocked = PipPose((0.02, 0.02, DIE / 2), tuple(map(tuple, np.eye(3))), 1, True)
+    shot = Shot("t", [flat, turned, upside, cocked], props=[partial(_add_prop, "coin", 0.0, -0.02, 0.0, 1.0)])
+    dice, others = table.frame_boxes(shot)
+    truth = table.pip_truth(shot)  # the top's centre and a die's side along x, projected another way
+    assert dice[:, 3].tolist() == [1, 1, 6] and len(others) == 2 and (others[:, 3] == 0).all()
+    for row, true in zip(dice, truth):
+        assert abs(row[0] - true.x) < 0.5 and abs(row[1] - true.y) < 0.5
+    assert abs(dice[0, 2] - truth[0].side_px) < 0.03 * truth[0].side_px  # upright: the box is the face
+    assert abs(dice[2, 2] - truth[2].side_px) < 0.03 * truth[2].side_px
+    assert abs(dice[1, 2] - math.sqrt(2) * truth[1].side_px) < 0.03 * truth[1].side_px  # turned 45°: its diagonal
+    assert abs(others[0, 0] - truth[3].x) < 0.5  # the cocked die is no die to learn
+    coin = table.frame_boxes(Shot("c", [], props=shot.props))[1][0]
+    assert abs(coin[2] - 2 * 0.0105 / DIE * truth[0].side_px) < 0.1 * coin[2]  # a coin is 21 mm across
