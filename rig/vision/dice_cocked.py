@@ -43,7 +43,8 @@ def _radial(obs, work: Work) -> tuple[float, float]:
 def _around(obs, work: Work, others=()):
     """The window around a die (its box grown by 0.3 die sides, working scale), the die's own dark
     side faces in it (shade nearer another die read is that die's) and the pixel offsets from the
-    die's centre: ``(dark, mine, xx, yy, x0, y0, lab)``; ``mine`` is False where another die is nearer."""
+    die's centre: ``(dark, mine, xx, yy, x0, y0, lab)``; ``mine`` is False where another die is nearer
+    (None: no other die near)."""
     f = work.factor
     r = max(2, int(round(work.side * 0.3)))
     H, W = work.labels.shape
@@ -52,11 +53,11 @@ def _around(obs, work: Work, others=()):
     lab = work.labels[Y0 : min(H, y + h + r), X0 : min(W, x + w + r)]
     dark = _side_faces(cv2.LUT(lab, _IS_DARK), lab, work.small[Y0 : Y0 + lab.shape[0], X0 : X0 + lab.shape[1]])
     yy, xx = np.ogrid[Y0 - obs.y / f : Y0 + lab.shape[0] - obs.y / f, X0 - obs.x / f : X0 + lab.shape[1] - obs.x / f]
-    mine = np.ones(lab.shape, bool)
+    mine = None  # everywhere, unless another die is near
     for d in (d for d in others if d is not obs and max(abs(d.x - obs.x), abs(d.y - obs.y)) < 2.5 * work.side * f):
-        mine &= (xx - (d.x - obs.x) / f) ** 2 + (yy - (d.y - obs.y) / f) ** 2 >= xx**2 + yy**2  # the nearer die's
-    if not mine.all():
-        dark[~mine] = 0
+        theirs = (xx - (d.x - obs.x) / f) ** 2 + (yy - (d.y - obs.y) / f) ** 2 < xx**2 + yy**2  # nearer that die
+        dark[theirs] = 0
+        mine = ~theirs if mine is None else mine & ~theirs
     return dark, mine, xx, yy, X0, Y0, lab
 
 
@@ -107,7 +108,9 @@ def flank_shape(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=()) -> np
         return None
     ux, uy = mx / n, my / n
     dark, mine, xx, yy, _, _, lab = _around(obs, work, others)
-    top = (cv2.LUT(lab, IS_TOP) > 0) & mine
+    top = cv2.LUT(lab, IS_TOP) > 0
+    if mine is not None:
+        top &= mine
     if not top.any() or not dark.any():
         return None
     s = work.side
