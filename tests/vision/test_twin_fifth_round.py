@@ -70,3 +70,19 @@ def test_a_verdict_file_of_other_features_or_unreadable_is_refused(tmp_path):
     n = len(FEATURES)
     CockedCheck(np.zeros(n), 0.0, np.zeros(n), np.ones(n), 0.5).save(tmp_path / "ok.npz")
     assert CockedCheck.load(tmp_path / "ok.npz").threshold == 0.5
+
+
+def test_the_reader_asks_the_verdict_before_it_calls_a_die_cocked(virtual_profile):
+    import dataclasses
+
+    from rig.vision.dice import read_labels
+
+    profile = dataclasses.replace(virtual_profile, walls=(0.0, 0.0, 0.0, 0.0))  # no perspective allowance
+
+    def read(x0: int, top: int):
+        _, work = _die(x0, top, 3)
+        return read_labels(dataclasses.replace(work, top_area=profile.top_area * 100.0), profile)
+
+    assert read(20, 10).ok  # lopsided shade towards the middle, a whole top: flat (the flank test alone: cocked)
+    leaning = read(50, 9)  # a top short along its side face (aspect 0.9: square enough), towards the wall
+    assert not leaning.ok and leaning.reasons == ("cocked die at (54, 25)",)
