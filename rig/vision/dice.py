@@ -26,6 +26,7 @@ import numpy as np
 from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light, floor_model, floor_surface, spots_at  # noqa: F401
 from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
+from rig.vision.dice_cocked import _flank, _leaning, _radial, leans  # noqa: F401 - _flank, _leaning: their old import path
 from rig.vision.pixel_classes import (  # noqa: F401 - moved (issue 29); the old import path works
     BG, BODY, EDGE, BLUE, PINK, YELLOW, UNKNOWN, CLIPPED, BLOWN, AMBIG, CLASS_NAMES, COLOUR_CLASSES, IS_TOP, _IS_ODD, _K3, _DISC3, _IS_DARK, _IS_EDGE, _COMBOS,
 )
@@ -136,7 +137,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
             reasons.extend(why)
     # leaning: judged once every die is found (the rims of the dice beside a die are theirs)
     for j, obs in enumerate(dice):
-        if not obs.cocked and _leaning(obs, work, t, profile.walls, dice):
+        if not obs.cocked and leans(obs, work, t, profile.walls, dice):
             reasons.append(f"cocked die at {_where(obs.x / work.factor, obs.y / work.factor, work)}")
             dice[j] = dataclasses.replace(obs, cocked=True, confidence=obs.confidence * 0.5)
 
@@ -201,49 +202,6 @@ def _blob(mask: np.ndarray, least: float, thick: float = 0.0) -> tuple[float, fl
         if area >= least and area >= thick * max(stats[j, cv2.CC_STAT_WIDTH], stats[j, cv2.CC_STAT_HEIGHT]):
             return tuple(centres[j])
     return None
-
-
-def _leaning(obs: DieObservation, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=()) -> bool:
-    """A die leans when it shows more side face than perspective shows there: ``walls`` (from
-    calibration) predicts the shaded flank of a flat die at each place — its amount grows, and
-    its weight points towards the optical centre, the farther the die is from it. Shade nearer
-    another die read (``others``) is that die's rim, not this one's flank."""
-    amount, mx, my = _flank(obs, work, others)
-    rx, ry = _radial(obs, work)
-    a0, a1, k = walls[:3]
-    excess = amount - (a0 + a1 * float(np.hypot(rx, ry)))
-    stray = max(t.flank_moment, 2.0 * walls[4]) if len(walls) > 4 else t.flank_moment  # this table's flat dice stray so far
-    return excess > t.flank_area or float(np.hypot(mx - k * rx, my - k * ry)) > stray
-
-
-def _radial(obs: DieObservation, work: Work) -> tuple[float, float]:
-    """The die's offset from the frame centre, in frame widths."""
-    H, W = work.labels.shape
-    w = W * work.factor
-    return (obs.x - w / 2) / w, (obs.y - H * work.factor / 2) / w
-
-
-def _flank(obs: DieObservation, work: Work, others=()) -> tuple[float, float, float]:
-    """Die body in shade (or unknown) around a die: amount (die sides squared) and the moment
-    of it about the die's centre (x, y, die sides cubed). A leaning die shows its darker side
-    face on one side; a flat one thin rounded edges all round, and towards the view's edges
-    the side walls perspective shows."""
-    f = work.factor
-    r = max(2, int(round(work.side * 0.3)))
-    H, W = work.labels.shape
-    x, y, w, h = (v // f for v in obs.box)
-    X0, Y0 = max(0, x - r), max(0, y - r)
-    lab = work.labels[Y0 : min(H, y + h + r), X0 : min(W, x + w + r)]
-    dark = _side_faces(cv2.LUT(lab, _IS_DARK), lab, work.small[Y0 : Y0 + lab.shape[0], X0 : X0 + lab.shape[1]])
-    yy, xx = np.ogrid[Y0 - obs.y / f : Y0 + lab.shape[0] - obs.y / f, X0 - obs.x / f : X0 + lab.shape[1] - obs.x / f]
-    for d in (d for d in others if d is not obs and max(abs(d.x - obs.x), abs(d.y - obs.y)) < 2.5 * work.side * f):
-        dark[(xx - (d.x - obs.x) / f) ** 2 + (yy - (d.y - obs.y) / f) ** 2 < xx**2 + yy**2] = 0  # the nearer die's shade
-    m = cv2.moments(dark, binaryImage=True)
-    if m["m00"] == 0:
-        return 0.0, 0.0, 0.0
-    cx, cy = (obs.x + 0.5) / f - 0.5 - X0, (obs.y + 0.5) / f - 0.5 - Y0
-    s3 = work.side**3
-    return m["m00"] / work.side**2, (m["m10"] - cx * m["m00"]) / s3, (m["m01"] - cy * m["m00"]) / s3
 
 
 def _where(x: float, y: float, work: Work) -> str:

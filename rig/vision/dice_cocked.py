@@ -1,0 +1,167 @@
+"""Is a die cocked? Its shaded flank says "maybe", the shape of its top and flank decide.
+
+A die that leans shows more side face than perspective shows there (:func:`_leaning`: the flank's
+amount, and its moment about the die's centre beyond what calibration predicts, "the flank test").
+On the path-traced twin that test also fires on flat dice whose flank is lopsided for other reasons
+(a wall's shade, a neighbour's shadow): as often as on dice that truly lean, and no threshold on
+the flank's amount, moment, direction or distance to walls and dice tells them apart (issue 24,
+fourth round). What does (fifth round): a leaning die's top is foreshortened along the way it
+leans and its side face reaches a bounded width (the sine of the tilt) beyond it, while a flat
+die's top keeps its full length and its lopsided shade reaches as far as the shade goes.
+
+:func:`leans` is the flank test and then a logistic regression on five numbers measured along
+the flank's direction (:func:`flank_shape`), fitted by ``scripts/fit_cocked.py`` on the twin's
+truth (``calibration/cocked.npz``; which tables, in the file and in docs/vision.md). The threshold
+keeps every truly cocked die of the fitting split flagged (with a margin): a cocked die not
+flagged may be read wrong in silence.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from rig.vision.dice_frames import Work, _side_faces
+from rig.vision.errors import VisionError
+from rig.vision.pixel_classes import _IS_DARK, IS_TOP
+
+WEIGHTS = Path(__file__).resolve().parents[2] / "calibration" / "cocked.npz"
+#: what :func:`flank_shape` measures, in die sides along the flank's direction u (and across it)
+FEATURES = ("top_len", "top_wid", "top_ratio", "flank_reach", "flank_radial")
+
+
+def _radial(obs, work: Work) -> tuple[float, float]:
+    """The die's offset from the frame centre, in frame widths."""
+    H, W = work.labels.shape
+    w = W * work.factor
+    return (obs.x - w / 2) / w, (obs.y - H * work.factor / 2) / w
+
+
+def _around(obs, work: Work, others=()):
+    """The window around a die (its box grown by 0.3 die sides, working scale), the die's own dark
+    side faces in it (shade nearer another die read is that die's) and the pixel offsets from the
+    die's centre: ``(dark, mine, xx, yy, x0, y0, lab)``; ``mine`` is False where another die is nearer
+    (None: no other die near)."""
+    f = work.factor
+    r = max(2, int(round(work.side * 0.3)))
+    H, W = work.labels.shape
+    x, y, w, h = (v // f for v in obs.box)
+    X0, Y0 = max(0, x - r), max(0, y - r)
+    lab = work.labels[Y0 : min(H, y + h + r), X0 : min(W, x + w + r)]
+    dark = _side_faces(cv2.LUT(lab, _IS_DARK), lab, work.small[Y0 : Y0 + lab.shape[0], X0 : X0 + lab.shape[1]])
+    yy, xx = np.ogrid[Y0 - obs.y / f : Y0 + lab.shape[0] - obs.y / f, X0 - obs.x / f : X0 + lab.shape[1] - obs.x / f]
+    mine = None  # everywhere, unless another die is near
+    for d in (d for d in others if d is not obs and max(abs(d.x - obs.x), abs(d.y - obs.y)) < 2.5 * work.side * f):
+        theirs = (xx - (d.x - obs.x) / f) ** 2 + (yy - (d.y - obs.y) / f) ** 2 < xx**2 + yy**2  # nearer that die
+        dark[theirs] = 0
+        mine = ~theirs if mine is None else mine & ~theirs
+    return dark, mine, xx, yy, X0, Y0, lab
+
+
+def _flank(obs, work: Work, others=()) -> tuple[float, float, float]:
+    """Die body in shade (or unknown) around a die: amount (die sides squared) and the moment
+    of it about the die's centre (x, y, die sides cubed). A leaning die shows its darker side
+    face on one side; a flat one thin rounded edges all round, and towards the view's edges
+    the side walls perspective shows."""
+    f = work.factor
+    dark, _, _, _, X0, Y0, _ = _around(obs, work, others)
+    m = cv2.moments(dark, binaryImage=True)
+    if m["m00"] == 0:
+        return 0.0, 0.0, 0.0
+    cx, cy = (obs.x + 0.5) / f - 0.5 - X0, (obs.y + 0.5) / f - 0.5 - Y0
+    s3 = work.side**3
+    return m["m00"] / work.side**2, (m["m10"] - cx * m["m00"]) / s3, (m["m01"] - cy * m["m00"]) / s3
+
+
+def _moment(obs, work: Work, t, walls, others=()) -> tuple[float, float, float, float, float]:
+    """The flank test's numbers: excess amount over what perspective shows there, the moment beyond
+    perspective's (x, y), and how far this table's flat dice stray: ``(excess, mx, my, stray, r)``."""
+    amount, mx, my = _flank(obs, work, others)
+    rx, ry = _radial(obs, work)
+    a0, a1, k = walls[:3]
+    r = float(np.hypot(rx, ry))
+    stray = max(t.flank_moment, 2.0 * walls[4]) if len(walls) > 4 else t.flank_moment  # this table's flat dice stray so far
+    return amount - (a0 + a1 * r), mx - k * rx, my - k * ry, stray, r
+
+
+def _leaning(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=()) -> bool:
+    """The flank test: a die leans when it shows more side face than perspective shows there:
+    ``walls`` (from calibration) predicts the shaded flank of a flat die at each place — its amount
+    grows, and its weight points towards the optical centre, the farther the die is from it. Shade
+    nearer another die read (``others``) is that die's rim, not this one's flank."""
+    excess, mx, my, stray, _ = _moment(obs, work, t, walls, others)
+    return excess > t.flank_area or float(np.hypot(mx, my)) > stray
+
+
+def flank_shape(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=()) -> np.ndarray | None:
+    """:data:`FEATURES` of a die, in die sides along u, the direction of its flank's moment beyond
+    perspective's: the length of its top along u and across it (3rd to 97th percentile of its top
+    pixels), their ratio, how far its flank reaches beyond its top (95th percentile), and the moment
+    towards the frame's edge in units of what this table's flat dice stray. None without a flank
+    or a top."""
+    _, mx, my, stray, r = _moment(obs, work, t, walls, others)
+    n = float(np.hypot(mx, my))
+    if n <= 0:
+        return None
+    ux, uy = mx / n, my / n
+    dark, mine, xx, yy, _, _, lab = _around(obs, work, others)
+    top = cv2.LUT(lab, IS_TOP) > 0
+    if mine is not None:
+        top &= mine
+    if not top.any() or not dark.any():
+        return None
+    s = work.side
+    along = (xx * ux + yy * uy) / s
+    across = (yy * ux - xx * uy) / s
+    lo, hi = np.percentile(np.broadcast_to(along, lab.shape)[top], (3, 97))
+    plo, phi = np.percentile(np.broadcast_to(across, lab.shape)[top], (3, 97))
+    reach = float(np.percentile(np.broadcast_to(along, lab.shape)[dark > 0], 95)) - hi
+    rx, ry = _radial(obs, work)
+    radial = (mx * rx + my * ry) / max(r, 1e-6) / stray
+    length, width = hi - lo, phi - plo
+    return np.array([length, width, length / max(width, 1e-3), reach, radial], np.float64)
+
+
+class CockedCheck:
+    """The fitted verdict: standardised :data:`FEATURES`, weights ``w``, bias ``b``; cocked at a
+    score of ``threshold`` or more."""
+
+    def __init__(self, w, b, mean, std, threshold) -> None:
+        self.w, self.b = np.asarray(w, np.float64), float(b)
+        self.mean, self.std, self.threshold = np.asarray(mean, np.float64), np.asarray(std, np.float64), float(threshold)
+
+    def score(self, x: np.ndarray) -> np.ndarray:
+        return ((np.atleast_2d(x) - self.mean) / self.std) @ self.w + self.b
+
+    def cocked(self, x: np.ndarray) -> bool:
+        return bool(self.score(x)[0] >= self.threshold)
+
+    def save(self, path: Path, **notes) -> None:
+        np.savez(path, w=self.w, b=self.b, mean=self.mean, std=self.std, threshold=self.threshold,
+                 features=np.array(FEATURES), **notes)
+
+    @classmethod
+    def load(cls, path: Path = WEIGHTS) -> CockedCheck:
+        try:
+            with np.load(path) as z:
+                if tuple(str(v) for v in z["features"]) != FEATURES:
+                    raise VisionError(f"{path}: fitted on other features than {', '.join(FEATURES)}")
+                return cls(z["w"], float(z["b"]), z["mean"], z["std"], float(z["threshold"]))
+        except (OSError, KeyError, ValueError) as exc:
+            raise VisionError(f"cannot read the cocked-die check {path}: {exc}") from None
+
+
+@functools.lru_cache(maxsize=1)
+def check() -> CockedCheck:
+    return CockedCheck.load()
+
+
+def leans(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=(), verdict: CockedCheck | None = None) -> bool:
+    """The flank test, and then the fitted verdict on the shape of the die's top and flank."""
+    if not _leaning(obs, work, t, walls, others):
+        return False
+    x = flank_shape(obs, work, t, walls, others)
+    return x is None or (verdict or check()).cocked(x)
