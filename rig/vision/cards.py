@@ -96,6 +96,9 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
     share = counts[best] / readable
     edge = _at_edge(blob)  # cards lie in the box: from the view's edge reaches a hand
     if share >= 0.45:
+        if _tint(work, blob, inner) < MIN_TINT:  # labelled a colour, but as neutral as its own white border
+            return CardReading(None, 0.0, "uncertain", (f"{CARD_CLASSES[best]} or gray card? its field is as "
+                                                         "neutral as its border",), box, corners)
         field = _field_corners(work, blob, (best,))
         if edge and (field is None or cv2.contourArea(np.float32(field)) > 0.85 * area * f * f):
             # a card coming in with the hand shows its field inside a white border; a hand is colour to its edge
@@ -117,6 +120,25 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
             work, blob, NEUTRAL_CLASSES if colour == "gray" else (_CLASS_OF[colour],))
         return CardReading(colour, 0.6, "ok", (), box, field or corners)
     return CardReading(None, 0.0, "uncertain", (f"card of unknown colour (off gray by {cast:.0f})",), box, corners)
+
+
+#: a card whose field is no more coloured than this against its own white border is no coloured card (a gray
+#: field under a warm lamp labelled yellow reads 1.04-1.05 on the twin; yellow fields 2.6 and more, blank
+#: (violet) 1.5 and more, on the twin's and the virtual table's reveals)
+MIN_TINT = 1.25
+
+
+def _tint(work, blob: np.ndarray, inner: np.ndarray) -> float:
+    """How coloured a card's field is against its own white border (the light's colour there): the field's
+    channels over the border's, their largest over their smallest (1: as neutral as the border — gray)."""
+    ring = work.small[(blob > 0) & (inner == 0)].astype(np.float32)
+    field = work.small[(blob > 0) & (inner > 0)].astype(np.float32)
+    if len(ring) < 8 or len(field) < 8:
+        return 0.0
+    bright = ring.sum(axis=1)
+    border = np.median(ring[bright >= np.percentile(bright, 70)], axis=0)
+    ratio = np.median(field, axis=0) / np.maximum(border, 1.0)
+    return float(ratio.max() / max(float(ratio.min()), 1e-3))
 
 
 #: a card's coloured field inside its white border, as a share of the card's width and length

@@ -124,3 +124,17 @@ def test_a_hand_that_left_no_card_it_sees_is_asked_about_though_it_held_one_besi
     stream = [CardView((held,), ((0, 150, 330, 330),))] * 2 + [CardView()] * 4
     assert [c for view in stream for c in reveal.feed(view)] == []
     assert reveal.question is not None and reveal.question.unread
+
+
+def test_a_gray_card_labelled_yellow_under_a_warm_lamp_is_no_yellow_card(monkeypatch):
+    # fresh twin 2414: a gray card on a green floor under a warm lamp; its field's pixels fall in the profile's
+    # yellow, and the reveal booked four gray cards as yellow in silence. Against the card's own white border its
+    # field is neutral (1.04 where yellow fields are 2.6 and more): a question, never a yellow card
+    import rig.vision.cards as cards
+
+    monkeypatch.setattr(cards, "MIN_TINT", 0.0)  # as before: the labels alone
+    assert [(c.card, c.status) for c in _read("t2414-reveal0-5-laid").cards] == [("yellow", "ok")]
+    monkeypatch.undo()
+    (card,) = _read("t2414-reveal0-5-laid").cards
+    assert card.status == "uncertain" and card.card is None
+    assert card.reasons == ("yellow or gray card? its field is as neutral as its border",)
