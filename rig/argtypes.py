@@ -2,8 +2,10 @@
 when the command line is read (``rig bench vision: error: argument --frames: ...``, exit 2, in the command
 line's language), never met as a traceback or a strange result mid-run.
 
->>> count("3"), amount("0"), seed("7"), span("0.5"), share("1"), counts("30,35"), between(float, 1, 120)("30")
-(3, 0, 7, 0.5, 1.0, (30, 35), 30.0)
+>>> count("3"), amount("0"), seed("7"), span("0.5"), share("1"), positive("1.2"), counts("30,35")
+(3, 0, 7, 0.5, 1.0, 1.2, (30, 35))
+>>> between(float, 1, 120)("30")
+30.0
 >>> count("0")
 Traceback (most recent call last):
 argparse.ArgumentTypeError: expected a whole number of at least 1, got '0'
@@ -58,6 +60,17 @@ seed = between(int, 0)
 span = between(float, 0.0)
 #: a share of something: 0 to 1
 share = between(float, 0.0, 1.0)
+
+
+def positive(text: str) -> float:
+    """A number above 0, finite (a size or factor that 0 would make meaningless)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(_("expected a number above 0, got {value}", value=repr(text)))
+    return value
 
 
 def counts(text: str) -> tuple[int, ...]:

@@ -10,7 +10,8 @@ import pytest
 from rig import argtypes
 from rig.cli import build_parser
 
-CHECKED = (argtypes.count, argtypes.amount, argtypes.seed, argtypes.span, argtypes.share, argtypes.counts)
+CHECKED = (argtypes.count, argtypes.amount, argtypes.seed, argtypes.span, argtypes.share, argtypes.positive,
+           argtypes.counts)
 
 
 def _bench_options():

@@ -390,26 +390,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="(--game pips) the photos with a coin, ring, screw, knot, fingertip and card corner drawn in: "
                         "false dice reported ok")
     parser.add_argument("--distractor-seed", type=argtypes.seed, default=0, help="(--distractors) the first seed drawn with (default 0)")
-    parser.add_argument("--distractor-seeds", type=_positive(int), default=1,
+    parser.add_argument("--distractor-seeds", type=argtypes.count, default=1,
                         help="(--distractors) this many seeds from --distractor-seed (default 1)")
-    parser.add_argument("--distractor-size", type=_positive(float), default=1.2, metavar="F",
+    parser.add_argument("--distractor-size", type=argtypes.positive, default=1.2, metavar="F",
                         help="(--distractors) each thing F times the photo's median die across (default 1.2)")
     parser.add_argument("--split", choices=tuple(SPLITS), default="both",
                         help="(--game pips) which split of the photos to read (default both; tune on 'tuning' only)")
     parser.add_argument("--overlays", type=Path, default=None, metavar="DIR",
                         help="(--game pips) draw the hardest held-out photos into DIR")
-
-
-def _positive(kind):
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            value = 0
-        if not value > 0:
-            raise argparse.ArgumentTypeError(f"expected a number above 0, got {text!r}")
-        return value
-    return parse
 
 
 def data_folder(arg: Path | None) -> Path:
