@@ -98,7 +98,6 @@ def twin_frame(table, shot, k: int, spp: int):
 def run(args) -> int:
     import cv2
 
-    from rig.errors import RigError
     from rig.twin.pip_table import PipTable
     from rig.vision.anydie import read_pip_dice
     from rig.vision.pips import PipParams
@@ -108,8 +107,6 @@ def run(args) -> int:
     params = PipParams.load(getattr(args, "params", None))
     ways = {"no size known": Tally(), "size learned on table": Tally(), "no size, no dice count": Tally()}
     first, tables, throws, spp = args.first_table, args.tables, args.turns, args.spp
-    if tables < 1 or throws < 1 or spp < 1:
-        raise RigError(f"--tables, --turns and --spp must be at least 1, not {tables}, {throws}, {spp}")
     print(f"pip dice on the twin: tables {first}-{first + tables - 1}, {throws} throws each, {spp} spp "
           f"(renders cached in ~/.cache/rig/twin)")
     for seed in range(first, first + tables):

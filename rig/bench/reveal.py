@@ -147,10 +147,10 @@ def _twin_reveals(args) -> list[dict]:
 def run(args) -> int:
     from rig.vision.profile import Profile, default_profile_path
 
-    if args.reveals < 1 or args.frames < 3 or args.per_table < 1:
+    if args.frames < 3:
         from rig.errors import RigError
 
-        raise RigError("--reveals and --per-table must be at least 1 and --frames at least 3 (the reveal settles on 3 still frames)")
+        raise RigError("--frames must be at least 3 (the reveal settles on 3 still frames)")
     profile = Profile.load(default_profile_path())
     t0 = time.perf_counter()
     results = [lay(args.seed + i, profile, args.frames) for i in range(args.reveals)]

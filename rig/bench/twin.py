@@ -52,14 +52,11 @@ def run(args) -> int:
 
     from rig.bench.tables import _photo_patch
     from rig.bench.unseen import _line, tally, textures_dir
-    from rig.errors import RigError
     from rig.twin.table import DRIFTS, TwinTable
     from rig.vision.dice import read_dice
     from rig.vision.errors import VisionError
 
     cv2.setNumThreads(1)
-    if args.tables < 1 or args.turns < 1 or args.spp < 1:
-        raise RigError("--tables, --turns and --spp must be at least 1")
     data = textures_dir(args.textures)
     print(f"rig bench vision --twin: {args.tables} twin tables from seed {args.first_table}, {args.turns} thrown turns "
           f"each, {args.spp} samples per pixel, 1 thread; floor photos from {data or 'nowhere (felt instead)'}")

@@ -72,8 +72,6 @@ def run(args) -> int:
     from rig.vision.errors import VisionError
 
     cv2.setNumThreads(1)
-    if args.tables < 1 or args.turns < 1:
-        raise VisionError("--tables and --turns must be at least 1")
     data = textures_dir(args.textures)
     print(f"rig bench vision --unseen: {args.tables} tables from seed {args.first_table}, {args.turns} turns per "
           f"light, 1 thread; textures from {data or 'nowhere (wood/tray floors become felt)'}")

@@ -148,8 +148,6 @@ def run_colour_dice(args) -> int:
     for name in names:
         if name not in LIGHTINGS:
             raise VisionError(f"unknown lighting {name!r} (lightings: {', '.join(LIGHTINGS)})")
-    if args.frames < 1:
-        raise VisionError("--frames must be at least 1")
 
     print(f"rig bench vision: {args.frames} frames per condition, seed {args.seed}, 1 thread")
     print(f"{'lighting':<9} {'dice acc':>9} {'turn acc':>9} {'silent':>7} {'flagged':>8} {'must-flag':>10} "

@@ -32,7 +32,7 @@ def test_twin_reveals_per_table_must_be_at_least_one(capsys):
     err = capsys.readouterr().err.strip()
     assert exit_.value.code == 2 and "argument --per-table: expected a whole number of at least 1" in err
     assert main(["bench", "reveal", "--frames", "2"]) == 2  # the reveal settles on 3 still frames
-    assert "--frames at least 3" in capsys.readouterr().err
+    assert "--frames must be at least 3" in capsys.readouterr().err
 
 
 def test_a_twin_reveal_reads_cards_as_what_changed_from_the_empty_box():
