@@ -2,8 +2,10 @@
 
 A child process plays a seeded script of inputs (button presses and releases, rolls, cards, copy
 choices, corrections, undos, junk) through the real :class:`~rig.engine.service.EngineService` and
-its SQLite log, printing ``ack N`` after each input returned (acknowledged). The parent kills it
-with SIGKILL at random moments (sometimes during start-up and replay), checks after every kill
+its SQLite log, printing ``ack N`` after each input returned (acknowledged). Each life of the child
+may play only a few inputs (its budget), so a loaded machine that lets it run ahead of the parent
+cannot use up the script in a few kills. The parent kills it with SIGKILL at random moments
+(sometimes during start-up and replay, sometimes inside an input), checks after every kill
 that every acknowledged input is in the log, restarts it (it resumes after the last input in the
 log), and at the end compares state, history and log with an uninterrupted run of the same script.
 
@@ -34,7 +36,7 @@ S = 1_000_000
 
 def add_arguments(parser) -> None:
     parser.add_argument("--kills", type=argtypes.count, default=250, help="SIGKILLs to land (default 250)")
-    parser.add_argument("--steps", type=argtypes.count, default=600, help="inputs in the script (default 600)")
+    parser.add_argument("--steps", type=argtypes.count, default=1000, help="inputs in the script (default 1000)")
     parser.add_argument("--seed", type=argtypes.seed, default=16)
 
 
@@ -90,22 +92,26 @@ def logged_steps(log) -> set[int]:
             if isinstance(e.event.get("source"), str) and e.event["source"][:1] == "s" and e.event["source"][1:].isdigit()}
 
 
-def child(data_dir: str, seed: int, steps: int) -> None:
-    """The killed process: resume after the last input in the log, ``ack N`` after each."""
+def child(data_dir: str, seed: int, steps: int, budget: int | None = None) -> None:
+    """The killed process: resume after the last input in the log, ``ack N`` after each; after
+    ``budget`` inputs it waits (for its kill) until its stdin closes."""
     from rig.engine.service import EngineService
 
     todo = script(seed, steps)
     with EngineService.open(data_dir, clock="bench") as service:
         done = logged_steps(service.log)
-        for i in range(max(done) + 1 if done else 0, len(todo)):
+        for played, i in enumerate(range(max(done) + 1 if done else 0, len(todo))):
+            if played == budget:
+                sys.stdin.read()
+                return
             play(service, todo[i], i)
             print(f"ack {i}", flush=True)
     print("done", flush=True)
 
 
-def _spawn(data_dir: Path, seed: int, steps: int) -> subprocess.Popen:
-    code = f"from rig.bench.durability import child; child({str(data_dir)!r}, {seed}, {steps})"
-    return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+def _spawn(data_dir: Path, seed: int, steps: int, budget: int | None = None) -> subprocess.Popen:
+    code = f"from rig.bench.durability import child; child({str(data_dir)!r}, {seed}, {steps}, {budget})"
+    return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
 
 def _comparable(history: dict[str, Any]) -> dict[str, Any]:
@@ -133,9 +139,9 @@ def campaign(work: Path, *, kills: int, seed: int, steps: int) -> dict[str, Any]
     acked: set[int] = set()
     finished = False
     while landed < kills and not finished:
-        proc = _spawn(killed_dir, seed, steps)
-        restarts += 1
         target = rng.choice([0, 0, 1, 1, 2, 3, 5])  # 0: kill during start-up and replay
+        proc = _spawn(killed_dir, seed, steps, budget=target + 1)  # the kill may land inside input target + 1
+        restarts += 1
         seen = 0
         while seen < target:
             line = proc.stdout.readline()
@@ -149,7 +155,7 @@ def campaign(work: Path, *, kills: int, seed: int, steps: int) -> dict[str, Any]
         if not finished:
             time.sleep(rng.choice([0, 0, 0.0002, 0.0005, 0.001, 0.003]))
             os.kill(proc.pid, signal.SIGKILL)
-        rest, _ = proc.communicate(timeout=60)
+        rest, _ = proc.communicate(timeout=60)  # closes its stdin too
         for line in rest.splitlines():
             if line.startswith("ack "):
                 acked.add(int(line.split()[1]))
