@@ -1,7 +1,9 @@
 """Child process of test_sigkill.py: play a seeded game through the real EngineService and log.
 
-Usage: python sigkill_child.py DATA_DIR SEED NAME... ; resumes after the last step found in
-the log (each step's events carry the source ``step<i>``), prints ``step <i>`` after each.
+Usage: python sigkill_child.py DATA_DIR SEED BUDGET NAME... ; resumes after the last step found in
+the log (each step's events carry the source ``step<i>``), prints ``step <i>`` after each; after
+BUDGET steps (``-``: no limit) it waits for its kill until stdin closes, so it cannot run ahead of
+the parent on a loaded machine.
 """
 
 import sys
@@ -23,12 +25,15 @@ def marked(step, i):
 
 
 def main() -> int:
-    data_dir, seed, players = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    data_dir, seed, budget, players = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
     steps, _ = make_script(seed, players)
     with EngineService.open(data_dir, clock="sim") as service:
         done = [int(e.event["source"][4:]) for e in service.log.events() if e.event["source"].startswith("step")]
         start = max(done) + 1 if done else 0
-        for i in range(start, len(steps)):
+        for played, i in enumerate(range(start, len(steps))):
+            if str(played) == budget:
+                sys.stdin.read()
+                return 0
             run_step(service, marked(steps[i], i))
             print(f"step {i}", flush=True)
     print("done", flush=True)

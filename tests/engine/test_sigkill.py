@@ -19,9 +19,9 @@ PLAYERS = ["Ada", "Ben", "Cleo", "Dev"]
 SEED = 8
 
 
-def spawn(data_dir):
-    return subprocess.Popen([sys.executable, str(CHILD), str(data_dir), str(SEED), *PLAYERS],
-                            stdout=subprocess.PIPE, text=True)
+def spawn(data_dir, budget=None):
+    return subprocess.Popen([sys.executable, str(CHILD), str(data_dir), str(SEED), "-" if budget is None else str(budget),
+                             *PLAYERS], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
 
 def comparable_history(history):
@@ -42,8 +42,8 @@ def test_sigkill_at_random_points_then_resume_equals_an_uninterrupted_run(tmp_pa
 
     kills = 0
     for _ in range(5):
-        child = spawn(killed_dir)
-        target = rng.randrange(1, max(2, total // 4))
+        target = rng.randrange(1, total // 8)  # five lives use under total steps: every one is killed
+        child = spawn(killed_dir, budget=target + 1)  # the kill may land inside step target + 1
         seen = 0
         while seen < target:
             line = child.stdout.readline()
@@ -53,12 +53,13 @@ def test_sigkill_at_random_points_then_resume_equals_an_uninterrupted_run(tmp_pa
         time.sleep(rng.choice([0, 0.0005, 0.001, 0.002]))  # land inside a later append, sometimes
         os.kill(child.pid, signal.SIGKILL)
         child.wait(timeout=WAIT_S)
+        child.stdin.close()
         child.stdout.close()
         kills += child.returncode == -signal.SIGKILL
     child = spawn(killed_dir)
     out, _ = child.communicate(timeout=60)
     assert child.returncode == 0 and out.endswith("done\n")
-    assert kills >= 3
+    assert kills == 5
 
     with EngineService.open(straight_dir, clock="sim") as straight, EngineService.open(killed_dir, clock="sim") as killed:
         assert straight.state()["game"]["status"] == "over"
