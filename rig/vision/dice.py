@@ -26,6 +26,7 @@ import numpy as np
 from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light, floor_model, floor_surface, spots_at  # noqa: F401
 from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
+from rig.vision.dice_overall import overall_counts
 from rig.vision.dice_cocked import _flank, _leaning, _radial, leans  # noqa: F401 - _flank, _leaning: their old import path
 from rig.vision.pixel_classes import (  # noqa: F401 - moved (issue 29); the old import path works
     BG, BODY, EDGE, BLUE, PINK, YELLOW, UNKNOWN, CLIPPED, BLOWN, AMBIG, CLASS_NAMES, COLOUR_CLASSES, IS_TOP, _IS_ODD, _K3, _DISC3, _IS_DARK, _IS_EDGE, _COMBOS,
@@ -297,13 +298,13 @@ def _pink_in_glare(lab: np.ndarray, inner: np.ndarray, small: np.ndarray, t) -> 
     return int(np.count_nonzero((red >= ref_r + t.glare_pink) & (green >= ref_g)))
 
 
-def _full_counts(poly: np.ndarray, x0: int, y0: int, centre, work: Work, t) -> tuple | None:
+def _full_counts(poly: np.ndarray, x0: int, y0: int, centre, work: Work, t, gain=None) -> tuple | None:
     """Class counts of a die's top (inside its rim) on the full-resolution frame: the frog and
     its dark outline stay apart there, where the working scale blends them. The crop gets the
-    light correction of the die's place; the frog's outline (thin bands of dark or unknown
-    pixels) is left out, not counted as unknown."""
+    light correction of the die's place (or ``gain``, without the floor's glare taken off); the
+    frog's outline (thin bands of dark or unknown pixels) is left out, not counted as unknown."""
     f = work.factor
-    if work.glare is not None:  # glare is modelled at the working scale: dice under it are read there
+    if work.glare is not None and gain is None:  # glare is modelled at the working scale: dice under it are read there
         xs, ys = poly.reshape(-1, 2).T + np.array([[x0], [y0]])
         under = work.glare[max(0, ys.min()) : ys.max() + 1, max(0, xs.min()) : xs.max() + 1]
         if under.size == 0 or under.max() >= 4:
@@ -318,7 +319,7 @@ def _full_counts(poly: np.ndarray, x0: int, y0: int, centre, work: Work, t) -> t
     mask = np.zeros((Y1 - Y0, X1 - X0), np.uint8)
     cv2.fillConvexPoly(mask, np.round(pts - (X0, Y0)).astype(np.int32), 1)
     gh, gw = work.gain.shape[:2]
-    g = work.gain[min(gh - 1, max(0, int(centre[1]))), min(gw - 1, max(0, int(centre[0])))]
+    g = work.gain[min(gh - 1, max(0, int(centre[1]))), min(gw - 1, max(0, int(centre[0])))] if gain is None else gain
     crop = cv2.multiply(work.frame[Y0:Y1, X0:X1], tuple(float(v) for v in g) + (0.0,), dtype=cv2.CV_8U)
     labels = label_pixels(crop, colour_lut(work.profile))
     odd = cv2.LUT(labels, _IS_ODD) & mask
@@ -332,6 +333,18 @@ def _full_counts(poly: np.ndarray, x0: int, y0: int, centre, work: Work, t) -> t
         counts[cls] = max(0, counts[cls] - int(np.count_nonzero(thin & (labels == cls))))
     n = int(counts.sum())
     return (counts, n, labels, mask) if n >= 16 else None
+
+
+def _shares(counts: np.ndarray, n_in: int, t, seen: tuple) -> tuple[dict, list, list, float]:
+    """A die top's share of each frog colour, the colours present and unclear, and its share of
+    pixels of no class (``seen``: the labels and mask the counts came from)."""
+    fr = {c: counts[COLOUR_CLASSES[c]] / n_in for c in COLOURS}
+    present = [c for c in COLOURS if fr[c] >= t.colour_present]
+    unclear = [c for c in COLOURS if t.colour_absent < fr[c] < t.colour_present]
+    if "pink" in unclear and present == ["yellow"] and _warm_edge(*seen):
+        unclear.remove("pink")  # a yellow frog's warm edge, not a pink half
+    odd = (counts[UNKNOWN] + counts[CLIPPED] + counts[BLOWN] + counts[AMBIG]) / n_in
+    return fr, present, unclear, odd
 
 
 def _radius(cx: float, cy: float, work: Work) -> float:
@@ -404,12 +417,14 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
             counts[PINK] += seen
             counts[AMBIG] -= seen
 
-    fr = {c: counts[COLOUR_CLASSES[c]] / n_in for c in COLOURS}
-    present = [c for c in COLOURS if fr[c] >= t.colour_present]
-    unclear = [c for c in COLOURS if t.colour_absent < fr[c] < t.colour_present]
-    if "pink" in unclear and present == ["yellow"] and _warm_edge(*(full[2:] if full else (lab, inner))):
-        unclear.remove("pink")  # a yellow frog's warm edge, not a pink half
-    odd = (counts[UNKNOWN] + counts[CLIPPED] + counts[BLOWN] + counts[AMBIG]) / n_in
+    fr, present, unclear, odd = _shares(counts, n_in, t, full[2:] if full else (lab, inner))
+    if (odd > t.unknown_max or unclear) and work.gain is not None:
+        overall = overall_counts(shrunk, x0, y0, (cx, cy), work, t, _full_counts)
+        if overall is not None:
+            shares = _shares(overall[0], overall[1], t, overall[2:])
+            if shares[3] <= t.unknown_max and not shares[2]:
+                (counts, n_in), full, (fr, present, unclear, odd) = overall[:2], overall, shares
+                reasons.append(f"die top read in the frame's overall light at {where}")
     mid = (t.colour_present + t.colour_absent) / 2
     margin = min(min(1.0, abs(fr[c] - mid) / mid) for c in COLOURS)
     # the best guess (flagged below): a frog partly unreadable under glare shows less of its colour

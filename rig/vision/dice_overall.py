@@ -1,0 +1,33 @@
+"""A die top read in the frame's overall light, when the light of its place on the floor misreads it.
+
+The light correction and the glare the empty box showed are the floor's: a lamp's reflection on a
+varnished floor, or a wall's shade on it, is taken off (or lifted) wherever it lies. A die's top
+stands a die's height above the floor and is glossy: the floor's reflection is often not on it, and
+the shade can miss it. Corrected as its floor, such a top's frog comes out darker and more
+saturated than any frog of the profile — unknown colour, or no frog at all. Read again in the
+frame's overall light (the median correction over the view, nothing taken off), it shows its
+colours as dice in the open do. The reader takes that second reading only where the place's
+correction differs from the overall one, and only with a flag.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: the place's correction must differ from the overall one by this factor (or lie under the floor's
+#: glare) before a die top is read again: elsewhere the two readings are the same
+DIFFERENT = 1.15
+
+
+def overall_counts(poly: np.ndarray, x0: int, y0: int, centre, work, t, full_counts) -> tuple | None:
+    """``full_counts``' counts of a die top in the frame's overall light, or None when its place's
+    light is the overall light (nothing to read again) or the top is too small to count."""
+    gain = work.gain
+    gh, gw = gain.shape[:2]
+    cx, cy = min(gw - 1, max(0, int(centre[0]))), min(gh - 1, max(0, int(centre[1])))
+    overall = np.median(gain[::4, ::4].reshape(-1, 3), axis=0)
+    ratio = gain[cy, cx] / np.maximum(overall, 1e-6)
+    glared = work.glare is not None and int(work.glare[cy, cx].max()) >= 4
+    if not glared and ratio.max() < DIFFERENT and ratio.min() > 1 / DIFFERENT:
+        return None
+    return full_counts(poly, x0, y0, centre, work, t, gain=overall)
