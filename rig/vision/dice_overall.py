@@ -7,7 +7,8 @@ the shade can miss it. Corrected as its floor, such a top's frog comes out darke
 saturated than any frog of the profile — unknown colour, or no frog at all. Read again in the
 frame's overall light (the median correction over the view, nothing taken off), it shows its
 colours as dice in the open do. The reader takes that second reading only where the place's
-correction differs from the overall one, and only with a flag.
+correction differs from the overall one, the frame's light is within correction, and the second
+reading is clear with frogs of their usual size; and only with a flag.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ DIFFERENT = 1.15
 def overall_counts(poly: np.ndarray, x0: int, y0: int, centre, work, t, full_counts) -> tuple | None:
     """``full_counts``' counts of a die top in the frame's overall light, or None when its place's
     light is the overall light (nothing to read again) or the top is too small to count."""
+    if work.light is not None and not work.light.correctable:
+        return None  # the whole frame's light is beyond correction (and flagged): no place reads better
     gain = work.gain
     gh, gw = gain.shape[:2]
     cx, cy = min(gw - 1, max(0, int(centre[0]))), min(gh - 1, max(0, int(centre[1])))
