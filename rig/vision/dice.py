@@ -424,7 +424,7 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
             shares = _shares(overall[0], overall[1], t, overall[2:])
             lo, hi = t.single_share if len(shares[1]) == 1 else t.combo_share
             usual = all(lo <= shares[0][c] / frog_size.get(c, shares[0][c]) <= hi for c in shares[1])
-            if shares[3] <= t.unknown_max and not shares[2] and usual:
+            if shares[3] <= t.unknown_max and not shares[2] and usual and set(present) <= set(shares[1]):
                 (counts, n_in), full, (fr, present, unclear, odd) = overall[:2], overall, shares
                 reasons.append(f"die top read in the frame's overall light at {where}")
     mid = (t.colour_present + t.colour_absent) / 2
