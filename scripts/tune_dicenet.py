@@ -61,6 +61,43 @@ def candidates(nets_dir: Path, floor: float) -> dict:
     return out
 
 
+def twin_candidates(nets_dir: Path, floor: float, spec: str, spp: int = 8) -> list:
+    """[(True, dice lying flat, cocked dice, candidates)] for each throw of the twin tables in ``spec`` (2 each, as
+    ``scripts/twin_frames.py`` reads them): the truth from the twin's geometry, the cocked dice left out as cut dice
+    are; cached as :func:`candidates`."""
+    from rig.bench.pip_photos import LabelledDie
+    from rig.errors import RigError
+    from rig.twin.pip_table import PipTable
+    from rig.vision import dicenet
+    from twin_frames import seeds  # the benchmark's tables refused
+
+    key = hashlib.sha1(b"".join((nets_dir / w.name).read_bytes() for w in (FIND_WEIGHTS, READ_WEIGHTS))
+                       + Path(dicenet.__file__).read_bytes() + f"{floor} {spec} {spp}".encode()).hexdigest()[:16]
+    path = CACHE / f"twin-{key}.pkl"
+    if path.exists():
+        return pickle.loads(path.read_bytes())
+    from rig.bench.pip_twin import twin_frame
+
+    cv2.setNumThreads(1)
+    nets = DiceNet(nets_dir / FIND_WEIGHTS.name, nets_dir / READ_WEIGHTS.name)
+    box = lambda cx, cy, side: (cx - side / 2, cy - side / 2, side, side)  # noqa: E731
+    out = []
+    for seed in seeds(spec):
+        table = PipTable.random_pips(seed)
+        try:
+            shots = table.pip_shots(2)
+        except RigError:  # no throw stays in view
+            continue
+        for k, shot in enumerate(shots):
+            dice, others = table.frame_boxes(shot)
+            flat = tuple(LabelledDie(int(v), box(cx, cy, s)) for cx, cy, s, v in dice)
+            cocked = tuple(LabelledDie(0, box(d.x, d.y, d.side_px)) for d in table.pip_truth(shot) if d.cocked)
+            out.append((True, flat, cocked, nets.candidates(twin_frame(table, shot, k, spp), floor)))
+    CACHE.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(pickle.dumps(out))
+    return out
+
+
 def judged(cands, p: AnyDieParams, cut) -> list:
     """rig.vision.dicenet.read_dice on cached candidates, dice in the cut dice's boxes left out."""
     kept = [(c, d) for c in cands for d in [judge(c, p)] if d is not None]
@@ -75,7 +112,7 @@ def judged(cands, p: AnyDieParams, cut) -> list:
 
 def score(rows, p: AnyDieParams) -> dict:
     """Counts as rig.bench.pip_scores.evaluate_frames makes them."""
-    n = found = right = silent = flagged = frames_flagged = frames_silent = 0
+    n = found = right = silent = flagged = frames_flagged = frames_silent = extra_ok = 0
     for _, dice, cut, cands in rows:
         got = judged(cands, p, cut)
         used, wrong_frame = set(), False
@@ -96,17 +133,18 @@ def score(rows, p: AnyDieParams) -> dict:
             flagged += flag
             wrong_frame |= wrong
         ff = any(d.count.status != "ok" for d in got) or len(got) != len(dice)
+        extra_ok += sum(f.count.status == "ok" for i, f in enumerate(got) if i not in used)
         frames_flagged += ff
         frames_silent += wrong_frame and not ff
     return dict(n=n, found=found, right=right, silent=silent, flagged=flagged, frames=len(rows),
-                frames_flagged=frames_flagged, frames_silent=frames_silent)
+                frames_flagged=frames_flagged, frames_silent=frames_silent, extra_ok=extra_ok)
 
 
 def line(s: dict) -> str:
     f = max(1, s["found"])
     return (f"found {100 * s['found'] / s['n']:.1f} right {100 * s['right'] / s['n']:.1f} silent "
             f"{100 * s['silent'] / f:.2f} % ({s['silent']}) flagged {100 * s['flagged'] / f:.1f} frames flagged "
-            f"{100 * s['frames_flagged'] / s['frames']:.0f} % silent frames {s['frames_silent']}")
+            f"{100 * s['frames_flagged'] / s['frames']:.0f} % silent frames {s['frames_silent']} unlabelled ok {s['extra_ok']}")
 
 
 def validation_report(sets: dict[str, list], folder: Path, crop: int) -> None:
@@ -142,24 +180,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", type=Path, default=diecheck.WEIGHTS, help="the second opinion's weights")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="an [anydie] threshold")
     parser.add_argument("--grid", action="store_true")
+    parser.add_argument("--vary", action="append", default=[], metavar="NAME=V1,V2",
+                        help="--grid: these values of an [anydie] threshold (default find_ok, read_ok, one_ok, check_ok)")
     parser.add_argument("--all", action="store_true", help="--grid on all tuning photos, not the validation slice")
+    parser.add_argument("--twin", default="", metavar="SEEDS",
+                        help="twin tables kept back from training (e.g. 9130-9139) read beside the photos")
     args = parser.parse_args(argv)
     diecheck._CACHE[:] = [diecheck.DieCheck.load(args.check) if args.check.exists() else None]
     p = AnyDieParams()
     p = replace(p, **{k: float(v) for k, v in (s.split("=") for s in args.set)})
     rows = candidates(args.nets, max(p.find_floor, p.find_keep))
+    if args.twin:
+        rows[("twin", 1.0)] = twin_candidates(args.nets, max(p.find_floor, p.find_keep), args.twin)
     if not args.grid:
         for (name, factor), some in rows.items():
             print(f"{name:8s} x{factor:<4g} all  {line(score(some, p))}")
             print(f"{name:8s} x{factor:<4g} val  {line(score([r for r in some if r[0]], p))}")
         return 0
-    for find_ok, read_ok, one_ok, check_ok in itertools.product((0.45, 0.5, 0.6), (0.8, 0.9), (0.6, 0.78),
-                                                                (p.check_ok * 0.7, p.check_ok, p.check_ok * 1.3)):
-        q = replace(p, find_ok=find_ok, read_ok=read_ok, one_ok=one_ok, check_ok=check_ok)
+    axes = {"find_ok": (0.45, 0.5, 0.6), "read_ok": (0.8, 0.9), "one_ok": (0.6, 0.7, 0.78),
+            "check_ok": (p.check_ok * 0.7, p.check_ok, p.check_ok * 1.3)}
+    axes.update({k: tuple(float(v) for v in vs.split(",")) for k, vs in (a.split("=") for a in args.vary)})
+    for values in itertools.product(*axes.values()):
+        q = replace(p, **dict(zip(axes, values)))
         total = {k: score([r for r in some if r[0] or args.all], q) for k, some in rows.items()}
-        print(f"find_ok {find_ok} read_ok {read_ok} one_ok {one_ok} check_ok {check_ok:.3f}: " + "; ".join(
+        print(" ".join(f"{k} {v:.3g}" for k, v in zip(axes, values)) + ": " + "; ".join(
             f"{n[0]}{f:g} {100 * s['right'] / s['n']:.1f}/{s['silent']}/{100 * s['flagged'] / max(1, s['found']):.0f}"
-            for (n, f), s in total.items()))
+            + (f"/{s['extra_ok']}" if n == "twin" else "")
+            for (n, f), s in total.items()), flush=True)
     return 0
 
 

@@ -46,6 +46,7 @@ def test_the_scripts_counts_on_cached_candidates_are_the_benchmarks():
         ((LabelledDie(4, (80, 80, 40, 40)),), [cand(100, 100, 4)]),
     ]
     got = tune.score([(False, dice, (), cands) for dice, cands in frames], p)
+    assert got.pop("extra_ok") == 0  # the faint thing is flagged
 
     photos = [Photo(Path(f"p{i}.jpg"), i, dice) for i, (dice, _) in enumerate(frames)]
     images = {photo.path: cands for photo, (_, cands) in zip(photos, frames)}
@@ -62,3 +63,13 @@ def test_a_die_in_a_cut_dies_box_is_neither_required_nor_counted():
     cut = (LabelledDie(2, (0, 0, 40, 40)),)
     dice = tune.judged([cand(20, 20, 2), cand(200, 200, 5)], p, cut)
     assert [d.pips for d in dice] == [5]
+
+
+def test_a_sure_die_where_none_is_labelled_is_counted_as_a_false_die_ok():
+    """The twin tables' coins, screw heads and card corners are unlabelled: one read as a sure die is a false die
+    reported ok (``unlabelled ok``), as the benchmark's ``extra ok``."""
+    tune = load_script()
+    p = replace(AnyDieParams(), check_ok=0.0)
+    rows = [(True, (LabelledDie(3, (80, 80, 40, 40)),), (), [cand(100, 100, 3), cand(500, 300, 1, score=0.95)])]
+    assert tune.score(rows, p)["extra_ok"] == 1
+    assert tune.score(rows, replace(p, one_ok=0.99))["extra_ok"] == 0  # a 1 that unsure is flagged
