@@ -2,6 +2,13 @@
 
     .venv/bin/python scripts/tune_dicenet.py --nets calibration                  # the shipped nets
     .venv/bin/python scripts/tune_dicenet.py --nets DIR --check DIR/diecheck.npz --grid
+    .venv/bin/python scripts/tune_dicenet.py --nets DIR --check DIR/diecheck.npz --twin 9130-9139 --grid \
+        --vary find_ok=0.5,0.55,0.6 --vary one_ok=0.7,0.78 --vary check_ok=0.25,0.321,0.4 --vary one_check_ok=0.42,0.5
+
+The last (issue 25, the finder trained with twin frames): the candidates of the tuning photos at four scales 9 min,
+of the twin tables 9130-9139 (20 throws, renders cached at 8 spp) 2 min, one thread under ``nice`` on two shared
+cores (load average 15-25); each grid point then takes a fraction of a second. ``--all``: the grid on all tuning
+photos (the figures of ``rig bench vision --game pips --scales --split tuning``), not the validation slice.
 
 Only the tuning photographs of the two shared sets are read (held-out ones are skipped by name, never
 opened). Each is seen at the scales of ``rig bench vision --game pips --scales`` (rig.bench.pips.scaled_frame),
@@ -9,8 +16,12 @@ read with no size hint (the pyramid coarse to fine, as by default); the nets' ca
 in ~/.cache/rig/tune-dicenet/, keyed by the nets' bytes), and each set of thresholds judges them again as
 rig.vision.dicenet.read_dice does. Printed per set and scale, for all tuning photos and for the validation
 slice (crc32(name) % 5 == 1, which the nets and the check were not fitted on): found, read right, silent
-wrong (of found), dice flagged, frames flagged, as in the benchmark. ``--grid``: find_ok, read_ok, one_ok
-and check_ok over a small grid, on the validation slice.
+wrong (of found), dice flagged, frames flagged, as in the benchmark, and things matching no label reported ``ok``.
+``--grid``: find_ok, read_ok, one_ok and check_ok (or the thresholds ``--vary`` names) over a small grid, on the
+validation slice; per set and scale read right / silent wrong / dice flagged %, for ``--twin`` tables also false
+dice (coins, screw heads, card corners) reported ok. ``--twin SEEDS``: twin tables kept back from training read
+beside the photos (two throws each, as ``scripts/twin_frames.py`` reads them, the truth from the twin's geometry,
+cocked dice left out); the benchmark's tables are refused.
 """
 
 from __future__ import annotations
