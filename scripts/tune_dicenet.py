@@ -48,28 +48,38 @@ from rig.vision.dicenet import FIND_WEIGHTS, OVERLAP, READ_WEIGHTS, DiceNet, _fl
 CACHE = Path.home() / ".cache" / "rig" / "tune-dicenet"
 
 
-def candidates(nets_dir: Path, floor: float) -> dict:
-    """{(set, scale): [(validation, labelled dice, cut boxes, candidates)]} for the tuning photos."""
-    from rig.vision import dicenet  # the pyramid's code too: candidates cached before a change of it are not reused
+def _cached(nets_dir: Path, extra: str, prefix: str, make):
+    """``make(nets)`` for the nets in ``nets_dir``, kept in ~/.cache/rig/tune-dicenet/ under their bytes, the
+    pyramid's code (candidates cached before a change of it are not reused) and ``extra``."""
+    from rig.vision import dicenet
 
     key = hashlib.sha1(b"".join((nets_dir / w.name).read_bytes() for w in (FIND_WEIGHTS, READ_WEIGHTS))
-                       + Path(dicenet.__file__).read_bytes() + f"{floor}".encode()).hexdigest()[:16]
-    path = CACHE / f"{key}.pkl"
+                       + Path(dicenet.__file__).read_bytes() + extra.encode()).hexdigest()[:16]
+    path = CACHE / f"{prefix}{key}.pkl"
     if path.exists():
         return pickle.loads(path.read_bytes())
     cv2.setNumThreads(1)
-    nets = DiceNet(nets_dir / FIND_WEIGHTS.name, nets_dir / READ_WEIGHTS.name)
-    out: dict = {}
-    for name, folder, any_name in (("white", DEFAULT_DATA, False), ("coloured", DEFAULT_COLOUR_DATA, True)):
-        for photo in load_photos(folder, any_name=any_name, tuning_only=True):
-            image = cv2.imread(str(photo.path))
-            val = zlib.crc32(photo.path.stem.encode()) % 5 == 1
-            for factor in SCALES:
-                shown, frame, cut = scaled_frame(photo, image, factor)
-                out.setdefault((name, factor), []).append((val, shown.dice, cut, nets.candidates(frame, floor)))
+    out = make(DiceNet(nets_dir / FIND_WEIGHTS.name, nets_dir / READ_WEIGHTS.name))
     CACHE.mkdir(parents=True, exist_ok=True)
     path.write_bytes(pickle.dumps(out))
     return out
+
+
+def candidates(nets_dir: Path, floor: float) -> dict:
+    """{(set, scale): [(validation, labelled dice, cut boxes, candidates)]} for the tuning photos."""
+
+    def make(nets) -> dict:
+        out: dict = {}
+        for name, folder, any_name in (("white", DEFAULT_DATA, False), ("coloured", DEFAULT_COLOUR_DATA, True)):
+            for photo in load_photos(folder, any_name=any_name, tuning_only=True):
+                image = cv2.imread(str(photo.path))
+                val = zlib.crc32(photo.path.stem.encode()) % 5 == 1
+                for factor in SCALES:
+                    shown, frame, cut = scaled_frame(photo, image, factor)
+                    out.setdefault((name, factor), []).append((val, shown.dice, cut, nets.candidates(frame, floor)))
+        return out
+
+    return _cached(nets_dir, f"{floor}", "", make)
 
 
 def twin_candidates(nets_dir: Path, floor: float, spec: str, spp: int = 8) -> list:
@@ -77,36 +87,29 @@ def twin_candidates(nets_dir: Path, floor: float, spec: str, spp: int = 8) -> li
     ``scripts/twin_frames.py`` reads them): the truth from the twin's geometry, the cocked dice left out as cut dice
     are; cached as :func:`candidates`."""
     from rig.bench.pip_photos import LabelledDie
+    from rig.bench.pip_twin import twin_frame
     from rig.errors import RigError
     from rig.twin.pip_table import PipTable
-    from rig.vision import dicenet
     from twin_frames import seeds  # the benchmark's tables refused
 
-    key = hashlib.sha1(b"".join((nets_dir / w.name).read_bytes() for w in (FIND_WEIGHTS, READ_WEIGHTS))
-                       + Path(dicenet.__file__).read_bytes() + f"{floor} {spec} {spp}".encode()).hexdigest()[:16]
-    path = CACHE / f"twin-{key}.pkl"
-    if path.exists():
-        return pickle.loads(path.read_bytes())
-    from rig.bench.pip_twin import twin_frame
-
-    cv2.setNumThreads(1)
-    nets = DiceNet(nets_dir / FIND_WEIGHTS.name, nets_dir / READ_WEIGHTS.name)
     box = lambda cx, cy, side: (cx - side / 2, cy - side / 2, side, side)  # noqa: E731
-    out = []
-    for seed in seeds(spec):
-        table = PipTable.random_pips(seed)
-        try:
-            shots = table.pip_shots(2)
-        except RigError:  # no throw stays in view
-            continue
-        for k, shot in enumerate(shots):
-            dice, others = table.frame_boxes(shot)
-            flat = tuple(LabelledDie(int(v), box(cx, cy, s)) for cx, cy, s, v in dice)
-            cocked = tuple(LabelledDie(0, box(d.x, d.y, d.side_px)) for d in table.pip_truth(shot) if d.cocked)
-            out.append((True, flat, cocked, nets.candidates(twin_frame(table, shot, k, spp), floor)))
-    CACHE.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(pickle.dumps(out))
-    return out
+
+    def make(nets) -> list:
+        out = []
+        for seed in seeds(spec):
+            table = PipTable.random_pips(seed)
+            try:
+                shots = table.pip_shots(2)
+            except RigError:  # no throw stays in view
+                continue
+            for k, shot in enumerate(shots):
+                dice, _ = table.frame_boxes(shot)
+                flat = tuple(LabelledDie(int(v), box(cx, cy, s)) for cx, cy, s, v in dice)
+                cocked = tuple(LabelledDie(0, box(d.x, d.y, d.side_px)) for d in table.pip_truth(shot) if d.cocked)
+                out.append((True, flat, cocked, nets.candidates(twin_frame(table, shot, k, spp), floor)))
+        return out
+
+    return _cached(nets_dir, f"{floor} {spec} {spp}", "twin-", make)
 
 
 def judged(cands, p: AnyDieParams, cut) -> list:
