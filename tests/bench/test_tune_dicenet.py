@@ -1,6 +1,7 @@
 """scripts/tune_dicenet.py (issue 25): the figures it chooses the nets and thresholds by are the benchmark's."""
 
 import importlib.util
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -73,3 +74,19 @@ def test_a_sure_die_where_none_is_labelled_is_counted_as_a_false_die_ok():
     rows = [(True, (LabelledDie(3, (80, 80, 40, 40)),), (), [cand(100, 100, 3), cand(500, 300, 1, score=0.95)])]
     assert tune.score(rows, p)["extra_ok"] == 1
     assert tune.score(rows, replace(p, one_ok=0.99))["extra_ok"] == 0  # a 1 that unsure is flagged
+
+
+def test_the_twin_test_tables_are_refused_for_tuning(monkeypatch):
+    """``tune_dicenet.py --twin`` and ``train_dicenet.py --twin`` take their tables from ``twin_frames.seeds``: the
+    benchmark's tables (9000-9023) and the fresh test tables of the refitted thresholds (9200-9211) are refused."""
+    import pytest
+
+    spec = importlib.util.spec_from_file_location("twin_frames", SCRIPT.parent / "twin_frames.py")
+    twin = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "twin_frames", twin)  # its dataclass looks its module up
+    spec.loader.exec_module(twin)
+    assert twin.seeds("9130-9132,9140") == [9130, 9131, 9132, 9140]
+    for spec_ in ("9000", "9199-9200", "9211"):
+        with pytest.raises(SystemExit, match="test tables"):
+            twin.seeds(spec_)
+    assert twin.seeds("9212") == [9212]
