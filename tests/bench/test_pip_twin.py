@@ -38,3 +38,20 @@ def test_the_bench_refuses_nothing_to_read_with_a_clear_message(capsys):
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and "argument --tables: expected a whole number of at least 1" in err
     assert "Traceback" not in err
+
+
+def test_a_table_whose_throws_leave_the_view_is_skipped_and_the_others_read(monkeypatch, capsys):
+    """Table 9203 keeps no second throw in view: the run says so and reads the next table (it stopped there)."""
+    from rig.bench import pip_twin
+    from rig.cli import main
+    from rig.twin.pip_table import PipTable
+
+    read = []
+    monkeypatch.setattr(pip_twin, "twin_frame", lambda table, shot, k, spp: read.append((table.seed, k)) or None)
+    monkeypatch.setattr(PipTable, "pip_truth", lambda self, shot: [])
+    monkeypatch.setattr("rig.vision.anydie.read_pip_dice",
+                        lambda frame, p, expected=None: SimpleNamespace(status="ok", dice=()))
+    assert main(["bench", "vision", "--game", "pips", "--twin", "--first-table", "9203", "--tables", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "skipped: pip twin table 9203: no throw 1 kept every die in view" in out
+    assert read == [(9204, 0), (9204, 1)]
