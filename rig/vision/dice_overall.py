@@ -8,7 +8,7 @@ saturated than any frog of the profile — unknown colour, or no frog at all. Re
 frame's overall light (the median correction over the view, nothing taken off), it shows its
 colours as dice in the open do. The reader takes that second reading only where the place's
 correction differs from the overall one, the frame's light is within correction, and the second
-reading is clear, with frogs of their usual size, and keeps every colour the first found (a die in a
+reading is clear, with frog areas of their usual size, and keeps every colour the first found (a die in a
 wall's deep shade, lifted, shows its frog; unlifted, it is too dark to show one); and only with a flag.
 """
 

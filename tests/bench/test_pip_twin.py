@@ -46,7 +46,15 @@ def test_a_table_whose_throws_leave_the_view_is_skipped_and_the_others_read(monk
     from rig.cli import main
     from rig.twin.pip_table import PipTable
 
+    from rig.errors import RigError
+
+    def pip_shots(self, throws):  # as the physics does (without needing pybullet here): 9203 keeps no throw in view
+        if self.seed == 9203:
+            raise RigError("pip twin table 9203: no throw 1 kept every die in view")
+        return [SimpleNamespace(dice=[], props=[]) for _ in range(throws)]
+
     read = []
+    monkeypatch.setattr(PipTable, "pip_shots", pip_shots)
     monkeypatch.setattr(pip_twin, "twin_frame", lambda table, shot, k, spp: read.append((table.seed, k)) or None)
     monkeypatch.setattr(PipTable, "pip_truth", lambda self, shot: [])
     monkeypatch.setattr("rig.vision.anydie.read_pip_dice",
