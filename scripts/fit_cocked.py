@@ -15,6 +15,10 @@ and cocked dice lost.
 
     .venv/bin/python scripts/fit_cocked.py                 # collect (cached) and fit
     .venv/bin/python scripts/fit_cocked.py --write         # ... and write calibration/cocked.npz
+
+``--test aspect`` (sixth round) does the same for the dice the top's aspect test calls cocked (a lit
+top not square: tilted away, or partly in shade): :func:`rig.vision.dice_cocked.top_shape`, rows in
+``~/.cache/rig/cocked-aspect-rows.npz``, the verdict in ``calibration/cocked_aspect.npz``.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLES = "100:17,1000:12,2000:12,4000:12,6000:12,7000:12,8000:12"
+ASPECT_TABLES = TABLES + ",8100:12"  # the sixth round: 8100-8111 seen by then
 
 
 def seeds(spec: str) -> list[int]:
@@ -37,8 +42,9 @@ def seeds(spec: str) -> list[int]:
     return out
 
 
-def collect(tables: list[int], turns: int, spp: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(features, cocked, table seed) of every flank-test candidate on the tables' thrown turns."""
+def collect(tables: list[int], turns: int, spp: int, test: str = "flank") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(features, cocked, table seed) of every candidate of ``test`` on the tables' thrown turns: the
+    flank test's (:func:`flank_shape`) or the top's aspect test's (:func:`top_shape`)."""
     import cv2
 
     from rig.bench.tables import _photo_patch
@@ -47,12 +53,15 @@ def collect(tables: list[int], turns: int, spp: int) -> tuple[np.ndarray, np.nda
     from rig.twin.table import DRIFTS, TwinTable
     from rig.vision.dice import _radius, prepare, read_labels
     from rig.vision import dice_cocked
-    from rig.vision.dice_cocked import _leaning, flank_shape
+    from rig.vision.dice_cocked import ASPECT_FEATURES, _leaning, flank_shape, top_shape
     from rig.vision.errors import VisionError
 
     cv2.setNumThreads(1)
     n = len(dice_cocked.FEATURES)  # read as the reader before the verdict: the flank test alone decides
     dice_cocked.check = lambda: dice_cocked.CockedCheck(np.zeros(n), 0.0, np.zeros(n), np.ones(n), -np.inf)
+    m = len(ASPECT_FEATURES)  # ... and the top's aspect test alone
+    dice_cocked.aspect_check = lambda: dice_cocked.CockedCheck(np.zeros(m), 0.0, np.zeros(m), np.ones(m), -np.inf,
+                                                               ASPECT_FEATURES)
     data = textures_dir(None)
     X, y, where = [], [], []
     for seed in tables:
@@ -77,11 +86,15 @@ def collect(tables: list[int], turns: int, spp: int) -> tuple[np.ndarray, np.nda
                 for obs in reading.dice:
                     by_shape = obs.area < t.die_area_min or (
                         obs.aspect + walls[3] * _radius((obs.x + 0.5) / f - 0.5, (obs.y + 0.5) / f - 0.5, work) < t.cocked_aspect)
-                    if by_shape or not _leaning(obs, work, t, walls, reading.dice):
+                    if test == "aspect":
+                        if not by_shape or obs.area < t.die_area_min:
+                            continue
+                    elif by_shape or not _leaning(obs, work, t, walls, reading.dice):
                         continue
                     dist = [np.hypot(d_.x - obs.x, d_.y - obs.y) for d_ in truth]
                     j = int(np.argmin(dist))
-                    x = flank_shape(obs, work, t, walls, reading.dice)
+                    x = (top_shape(obs, work, reading.dice) if test == "aspect" else
+                         flank_shape(obs, work, t, walls, reading.dice))
                     if dist[j] >= 0.6 * table.notes["die_px"] or x is None:
                         continue
                     X.append(x), y.append(truth[j].cocked), where.append(seed)
@@ -104,42 +117,52 @@ def fit(X: np.ndarray, y: np.ndarray, *, l2: float = 1e-2, steps: int = 3000, ra
 
 
 def main(argv=None) -> int:
-    from rig.vision.dice_cocked import WEIGHTS, CockedCheck
+    from rig.vision.dice_cocked import ASPECT_FEATURES, ASPECT_WEIGHTS, FEATURES, WEIGHTS, CockedCheck
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tables", default=TABLES, help=f"twin tables, FIRST:N,... (default {TABLES})")
+    ap.add_argument("--test", choices=("flank", "aspect"), default="flank",
+                    help="whose 'cocked' calls to judge: the flank test's (cocked.npz) or the top's aspect test's "
+                         "(cocked_aspect.npz)")
+    ap.add_argument("--tables", default=None, help=f"twin tables, FIRST:N,... (default {TABLES}; --test aspect: "
+                                                   f"{ASPECT_TABLES})")
     ap.add_argument("--turns", type=int, default=4)
     ap.add_argument("--spp", type=int, default=8)
-    ap.add_argument("--margin", type=float, default=0.25, help="below the lowest cocked score of the fitting split")
-    ap.add_argument("--rows", default=str(Path.home() / ".cache" / "rig" / "cocked-rows.npz"))
+    ap.add_argument("--margin", type=float, default=None, help="below the lowest cocked score of the fitting split "
+                                                                "(default 0.25; --test aspect: 0.5, its cocked dice are few)")
+    ap.add_argument("--rows", default=None, help="rows cache (default ~/.cache/rig/cocked-rows.npz, "
+                                                 "--test aspect: cocked-aspect-rows.npz)")
     ap.add_argument("--fresh", action="store_true", help="collect the rows again")
-    ap.add_argument("--write", action="store_true", help=f"write {WEIGHTS.relative_to(ROOT)}")
+    ap.add_argument("--write", action="store_true", help="write the verdict into calibration/")
     args = ap.parse_args(argv)
-    rows = Path(args.rows)
+    aspect = args.test == "aspect"
+    margin = args.margin if args.margin is not None else 0.5 if aspect else 0.25
+    names, target = (ASPECT_FEATURES, ASPECT_WEIGHTS) if aspect else (FEATURES, WEIGHTS)
+    tables = args.tables or (ASPECT_TABLES if aspect else TABLES)
+    rows = Path(args.rows or Path.home() / ".cache" / "rig" / ("cocked-aspect-rows.npz" if aspect else "cocked-rows.npz"))
     if rows.exists() and not args.fresh:
         z = np.load(rows)
         X, y, where = z["X"], z["y"], z["seed"]
     else:
-        X, y, where = collect(seeds(args.tables), args.turns, args.spp)
+        X, y, where = collect(seeds(tables), args.turns, args.spp, args.test)
         rows.parent.mkdir(parents=True, exist_ok=True)
         np.savez(rows, X=X, y=y, seed=where)
     train = where % 2 == 0
     w, b, mean, std = fit(X[train], y[train])
-    model = CockedCheck(w, b, mean, std, 0.0)
+    model = CockedCheck(w, b, mean, std, 0.0, names)
     s = model.score(X)
-    model.threshold = float(s[train & y].min() - args.margin)
+    model.threshold = float(s[train & y].min() - margin)
     kept = s >= model.threshold
+    what = "the top's aspect test" if aspect else "the flank test"
     for name, part in (("fit (even seeds)", train), ("validation (odd seeds)", ~train)):
         flat, cocked = part & ~y, part & y
-        print(f"{name}: {int(part.sum())} dice the flank test calls cocked, {int(cocked.sum())} truly cocked "
+        print(f"{name}: {int(part.sum())} dice {what} calls cocked, {int(cocked.sum())} truly cocked "
               f"({len(set(where[cocked]))} tables); flat freed {int((flat & ~kept).sum())} of {int(flat.sum())}, "
               f"cocked lost {int((cocked & ~kept).sum())} of {int(cocked.sum())}")
-    print("weights", dict(zip(("top_len", "top_wid", "top_ratio", "flank_reach", "flank_radial"), np.round(w, 3))),
-          f"bias {b:.3f} threshold {model.threshold:.3f}")
+    print("weights", dict(zip(names, np.round(w, 3))), f"bias {b:.3f} threshold {model.threshold:.3f}")
     if args.write:
-        model.save(WEIGHTS, tables=np.array(args.tables), fitted_on=np.array("the tables of even seed"),
+        model.save(target, tables=np.array(tables), fitted_on=np.array("the tables of even seed"),
                    candidates_from=np.array(sorted(set(where.tolist()))))
-        print(f"wrote {WEIGHTS}")
+        print(f"wrote {target}")
     return 0
 
 

@@ -29,8 +29,14 @@ from rig.vision.errors import VisionError
 from rig.vision.pixel_classes import _IS_DARK, IS_TOP
 
 WEIGHTS = Path(__file__).resolve().parents[2] / "calibration" / "cocked.npz"
+ASPECT_WEIGHTS = WEIGHTS.with_name("cocked_aspect.npz")  # the top's aspect test's verdict (sixth round)
 #: what :func:`flank_shape` measures, in die sides along the flank's direction u (and across it)
 FEATURES = ("top_len", "top_wid", "top_ratio", "flank_reach", "flank_radial")
+#: what :func:`top_shape` measures of a die whose lit top is not square (sixth round): how much of its
+#: least rectangle its lit top fills (a shadow's edge cuts a top at any angle, a tilted top stays a
+#: rectangle), the same of its lit top joined to its own shaded body, and that body's area in tops (a
+#: top half in shade is one top again, a tilted die shows its top and a side face)
+ASPECT_FEATURES = ("lit_fill", "body_fill", "body_area")
 
 
 def _radial(obs, work: Work) -> tuple[float, float]:
@@ -126,12 +132,13 @@ def flank_shape(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=()) -> np
 
 
 class CockedCheck:
-    """The fitted verdict: standardised :data:`FEATURES`, weights ``w``, bias ``b``; cocked at a
-    score of ``threshold`` or more."""
+    """The fitted verdict: standardised ``features`` (:data:`FEATURES` or :data:`ASPECT_FEATURES`),
+    weights ``w``, bias ``b``; cocked at a score of ``threshold`` or more."""
 
-    def __init__(self, w, b, mean, std, threshold) -> None:
+    def __init__(self, w, b, mean, std, threshold, features=FEATURES) -> None:
         self.w, self.b = np.asarray(w, np.float64), float(b)
         self.mean, self.std, self.threshold = np.asarray(mean, np.float64), np.asarray(std, np.float64), float(threshold)
+        self.features = tuple(features)
 
     def score(self, x: np.ndarray) -> np.ndarray:
         return ((np.atleast_2d(x) - self.mean) / self.std) @ self.w + self.b
@@ -141,15 +148,15 @@ class CockedCheck:
 
     def save(self, path: Path, **notes) -> None:
         np.savez(path, w=self.w, b=self.b, mean=self.mean, std=self.std, threshold=self.threshold,
-                 features=np.array(FEATURES), **notes)
+                 features=np.array(self.features), **notes)
 
     @classmethod
-    def load(cls, path: Path = WEIGHTS) -> CockedCheck:
+    def load(cls, path: Path = WEIGHTS, features=FEATURES) -> CockedCheck:
         try:
             with np.load(path) as z:
-                if tuple(str(v) for v in z["features"]) != FEATURES:
-                    raise VisionError(f"{path}: fitted on other features than {', '.join(FEATURES)}")
-                return cls(z["w"], float(z["b"]), z["mean"], z["std"], float(z["threshold"]))
+                if tuple(str(v) for v in z["features"]) != tuple(features):
+                    raise VisionError(f"{path}: fitted on other features than {', '.join(features)}")
+                return cls(z["w"], float(z["b"]), z["mean"], z["std"], float(z["threshold"]), features)
         except (OSError, KeyError, ValueError) as exc:
             raise VisionError(f"cannot read the cocked-die check {path}: {exc}") from None
 
@@ -159,9 +166,45 @@ def check() -> CockedCheck:
     return CockedCheck.load()
 
 
+@functools.lru_cache(maxsize=1)
+def aspect_check() -> CockedCheck:
+    return CockedCheck.load(ASPECT_WEIGHTS, ASPECT_FEATURES)
+
+
 def leans(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=(), verdict: CockedCheck | None = None) -> bool:
     """The flank test, and then the fitted verdict on the shape of the die's top and flank."""
     if not _leaning(obs, work, t, walls, others):
         return False
     x = flank_shape(obs, work, t, walls, others)
     return x is None or (verdict or check()).cocked(x)
+
+
+
+def _fill(mask: np.ndarray) -> float:
+    """The share of the least rectangle round ``mask`` (to the pixels' outer edges) that it fills."""
+    pts = cv2.findNonZero(mask.view(np.uint8))
+    (_, _), (w, h), _ = cv2.minAreaRect(pts)
+    return float(len(pts)) / ((w + 1.0) * (h + 1.0))
+
+
+
+def top_shape(obs, work: Work, others=()) -> np.ndarray | None:
+    """:data:`ASPECT_FEATURES` of a die (working scale; shade nearer another die read is that die's);
+    None without a top in its window."""
+    dark, mine, _, _, _, _, lab = _around(obs, work, others)
+    top = cv2.LUT(lab, IS_TOP) > 0
+    if mine is not None:
+        top &= mine
+    if np.count_nonzero(top) < 4:
+        return None
+    _, cc = cv2.connectedComponents((top | (dark > 0)).view(np.uint8), connectivity=8)
+    body = np.isin(cc, np.unique(cc[top])) & (cc > 0)  # the lit top and the shade it touches
+    return np.array([_fill(top), _fill(body), np.count_nonzero(body) / work.top_area], np.float64)
+
+
+
+def tilted(obs, work: Work, others=(), verdict: CockedCheck | None = None) -> bool:
+    """For a die whose lit top is not square (the top's aspect test): the fitted verdict on
+    :func:`top_shape` — a top tilted away, or only a top partly in shade."""
+    x = top_shape(obs, work, others)
+    return x is None or (verdict or aspect_check()).cocked(x)
