@@ -18,7 +18,9 @@ and cocked dice lost.
 
 ``--test aspect`` (sixth round) does the same for the dice the top's aspect test calls cocked (a lit
 top not square: tilted away, or partly in shade): :func:`rig.vision.dice_cocked.top_shape`, rows in
-``~/.cache/rig/cocked-aspect-rows.npz``, the verdict in ``calibration/cocked_aspect.npz``.
+``~/.cache/rig/cocked-aspect-rows.npz``, the verdict in ``calibration/cocked_aspect.npz``; the
+figures printed count a die freed only when its own shade is at most ``SHADE_FREED`` of a top, as
+the reader does (the fit itself is on every candidate).
 """
 
 from __future__ import annotations
@@ -42,9 +44,10 @@ def seeds(spec: str) -> list[int]:
     return out
 
 
-def collect(tables: list[int], turns: int, spp: int, test: str = "flank") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(features, cocked, table seed) of every candidate of ``test`` on the tables' thrown turns: the
-    flank test's (:func:`flank_shape`) or the top's aspect test's (:func:`top_shape`)."""
+def collect(tables: list[int], turns: int, spp: int, test: str = "flank"):
+    """(features, cocked, table seed, shade) of every candidate of ``test`` on the tables' thrown turns:
+    the flank test's (:func:`flank_shape`) or the top's aspect test's (:func:`top_shape`; shade: its own
+    shade joined to its lit top, in tops, which :func:`rig.vision.dice_cocked.tilted` bounds)."""
     import cv2
 
     from rig.bench.tables import _photo_patch
@@ -53,7 +56,7 @@ def collect(tables: list[int], turns: int, spp: int, test: str = "flank") -> tup
     from rig.twin.table import DRIFTS, TwinTable
     from rig.vision.dice import _radius, prepare, read_labels
     from rig.vision import dice_cocked
-    from rig.vision.dice_cocked import ASPECT_FEATURES, _leaning, flank_shape, top_shape
+    from rig.vision.dice_cocked import ASPECT_FEATURES, _joined, _leaning, flank_shape, top_shape
     from rig.vision.errors import VisionError
 
     cv2.setNumThreads(1)
@@ -63,7 +66,7 @@ def collect(tables: list[int], turns: int, spp: int, test: str = "flank") -> tup
     dice_cocked.aspect_check = lambda: dice_cocked.CockedCheck(np.zeros(m), 0.0, np.zeros(m), np.ones(m), -np.inf,
                                                                ASPECT_FEATURES)
     data = textures_dir(None)
-    X, y, where = [], [], []
+    X, y, where, shade = [], [], [], []
     for seed in tables:
         table = TwinTable.random(seed, photo=lambda kind, rng: _photo_patch(kind, rng, data))
         shots = table.shots(turns)
@@ -98,8 +101,10 @@ def collect(tables: list[int], turns: int, spp: int, test: str = "flank") -> tup
                     if dist[j] >= 0.6 * table.notes["die_px"] or x is None:
                         continue
                     X.append(x), y.append(truth[j].cocked), where.append(seed)
+                    masks = _joined(obs, work, reading.dice) if test == "aspect" else None
+                    shade.append(0.0 if masks is None else np.count_nonzero(masks[1] & ~masks[0]) / work.top_area)
         print(f"table {seed}: {len(y) - n0} candidates", flush=True)
-    return np.array(X), np.array(y, bool), np.array(where)
+    return np.array(X), np.array(y, bool), np.array(where), np.array(shade)
 
 
 def fit(X: np.ndarray, y: np.ndarray, *, l2: float = 1e-2, steps: int = 3000, rate: float = 0.1, w_cocked: float = 3.0):
@@ -142,16 +147,21 @@ def main(argv=None) -> int:
     if rows.exists() and not args.fresh:
         z = np.load(rows)
         X, y, where = z["X"], z["y"], z["seed"]
+        shade = z["shade"] if "shade" in z else np.zeros(len(y))
     else:
-        X, y, where = collect(seeds(tables), args.turns, args.spp, args.test)
+        X, y, where, shade = collect(seeds(tables), args.turns, args.spp, args.test)
         rows.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(rows, X=X, y=y, seed=where)
+        np.savez(rows, X=X, y=y, seed=where, shade=shade)
     train = where % 2 == 0
     w, b, mean, std = fit(X[train], y[train])
     model = CockedCheck(w, b, mean, std, 0.0, names)
     s = model.score(X)
     model.threshold = float(s[train & y].min() - margin)
     kept = s >= model.threshold
+    if aspect:  # the reader frees only a top mostly lit (rig.vision.dice_cocked.tilted)
+        from rig.vision.dice_cocked import SHADE_FREED
+
+        kept |= shade > SHADE_FREED
     what = "the top's aspect test" if aspect else "the flank test"
     for name, part in (("fit (even seeds)", train), ("validation (odd seeds)", ~train)):
         flat, cocked = part & ~y, part & y

@@ -45,6 +45,15 @@ def test_the_verdict_frees_a_top_partly_in_shade_and_keeps_a_tilted_one():
     assert tilted(*_die(8, 3))
 
 
+def test_only_a_top_mostly_lit_is_put_to_the_verdict(monkeypatch):
+    from rig.vision import dice_cocked
+
+    assert dice_cocked.SHADE_FREED == pytest.approx(1 / 3)
+    assert not tilted(*_die(6, 3))  # its own shade: 30 px, a third of a top
+    monkeypatch.setattr(dice_cocked, "SHADE_FREED", 0.2)  # more shade than that: it may hide a frog, or be a side face
+    assert tilted(*_die(6, 3))
+
+
 def test_the_reader_asks_the_verdict_before_it_calls_a_die_with_a_top_not_square_cocked(virtual_profile):
     profile = dataclasses.replace(virtual_profile, walls=(0.0, 0.0, 0.0, 0.0))  # no perspective allowance
 
