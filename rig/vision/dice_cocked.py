@@ -14,6 +14,11 @@ the flank's direction (:func:`flank_shape`), fitted by ``scripts/fit_cocked.py``
 truth (``calibration/cocked.npz``; which tables, in the file and in docs/vision.md). The threshold
 keeps every truly cocked die of the fitting split flagged (with a margin): a cocked die not
 flagged may be read wrong in silence.
+
+:func:`tilted` does the same for the top's aspect test (sixth round): a lit top not square is a top
+tilted away or a top partly in shade; a top mostly lit is put to a verdict on the lit top joined to
+its own shade (:func:`top_shape`, ``calibration/cocked_aspect.npz``, ``scripts/fit_cocked.py --test
+aspect``).
 """
 
 from __future__ import annotations
