@@ -26,7 +26,7 @@ import numpy as np
 from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light, floor_model, floor_surface, spots_at  # noqa: F401
 from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
-from rig.vision.dice_cocked import _flank, _leaning, _radial, leans, tilted  # noqa: F401 - _flank, _leaning: their old import path
+from rig.vision.dice_cocked import _flank, _leaning, _radial, leans  # noqa: F401 - _flank, _leaning: their old import path
 from rig.vision.pixel_classes import (  # noqa: F401 - moved (issue 29); the old import path works
     BG, BODY, EDGE, BLUE, PINK, YELLOW, UNKNOWN, CLIPPED, BLOWN, AMBIG, CLASS_NAMES, COLOUR_CLASSES, IS_TOP, _IS_ODD, _K3, _DISC3, _IS_DARK, _IS_EDGE, _COMBOS,
 )
@@ -104,7 +104,6 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
     top |= cv2.morphologyEx(top, cv2.MORPH_CLOSE, _K3) & cv2.LUT(labels, _IS_ODD)
     n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(top, 8, cv2.CV_32S, cv2.CCL_GRANA)
     dice: list[DieObservation] = []
-    not_square: list[tuple[int, str]] = []  # dice whose lit top is not square: (index, the reason if cocked)
     fragments: list[tuple[float, float]] = []
     spots = spots_at(profile, labels.shape)
     for i in range(1, n):
@@ -127,22 +126,15 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
                 reasons.append(f"{what} at {_where(x + w / 2, y + h / 2, work)}")
                 continue
         for part in parts:
-            obs, why, aslant = _die(part, lab, x, y, work, t, profile.frog_fraction, profile.walls)
+            obs, why = _die(part, lab, x, y, work, t, profile.frog_fraction, profile.walls)
             if obs is not None and work.glare is not None:
                 gx, gy = int(obs.x / work.factor), int(obs.y / work.factor)
                 gh, gw = work.glare.shape[:2]
                 if work.glare[min(gy, gh - 1), min(gx, gw - 1)].max() >= t.glare_flag:
                     why = [*why, f"die in a glare spot at {_where(gx, gy, work)}"]
             if obs is not None:
-                if aslant:
-                    not_square.append((len(dice), aslant))
                 dice.append(obs)
             reasons.extend(why)
-    # a lit top not square: tilted away, or only partly in shade (a fitted verdict decides)
-    for j, why in not_square:
-        if tilted(dice[j], work, dice):
-            reasons.append(why)
-            dice[j] = dataclasses.replace(dice[j], cocked=True, confidence=dice[j].confidence * 0.5)
     # leaning: judged once every die is found (the rims of the dice beside a die are theirs)
     for j, obs in enumerate(dice):
         if not obs.cocked and leans(obs, work, t, profile.walls, dice):
@@ -368,13 +360,11 @@ def _one_frog(labels: np.ndarray, mask: np.ndarray, present: list[str]) -> bool:
 
 
 def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
-         frog_size: dict, walls=(0.0, 0.0, 0.0, 0.0)) -> tuple[DieObservation | None, list[str], str | None]:
-    """The die read from one blob, the reasons to flag it, and the reason to call it cocked when its lit
-    top is not square (the reader asks :func:`rig.vision.dice_cocked.tilted` first), else None."""
+         frog_size: dict, walls=(0.0, 0.0, 0.0, 0.0)) -> tuple[DieObservation | None, list[str]]:
     a0 = work.top_area
     contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
-        return None, [], None
+        return None, []
     contour = max(contours, key=cv2.contourArea)
     hull = cv2.convexHull(contour)
     filled = np.zeros_like(part)
@@ -382,11 +372,11 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     region = filled > 0
     n_px = int(region.sum())
     if n_px < 0.25 * a0:
-        return None, [], None
+        return None, []
     # colours are counted inside the rim: the die's rounded edges blend into the floor
     m = cv2.moments(hull)
     if m["m00"] <= 0:
-        return None, [], None
+        return None, []
     hc = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
     k = max(0.3, 1.0 - 0.16 * work.side / max(1.0, np.sqrt(m["m00"])))
     shrunk = np.round((hull.reshape(-1, 2) - hc) * k + hc).astype(np.int32)
@@ -447,12 +437,13 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
         margin = 0.0
     if work.deep is not None and 2 * np.count_nonzero(work.deep[y0 : y0 + lab.shape[0], x0 : x0 + lab.shape[1]][inner]) > inner.sum():
         reasons.append(f"die in shadow or on edge at {where}")  # found in a wall's deep shade, read from lifted noise
-    cocked, aslant = False, None
+    cocked = False
     if n_px < t.die_area_min * a0:
         reasons.append(f"die partly hidden or on edge at {where}")
         cocked = True
     elif aspect + walls[3] * _radius(cx, cy, work) < t.cocked_aspect:  # perspective stretches dice far out
-        aslant = f"cocked die at {where}"
+        reasons.append(f"cocked die at {where}")
+        cocked = True
     confidence = margin * (1.0 - min(1.0, odd / max(t.unknown_max, 1e-6)) * 0.5)
     if cocked:
         confidence *= 0.5
@@ -461,4 +452,4 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     box = ((bx + x0) * f, (by + y0) * f, bw * f, bh * f)
     obs = DieObservation(face, (cx + 0.5) * f - 0.5, (cy + 0.5) * f - 0.5, box, round(float(confidence), 3), cocked,
                          tuple(round(float(fr[c]), 4) for c in COLOURS), round(float(aspect), 3), round(n_px / a0, 3))
-    return obs, reasons, aslant
+    return obs, reasons

@@ -12,13 +12,14 @@ die's top keeps its full length and its lopsided shade reaches as far as the sha
 :func:`leans` is the flank test and then a logistic regression on five numbers measured along
 the flank's direction (:func:`flank_shape`), fitted by ``scripts/fit_cocked.py`` on the twin's
 truth (``calibration/cocked.npz``; which tables, in the file and in docs/vision.md). The threshold
-keeps every truly cocked die of the fitting split flagged (with a margin): a cocked die not
-flagged may be read wrong in silence.
+keeps every truly cocked die of both splits flagged (with a margin): a cocked die not flagged may
+be read wrong in silence. Since the seventh round the fit includes the propped tables (dice set leaning
+on walls and on other dice, :func:`rig.twin.physics.throw`): dozens of truly cocked dice.
 
-:func:`tilted` does the same for the top's aspect test (sixth round): a lit top not square is a top
-tilted away or a top partly in shade; a top mostly lit is put to a verdict on the lit top joined to
-its own shade (:func:`top_shape`, ``calibration/cocked_aspect.npz``, ``scripts/fit_cocked.py --test
-aspect``).
+:func:`top_shape` measures a die whose lit top is not square (the top's aspect test calls it cocked):
+its lit top joined to its own shade. A verdict on it (issue 24, sixth round) was not kept: on the seventh
+round's propped tables no threshold that keeps every truly cocked die flagged frees a flat one
+(``scripts/fit_cocked.py --test aspect`` says so); the top's aspect test alone decides.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ from rig.vision.errors import VisionError
 from rig.vision.pixel_classes import _IS_DARK, IS_TOP
 
 WEIGHTS = Path(__file__).resolve().parents[2] / "calibration" / "cocked.npz"
-ASPECT_WEIGHTS = WEIGHTS.with_name("cocked_aspect.npz")  # the top's aspect test's verdict (sixth round)
 #: what :func:`flank_shape` measures, in die sides along the flank's direction u (and across it)
 FEATURES = ("top_len", "top_wid", "top_ratio", "flank_reach", "flank_radial")
 #: what :func:`top_shape` measures of a die whose lit top is not square (sixth round): how much of its
@@ -42,7 +42,7 @@ FEATURES = ("top_len", "top_wid", "top_ratio", "flank_reach", "flank_radial")
 #: rectangle), the same of its lit top joined to its own shaded body, and that body's area in tops (a
 #: top half in shade is one top again, a tilted die shows its top and a side face)
 ASPECT_FEATURES = ("lit_fill", "body_fill", "body_area")
-#: the most shade of its own (in tops) a die whose lit top is not square may show and still be freed
+#: the most shade of its own (in tops) a die whose lit top is not square could show and still be freed
 SHADE_FREED = 1 / 3
 
 
@@ -173,11 +173,6 @@ def check() -> CockedCheck:
     return CockedCheck.load()
 
 
-@functools.lru_cache(maxsize=1)
-def aspect_check() -> CockedCheck:
-    return CockedCheck.load(ASPECT_WEIGHTS, ASPECT_FEATURES)
-
-
 def leans(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=(), verdict: CockedCheck | None = None) -> bool:
     """The flank test, and then the fitted verdict on the shape of the die's top and flank."""
     if not _leaning(obs, work, t, walls, others):
@@ -219,18 +214,3 @@ def top_shape(obs, work: Work, others=()) -> np.ndarray | None:
 
 def _shape(top: np.ndarray, body: np.ndarray, work: Work) -> np.ndarray:
     return np.array([_fill(top), _fill(body), np.count_nonzero(body) / work.top_area], np.float64)
-
-
-
-def tilted(obs, work: Work, others=(), verdict: CockedCheck | None = None) -> bool:
-    """For a die whose lit top is not square (the top's aspect test): a top tilted away, or only a top
-    partly in shade? Only a top mostly lit (its own shade at most :data:`SHADE_FREED` of a top) is put
-    to the fitted verdict on :func:`top_shape`: more shade may hide a frog, and the leaning dice of the
-    2D unseen tables show side faces as wide (0.40-0.72 of a top; the twin's flat dice freed 0.12-0.37)."""
-    masks = _joined(obs, work, others)
-    if masks is None:
-        return True
-    top, body = masks
-    if np.count_nonzero(body & ~top) > SHADE_FREED * work.top_area:
-        return True
-    return (verdict or aspect_check()).cocked(_shape(top, body, work))
