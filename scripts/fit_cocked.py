@@ -68,6 +68,8 @@ def collect(tables: list[int], propped: list[int], turns: int, propped_turns: in
         if len(part["y"]):
             part.setdefault("legacy", np.zeros(len(part["y"]), bool))  # rows the fifth and sixth rounds collected
             parts.append(part)
+    if not parts:
+        raise SystemExit("fit_cocked.py: no table gave a row (calibration refused on every one, or no die called cocked)")
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
