@@ -164,11 +164,17 @@ def _lean_one(p, bodies, tray, rng) -> None:
     cx = dx * (w / 2 - reach) if dx else x
     cy = dy * (h / 2 - reach) if dy else y
     cz = a / 2 * (math.cos(t) + math.sin(t)) + 0.0005 * S
+    _let_go(p, b, bodies, axis, t, rest, [cx, cy, cz])
+
+
+def _let_go(p, b, bodies, axis, t: float, rest, centre) -> None:
+    """Set die ``b`` at ``centre`` tilted ``t`` about ``axis`` from its ``rest`` orientation, one way and then
+    the other, and let it settle: kept the first way it stays cocked."""
     state = p.saveState()
     for sign in (1, -1):
         p.restoreState(state)
         _, tilted = p.multiplyTransforms([0, 0, 0], p.getQuaternionFromAxisAngle(axis, sign * t), [0, 0, 0], rest)
-        p.resetBasePositionAndOrientation(b, [cx, cy, cz], tilted)
+        p.resetBasePositionAndOrientation(b, centre, tilted)
         p.resetBaseVelocity(b, [0, 0, 0], [0, 0, 0])
         p.changeDynamics(b, -1, lateralFriction=0.9)  # a die's edge bites into the cardboard
         _settle(p, bodies, 2.0)
@@ -222,18 +228,7 @@ def _prop(p, bodies, tray, rng, k: int) -> None:
                     nx, ny = float(np.clip(nx, -w / 2 + a, w / 2 - a)), float(np.clip(ny, -h / 2 + a, h / 2 - a))
                     p.resetBasePositionAndOrientation(other, [nx, ny, oz], oq)
         axis = (-dy, dx, 0.0)  # tilted about the axis along what it leans on, its top towards it
-        cz = reach + 0.0005 * S
-        state = p.saveState()
-        for sign in (1, -1):
-            p.restoreState(state)
-            _, tilted = p.multiplyTransforms([0, 0, 0], p.getQuaternionFromAxisAngle(axis, sign * t), [0, 0, 0], rest)
-            p.resetBasePositionAndOrientation(b, [cx, cy, cz], tilted)
-            p.resetBaseVelocity(b, [0, 0, 0], [0, 0, 0])
-            p.changeDynamics(b, -1, lateralFriction=0.9)  # a die's edge bites into the cardboard
-            _settle(p, bodies, 2.0)
-            _, quat = p.getBasePositionAndOrientation(b)
-            if face_up(np.array(p.getMatrixFromQuaternion(quat)).reshape(3, 3), "blank")[1] > COCKED_DEG:
-                break
+        _let_go(p, b, bodies, axis, t, rest, [cx, cy, reach + 0.0005 * S])
         leaned.append(i)
 
 
