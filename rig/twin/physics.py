@@ -106,10 +106,12 @@ def _settle(p, bodies, seconds: float = 6.0) -> None:
 
 
 def throw(seed: int, *, n: int = 6, tray: tuple[float, float] = (0.2, 0.15), wall: float = 0.035,
-          combos: tuple[str, ...] = COMBOS, lean: bool = False) -> list[DiePose]:
+          combos: tuple[str, ...] = COMBOS, lean: bool = False, propped: int = 0) -> list[DiePose]:
     """Throw ``n`` dice into the tray from a hand's height with spin and let them come to rest
     (a throw that leaves a die outside the tray is thrown again). ``lean``: then one die is set
-    leaning against the nearest wall and let go — it stays cocked, or falls flat.
+    leaning against the nearest wall and let go — it stays cocked, or falls flat. ``propped``: then
+    that many dice are set leaning, each on a wall or on another die (:func:`_prop`), for material
+    with many cocked dice (a throw without it is the same as before).
     """
     p = _pybullet()
     w, h = tray
@@ -129,6 +131,8 @@ def throw(seed: int, *, n: int = 6, tray: tuple[float, float] = (0.2, 0.15), wal
             _settle(p, bodies)
             if lean:
                 _lean_one(p, bodies, tray, rng)
+            if propped:
+                _prop(p, bodies, tray, np.random.default_rng([4127, seed, attempt]), propped)
             poses = [_pose(p, b, combos[i % len(combos)]) for i, b in enumerate(bodies)]
         finally:
             p.disconnect(client)
@@ -160,17 +164,72 @@ def _lean_one(p, bodies, tray, rng) -> None:
     cx = dx * (w / 2 - reach) if dx else x
     cy = dy * (h / 2 - reach) if dy else y
     cz = a / 2 * (math.cos(t) + math.sin(t)) + 0.0005 * S
+    _let_go(p, b, bodies, axis, t, rest, [cx, cy, cz])
+
+
+def _let_go(p, b, bodies, axis, t: float, rest, centre) -> None:
+    """Set die ``b`` at ``centre`` tilted ``t`` about ``axis`` from its ``rest`` orientation, one way and then
+    the other, and let it settle: kept the first way it stays cocked."""
     state = p.saveState()
     for sign in (1, -1):
         p.restoreState(state)
         _, tilted = p.multiplyTransforms([0, 0, 0], p.getQuaternionFromAxisAngle(axis, sign * t), [0, 0, 0], rest)
-        p.resetBasePositionAndOrientation(b, [cx, cy, cz], tilted)
+        p.resetBasePositionAndOrientation(b, centre, tilted)
         p.resetBaseVelocity(b, [0, 0, 0], [0, 0, 0])
         p.changeDynamics(b, -1, lateralFriction=0.9)  # a die's edge bites into the cardboard
         _settle(p, bodies, 2.0)
         _, quat = p.getBasePositionAndOrientation(b)
         if face_up(np.array(p.getMatrixFromQuaternion(quat)).reshape(3, 3), "blank")[1] > COCKED_DEG:
             break
+
+
+def _prop(p, bodies, tray, rng, k: int) -> None:
+    """Set ``k`` dice leaning, one after another, each tilted 12-40 degrees: on the wall nearest to it,
+    or on the side of another die lying flat (that die turned square to the leaning one), whichever
+    ``rng`` picks; each is let go and settles (it stays cocked, slides flat, or pushes the die it
+    leans on). Dice near the spot make room first."""
+    a = DIE * S
+    w, h = tray[0] * S, tray[1] * S
+    order = [int(i) for i in rng.permutation(len(bodies))]
+    leaned: list[int] = []
+    for i in order[:k]:
+        b = bodies[i]
+        (x, y, _), quat = p.getBasePositionAndOrientation(b)
+        up = int(np.argmax((NORMALS @ np.array(p.getMatrixFromQuaternion(quat)).reshape(3, 3).T)[:, 2]))
+        rest = _quaternion(_turn_up(NORMALS[up]))  # the same face up, its edges along the walls
+        t = math.radians(float(rng.uniform(12, 40)))
+        reach = a / 2 * (math.cos(t) + math.sin(t))  # from its centre to what it leans on
+        props = [j for j in order if j != i and j not in leaned]
+        if props and rng.random() < 0.5:  # on another die: that die is the wall, square to the walls
+            j = props[int(rng.integers(len(props)))]
+            (ox, oy, oz), oq = p.getBasePositionAndOrientation(bodies[j])
+            o_up = int(np.argmax((NORMALS @ np.array(p.getMatrixFromQuaternion(oq)).reshape(3, 3).T)[:, 2]))
+            ways = [(dx, dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                    if abs(ox - dx * (a / 2 + reach)) < w / 2 - a and abs(oy - dy * (a / 2 + reach)) < h / 2 - a]
+            if not ways:
+                continue
+            dx, dy = ways[int(rng.integers(len(ways)))]  # the prop's side the die leans on faces (dx, dy)... from the die
+            p.resetBasePositionAndOrientation(bodies[j], [ox, oy, a / 2 + 0.0002 * S], _quaternion(_turn_up(NORMALS[o_up])))
+            p.resetBaseVelocity(bodies[j], [0, 0, 0], [0, 0, 0])
+            wall_x, wall_y = ox - dx * a / 2, oy - dy * a / 2
+            cx, cy = wall_x - dx * reach, wall_y - dy * reach
+            keep = {b, bodies[j]}
+        else:  # on the nearest wall
+            gaps = {(1, 0): w / 2 - x, (-1, 0): w / 2 + x, (0, 1): h / 2 - y, (0, -1): h / 2 + y}
+            dx, dy = min(gaps, key=gaps.get)
+            cx = dx * (w / 2 - reach) if dx else x
+            cy = dy * (h / 2 - reach) if dy else y
+            keep = {b}
+        for other in bodies:  # the others make room
+            if other not in keep:
+                (ox, oy, oz), oq = p.getBasePositionAndOrientation(other)
+                if math.hypot(ox - cx, oy - cy) < 1.6 * a:
+                    nx, ny = ox - dx * 2.0 * a, oy - dy * 2.0 * a
+                    nx, ny = float(np.clip(nx, -w / 2 + a, w / 2 - a)), float(np.clip(ny, -h / 2 + a, h / 2 - a))
+                    p.resetBasePositionAndOrientation(other, [nx, ny, oz], oq)
+        axis = (-dy, dx, 0.0)  # tilted about the axis along what it leans on, its top towards it
+        _let_go(p, b, bodies, axis, t, rest, [cx, cy, reach + 0.0005 * S])
+        leaned.append(i)
 
 
 def lay(seed: int, face: str, *, n: int = 6, tray: tuple[float, float] = (0.2, 0.15),

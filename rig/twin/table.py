@@ -141,13 +141,19 @@ class TwinTable:
     def card_texture(self, card: str) -> np.ndarray:
         return card_texture(card)
 
-    def shots(self, turns: int) -> list[Shot]:
+    def shots(self, turns: int, *, propped: int = 0) -> list[Shot]:
         """The ritual (six dice laid each face up), the empty box, then ``turns`` thrown turns
-        (every fourth with a die set leaning on the wall)."""
+        (every fourth with a die set leaning on the wall). ``propped``: the turns are ``propped:k``
+        instead, thrown and then ``propped`` dice set leaning each on a wall or another die
+        (:func:`rig.twin.physics.throw`): material with many truly cocked dice to fit on."""
         out = [Shot(f"ritual:{face}", physics.lay(self.seed * 10 + i, face, tray=self.tray))
                for i, face in enumerate(("blue", "pink", "yellow", "blank"))]
         out.append(Shot("empty", []))
         for k in range(turns):
+            if propped:
+                out.append(Shot(f"propped:{k}", physics.throw(self.seed * 1000 + 500 + k, tray=self.tray, wall=self.wall,
+                                                              propped=propped)))
+                continue
             out.append(Shot(f"turn:{k}", physics.throw(self.seed * 1000 + k, tray=self.tray, wall=self.wall,
                                                        lean=k % 4 == 3)))
         return out

@@ -12,8 +12,14 @@ die's top keeps its full length and its lopsided shade reaches as far as the sha
 :func:`leans` is the flank test and then a logistic regression on five numbers measured along
 the flank's direction (:func:`flank_shape`), fitted by ``scripts/fit_cocked.py`` on the twin's
 truth (``calibration/cocked.npz``; which tables, in the file and in docs/vision.md). The threshold
-keeps every truly cocked die of the fitting split flagged (with a margin): a cocked die not
-flagged may be read wrong in silence.
+keeps every truly cocked die of both splits flagged (with a margin): a cocked die not flagged may
+be read wrong in silence. Since the seventh round the fit includes the propped tables (dice set leaning
+on walls and on other dice, :func:`rig.twin.physics.throw`): dozens of truly cocked dice.
+
+:func:`top_shape` measures a die whose lit top is not square (the top's aspect test calls it cocked):
+its lit top joined to its own shade. A verdict on it (issue 24, sixth round) was not kept: on the seventh
+round's propped tables no threshold that keeps every truly cocked die flagged frees a flat one
+(``scripts/fit_cocked.py --test aspect`` says so); the top's aspect test alone decides.
 """
 
 from __future__ import annotations
@@ -31,6 +37,13 @@ from rig.vision.pixel_classes import _IS_DARK, IS_TOP
 WEIGHTS = Path(__file__).resolve().parents[2] / "calibration" / "cocked.npz"
 #: what :func:`flank_shape` measures, in die sides along the flank's direction u (and across it)
 FEATURES = ("top_len", "top_wid", "top_ratio", "flank_reach", "flank_radial")
+#: what :func:`top_shape` measures of a die whose lit top is not square (sixth round): how much of its
+#: least rectangle its lit top fills (a shadow's edge cuts a top at any angle, a tilted top stays a
+#: rectangle), the same of its lit top joined to its own shaded body, and that body's area in tops (a
+#: top half in shade is one top again, a tilted die shows its top and a side face)
+ASPECT_FEATURES = ("lit_fill", "body_fill", "body_area")
+#: the most shade of its own (in tops) a die whose lit top is not square could show and still be freed
+SHADE_FREED = 1 / 3
 
 
 def _radial(obs, work: Work) -> tuple[float, float]:
@@ -126,12 +139,13 @@ def flank_shape(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=()) -> np
 
 
 class CockedCheck:
-    """The fitted verdict: standardised :data:`FEATURES`, weights ``w``, bias ``b``; cocked at a
-    score of ``threshold`` or more."""
+    """The fitted verdict: standardised ``features`` (:data:`FEATURES` or :data:`ASPECT_FEATURES`),
+    weights ``w``, bias ``b``; cocked at a score of ``threshold`` or more."""
 
-    def __init__(self, w, b, mean, std, threshold) -> None:
+    def __init__(self, w, b, mean, std, threshold, features=FEATURES) -> None:
         self.w, self.b = np.asarray(w, np.float64), float(b)
         self.mean, self.std, self.threshold = np.asarray(mean, np.float64), np.asarray(std, np.float64), float(threshold)
+        self.features = tuple(features)
 
     def score(self, x: np.ndarray) -> np.ndarray:
         return ((np.atleast_2d(x) - self.mean) / self.std) @ self.w + self.b
@@ -141,15 +155,15 @@ class CockedCheck:
 
     def save(self, path: Path, **notes) -> None:
         np.savez(path, w=self.w, b=self.b, mean=self.mean, std=self.std, threshold=self.threshold,
-                 features=np.array(FEATURES), **notes)
+                 features=np.array(self.features), **notes)
 
     @classmethod
-    def load(cls, path: Path = WEIGHTS) -> CockedCheck:
+    def load(cls, path: Path = WEIGHTS, features=FEATURES) -> CockedCheck:
         try:
             with np.load(path) as z:
-                if tuple(str(v) for v in z["features"]) != FEATURES:
-                    raise VisionError(f"{path}: fitted on other features than {', '.join(FEATURES)}")
-                return cls(z["w"], float(z["b"]), z["mean"], z["std"], float(z["threshold"]))
+                if tuple(str(v) for v in z["features"]) != tuple(features):
+                    raise VisionError(f"{path}: fitted on other features than {', '.join(features)}")
+                return cls(z["w"], float(z["b"]), z["mean"], z["std"], float(z["threshold"]), features)
         except (OSError, KeyError, ValueError) as exc:
             raise VisionError(f"cannot read the cocked-die check {path}: {exc}") from None
 
@@ -165,3 +179,38 @@ def leans(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=(), verdict: Co
         return False
     x = flank_shape(obs, work, t, walls, others)
     return x is None or (verdict or check()).cocked(x)
+
+
+
+def _fill(mask: np.ndarray) -> float:
+    """The share of the least rectangle round ``mask`` (to the pixels' outer edges) that it fills."""
+    pts = cv2.findNonZero(mask.view(np.uint8))
+    (_, _), (w, h), _ = cv2.minAreaRect(pts)
+    return float(len(pts)) / ((w + 1.0) * (h + 1.0))
+
+
+
+def _joined(obs, work: Work, others=()) -> tuple[np.ndarray, np.ndarray] | None:
+    """The die's lit top and its lit top joined to the shade of its own hue that touches it (within
+    0.3 die sides of it; shade nearer another die read is that die's): two masks of its window, or
+    None without a top there."""
+    dark, mine, _, _, _, _, lab = _around(obs, work, others)
+    top = cv2.LUT(lab, IS_TOP) > 0
+    if mine is not None:
+        top &= mine
+    if np.count_nonzero(top) < 4:
+        return None
+    _, cc = cv2.connectedComponents((top | (dark > 0)).view(np.uint8), connectivity=8)
+    return top, np.isin(cc, np.unique(cc[top])) & (cc > 0)
+
+
+def top_shape(obs, work: Work, others=()) -> np.ndarray | None:
+    """:data:`ASPECT_FEATURES` of a die (working scale); None without a top in its window."""
+    masks = _joined(obs, work, others)
+    if masks is None:
+        return None
+    return _shape(*masks, work)
+
+
+def _shape(top: np.ndarray, body: np.ndarray, work: Work) -> np.ndarray:
+    return np.array([_fill(top), _fill(body), np.count_nonzero(body) / work.top_area], np.float64)

@@ -46,3 +46,31 @@ def test_the_ritual_lays_every_die_the_same_face_up():
     for face in ("blue", "pink", "yellow", "blank"):
         dice = physics.lay(1, face)
         assert [physics.face_up(np.array(d.rotation), d.combo)[0] for d in dice] == [face] * 6
+
+
+def test_a_propped_throw_leaves_many_dice_cocked_on_walls_and_other_dice():
+    tray = (0.2, 0.15)
+    plain = [physics.throw(seed, tray=tray) for seed in range(4)]
+    propped = [physics.throw(seed, tray=tray, propped=4) for seed in range(4)]
+    assert [physics.throw(seed, tray=tray, propped=0) for seed in range(4)] == plain  # without it: the throw as before
+    cocked = [d for dice in propped for d in dice if d.cocked]
+    assert len(cocked) >= 6 > sum(d.cocked for dice in plain for d in dice)  # about two a throw, seeded
+    for dice in propped:
+        assert len(dice) == 6
+        for d in dice:  # the truth is the pose: cocked when the top tilts more than COCKED_DEG, and then off the floor
+            assert d.cocked == (d.tilt_deg > physics.COCKED_DEG)
+            assert abs(d.centre[0]) < tray[0] / 2 and abs(d.centre[1]) < tray[1] / 2
+            if d.cocked:
+                assert d.centre[2] > physics.DIE / 2 + 0.001
+    assert [physics.throw(seed, tray=tray, propped=4) for seed in range(4)] == propped
+
+
+def test_a_twin_tables_propped_turns_are_shots_of_their_own():
+    from rig.twin.table import TwinTable
+
+    table = TwinTable.random(8500)
+    turns, propped = table.shots(2), table.shots(2, propped=4)
+    assert [s.name for s in propped[5:]] == ["propped:0", "propped:1"]
+    assert [s.name for s in turns[:5]] == [s.name for s in propped[:5]]  # the same ritual and empty box
+    assert {table.cache_path(s, 8) for s in propped[5:]}.isdisjoint(table.cache_path(s, 8) for s in turns)
+    assert sum(d.cocked for s in propped[5:] for d in s.dice) > sum(d.cocked for s in turns[5:] for d in s.dice)

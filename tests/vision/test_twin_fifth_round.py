@@ -47,8 +47,9 @@ def test_the_flank_test_alone_calls_both_cocked_the_verdict_frees_the_flat_one()
 
 
 # rows of the validation split (tables of odd seed) as scripts/fit_cocked.py measured them: FEATURES
-FLAT_FREED = [(0.998, 0.949, 1.051, 0.357, -0.954), (0.937, 0.926, 1.011, 0.441, 0.114),
-              (1.013, 0.871, 1.163, 0.326, 0.976), (0.968, 0.958, 1.01, 0.369, 1.024)]  # 109, 111, 2001, 7003
+# (the seventh round's refit, its threshold below the propped tables' cocked dice too, frees fewer: 111, 2001
+# and 7003's rows are called cocked now)
+FLAT_FREED = [(0.998, 0.949, 1.051, 0.357, -0.954)]  # 109
 COCKED = [(0.991, 0.841, 1.179, 0.142, 1.021), (0.79, 0.83, 0.952, 0.27, 1.173), (0.816, 0.916, 0.89, 0.295, 1.116),
           (0.8, 0.652, 1.228, 0.347, 1.049), (0.791, 0.971, 0.815, 0.366, 1.011)]  # 103, 107, 1005, 6011, 7005
 
