@@ -143,11 +143,14 @@ class CardReveal:
         #: the colours of cards seen since the last settle where no card lay: a card on its way in
         self._arriving: dict[str, int] = {}
         self._over_empty: list = []  # the boxes of the hands seen over the empty box (no card known or in view)
+        self._since_ask: list = []  # the hands seen since it asked about a card it did not see (the next one held?)
         self._blind: list[list] = []  # cards entered by hand, not seen: [where the hands were, the hands since]
 
     # -- the stream --------------------------------------------------------------------------
     def feed(self, view: CardView | CardReading) -> list[str]:
         view = self._unhide(_as_view(view))
+        if self.question is not None and self.question.where:
+            self._since_ask += [h for h in view.hands if h is not None]
         if self._blind:
             self._adopt(view)
         if any(p[1] == self.settle for p in self._parts):
@@ -162,7 +165,7 @@ class CardReveal:
                 self._empty_hand += 1
                 if self._empty_hand > self.settle:
                     self._empty_hand = 0
-                    return self._ask_blind()
+                    return self._ask_blind(view.hands)
             else:
                 self._over_empty = []
             return []
@@ -173,7 +176,7 @@ class CardReveal:
             self._over_empty += [h for h in view.hands if h is not None]
         if self._empty_hand and self._hand_stays(view.hands):  # it moved, then stays, and no card shows
             self._empty_hand = 0
-            return self._ask_blind()
+            return self._ask_blind(view.hands)
         self._touch(view)
         self._hands = bool(view.hands)  # (a hand in view, or its shade, may join a pile's outline)
         ok = [c for c in view.cards if c.status == "ok"]
@@ -225,7 +228,7 @@ class CardReveal:
             return []
         booked = list(self.question.yes if yes else self.question.no)
         if yes and self.question.where:  # a card the camera did not see, entered by hand: it lies where the hand was
-            self._blind.append([self.question.where, []])
+            self._blind.append([self.question.where, self._since_ask])
         self.cards += booked
         self.question = None
         held, self._held = self._held, []
@@ -237,9 +240,10 @@ class CardReveal:
         return [card for k, w in self._held for card in ((str(w),) if k == "book" else w.yes[:1])]
 
     # -- inside --------------------------------------------------------------------------------
-    def _ask_blind(self) -> list[str]:
-        """Ask about a card laid where the camera saw a hand and no card (a gray card on a floor of its colour)."""
-        where, self._over_empty = tuple(self._over_empty), []
+    def _ask_blind(self, hands: tuple) -> list[str]:
+        """Ask about a card laid where the camera saw a hand and no card (a gray card on a floor of its colour); a hand
+        in view as it asks (or since, until the answer) may hold the next card: one showing under it is not this one."""
+        where, self._over_empty, self._since_ask = tuple(self._over_empty), [], [h for h in hands if h is not None]
         return self._book([("ask", replace(_UNREAD, where=where))])
 
     def _adopt(self, view: CardView) -> None:
