@@ -54,8 +54,8 @@ def _blobs(work, changed: np.ndarray | None = None) -> list[np.ndarray]:
             break
         # a gray card's field looks like the box bottom; its light border still closes round it
         blob = _filled((cc == i).view(np.uint8))
-        if int(blob.sum()) < 8 * work.top_area and changed is not None:  # (a gray card's border alone, broken)
-            blob = _ring(work, (cc == i).view(np.uint8))
+        if int(blob.sum()) < 8 * work.top_area and changed is not None:  # (its border broken in the noise: closed)
+            blob = _filled(cv2.morphologyEx((cc == i).view(np.uint8), cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8)))
         if int(blob.sum()) >= 8 * work.top_area:
             out.append(blob)
     return out
@@ -66,21 +66,6 @@ def _filled(mask: np.ndarray) -> np.ndarray:
     blob = np.zeros(mask.shape, np.uint8)
     cv2.drawContours(blob, contours, -1, 1, -1)
     return blob
-
-
-def _ring(work, ring: np.ndarray) -> np.ndarray:
-    """A gray card on a floor of its colour changes from the empty box at its white border alone: a ring the noise
-    breaks at a corner (closed), or that misses a side against a light wall (a card's size and shape, its hull
-    filled: the card it outlines); anything else as it is."""
-    closed = _filled(cv2.morphologyEx(ring, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8)))
-    if int(closed.sum()) >= 8 * work.top_area:
-        return closed
-    hull = cv2.convexHull(cv2.findNonZero(ring))
-    (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
-    area, card = cv2.contourArea(hull), CARD_SIDES[0] * CARD_SIDES[1] * work.side ** 2
-    if 0.75 * card <= area <= 1.3 * card and area >= 0.9 * rw * rh and 1.2 <= max(rw, rh) / max(min(rw, rh), 1.0) <= 1.65:
-        cv2.fillConvexPoly(closed, hull, 1)
-    return closed
 
 
 def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) -> CardReading:
