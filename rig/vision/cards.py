@@ -53,19 +53,12 @@ def _blobs(work, changed: np.ndarray | None = None) -> list[np.ndarray]:
         if stats[i, cv2.CC_STAT_AREA] < 4 * work.top_area:
             break
         # a gray card's field looks like the box bottom; its light border still closes round it
-        blob = _filled((cc == i).view(np.uint8))
-        if int(blob.sum()) < 8 * work.top_area and changed is not None:  # (its border broken in the noise: closed)
-            blob = _filled(cv2.morphologyEx((cc == i).view(np.uint8), cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8)))
+        contours, _ = cv2.findContours((cc == i).view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        blob = np.zeros(cc.shape, np.uint8)
+        cv2.drawContours(blob, contours, -1, 1, -1)
         if int(blob.sum()) >= 8 * work.top_area:
             out.append(blob)
     return out
-
-
-def _filled(mask: np.ndarray) -> np.ndarray:
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    blob = np.zeros(mask.shape, np.uint8)
-    cv2.drawContours(blob, contours, -1, 1, -1)
-    return blob
 
 
 def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) -> CardReading:
