@@ -219,7 +219,7 @@ class CardReveal:
             self._candidate, self._count, self._done = shaped, 1, False
         if self._count < self.settle or self._done or any(c.status != "ok" for c in self._candidate):
             return []
-        self._done = True
+        self._done, self._before = True, None  # (what lay before it settled is no odd frame's neighbour now)
         return self._settled(list(self._candidate))
 
     def answer(self, yes: bool) -> list[str]:

@@ -213,3 +213,12 @@ def test_a_card_entered_by_hand_that_the_camera_sees_later_is_not_booked_again()
     assert cards == ["gray"] * 4
     assert booked == cards
     assert not any("before" in q.text for q in questions)
+
+
+def test_a_card_that_settled_is_not_settled_again_from_the_frames_before_it():
+    # fresh twin 2508 (gray, gray, blank, blank, blank; booked gray, gray, blank, blank, gray in silence): the first
+    # gray card lay under the waiting arm in some frames; once the blank and the gray settled together, the hand's
+    # next frame showed the gray alone — taken for one odd frame after the gray seen alone before, which settled
+    # again as the cards in view, and booked the gray card once more
+    cards, booked, questions = _replay("t2508-reveal0")
+    assert booked == cards
