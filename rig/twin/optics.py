@@ -150,7 +150,10 @@ def radiance(table, dice, *, spp: int, seed: int = 0, cards=(), hand=None, props
         _add_hand(mi, scene, hand, table)
     for k, add in enumerate(props):
         add(mi, scene, f"prop{k}")
-    img = mi.render(mi.load_dict(scene), spp=spp, seed=seed)
+    # (Mitsuba's scene optimisation merges shapes in an order that changes from load to load, and with it the lamps'
+    # order in emitter sampling: the same shot came out with other noise in every process, and calibrated
+    # differently; unmerged, the scene keeps the order it is described in)
+    img = mi.render(mi.load_dict(scene, optimize=False), spp=spp, seed=seed)
     return np.asarray(img, np.float32)[..., :3]
 
 

@@ -3,7 +3,7 @@ into the cards in the order they were laid down, each laid card an event; it ask
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -63,17 +63,6 @@ class CardView:
         return not self.cards and not self.hands
 
 
-
-
-
-
-
-
-
-
-
-
-
 @dataclass(frozen=True)
 class Question:
     """What the rig asks when it cannot tell whether a card was laid: ``yes``/``no`` are the cards
@@ -84,6 +73,8 @@ class Question:
     no: tuple[str, ...] = ()
     #: a card lies there that the camera cannot read: the players enter it by hand, then answer
     unread: bool = False
+    #: a card the camera did not see laid: the boxes of the hands that were over the empty box (where it lies)
+    where: tuple = ()
 
     def to_dict(self) -> dict:
         return {"text": self.text, "yes": list(self.yes), "no": list(self.no), "unread": self.unread}
@@ -102,6 +93,7 @@ class _Lying:
     reading: CardReading
     outline: np.ndarray
     touched: bool = False
+    blind: bool = False  # entered by hand when laid (the camera did not see it), seen since where it lies
 
 
 class CardReveal:
@@ -150,27 +142,41 @@ class CardReveal:
         self._asked_still: list = []
         #: the colours of cards seen since the last settle where no card lay: a card on its way in
         self._arriving: dict[str, int] = {}
+        self._over_empty: list = []  # the boxes of the hands seen over the empty box (no card known or in view)
+        self._since_ask: list = []  # the hands seen since it asked about a card it did not see (the next one held?)
+        self._blind: list[list] = []  # cards entered by hand, not seen: [where the hands were, the hands since]
 
     # -- the stream --------------------------------------------------------------------------
     def feed(self, view: CardView | CardReading) -> list[str]:
         view = self._unhide(_as_view(view))
+        if self.question is not None and self.question.where:
+            self._since_ask += [h for h in view.hands if h is not None]
+        if self._blind:
+            self._adopt(view)
         if any(p[1] == self.settle for p in self._parts):
             return self._part_lies()
         if view.clear:  # the box bottom alone: whatever lay there is gone, the next card is new
-            self._lying, self._candidate, self._count, self._glimpsed, self._arriving = [], None, 0, [], {}
+            # (a card entered by hand that the camera sees only now and then still lies there)
+            self._lying = [k for k in self._lying if k.blind]
+            self._candidate, self._count, self._glimpsed, self._arriving = None, 0, [], {}
             self._before = None
             self._still, self._waiting = None, (None, 0, False)  # a blob seen before and again moved away between
             if self._empty_hand:  # a hand came over the empty box and left no card the camera sees: one it cannot?
                 self._empty_hand += 1
                 if self._empty_hand > self.settle:
                     self._empty_hand = 0
-                    return self._book([("ask", _UNREAD)])
+                    return self._ask_blind(view.hands)
+            else:
+                self._over_empty = []
             return []
         # a hand over a box where no card lies (none known, none in view)
-        self._empty_hand = 1 if not view.cards and not self._lying else 0  # (a part of a card beside the arm too)
+        self._empty_hand = 1 if not view.cards and all(k.blind for k in self._lying) else 0  # (a part of a card
+        # beside the arm too; a card entered by hand the camera sees only now and then is no card it sees)
+        if self._empty_hand:
+            self._over_empty += [h for h in view.hands if h is not None]
         if self._empty_hand and self._hand_stays(view.hands):  # it moved, then stays, and no card shows
             self._empty_hand = 0
-            return self._book([("ask", _UNREAD)])
+            return self._ask_blind(view.hands)
         self._touch(view)
         self._hands = bool(view.hands)  # (a hand in view, or its shade, may join a pile's outline)
         ok = [c for c in view.cards if c.status == "ok"]
@@ -213,7 +219,7 @@ class CardReveal:
             self._candidate, self._count, self._done = shaped, 1, False
         if self._count < self.settle or self._done or any(c.status != "ok" for c in self._candidate):
             return []
-        self._done = True
+        self._done, self._before = True, None  # (what lay before it settled is no odd frame's neighbour now)
         return self._settled(list(self._candidate))
 
     def answer(self, yes: bool) -> list[str]:
@@ -221,6 +227,8 @@ class CardReveal:
         if self.question is None:
             return []
         booked = list(self.question.yes if yes else self.question.no)
+        if yes and self.question.where:  # a card the camera did not see, entered by hand: it lies where the hand was
+            self._blind.append([self.question.where, self._since_ask])
         self.cards += booked
         self.question = None
         held, self._held = self._held, []
@@ -232,6 +240,30 @@ class CardReveal:
         return [card for k, w in self._held for card in ((str(w),) if k == "book" else w.yes[:1])]
 
     # -- inside --------------------------------------------------------------------------------
+    def _ask_blind(self, hands: tuple) -> list[str]:
+        """Ask about a card laid where the camera saw a hand and no card (a gray card on a floor of its colour); a hand
+        in view as it asks (or since, until the answer) may hold the next card: one showing under it is not this one."""
+        where, self._over_empty, self._since_ask = tuple(self._over_empty), [], [h for h in hands if h is not None]
+        return self._book([("ask", replace(_UNREAD, where=where))])
+
+    def _adopt(self, view: CardView) -> None:
+        """A card entered by hand (the camera did not see it laid) that shows later — where the hand laying it was,
+        and no hand (nor a card it carries) has been over that place since — is that card, lying there: neither
+        a new card to book nor one glimpsed before the next (twin 2216: a gray card seen only now and then)."""
+        near = [h for h in view.hands if h is not None] + [c.box for c in view.cards if c.hidden and c.box is not None]
+        for token in self._blind:
+            token[1] += near
+        for c in view.cards:
+            if c.status != "ok" or c.hidden or c.box is None or any(
+                    k.reading.card == c.card and edge_shift(k.outline, c.outline()) <= 2 * self.moved
+                    or _same_pile(k.reading, c) for k in self._lying):
+                continue
+            token = next((t for t in self._blind if any(_overlap(c.box, w) for w in t[0])
+                          and not any(_overlap(c.box, b) for b in t[1])), None)
+            if token is not None:
+                self._blind.remove(token)
+                self._lying.append(_Lying(c, c.outline(), blind=True))
+
     def _unhide(self, view: CardView) -> CardView:
         """A card read beside an arm reaching in (part of it may lie under the arm or its shade) that lies within a
         card known to lie there, of its colour, is that card: it keeps the place it was seen in before (the shade's
@@ -350,7 +382,7 @@ class CardReveal:
 
     def _settled(self, cards: list[CardReading]) -> list[str]:
         events: list[tuple[str, Question | str]] = []
-        unseen = self._unseen(cards)
+        unseen, self._over_empty = self._unseen(cards), []
         # a card seen on its way in that settled nowhere new went onto a card (of its colour: the pile's top)
         landed = set(self._arriving) - {c.card for c in cards if not any(
             k.reading.card == c.card and edge_shift(k.outline, c.outline()) <= self.moved for k in self._lying)}
@@ -435,16 +467,6 @@ class CardReveal:
 def _seen(view: CardView, lying: _Lying) -> bool:
     """Whether a lying card is still read in the view, or a card on it."""
     return any(_covers(c.outline(), lying.outline) for c in view.cards if c.status == "ok")
-
-
-
-
-
-
-
-
-
-
 
 
 def _as_view(view: CardView | CardReading) -> CardView:

@@ -131,3 +131,32 @@ def test_cards_glimpsed_then_covered_are_asked_about_one_at_a_time():
     assert booked == ["blue"] and reveal.question.yes == ("pink",)
     assert reveal.answer(False) == [] and reveal.question.yes == ("yellow",)
     assert reveal.answer(True) == ["yellow", "gray"] and reveal.question is None
+
+
+def _blind(stays, after):
+    """A hand over the empty box lays a card the camera does not see, then stays (``stays``) or leaves the view
+    clear: asked about, entered by hand; then the views ``after`` follow."""
+    reveal = CardReveal(settle=3)
+    near, held = (440, 0, 200, 300), (296, 150, 344, 330)  # (coming in from the right edge, then over the box)
+    waits = [CardView((), (held,))] * 3 if stays else [CardView()] * 4
+    for view in [CardView((), (near,)), CardView((), (held,))] + waits:
+        assert reveal.feed(view) == []
+    assert reveal.question is not None and reveal.question.where  # (a card it did not see)
+    assert reveal.answer(True) == []  # (the players enter the card by hand)
+    return reveal, [c for view in after for c in reveal.feed(view)]
+
+
+def test_a_card_showing_where_the_hand_waited_as_the_rig_asked_is_a_new_card():
+    # twin 108 (replayed): the hand waited over the pile holding the next card as the rig asked about one it did
+    # not see; the card it then laid showed where the hand had been — taken for the unseen card, it went unbooked
+    card = CardReading("yellow", 1.0, "ok", (), (274, 150, 216, 266))
+    reveal, booked = _blind(True, [CardView((card,))] * 4)
+    assert booked == ["yellow"]
+
+
+def test_a_card_entered_by_hand_showing_later_beside_the_next_hand_is_not_booked_again():
+    # twin 2216: the card not seen when laid (the hand gone, the view clear) shows later, away from the hand that
+    # brings the next card: it is the card entered by hand, neither asked about again nor booked
+    seen = CardReading("gray", 1.0, "ok", (), (320, 150, 170, 240))
+    reveal, booked = _blind(False, [CardView((seen,), ((0, 200, 120, 280),))] * 2 + [CardView((seen,))] * 4)
+    assert booked == [] and reveal.question is None
