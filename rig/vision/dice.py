@@ -26,7 +26,7 @@ import numpy as np
 from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light, floor_model, floor_surface, spots_at  # noqa: F401
 from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
-from rig.vision.dice_overall import overall_counts
+from rig.vision.dice_overall import overall_counts, under_glare
 from rig.vision.dice_cocked import _flank, _leaning, _radial, leans  # noqa: F401 - _flank, _leaning: their old import path
 from rig.vision.pixel_classes import (  # noqa: F401 - moved (issue 29); the old import path works
     BG, BODY, EDGE, BLUE, PINK, YELLOW, UNKNOWN, CLIPPED, BLOWN, AMBIG, CLASS_NAMES, COLOUR_CLASSES, IS_TOP, _IS_ODD, _K3, _DISC3, _IS_DARK, _IS_EDGE, _COMBOS,
@@ -418,15 +418,19 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
             counts[AMBIG] -= seen
 
     fr, present, unclear, odd = _shares(counts, n_in, t, full[2:] if full else (lab, inner))
-    if (odd > t.unknown_max or unclear) and work.gain is not None:
+    doubtful = odd > t.unknown_max or bool(unclear)
+    if work.gain is not None and (doubtful or under_glare(cx, cy, work)):
         overall = overall_counts(shrunk, x0, y0, (cx, cy), work, t, _full_counts)
         if overall is not None:
             shares = _shares(overall[0], overall[1], t, overall[2:])
             lo, hi = t.single_share if len(shares[1]) == 1 else t.combo_share
             usual = all(lo <= shares[0][c] / frog_size.get(c, shares[0][c]) <= hi for c in shares[1])
-            if shares[3] <= t.unknown_max and not shares[2] and usual and set(present) <= set(shares[1]):
+            clear = shares[3] <= t.unknown_max and not shares[2] and usual
+            if doubtful and clear and set(present) <= set(shares[1]):
                 (counts, n_in), full, (fr, present, unclear, odd) = overall[:2], overall, shares
                 reasons.append(f"die top read in the frame's overall light at {where}")
+            elif not doubtful and clear and set(present) != set(shares[1]):
+                reasons.append(f"die under the floor's glare reads another face without it at {where}")
     mid = (t.colour_present + t.colour_absent) / 2
     margin = min(min(1.0, abs(fr[c] - mid) / mid) for c in COLOURS)
     # the best guess (flagged below): a frog partly unreadable under glare shows less of its colour

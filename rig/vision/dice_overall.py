@@ -31,7 +31,14 @@ def overall_counts(poly: np.ndarray, x0: int, y0: int, centre, work, t, full_cou
     cx, cy = min(gw - 1, max(0, int(centre[0]))), min(gh - 1, max(0, int(centre[1])))
     overall = np.median(gain[::4, ::4].reshape(-1, 3), axis=0)
     ratio = gain[cy, cx] / np.maximum(overall, 1e-6)
-    glared = work.glare is not None and int(work.glare[cy, cx].max()) >= 4
-    if not glared and ratio.max() < DIFFERENT and ratio.min() > 1 / DIFFERENT:
+    if not under_glare(cx, cy, work) and ratio.max() < DIFFERENT and ratio.min() > 1 / DIFFERENT:
         return None
     return full_counts(poly, x0, y0, centre, work, t, gain=overall)
+
+
+def under_glare(cx: float, cy: float, work) -> bool:
+    """Whether the floor's glare (as the empty box showed it) lies under a working-scale point."""
+    if work.glare is None:
+        return False
+    gh, gw = work.glare.shape[:2]
+    return int(work.glare[min(gh - 1, max(0, int(cy))), min(gw - 1, max(0, int(cx)))].max()) >= 4

@@ -50,3 +50,25 @@ def test_a_place_in_the_overall_light_is_not_read_again():
     gain[25:35, 35:45] = 1.6  # the place lifted far more than the view: read again, at the view's median gain
     overall_counts(poly, 0, 0, (40, 30), work, None, lambda *a, **k: calls.append(k))
     assert len(calls) == 1 and np.allclose(calls[0]["gain"], 1.1)
+
+
+def _turn_8303():
+    # fresh twin table 8303 (read once, then looked at), turn 1: a blank die lies under the lamp's reflection on the
+    # floor; its top does not carry that reflection, so taking it off left a bluish violet, read "blue" with a blue
+    # frog's usual share (0.42) and status ok, in the table's light and after the lamp dimmed and brightened
+    return cv2.imread(str(DATA / "t8303-turn1.jpg")), Profile.load(DATA / "t8303.toml")
+
+
+def test_a_die_under_the_floors_glare_read_another_way_without_it_is_flagged():
+    frame, profile = _turn_8303()
+    reading = read_dice(frame, profile, thrown=6)
+    assert reading.status == "uncertain"
+    (reason,) = reading.reasons
+    assert reason.startswith("die under the floor's glare reads another face without it at (13")
+
+
+def test_without_that_check_the_blank_die_is_blue_and_ok(monkeypatch):
+    frame, profile = _turn_8303()
+    monkeypatch.setattr(dice, "under_glare", lambda *a: False)
+    reading = read_dice(frame, profile, thrown=6)
+    assert (reading.status, sorted(reading.faces)) == ("ok", ["blank", "blue", "blue", "blue", "pink+blue", "yellow"])
