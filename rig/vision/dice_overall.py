@@ -29,11 +29,24 @@ def overall_counts(poly: np.ndarray, x0: int, y0: int, centre, work, t, full_cou
     gain = work.gain
     gh, gw = gain.shape[:2]
     cx, cy = min(gw - 1, max(0, int(centre[0]))), min(gh - 1, max(0, int(centre[1])))
-    overall = np.median(gain[::4, ::4].reshape(-1, 3), axis=0)
+    overall = _overall_gain(gain)
     ratio = gain[cy, cx] / np.maximum(overall, 1e-6)
     if not under_glare(cx, cy, work) and ratio.max() < DIFFERENT and ratio.min() > 1 / DIFFERENT:
         return None
     return full_counts(poly, x0, y0, centre, work, t, gain=overall)
+
+
+_LAST: tuple = (None, None)  # the last frame's gain map and its median: one per frame, not one per die
+
+
+def _overall_gain(gain: np.ndarray) -> np.ndarray:
+    """The median correction over the view (every fourth working pixel each way)."""
+    global _LAST
+    seen, median = _LAST  # one read: another thread's frame may replace it meanwhile
+    if seen is not gain:
+        median = np.median(gain[::4, ::4].reshape(-1, 3), axis=0)
+        _LAST = (gain, median)
+    return median
 
 
 def under_glare(cx: float, cy: float, work) -> bool:

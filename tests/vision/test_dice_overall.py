@@ -72,3 +72,18 @@ def test_without_that_check_the_blank_die_is_blue_and_ok(monkeypatch):
     monkeypatch.setattr(dice, "under_glare", lambda *a: False)
     reading = read_dice(frame, profile, thrown=6)
     assert (reading.status, sorted(reading.faces)) == ("ok", ["blank", "blue", "blue", "blue", "pink+blue", "yellow"])
+
+
+def test_the_views_median_correction_is_taken_once_per_frame(monkeypatch):
+    from types import SimpleNamespace
+
+    from rig.vision import dice_overall
+
+    frame, profile = _turn_8303()
+    medians, reads = [], []
+    monkeypatch.setattr(dice_overall, "np", SimpleNamespace(
+        median=lambda *a, **k: medians.append(1) or np.median(*a, **k), maximum=np.maximum))
+    overall_counts = dice.overall_counts
+    monkeypatch.setattr(dice, "overall_counts", lambda *a: reads.append(1) or overall_counts(*a))
+    read_dice(frame, profile, thrown=6)
+    assert len(reads) >= 2 and len(medians) == 1  # several dice lie under the floor's glare there, each read again
