@@ -146,11 +146,9 @@ def _lean_one(p, bodies, tray, rng) -> None:
     """Set one die leaning on the wall nearest to it (tilted 20-35 degrees), let it settle."""
     b = bodies[int(rng.integers(len(bodies)))]
     (x, y, _), quat = p.getBasePositionAndOrientation(b)
-    up = int(np.argmax((NORMALS @ np.array(p.getMatrixFromQuaternion(quat)).reshape(3, 3).T)[:, 2]))
-    rest = _quaternion(_turn_up(NORMALS[up]))  # the same face up, its edges along the walls
+    rest = _square(p, quat)
     w, h = tray[0] * S, tray[1] * S
-    gaps = {(1, 0): w / 2 - x, (-1, 0): w / 2 + x, (0, 1): h / 2 - y, (0, -1): h / 2 + y}
-    (dx, dy) = min(gaps, key=gaps.get)
+    dx, dy = _nearest_wall(x, y, w, h)
     t = math.radians(float(rng.uniform(20, 35)))
     a = DIE * S
     # tilted about the axis along the wall, the top leaning towards the wall
@@ -161,10 +159,25 @@ def _lean_one(p, bodies, tray, rng) -> None:
             if math.hypot(ox - (dx * w / 2 if dx else x), oy - (dy * h / 2 if dy else y)) < 2.5 * DIE * S:
                 p.resetBasePositionAndOrientation(other, [ox - dx * 2.5 * DIE * S, oy - dy * 2.5 * DIE * S, oz], oq)
     reach = a / 2 * (math.cos(t) + math.sin(t))  # from the centre to the wall, the upper edge touching it
-    cx = dx * (w / 2 - reach) if dx else x
-    cy = dy * (h / 2 - reach) if dy else y
-    cz = a / 2 * (math.cos(t) + math.sin(t)) + 0.0005 * S
-    _let_go(p, b, bodies, axis, t, rest, [cx, cy, cz])
+    cx, cy = _against_wall(x, y, dx, dy, w, h, reach)
+    _let_go(p, b, bodies, axis, t, rest, [cx, cy, reach + 0.0005 * S])
+
+
+def _square(p, quat) -> list[float]:
+    """The orientation of a die lying with the same face up as ``quat``, its edges along the walls."""
+    up = int(np.argmax((NORMALS @ np.array(p.getMatrixFromQuaternion(quat)).reshape(3, 3).T)[:, 2]))
+    return _quaternion(_turn_up(NORMALS[up]))
+
+
+def _nearest_wall(x: float, y: float, w: float, h: float) -> tuple[int, int]:
+    """The direction (dx, dy) of the tray's wall nearest to (x, y)."""
+    gaps = {(1, 0): w / 2 - x, (-1, 0): w / 2 + x, (0, 1): h / 2 - y, (0, -1): h / 2 + y}
+    return min(gaps, key=gaps.get)
+
+
+def _against_wall(x, y, dx: int, dy: int, w: float, h: float, reach: float) -> tuple[float, float]:
+    """Where a die at (x, y) leaning on the wall (dx, dy) stands, its centre ``reach`` from the wall."""
+    return (dx * (w / 2 - reach) if dx else x), (dy * (h / 2 - reach) if dy else y)
 
 
 def _let_go(p, b, bodies, axis, t: float, rest, centre) -> None:
@@ -195,30 +208,26 @@ def _prop(p, bodies, tray, rng, k: int) -> None:
     for i in order[:k]:
         b = bodies[i]
         (x, y, _), quat = p.getBasePositionAndOrientation(b)
-        up = int(np.argmax((NORMALS @ np.array(p.getMatrixFromQuaternion(quat)).reshape(3, 3).T)[:, 2]))
-        rest = _quaternion(_turn_up(NORMALS[up]))  # the same face up, its edges along the walls
+        rest = _square(p, quat)
         t = math.radians(float(rng.uniform(12, 40)))
         reach = a / 2 * (math.cos(t) + math.sin(t))  # from its centre to what it leans on
         props = [j for j in order if j != i and j not in leaned]
         if props and rng.random() < 0.5:  # on another die: that die is the wall, square to the walls
             j = props[int(rng.integers(len(props)))]
             (ox, oy, oz), oq = p.getBasePositionAndOrientation(bodies[j])
-            o_up = int(np.argmax((NORMALS @ np.array(p.getMatrixFromQuaternion(oq)).reshape(3, 3).T)[:, 2]))
             ways = [(dx, dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
                     if abs(ox - dx * (a / 2 + reach)) < w / 2 - a and abs(oy - dy * (a / 2 + reach)) < h / 2 - a]
             if not ways:
                 continue
             dx, dy = ways[int(rng.integers(len(ways)))]  # the prop's side the die leans on faces (dx, dy)... from the die
-            p.resetBasePositionAndOrientation(bodies[j], [ox, oy, a / 2 + 0.0002 * S], _quaternion(_turn_up(NORMALS[o_up])))
+            p.resetBasePositionAndOrientation(bodies[j], [ox, oy, a / 2 + 0.0002 * S], _square(p, oq))
             p.resetBaseVelocity(bodies[j], [0, 0, 0], [0, 0, 0])
             wall_x, wall_y = ox - dx * a / 2, oy - dy * a / 2
             cx, cy = wall_x - dx * reach, wall_y - dy * reach
             keep = {b, bodies[j]}
         else:  # on the nearest wall
-            gaps = {(1, 0): w / 2 - x, (-1, 0): w / 2 + x, (0, 1): h / 2 - y, (0, -1): h / 2 + y}
-            dx, dy = min(gaps, key=gaps.get)
-            cx = dx * (w / 2 - reach) if dx else x
-            cy = dy * (h / 2 - reach) if dy else y
+            dx, dy = _nearest_wall(x, y, w, h)
+            cx, cy = _against_wall(x, y, dx, dy, w, h, reach)
             keep = {b}
         for other in bodies:  # the others make room
             if other not in keep:
