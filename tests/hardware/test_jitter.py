@@ -1,5 +1,6 @@
 """Jitter calibration: simultaneous edges through the real gpiozero stack (MockFactory), exact ticks via TickPin."""
 
+import math
 import time
 
 import pytest
@@ -36,13 +37,18 @@ def test_the_measured_spread_is_the_inputs_lag_and_gives_the_window():
 
 
 def test_mock_pins_driven_together_are_a_simulation():
+    """The mock pins are stamped when this thread drives them, so the spread is that loop's wall time: on a loaded
+    machine one round took 31 ms (a CI run). Only what does not depend on the machine's load is checked."""
     factory = MockFactory()
     try:
         report = measure_jitter(PLAYERS, pin_factory=factory, rounds=5, hold_s=0.02, gap_s=0.04)
     finally:
         factory.reset()
-    assert report.simulated and len(report.spreads) == 5
-    assert 0 <= report.worst_us < 20_000
+    assert report.simulated and len(report.spreads) == 5 and report.missed == 0
+    assert all(spread >= 0 for spread in report.spreads)
+    assert report.offsets["Ada"] == 0.0  # driven first, so every round's first edge
+    assert report.suggested_window_us == max(1, math.ceil(report.worst_us * 1.5))
+    assert "simulated: mock pins driven one after another" in report.format()
 
 
 def test_a_round_is_the_edges_it_fired_even_when_the_firing_thread_pauses_mid_round():
