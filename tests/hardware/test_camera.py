@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from rig.errors import ConfigError, HardwareError
-from rig.hardware.camera import CameraLostError, CameraWatcher, SourceSpec, now_us, open_source, track
+from rig.hardware.camera import CameraLostError, CameraWatcher, SourceSpec, open_source, track
 from rig.hardware.picamera import PiCamera, locked_controls
 from rig.hardware.replay import ReplaySource
 from rig.hardware.usbcam import UsbCamera
