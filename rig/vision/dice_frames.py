@@ -104,8 +104,8 @@ def prepare(frame: np.ndarray, profile: Profile) -> Work:
         small, light, gain = even_light(small), None, None
     else:
         small, light, gain = correct(small, model)
-        if glare is not None and abs(light.exposure - 1.0) > 0.08:  # the reflections dim and brighten with the lamp
-            scaled = cv2.convertScaleAbs(glare, alpha=light.exposure)
+        if glare is not None and light.changed:  # the reflections dim, brighten and change colour with the lamp
+            scaled = cv2.multiply(glare, light.channels + (0.0,), dtype=cv2.CV_8U)
             censored = _censored(raw, scaled, t.censor_level)
             small, light, gain = correct(cv2.subtract(raw, scaled), model)
     labels = label_pixels(small, colour_lut(profile), censored)

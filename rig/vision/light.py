@@ -55,6 +55,16 @@ class Light:
     exposure: float = 1.0
     warm: float = 1.0
     floor_seen: float = 1.0  # share of the calibrated floor cells the estimate rests on
+    channels: tuple[float, float, float] = (1.0, 1.0, 1.0)  # the floor's B, G, R change (exposure and colour)
+
+    @property
+    def changed(self) -> bool:
+        """Whether any channel moved by more than the camera's own frame-to-frame wobble (8 %).
+
+        >>> Light(1.0, 1.0).changed, Light(0.98, 1.3, channels=(0.85, 0.98, 1.1)).changed
+        (False, True)
+        """
+        return max(abs(c - 1.0) for c in self.channels) > 0.08
 
     @property
     def correctable(self) -> bool:
@@ -178,7 +188,8 @@ def correct(small: np.ndarray, model: FloorModel) -> tuple[np.ndarray, Light, np
     gain = (model.flat / change).astype(np.float32).reshape(ROWS, COLS, 3)
     gain = cv2.resize(gain, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_LINEAR)
     med = np.median(ratio[keep], axis=0)  # B, G, R change on the floor
-    light = Light(float(np.exp(np.log(np.maximum(med, 1e-3)).mean())), float(med[2] / max(med[0], 1e-3)), seen)
+    light = Light(float(np.exp(np.log(np.maximum(med, 1e-3)).mean())), float(med[2] / max(med[0], 1e-3)), seen,
+                  tuple(round(float(v), 4) for v in med))
     return cv2.multiply(small, gain, dtype=cv2.CV_8U), light, gain
 
 
