@@ -26,6 +26,7 @@ import numpy as np
 from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light, floor_model, floor_surface, spots_at  # noqa: F401
 from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
+from rig.vision.dice_hue import off_hue
 from rig.vision.dice_overall import overall_counts, under_glare
 from rig.vision.dice_cocked import _flank, _leaning, _radial, leans  # noqa: F401 - _flank, _leaning: their old import path
 from rig.vision.pixel_classes import (  # noqa: F401 - moved (issue 29); the old import path works
@@ -451,6 +452,9 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
         if odd_size:
             reasons.append(f"{'/'.join(odd_size)} frog of unusual size (glare?) on die at {where}")
             margin *= 0.5
+    if odd_hue := off_hue(work.small[y0 : y0 + lab.shape[0], x0 : x0 + lab.shape[1]], lab, inner, present, work.profile):
+        reasons.append(f"{'/'.join(odd_hue)} frog of unusual colour on die at {where}")
+        margin = 0.0
     if odd > t.unknown_max:
         reasons.append(f"unknown colour or glare on die at {where}")
     if full is not None and present and len(present) <= 2 and not _one_frog(full[2], full[3], present):

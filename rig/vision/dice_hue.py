@@ -1,0 +1,53 @@
+"""A frog colour whose pixels do not have that colour's hue.
+
+The colour models are Gaussians in Lab, and a frog colour's model is long along the line from the frog
+to the die body (calibration samples the frog's edge too). A die top under a lamp's veil moves its
+body's pixels off the body's model and onto that line: on twin table 2003 a pink die's veiled body
+read as a yellow half, "yellow+pink", status ok — yet those "yellow" pixels were mauve, a hue 100°
+from the profile's yellow. On 7,677 frog colours read right on the twin (tuning and seen tables,
+every lamp drift) the hue of a colour's pixels lay at most 22° from its model's; a frog more than
+:data:`OFF_HUE` off is flagged.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from rig.vision.pixel_classes import COLOUR_CLASSES
+
+#: the most a frog's mean hue may differ from its colour model's (degrees, Lab a*b*)
+OFF_HUE = 45.0
+#: below this chroma (Lab units) a hue means nothing: such a mean is not judged
+MIN_CHROMA = 10.0
+
+
+def hue_gap(ab: np.ndarray, model_ab: np.ndarray) -> float | None:
+    """Degrees between two a*b* directions (offset 128 removed), or None when either is too grey.
+
+    >>> hue_gap(np.array([27.0, -10.0]), np.array([5.0, 34.0]))  # 2003's mauve "yellow" vs the yellow model
+    102.0
+    >>> hue_gap(np.array([3.0, 2.0]), np.array([5.0, 34.0])) is None
+    True
+    """
+    if np.hypot(*ab) < MIN_CHROMA or np.hypot(*model_ab) < MIN_CHROMA:
+        return None
+    return round(float(np.degrees(abs(np.angle(complex(*ab) / complex(*model_ab))))), 1)
+
+
+def off_hue(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, present, profile) -> list[str]:
+    """The ``present`` frog colours of a die top whose pixels' mean hue is off their model's.
+
+    ``small`` (BGR) and ``labels`` are the top's crop at working scale, ``inner`` its mask.
+    """
+    off = []
+    for c in present if profile is not None else ():
+        m = (labels == COLOUR_CLASSES[c]) & inner
+        if np.count_nonzero(m) < 4:
+            continue
+        mean = small[m].astype(np.float32).mean(axis=0).reshape(1, 1, 3)
+        lab = cv2.cvtColor(np.clip(mean + 0.5, 0, 255).astype(np.uint8), cv2.COLOR_BGR2Lab).reshape(3).astype(np.float64)
+        gap = hue_gap(lab[1:] - 128, np.asarray(profile.colour(c).mean, np.float64)[1:] - 128)
+        if gap is not None and gap > OFF_HUE:
+            off.append(c)
+    return off
