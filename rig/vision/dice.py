@@ -26,7 +26,7 @@ import numpy as np
 from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light, floor_model, floor_surface, spots_at  # noqa: F401
 from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
-from rig.vision.dice_hue import off_hue
+from rig.vision.dice_hue import VEIL_SURE, off_hue, veiled
 from rig.vision.dice_overall import overall_counts, under_glare
 from rig.vision.dice_cocked import _flank, _leaning, _radial, leans  # noqa: F401 - _flank, _leaning: their old import path
 from rig.vision.pixel_classes import (  # noqa: F401 - moved (issue 29); the old import path works
@@ -470,6 +470,8 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
         reasons.append(f"cocked die at {where}")
         cocked = True
     confidence = margin * (1.0 - min(1.0, odd / max(t.unknown_max, 1e-6)) * 0.5)
+    if confidence < VEIL_SURE and veiled(work.small[y0 : y0 + lab.shape[0], x0 : x0 + lab.shape[1]], lab, inner, work.profile):
+        reasons.append(f"lamp's reflection on die top at {where}")
     if cocked:
         confidence *= 0.5
     f = work.factor

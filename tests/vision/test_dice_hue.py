@@ -7,8 +7,8 @@ import numpy as np
 
 from rig.vision import dice
 from rig.vision.dice import read_dice
-from rig.vision.dice_hue import off_hue
-from rig.vision.pixel_classes import COLOUR_CLASSES
+from rig.vision.dice_hue import off_hue, veiled
+from rig.vision.pixel_classes import BODY, COLOUR_CLASSES
 from rig.vision.profile import Profile
 
 DATA = Path(__file__).parent / "dice_twin"
@@ -50,3 +50,37 @@ def test_a_frog_is_judged_by_its_own_pixels_hue():
     assert off_hue(small, labels, inner, [], profile) == []  # only colours the die is read with are judged
     inner[:] = False
     assert off_hue(small, labels, inner, ["yellow"], profile) == []  # pixels outside the top do not count
+
+
+def _veiled_turn():
+    # twin table 8002 (seen), turn 2 after the lamp turned 700 K warmer: the pink die at the tray's left edge carries
+    # the lamp's reflection on its glossy top; its frog, faint under the veil, showed 2 % pink and it read blank, the
+    # turn ok (one die short of pink). Before the glare followed the lamp's colour, false dice flagged that turn.
+    return cv2.imread(str(DATA / "t8002-turn2-warm.jpg")), Profile.load(DATA / "t8002.toml")
+
+
+def test_a_die_top_under_a_lamps_veil_read_unsure_is_flagged():
+    frame, profile = _veiled_turn()
+    reading = read_dice(frame, profile, thrown=6)
+    assert reading.status == "uncertain"
+    assert reading.reasons == ("lamp's reflection on die top at (46, 151)",)
+
+
+def test_without_the_veil_check_the_pink_die_reads_blank_in_silence(monkeypatch):
+    monkeypatch.setattr(dice, "veiled", lambda *a: False)
+    frame, profile = _veiled_turn()
+    reading = read_dice(frame, profile, thrown=6)
+    assert sorted(reading.faces).count("pink") == 1 and reading.status == "ok"
+
+
+def test_a_body_paler_and_greyer_than_its_model_is_veiled():
+    profile = Profile.load(DATA / "t8002.toml")
+    labels = np.full((10, 10), BODY, np.uint8)
+    inner = np.ones((10, 10), bool)
+    body = np.asarray(profile.body.mean, np.float64)
+    as_bgr = lambda lab: cv2.cvtColor(np.uint8([[np.clip(lab, 0, 255)]]), cv2.COLOR_Lab2BGR)[0, 0]  # noqa: E731
+    assert not veiled(np.full((10, 10, 3), as_bgr(body), np.uint8), labels, inner, profile)
+    pale_grey = np.array([body[0] + 25, 128 + (body[1] - 128) * 0.5, 128 + (body[2] - 128) * 0.5])
+    assert veiled(np.full((10, 10, 3), as_bgr(pale_grey), np.uint8), labels, inner, profile)
+    pale_only = np.array([body[0] + 25, body[1], body[2]])  # a brighter lamp on it, its colour kept
+    assert not veiled(np.full((10, 10, 3), as_bgr(pale_only), np.uint8), labels, inner, profile)
