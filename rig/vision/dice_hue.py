@@ -44,7 +44,8 @@ def hue_gap(ab: np.ndarray, model_ab: np.ndarray) -> float | None:
     """
     if np.hypot(*ab) < MIN_CHROMA or np.hypot(*model_ab) < MIN_CHROMA:
         return None
-    return round(float(np.degrees(abs(np.angle(complex(*ab) / complex(*model_ab))))), 1)
+    turn = np.arctan2(ab[1], ab[0]) - np.arctan2(model_ab[1], model_ab[0])
+    return round(float(np.degrees(abs(np.arctan2(np.sin(turn), np.cos(turn))))), 1)
 
 
 def off_hue(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, present, profile) -> list[str]:
@@ -54,24 +55,30 @@ def off_hue(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, present, p
     """
     off = []
     for c in present if profile is not None else ():
-        m = (labels == COLOUR_CLASSES[c]) & inner
-        if np.count_nonzero(m) < 4:
+        lab = _mean_lab(small, (labels == COLOUR_CLASSES[c]) & inner)
+        if lab is None:
             continue
-        mean = small[m].astype(np.float32).mean(axis=0).reshape(1, 1, 3)
-        lab = cv2.cvtColor(np.clip(mean + 0.5, 0, 255).astype(np.uint8), cv2.COLOR_BGR2Lab).reshape(3).astype(np.float64)
         gap = hue_gap(lab[1:] - 128, np.asarray(profile.colour(c).mean, np.float64)[1:] - 128)
         if gap is not None and gap > OFF_HUE:
             off.append(c)
     return off
 
 
+def _mean_lab(small: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+    """The Lab of the mean colour of ``small`` under ``mask`` (None for fewer than 4 pixels)."""
+    mask = mask.view(np.uint8)
+    if cv2.countNonZero(mask) < 4:
+        return None
+    b, g, r, _ = cv2.mean(small, mask)
+    mean = np.array([[[b + 0.5, g + 0.5, r + 0.5]]]).clip(0, 255).astype(np.uint8)
+    return cv2.cvtColor(mean, cv2.COLOR_BGR2Lab).reshape(3).astype(np.float64)
+
+
 def veiled(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, profile) -> bool:
     """Whether a die top's body pixels are paler and greyer than the body model: a lamp's reflection on it."""
-    m = (labels == BODY) & inner
-    if profile is None or np.count_nonzero(m) < 4:
+    lab = None if profile is None else _mean_lab(small, (labels == BODY) & inner)
+    if lab is None:
         return False
-    mean = small[m].astype(np.float32).mean(axis=0).reshape(1, 1, 3)
-    lab = cv2.cvtColor(np.clip(mean + 0.5, 0, 255).astype(np.uint8), cv2.COLOR_BGR2Lab).reshape(3).astype(np.float64)
     model = np.asarray(profile.body.mean, np.float64)
     chroma, model_chroma = np.hypot(*(lab[1:] - 128)), np.hypot(*(model[1:] - 128))
     return bool(lab[0] - model[0] > VEIL_LIGHTER and chroma < VEIL_GREYER * model_chroma)
