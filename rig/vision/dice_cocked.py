@@ -74,13 +74,32 @@ def _around(obs, work: Work, others=()):
     return dark, mine, xx, yy, X0, Y0, lab
 
 
+def _attached(dark: np.ndarray, lab: np.ndarray, obs, work: Work, X0: int, Y0: int, mine=None) -> np.ndarray:
+    """The dark pixels of ``dark`` joined to the die's own top (8-connected, through one another): a side face
+    is a band along the top's edge; specks of die hue in a wall's shade or in the camera's noise on a dark
+    floor, apart from the die, are not (issue 24, eighth round: such specks, 0.3 die sides out, swung the
+    flank's moment of flat dice by a wall past what the table's flat dice stray)."""
+    f = work.factor
+    x, y, w, h = (v // f for v in obs.box)
+    own = np.zeros(lab.shape, np.uint8)
+    own[max(0, y - Y0) : max(0, y - Y0 + h), max(0, x - X0) : max(0, x - X0 + w)] = 1
+    own &= cv2.LUT(lab, IS_TOP) > 0
+    if mine is not None:
+        own &= mine
+    if not own.any():
+        return dark
+    _, cc = cv2.connectedComponents(((dark > 0) | (own > 0)).view(np.uint8), connectivity=8)
+    return np.where(np.isin(cc, np.unique(cc[own > 0])) & (cc > 0), dark, 0).astype(dark.dtype)
+
+
 def _flank(obs, work: Work, others=()) -> tuple[float, float, float]:
     """Die body in shade (or unknown) around a die: amount (die sides squared) and the moment
     of it about the die's centre (x, y, die sides cubed). A leaning die shows its darker side
     face on one side; a flat one thin rounded edges all round, and towards the view's edges
     the side walls perspective shows."""
     f = work.factor
-    dark, _, _, _, X0, Y0, _ = _around(obs, work, others)
+    dark, mine, _, _, X0, Y0, lab = _around(obs, work, others)
+    dark = _attached(dark, lab, obs, work, X0, Y0, mine)
     m = cv2.moments(dark, binaryImage=True)
     if m["m00"] == 0:
         return 0.0, 0.0, 0.0
