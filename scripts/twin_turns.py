@@ -256,6 +256,31 @@ def tabulate(out: Path, spec: str) -> None:
     print("  flat dice called cocked/partly hidden on those turns, by test:", dict(tests))
 
 
+def compare(before: Path, after: Path, spec: str) -> None:
+    """Turns whose reading changed between two folders of lines (the same renders): status, faces, reasons."""
+    a, b = load(before, spec), load(after, spec)
+    changed = Counter()
+    for first in a:
+        old = {(s["seed"], s.get("drift"), s.get("turn")): s for s in a[first]}
+        for s in b[first]:
+            o = old.get((s["seed"], s.get("drift"), s.get("turn")))
+            if o is None or "refused" in s or "refused" in o:
+                if (o is None) != ("refused" in s):
+                    print(f"  {s['seed']}: calibration {'refused' if 'refused' in s else 'accepted'} only after")
+                continue
+            if (o["status"], o["wrong"], o["reasons"]) == (s["status"], s["wrong"], s["reasons"]):
+                continue
+            silent = s["wrong"] and s["status"] == "ok"
+            kind = ("NOW SILENT" if silent and not (o["wrong"] and o["status"] == "ok") else
+                    "freed" if o["status"] != "ok" and s["status"] == "ok" else
+                    "newly flagged" if o["status"] == "ok" and s["status"] != "ok" else "reasons changed")
+            changed[kind] += 1
+            print(f"  {kind}: {s['seed']} {s['drift']} {s.get('shot', 't%d' % s['turn'])} wrong {o['wrong']}->{s['wrong']} "
+                  f"cocked {s['has_cocked']}: {sorted({reason_kind(r) for r in o['reasons']})} -> "
+                  f"{sorted({reason_kind(r) for r in s['reasons']})}")
+    print("turns changed:", dict(changed))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", default=SETS, help=f"FIRST:N,... (default {SETS})")
@@ -263,9 +288,13 @@ def main(argv=None) -> int:
     ap.add_argument("--spp", type=int, default=8)
     ap.add_argument("--out", type=Path, help="folder of the turn lines, a file per table (kept: delete to read again)")
     ap.add_argument("--tabulate", type=Path, help="only tabulate the lines in this folder")
+    ap.add_argument("--compare", type=Path, nargs=2, metavar=("BEFORE", "AFTER"), help="the turns whose reading changed")
     ap.add_argument("--propped", action="store_true",
                     help="read the tables' propped turns (--turns of them; fit_cocked.py reads 6) instead of the thrown ones")
     args = ap.parse_args(argv)
+    if args.compare:
+        compare(*args.compare, args.sets)
+        return 0
     if args.tabulate:
         tabulate(args.tabulate, args.sets)
         return 0
