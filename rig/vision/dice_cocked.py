@@ -82,14 +82,17 @@ def _attached(dark: np.ndarray, lab: np.ndarray, obs, work: Work, X0: int, Y0: i
     f = work.factor
     x, y, w, h = (v // f for v in obs.box)
     own = np.zeros(lab.shape, np.uint8)
-    own[max(0, y - Y0) : max(0, y - Y0 + h), max(0, x - X0) : max(0, x - X0 + w)] = 1
-    own &= cv2.LUT(lab, IS_TOP) > 0
+    ys, xs = slice(max(0, y - Y0), max(0, y - Y0 + h)), slice(max(0, x - X0), max(0, x - X0 + w))
+    own[ys, xs] = cv2.LUT(lab[ys, xs], IS_TOP)
     if mine is not None:
-        own &= mine
-    if not own.any():
+        own[~mine] = 0
+    n, cc = cv2.connectedComponents(cv2.bitwise_or(dark, own), connectivity=8)
+    if n <= 2 or not own.any():  # one piece (most dice): all of it joined to the top
         return dark
-    _, cc = cv2.connectedComponents(((dark > 0) | (own > 0)).view(np.uint8), connectivity=8)
-    return np.where(np.isin(cc, np.unique(cc[own > 0])) & (cc > 0), dark, 0).astype(dark.dtype)
+    keep = np.zeros(n, np.uint8)
+    keep[cc[own > 0]] = 255
+    keep[0] = 0
+    return cv2.bitwise_and(dark, keep[cc])
 
 
 def _flank(obs, work: Work, others=()) -> tuple[float, float, float]:
