@@ -192,45 +192,51 @@ def tabulate(out: Path, spec: str) -> None:
               f"needless {r['needless']}/{r['frames']} = {_pct(r['needless'], r['frames'])}, "
               f"cocked flagged {r['cocked_flagged']}/{r['cocked']}")
     # (a) why dice are wrong
-    wrong = Counter()
-    wrong_reasons = Counter()
-    examples = defaultdict(list)
+    kinds: dict = defaultdict(lambda: {"n": 0, "silent": 0, "place": Counter(), "size": Counter(), "why": Counter(),
+                                       "as": Counter(), "e.g.": []})
     for s in every:
         pairs, extra = match(s)
+        wrongs = []
         for d, i in zip(s["truth"], pairs):
-            if i is not None and s["seen"][i]["face"] == d["face"]:
-                continue
             o = s["seen"][i] if i is not None else None
-            what = "not seen" if o is None else f"{d['face']} read {o['face']}"
-            pose = "cocked" if d["cocked"] else "flat"
-            place = "—" if o is None else ("deep shade" if o["deep"] else "glare" if o["glare"] else "open floor")
-            size = "—" if o is None else ("small top" if o["small"] else f"top {o['area']:.1f}")
-            flag = ", ".join(near_reasons(s, d["x"], d["y"])) or ("(turn flagged elsewhere)" if s["status"] != "ok" else "SILENT")
-            key = (what if o is None or "read" not in what else "misread", pose, place)
-            wrong[key] += 1
-            wrong_reasons[(what, pose, flag)] += 1
-            examples[key].append(f"{s['seed']} {s['drift']} t{s['turn']} {what} {size}")
+            if o is not None and o["face"] == d["face"]:
+                continue
+            what = "not seen" if o is None else "misread"
+            wrongs.append((f"{what}, {'cocked' if d['cocked'] else 'flat'}", d, o, f"{d['face']} as {o['face']}" if o else ""))
         for i in extra:
             o = s["seen"][i]
-            flag = ", ".join(near_reasons(s, o["x"], o["y"])) or ("(turn flagged elsewhere)" if s["status"] != "ok" else "SILENT")
-            wrong[("a die read where none is", "-", "deep shade" if o["deep"] else "glare" if o["glare"] else "open floor")] += 1
-            wrong_reasons[(f"no die, read {o['face']}", "-", flag)] += 1
-    print("\n(a) dice wrong, by what and where (all lights):")
-    for key, n in wrong.most_common():
-        print(f"  {n:4d}  {' / '.join(key)}   e.g. {'; '.join(examples[key][:3])}")
-    print("\n(a') dice wrong, by what and the reasons said at its place:")
-    for key, n in wrong_reasons.most_common(40):
-        print(f"  {n:4d}  {key[0]} ({key[1]}): {key[2]}")
+            wrongs.append(("a die read where none is", o, o, f"as {o['face']}"))
+        for key, d, o, as_ in wrongs:
+            k = kinds[key]
+            k["n"] += 1
+            k["silent"] += s["status"] == "ok"
+            k["place"]["—" if o is None else "deep shade" if o["deep"] else "floor's glare" if o["glare"] else "open floor"] += 1
+            px = s["die_px"]
+            k["size"]["< 40 px" if px < 40 else "40-45 px" if px <= 45 else "> 45 px"] += 1
+            if o is not None and key != "a die read where none is":
+                k["size"]["lit top < 0.6"] += o["small"]
+            for why in near_reasons(s, d["x"], d["y"]) or ["(only elsewhere in the turn)" if s["status"] != "ok" else "SILENT"]:
+                k["why"][why] += 1
+            if as_:
+                k["as"][as_] += 1
+            k["e.g."].append(f"{s['seed']} {s['drift']} t{s['turn']}")
+    print("\n(a) dice wrong (all lights): what, how many, silent, where, die size, reasons said at its place")
+    for key, k in sorted(kinds.items(), key=lambda kv: -kv[1]["n"]):
+        print(f"  {key}: {k['n']} ({k['silent']} silent); place {dict(k['place'].most_common())}; "
+              f"size {dict(k['size'].most_common())}")
+        print(f"      reasons: {', '.join(f'{w} {n}' for w, n in k['why'].most_common(6))}")
+        if k["as"]:
+            print(f"      read: {', '.join(f'{w} {n}' for w, n in k['as'].most_common(8))}")
+        print(f"      e.g. {'; '.join(k['e.g.'][:3])}")
     # (b) why right turns are flagged
-    turns = Counter()
-    only = Counter()
+    turns, only = Counter(), Counter()
     needless = [s for s in every if s["status"] != "ok" and not s["wrong"] and not s["has_cocked"]]
     for s in needless:
-        kinds = sorted({reason_kind(r) for r in s["reasons"]})
-        for k in kinds:
+        kinds_ = sorted({reason_kind(r) for r in s["reasons"]})
+        for k in kinds_:
             turns[k] += 1
-        if len(kinds) == 1:
-            only[kinds[0]] += 1
+        if len(kinds_) == 1:
+            only[kinds_[0]] += 1
     cocked = Counter()
     for s in every:
         pairs, _ = match(s)
