@@ -271,7 +271,7 @@ def compare(before: Path, after: Path, spec: str) -> None:
         for s in b[first]:
             o = old.get((s["seed"], s.get("drift"), s.get("turn")))
             if o is None or "refused" in s or "refused" in o:
-                if (o is None) != ("refused" in s):
+                if ("refused" in s) != (o is None or "refused" in o):
                     print(f"  {s['seed']}: calibration {'refused' if 'refused' in s else 'accepted'} only after")
                 continue
             if (o["status"], o["wrong"], o["reasons"]) == (s["status"], s["wrong"], s["reasons"]):
