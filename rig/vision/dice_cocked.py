@@ -74,35 +74,13 @@ def _around(obs, work: Work, others=()):
     return dark, mine, xx, yy, X0, Y0, lab
 
 
-def _attached(dark: np.ndarray, lab: np.ndarray, obs, work: Work, X0: int, Y0: int, mine=None) -> np.ndarray:
-    """The dark pixels of ``dark`` joined to the die's own top (8-connected, through one another): a side face
-    is a band along the top's edge; specks of die hue in a wall's shade or in the camera's noise on a dark
-    floor, apart from the die, are not (issue 24, eighth round: such specks, 0.3 die sides out, swung the
-    flank's moment of flat dice by a wall past what the table's flat dice stray)."""
-    f = work.factor
-    x, y, w, h = (v // f for v in obs.box)
-    own = np.zeros(lab.shape, np.uint8)
-    ys, xs = slice(max(0, y - Y0), max(0, y - Y0 + h)), slice(max(0, x - X0), max(0, x - X0 + w))
-    own[ys, xs] = cv2.LUT(lab[ys, xs], IS_TOP)
-    if mine is not None:
-        own[~mine] = 0
-    n, cc = cv2.connectedComponents(cv2.bitwise_or(dark, own), connectivity=8)
-    if n <= 2 or not own.any():  # one piece (most dice): all of it joined to the top
-        return dark
-    keep = np.zeros(n, np.uint8)
-    keep[cc[own > 0]] = 255
-    keep[0] = 0
-    return cv2.bitwise_and(dark, keep[cc])
-
-
 def _flank(obs, work: Work, others=()) -> tuple[float, float, float]:
     """Die body in shade (or unknown) around a die: amount (die sides squared) and the moment
     of it about the die's centre (x, y, die sides cubed). A leaning die shows its darker side
     face on one side; a flat one thin rounded edges all round, and towards the view's edges
     the side walls perspective shows."""
     f = work.factor
-    dark, mine, _, _, X0, Y0, lab = _around(obs, work, others)
-    dark = _attached(dark, lab, obs, work, X0, Y0, mine)
+    dark, _, _, _, X0, Y0, _ = _around(obs, work, others)
     m = cv2.moments(dark, binaryImage=True)
     if m["m00"] == 0:
         return 0.0, 0.0, 0.0
