@@ -125,6 +125,11 @@ def prepare(frame: np.ndarray, profile: Profile) -> Work:
 #: (log of the red/blue shift): a 700 K warmer lamp's reflection, taken off in the old colour, left a yellow "die"
 WARM_GLARE = 0.05
 
+def recoloured_glare(work: Work) -> bool:
+    """Whether the glare taken off the frame was recoloured for a lamp of another colour (an estimate)."""
+    return work.glare is not None and work.light is not None and abs(float(np.log(work.light.warm))) > WARM_GLARE
+
+
 #: a die read where the shade was lifted more than this many times is flagged: its colours are the camera's noise
 DEEP_LIFT = 2.0
 
