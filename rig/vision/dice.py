@@ -37,7 +37,7 @@ from rig.vision.colour_table import (  # noqa: F401 - moved (issue 29); the old 
 )
 from rig.vision.dice_frames import (  # noqa: F401 - moved (issue 29); the old import path works
     label_pixels, check_frame, shrink, glare_for, Work, prepare, _censored, _near_floor, _warm_edge, _whole_top,
-    _side_faces, recoloured_glare,
+    _side_faces,
 )
 
 
@@ -431,11 +431,6 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
                 reasons.append(f"die top read in the frame's overall light at {where}")
             elif not doubtful and clear and set(present) != set(shares[1]):
                 reasons.append(f"die under the floor's glare reads another face without it at {where}")
-            elif not doubtful and shares[3] > t.unknown_max and recoloured_glare(work):
-                # the glare taken off is an estimate in the lamp's new colour, and without it the top shows no
-                # colour the profile knows: the reading rests on the estimate alone (twin 8002, 700 K warmer: a
-                # pink die under a green sheen read blank)
-                reasons.append(f"unknown colour or glare on die at {where}")
     mid = (t.colour_present + t.colour_absent) / 2
     margin = min(min(1.0, abs(fr[c] - mid) / mid) for c in COLOURS)
     # the best guess (flagged below): a frog partly unreadable under glare shows less of its colour

@@ -104,10 +104,8 @@ def prepare(frame: np.ndarray, profile: Profile) -> Work:
         small, light, gain = even_light(small), None, None
     else:
         small, light, gain = correct(small, model)
-        if glare is not None and (abs(light.exposure - 1.0) > 0.08 or abs(np.log(light.warm)) > WARM_GLARE):
-            # the reflections dim, brighten and change colour with the lamp (B and R apart by the white balance's shift)
-            hue = float(np.sqrt(light.warm)) if abs(np.log(light.warm)) > WARM_GLARE else 1.0
-            scaled = cv2.multiply(glare, (light.exposure / hue, light.exposure, light.exposure * hue, 0.0), dtype=cv2.CV_8U)
+        if glare is not None and abs(light.exposure - 1.0) > 0.08:  # the reflections dim and brighten with the lamp
+            scaled = cv2.convertScaleAbs(glare, alpha=light.exposure)
             censored = _censored(raw, scaled, t.censor_level)
             small, light, gain = correct(cv2.subtract(raw, scaled), model)
     labels = label_pixels(small, colour_lut(profile), censored)
@@ -119,15 +117,6 @@ def prepare(frame: np.ndarray, profile: Profile) -> Work:
         labels[blown > 0] = BLOWN
     side = die_px / f
     return Work(labels, small, f, side, profile.top_area * side * side, glare, light, profile, frame, gain, deep)
-
-
-#: the glare the empty box showed is taken off in the lamp's new colour once the white balance moved this far
-#: (log of the red/blue shift): a 700 K warmer lamp's reflection, taken off in the old colour, left a yellow "die"
-WARM_GLARE = 0.05
-
-def recoloured_glare(work: Work) -> bool:
-    """Whether the glare taken off the frame was recoloured for a lamp of another colour (an estimate)."""
-    return work.glare is not None and work.light is not None and abs(float(np.log(work.light.warm))) > WARM_GLARE
 
 
 #: a die read where the shade was lifted more than this many times is flagged: its colours are the camera's noise
