@@ -86,7 +86,7 @@ class DiceReading:
 
 
 #: a die whose top lies this much where a wall's deep shade was lifted is flagged: that part is read from lifted noise
-#: (a half: fresh twin 8403 turn 1, a yellow+pink die 40-50 % in it read "blank" in silence)
+#: (it was a half: fresh twin 8403 turn 1, a yellow+pink die 40-50 % in it, read "blank" in silence)
 DEEP_SHARE = 0.25
 
 
