@@ -1,0 +1,315 @@
+"""Every twin turn read, die by die: why dice are wrong and why right turns are flagged (issue 24, eighth round).
+
+Reads the thrown turns of twin tables exactly as ``rig bench vision --twin`` does (the same cached renders, the
+same development, calibration and :func:`rig.bench.unseen.tally`), and writes one JSON line per turn (table,
+light, truth, the dice read with the tests that call them cocked, the reasons) to ``--out``, then tabulates:
+
+- per set and light, the bench's figures (dice right, 6-of-6 turns, silent turns, needless flags, cocked flagged);
+- why dice are wrong: not seen / misread as what / a die read where none is, flat or cocked, flagged by which
+  reason (the reasons said at the die's place), its size and place (in a wall's deep shade, under the floor's
+  glare);
+- why right turns are flagged: reason counts (turns, and turns where it is the only reason).
+
+Run it with another checkout first on ``PYTHONPATH`` to read the same renders with that reader (before/after).
+
+    .venv/bin/python scripts/twin_turns.py --sets 100:17,1000:12 --out ~/.cache/rig/m24d/after
+    .venv/bin/python scripts/twin_turns.py --tabulate ~/.cache/rig/m24d/before   # tables only, from the lines
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+SETS = "100:17,1000:12,2000:12,4000:12,6000:12,7000:12,8000:12,8100:12,8200:12,8300:12"
+_AT = re.compile(r" (?:on die )?at \((\d+), (\d+)\)")
+
+
+def seeds(spec: str) -> list[tuple[int, int]]:
+    """``100:17,1000:12`` -> [(first, n), ...]."""
+    return [tuple(int(v) for v in part.split(":")) for part in filter(None, spec.split(","))]
+
+
+def reason_kind(text: str) -> str:
+    """A reason without its place and counts: ``cocked die``, ``unclear pink``, ``5 of the 6 dice ...`` -> ``N of 6``."""
+    kind = _AT.sub("", text)
+    kind = re.sub(r"^\d+ of the \d+", "N of the 6", kind)
+    kind = re.sub(r" \(warmer white balance x[\d.]+\)| \(.*x[\d.]+.*\)$", "", kind)
+    return re.sub(r"^\d+ dice", "N dice", kind)
+
+
+def reason_places(reasons) -> list[tuple[str, float, float]]:
+    out = []
+    for text in reasons:
+        m = _AT.search(text)
+        if m:
+            out.append((reason_kind(text), float(m.group(1)), float(m.group(2))))
+    return out
+
+
+def read_table(seed: int, turns: int, spp: int, propped: bool = False) -> list[dict]:
+    import cv2
+
+    from rig.bench.tables import _photo_patch
+    from rig.bench.twin import calibrated
+    from rig.bench.unseen import score, textures_dir
+    from rig.twin.table import DRIFTS, TwinTable
+    from rig.vision.dice import _radius, prepare, read_labels
+    from rig.vision.dice_cocked import _leaning
+    from rig.vision.dice_overall import under_glare
+    from rig.vision.errors import VisionError
+
+    cv2.setNumThreads(1)
+    data = textures_dir(None)
+    table = TwinTable.random(seed, photo=lambda kind, rng: _photo_patch(kind, rng, data))
+    shots = table.shots(turns, propped=4) if propped else table.shots(turns)
+    renders = {s.name: table.render(s, spp=spp) for s in shots}
+    try:
+        profile, frame = calibrated(table, renders, seed)
+    except VisionError as exc:
+        return [{"seed": seed, "refused": str(exc)}]
+    t, walls = profile.thresholds, profile.walls
+    die_px = table.notes["die_px"]
+    lines = []
+    for d, drift in enumerate(DRIFTS):
+        for shot in shots:
+            if not shot.name.startswith("propped:" if propped else "turn:"):
+                continue
+            k = int(shot.name.split(":")[1])
+            work = prepare(frame(shot.name, drift, 10 + k + 100 * d), profile)
+            truth = table.truth(shot)
+            reading = read_labels(work, profile, len(truth))
+            right, counted, wrong, cocked = score(truth, reading, 0.6 * die_px)
+            f = work.factor
+            seen = []
+            for obs in reading.dice:
+                cx, cy = (obs.x + 0.5) / f - 0.5, (obs.y + 0.5) / f - 0.5
+                gx, gy = min(work.labels.shape[1] - 1, int(cx)), min(work.labels.shape[0] - 1, int(cy))
+                small = obs.area < t.die_area_min
+                aspect = not small and obs.aspect + walls[3] * _radius(cx, cy, work) < t.cocked_aspect
+                lean = not small and _leaning(obs, work, t, walls, reading.dice)
+                seen.append({"face": obs.face, "x": obs.x, "y": obs.y, "cocked": obs.cocked, "area": obs.area,
+                             "aspect": obs.aspect, "small": bool(small), "aspect_test": bool(aspect), "lean": bool(lean),
+                             "deep": bool(work.deep is not None and work.deep[gy, gx]),
+                             "glare": bool(under_glare(cx, cy, work))})
+            lines.append({"seed": seed, "drift": drift, "turn": k, "shot": shot.name, "die_px": die_px, "status": reading.status,
+                          "reasons": list(reading.reasons), "right": right, "counted": counted, "wrong": wrong,
+                          "has_cocked": cocked, "six": len(truth) == 6,
+                          "truth": [{"face": d_.face, "x": d_.x, "y": d_.y, "cocked": d_.cocked} for d_ in truth],
+                          "seen": seen})
+    return lines
+
+
+def collect(spec: str, turns: int, spp: int, out: Path, propped: bool = False) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for first, n in seeds(spec):
+        for seed in range(first, first + n):
+            path = out / f"{seed}.jsonl"
+            if path.exists():
+                continue
+            lines = read_table(seed, turns, spp, propped)
+            path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+            print(f"table {seed}: {len(lines)} lines", flush=True)
+
+
+def load(out: Path, spec: str) -> dict[int, list[dict]]:
+    sets = {}
+    for first, n in seeds(spec):
+        lines = []
+        for seed in range(first, first + n):
+            path = out / f"{seed}.jsonl"
+            if path.exists():
+                lines += [json.loads(s) for s in path.read_text().splitlines()]
+        sets[first] = lines
+    return sets
+
+
+def match(line: dict) -> tuple[list, list]:
+    """Each true die's reading (index into ``seen`` or None), as :func:`rig.bench.unseen.score` matches them;
+    and the readings matched to no true die."""
+    tol, used, pairs = 0.6 * line["die_px"], set(), []
+    for d in line["truth"]:
+        best, best_dist = None, tol
+        for i, o in enumerate(line["seen"]):
+            dist = ((o["x"] - d["x"]) ** 2 + (o["y"] - d["y"]) ** 2) ** 0.5
+            if i not in used and dist < best_dist:
+                best, best_dist = i, dist
+        if best is not None:
+            used.add(best)
+        pairs.append(best)
+    return pairs, [i for i in range(len(line["seen"])) if i not in used]
+
+
+def near_reasons(line: dict, x: float, y: float) -> list[str]:
+    r = 0.8 * line["die_px"]
+    return sorted({k for k, rx, ry in reason_places(line["reasons"]) if (rx - x) ** 2 + (ry - y) ** 2 < r * r})
+
+
+def figures(lines: list[dict]) -> dict:
+    row = Counter()
+    for s in lines:
+        if "refused" in s:
+            continue
+        flagged = s["status"] != "ok"
+        row["frames"] += 1
+        row["right"] += s["right"]
+        row["dice"] += s["counted"]
+        row["silent"] += s["wrong"] and not flagged
+        row["needless"] += flagged and not s["wrong"] and not s["has_cocked"]
+        row["cocked"] += s["has_cocked"]
+        row["cocked_flagged"] += s["has_cocked"] and flagged
+        if s["six"] and not s["has_cocked"]:
+            row["turns6"] += 1
+            row["right6"] += not s["wrong"]
+    return row
+
+
+def _pct(a, b) -> str:
+    return f"{100 * a / b:.1f} %" if b else "-"
+
+
+def tabulate(out: Path, spec: str) -> None:
+    sets = load(out, spec)
+    print(f"{'set':<10} {'light':<10} {'accepted':>8} {'dice':>8} {'6/6':>8} {'silent':>6} {'needless':>9} {'cocked flagged':>14}")
+    for first, lines in sets.items():
+        tables = {s["seed"] for s in lines}
+        refused = {s["seed"] for s in lines if "refused" in s}
+        for name, part in (("same", [s for s in lines if s.get("drift") == "same"]),
+                           ("all drift", [s for s in lines if s.get("drift") not in (None, "same")])):
+            r = figures(part)
+            acc = f"{len(tables) - len(refused)}/{len(tables)}" if name == "same" else ""
+            print(f"{first:<10} {name:<10} {acc:>8} {_pct(r['right'], r['dice']):>8} {r['right6']:>3}/{r['turns6']:<4} "
+                  f"{r['silent']:>6} {_pct(r['needless'], r['frames']):>9} {r['cocked_flagged']:>6}/{r['cocked']:<7}")
+    every = [s for lines in sets.values() for s in lines if "refused" not in s]
+    for name, part in (("same light", [s for s in every if s["drift"] == "same"]),
+                       ("after drift", [s for s in every if s["drift"] != "same"])):
+        r = figures(part)
+        print(f"ALL {name}: dice {_pct(r['right'], r['dice'])}, 6/6 {r['right6']}/{r['turns6']}, silent {r['silent']}, "
+              f"needless {r['needless']}/{r['frames']} = {_pct(r['needless'], r['frames'])}, "
+              f"cocked flagged {r['cocked_flagged']}/{r['cocked']}")
+    # (a) why dice are wrong
+    kinds: dict = defaultdict(lambda: {"n": 0, "silent": 0, "place": Counter(), "size": Counter(), "why": Counter(),
+                                       "as": Counter(), "e.g.": []})
+    for s in every:
+        pairs, extra = match(s)
+        wrongs = []
+        for d, i in zip(s["truth"], pairs):
+            o = s["seen"][i] if i is not None else None
+            if o is not None and o["face"] == d["face"]:
+                continue
+            what = "not seen" if o is None else "misread"
+            wrongs.append((f"{what}, {'cocked' if d['cocked'] else 'flat'}", d, o, f"{d['face']} as {o['face']}" if o else ""))
+        for i in extra:
+            o = s["seen"][i]
+            wrongs.append(("a die read where none is", o, o, f"as {o['face']}"))
+        for key, d, o, as_ in wrongs:
+            k = kinds[key]
+            k["n"] += 1
+            k["silent"] += s["status"] == "ok"
+            k["place"]["—" if o is None else "deep shade" if o["deep"] else "floor's glare" if o["glare"] else "open floor"] += 1
+            px = s["die_px"]
+            k["size"]["< 40 px" if px < 40 else "40-45 px" if px <= 45 else "> 45 px"] += 1
+            if o is not None and key != "a die read where none is":
+                k["size"]["lit top < 0.6"] += o["small"]
+            for why in near_reasons(s, d["x"], d["y"]) or ["(only elsewhere in the turn)" if s["status"] != "ok" else "SILENT"]:
+                k["why"][why] += 1
+            if as_:
+                k["as"][as_] += 1
+            k["e.g."].append(f"{s['seed']} {s['drift']} t{s['turn']}")
+    print("\n(a) dice wrong (all lights): what, how many, silent, where, die size, reasons said at its place")
+    for key, k in sorted(kinds.items(), key=lambda kv: -kv[1]["n"]):
+        print(f"  {key}: {k['n']} ({k['silent']} silent); place {dict(k['place'].most_common())}; "
+              f"size {dict(k['size'].most_common())}")
+        print(f"      reasons: {', '.join(f'{w} {n}' for w, n in k['why'].most_common(6))}")
+        if k["as"]:
+            print(f"      read: {', '.join(f'{w} {n}' for w, n in k['as'].most_common(8))}")
+        print(f"      e.g. {'; '.join(k['e.g.'][:3])}")
+    # (b) why right turns are flagged
+    turns, only = Counter(), Counter()
+    needless = [s for s in every if s["status"] != "ok" and not s["wrong"] and not s["has_cocked"]]
+    for s in needless:
+        kinds_ = sorted({reason_kind(r) for r in s["reasons"]})
+        for k in kinds_:
+            turns[k] += 1
+        if len(kinds_) == 1:
+            only[kinds_[0]] += 1
+    cocked = Counter()
+    for s in every:
+        pairs, _ = match(s)
+        for d, i in zip(s["truth"], pairs):
+            if d["cocked"]:
+                cocked["truly cocked dice"] += 1
+                cocked["called cocked or partly hidden"] += i is not None and s["seen"][i]["cocked"]
+                cocked["in a flagged turn"] += s["status"] != "ok"
+                cocked["read wrong"] += i is None or s["seen"][i]["face"] != d["face"]
+                cocked["read wrong, turn not flagged"] += (i is None or s["seen"][i]["face"] != d["face"]) and s["status"] == "ok"
+    print("\ntruly cocked dice:", dict(cocked))
+    print(f"\n(b) needless flags, {len(needless)} of {len(every)} turns: reason, turns (as the only reason)")
+    for k, n in turns.most_common():
+        print(f"  {n:4d} ({only[k]:3d})  {k}")
+    # the dice called cocked on needless turns: which test
+    tests = Counter()
+    for s in needless:
+        pairs, _ = match(s)
+        for d, i in zip(s["truth"], pairs):
+            if i is not None and s["seen"][i]["cocked"]:
+                o = s["seen"][i]
+                tests["small top" if o["small"] else "aspect" if o["aspect_test"] else "flank" if o["lean"] else "?"] += 1
+    print("  flat dice called cocked/partly hidden on those turns, by test:", dict(tests))
+
+
+def compare(before: Path, after: Path, spec: str) -> None:
+    """Turns whose reading changed between two folders of lines (the same renders): status, faces, reasons."""
+    a, b = load(before, spec), load(after, spec)
+    changed = Counter()
+    for first in a:
+        old = {(s["seed"], s.get("drift"), s.get("turn")): s for s in a[first]}
+        for s in b[first]:
+            o = old.get((s["seed"], s.get("drift"), s.get("turn")))
+            if o is None or "refused" in s or "refused" in o:
+                if ("refused" in s) != (o is None or "refused" in o):
+                    print(f"  {s['seed']}: calibration {'refused' if 'refused' in s else 'accepted'} only after")
+                continue
+            if (o["status"], o["wrong"], o["reasons"]) == (s["status"], s["wrong"], s["reasons"]):
+                continue
+            silent = s["wrong"] and s["status"] == "ok"
+            kind = ("NOW SILENT" if silent and not (o["wrong"] and o["status"] == "ok") else
+                    "freed" if o["status"] != "ok" and s["status"] == "ok" else
+                    "newly flagged" if o["status"] == "ok" and s["status"] != "ok" else "reasons changed")
+            changed[kind] += 1
+            print(f"  {kind}: {s['seed']} {s['drift']} {s.get('shot', 't%d' % s['turn'])} wrong {o['wrong']}->{s['wrong']} "
+                  f"cocked {s['has_cocked']}: {sorted({reason_kind(r) for r in o['reasons']})} -> "
+                  f"{sorted({reason_kind(r) for r in s['reasons']})}")
+    print("turns changed:", dict(changed))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sets", default=SETS, help=f"FIRST:N,... (default {SETS})")
+    ap.add_argument("--turns", type=int, default=4)
+    ap.add_argument("--spp", type=int, default=8)
+    ap.add_argument("--out", type=Path, help="folder of the turn lines, a file per table (kept: delete to read again)")
+    ap.add_argument("--tabulate", type=Path, help="only tabulate the lines in this folder")
+    ap.add_argument("--compare", type=Path, nargs=2, metavar=("BEFORE", "AFTER"), help="the turns whose reading changed")
+    ap.add_argument("--propped", action="store_true",
+                    help="read the tables' propped turns (--turns of them; fit_cocked.py reads 6) instead of the thrown ones")
+    args = ap.parse_args(argv)
+    if args.compare:
+        compare(*args.compare, args.sets)
+        return 0
+    if args.tabulate:
+        tabulate(args.tabulate, args.sets)
+        return 0
+    if args.out is None:
+        ap.error("--out or --tabulate")
+    collect(args.sets, args.turns, args.spp, args.out, args.propped)
+    tabulate(args.out, args.sets)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
