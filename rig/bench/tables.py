@@ -223,8 +223,8 @@ class Table:
         warm = WB_STEP ** drift[1]
         gains = np.array([self.wb[0] / warm, self.wb[1], self.wb[2] * warm], np.float32) * self.exposure * drift[0]
         img = cv2.multiply(img, self._lit(gains))
-        if self.glare.any():
-            img = cv2.scaleAdd(self.glare, float(drift[0]), img)
+        if self.glare.any():  # the lamp's reflection is the lamp's light: it drifts in brightness and colour with it
+            img = img + self.glare * (np.array([1 / warm, 1.0, warm], np.float32) * float(drift[0]))
         img = cv2.warpPerspective(img, self.tilt, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         if self.blur > 0.3:
             img = cv2.GaussianBlur(img, (0, 0), self.blur)
