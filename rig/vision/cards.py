@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 # the reveal's order and the readings' types live apart (this module's size); importable from here too
-from rig.vision.card_empty import EmptyBox, kept
+from rig.vision.card_empty import EmptyBox, kept, open_rings
 from rig.vision.card_places import _overlap
 from rig.vision.card_reveal import CardReading, CardReveal, CardView, Question, edge_shift  # noqa: F401
 from rig.vision.dice import AMBIG, BG, BLOWN, BLUE, BODY, CLASS_NAMES, CLIPPED, EDGE, PINK, UNKNOWN, YELLOW, prepare
@@ -97,6 +97,8 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
     edge = _at_edge(blob)  # cards lie in the box: from the view's edge reaches a hand
     if share >= 0.45:
         if _tint(work, blob, inner) < MIN_TINT:  # labelled a colour, but as neutral as its own white border
+            if _grey_against_border(work, rect, blob, _lab(work, blob, inner)) and not (edge and whole and lone is None):
+                return CardReading("gray", 0.6, "ok", (), box, lone or _field_corners(work, blob, NEUTRAL_CLASSES) or corners)
             return CardReading(None, 0.0, "uncertain", (f"{CARD_CLASSES[best]} or gray card? its field is as "
                                                          "neutral as its border",), box, corners)
         field = _field_corners(work, blob, (best,))
@@ -104,8 +106,7 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
             # a card coming in with the hand shows its field inside a white border; a hand is colour to its edge
             return CardReading(None, 0.0, "uncertain", ("hand or object in view",), box)
         return CardReading(CARD_CLASSES[best], float(min(1.0, share / 0.7)), "ok", (), box, field or corners)
-    px = work.small[(inner > 0) & (blob > 0)]
-    lab = cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
+    lab = _lab(work, blob, inner)
     floor = np.mean([m.mean[1:] for m in profile.background], axis=0)  # the box bottom's (a, b): the light's cast
     cast = float(np.hypot(*(np.median(lab[:, 1:], axis=0) - floor)))
     neutral = sum(int(counts[c]) for c in NEUTRAL_CLASSES) / total
@@ -114,7 +115,7 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
                            lone or _field_corners(work, blob, NEUTRAL_CLASSES) or corners)
     if edge:  # no colour read, at the view's edge: a hand
         return CardReading(None, 0.0, "uncertain", ("hand or object in view",), box)
-    colour = _by_field(work, profile, rect, blob, counts, lab, neutral)
+    colour = _by_field(work, profile, rect, blob, counts, lab, neutral, _tint(work, blob, inner))
     if colour is not None:
         field = (lone if colour == "gray" else None) or _field_corners(
             work, blob, NEUTRAL_CLASSES if colour == "gray" else (_CLASS_OF[colour],))
@@ -158,11 +159,14 @@ def _lone_field(work, rect, fill: float) -> tuple[tuple[float, float], ...] | No
     return tuple((float(x * f), float(y * f)) for x, y in cv2.boxPoints(((cx, cy), size, ang)))
 
 
-def _by_field(work, profile: Profile, rect, blob, counts, lab, neutral: float) -> str | None:
-    """A card the labels leave unread, read by its field against its own white border (the path-traced
-    twin's light): a gray field is as colourless as the border round it and darker; a coloured field
-    whose pixels are mostly one card colour (an icon, a shade of another colour beside) and whose
-    median colour lies nearest that colour of the profile."""
+def _lab(work, blob: np.ndarray, inner: np.ndarray) -> np.ndarray:
+    """The Lab colours of a card's field (inside its white border)."""
+    px = work.small[(inner > 0) & (blob > 0)]
+    return cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
+
+
+def _border_lab(work, rect, blob: np.ndarray) -> np.ndarray | None:
+    """The median Lab colour of a card's white border (a ring inside its outline), ``None`` when too little shows."""
     (cx, cy), (rw, rh), ang = rect
     ring = np.zeros_like(blob)
     cv2.fillConvexPoly(ring, np.int32(cv2.boxPoints(((cx, cy), (rw * 0.97, rh * 0.97), ang))), 1)
@@ -170,13 +174,36 @@ def _by_field(work, profile: Profile, rect, blob, counts, lab, neutral: float) -
     ring &= blob
     if ring.sum() < work.top_area:
         return None
-    border = np.median(cv2.cvtColor(work.small[ring > 0].reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3), axis=0)
+    return np.median(cv2.cvtColor(work.small[ring > 0].reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3), axis=0)
+
+
+def _grey_against_border(work, rect, blob: np.ndarray, lab: np.ndarray, border: np.ndarray | None = None) -> bool:
+    """Whether a card's field is as colourless as its own white border (within 12 in a, b) and clearly darker
+    (by 20): a gray card, whatever its pixels' labels say (a light gray field under a bright lamp falls in the
+    profile's pale yellow and violet: twin 2503, 108; under a warm lamp in its yellow: 2414)."""
+    border = _border_lab(work, rect, blob) if border is None else border
+    if border is None or len(lab) == 0:
+        return False
     field = np.median(lab, axis=0)
-    if neutral >= 0.7 and float(np.hypot(*(field[1:] - border[1:]))) < 12 and field[0] < border[0] - 20:
+    return float(np.hypot(*(field[1:] - border[1:]))) < 12 and field[0] < border[0] - 20
+
+
+def _by_field(work, profile: Profile, rect, blob, counts, lab, neutral: float, tint: float) -> str | None:
+    """A card the labels leave unread, read by its field against its own white border (the path-traced
+    twin's light): a gray field is as colourless as the border round it (its labels mostly no card colour,
+    or its channels as balanced as the border's) and darker; a coloured field whose measured pixels (not blown
+    out) are mostly one card colour (an icon, a shade of another colour beside) and whose median colour lies
+    nearest that colour of the profile."""
+    border = _border_lab(work, rect, blob)
+    if border is None:
+        return None
+    field = np.median(lab, axis=0)
+    if (neutral >= 0.7 or tint < MIN_TINT) and _grey_against_border(work, rect, blob, lab, border):
         return "gray"
     coloured = {c: int(counts[c]) for c in CARD_CLASSES}
     best = max(coloured, key=coloured.get)
-    if sum(coloured.values()) < 0.35 * len(lab) or coloured[best] < 0.65 * sum(coloured.values()):
+    measured = len(lab) - int(counts[CLIPPED])  # (a channel blown out in a bright field: its colour not measured)
+    if sum(coloured.values()) < 0.35 * measured or coloured[best] < 0.65 * sum(coloured.values()):
         return None
     nearest = min(CARD_CLASSES, key=lambda c: float(np.hypot(*(field[1:] - profile.colour(_MODEL[c]).mean[1:]))))
     return CARD_CLASSES[best] if nearest == best else None
@@ -224,7 +251,8 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
         changed, shade = empty.compare(frame_bgr, work.small.shape[1::-1], 3 if work.factor > 1 else 5)
     cards, hands = [], []
     hue, arms, shaded = None, [], []
-    for blob in _blobs(work, changed):
+    blobs = _blobs(work, changed)
+    for blob in blobs:
         if shade is not None and _shade_alone(work, blob, shade):
             continue  # the shadow an arm casts on the box bottom: nothing lies there
         if shade is not None and not _at_edge(blob) and int((blob & shade).sum()) >= work.top_area:
@@ -244,10 +272,32 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
             _read_parts(work, blob & (1 - shade), profile, cards, hands)
         else:
             cards, hands = cards + found, hands + more
+    if changed is not None:  # a gray card on a floor of its colour: its border broken, no blob to fill
+        taken = np.zeros_like(changed) if not blobs else np.bitwise_or.reduce(blobs)
+        rings = open_rings(changed, taken, work.side, CARD_SIDES)
+        cards += [c for c in (_ring_card(work, ring, changed, profile) for ring in rings) if c is not None]
     # a card apart from the arm whose box the arm's reaches into: the arm's shade may lie on it, its field's outline
     # cut or swollen by it
     cards = [replace(c, hidden=True) if c.status == "ok" and any(_overlap(c.box, a) for a in arms) else c for c in cards]
     return CardView(tuple(cards), tuple(hands), frame_bgr.shape[1::-1])
+
+
+def _ring_card(work, ring: np.ndarray, changed: np.ndarray, profile: Profile) -> CardReading | None:
+    """A card found by its broken border and icon (:func:`rig.vision.card_empty.open_rings`): gray when its field is
+    as colourless as that border (the part of it that changed from the empty box) and darker — else nothing (a
+    coloured card on a floor of its colour stays unread)."""
+    reading = _read_blob(work, ring, profile, True)
+    rect = cv2.minAreaRect(cv2.findNonZero(ring))
+    (cx, cy), (rw, rh), ang = rect
+    inner = np.zeros_like(ring)
+    cv2.fillConvexPoly(inner, np.int32(cv2.boxPoints(((cx, cy), (rw * 0.78, rh * 0.78), ang))), 1)
+    band = ring & (1 - cv2.dilate(inner, np.ones((3, 3), np.uint8))) & changed
+    if reading.card != "gray" or reading.status != "ok" or band.sum() < work.top_area:
+        return None
+    border = np.median(cv2.cvtColor(work.small[band > 0].reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3), axis=0)
+    if _tint(work, ring, inner) >= MIN_TINT or not _grey_against_border(work, rect, ring, _lab(work, ring, inner), border):
+        return None
+    return replace(reading, pile=reading.box)
 
 
 #: a pixel is no card colour when its hue (round the box bottom's colour) lies this far (degrees) from every card
