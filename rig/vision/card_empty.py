@@ -191,9 +191,28 @@ def open_rings(changed: np.ndarray, taken: np.ndarray, side: float, card: tuple[
         cv2.fillConvexPoly(middle, np.int32(cv2.boxPoints(((cx, cy), (rw * 0.5, rh * 0.5), ang))), 1)
         if sum(s >= 0.6 for s in sides) < 3 or rest[middle > 0].mean() < 0.15:
             continue
+        box = cv2.boxPoints(rect)
+        if sum(s >= 0.6 for s in sides) == 3:  # a side not seen: where a card's shape puts it, from the one opposite
+            box = _from_three_sides(box, int(np.argmin(sides)), card[1] / card[0])
         blob = np.zeros_like(rest)
-        cv2.fillConvexPoly(blob, np.int32(cv2.boxPoints(rect)), 1)
+        cv2.fillConvexPoly(blob, np.int32(np.round(box)), 1)
         out.append(blob)
+    return out
+
+
+def _from_three_sides(box: np.ndarray, missing: int, aspect: float) -> np.ndarray:
+    """A card's corners (``box``, in order) with side ``missing`` (corners ``missing`` to ``missing + 1``) put where
+    the card's shape (long side over short, ``aspect``) puts it from the side opposite: its length is known from the
+    two sides beside it, the card's extent across it is not (the pieces of border and icon seen stop short of it,
+    by more or less in each frame)."""
+    m = missing
+    a, b, c, d = (box[(m + i) % 4] for i in range(4))  # a-b the missing side, c-d the one opposite
+    width, height = float(np.linalg.norm(b - a)), float(np.linalg.norm(c - b))
+    across = min((width * aspect, width / aspect), key=lambda h: abs(h - height))
+    normal = ((a + b) - (c + d)) / 2
+    normal /= max(float(np.linalg.norm(normal)), 1e-6)
+    out = box.copy()
+    out[m], out[(m + 1) % 4] = d + normal * across, c + normal * across
     return out
 
 

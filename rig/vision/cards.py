@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 # the reveal's order and the readings' types live apart (this module's size); importable from here too
+from rig.vision.card_border import MIN_TINT, _border_lab, _grey_against_border, _lab, _tint
 from rig.vision.card_empty import EmptyBox, kept, open_rings
 from rig.vision.card_places import _overlap
 from rig.vision.card_reveal import CardReading, CardReveal, CardView, Question, edge_shift  # noqa: F401
@@ -123,25 +124,6 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
     return CardReading(None, 0.0, "uncertain", (f"card of unknown colour (off gray by {cast:.0f})",), box, corners)
 
 
-#: a card whose field is no more coloured than this against its own white border is no coloured card (a gray
-#: field under a warm lamp labelled yellow reads 1.04-1.05 on the twin; yellow fields 2.6 and more, blank
-#: (violet) 1.5 and more, on the twin's and the virtual table's reveals)
-MIN_TINT = 1.25
-
-
-def _tint(work, blob: np.ndarray, inner: np.ndarray) -> float:
-    """How coloured a card's field is against its own white border (the light's colour there): the field's
-    channels over the border's, their largest over their smallest (1: as neutral as the border — gray)."""
-    ring = work.small[(blob > 0) & (inner == 0)].astype(np.float32)
-    field = work.small[(blob > 0) & (inner > 0)].astype(np.float32)
-    if len(ring) < 8 or len(field) < 8:
-        return 0.0
-    bright = ring.sum(axis=1)
-    border = np.median(ring[bright >= np.percentile(bright, 70)], axis=0)
-    ratio = np.median(field, axis=0) / np.maximum(border, 1.0)
-    return float(ratio.max() / max(float(ratio.min()), 1e-3))
-
-
 #: a card's coloured field inside its white border, as a share of the card's width and length
 FIELD_SHARE = (0.86, 0.9)
 
@@ -157,35 +139,6 @@ def _lone_field(work, rect, fill: float) -> tuple[tuple[float, float], ...] | No
     size = (rw * short, rh * long_) if rw < rh else (rw * long_, rh * short)
     f = work.factor
     return tuple((float(x * f), float(y * f)) for x, y in cv2.boxPoints(((cx, cy), size, ang)))
-
-
-def _lab(work, blob: np.ndarray, inner: np.ndarray) -> np.ndarray:
-    """The Lab colours of a card's field (inside its white border)."""
-    px = work.small[(inner > 0) & (blob > 0)]
-    return cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
-
-
-def _border_lab(work, rect, blob: np.ndarray) -> np.ndarray | None:
-    """The median Lab colour of a card's white border (a ring inside its outline), ``None`` when too little shows."""
-    (cx, cy), (rw, rh), ang = rect
-    ring = np.zeros_like(blob)
-    cv2.fillConvexPoly(ring, np.int32(cv2.boxPoints(((cx, cy), (rw * 0.97, rh * 0.97), ang))), 1)
-    cv2.fillConvexPoly(ring, np.int32(cv2.boxPoints(((cx, cy), (rw * 0.88, rh * 0.88), ang))), 0)
-    ring &= blob
-    if ring.sum() < work.top_area:
-        return None
-    return np.median(cv2.cvtColor(work.small[ring > 0].reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3), axis=0)
-
-
-def _grey_against_border(work, rect, blob: np.ndarray, lab: np.ndarray, border: np.ndarray | None = None) -> bool:
-    """Whether a card's field is as colourless as its own white border (within 12 in a, b) and clearly darker
-    (by 20): a gray card, whatever its pixels' labels say (a light gray field under a bright lamp falls in the
-    profile's pale yellow and violet: twin 2503, 108; under a warm lamp in its yellow: 2414)."""
-    border = _border_lab(work, rect, blob) if border is None else border
-    if border is None or len(lab) == 0:
-        return False
-    field = np.median(lab, axis=0)
-    return float(np.hypot(*(field[1:] - border[1:]))) < 12 and field[0] < border[0] - 20
 
 
 def _by_field(work, profile: Profile, rect, blob, counts, lab, neutral: float, tint: float) -> str | None:
@@ -250,7 +203,7 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
     if empty is not None:
         changed, shade = empty.compare(frame_bgr, work.small.shape[1::-1], 3 if work.factor > 1 else 5)
     cards, hands = [], []
-    hue, arms, shaded = None, [], []
+    hue, arms, shaded, loose = None, [], [], []
     blobs = _blobs(work, changed)
     for blob in blobs:
         if shade is not None and _shade_alone(work, blob, shade):
@@ -264,7 +217,10 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
             if arm is not None:
                 arms.append(_read_beside_arm(work, blob, arm, shade, profile, cards, hands))
                 continue
+        n_cards, n_hands = len(cards), len(hands)
         _read_into(work, blob, profile, changed is not None, cards, hands)
+        if changed is not None and len(cards) == n_cards and len(hands) == n_hands + 1 and not _at_edge(blob):
+            loose.append((blob, hands[-1]))  # no card's shape inside the box: a card changed from it in part?
     for blob in shaded:  # a card joined by an arm's shade on the box bottom (the arm apart, at the view's edge)
         found, more = [], []
         _read_into(work, blob, profile, True, found, more)
@@ -272,10 +228,15 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
             _read_parts(work, blob & (1 - shade), profile, cards, hands)
         else:
             cards, hands = cards + found, hands + more
-    if changed is not None:  # a gray card on a floor of its colour: its border broken, no blob to fill
-        taken = np.zeros_like(changed) if not blobs else np.bitwise_or.reduce(blobs)
-        rings = open_rings(changed, taken, work.side, CARD_SIDES)
-        cards += [c for c in (_ring_card(work, ring, changed, profile) for ring in rings) if c is not None]
+    if changed is not None:  # a gray card on a floor of its colour: its border broken (or its field changed in
+        # part, the blob no card's shape), no blob to fill
+        solid = [b for b in blobs if not any(b is blob for blob, _ in loose)]
+        taken = np.zeros_like(changed) if not solid else np.bitwise_or.reduce(solid)
+        for ring in open_rings(changed, taken, work.side, CARD_SIDES):
+            card = _ring_card(work, ring, changed, profile)
+            if card is not None:
+                cards.append(card)
+                hands = [h for h in hands if not any(h == box and (ring & blob).any() for blob, box in loose)]
     # a card apart from the arm whose box the arm's reaches into: the arm's shade may lie on it, its field's outline
     # cut or swollen by it
     cards = [replace(c, hidden=True) if c.status == "ok" and any(_overlap(c.box, a) for a in arms) else c for c in cards]
