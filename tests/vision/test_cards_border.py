@@ -2,21 +2,8 @@
 in a pale card colour, a bright card whose field is partly blown out, and a card read a few px off in the second of its
 still frames."""
 
-from pathlib import Path
-
-import cv2
-
-from rig.vision.card_empty import EmptyBox
-from rig.vision.cards import CardReading, CardReveal, CardView, read_cards
-from rig.vision.profile import Profile
-
-DATA = Path(__file__).parent / "cards_twin"
-
-
-def _read(name):
-    table = name.split("-")[0]
-    return read_cards(cv2.imread(str(DATA / f"{name}.jpg")), Profile.load(DATA / f"{table}.toml"),
-                      EmptyBox.of(cv2.imread(str(DATA / f"{table}-empty.jpg"))))
+from rig.vision.cards import CardReading, CardReveal, CardView
+from tests.vision.test_cards_arm import _read  # (a twin frame read with its table's profile and empty box)
 
 
 def test_a_light_gray_card_labelled_pale_yellow_and_violet_is_read_gray():
