@@ -178,6 +178,7 @@ class CardReveal:
             self._empty_hand = 0
             return self._ask_blind(view.hands)
         self._touch(view)
+        self._touch_glimpses(view)
         self._hands = bool(view.hands)  # (a hand in view, or its shade, may join a pile's outline)
         ok = [c for c in view.cards if c.status == "ok"]
         # a card whose edges are none of the lying cards' (beside them, or sliding over them): one coming in
@@ -215,7 +216,7 @@ class CardReveal:
             # may have come in that frame, sliding over the pile)
             self._before = None
         else:
-            self._before = (self._candidate, self._count) if self._candidate and self._count >= 2 else None
+            self._before = (self._candidate, self._count) if self._candidate else None
             self._candidate, self._count, self._done = shaped, 1, False
         if self._count < self.settle or self._done or any(c.status != "ok" for c in self._candidate):
             return []
@@ -365,14 +366,24 @@ class CardReveal:
                     g[1] += 1
                     break
             else:
-                self._glimpsed.append([card, 1])
+                self._glimpsed.append([card, 1, False])
+
+    def _touch_glimpses(self, view: CardView) -> None:
+        """Mark the cards glimpsed lying still that a hand has been over since (as :meth:`_touch` the lying ones)."""
+        for g in self._glimpsed:
+            seen = any(c.card == g[0].card and c.outline() is not None and edge_shift(g[0].outline(), c.outline()) <= self.moved
+                       for c in view.cards)
+            g[2] = g[2] or any(_overlap(g[0].box, h) and not (seen and view.at_edge(h)) for h in view.hands)
 
     def _unseen(self, cards: list[CardReading]) -> list[str]:
         """Cards glimpsed lying still since the last settle (twice or more) that are gone now, under
         the cards that settled: laid, and covered before they lay still long enough to count."""
+        # (one a hand was over since, a card settled in its place with its edges moved: that card went onto it —
+        # twin 108, the second yellow card seen lying, then the third laid on it askew)
         gone = [g[0] for g in self._glimpsed if g[1] >= 2 and not any(
-            c.card == g[0].card and (edge_shift(g[0].outline(), c.outline()) <= 2 * self.moved or _same_pile(g[0], c)
-                                     or _one_place(g[0].outline(), c.outline())) for c in cards)]
+            c.card == g[0].card and (edge_shift(g[0].outline(), c.outline()) <= (self.moved if g[2] else 2 * self.moved)
+                                     or not g[2] and (_same_pile(g[0], c) or _one_place(g[0].outline(), c.outline())))
+            for c in cards)]
         self._glimpsed = []
         one = []  # a card glimpsed in places that overlap (its outline jumping from frame to frame) is one card
         for g in gone:

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 # the reveal's order and the readings' types live apart (this module's size); importable from here too
+from rig.vision.card_border import MIN_TINT, _border_lab, _grey_against_border, _lab, _tint
 from rig.vision.card_empty import EmptyBox, kept
 from rig.vision.card_places import _overlap
 from rig.vision.card_reveal import CardReading, CardReveal, CardView, Question, edge_shift  # noqa: F401
@@ -97,6 +98,8 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
     edge = _at_edge(blob)  # cards lie in the box: from the view's edge reaches a hand
     if share >= 0.45:
         if _tint(work, blob, inner) < MIN_TINT:  # labelled a colour, but as neutral as its own white border
+            if _grey_against_border(work, rect, blob, _lab(work, blob, inner)) and not (edge and whole and lone is None):
+                return CardReading("gray", 0.6, "ok", (), box, lone or _field_corners(work, blob, NEUTRAL_CLASSES) or corners)
             return CardReading(None, 0.0, "uncertain", (f"{CARD_CLASSES[best]} or gray card? its field is as "
                                                          "neutral as its border",), box, corners)
         field = _field_corners(work, blob, (best,))
@@ -104,8 +107,7 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
             # a card coming in with the hand shows its field inside a white border; a hand is colour to its edge
             return CardReading(None, 0.0, "uncertain", ("hand or object in view",), box)
         return CardReading(CARD_CLASSES[best], float(min(1.0, share / 0.7)), "ok", (), box, field or corners)
-    px = work.small[(inner > 0) & (blob > 0)]
-    lab = cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
+    lab = _lab(work, blob, inner)
     floor = np.mean([m.mean[1:] for m in profile.background], axis=0)  # the box bottom's (a, b): the light's cast
     cast = float(np.hypot(*(np.median(lab[:, 1:], axis=0) - floor)))
     neutral = sum(int(counts[c]) for c in NEUTRAL_CLASSES) / total
@@ -114,31 +116,12 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
                            lone or _field_corners(work, blob, NEUTRAL_CLASSES) or corners)
     if edge:  # no colour read, at the view's edge: a hand
         return CardReading(None, 0.0, "uncertain", ("hand or object in view",), box)
-    colour = _by_field(work, profile, rect, blob, counts, lab, neutral)
+    colour = _by_field(work, profile, rect, blob, counts, lab, neutral, _tint(work, blob, inner))
     if colour is not None:
         field = (lone if colour == "gray" else None) or _field_corners(
             work, blob, NEUTRAL_CLASSES if colour == "gray" else (_CLASS_OF[colour],))
         return CardReading(colour, 0.6, "ok", (), box, field or corners)
     return CardReading(None, 0.0, "uncertain", (f"card of unknown colour (off gray by {cast:.0f})",), box, corners)
-
-
-#: a card whose field is no more coloured than this against its own white border is no coloured card (a gray
-#: field under a warm lamp labelled yellow reads 1.04-1.05 on the twin; yellow fields 2.6 and more, blank
-#: (violet) 1.5 and more, on the twin's and the virtual table's reveals)
-MIN_TINT = 1.25
-
-
-def _tint(work, blob: np.ndarray, inner: np.ndarray) -> float:
-    """How coloured a card's field is against its own white border (the light's colour there): the field's
-    channels over the border's, their largest over their smallest (1: as neutral as the border — gray)."""
-    ring = work.small[(blob > 0) & (inner == 0)].astype(np.float32)
-    field = work.small[(blob > 0) & (inner > 0)].astype(np.float32)
-    if len(ring) < 8 or len(field) < 8:
-        return 0.0
-    bright = ring.sum(axis=1)
-    border = np.median(ring[bright >= np.percentile(bright, 70)], axis=0)
-    ratio = np.median(field, axis=0) / np.maximum(border, 1.0)
-    return float(ratio.max() / max(float(ratio.min()), 1e-3))
 
 
 #: a card's coloured field inside its white border, as a share of the card's width and length
@@ -158,25 +141,22 @@ def _lone_field(work, rect, fill: float) -> tuple[tuple[float, float], ...] | No
     return tuple((float(x * f), float(y * f)) for x, y in cv2.boxPoints(((cx, cy), size, ang)))
 
 
-def _by_field(work, profile: Profile, rect, blob, counts, lab, neutral: float) -> str | None:
+def _by_field(work, profile: Profile, rect, blob, counts, lab, neutral: float, tint: float) -> str | None:
     """A card the labels leave unread, read by its field against its own white border (the path-traced
-    twin's light): a gray field is as colourless as the border round it and darker; a coloured field
-    whose pixels are mostly one card colour (an icon, a shade of another colour beside) and whose
-    median colour lies nearest that colour of the profile."""
-    (cx, cy), (rw, rh), ang = rect
-    ring = np.zeros_like(blob)
-    cv2.fillConvexPoly(ring, np.int32(cv2.boxPoints(((cx, cy), (rw * 0.97, rh * 0.97), ang))), 1)
-    cv2.fillConvexPoly(ring, np.int32(cv2.boxPoints(((cx, cy), (rw * 0.88, rh * 0.88), ang))), 0)
-    ring &= blob
-    if ring.sum() < work.top_area:
+    twin's light): a gray field is as colourless as the border round it (its labels mostly no card colour,
+    or its channels as balanced as the border's) and darker; a coloured field whose measured pixels (not blown
+    out) are mostly one card colour (an icon, a shade of another colour beside) and whose median colour lies
+    nearest that colour of the profile."""
+    border = _border_lab(work, rect, blob)
+    if border is None:
         return None
-    border = np.median(cv2.cvtColor(work.small[ring > 0].reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3), axis=0)
     field = np.median(lab, axis=0)
-    if neutral >= 0.7 and float(np.hypot(*(field[1:] - border[1:]))) < 12 and field[0] < border[0] - 20:
+    if (neutral >= 0.7 or tint < MIN_TINT) and _grey_against_border(work, rect, blob, lab, border):
         return "gray"
     coloured = {c: int(counts[c]) for c in CARD_CLASSES}
     best = max(coloured, key=coloured.get)
-    if sum(coloured.values()) < 0.35 * len(lab) or coloured[best] < 0.65 * sum(coloured.values()):
+    measured = len(lab) - int(counts[CLIPPED])  # (a channel blown out in a bright field: its colour not measured)
+    if sum(coloured.values()) < 0.35 * measured or coloured[best] < 0.65 * sum(coloured.values()):
         return None
     nearest = min(CARD_CLASSES, key=lambda c: float(np.hypot(*(field[1:] - profile.colour(_MODEL[c]).mean[1:]))))
     return CARD_CLASSES[best] if nearest == best else None

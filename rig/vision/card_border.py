@@ -1,0 +1,55 @@
+"""A card's field against its own white border (the light's colour right there, whatever the floor's): how coloured
+the field is, whether it is a gray card's — for :mod:`rig.vision.cards`."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+#: a card whose field is no more coloured than this against its own white border is no coloured card (a gray
+#: field under a warm lamp labelled yellow reads 1.04-1.05 on the twin; yellow fields 2.6 and more, blank
+#: (violet) 1.5 and more, on the twin's and the virtual table's reveals)
+MIN_TINT = 1.25
+
+
+def _tint(work, blob: np.ndarray, inner: np.ndarray) -> float:
+    """How coloured a card's field is against its own white border (the light's colour there): the field's
+    channels over the border's, their largest over their smallest (1: as neutral as the border — gray)."""
+    ring = work.small[(blob > 0) & (inner == 0)].astype(np.float32)
+    field = work.small[(blob > 0) & (inner > 0)].astype(np.float32)
+    if len(ring) < 8 or len(field) < 8:
+        return 0.0
+    bright = ring.sum(axis=1)
+    border = np.median(ring[bright >= np.percentile(bright, 70)], axis=0)
+    ratio = np.median(field, axis=0) / np.maximum(border, 1.0)
+    return float(ratio.max() / max(float(ratio.min()), 1e-3))
+
+
+def _lab(work, blob: np.ndarray, inner: np.ndarray) -> np.ndarray:
+    """The Lab colours of a card's field (inside its white border)."""
+    px = work.small[(inner > 0) & (blob > 0)]
+    return cv2.cvtColor(px.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
+
+
+def _border_lab(work, rect, blob: np.ndarray) -> np.ndarray | None:
+    """The median Lab colour of a card's white border (a ring inside its outline), ``None`` when too little shows."""
+    (cx, cy), (rw, rh), ang = rect
+    ring = np.zeros_like(blob)
+    cv2.fillConvexPoly(ring, np.int32(cv2.boxPoints(((cx, cy), (rw * 0.97, rh * 0.97), ang))), 1)
+    cv2.fillConvexPoly(ring, np.int32(cv2.boxPoints(((cx, cy), (rw * 0.88, rh * 0.88), ang))), 0)
+    ring &= blob
+    if ring.sum() < work.top_area:
+        return None
+    return np.median(cv2.cvtColor(work.small[ring > 0].reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3), axis=0)
+
+
+def _grey_against_border(work, rect, blob: np.ndarray, lab: np.ndarray, border: np.ndarray | None = None) -> bool:
+    """Whether a card's field is as colourless as its own white border (within 12 in a, b) and clearly darker
+    (by 20): a gray card, whatever its pixels' labels say (a light gray field under a bright lamp falls in the
+    profile's pale yellow and violet: twin 2503, 108; under a warm lamp in its yellow: 2414)."""
+    border = _border_lab(work, rect, blob) if border is None else border
+    if border is None or len(lab) == 0:
+        return False
+    field = np.median(lab, axis=0)
+    return float(np.hypot(*(field[1:] - border[1:]))) < 12 and field[0] < border[0] - 20
