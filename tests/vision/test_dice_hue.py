@@ -10,6 +10,7 @@ from rig.vision.dice import read_dice
 from rig.vision.dice_hue import off_hue, veiled
 from rig.vision.pixel_classes import BODY, COLOUR_CLASSES
 from rig.vision.profile import Profile
+from tests.vision.dice_twin import frame_and_profile
 
 DATA = Path(__file__).parent / "dice_twin"
 
@@ -18,7 +19,7 @@ def _ritual_pink():
     # twin table 2003 (seen), the calibration's pink frame: the die at (423, 285) lies where the lamp's veil is on its
     # glossy top; its body's pixels, paler and greyer, fall on the yellow model's long axis (the line from the yellow
     # frog to the die body) and half the top read "yellow": yellow+pink, status ok. The read-back refused the table.
-    return cv2.imread(str(DATA / "t2003-ritual-pink.jpg")), Profile.load(DATA / "t2003.toml")
+    return frame_and_profile("t2003-ritual-pink.jpg", "t2003")
 
 
 def test_the_veiled_pink_die_is_flagged_for_its_yellows_hue():
@@ -56,7 +57,7 @@ def _veiled_turn():
     # twin table 8002 (seen), turn 2 after the lamp turned 700 K warmer: the pink die at the tray's left edge carries
     # the lamp's reflection on its glossy top; its frog, faint under the veil, showed 2 % pink and it read blank, the
     # turn ok (one die short of pink). Before the glare followed the lamp's colour, false dice flagged that turn.
-    return cv2.imread(str(DATA / "t8002-turn2-warm.jpg")), Profile.load(DATA / "t8002.toml")
+    return frame_and_profile("t8002-turn2-warm.jpg", "t8002")
 
 
 def test_a_die_top_under_a_lamps_veil_read_unsure_is_flagged():

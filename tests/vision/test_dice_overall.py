@@ -2,14 +2,13 @@
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from rig.vision import dice
 from rig.vision.dice import read_dice
 from rig.vision.dice_frames import Work
 from rig.vision.dice_overall import overall_counts
-from rig.vision.profile import Profile
+from tests.vision.dice_twin import frame_and_profile
 
 DATA = Path(__file__).parent / "dice_twin"
 
@@ -19,7 +18,7 @@ def _ritual_blue():
     # tray is not on the two dice lying there (their tops stand higher), yet it was taken off them and their
     # place's gain (x1.4-1.8) put on: their blue frogs came out as no colour at all, read "blank", and
     # calibration refused the table
-    return cv2.imread(str(DATA / "t8101-ritual-blue.jpg")), Profile.load(DATA / "t8101.toml")
+    return frame_and_profile("t8101-ritual-blue.jpg", "t8101")
 
 
 def test_dice_under_the_floors_glare_are_read_in_the_overall_light_and_flagged():
@@ -56,7 +55,7 @@ def _turn_8303():
     # fresh twin table 8303 (read once, then looked at), turn 1: a blank die lies under the lamp's reflection on the
     # floor; its top does not carry that reflection, so taking it off left a bluish violet, read "blue" with a blue
     # frog's usual share (0.42) and status ok, in the table's light and after the lamp dimmed and brightened
-    return cv2.imread(str(DATA / "t8303-turn1.jpg")), Profile.load(DATA / "t8303.toml")
+    return frame_and_profile("t8303-turn1.jpg", "t8303")
 
 
 def test_a_die_under_the_floors_glare_read_another_way_without_it_is_flagged():

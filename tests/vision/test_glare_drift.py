@@ -7,7 +7,7 @@ import numpy as np
 
 from rig.vision.dice import read_dice
 from rig.vision.dice_frames import prepare
-from rig.vision.profile import Profile
+from tests.vision.dice_twin import frame_and_profile
 
 DATA = Path(__file__).parent / "dice_twin"
 
@@ -16,7 +16,7 @@ def _warm_turn():
     # twin table 8105 (seen), turn 2 after the lamp turned 700 K warmer (exposure unchanged): the floor's glare, as the
     # empty box showed it, was taken off at its calibrated colour — too blue, too little red — and what it left on the
     # table around the tray read as seven yellow dice (13 dice seen, the turn flagged)
-    return cv2.imread(str(DATA / "t8105-turn2-warm.jpg")), Profile.load(DATA / "t8105.toml")
+    return frame_and_profile("t8105-turn2-warm.jpg", "t8105")
 
 
 def test_after_a_warmer_lamp_the_turn_reads_its_six_dice_and_nothing_else():

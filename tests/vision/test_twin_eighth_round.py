@@ -6,12 +6,11 @@ import json
 import sys
 from pathlib import Path
 
-import cv2
 import pytest
 
 from rig.vision import dice
 from rig.vision.dice import read_dice
-from rig.vision.profile import Profile
+from tests.vision.dice_twin import frame_and_profile
 
 DATA = Path(__file__).parent / "dice_twin"
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,7 +20,7 @@ def _turn_8403():
     # fresh twin table 8403 (read once, then looked at), turn 1, lamp x0.8, calibrated by main's reader: the
     # yellow+pink die at (218, 338) lies on the edge of the near wall's deep shade, that half of its top lifted
     # to the open floor's light and the other not; its pink faint, it reads "blank"
-    return cv2.imread(str(DATA / "t8403-turn1.jpg")), Profile.load(DATA / "t8403.toml")
+    return frame_and_profile("t8403-turn1.jpg", "t8403")
 
 
 def test_twin_8403_turn_1_a_die_half_in_the_lifted_shade_is_flagged():
