@@ -43,6 +43,15 @@ is skipped. On one thread under ``nice`` (load average 10-16 on two cores), from
 its tiles with dice of 9-26 px, one in four with dice of 28-64 px, a level too fine for them: no peak asked
 there, their pips "no die"). Tables 9130-9139 were kept back to choose by:
 ``python scripts/twin_frames.py --nets OUT --tables 9130-9139``.
+
+Issue 25's next round (docs/games.md, "Flat drawn dice in the twin-trained finder's training"): C's finder trained on
+five more epochs with flat drawn dice (twin_frames.drawn_frame) in place of photo tiles only (``--drawn-from
+photos``: the twin frames' share of the tiles kept, 28 %), one thread under ``nice`` (load average 15-17 on two
+cores, about 6 % of a core each, two runs side by side):
+
+    OMP_NUM_THREADS=1 nice .venv/bin/python scripts/train_dicenet.py --only finder --start ~/.cache/rig/k25/runC \
+        --lr 5e-4 --finder-epochs 5 --threads 1 --twin 9100-9108,9110-9129 --twin-repeat 2 --twin-big 0.25 \
+        --drawn 0.14 --drawn-from photos --seed 0 --out OUT    # G: 26 min; 0.28: H, 27 min
 """
 
 from __future__ import annotations

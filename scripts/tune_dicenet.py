@@ -7,7 +7,9 @@
 
 The last (issue 25, the finder trained with twin frames): the candidates of the tuning photos at four scales 9 min,
 of the twin tables 9130-9139 (20 throws, renders cached at 8 spp) 2 min, one thread under ``nice`` on two shared
-cores (load average 15-25); each grid point then takes a fraction of a second. ``--all``: the grid on all tuning
+cores (load average 15-25); each grid point then takes a fraction of a second. ``--stop SURE,BAND``, ``--level-floor F``, ``--full``: the pyramid's stop rules (rig.vision.dicenet STOP_SURE,
+STOP_BAND), its LEVEL_FLOOR, or every level run (the reference) instead of the shipped, candidates cached apart;
+``--val-only``: only the validation slice read (quicker, to choose those rules). ``--all``: the grid on all tuning
 photos (the figures of ``rig bench vision --game pips --scales --split tuning``), not the validation slice.
 
 Only the tuning photographs of the two shared sets are read (held-out ones are skipped by name, never
@@ -89,7 +91,7 @@ def _stop() -> str:
     """The pyramid's stop rules when not the shipped ones (``--stop``, ``--full``), for the cache key."""
     from rig.vision import dicenet
 
-    return f" stop {dicenet.STOP_SURE} {dicenet.STOP_BAND} {dicenet.SKIP_SLACK}" if _STOP else ""
+    return f" stop {dicenet.STOP_SURE} {dicenet.STOP_BAND} {dicenet.SKIP_SLACK} {dicenet.LEVEL_FLOOR}" if _STOP else ""
 
 
 _STOP: list = []  # set by --stop / --full
@@ -215,6 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stop", default="", metavar="SURE,BAND",
                         help="the pyramid's stop rules (rig.vision.dicenet STOP_SURE, STOP_BAND) instead of the shipped")
     parser.add_argument("--full", action="store_true", help="every pyramid level run (the stop rules' reference)")
+    parser.add_argument("--level-floor", type=float, default=None, help="rig.vision.dicenet.LEVEL_FLOOR instead")
     parser.add_argument("--val-only", action="store_true", help="only the validation slice's photos read")
     args = parser.parse_args(argv)
     from rig.vision import dicenet
@@ -222,6 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.stop:
         dicenet.STOP_SURE, dicenet.STOP_BAND = (float(v) for v in args.stop.split(","))
         _STOP.append(args.stop)
+    if args.level_floor is not None:
+        dicenet.LEVEL_FLOOR = args.level_floor
+        _STOP.append("level floor")
     if args.full:
         dicenet.STOP_SURE, dicenet.SKIP_SLACK = 0.0, -1.0
         _STOP.append("full")
