@@ -43,6 +43,15 @@ is skipped. On one thread under ``nice`` (load average 10-16 on two cores), from
 its tiles with dice of 9-26 px, one in four with dice of 28-64 px, a level too fine for them: no peak asked
 there, their pips "no die"). Tables 9130-9139 were kept back to choose by:
 ``python scripts/twin_frames.py --nets OUT --tables 9130-9139``.
+
+Issue 25's next round (docs/games.md, "Flat drawn dice in the twin-trained finder's training"): C's finder trained on
+five more epochs with flat drawn dice (twin_frames.drawn_frame) in place of photo tiles only (``--drawn-from
+photos``: the twin frames' share of the tiles kept, 28 %), one thread under ``nice`` (load average 15-17 on two
+cores, about 6 % of a core each, two runs side by side):
+
+    OMP_NUM_THREADS=1 nice .venv/bin/python scripts/train_dicenet.py --only finder --start ~/.cache/rig/k25/runC \
+        --lr 5e-4 --finder-epochs 5 --threads 1 --twin 9100-9108,9110-9129 --twin-repeat 2 --twin-big 0.25 \
+        --drawn 0.14 --drawn-from photos --seed 0 --out OUT    # G: 26 min; 0.28: H, 27 min
 """
 
 from __future__ import annotations
@@ -357,6 +366,17 @@ def to_tensor(images: list[np.ndarray]) -> torch.Tensor:
     return torch.from_numpy(np.stack(images).astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
 
 
+def tile_source(entry, rng: np.random.Generator, drawn: float, drawn_twin: bool, big: float) -> str:
+    """What a finder tile drawn for ``entry`` (a photo or a twin frame) is made of: ``drawn`` (flat drawn dice,
+    this often in place of any entry's tile, or of a photo's only when not ``drawn_twin``), ``photo``, ``twin big``
+    (its dice larger than the finder's, ``big`` of the twin tiles) or ``twin``."""
+    if drawn and (drawn_twin or not is_twin(entry)) and rng.random() < drawn:
+        return "drawn"
+    if not is_twin(entry):
+        return "photo"
+    return "twin big" if big and rng.random() < big else "twin"
+
+
 def train_finder(photos, epochs: int, rng: np.random.Generator, batch: int = 16, start: Path | None = None,
                  lr: float = 3e-3, twin: dict | None = None, **sample) -> Finder:
     """``start``: go on from that exported finder (else from scratch); ``sample``: :func:`finder_sample`'s options
@@ -364,13 +384,15 @@ def train_finder(photos, epochs: int, rng: np.random.Generator, batch: int = 16,
     are drawn larger than the finder's (``limit``-``big_max`` px: no peaks, their pips "no die")."""
     twin = dict(twin or {})
     big, big_max, drawn = twin.pop("big", 0.0), twin.pop("big_max", 64.0), twin.pop("drawn", 0.0)
+    drawn_twin = twin.pop("drawn_twin", True)
 
     def tile(entry):
-        if drawn and rng.random() < drawn:
+        source = tile_source(entry, rng, drawn, drawn_twin, big)
+        if source == "drawn":
             return finder_sample(*drawn_frame(rng), rng, sizes=twin.get("sizes", (9.0, 26.0)))
-        if not is_twin(entry):
+        if source == "photo":
             return finder_sample(entry[1], entry[2], rng, **sample)
-        if big and rng.random() < big:
+        if source == "twin big":
             return finder_sample(entry[1], entry[2], rng, **{**twin, "sizes": (twin["limit"], big_max)})
         return finder_sample(entry[1], entry[2], rng, **twin)
 
@@ -507,6 +529,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="finder tiles of twin frames: how often with dice larger than the finder's (pips no die)")
     parser.add_argument("--drawn", type=float, default=0.0,
                         help="finder tiles: how often of flat drawn dice (twin_frames.drawn_frame) instead")
+    parser.add_argument("--drawn-from", choices=("all", "photos"), default="all",
+                        help="--drawn: in place of any tile, or of photo tiles only (the twin share kept)")
     parser.add_argument("--twin-limit", type=float, default=28.0, help="--twin-big: dice above this (finder px) no peak")
     parser.add_argument("--val-report", action="store_true",
                         help="no training: the flag thresholds' figures on the validation slice, nets from --out")
@@ -531,7 +555,8 @@ def main(argv: list[str] | None = None) -> int:
                               lr=args.lr, sizes=tuple(float(v) for v in args.sizes.split(",")), lowres=args.lowres,
                               distract=args.distract,
                               twin=dict(sizes=tuple(float(v) for v in args.twin_sizes.split(",")), limit=args.twin_limit,
-                                        big=args.twin_big, distract=args.distract, drawn=args.drawn))
+                                        big=args.twin_big, distract=args.distract, drawn=args.drawn,
+                                        drawn_twin=args.drawn_from == "all"))
         export(finder, torch.zeros(1, 3, 192, 256), args.out / FIND_WEIGHTS.name, dynamic=True)
     if args.only in (None, "reader"):
         reader = train_reader(photos, args.reader_epochs, rng, tilt=args.tilt, hard=args.hard,

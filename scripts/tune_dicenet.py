@@ -7,7 +7,9 @@
 
 The last (issue 25, the finder trained with twin frames): the candidates of the tuning photos at four scales 9 min,
 of the twin tables 9130-9139 (20 throws, renders cached at 8 spp) 2 min, one thread under ``nice`` on two shared
-cores (load average 15-25); each grid point then takes a fraction of a second. ``--all``: the grid on all tuning
+cores (load average 15-25); each grid point then takes a fraction of a second. ``--stop SURE,BAND``, ``--level-floor F``, ``--full``: the pyramid's stop rules (rig.vision.dicenet STOP_SURE,
+STOP_BAND), its LEVEL_FLOOR, or every level run (the reference) instead of the shipped, candidates cached apart;
+``--val-only``: only the validation slice read (quicker, to choose those rules). ``--all``: the grid on all tuning
 photos (the figures of ``rig bench vision --game pips --scales --split tuning``), not the validation slice.
 
 Only the tuning photographs of the two shared sets are read (held-out ones are skipped by name, never
@@ -65,21 +67,34 @@ def _cached(nets_dir: Path, extra: str, prefix: str, make):
     return out
 
 
-def candidates(nets_dir: Path, floor: float) -> dict:
-    """{(set, scale): [(validation, labelled dice, cut boxes, candidates)]} for the tuning photos."""
+def candidates(nets_dir: Path, floor: float, val_only: bool = False) -> dict:
+    """{(set, scale): [(validation, labelled dice, cut boxes, candidates)]} for the tuning photos (``val_only``:
+    those of the validation slice)."""
 
     def make(nets) -> dict:
         out: dict = {}
         for name, folder, any_name in (("white", DEFAULT_DATA, False), ("coloured", DEFAULT_COLOUR_DATA, True)):
             for photo in load_photos(folder, any_name=any_name, tuning_only=True):
-                image = cv2.imread(str(photo.path))
                 val = zlib.crc32(photo.path.stem.encode()) % 5 == 1
+                if val_only and not val:
+                    continue
+                image = cv2.imread(str(photo.path))
                 for factor in SCALES:
                     shown, frame, cut = scaled_frame(photo, image, factor)
                     out.setdefault((name, factor), []).append((val, shown.dice, cut, nets.candidates(frame, floor)))
         return out
 
-    return _cached(nets_dir, f"{floor}", "", make)
+    return _cached(nets_dir, f"{floor}{_stop()}" + (" val" if val_only else ""), "", make)
+
+
+def _stop() -> str:
+    """The pyramid's stop rules when not the shipped ones (``--stop``, ``--full``), for the cache key."""
+    from rig.vision import dicenet
+
+    return f" stop {dicenet.STOP_SURE} {dicenet.STOP_BAND} {dicenet.SKIP_SLACK} {dicenet.LEVEL_FLOOR}" if _STOP else ""
+
+
+_STOP: list = []  # set by --stop / --full
 
 
 def twin_candidates(nets_dir: Path, floor: float, spec: str, spp: int = 8) -> list:
@@ -109,7 +124,7 @@ def twin_candidates(nets_dir: Path, floor: float, spec: str, spp: int = 8) -> li
                 out.append((True, flat, cocked, nets.candidates(twin_frame(table, shot, k, spp), floor)))
         return out
 
-    return _cached(nets_dir, f"{floor} {spec} {spp}", "twin-", make)
+    return _cached(nets_dir, f"{floor} {spec} {spp}{_stop()}", "twin-", make)
 
 
 def judged(cands, p: AnyDieParams, cut) -> list:
@@ -199,11 +214,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--all", action="store_true", help="--grid on all tuning photos, not the validation slice")
     parser.add_argument("--twin", default="", metavar="SEEDS",
                         help="twin tables kept back from training (e.g. 9130-9139) read beside the photos")
+    parser.add_argument("--stop", default="", metavar="SURE,BAND",
+                        help="the pyramid's stop rules (rig.vision.dicenet STOP_SURE, STOP_BAND) instead of the shipped")
+    parser.add_argument("--full", action="store_true", help="every pyramid level run (the stop rules' reference)")
+    parser.add_argument("--level-floor", type=float, default=None, help="rig.vision.dicenet.LEVEL_FLOOR instead")
+    parser.add_argument("--val-only", action="store_true", help="only the validation slice's photos read")
     args = parser.parse_args(argv)
+    from rig.vision import dicenet
+
+    if args.stop:
+        dicenet.STOP_SURE, dicenet.STOP_BAND = (float(v) for v in args.stop.split(","))
+        _STOP.append(args.stop)
+    if args.level_floor is not None:
+        dicenet.LEVEL_FLOOR = args.level_floor
+        _STOP.append("level floor")
+    if args.full:
+        dicenet.STOP_SURE, dicenet.SKIP_SLACK = 0.0, -1.0
+        _STOP.append("full")
     diecheck._CACHE[:] = [diecheck.DieCheck.load(args.check) if args.check.exists() else None]
     p = AnyDieParams()
     p = replace(p, **{k: float(v) for k, v in (s.split("=") for s in args.set)})
-    rows = candidates(args.nets, max(p.find_floor, p.find_keep))
+    rows = candidates(args.nets, max(p.find_floor, p.find_keep), args.val_only)
     if args.twin:
         rows[("twin", 1.0)] = twin_candidates(args.nets, max(p.find_floor, p.find_keep), args.twin)
     if not args.grid:

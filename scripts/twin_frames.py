@@ -16,8 +16,9 @@ from pathlib import Path
 import numpy as np
 
 #: the pip twin's benchmark tables (``rig bench vision --game pips --twin``): never fitted on; 9200-9211 the fresh
-#: test tables of the thresholds refitted for the finder trained with twin frames (issue 25)
-TEST_TABLES = set(range(9000, 9024)) | set(range(9200, 9212))
+#: test tables of the thresholds refitted for the finder trained with twin frames (issue 25), 9300-9311 those of the
+#: finder trained with flat drawn dice beside them
+TEST_TABLES = set(range(9000, 9024)) | set(range(9200, 9212)) | set(range(9300, 9312))
 
 
 @dataclass(frozen=True)

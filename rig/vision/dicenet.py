@@ -68,6 +68,8 @@ REFINE_NEAR = 1.1
 #: outside what that level vouches for, only pips or smaller things could (0: never stop so)
 STOP_SURE = 0.7
 STOP_BAND = 1.3
+#: with no size hint the level is chosen on the finder's peaks above this (0: above the caller's floor, find_keep)
+LEVEL_FLOOR = 0.0
 #: with no size hint, a level's peak on a die the second pass read this surely is not read (0: every peak read)
 DUPES_SURE = 0.9
 
@@ -250,7 +252,7 @@ class DiceNet:
         with the frame scaled so that the level's dice are the size the finder reads best at (:data:`REFINE`:
         up when they are small, down when large), unless that level already is (:data:`REFINE_NEAR`).
         :meth:`find` keeps the stronger peak of the two on each die."""
-        level_px, q, out = self.level(frame, floor, full=self.full_pyramid, memo=memo)
+        level_px, q, out = self.level(frame, min(floor, LEVEL_FLOOR or floor), full=self.full_pyramid, memo=memo)
         if q <= 0 or not self.refine:
             return [out]
         heat, sides, s = out

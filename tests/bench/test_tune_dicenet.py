@@ -78,7 +78,8 @@ def test_a_sure_die_where_none_is_labelled_is_counted_as_a_false_die_ok():
 
 def test_the_twin_test_tables_are_refused_for_tuning(monkeypatch):
     """``tune_dicenet.py --twin`` and ``train_dicenet.py --twin`` take their tables from ``twin_frames.seeds``: the
-    benchmark's tables (9000-9023) and the fresh test tables of the refitted thresholds (9200-9211) are refused."""
+    benchmark's tables (9000-9023) and the fresh test tables of the refitted thresholds (9200-9211) and of the finder
+    trained with flat drawn dice (9300-9311) are refused."""
     import pytest
 
     spec = importlib.util.spec_from_file_location("twin_frames", SCRIPT.parent / "twin_frames.py")
@@ -86,7 +87,7 @@ def test_the_twin_test_tables_are_refused_for_tuning(monkeypatch):
     monkeypatch.setitem(sys.modules, "twin_frames", twin)  # its dataclass looks its module up
     spec.loader.exec_module(twin)
     assert twin.seeds("9130-9132,9140") == [9130, 9131, 9132, 9140]
-    for spec_ in ("9000", "9199-9200", "9211"):
+    for spec_ in ("9000", "9199-9200", "9211", "9290-9300", "9311"):
         with pytest.raises(SystemExit, match="test tables"):
             twin.seeds(spec_)
-    assert twin.seeds("9212") == [9212]
+    assert twin.seeds("9212") == [9212] and twin.seeds("9312") == [9312]

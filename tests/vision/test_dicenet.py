@@ -294,3 +294,21 @@ def test_second_pass_peaks_are_marked_alone_only_where_the_first_pass_saw_nothin
     assert abs(got[2][0] - 101) < 3 and all(abs(x - 22) < 4 for x, _ in got[:2])
     monkeypatch.setattr(nets, "normalised", lambda frame, floor, memo=None: [out([(42, 42), (202, 42)], 2.0)], raising=False)
     assert not any(a for *_, a in nets._found(np.zeros((240, 320, 3), np.uint8), 0.45, 0.0))  # one pass: none alone
+
+
+def test_the_level_is_chosen_on_peaks_above_level_floor(monkeypatch):
+    """With no size hint the pyramid's level is chosen on the finder's peaks above LEVEL_FLOOR when it is set (a
+    level seeing a die weakly must not lose to one not seeing it at all, issue 25: Banana Moon seed 24), else above
+    the caller's floor; the candidates kept are above the caller's floor either way."""
+    import rig.vision.dicenet as dicenet
+
+    floors = []
+    out = (np.zeros((4, 4), np.float32), np.zeros((4, 4), np.float32), 1.0)
+    monkeypatch.setattr(DiceNet, "level", lambda self, frame, floor, **k: floors.append(floor) or (40.0, 0.0, out))
+    nets = DiceNet.__new__(DiceNet)
+    nets.full_pyramid, nets.refine = False, True
+    frame = np.zeros((48, 64, 3), np.uint8)
+    for level_floor in (0.0, 0.2, 0.6):
+        monkeypatch.setattr(dicenet, "LEVEL_FLOOR", level_floor)
+        assert nets.normalised(frame, 0.45) == [out]
+    assert floors == [0.45, 0.2, 0.45]  # never above the caller's floor
