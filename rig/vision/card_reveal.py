@@ -87,16 +87,15 @@ _UNREAD = Question("the camera cannot read the card just laid: enter it by hand,
 
 @dataclass
 class _Lying:
-    """A card the reveal knows lies in view, and whether anything has touched it since it settled
-    (a hand over it, a card slid onto it, it vanished under something)."""
+    """A card the reveal knows lies in view, and whether anything has touched it since it settled (a hand, a card, gone)."""
 
     reading: CardReading
     outline: np.ndarray
     touched: bool = False
     blind: bool = False  # entered by hand when laid (the camera did not see it), seen since where it lies
-    gone: int = 0  # frames in a row it was not seen; since it settled, out of sight as long as a card needs to settle
-    hidden_since: bool = False  # (or a hand covered it, unseen: twin 2607) — and with no hand over it (2605):
-    lost: bool = False
+    gone: int = 0  # frames in a row not seen; then: out of sight `settle` frames (or under a hand: twin 2607), and
+    hidden_since: bool = False
+    lost: bool = False  # so with no hand over it (2605)
 
 
 class CardReveal:
@@ -408,7 +407,7 @@ class CardReveal:
         lost = sorted(c for c in landed if self._arriving[c] >= 2 and c not in {k.card for k in cards})
         self._arriving = {}
         kept: dict[int, _Lying] = {}  # cards that lie as before, settled now with a hand in view: as seen before it
-        again, vanished = [], []  # of them, those hidden since / out of sight a while: a card laid squarely on?
+        again, vanished = [], []  # (of them, hidden since / out of sight a while since the last settle: one laid on?)
         for card in sorted(cards, key=lambda c: (c.box[1], c.box[0]) if c.box else (0, 0)):
             outline = card.outline()
             same = [(edge_shift(k.outline, outline), k) for k in self._lying if k.reading.card == card.card]
@@ -453,12 +452,13 @@ class CardReveal:
             c.card == k.reading.card and (edge_shift(k.outline, c.outline()) <= 2 * self.moved or _same_pile(k.reading, c))
             for c in cards)
             and not any(_covers(c.outline(), k.outline) for c in cards)]
+        for k in hidden:  # (out of sight while a card settled elsewhere, seen: twin 2211 — a card went there, not on it)
+            k.gone, k.lost, k.hidden_since = 0, False, False
         # a hand in view (or its shade) may join a card's outline: a card that lies as before keeps the outline it
         # was seen with before (else a shade's edge read as its pile's would make it a pile that grew, later)
         self._lying = [_Lying(kept[id(c)].reading, kept[id(c)].outline) if self._hands and id(c) in kept
                        else _Lying(c, c.outline()) for c in cards] + hidden
-        # a card out of sight a while, or hidden by a hand, then on its old edges: one may lie squarely on it (twin 2605,
-        # 2607; not while a hand is in view: a card read in part beside an arm stands for the one known to lie there)
+        # (a card may lie squarely on them; not while a hand is in view: a part beside an arm stands for a lying card)
         unseen = unseen or lost or (sorted(set(vanished)) if events and not self._hands else [])
         if again and not events and not unseen and not self._hands:  # (nothing new anywhere: on the last one hidden?)
             card = again[-1]

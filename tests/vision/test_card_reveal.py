@@ -175,3 +175,12 @@ def test_a_card_entered_by_hand_showing_later_beside_the_next_hand_is_not_booked
     seen = CardReading("gray", 1.0, "ok", (), (320, 150, 170, 240))
     reveal, booked = _blind(False, [CardView((seen,), ((0, 200, 120, 280),))] * 2 + [CardView((seen,))] * 4)
     assert booked == [] and reveal.question is None
+
+
+def test_a_card_out_of_sight_while_another_settled_elsewhere_is_not_asked_about():
+    # twin 2211: the first gray card unseen while the arm waited and the second settled beside it; seen again on its
+    # old edges as the third went onto the second, it is the first, no card on it (asked: yes would book one too many)
+    reveal = CardReveal(settle=3)
+    arm = CardView((_card("gray", 330),), ((0, 360, 60, 120),))
+    stream = [CardView((_card("gray"),))] * 3 + [arm] * 4 + [CardView((_card("gray"), _card("gray", 346)))] * 3
+    assert [c for view in stream for c in reveal.feed(view)] == ["gray", "gray", "gray"] and reveal.question is None
