@@ -91,3 +91,9 @@ def _card_of(field: np.ndarray) -> np.ndarray:
     """A card's whole outline round the outline of its coloured field (its white border about a tenth of its size)."""
     centre = field.mean(axis=0)
     return (centre + (field - centre) / 0.88).astype(np.float32)
+
+
+def _seen(view, outline: np.ndarray) -> bool:
+    """Whether a lying card (its outline) is still read in the view (a :class:`~rig.vision.card_reveal.CardView`), or a
+    card on it."""
+    return any(_covers(c.outline(), outline) for c in view.cards if c.status == "ok")

@@ -8,8 +8,8 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from rig.vision.card_places import (_card_of, _covering, _covers, _one_place, _overlap, _same_box, _same_pile, _same_place, _within,
-                                    edge_shift)
+from rig.vision.card_places import (_card_of, _covering, _covers, _one_place, _overlap, _same_box, _same_pile, _same_place, _seen,
+                                    _within, edge_shift)
 
 
 @dataclass(frozen=True)
@@ -87,13 +87,15 @@ _UNREAD = Question("the camera cannot read the card just laid: enter it by hand,
 
 @dataclass
 class _Lying:
-    """A card the reveal knows lies in view, and whether anything has touched it since it settled
-    (a hand over it, a card slid onto it, it vanished under something)."""
+    """A card the reveal knows lies in view, and whether anything has touched it since it settled (a hand, a card, gone)."""
 
     reading: CardReading
     outline: np.ndarray
     touched: bool = False
     blind: bool = False  # entered by hand when laid (the camera did not see it), seen since where it lies
+    gone: int = 0  # frames in a row not seen; then: out of sight `settle` frames (or under a hand: twin 2607), and
+    hidden_since: bool = False
+    lost: bool = False  # so with no hand over it (2605)
 
 
 class CardReveal:
@@ -297,12 +299,15 @@ class CardReveal:
 
     def _touch(self, view: CardView) -> None:
         for lying in self._lying:
-            if lying.touched:
-                continue
             seen = any(c.card == lying.reading.card and c.outline() is not None
                        and (edge_shift(lying.outline, c.outline()) <= self.moved or _same_pile(lying.reading, c))
                        for c in view.cards)
-            # (an arm waiting at the view's edge beside a card seen in its place is not over it)
+            covered = not seen and any(_covering(lying.reading.box, h) for h in view.hands if h is not None)
+            lying.gone = 0 if seen else lying.gone + 1
+            lying.lost = lying.lost or lying.gone >= self.settle and not covered
+            lying.hidden_since = lying.hidden_since or lying.gone >= self.settle or covered
+            if lying.touched:
+                continue
             # (an arm waiting at the view's edge beside a card seen in its place is not over it)
             hand = any(_overlap(lying.reading.box, h) and not (seen and view.at_edge(h)) for h in view.hands)
             lying.touched = hand or not seen
@@ -339,7 +344,7 @@ class CardReveal:
         view's edge, where a hand waits) a frame longer than a card needs to settle (once per blob)."""
         # (an arm reaching in from the view's edge waits beside the cards it does not hide: read where they lie)
         box = next((h for h in view.hands if h is not None and (any(
-            _covering(k.reading.box, h) and not (view.at_edge(h) and _seen(view, k)) for k in self._lying)
+            _covering(k.reading.box, h) and not (view.at_edge(h) and _seen(view, k.outline)) for k in self._lying)
             or not self._lying and not view.at_edge(h))), None)
         if box is None:
             self._still = None
@@ -402,6 +407,7 @@ class CardReveal:
         lost = sorted(c for c in landed if self._arriving[c] >= 2 and c not in {k.card for k in cards})
         self._arriving = {}
         kept: dict[int, _Lying] = {}  # cards that lie as before, settled now with a hand in view: as seen before it
+        again, vanished = [], []  # (of them, hidden since / out of sight a while since the last settle: one laid on?)
         for card in sorted(cards, key=lambda c: (c.box[1], c.box[0]) if c.box else (0, 0)):
             outline = card.outline()
             same = [(edge_shift(k.outline, outline), k) for k in self._lying if k.reading.card == card.card]
@@ -420,6 +426,8 @@ class CardReveal:
                     events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
                 else:
                     kept[id(card)] = match
+                    again += [card.card] * (match.touched and match.hidden_since)
+                    vanished += [card.card] * (match.touched and match.lost)
                 continue  # the same card, where it lay
             if match is not None and d <= self.moved:
                 if match.touched and (card.card in landed or regrown):  # seen coming in, or the pile grew: laid on it
@@ -444,11 +452,17 @@ class CardReveal:
             c.card == k.reading.card and (edge_shift(k.outline, c.outline()) <= 2 * self.moved or _same_pile(k.reading, c))
             for c in cards)
             and not any(_covers(c.outline(), k.outline) for c in cards)]
+        for k in hidden:  # (out of sight while a card settled elsewhere, seen: twin 2211 — a card went there, not on it)
+            k.gone, k.lost, k.hidden_since = 0, False, False
         # a hand in view (or its shade) may join a card's outline: a card that lies as before keeps the outline it
         # was seen with before (else a shade's edge read as its pile's would make it a pile that grew, later)
         self._lying = [_Lying(kept[id(c)].reading, kept[id(c)].outline) if self._hands and id(c) in kept
                        else _Lying(c, c.outline()) for c in cards] + hidden
-        unseen = unseen or lost
+        # (a card may lie squarely on them; not while a hand is in view: a part beside an arm stands for a lying card)
+        unseen = unseen or lost or (sorted(set(vanished)) if events and not self._hands else [])
+        if again and not events and not unseen and not self._hands:  # (nothing new anywhere: on the last one hidden?)
+            card = again[-1]
+            events = [("ask", Question(f"was that a second {card} card?", (card,)))]
         if len(events) > 1:  # several new cards at once: their order was not seen
             cards_ = tuple(str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events)
             events = [("ask", Question(f"{len(cards_)} cards laid together: {', '.join(cards_)} in that order? "
@@ -473,11 +487,6 @@ class CardReveal:
                 self.cards.append(what)
                 booked.append(what)
         return booked
-
-
-def _seen(view: CardView, lying: _Lying) -> bool:
-    """Whether a lying card is still read in the view, or a card on it."""
-    return any(_covers(c.outline(), lying.outline) for c in view.cards if c.status == "ok")
 
 
 def _as_view(view: CardView | CardReading) -> CardView:

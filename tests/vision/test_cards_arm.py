@@ -103,7 +103,10 @@ def test_an_arm_waiting_at_the_views_edge_beside_a_card_seen_in_its_place_does_n
     # a hand comes over the pink card and goes; the blank card's field now reads 11 px (3.9 %) to the right
     moved = _card("blank", 11, pile=(100, 100, 200, 280))
     stream += [CardView((moved,), ((380, 60, 260, 360),))] * 2 + [CardView((moved, pink))] * 4
-    assert [c for view in stream for c in reveal.feed(view)] == ["blank", "pink"] and reveal.question is None
+    assert [c for view in stream for c in reveal.feed(view)] == ["blank", "pink"]
+    # (the hand that hid the pink card and left nothing new: "a second pink card?" — a card laid squarely on it looks so)
+    assert reveal.question is not None and "second pink" in reveal.question.text
+    assert reveal.answer(False) == [] and reveal.cards == ["blank", "pink"]
 
 
 def test_a_card_joined_by_an_arms_shade_on_the_box_bottom_is_read_without_it():
