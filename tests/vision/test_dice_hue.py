@@ -1,6 +1,5 @@
 """A frog colour whose pixels do not have that colour's hue is flagged, never read as that colour in silence."""
 
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -9,10 +8,7 @@ from rig.vision import dice
 from rig.vision.dice import read_dice
 from rig.vision.dice_hue import off_hue, veiled
 from rig.vision.pixel_classes import BODY, COLOUR_CLASSES
-from rig.vision.profile import Profile
-from tests.vision.dice_twin import frame_and_profile
-
-DATA = Path(__file__).parent / "dice_twin"
+from tests.vision.dice_twin import frame_and_profile, profile_of
 
 
 def _ritual_pink():
@@ -39,7 +35,7 @@ def test_without_the_hue_check_the_same_die_reads_yellow_pink_in_silence(monkeyp
 
 
 def test_a_frog_is_judged_by_its_own_pixels_hue():
-    profile = Profile.load(DATA / "t2003.toml")
+    profile = profile_of("t2003")
     labels = np.zeros((10, 10), np.uint8)
     labels[2:6, 2:6] = COLOUR_CLASSES["yellow"]
     inner = np.ones((10, 10), bool)
@@ -75,7 +71,7 @@ def test_without_the_veil_check_the_pink_die_reads_blank_in_silence(monkeypatch)
 
 
 def test_a_body_paler_and_greyer_than_its_model_is_veiled():
-    profile = Profile.load(DATA / "t8002.toml")
+    profile = profile_of("t8002")
     labels = np.full((10, 10), BODY, np.uint8)
     inner = np.ones((10, 10), bool)
     body = np.asarray(profile.body.mean, np.float64)

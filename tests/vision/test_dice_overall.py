@@ -1,6 +1,5 @@
 """A die top the floor's light correction misreads is read again in the frame's overall light."""
 
-from pathlib import Path
 
 import numpy as np
 
@@ -9,8 +8,6 @@ from rig.vision.dice import read_dice
 from rig.vision.dice_frames import Work
 from rig.vision.dice_overall import overall_counts
 from tests.vision.dice_twin import frame_and_profile
-
-DATA = Path(__file__).parent / "dice_twin"
 
 
 def _ritual_blue():

@@ -1,6 +1,5 @@
 """The lamp's reflections on the floor change colour with the lamp: the glare taken off follows the light."""
 
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -8,8 +7,6 @@ import numpy as np
 from rig.vision.dice import read_dice
 from rig.vision.dice_frames import prepare
 from tests.vision.dice_twin import frame_and_profile
-
-DATA = Path(__file__).parent / "dice_twin"
 
 
 def _warm_turn():

@@ -12,7 +12,6 @@ from rig.vision import dice
 from rig.vision.dice import read_dice
 from tests.vision.dice_twin import frame_and_profile
 
-DATA = Path(__file__).parent / "dice_twin"
 ROOT = Path(__file__).resolve().parents[2]
 
 

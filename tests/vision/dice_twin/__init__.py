@@ -9,6 +9,11 @@ from rig.vision.profile import Profile
 HERE = Path(__file__).parent
 
 
+def profile_of(table: str) -> Profile:
+    """The profile ``table``.toml the table's frames here are read with."""
+    return Profile.load(HERE / f"{table}.toml")
+
+
 def frame_and_profile(frame: str, table: str):
     """``frame`` (a file here) as BGR and the profile ``table``.toml it is read with."""
-    return cv2.imread(str(HERE / frame)), Profile.load(HERE / f"{table}.toml")
+    return cv2.imread(str(HERE / frame)), profile_of(table)
