@@ -414,9 +414,10 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
     aspect = min(rw, rh) / max(rw, rh, 1e-6)
     where = _where(cx, cy, work)
+    top_bgr = work.small[y0 : y0 + lab.shape[0], x0 : x0 + lab.shape[1]]  # the corrected colours the labels were read from
     reasons = []
     if counts[AMBIG] and counts[BODY] >= 0.1 * n_in:
-        seen = _pink_in_glare(lab, inner, work.small[y0 : y0 + lab.shape[0], x0 : x0 + lab.shape[1]], t)
+        seen = _pink_in_glare(lab, inner, top_bgr, t)
         if seen:
             if counts[PINK] / n_in < t.colour_present <= (counts[PINK] + seen) / n_in:
                 reasons.append(f"pink read through glare on die at {where}")  # it decides the face
@@ -457,7 +458,7 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
         if odd_size:
             reasons.append(f"{'/'.join(odd_size)} frog of unusual size (glare?) on die at {where}")
             margin *= 0.5
-    if odd_hue := off_hue(work.small[y0 : y0 + lab.shape[0], x0 : x0 + lab.shape[1]], lab, inner, present, work.profile):
+    if odd_hue := off_hue(top_bgr, lab, inner, present, work.profile):
         reasons.append(f"{'/'.join(odd_hue)} frog of unusual colour on die at {where}")
         margin = 0.0
     if odd > t.unknown_max:
@@ -475,7 +476,7 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
         reasons.append(f"cocked die at {where}")
         cocked = True
     confidence = margin * (1.0 - min(1.0, odd / max(t.unknown_max, 1e-6)) * 0.5)
-    if confidence < VEIL_SURE and veiled(work.small[y0 : y0 + lab.shape[0], x0 : x0 + lab.shape[1]], lab, inner, work.profile):
+    if confidence < VEIL_SURE and veiled(top_bgr, lab, inner, work.profile):
         reasons.append(f"lamp's reflection on die top at {where}")
     if cocked:
         confidence *= 0.5
