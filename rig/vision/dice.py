@@ -27,7 +27,7 @@ from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light
 from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
 from rig.vision.dice_hue import VEIL_SURE, off_hue, veiled
-from rig.vision.dice_overall import overall_counts, under_glare
+from rig.vision.dice_overall import BARE_SURE, overall_counts, under_glare
 from rig.vision.dice_cocked import _flank, _leaning, _radial, leans  # noqa: F401 - _flank, _leaning: their old import path
 from rig.vision.pixel_classes import (  # noqa: F401 - moved (issue 29); the old import path works
     BG, BODY, EDGE, BLUE, PINK, YELLOW, UNKNOWN, CLIPPED, BLOWN, AMBIG, CLASS_NAMES, COLOUR_CLASSES, IS_TOP, _IS_ODD, _K3, _DISC3, _IS_DARK, _IS_EDGE, _COMBOS,
@@ -425,6 +425,7 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
             counts[AMBIG] -= seen
 
     fr, present, unclear, odd = _shares(counts, n_in, t, full[2:] if full else (lab, inner))
+    bare = False
     doubtful = odd > t.unknown_max or bool(unclear)
     if work.gain is not None and (doubtful or under_glare(cx, cy, work)):
         overall = overall_counts(shrunk, x0, y0, (cx, cy), work, t, _full_counts)
@@ -438,6 +439,8 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
                 reasons.append(f"die top read in the frame's overall light at {where}")
             elif not doubtful and clear and set(present) != set(shares[1]):
                 reasons.append(f"die under the floor's glare reads another face without it at {where}")
+            elif not doubtful and not clear and under_glare(cx, cy, work):
+                bare = True  # without the glare taken off its top reads no clear face: asked below if unsure
     mid = (t.colour_present + t.colour_absent) / 2
     margin = min(min(1.0, abs(fr[c] - mid) / mid) for c in COLOURS)
     # the best guess (flagged below): a frog partly unreadable under glare shows less of its colour
@@ -476,6 +479,8 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
         reasons.append(f"cocked die at {where}")
         cocked = True
     confidence = margin * (1.0 - min(1.0, odd / max(t.unknown_max, 1e-6)) * 0.5)
+    if bare and confidence < BARE_SURE:
+        reasons.append(f"die under the floor's glare reads unclear without it at {where}")
     if confidence < VEIL_SURE and veiled(top_bgr, lab, inner, work.profile):
         reasons.append(f"lamp's reflection on die top at {where}")
     if cocked:

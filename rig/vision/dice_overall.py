@@ -19,6 +19,9 @@ import numpy as np
 #: the place's correction must differ from the overall one by this factor (or lie under the floor's
 #: glare) before a die top is read again: elsewhere the two readings are the same
 DIFFERENT = 1.15
+#: a die under the floor's glare whose top reads no clear face without the glare taken off (a lamp's veil
+#: on its own top, not the floor's) is flagged when its first reading is less sure than this
+BARE_SURE = float(__import__("os").environ.get("RIG_BARE_SURE", "0.5"))
 
 
 def overall_counts(poly: np.ndarray, x0: int, y0: int, centre, work, t, full_counts) -> tuple | None:
