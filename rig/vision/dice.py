@@ -89,6 +89,8 @@ class DiceReading:
 #: a die whose top lies this much where a wall's deep shade was lifted is flagged: that part is read from lifted noise
 #: (it was a half: fresh twin 8403 turn 1, a yellow+pink die 40-50 % in it, read "blank" in silence)
 DEEP_SHARE = 0.25
+#: a die whose top (inside its rim) is more than this share the floor's colour is flagged (twin 8002, turn 2)
+FLOOR_ON_TOP = 0.4
 
 
 # --------------------------------------------------------------------------- reading
@@ -464,6 +466,8 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     if odd_hue := off_hue(top_bgr, lab, inner, present, work.profile):
         reasons.append(f"{'/'.join(odd_hue)} frog of unusual colour on die at {where}")
         margin = 0.0
+    if counts[BG] > FLOOR_ON_TOP * n_in:  # the floor's colour inside a die's rim: a veiled top the floor's glare matches
+        reasons.append(f"die top much like the floor (glare?) at {where}")
     if odd > t.unknown_max:
         reasons.append(f"unknown colour or glare on die at {where}")
     if full is not None and present and len(present) <= 2 and not _one_frog(full[2], full[3], present):
