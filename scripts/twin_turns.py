@@ -93,6 +93,7 @@ def read_table(seed: int, turns: int, spp: int, propped: bool = False) -> list[d
                 aspect = not small and obs.aspect + walls[3] * _radius(cx, cy, work) < t.cocked_aspect
                 lean = not small and _leaning(obs, work, t, walls, reading.dice)
                 seen.append({"face": obs.face, "x": obs.x, "y": obs.y, "cocked": obs.cocked, "area": obs.area,
+                         "confidence": obs.confidence,
                              "aspect": obs.aspect, "small": bool(small), "aspect_test": bool(aspect), "lean": bool(lean),
                              "deep": bool(work.deep is not None and work.deep[gy, gx]),
                              "glare": bool(under_glare(cx, cy, work))})

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -25,7 +25,8 @@ from rig.vision.dice import check_frame, read_dice, shrink
 from rig.vision.errors import CalibrationError
 from rig.vision.light import COLS, LIGHT_BASIS, ROWS, FloorModel, cells, correct, floor_grid
 from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
-from rig.vision.calibrate_top import frog_pixels, hue_blobs, top_side, within_cov
+from rig.vision.calibrate_find import _Frame, _find_dice, _left_in_empty, ritual_dice  # noqa: F401 - moved
+from rig.vision.calibrate_top import frog_pixels, top_side, within_cov
 from rig.vision.calibrate_shade import fit_shade, fit_spots
 from rig.vision.calibrate_background import fit_background, in_box
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
@@ -80,14 +81,6 @@ class CalibrationReport:
         return out
 
 
-@dataclass
-class _Frame:
-    name: str
-    small: np.ndarray
-    masks: list = field(default_factory=list)  # one bool mask per die (small scale)
-    centres: list = field(default_factory=list)
-
-
 def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None = None, n_dice: int = 6,
                 name: str = "", exposure_us: int | None = None, analogue_gain: float | None = None,
                 colour_gains: tuple[float, float] | None = None, thresholds: Thresholds | None = None) -> CalibrationReport:
@@ -129,15 +122,13 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
 
     found = {}
     fr: dict[str, _Frame] = {}
+    warnings = []
     for k in RITUAL:
-        try:
-            fr[k] = _find_dice(k, raw[k], empty_raw, n_dice, f0)
-        except CalibrationError as exc:  # dice merged through their shadows? the shadows keep the floor's hue
-            try:
-                fr[k] = _find_dice(k, raw[k], empty_raw, n_dice, f0, hue_shadows=True)
-            except CalibrationError:
-                raise exc from None
+        fr[k] = ritual_dice(k, raw[k], empty_raw, n_dice, f0)
         found[k] = len(fr[k].masks)
+        if found[k] < n_dice:
+            warnings.append(said(f"{k} frame: found {found[k]} of the {n_dice} dice; is one on a part of the box bottom "
+                                 "as violet as the dice? the reader cannot see dice there"))
 
     # the box floor: its cells' colours and where it is, from the empty box (the light reference);
     # the lamp's gradient from the violet die bodies (a floor's own print would pass for light)
@@ -163,6 +154,11 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     blank_tops = [_top_pixels(fr["blank"].small, m, side_small) for m in fr["blank"].masks]
     within = within_cov([_lab(p).astype(np.float64) for p in blank_tops])
     body_px = np.concatenate(blank_tops)
+    blown = [float((p.min(axis=1) >= t.clip_level).mean()) for p in blank_tops]
+    if float((body_px.min(axis=1) >= t.clip_level).mean()) > 0.08 and max(blown) > 0.3 >= 3 * sorted(blown)[-2]:
+        cx, cy = fr["blank"].centres[int(np.argmax(blown))]  # one die in the lamp's mirror image: no exposure helps it
+        raise CalibrationError(f"blank frame: the lamp's reflection blows out the die at ({cx * f0:.0f}, {cy * f0:.0f}); "
+                               "move the lamp farther to the side or diffuse it, or move that die")
     _check_clipped("blank", body_px, t)
     body = ColourModel.fit(_lab(body_px), trim=0.05)
 
@@ -171,18 +167,18 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     body_more = [body_px]
     lows = [np.percentile(body_px.min(axis=1), 99)]
     for c in COLOURS:
-        frog_px, shares = [], []
+        frog_px = []
         for m, (cx, cy) in zip(fr[c].masks, fr[c].centres):
             top = _top_pixels(fr[c].small, m, side_small)
             lab = _lab(top)
             frog = frog_pixels(lab.astype(np.float64), body.mean, body.cov, within)
             d = lab - np.array(body.mean)
             d2 = np.einsum("ij,jk,ik->i", d, np.linalg.inv(np.array(body.cov)), d)
-            shares.append(frog.mean())
             if frog.mean() < 0.04:
-                raise CalibrationError(
-                    f"{c} frame: the die at ({cx * f0:.0f}, {cy * f0:.0f}) shows no frog; turn all six dice to {c}"
-                )
+                raise CalibrationError(f"{c} frame: the die at ({cx * f0:.0f}, {cy * f0:.0f}) shows no frog; turn all six "
+                                       f"dice to {c}" + (" — if it is, its light differs from the others' (a second "
+                                                         "lamp of another colour, a wall's shade): light the box evenly, "
+                                                         "with lamps of one colour" if frog_px else ""))
             frog_px.append(top[frog])
             lows.append(np.percentile(top.min(axis=1), 99))
             body_more.append(top[(d2 < 9.0) & ~frog])
@@ -218,7 +214,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
                 f"{a} and {b} overlap (separation {value:.1f} < {MIN_SEPARATION}): check each frame shows the right face, "
                 "and the light (white balance, exposure)"
             )
-    warnings = [said(f"{k} separation only {v:.1f}") for k, v in separation.items() if v < WARN_SEPARATION]
+    warnings += [said(f"{k} separation only {v:.1f}") for k, v in separation.items() if v < WARN_SEPARATION]
 
     if thresholds is None:
         t = dataclasses.replace(t, glare_min=int(min(254, np.max(lows) * 1.3 + 16)))
@@ -257,7 +253,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     for k in RITUAL:
         reading = read_dice(frames[k], profile)
         test[k] = (reading.faces, reading.status)
-        wrong = len([f for f in reading.faces if f != k]) + abs(n_dice - len(reading.dice))
+        wrong = len([f for f in reading.faces if f != k]) + max(found[k] - len(reading.dice), len(reading.dice) - n_dice, 0)
         if wrong > 1 or wrong and reading.status == "ok":
             raise CalibrationError(
                 f"the fitted profile reads the {k} frame back as {reading.faces}; the samples are not usable "
@@ -311,70 +307,6 @@ def _check_clipped(name: str, px: np.ndarray, t: Thresholds, share: float = 0.08
         raise CalibrationError(f"{name} frame is overexposed on the dice ({blown:.0%} of die pixels blown out); lower the exposure")
 
 
-def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale: int = 1,
-               hue_shadows: bool = False) -> _Frame:
-    f = small.astype(np.float32) + 4.0
-    b = bg.astype(np.float32) + 4.0
-    ratio = f / b
-    diff = np.abs(f - b).max(axis=2)
-    spread = ratio.max(axis=2) / ratio.min(axis=2)
-    # a die differs from the box bottom in hue (violet), not only in brightness
-    lab_f = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
-    lab_b = cv2.cvtColor(bg, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
-    hue_off = np.hypot(*np.moveaxis(lab_f - lab_b, -1, 0)) > 12
-    # a shadow darkens the floor alike in every channel, or (``hue_shadows``: two lamps of different
-    # colour) keeps its hue
-    shadow = ((spread < 1.3) | (~hue_off if hue_shadows else False)) & (ratio.mean(axis=2) < 1.0)
-    level = float(np.median(bg.max(axis=2)))
-    fg = ((diff > max(14.0, 0.2 * level)) & ~shadow).astype(np.uint8)
-    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    n, cc, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
-    h, w = fg.shape
-    min_area = 0.0015 * h * w
-    keep = []
-    for i in range(1, n):
-        x, y, bw, bh, area = stats[i]
-        if area < min_area or hue_off[cc == i].mean() < 0.3:
-            continue
-        on_border = x == 0 or y == 0 or x + bw >= w or y + bh >= h
-        if on_border and max(bw, bh) > 4 * min(bw, bh):
-            continue  # a strip along the box wall, not a die
-        keep.append(i)
-    if keep:  # specks (wall edges, print) are far smaller than the dice
-        typical = float(np.median(sorted((stats[i, cv2.CC_STAT_AREA] for i in keep), reverse=True)[:n_dice]))
-        keep = [i for i in keep if stats[i, cv2.CC_STAT_AREA] >= 0.6 * typical]
-        for blob, row in hue_blobs(hue_off, np.isin(cc, keep), typical)[: max(0, n_dice - len(keep))]:
-            cc[blob], stats, cents = len(stats), np.vstack([stats, row]), np.vstack([cents, np.argwhere(blob).mean(0)[::-1]])
-            keep.append(len(stats) - 1)
-    frame = _Frame(name, small)
-    if not keep:
-        raise CalibrationError(f"{name} frame: no dice found (is the box in view and lit?)")
-    left = [i for i in keep if _left_in_empty(small, bg, cc == i)]
-    if left:
-        x, y = cents[left[0]]
-        raise CalibrationError(
-            f"the empty-box frame shows a die (or something) at ({x * scale:.0f}, {y * scale:.0f}) that the {name} "
-            "frame does not: take every die out of the box and capture the empty box again"
-        )
-    if len(keep) != n_dice:
-        hint = "; is a die still in the empty-box frame? capture it again" if len(keep) < n_dice else ""
-        raise CalibrationError(
-            f"{name} frame: found {len(keep)} dice, expected {n_dice}; spread the dice apart so none touch or lean"
-            + hint
-        )
-    areas = np.array([stats[i, cv2.CC_STAT_AREA] for i in keep], float)
-    if areas.max() > 1.9 * np.median(areas) or areas.min() < 0.45 * np.median(areas):
-        raise CalibrationError(
-            f"{name} frame: the dice found differ a lot in size ({int(areas.min())}..{int(areas.max())} px); "
-            "spread the dice apart so none touch or lean, and keep hands out of view"
-        )
-    for i in keep:
-        frame.masks.append(cc == i)
-        frame.centres.append(tuple(cents[i]))
-    return frame
-
-
 def _lamp_from_bodies(fr: dict, raw: dict) -> np.ndarray | None:
     """The lamp's brightness over the 12 x 16 grid (relative, None when too few dice were seen):
     a quadratic surface through the brightness of the die bodies of every ritual frame — the
@@ -406,21 +338,6 @@ def _lamp_from_bodies(fr: dict, raw: dict) -> np.ndarray | None:
     if med <= 0 or surface.min() <= 0.2 * med:
         return None  # an implausible fit: fall back to the floor
     return np.clip(surface / med, 0.3, 3.0)
-
-
-def _left_in_empty(frame: np.ndarray, empty: np.ndarray, blob: np.ndarray) -> bool:
-    """Whether a difference blob is something in the empty-box frame rather than a die in this
-    frame: here it looks like the floor around it, there it does not look like the floor around it
-    there (each frame's own ring: a die's shadow darkens the ring here, not in the empty box)."""
-    ring = cv2.dilate(blob.view(np.uint8), np.ones((9, 9), np.uint8)) > 0
-    ring &= ~cv2.dilate(blob.view(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    if ring.sum() < 8:
-        return False
-    around = np.median(frame[ring].astype(np.float32), axis=0)
-    around_there = np.median(empty[ring].astype(np.float32), axis=0)
-    here = np.median(frame[blob].astype(np.float32), axis=0)
-    there = np.median(empty[blob].astype(np.float32), axis=0)
-    return float(np.abs(here - around).max()) < 0.4 * float(np.abs(there - around_there).max())
 
 
 def _top_pixels(small: np.ndarray, mask: np.ndarray, side: float) -> np.ndarray:

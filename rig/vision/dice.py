@@ -27,7 +27,7 @@ from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light
 from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
 from rig.vision.dice_hue import VEIL_SURE, off_hue, veiled
-from rig.vision.dice_overall import overall_counts, under_glare
+from rig.vision.dice_overall import BARE_SURE, overall_counts, under_glare
 from rig.vision.dice_cocked import _flank, _leaning, _radial, leans  # noqa: F401 - _flank, _leaning: their old import path
 from rig.vision.pixel_classes import (  # noqa: F401 - moved (issue 29); the old import path works
     BG, BODY, EDGE, BLUE, PINK, YELLOW, UNKNOWN, CLIPPED, BLOWN, AMBIG, CLASS_NAMES, COLOUR_CLASSES, IS_TOP, _IS_ODD, _K3, _DISC3, _IS_DARK, _IS_EDGE, _COMBOS,
@@ -89,6 +89,8 @@ class DiceReading:
 #: a die whose top lies this much where a wall's deep shade was lifted is flagged: that part is read from lifted noise
 #: (it was a half: fresh twin 8403 turn 1, a yellow+pink die 40-50 % in it, read "blank" in silence)
 DEEP_SHARE = 0.25
+#: a die whose top (inside its rim) is more than this share the floor's colour is flagged (twin 8002, turn 2)
+FLOOR_ON_TOP = 0.4
 
 
 # --------------------------------------------------------------------------- reading
@@ -425,6 +427,7 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
             counts[AMBIG] -= seen
 
     fr, present, unclear, odd = _shares(counts, n_in, t, full[2:] if full else (lab, inner))
+    bare = False
     doubtful = odd > t.unknown_max or bool(unclear)
     if work.gain is not None and (doubtful or under_glare(cx, cy, work)):
         overall = overall_counts(shrunk, x0, y0, (cx, cy), work, t, _full_counts)
@@ -438,6 +441,8 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
                 reasons.append(f"die top read in the frame's overall light at {where}")
             elif not doubtful and clear and set(present) != set(shares[1]):
                 reasons.append(f"die under the floor's glare reads another face without it at {where}")
+            elif not doubtful and not clear and under_glare(cx, cy, work):
+                bare = True  # without the glare taken off its top reads no clear face: asked below if unsure
     mid = (t.colour_present + t.colour_absent) / 2
     margin = min(min(1.0, abs(fr[c] - mid) / mid) for c in COLOURS)
     # the best guess (flagged below): a frog partly unreadable under glare shows less of its colour
@@ -461,6 +466,8 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     if odd_hue := off_hue(top_bgr, lab, inner, present, work.profile):
         reasons.append(f"{'/'.join(odd_hue)} frog of unusual colour on die at {where}")
         margin = 0.0
+    if counts[BG] > FLOOR_ON_TOP * n_in:  # the floor's colour inside a die's rim: a veiled top the floor's glare matches
+        reasons.append(f"die top much like the floor (glare?) at {where}")
     if odd > t.unknown_max:
         reasons.append(f"unknown colour or glare on die at {where}")
     if full is not None and present and len(present) <= 2 and not _one_frog(full[2], full[3], present):
@@ -476,6 +483,8 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
         reasons.append(f"cocked die at {where}")
         cocked = True
     confidence = margin * (1.0 - min(1.0, odd / max(t.unknown_max, 1e-6)) * 0.5)
+    if bare and confidence < BARE_SURE:
+        reasons.append(f"die under the floor's glare reads unclear without it at {where}")
     if confidence < VEIL_SURE and veiled(top_bgr, lab, inner, work.profile):
         reasons.append(f"lamp's reflection on die top at {where}")
     if cocked:

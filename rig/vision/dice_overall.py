@@ -10,6 +10,11 @@ colours as dice in the open do. The reader takes that second reading only where 
 correction differs from the overall one, the frame's light is within correction, and the second
 reading is clear, with frog areas of their usual size, and keeps every colour the first found (a die in a
 wall's deep shade, lifted, shows its frog; unlifted, it is too dark to show one); and only with a flag.
+
+Under the floor's glare the second reading also guards a first one read clearly enough to pass: a die whose top,
+read without the glare taken off, shows no clear face either (a lamp's veil on its own top, not the floor's) and
+whose first reading is unsure (confidence under :data:`BARE_SURE`) is flagged (twin 8610's yellow ritual die read
+"blank" with confidence 0.35, unflagged).
 """
 
 from __future__ import annotations
@@ -19,6 +24,9 @@ import numpy as np
 #: the place's correction must differ from the overall one by this factor (or lie under the floor's
 #: glare) before a die top is read again: elsewhere the two readings are the same
 DIFFERENT = 1.15
+#: a die under the floor's glare whose top reads no clear face without the glare taken off (a lamp's veil
+#: on its own top, not the floor's) is flagged when its first reading is less sure than this
+BARE_SURE = 0.5
 
 
 def overall_counts(poly: np.ndarray, x0: int, y0: int, centre, work, t, full_counts) -> tuple | None:

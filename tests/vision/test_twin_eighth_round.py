@@ -26,12 +26,14 @@ def test_twin_8403_turn_1_a_die_half_in_the_lifted_shade_is_flagged():
     frame, profile = _turn_8403()
     reading = read_dice(frame, profile, thrown=6)
     assert reading.status == "uncertain"
-    assert [r for r in reading.reasons if "(218, 338)" in r] == ["die in shadow or on edge at (218, 338)"]
+    # (and since the ninth round also "die top much like the floor (glare?)": 0.4 of its top the floor's colour)
+    assert "die in shadow or on edge at (218, 338)" in [r for r in reading.reasons if "(218, 338)" in r]
 
 
 def test_with_half_of_its_top_asked_for_it_reads_blank_and_ok(monkeypatch):
     frame, profile = _turn_8403()
     monkeypatch.setattr(dice, "DEEP_SHARE", 0.5)  # main's rule: over half of the top in the lifted deep shade
+    monkeypatch.setattr(dice, "FLOOR_ON_TOP", 1.0)  # and without the ninth round's floor-coloured top
     reading = read_dice(frame, profile, thrown=6)
     assert reading.faces == ["blank"] * 4 + ["yellow"] * 2  # truly a yellow+pink among them
     assert not [r for r in reading.reasons if "(218, 338)" in r]  # read blank, nothing said of it: wrong in silence

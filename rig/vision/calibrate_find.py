@@ -1,0 +1,124 @@
+"""Finding the dice of a ritual frame at calibration: what differs from the empty box (issue 24).
+
+A die is a blob of the frame that differs from the empty box in brightness and in hue (violet), not a
+shadow (which darkens the floor alike in every channel, or, under two lamps of different colour, keeps
+its hue). A frame short of dice takes die-sized blobs that differ in hue only. One die fewer than were
+laid is taken (:func:`ritual_dice`): a die on a spot of the box bottom as violet as the dice is lost to
+the reader in play too (the count of dice thrown says so), and the colours are fitted on the others.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from rig.vision.calibrate_top import hue_blobs
+from rig.vision.errors import CalibrationError
+
+
+@dataclass
+class _Frame:
+    name: str
+    small: np.ndarray
+    masks: list = field(default_factory=list)  # one bool mask per die (small scale)
+    centres: list = field(default_factory=list)
+
+
+
+def ritual_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale: int = 1) -> _Frame:
+    """The dice of ritual frame ``name``: all ``n_dice``, found apart through grey shadows or (two lamps of
+    different colour make shadows that keep the floor's hue and join dice) through those too; failing that,
+    one die fewer (a die on a spot of the box bottom as violet as the dice: its frog may show, its body does
+    not); else what the first try said is wrong."""
+    try:
+        return _find_dice(name, small, bg, n_dice, scale)
+    except CalibrationError as exc:
+        first = exc
+    for hue_shadows, short in ((True, False), (False, True), (True, True)):
+        try:
+            return _find_dice(name, small, bg, n_dice, scale, hue_shadows=hue_shadows, short=short)
+        except CalibrationError:
+            pass
+    raise first from None
+
+
+def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale: int = 1,
+               hue_shadows: bool = False, short: bool = False) -> _Frame:
+    """``short``: a frame with one die fewer than ``n_dice`` (at least four) is taken too."""
+    f = small.astype(np.float32) + 4.0
+    b = bg.astype(np.float32) + 4.0
+    ratio = f / b
+    diff = np.abs(f - b).max(axis=2)
+    spread = ratio.max(axis=2) / ratio.min(axis=2)
+    # a die differs from the box bottom in hue (violet), not only in brightness
+    lab_f = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
+    lab_b = cv2.cvtColor(bg, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
+    hue_off = np.hypot(*np.moveaxis(lab_f - lab_b, -1, 0)) > 12
+    # a shadow darkens the floor alike in every channel, or (``hue_shadows``: two lamps of different
+    # colour) keeps its hue
+    shadow = ((spread < 1.3) | (~hue_off if hue_shadows else False)) & (ratio.mean(axis=2) < 1.0)
+    level = float(np.median(bg.max(axis=2)))
+    fg = ((diff > max(14.0, 0.2 * level)) & ~shadow).astype(np.uint8)
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    n, cc, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    h, w = fg.shape
+    min_area = 0.0015 * h * w
+    keep = []
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area < min_area or hue_off[cc == i].mean() < 0.3:
+            continue
+        on_border = x == 0 or y == 0 or x + bw >= w or y + bh >= h
+        if on_border and max(bw, bh) > 4 * min(bw, bh):
+            continue  # a strip along the box wall, not a die
+        keep.append(i)
+    if keep:  # specks (wall edges, print) are far smaller than the dice
+        typical = float(np.median(sorted((stats[i, cv2.CC_STAT_AREA] for i in keep), reverse=True)[:n_dice]))
+        keep = [i for i in keep if stats[i, cv2.CC_STAT_AREA] >= 0.6 * typical]
+        for blob, row in hue_blobs(hue_off, np.isin(cc, keep), typical)[: max(0, n_dice - len(keep))]:
+            cc[blob], stats, cents = len(stats), np.vstack([stats, row]), np.vstack([cents, np.argwhere(blob).mean(0)[::-1]])
+            keep.append(len(stats) - 1)
+    frame = _Frame(name, small)
+    if not keep:
+        raise CalibrationError(f"{name} frame: no dice found (is the box in view and lit?)")
+    left = [i for i in keep if _left_in_empty(small, bg, cc == i)]
+    if left:
+        x, y = cents[left[0]]
+        raise CalibrationError(
+            f"the empty-box frame shows a die (or something) at ({x * scale:.0f}, {y * scale:.0f}) that the {name} "
+            "frame does not: take every die out of the box and capture the empty box again"
+        )
+    if len(keep) != n_dice and not (short and len(keep) == n_dice - 1 >= 4):
+        hint = "; is a die still in the empty-box frame? capture it again" if len(keep) < n_dice else ""
+        raise CalibrationError(
+            f"{name} frame: found {len(keep)} dice, expected {n_dice}; spread the dice apart so none touch or lean"
+            + hint
+        )
+    areas = np.array([stats[i, cv2.CC_STAT_AREA] for i in keep], float)
+    if areas.max() > 1.9 * np.median(areas) or areas.min() < 0.45 * np.median(areas):
+        raise CalibrationError(
+            f"{name} frame: the dice found differ a lot in size ({int(areas.min())}..{int(areas.max())} px); "
+            "spread the dice apart so none touch or lean, and keep hands out of view"
+        )
+    for i in keep:
+        frame.masks.append(cc == i)
+        frame.centres.append(tuple(cents[i]))
+    return frame
+
+
+def _left_in_empty(frame: np.ndarray, empty: np.ndarray, blob: np.ndarray) -> bool:
+    """Whether a difference blob is something in the empty-box frame rather than a die in this
+    frame: here it looks like the floor around it, there it does not look like the floor around it
+    there (each frame's own ring: a die's shadow darkens the ring here, not in the empty box)."""
+    ring = cv2.dilate(blob.view(np.uint8), np.ones((9, 9), np.uint8)) > 0
+    ring &= ~cv2.dilate(blob.view(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    if ring.sum() < 8:
+        return False
+    around = np.median(frame[ring].astype(np.float32), axis=0)
+    around_there = np.median(empty[ring].astype(np.float32), axis=0)
+    here = np.median(frame[blob].astype(np.float32), axis=0)
+    there = np.median(empty[blob].astype(np.float32), axis=0)
+    return float(np.abs(here - around).max()) < 0.4 * float(np.abs(there - around_there).max())
