@@ -210,10 +210,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     for pair, value in separation.items():
         if value < MIN_SEPARATION:
             a, b = pair.split("/")
-            raise CalibrationError(
-                f"{a} and {b} overlap (separation {value:.1f} < {MIN_SEPARATION}): check each frame shows the right face, "
-                "and the light (white balance, exposure)"
-            )
+            raise CalibrationError(f"{a} and {b} overlap (separation {value:.1f} < {MIN_SEPARATION}): " + _overlap_advice(a, b))
     warnings += [said(f"{k} separation only {v:.1f}") for k, v in separation.items() if v < WARN_SEPARATION]
 
     if thresholds is None:
@@ -389,3 +386,12 @@ def _measure_top_area(frame: np.ndarray, profile: Profile) -> float:
     if not areas:
         raise CalibrationError("the fitted profile finds no die tops in the blank frame; the samples are not usable")
     return round(float(np.median(areas)) / (work.side**2), 4)
+
+
+def _overlap_advice(a: str, b: str) -> str:
+    """What the player can change when two colour classes overlap: a print the colour of a die, or the light."""
+    if b != "background":
+        return "check each frame shows the right face, and the light (white balance, exposure)"
+    what = "the dice's violet" if a == "body" else f"the {a} frog"
+    return (f"{what} looks like the box bottom or the table around it; give the box a plainer bottom of another "
+            "colour (a mat, a card), or check the light (white balance, exposure)")

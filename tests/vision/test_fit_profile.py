@@ -119,6 +119,23 @@ def test_refuses_overlapping_classes(ritual):
         fit_profile({**frames, "blue": frames["pink"]}, empty=empty)
 
 
+def test_a_box_bottom_printed_in_a_frog_colour_is_named(ritual):
+    """A floor print the colour of the pink frog (every frame, the empty box too): the refusal says the box bottom
+    is the trouble and what to change, not only "check the faces and the light"."""
+    frames, empty = ritual
+
+    def printed(img):
+        img = img.copy()
+        for y in range(60, 440, 16):
+            for x in range(60, 600, 16):
+                img[y:y + 8, x:x + 8] = (109, 74, 239)
+        return img
+
+    with pytest.raises(CalibrationError, match=r"^pink and background overlap .*: the pink frog looks like the box "
+                                               r"bottom .* plainer bottom of another colour"):
+        fit_profile({k: printed(v) for k, v in frames.items()}, empty=printed(empty))
+
+
 def test_refuses_overexposed_frames(ritual):
     frames, empty = ritual
     light = LIGHTINGS["neutral"].replace(brightness=2.6)
