@@ -52,6 +52,10 @@ cores, about 6 % of a core each, two runs side by side):
     OMP_NUM_THREADS=1 nice .venv/bin/python scripts/train_dicenet.py --only finder --start ~/.cache/rig/k25/runC \
         --lr 5e-4 --finder-epochs 5 --threads 1 --twin 9100-9108,9110-9129 --twin-repeat 2 --twin-big 0.25 \
         --drawn 0.14 --drawn-from photos --seed 0 --out OUT    # G: 26 min; 0.28: H, 27 min
+
+Rebuilt on a new machine (docs/games.md, "G rebuilt and refitted on a new machine"): C then G by the lines above
+(``--start calibration`` for C, ``--start`` C's folder for G, OUT ``~/.cache/rig/pips/runC``, ``runG``), the twin
+tables 9100-9129 rendered first by the C run (11 min), C 6 min and G 5 min of training at load average 5-9.
 """
 
 from __future__ import annotations

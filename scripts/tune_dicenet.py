@@ -7,7 +7,8 @@
 
 The last (issue 25, the finder trained with twin frames): the candidates of the tuning photos at four scales 9 min,
 of the twin tables 9130-9139 (20 throws, renders cached at 8 spp) 2 min, one thread under ``nice`` on two shared
-cores (load average 15-25); each grid point then takes a fraction of a second. ``--stop SURE,BAND``, ``--level-floor F``, ``--full``: the pyramid's stop rules (rig.vision.dicenet STOP_SURE,
+cores (load average 15-25); each grid point then takes a fraction of a second. For G (``~/.cache/rig/pips/runG``,
+with ``STOP_BAND`` 1.6 and its own check, ``--vary check_ok=0.3,0.386,0.45``) the candidates took 2 min at load 6-9. ``--stop SURE,BAND``, ``--level-floor F``, ``--full``: the pyramid's stop rules (rig.vision.dicenet STOP_SURE,
 STOP_BAND), its LEVEL_FLOOR, or every level run (the reference) instead of the shipped, candidates cached apart;
 ``--val-only``: only the validation slice read (quicker, to choose those rules). ``--all``: the grid on all tuning
 photos (the figures of ``rig bench vision --game pips --scales --split tuning``), not the validation slice.
