@@ -75,6 +75,7 @@ class CardReveal:
         self._over_empty: list = []  # the boxes of the hands seen over the empty box (no card known or in view)
         self._since_ask: list = []  # the hands seen since it asked about a card it did not see (the next one held?)
         self._blind: list[list] = []  # cards entered by hand, not seen: [where the hands were, the hands since]
+        self._frames_whole = 0  # frames since a part of a card beside an arm stood for the one known to lie there
 
     # -- the stream --------------------------------------------------------------------------
     def feed(self, view: CardView | CardReading) -> list[str]:
@@ -201,6 +202,7 @@ class CardReveal:
         edge cuts its outline differently from frame to frame). A part of a card of none of them is asked about
         once it lies still (:meth:`_part_lies`)."""
         arms = [h for h in view.hands if h is not None and view.at_edge(h)]
+        self._frames_whole += 1
         if not arms:
             self._parts = []
             return view
@@ -210,6 +212,8 @@ class CardReveal:
                       and _within(c.outline(), _card_of(k.outline), self.moved)), None)
             if k is not None:
                 cards.append(k.reading)
+                if edge_shift(k.outline, c.outline()) > self.moved:  # a part standing for it, not the card seen whole
+                    self._frames_whole = 0
             elif c.hidden:  # (a card may lie there: the arm waiting is not over an empty box)
                 prev = next((p for p in self._parts if p[0].card == c.card and _one_place(p[0].outline(), c.outline())), None)
                 parts.append([c, prev[1] + 1 if prev else 1])
@@ -336,6 +340,7 @@ class CardReveal:
         self._arriving = {}
         kept: dict[int, _Lying] = {}  # cards that lie as before, settled now with a hand in view: as seen before it
         again, vanished = [], []  # (of them, hidden since / out of sight a while since the last settle: one laid on?)
+        passed = []  # (of them, a hand was over since the last settle: one laid squarely on, the arm waiting? 2616)
         for card in sorted(cards, key=lambda c: (c.box[1], c.box[0]) if c.box else (0, 0)):
             outline = card.outline()
             same = [(edge_shift(k.outline, outline), k) for k in self._lying if k.reading.card == card.card]
@@ -356,6 +361,7 @@ class CardReveal:
                     kept[id(card)] = match
                     again += [card.card] * (match.touched and match.hidden_since)
                     vanished += [card.card] * (match.touched and match.lost)
+                    passed += [card.card] * match.touched
                 continue  # the same card, where it lay
             if match is not None and d <= self.moved:
                 if match.touched and (card.card in landed or regrown):  # seen coming in, or the pile grew: laid on it
@@ -390,6 +396,11 @@ class CardReveal:
         unseen = unseen or lost or (sorted(set(vanished)) if events and not self._hands else [])
         if again and not events and not unseen and not self._hands:  # (nothing new anywhere: on the last one hidden?)
             card = again[-1]
+            events = [("ask", Question(f"was that a second {card} card?", (card,)))]
+        elif passed and not events and not unseen and self._hands and not self._parts and self._frames_whole >= self.settle:
+            # a hand came over a card, and the pile settles on its old edges, nothing new anywhere and no part of a
+            # card beside the arm waiting at the view's edge: the card it brought lies squarely on it (or under the arm)
+            card = passed[-1]
             events = [("ask", Question(f"was that a second {card} card?", (card,)))]
         if len(events) > 1:  # several new cards at once: their order was not seen
             cards_ = tuple(str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events)
