@@ -37,7 +37,7 @@ def _same_box(a: tuple[int, int, int, int] | None, b: tuple[int, int, int, int] 
 
 
 def _same_pile(a, b) -> bool:
-    """Whether two readings (:class:`rig.vision.card_reveal.CardReading`) are one card (or pile) that has not moved
+    """Whether two readings (:class:`rig.vision.card_view.CardReading`) are one card (or pile) that has not moved
     by what changed from the empty box: the same colour on the same whole blob, every side within 3 % of its long
     side — whatever the field's corners read (a field in a wall's shade frays, its corners a few px apart, or far,
     in every frame)."""
@@ -94,6 +94,6 @@ def _card_of(field: np.ndarray) -> np.ndarray:
 
 
 def _seen(view, outline: np.ndarray) -> bool:
-    """Whether a lying card (its outline) is still read in the view (a :class:`~rig.vision.card_reveal.CardView`), or a
+    """Whether a lying card (its outline) is still read in the view (a :class:`~rig.vision.card_view.CardView`), or a
     card on it."""
     return any(_covers(c.outline(), outline) for c in view.cards if c.status == "ok")

@@ -10,79 +10,7 @@ import numpy as np
 
 from rig.vision.card_places import (_card_of, _covering, _covers, _one_place, _overlap, _same_box, _same_pile, _same_place, _seen,
                                     _within, edge_shift)
-
-
-@dataclass(frozen=True)
-class CardReading:
-    """The card in view (``None``: no card), how sure, and where (x, y, w, h px)."""
-
-    card: str | None
-    confidence: float
-    status: str
-    reasons: tuple[str, ...] = ()
-    box: tuple[int, int, int, int] | None = None
-    #: the card's four corners (full-resolution px): its edges, to tell a card laid on top from the one below
-    corners: tuple[tuple[float, float], ...] | None = None
-    #: the box (x, y, w, h px) of the whole card or pile it was read on, when nothing else (a hand) touched it
-    pile: tuple[int, int, int, int] | None = None
-    #: read beside an arm reaching in (or its shade): part of the card may lie under it, its outline cut short
-    hidden: bool = False
-
-    def to_dict(self) -> dict:
-        return {"card": self.card, "confidence": round(self.confidence, 3), "status": self.status,
-                "reasons": list(self.reasons), "box": list(self.box) if self.box else None}
-
-    def outline(self) -> np.ndarray | None:
-        """The four corners as a 4x2 array (from ``box`` when the corners are not known)."""
-        if self.corners is not None:
-            return np.asarray(self.corners, np.float32)
-        if self.box is None:
-            return None
-        x, y, w, h = self.box
-        return np.array([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], np.float32)
-
-
-@dataclass(frozen=True)
-class CardView:
-    """Everything card-sized in one frame: the cards (each read or "uncertain") and the blobs that are
-    no card (a hand, an arm, an object), by their boxes."""
-
-    cards: tuple[CardReading, ...] = ()
-    hands: tuple[tuple[int, int, int, int], ...] = ()
-    #: the frame's (width, height), when known: what reaches in from its edge is an arm
-    size: tuple[int, int] | None = None
-
-    def at_edge(self, box: tuple[int, int, int, int]) -> bool:
-        """Whether a blob's box reaches the view's edge (left or top only when the frame's size is not known)."""
-        x, y, w, h = box
-        return x <= 0 or y <= 0 or self.size is not None and (x + w >= self.size[0] or y + h >= self.size[1])
-
-    @property
-    def clear(self) -> bool:
-        """No card and nothing else in view: the box bottom alone."""
-        return not self.cards and not self.hands
-
-
-@dataclass(frozen=True)
-class Question:
-    """What the rig asks when it cannot tell whether a card was laid: ``yes``/``no`` are the cards
-    booked for each answer (in order)."""
-
-    text: str
-    yes: tuple[str, ...]
-    no: tuple[str, ...] = ()
-    #: a card lies there that the camera cannot read: the players enter it by hand, then answer
-    unread: bool = False
-    #: a card the camera did not see laid: the boxes of the hands that were over the empty box (where it lies)
-    where: tuple = ()
-
-    def to_dict(self) -> dict:
-        return {"text": self.text, "yes": list(self.yes), "no": list(self.no), "unread": self.unread}
-
-
-#: a card lies there that the camera cannot read (or see: a gray card on a floor of its colour)
-_UNREAD = Question("the camera cannot read the card just laid: enter it by hand, then answer yes "
-                   "(no: no card was laid)", (), (), unread=True)
+from rig.vision.card_view import _UNREAD, CardReading, CardView, Question, _as_view  # noqa: F401  (re-exported)
 
 
 @dataclass
@@ -147,6 +75,7 @@ class CardReveal:
         self._over_empty: list = []  # the boxes of the hands seen over the empty box (no card known or in view)
         self._since_ask: list = []  # the hands seen since it asked about a card it did not see (the next one held?)
         self._blind: list[list] = []  # cards entered by hand, not seen: [where the hands were, the hands since]
+        self._frames_whole = 0  # frames since a part of a card beside an arm stood for the one known to lie there
 
     # -- the stream --------------------------------------------------------------------------
     def feed(self, view: CardView | CardReading) -> list[str]:
@@ -273,6 +202,7 @@ class CardReveal:
         edge cuts its outline differently from frame to frame). A part of a card of none of them is asked about
         once it lies still (:meth:`_part_lies`)."""
         arms = [h for h in view.hands if h is not None and view.at_edge(h)]
+        self._frames_whole += 1
         if not arms:
             self._parts = []
             return view
@@ -282,6 +212,8 @@ class CardReveal:
                       and _within(c.outline(), _card_of(k.outline), self.moved)), None)
             if k is not None:
                 cards.append(k.reading)
+                if edge_shift(k.outline, c.outline()) > self.moved:  # a part standing for it, not the card seen whole
+                    self._frames_whole = 0
             elif c.hidden:  # (a card may lie there: the arm waiting is not over an empty box)
                 prev = next((p for p in self._parts if p[0].card == c.card and _one_place(p[0].outline(), c.outline())), None)
                 parts.append([c, prev[1] + 1 if prev else 1])
@@ -408,6 +340,7 @@ class CardReveal:
         self._arriving = {}
         kept: dict[int, _Lying] = {}  # cards that lie as before, settled now with a hand in view: as seen before it
         again, vanished = [], []  # (of them, hidden since / out of sight a while since the last settle: one laid on?)
+        passed = []  # (of them, a hand was over since the last settle: one laid squarely on, the arm waiting? 2616)
         for card in sorted(cards, key=lambda c: (c.box[1], c.box[0]) if c.box else (0, 0)):
             outline = card.outline()
             same = [(edge_shift(k.outline, outline), k) for k in self._lying if k.reading.card == card.card]
@@ -428,6 +361,7 @@ class CardReveal:
                     kept[id(card)] = match
                     again += [card.card] * (match.touched and match.hidden_since)
                     vanished += [card.card] * (match.touched and match.lost)
+                    passed += [card.card] * match.touched
                 continue  # the same card, where it lay
             if match is not None and d <= self.moved:
                 if match.touched and (card.card in landed or regrown):  # seen coming in, or the pile grew: laid on it
@@ -463,6 +397,11 @@ class CardReveal:
         if again and not events and not unseen and not self._hands:  # (nothing new anywhere: on the last one hidden?)
             card = again[-1]
             events = [("ask", Question(f"was that a second {card} card?", (card,)))]
+        elif passed and not events and not unseen and self._hands and not self._parts and self._frames_whole >= self.settle:
+            # a hand came over a card, and the pile settles on its old edges, nothing new anywhere and no part of a
+            # card beside the arm waiting at the view's edge: the card it brought lies squarely on it (or under the arm)
+            card = passed[-1]
+            events = [("ask", Question(f"was that a second {card} card?", (card,)))]
         if len(events) > 1:  # several new cards at once: their order was not seen
             cards_ = tuple(str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events)
             events = [("ask", Question(f"{len(cards_)} cards laid together: {', '.join(cards_)} in that order? "
@@ -487,14 +426,3 @@ class CardReveal:
                 self.cards.append(what)
                 booked.append(what)
         return booked
-
-
-def _as_view(view: CardView | CardReading) -> CardView:
-    """A single reading as a view: no card, a card, or a hand (an uncertain reading)."""
-    if isinstance(view, CardView):
-        return view
-    if view.status != "ok":
-        if view.corners is not None:  # a card whose colour is unreadable
-            return CardView((view,))
-        return CardView((), (view.box,))
-    return CardView((view,) if view.card else ())

@@ -184,3 +184,23 @@ def test_a_card_out_of_sight_while_another_settled_elsewhere_is_not_asked_about(
     arm = CardView((_card("gray", 330),), ((0, 360, 60, 120),))
     stream = [CardView((_card("gray"),))] * 3 + [arm] * 4 + [CardView((_card("gray"), _card("gray", 346)))] * 3
     assert [c for view in stream for c in reveal.feed(view)] == ["gray", "gray", "gray"] and reveal.question is None
+
+
+def test_a_hand_over_a_card_then_the_arm_waiting_at_the_edge_and_nothing_new_is_asked_about():
+    # twin 2616: the third gray card laid squarely on the second while the arm waited at the view's edge — the
+    # pile settled on its old edges with the arm in view (before: the same card, nothing said)
+    reveal = CardReveal(settle=3)
+    arm = CardView((_card("gray"),), ((0, 400, 90, 80),), (640, 480))  # the arm at the edge, clear of the card
+    stream = [CardView((_card("gray"),))] * 4 + [HAND] * 2 + [arm] * 4
+    assert [c for view in stream for c in reveal.feed(view)] == ["gray"]
+    assert reveal.question is not None and reveal.question.text == "was that a second gray card?"
+    assert reveal.answer(False) == [] and reveal.cards == ["gray"]  # (no: the hand laid nothing)
+    assert [c for view in [arm] * 4 for c in reveal.feed(view)] == [] and reveal.question is None  # asked once
+
+
+def test_the_arm_waiting_at_the_edge_over_nothing_asks_nothing():
+    # the arm comes in at the view's edge beside the card (never over it): nothing was laid on it
+    reveal = CardReveal(settle=3)
+    arm = CardView((_card("gray"),), ((0, 400, 90, 80),), (640, 480))
+    stream = [CardView((_card("gray"),))] * 4 + [arm] * 6 + [CardView((_card("gray"),))] * 4
+    assert [c for view in stream for c in reveal.feed(view)] == ["gray"] and reveal.question is None

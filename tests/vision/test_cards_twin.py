@@ -222,3 +222,15 @@ def test_a_card_that_settled_is_not_settled_again_from_the_frames_before_it():
     # again as the cards in view, and booked the gray card once more
     cards, booked, questions = _replay("t2508-reveal0")
     assert booked == cards
+
+
+def test_a_card_laid_squarely_on_one_while_the_arm_waits_at_the_edge_is_asked_about():
+    # fresh twin 2616 of round 8 (gray, gray, gray, pink, pink, blank booked gray, gray, pink, blank in silence): the
+    # hand brought the third gray card over the pile (the second gray read in part beside it), laid it squarely
+    # on the second (the pile's box the same to the pixel) and waited at the view's left edge; the pile settled on
+    # its old edges with the arm in view, where a card out of sight seen again is not asked about — one gray lost,
+    # then "was a pink card laid before the pink one?", truly no: a pink lost too
+    cards, booked, questions = _replay("t2616-reveal1")
+    assert booked == cards
+    assert "was that a second gray card?" in [q.text for q in questions]
+

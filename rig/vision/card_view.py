@@ -1,0 +1,92 @@
+"""What the reveal (:mod:`rig.vision.card_reveal`) is fed and asks: a card read in one frame
+(:class:`CardReading`), everything card-sized in one frame (:class:`CardView`), and a question to the players."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class CardReading:
+    """The card in view (``None``: no card), how sure, and where (x, y, w, h px)."""
+
+    card: str | None
+    confidence: float
+    status: str
+    reasons: tuple[str, ...] = ()
+    box: tuple[int, int, int, int] | None = None
+    #: the card's four corners (full-resolution px): its edges, to tell a card laid on top from the one below
+    corners: tuple[tuple[float, float], ...] | None = None
+    #: the box (x, y, w, h px) of the whole card or pile it was read on, when nothing else (a hand) touched it
+    pile: tuple[int, int, int, int] | None = None
+    #: read beside an arm reaching in (or its shade): part of the card may lie under it, its outline cut short
+    hidden: bool = False
+
+    def to_dict(self) -> dict:
+        return {"card": self.card, "confidence": round(self.confidence, 3), "status": self.status,
+                "reasons": list(self.reasons), "box": list(self.box) if self.box else None}
+
+    def outline(self) -> np.ndarray | None:
+        """The four corners as a 4x2 array (from ``box`` when the corners are not known)."""
+        if self.corners is not None:
+            return np.asarray(self.corners, np.float32)
+        if self.box is None:
+            return None
+        x, y, w, h = self.box
+        return np.array([(x, y), (x + w, y), (x + w, y + h), (x, y + h)], np.float32)
+
+
+@dataclass(frozen=True)
+class CardView:
+    """Everything card-sized in one frame: the cards (each read or "uncertain") and the blobs that are
+    no card (a hand, an arm, an object), by their boxes."""
+
+    cards: tuple[CardReading, ...] = ()
+    hands: tuple[tuple[int, int, int, int], ...] = ()
+    #: the frame's (width, height), when known: what reaches in from its edge is an arm
+    size: tuple[int, int] | None = None
+
+    def at_edge(self, box: tuple[int, int, int, int]) -> bool:
+        """Whether a blob's box reaches the view's edge (left or top only when the frame's size is not known)."""
+        x, y, w, h = box
+        return x <= 0 or y <= 0 or self.size is not None and (x + w >= self.size[0] or y + h >= self.size[1])
+
+    @property
+    def clear(self) -> bool:
+        """No card and nothing else in view: the box bottom alone."""
+        return not self.cards and not self.hands
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the rig asks when it cannot tell whether a card was laid: ``yes``/``no`` are the cards
+    booked for each answer (in order)."""
+
+    text: str
+    yes: tuple[str, ...]
+    no: tuple[str, ...] = ()
+    #: a card lies there that the camera cannot read: the players enter it by hand, then answer
+    unread: bool = False
+    #: a card the camera did not see laid: the boxes of the hands that were over the empty box (where it lies)
+    where: tuple = ()
+
+    def to_dict(self) -> dict:
+        return {"text": self.text, "yes": list(self.yes), "no": list(self.no), "unread": self.unread}
+
+
+#: a card lies there that the camera cannot read (or see: a gray card on a floor of its colour)
+_UNREAD = Question("the camera cannot read the card just laid: enter it by hand, then answer yes "
+                   "(no: no card was laid)", (), (), unread=True)
+
+
+def _as_view(view: CardView | CardReading) -> CardView:
+    """A single reading as a view: no card, a card, or a hand (an uncertain reading)."""
+    if isinstance(view, CardView):
+        return view
+    if view.status != "ok":
+        if view.corners is not None:  # a card whose colour is unreadable
+            return CardView((view,))
+        return CardView((), (view.box,))
+    return CardView((view,) if view.card else ())
