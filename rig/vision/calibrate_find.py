@@ -26,7 +26,6 @@ class _Frame:
     centres: list = field(default_factory=list)
 
 
-
 def ritual_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale: int = 1) -> _Frame:
     """The dice of ritual frame ``name``: all ``n_dice``, found apart through grey shadows or (two lamps of
     different colour make shadows that keep the floor's hue and join dice) through those too; failing that,

@@ -416,7 +416,8 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
     aspect = min(rw, rh) / max(rw, rh, 1e-6)
     where = _where(cx, cy, work)
-    top_bgr = work.small[y0 : y0 + lab.shape[0], x0 : x0 + lab.shape[1]]  # the corrected colours the labels were read from
+    window = np.s_[y0 : y0 + lab.shape[0], x0 : x0 + lab.shape[1]]  # the die's crop in the working-scale frame
+    top_bgr = work.small[window]  # the corrected colours the labels were read from
     reasons = []
     if counts[AMBIG] and counts[BODY] >= 0.1 * n_in:
         seen = _pink_in_glare(lab, inner, top_bgr, t)
@@ -441,7 +442,7 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
                 reasons.append(f"die top read in the frame's overall light at {where}")
             elif not doubtful and clear and set(present) != set(shares[1]):
                 reasons.append(f"die under the floor's glare reads another face without it at {where}")
-            elif not doubtful and not clear and under_glare(cx, cy, work):
+            elif not doubtful and not clear:  # (not doubtful: it was read again for lying under the glare)
                 bare = True  # without the glare taken off its top reads no clear face: asked below if unsure
     mid = (t.colour_present + t.colour_absent) / 2
     margin = min(min(1.0, abs(fr[c] - mid) / mid) for c in COLOURS)
@@ -473,7 +474,7 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     if full is not None and present and len(present) <= 2 and not _one_frog(full[2], full[3], present):
         reasons.append(f"{'/'.join(present)} not one frog (scattered colour) on die at {where}")
         margin = 0.0
-    if work.deep is not None and np.count_nonzero(work.deep[y0 : y0 + lab.shape[0], x0 : x0 + lab.shape[1]][inner]) > DEEP_SHARE * inner.sum():
+    if work.deep is not None and np.count_nonzero(work.deep[window][inner]) > DEEP_SHARE * inner.sum():
         reasons.append(f"die in shadow or on edge at {where}")  # found in a wall's deep shade, read from lifted noise
     cocked = False
     if n_px < t.die_area_min * a0:
