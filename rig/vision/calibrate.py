@@ -28,6 +28,7 @@ from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
 from rig.vision.calibrate_find import _Frame, _find_dice, _left_in_empty, ritual_dice  # noqa: F401 - moved
 from rig.vision.calibrate_top import frog_pixels, top_side, within_cov
 from rig.vision.calibrate_shade import fit_shade, fit_spots
+from rig.vision.calibrate_readback import readback_advice
 from rig.vision.calibrate_background import fit_background, in_box
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
     _fit_glare, _lower_floor,
@@ -253,8 +254,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
         wrong = len([f for f in reading.faces if f != k]) + max(found[k] - len(reading.dice), len(reading.dice) - n_dice, 0)
         if wrong > 1 or wrong and reading.status == "ok":
             raise CalibrationError(
-                f"the fitted profile reads the {k} frame back as {reading.faces}; the samples are not usable "
-                "(check the light, the faces, that no die touches another)"
+                f"the fitted profile reads the {k} frame back as {reading.faces}; {readback_advice(k, reading)}"
             )
         if wrong:
             warnings.append(said(f"{k} frame reads back as {reading.faces}: {'; '.join(reading.reasons)}"))

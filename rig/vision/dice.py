@@ -27,6 +27,7 @@ from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light
 from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
 from rig.vision.dice_hue import VEIL_SURE, off_hue, veiled
+from rig.vision.dice_missed import dark_dice, print_spot, solid
 from rig.vision.dice_overall import BARE_SURE, overall_counts, under_glare
 from rig.vision.dice_cocked import _flank, _leaning, _radial, leans  # noqa: F401 - _flank, _leaning: their old import path
 from rig.vision.pixel_classes import (  # noqa: F401 - moved (issue 29); the old import path works
@@ -119,7 +120,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
         x, y, w, h, area = (int(v) for v in stats[i])
         if area < t.fragment_area * a0:
             continue
-        if spots is not None and 2 * int(spots[y : y + h, x : x + w][cc[y : y + h, x : x + w] == i].sum()) >= area:
+        if spots is not None and print_spot(spots, cc, i, (x, y, w, h, area), a0, reasons, lambda u, v: _where(u, v, work)):
             continue  # the empty box shows die colour here too: the floor's print, not a die
         if area < 0.25 * a0:
             fragments.append((x + w / 2, y + h / 2))
@@ -144,6 +145,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
             if obs is not None:
                 dice.append(obs)
             reasons.extend(why)
+    dark_dice(work, profile, dice, reasons, _die)  # a whole top the colours call shade (rig.vision.dice_missed)
     # leaning: judged once every die is found (the rims of the dice beside a die are theirs)
     for j, obs in enumerate(dice):
         if not obs.cocked and leans(obs, work, t, profile.walls, dice):
@@ -267,7 +269,7 @@ def _plausible(parts: list[np.ndarray], a0: float) -> bool:
             return False
         pts = cv2.findNonZero(part)
         (_, _), (w, h), _ = cv2.minAreaRect(pts)
-        if min(w, h) / max(w, h, 1e-6) < 0.75 or n < 0.7 * w * h:
+        if min(w, h) / max(w, h, 1e-6) < 0.75 or solid(part) < 0.7 * w * h:  # a frog's unreadable hole counts
             return False
     return True
 

@@ -1,0 +1,37 @@
+"""What a refused read-back of a ritual frame tells the player to change.
+
+Calibration reads each ritual frame back with the profile it fitted; two dice or more read wrong refuse the
+table. When every die read wrong lies in the lamp's reflection — a veil on its own top, or the floor's glare
+under it reading another face without it taken off (twin table 8211, seen: a 3800 K lamp mirrored on a blue
+die's top and on the glossy disc of the print under another; read back "blue+yellow" and "blank") — the
+refusal names the dice and says to move or diffuse the lamp; otherwise it says what it said before.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: reasons that put a die in the lamp's reflection (on its top, or on the floor under it)
+_GLARE = ("lamp's reflection on die top", "die under the floor's glare", "die in a glare spot", "(glare?)")
+_AT = re.compile(r"\((\d+), (\d+)\)$")
+UNUSABLE = "the samples are not usable (check the light, the faces, that no die touches another)"
+
+
+def readback_advice(face: str, reading) -> str:
+    """The refusal's advice for ``reading``, the read-back of the ``face`` ritual frame."""
+    wrong = [d for d in reading.dice if d.face != face]
+    glare = set()
+    for reason in reading.reasons:
+        m = _AT.search(reason)
+        if m and any(g in reason for g in _GLARE):
+            glare.add((int(m.group(1)), int(m.group(2))))
+    places = []
+    for d in wrong:
+        near = [p for p in glare if abs(p[0] - d.x) <= 8 and abs(p[1] - d.y) <= 8]
+        if not near:
+            return UNUSABLE
+        places.append(f"({d.x:.0f}, {d.y:.0f})")
+    if not places:
+        return UNUSABLE
+    return (f"the lamp's reflection lies on the {'die' if len(places) == 1 else 'dice'} at {', '.join(places)} "
+            "(on the top or the floor under it); move the lamp farther to the side or diffuse it, or move those dice")

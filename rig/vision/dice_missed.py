@@ -1,0 +1,157 @@
+"""Dice the colour table's first pass misses: a top it calls shade, a die on a die-coloured spot of the box.
+
+**A die whose whole top the colour table calls die body in shade** (:func:`dark_dice`).
+
+The colour table's ``edge`` class is the die body in shade — rounded edges, a leaning die's side. A flat
+die's top that gets less light than the calibration's dice did (beside a wall that lights the floor by
+bouncing the lamp's light, which the light correction then divides out of the top as well; in a wall's
+half-shade) falls into that class as a whole: no die top, and the reader said only "die in shadow or on
+edge" there and counted the die as missing (twin tables 8603, 8206, 113, 106: the largest group of flat
+dice not seen in the tenth round).
+
+Such a blob is a die's top when it is die-sized and square (as a split part must be), lies clear of every
+die read, and, brightened by one factor for all three channels (the light, not the hue, is changed) to the
+calibrated die body's lightness, reads as die top for the most part. Its pixels are then labelled and
+corrected as read (the frame's own arrays, as the deep shade's lift does), so the die is read, judged
+leaning and its flank measured as any other; it always carries a flag (:data:`REASON`): a cocked die's
+side face can look like that too.
+
+**A die lying on a die-coloured spot the empty box showed** (:func:`print_spot`).
+
+Calibration keeps where the empty box itself shows die colours (``[spots]``: a violet line or square in a
+tray's print, a lilac cloth beyond the box, at the profile's coarse grid); a blob of die-top pixels lying
+mostly there is the print, no die. A die lying across such a line (twin table 8001 turn 3: a blank die on
+a violet stripe of the printed floor, 73 % of its top on the stripe's cells) was lost that way, said only
+by the count of dice thrown. A blob with at least :data:`OFF_SPOTS` of its pixels off the spots that is a
+die's top by shape (a die top's size, square and solid, as a split part must be) is read as a die, flagged
+(:data:`SPOT_REASON`): the print can make a die-shaped patch too.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from rig.vision.dice_frames import label_pixels
+from rig.vision.colour_table import colour_lut
+from rig.vision.pixel_classes import _IS_EDGE, _K3, BG, BLOWN, IS_TOP
+
+_NOT_FLOOR = np.full(256, 255, np.uint8)
+_NOT_FLOOR[[BG, BLOWN]] = 0
+
+#: the least share of a dark blob that must read as die top once brightened
+TOP_SHARE = 0.65
+#: the least share of such a blob the colour table calls die body in shade (the rest: its frog, specks)
+EDGE_SHARE = 0.5
+#: brightened at most this many times (a darker blob is the deep shade's business)
+MOST = 2.5
+REASON = "die top in shade read brightened"
+#: a die-shaped blob with at least this share of its pixels off the spots is read as a die (flagged)
+OFF_SPOTS = 0.15
+SPOT_REASON = "die on a die-coloured spot of the box"
+
+
+def _body_bgr(profile) -> np.ndarray:
+    lab = np.clip(np.round(profile.body.mean), 0, 255).astype(np.uint8).reshape(1, 1, 3)
+    return cv2.cvtColor(lab, cv2.COLOR_Lab2BGR).reshape(3).astype(np.float32)
+
+
+def _square(part: np.ndarray, a0: float, least: float, most: float) -> bool:
+    n = int(np.count_nonzero(part))
+    if not least * a0 <= n <= most * a0:
+        return False
+    (_, _), (w, h), _ = cv2.minAreaRect(cv2.findNonZero(part))
+    return min(w, h) / max(w, h, 1e-6) >= 0.75 and n >= 0.65 * w * h
+
+
+def dark_tops(work, t, dice) -> list[tuple[np.ndarray, int, int]]:
+    """Relabel, in ``work`` (in place), each die-sized square blob of die body in shade that lies clear
+    of the ``dice`` read and reads as a die top once brightened; returns each as (its top's mask, x, y:
+    the mask's place at the working scale) for the reader to read as a die."""
+    labels, a0, f = work.labels, work.top_area, work.factor
+    edge = cv2.LUT(labels, _IS_EDGE)
+    if cv2.countNonZero(edge) < t.die_area_min * a0:
+        return []
+    # the blob: shade body with what else is no floor (its frog, unknown or a die colour, glare specks)
+    blob = cv2.morphologyEx(edge | cv2.LUT(labels, _NOT_FLOOR), cv2.MORPH_OPEN, _K3)
+    H, W = labels.shape
+    clear = np.full((H, W), 255, np.uint8)
+    pad = max(2, int(round(0.15 * work.side)))
+    for d in dice:
+        x, y, w, h = (int(round(v / f)) for v in d.box)
+        clear[max(0, y - pad) : y + h + pad, max(0, x - pad) : x + w + pad] = 0
+    n, cc, stats, _ = cv2.connectedComponentsWithStats(blob, connectivity=8)
+    body, lut, out = None, None, []
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if not t.die_area_min * a0 <= area <= t.die_area_max * a0:
+            continue
+        part = (cc[y : y + h, x : x + w] == i).view(np.uint8)
+        if np.count_nonzero(edge[y : y + h, x : x + w][part > 0]) < EDGE_SHARE * area:
+            continue
+        if np.count_nonzero(clear[y : y + h, x : x + w][part > 0] == 0) or not _square(part, a0, t.die_area_min, t.die_area_max):
+            continue
+        if body is None:
+            body, lut = _body_bgr(work.profile), colour_lut(work.profile)
+        window = np.s_[y : y + h, x : x + w]
+        seen = work.small[window][part > 0].astype(np.float32)
+        gain = float(body.sum() / max(1.0, float(np.median(seen.sum(axis=1)))))
+        if not 1.0 < gain <= MOST:
+            continue
+        bright = cv2.multiply(work.small[window], (gain,) * 3 + (0.0,), dtype=cv2.CV_8U)
+        relabelled = label_pixels(bright, lut)
+        take = (part > 0) & (cv2.LUT(relabelled, IS_TOP) > 0)
+        if np.count_nonzero(take | (cv2.LUT(labels[window], IS_TOP) > 0) & (part > 0)) < TOP_SHARE * area:
+            continue
+        np.copyto(labels[window], relabelled, where=take)
+        np.copyto(work.small[window], bright, where=take[..., None])
+        if work.gain is not None:
+            g = work.gain[window]
+            np.copyto(g, g * gain, where=take[..., None])
+        out.append((take.view(np.uint8), x, y))
+    return out
+
+
+def dark_dice(work, profile, dice: list, reasons: list, read) -> None:
+    """Read each of :func:`dark_tops`' blobs with ``read`` (the reader's ``_die``) and add the dice and their
+    reasons, with :data:`REASON`, to ``dice`` and ``reasons``."""
+    for part, x, y in dark_tops(work, profile.thresholds, dice):
+        lab = work.labels[y : y + part.shape[0], x : x + part.shape[1]]
+        obs, why = read(part, lab, x, y, work, profile.thresholds, profile.frog_fraction, profile.walls)
+        if obs is not None:
+            dice.append(obs)
+            reasons.extend([*why, f"{REASON} at ({obs.x + 0.5:.0f}, {obs.y + 0.5:.0f})"])
+
+
+
+def _die_shaped(part: np.ndarray, a0: float) -> bool:
+    n = int(np.count_nonzero(part))
+    if not 0.7 * a0 <= n <= 1.3 * a0:
+        return False
+    (_, _), (w, h), _ = cv2.minAreaRect(cv2.findNonZero(part))
+    return min(w, h) / max(w, h, 1e-6) >= 0.75 and n >= 0.7 * w * h
+
+
+def print_spot(spots: np.ndarray, cc: np.ndarray, i: int, box, a0: float, reasons: list, where) -> bool:
+    """Whether blob ``i`` of ``cc`` (its ``box``: x, y, w, h, area) is the box's print: mostly on the spots
+    and not a die's top there; a die-shaped blob partly off them is kept, with :data:`SPOT_REASON` at
+    ``where(cx, cy)`` added to ``reasons``."""
+    x, y, w, h, area = box
+    part = cc[y : y + h, x : x + w] == i
+    on = int(spots[y : y + h, x : x + w][part].sum())
+    if 2 * on < area:
+        return False
+    if on > (1.0 - OFF_SPOTS) * area or not _die_shaped(part.view(np.uint8), a0):
+        return True
+    reasons.append(f"{SPOT_REASON} at {where(x + w / 2, y + h / 2)}")
+    return False
+
+
+def solid(part: np.ndarray) -> int:
+    """A split part's area with its holes filled: a frog's unreadable pixels (clipped, unknown) inside a die's
+    top leave a hole, not a dent (twin 8707 turn 1: two touching dice not split for a pink frog's white pixels,
+    the part 0.59 of its rectangle)."""
+    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    filled = np.zeros_like(part)
+    cv2.drawContours(filled, contours, -1, 1, cv2.FILLED)
+    return int(np.count_nonzero(filled))
