@@ -37,6 +37,20 @@ def test_a_die_on_a_die_coloured_line_of_the_print_is_read(monkeypatch):
     assert before.reasons == ("5 of the 6 dice thrown seen (one hidden in shade?)",)
 
 
+def test_two_touching_dice_with_a_frogs_unreadable_hole_are_split(monkeypatch):
+    # twin table 8707 (seen), turn 1: a pink and a yellow die touch at a corner. The split's parts were judged by
+    # their pixels against their rectangle; the pink frog's unreadable (white) pixels left the pink part 0.59 of
+    # it, under 0.7, and the two stayed "touching dice that cannot be split". Holes filled, they are split and
+    # read right (flagged for the pink die read in the frame's overall light).
+    frame, profile = frame_and_profile("t8707-turn1.jpg", "t8707")
+    reading = read_dice(frame, profile, thrown=6)
+    assert reading.faces == ["blank"] * 3 + ["blue", "pink", "yellow"]
+    assert reading.reasons == ("die top read in the frame's overall light at (263, 67)",)
+    monkeypatch.setattr(dice, "solid", lambda part: int(part.sum()))  # main's measure: the part's own pixels
+    before = read_dice(frame, profile, thrown=6)
+    assert before.faces == ["blank"] * 3 + ["blue"]
+    assert "touching dice that cannot be split at (255, 89)" in before.reasons
+
 def test_a_read_back_wrong_under_the_lamps_reflection_says_to_move_the_lamp():
     # twin table 8211 (seen), the blue ritual frame read back with the fitted profile: a 3800 K lamp mirrored on
     # the top of the die at (493, 333) and on the glossy disc of the print under the die at (334, 344). The
