@@ -80,7 +80,7 @@ def dark_tops(work, t, dice) -> list[tuple[np.ndarray, int, int]]:
     for d in dice:
         x, y, w, h = (int(round(v / f)) for v in d.box)
         clear[max(0, y - pad) : y + h + pad, max(0, x - pad) : x + w + pad] = 0
-    n, cc, stats, _ = cv2.connectedComponentsWithStats(blob, connectivity=8)
+    n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(blob, 8, cv2.CV_32S, cv2.CCL_GRANA)
     body, lut, out = None, None, []
     for i in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[i])
