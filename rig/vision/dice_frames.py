@@ -23,7 +23,7 @@ def label_pixels(image_bgr: np.ndarray, lut: np.ndarray, censored: np.ndarray | 
     if censored is not None:
         builder = _BY_TABLE.get(id(lut))
         if builder is not None and builder.table is lut:
-            builder.ensure(np.flatnonzero(np.bincount(censored.ravel(), minlength=8)))
+            builder.ensure(_met(censored, builder.built))
     q = image_bgr >> 2
     idx = q[..., 0].astype(np.int32) << 12
     idx |= q[..., 1].astype(np.int32) << 6
@@ -31,6 +31,16 @@ def label_pixels(image_bgr: np.ndarray, lut: np.ndarray, censored: np.ndarray | 
     if censored is not None:
         idx |= censored.astype(np.int32) << 18
     return np.take(lut, idx)  # a quarter faster than lut[idx]
+
+
+def _met(censored: np.ndarray, built: list[bool]) -> list[int]:
+    """The censoring patterns a frame meets whose colour-table block is not built yet: each looked for
+    only while it is missing (a count of all eight took a fifth of a ms a frame, every frame)."""
+    todo = [p for p, done in enumerate(built) if not done]
+    flat = censored.reshape(censored.shape[0], -1) if censored.size else None  # 2-D for OpenCV (a 1-D pick too)
+    if not todo or flat is None or not cv2.countNonZero(flat):
+        return []
+    return [p for p in todo if cv2.countNonZero(cv2.compare(flat, p, cv2.CMP_EQ))]
 
 
 def check_frame(frame: object) -> np.ndarray:
