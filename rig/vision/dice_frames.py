@@ -12,7 +12,7 @@ import numpy as np
 
 from rig.vision.colour_table import _BY_TABLE, colour_lut
 from rig.vision.errors import FrameError
-from rig.vision.light import Light, correct, even_light, floor_model, profile_map, shade_gain
+from rig.vision.light import Light, apply_change, even_light, floor_model, measure, profile_map, shade_gain
 from rig.vision.pixel_classes import _K3, BG, BLOWN, BLUE, BODY, IS_TOP, PINK, YELLOW
 from rig.vision.profile import Profile
 
@@ -113,11 +113,13 @@ def prepare(frame: np.ndarray, profile: Profile) -> Work:
     if model is None:
         small, light, gain = even_light(small), None, None
     else:
-        small, light, gain = correct(small, model)
+        light, change = measure(small, model)
         if glare is not None and light.changed:  # the reflections dim, brighten and change colour with the lamp
             scaled = cv2.multiply(glare, light.channels + (0.0,), dtype=cv2.CV_8U)
             censored = _censored(raw, scaled, t.censor_level)
-            small, light, gain = correct(cv2.subtract(raw, scaled), model)
+            small = cv2.subtract(raw, scaled)
+            light, change = measure(small, model)  # (corrected once, in the light measured last)
+        small, gain = apply_change(small, model, change)
     labels = label_pixels(small, colour_lut(profile), censored)
     lift = shade_gain(profile, small.shape[:2]) if gain is not None else None
     deep = None
