@@ -102,12 +102,11 @@ def prepare(frame: np.ndarray, profile: Profile) -> Work:
     f = 1 << max(0, int(round(np.log2(max(1.0, die_px / t.work_die_px)))))  # halving steps only: fast
     small = shrink(frame, f)
     glare = glare_for(profile, small.shape[:2])
-    censored = None
-    raw = small
+    raw = lit = small  # lit: the glare as this frame's light shows it
     if glare is not None:  # lamp reflections the empty box showed: take them off, mark what they clipped
         blown = cv2.inRange(small, (t.clip_level,) * 3, (255, 255, 255))  # white: all three channels clipped
-        blown &= cv2.inRange(glare, (12, 12, 12), (255, 255, 255))
-        censored = _censored(small, glare, t.censor_level)
+        blown &= profile_map("glare12", profile, glare.shape[:2], lambda: cv2.inRange(glare, (12,) * 3, (255,) * 3))
+        lit = glare
         small = cv2.subtract(small, glare)
     model = floor_model(profile)
     if model is None:
@@ -115,11 +114,11 @@ def prepare(frame: np.ndarray, profile: Profile) -> Work:
     else:
         light, change = measure(small, model)
         if glare is not None and light.changed:  # the reflections dim, brighten and change colour with the lamp
-            scaled = cv2.multiply(glare, light.channels + (0.0,), dtype=cv2.CV_8U)
-            censored = _censored(raw, scaled, t.censor_level)
-            small = cv2.subtract(raw, scaled)
+            lit = cv2.multiply(glare, light.channels + (0.0,), dtype=cv2.CV_8U)
+            small = cv2.subtract(raw, lit)
             light, change = measure(small, model)  # (corrected once, in the light measured last)
         small, gain = apply_change(small, model, change)
+    censored = None if glare is None else _censored(raw, lit, t.censor_level)  # once, with the glare taken off
     labels = label_pixels(small, colour_lut(profile), censored)
     lift = shade_gain(profile, small.shape[:2]) if gain is not None else None
     deep = None
