@@ -147,8 +147,9 @@ def _lift_shade(small, labels, gain, lift, lut, censored):
     (y0, y1, x0, x1), up, shaded, deeper = patch
     lifted = cv2.multiply(small[y0:y1, x0:x1], up, dtype=cv2.CV_8U)
     was = labels[y0:y1, x0:x1]
-    seen = was.copy()  # labelled again only where the shade lifts (a band along a wall, its box far wider)
-    seen[shaded] = label_pixels(lifted[shaded], lut, None if censored is None else censored[y0:y1, x0:x1][shaded])
+    seen = was.copy()  # labelled again where the shade lifts (a band along a wall, its box far wider): the whole
+    # box is looked up (its pixels picked out, three channels, took two to five times as long), censored only there
+    np.copyto(seen, label_pixels(lifted, lut, None if censored is None else censored[y0:y1, x0:x1] * shaded), where=shaded)
     # lifted several times over, the camera's noise scatters specks of any colour: a die top is solid
     top, new_top = cv2.LUT(was, IS_TOP) > 0, cv2.morphologyEx(cv2.LUT(seen, IS_TOP), cv2.MORPH_OPEN, _K3) > 0
     frog = ((seen == BLUE) | (seen == PINK) | (seen == YELLOW)) & new_top
