@@ -12,7 +12,7 @@ import numpy as np
 
 from rig.vision.colour_table import _BY_TABLE, colour_lut
 from rig.vision.errors import FrameError
-from rig.vision.light import Light, apply_change, even_light, floor_model, measure, profile_map, shade_gain
+from rig.vision.light import Light, apply_change, even_light, floor_model, measure, profile_map, shade_gain, sum3
 from rig.vision.pixel_classes import _K3, BG, BLOWN, BLUE, BODY, IS_TOP, PINK, YELLOW
 from rig.vision.profile import Profile
 
@@ -245,8 +245,8 @@ def _side_faces(dark: np.ndarray, lab: np.ndarray, small: np.ndarray) -> np.ndar
     top = np.array(cv2.mean(small, body)[:3], np.float32) + 4.0  # mean colours: C speed, six dice a frame
     ground = np.array(cv2.mean(small, floor)[:3], np.float32) + 4.0
     px = small[sel].astype(np.float32) + 4.0
-    hue = px / px.sum(axis=1, keepdims=True)
-    keep = np.abs(hue - top / top.sum()).sum(axis=1) <= SIDE_HUE * np.abs(hue - ground / ground.sum()).sum(axis=1)
+    hue = px / sum3(px)[:, None]
+    keep = sum3(np.abs(hue - top / top.sum())) <= SIDE_HUE * sum3(np.abs(hue - ground / ground.sum()))
     out = np.zeros_like(dark)
     out[sel] = np.where(keep, dark[sel], 0)
     return out

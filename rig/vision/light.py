@@ -162,7 +162,7 @@ def measure(small: np.ndarray, model: FloorModel) -> tuple[Light, np.ndarray]:
     glare is taken off in its own light, need not be corrected twice)."""
     here = cells(small).reshape(-1, 3) + 1.0
     ratio = here / model.floor
-    grey = ratio.mean(axis=1)
+    grey = sum3(ratio) / 3  # ratio.mean(axis=1)
     keep = model.mask.copy()
     # start from the largest group of floor cells that changed alike: cards laid in a row can
     # cover more than half of the floor's cells (and straddle many more), and a plain first fit,
@@ -170,8 +170,8 @@ def measure(small: np.ndarray, model: FloorModel) -> tuple[Light, np.ndarray]:
     log_ratio = np.log(ratio)
     floor_cells = log_ratio[keep]
     centre = (_commonest(np.floor(floor_cells / 0.12).astype(np.int32)) + 0.5) * 0.12  # in all three channels
-    group = floor_cells[np.abs(floor_cells - centre).max(axis=1) <= 0.15]
-    typical = np.abs(log_ratio - _median0(group)).max(axis=1) <= 0.22
+    group = floor_cells[max3(np.abs(floor_cells - centre)) <= 0.15]
+    typical = max3(np.abs(log_ratio - _median0(group))) <= 0.22
     if (keep & typical).sum() >= 12:
         keep &= typical
     start = keep.copy()
@@ -182,7 +182,7 @@ def measure(small: np.ndarray, model: FloorModel) -> tuple[Light, np.ndarray]:
         surface, fitted_on = fit_surface(grey, keep, _PLANE if keep.sum() < 40 else LIGHT_BASIS), keep
         fit = np.maximum(surface, 1e-3)
         shift = _median0(ratio[keep] / fit[keep, None])  # a white-balance change moves all floor cells alike
-        off = np.abs(ratio / (fit[:, None] * shift) - 1).max(axis=1)
+        off = max3(np.abs(ratio / (fit[:, None] * shift) - 1))
         new = model.mask & (off <= 0.08)
         if (new == keep).all():
             break
@@ -206,6 +206,17 @@ def apply_change(small: np.ndarray, model: FloorModel, change: np.ndarray) -> tu
     gain = (model.flat / change).astype(np.float32).reshape(ROWS, COLS, 3)
     gain = cv2.resize(gain, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_LINEAR)
     return cv2.multiply(small, gain, dtype=cv2.CV_8U), gain
+
+
+def sum3(a: np.ndarray) -> np.ndarray:
+    """``a.sum(axis=1)`` of an n x 3 array: the same numbers (added in the same order), a tenth of the time
+    (numpy's reductions over a short last axis are slow)."""
+    return a[:, 0] + a[:, 1] + a[:, 2]
+
+
+def max3(a: np.ndarray) -> np.ndarray:
+    """``a.max(axis=1)`` of an n x 3 array, the same way faster."""
+    return np.maximum(np.maximum(a[:, 0], a[:, 1]), a[:, 2])
 
 
 def _median0(a: np.ndarray) -> np.ndarray:
