@@ -239,6 +239,8 @@ def _commonest(rows: np.ndarray) -> np.ndarray:
     lo = rows.min(axis=0).astype(np.int64)
     span = rows.max(axis=0).astype(np.int64) - lo + 1
     key = ((rows[:, 0] - lo[0]) * span[1] + (rows[:, 1] - lo[1])) * span[2] + (rows[:, 2] - lo[2])
+    if span.prod() <= 1 << 16:  # a count per key (argmax: the first, smallest, of the commonest keys)
+        return rows[int(np.argmax(key == np.argmax(np.bincount(key))))]
     _, first, counts = np.unique(key, return_index=True, return_counts=True)
     return rows[first[int(np.argmax(counts))]]
 
