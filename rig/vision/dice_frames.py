@@ -40,7 +40,7 @@ def _met(censored: np.ndarray, built: list[bool]) -> list[int]:
     flat = censored.reshape(censored.shape[0], -1) if censored.size else None  # 2-D for OpenCV (a 1-D pick too)
     if not todo or flat is None or not cv2.countNonZero(flat):
         return []
-    return [p for p in todo if cv2.countNonZero(cv2.compare(flat, p, cv2.CMP_EQ))]
+    return [p for p in todo if np.any(flat == p)]
 
 
 def check_frame(frame: object) -> np.ndarray:
