@@ -258,7 +258,7 @@ def _full_counts(poly: np.ndarray, x0: int, y0: int, centre, work: Work, t, gain
     gh, gw = work.gain.shape[:2]
     g = work.gain[min(gh - 1, max(0, int(centre[1]))), min(gw - 1, max(0, int(centre[0])))] if gain is None else gain
     crop = cv2.multiply(work.frame[Y0:Y1, X0:X1], tuple(float(v) for v in g) + (0.0,), dtype=cv2.CV_8U)
-    labels = label_pixels(crop, colour_lut(work.profile))
+    labels = label_pixels(crop, work.lut if work.lut is not None else colour_lut(work.profile))
     odd = cv2.LUT(labels, _IS_ODD) & mask
     # the frog's outline and the blends at its edges: thin bands (up to ~1/11 of a die wide) of unknown
     # pixels, sparse in any window that wide; an unreadable patch (glare, a clipped colour) is dense there

@@ -92,6 +92,7 @@ class Work:
     frame: np.ndarray | None = None  # the full-resolution frame: die tops are classified on crops of it
     gain: np.ndarray | None = None  # the light correction per working pixel (B, G, R), or None
     deep: np.ndarray | None = None  # 1 where a wall's deep shade was lifted to be read (its noise with it), or None
+    lut: np.ndarray | None = None  # the profile's colour table (found once a frame, not once a die), or None
 
 
 def prepare(frame: np.ndarray, profile: Profile) -> Work:
@@ -119,15 +120,16 @@ def prepare(frame: np.ndarray, profile: Profile) -> Work:
             light, change = measure(small, model)  # (corrected once, in the light measured last)
         small, gain = apply_change(small, model, change)
     censored = None if glare is None else _censored(raw, lit, t.censor_level)  # once, with the glare taken off
-    labels = label_pixels(small, colour_lut(profile), censored)
+    lut = colour_lut(profile)
+    labels = label_pixels(small, lut, censored)
     lift = shade_gain(profile, small.shape[:2]) if gain is not None else None
     deep = None
     if lift is not None:
-        small, labels, gain, deep = _lift_shade(small, labels, gain, lift, colour_lut(profile), censored)
+        small, labels, gain, deep = _lift_shade(small, labels, gain, lift, lut, censored)
     if glare is not None:
         labels[blown > 0] = BLOWN
     side = die_px / f
-    return Work(labels, small, f, side, profile.top_area * side * side, glare, light, profile, frame, gain, deep)
+    return Work(labels, small, f, side, profile.top_area * side * side, glare, light, profile, frame, gain, deep, lut)
 
 
 #: a die read where the shade was lifted more than this many times is flagged: its colours are the camera's noise
