@@ -25,6 +25,7 @@ round's propped tables no threshold that keeps every truly cocked die flagged fr
 from __future__ import annotations
 
 import functools
+import math
 from pathlib import Path
 
 import cv2
@@ -53,6 +54,12 @@ def _radial(obs, work: Work) -> tuple[float, float]:
     return (obs.x - w / 2) / w, (obs.y - H * work.factor / 2) / w
 
 
+def _steps(start: float, stop: float) -> np.ndarray:
+    """``np.ogrid[start:stop]`` (float64 from ``start`` in steps of 1, as many as ``ceil(stop - start)``), the
+    same numbers without ogrid's generic machinery (a fifth of :func:`_around`'s time)."""
+    return np.arange(math.ceil(stop - start), dtype=np.float64) + start
+
+
 def _around(obs, work: Work, others=()):
     """The window around a die (its box grown by 0.3 die sides, working scale), the die's own dark
     side faces in it (shade nearer another die read is that die's) and the pixel offsets from the
@@ -65,7 +72,8 @@ def _around(obs, work: Work, others=()):
     X0, Y0 = max(0, x - r), max(0, y - r)
     lab = work.labels[Y0 : min(H, y + h + r), X0 : min(W, x + w + r)]
     dark = _side_faces(cv2.LUT(lab, _IS_DARK), lab, work.small[Y0 : Y0 + lab.shape[0], X0 : X0 + lab.shape[1]])
-    yy, xx = np.ogrid[Y0 - obs.y / f : Y0 + lab.shape[0] - obs.y / f, X0 - obs.x / f : X0 + lab.shape[1] - obs.x / f]
+    yy = _steps(Y0 - obs.y / f, Y0 + lab.shape[0] - obs.y / f)[:, None]
+    xx = _steps(X0 - obs.x / f, X0 + lab.shape[1] - obs.x / f)[None, :]
     mine = None  # everywhere, unless another die is near
     for d in (d for d in others if d is not obs and max(abs(d.x - obs.x), abs(d.y - obs.y)) < 2.5 * work.side * f):
         theirs = (xx - (d.x - obs.x) / f) ** 2 + (yy - (d.y - obs.y) / f) ** 2 < xx**2 + yy**2  # nearer that die

@@ -56,12 +56,13 @@ def _body_bgr(profile) -> np.ndarray:
     return cv2.cvtColor(lab, cv2.COLOR_Lab2BGR).reshape(3).astype(np.float32)
 
 
-def _square(part: np.ndarray, a0: float, least: float, most: float) -> bool:
+def _square(part: np.ndarray, a0: float, least: float, most: float, fill: float = 0.65) -> bool:
+    """Whether ``part`` is a die top's size (``least`` to ``most`` die tops), square and solid."""
     n = int(np.count_nonzero(part))
     if not least * a0 <= n <= most * a0:
         return False
     (_, _), (w, h), _ = cv2.minAreaRect(cv2.findNonZero(part))
-    return min(w, h) / max(w, h, 1e-6) >= 0.75 and n >= 0.65 * w * h
+    return min(w, h) / max(w, h, 1e-6) >= 0.75 and n >= fill * w * h
 
 
 def dark_tops(work, t, dice) -> list[tuple[np.ndarray, int, int]]:
@@ -92,7 +93,7 @@ def dark_tops(work, t, dice) -> list[tuple[np.ndarray, int, int]]:
         if np.count_nonzero(clear[y : y + h, x : x + w][part > 0] == 0) or not _square(part, a0, t.die_area_min, t.die_area_max):
             continue
         if body is None:
-            body, lut = _body_bgr(work.profile), colour_lut(work.profile)
+            body, lut = _body_bgr(work.profile), (work.lut if work.lut is not None else colour_lut(work.profile))
         window = np.s_[y : y + h, x : x + w]
         seen = work.small[window][part > 0].astype(np.float32)
         gain = float(body.sum() / max(1.0, float(np.median(seen.sum(axis=1)))))
@@ -123,15 +124,6 @@ def dark_dice(work, profile, dice: list, reasons: list, read) -> None:
             reasons.extend([*why, f"{REASON} at ({obs.x + 0.5:.0f}, {obs.y + 0.5:.0f})"])
 
 
-
-def _die_shaped(part: np.ndarray, a0: float) -> bool:
-    n = int(np.count_nonzero(part))
-    if not 0.7 * a0 <= n <= 1.3 * a0:
-        return False
-    (_, _), (w, h), _ = cv2.minAreaRect(cv2.findNonZero(part))
-    return min(w, h) / max(w, h, 1e-6) >= 0.75 and n >= 0.7 * w * h
-
-
 def print_spot(spots: np.ndarray, cc: np.ndarray, i: int, box, a0: float, reasons: list, where) -> bool:
     """Whether blob ``i`` of ``cc`` (its ``box``: x, y, w, h, area) is the box's print: mostly on the spots
     and not a die's top there; a die-shaped blob partly off them is kept, with :data:`SPOT_REASON` at
@@ -141,7 +133,7 @@ def print_spot(spots: np.ndarray, cc: np.ndarray, i: int, box, a0: float, reason
     on = int(spots[y : y + h, x : x + w][part].sum())
     if 2 * on < area:
         return False
-    if on > (1.0 - OFF_SPOTS) * area or not _die_shaped(part.view(np.uint8), a0):
+    if on > (1.0 - OFF_SPOTS) * area or not _square(part.view(np.uint8), a0, 0.7, 1.3, fill=0.7):
         return True
     reasons.append(f"{SPOT_REASON} at {where(x + w / 2, y + h / 2)}")
     return False

@@ -1,6 +1,7 @@
 """The twin's tenth round (issue 24): flat dice the reader's first pass missed, read (and flagged)."""
 
 import rig.vision.dice as dice
+import rig.vision.dice_blobs as dice_blobs
 from rig.vision.dice import read_dice
 
 from .dice_twin import frame_and_profile
@@ -46,10 +47,11 @@ def test_two_touching_dice_with_a_frogs_unreadable_hole_are_split(monkeypatch):
     reading = read_dice(frame, profile, thrown=6)
     assert reading.faces == ["blank"] * 3 + ["blue", "pink", "yellow"]
     assert reading.reasons == ("die top read in the frame's overall light at (263, 67)",)
-    monkeypatch.setattr(dice, "solid", lambda part: int(part.sum()))  # main's measure: the part's own pixels
+    monkeypatch.setattr(dice_blobs, "solid", lambda part: int(part.sum()))  # main's measure: the part's own pixels
     before = read_dice(frame, profile, thrown=6)
     assert before.faces == ["blank"] * 3 + ["blue"]
     assert "touching dice that cannot be split at (255, 89)" in before.reasons
+
 
 def test_a_read_back_wrong_under_the_lamps_reflection_says_to_move_the_lamp():
     # twin table 8211 (seen), the blue ritual frame read back with the fitted profile: a 3800 K lamp mirrored on
