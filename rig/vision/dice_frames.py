@@ -84,7 +84,10 @@ class Work:
     deep: np.ndarray | None = None  # 1 where a wall's deep shade was lifted to be read (its noise with it), or None
 
 
-def prepare(frame: np.ndarray, profile: Profile) -> Work:
+def prepare(frame: np.ndarray, profile: Profile, covered: np.ndarray | None = None) -> Work:
+    """``frame`` at the reading scale, its light corrected and its pixels labelled; ``covered``: the floor grid's
+    cells known to hold something laid on the floor (:func:`rig.vision.light.covered_cells`), left out of the
+    light's estimate."""
     check_frame(frame)
     h, w = frame.shape[:2]
     t = profile.thresholds
@@ -103,11 +106,11 @@ def prepare(frame: np.ndarray, profile: Profile) -> Work:
     if model is None:
         small, light, gain = even_light(small), None, None
     else:
-        small, light, gain = correct(small, model)
+        small, light, gain = correct(small, model, covered)
         if glare is not None and light.changed:  # the reflections dim, brighten and change colour with the lamp
             scaled = cv2.multiply(glare, light.channels + (0.0,), dtype=cv2.CV_8U)
             censored = _censored(raw, scaled, t.censor_level)
-            small, light, gain = correct(cv2.subtract(raw, scaled), model)
+            small, light, gain = correct(cv2.subtract(raw, scaled), model, covered)
     labels = label_pixels(small, colour_lut(profile), censored)
     lift = shade_gain(profile, small.shape[:2]) if gain is not None else None
     deep = None

@@ -148,13 +148,22 @@ def floor_model(profile) -> FloorModel | None:
     return hit[1]
 
 
-def correct(small: np.ndarray, model: FloorModel) -> tuple[np.ndarray, Light, np.ndarray]:
+def correct(small: np.ndarray, model: FloorModel, covered: np.ndarray | None = None) -> tuple[np.ndarray, Light, np.ndarray]:
     """``small`` brought to the calibrated, evened light, the light change found, and the gain
-    applied per pixel (float32, like ``small``: full-resolution crops are corrected with it)."""
+    applied per pixel (float32, like ``small``: full-resolution crops are corrected with it).
+    ``covered``: cells (ROWS x COLS bool, :func:`covered_cells`) known to hold something laid on the
+    floor, left out of the estimate (with too little floor left, the rest of the view measures it)."""
     here = cells(small).reshape(-1, 3) + 1.0
     ratio = here / model.floor
     grey = ratio.mean(axis=1)
-    keep = model.mask.copy()
+    bare = model.mask
+    if covered is not None:
+        free = ~covered.ravel()
+        if (bare & free).sum() >= 12:
+            bare = bare & free
+        elif free.sum() >= 24:  # the floor mostly under cards: the walls, rim and table beyond see the lamp too
+            bare = free
+    keep = bare.copy()
     # start from the largest group of floor cells that changed alike: cards laid in a row can
     # cover more than half of the floor's cells (and straddle many more), and a plain first fit,
     # or even a median, over them would bend the whole estimate towards the cards' colours
@@ -174,7 +183,7 @@ def correct(small: np.ndarray, model: FloorModel) -> tuple[np.ndarray, Light, np
         fit = np.maximum(fit_surface(grey, keep, _PLANE if keep.sum() < 40 else LIGHT_BASIS), 1e-3)
         shift = np.median(ratio[keep] / fit[keep, None], axis=0)  # a white-balance change moves all floor cells alike
         off = np.abs(ratio / (fit[:, None] * shift) - 1).max(axis=1)
-        new = model.mask & (off <= 0.08)
+        new = bare & (off <= 0.08)
         if (new == keep).all():
             break
         keep = new
@@ -191,6 +200,11 @@ def correct(small: np.ndarray, model: FloorModel) -> tuple[np.ndarray, Light, np
     light = Light(float(np.exp(np.log(np.maximum(med, 1e-3)).mean())), float(med[2] / max(med[0], 1e-3)), seen,
                   tuple(round(float(v), 4) for v in med))
     return cv2.multiply(small, gain, dtype=cv2.CV_8U), light, gain
+
+
+def covered_cells(mask: np.ndarray, share: float = 0.1) -> np.ndarray:
+    """The grid's cells (ROWS x COLS bool) of which more than ``share`` is set in ``mask`` (0/1, any size)."""
+    return cv2.resize(mask.astype(np.float32), (COLS, ROWS), interpolation=cv2.INTER_AREA) > share
 
 
 def even_light(small: np.ndarray) -> np.ndarray:
