@@ -25,6 +25,7 @@ from rig.vision.card_border import MIN_TINT, _border_lab, _grey_against_border, 
 from rig.vision.card_empty import EmptyBox, kept
 from rig.vision.card_places import _overlap
 from rig.vision.card_reveal import CardReading, CardReveal, CardView, Question, edge_shift  # noqa: F401
+from rig.vision.light import covered_cells
 from rig.vision.dice import AMBIG, BG, BLOWN, BLUE, BODY, CLASS_NAMES, CLIPPED, EDGE, PINK, UNKNOWN, YELLOW, prepare
 from rig.vision.profile import Profile
 
@@ -202,6 +203,8 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
     changed = shade = None
     if empty is not None:
         changed, shade = empty.compare(frame_bgr, work.small.shape[1::-1], 3 if work.factor > 1 else 5)
+        if work.light is not None and work.light.changed:  # cards over much of a dark or busy floor change alike
+            work = prepare(frame_bgr, profile, covered_cells(changed))  # (twin 2815: light "x3.16", magenta read gray)
     cards, hands = [], []
     hue, arms, shaded = None, [], []
     for blob in _blobs(work, changed):

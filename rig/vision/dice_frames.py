@@ -95,7 +95,10 @@ class Work:
     lut: np.ndarray | None = None  # the profile's colour table (found once a frame, not once a die), or None
 
 
-def prepare(frame: np.ndarray, profile: Profile) -> Work:
+def prepare(frame: np.ndarray, profile: Profile, covered: np.ndarray | None = None) -> Work:
+    """``frame`` at the reading scale, its light corrected and its pixels labelled; ``covered``: the floor grid's
+    cells known to hold something laid on the floor (:func:`rig.vision.light.covered_cells`), left out of the
+    light's estimate."""
     check_frame(frame)
     h, w = frame.shape[:2]
     t = profile.thresholds
@@ -113,11 +116,11 @@ def prepare(frame: np.ndarray, profile: Profile) -> Work:
     if model is None:
         small, light, gain = even_light(small), None, None
     else:
-        light, change = measure(small, model)
+        light, change = measure(small, model, covered)
         if glare is not None and light.changed:  # the reflections dim, brighten and change colour with the lamp
             lit = cv2.multiply(glare, light.channels + (0.0,), dtype=cv2.CV_8U)
             small = cv2.subtract(raw, lit)
-            light, change = measure(small, model)  # (corrected once, in the light measured last)
+            light, change = measure(small, model, covered)  # (corrected once, in the light measured last)
         small, gain = apply_change(small, model, change)
     censored = None if glare is None else _censored(raw, lit, t.censor_level)  # once, with the glare taken off
     lut = colour_lut(profile)

@@ -148,22 +148,32 @@ def floor_model(profile) -> FloorModel | None:
     return hit[1]
 
 
-def correct(small: np.ndarray, model: FloorModel) -> tuple[np.ndarray, Light, np.ndarray]:
+def correct(small: np.ndarray, model: FloorModel, covered: np.ndarray | None = None) -> tuple[np.ndarray, Light, np.ndarray]:
     """``small`` brought to the calibrated, evened light, the light change found, and the gain
-    applied per pixel (float32, like ``small``: full-resolution crops are corrected with it)."""
-    light, change = measure(small, model)
+    applied per pixel (float32, like ``small``: full-resolution crops are corrected with it).
+    ``covered``: as :func:`measure` takes it."""
+    light, change = measure(small, model, covered)
     out, gain = apply_change(small, model, change)
     return out, light, gain
 
 
-def measure(small: np.ndarray, model: FloorModel) -> tuple[Light, np.ndarray]:
+def measure(small: np.ndarray, model: FloorModel, covered: np.ndarray | None = None) -> tuple[Light, np.ndarray]:
     """The light change :func:`correct` finds in ``small``: the :class:`Light` and the change per grid
     cell (ROWS*COLS x 3) that :func:`apply_change` divides out (a frame measured again, e.g. once the
-    glare is taken off in its own light, need not be corrected twice)."""
+    glare is taken off in its own light, need not be corrected twice). ``covered``: cells (ROWS x COLS
+    bool, :func:`covered_cells`) known to hold something laid on the floor, left out of the estimate
+    (with too little floor left, the rest of the view measures it)."""
     here = cells(small).reshape(-1, 3) + 1.0
     ratio = here / model.floor
     grey = sum3(ratio) / 3  # ratio.mean(axis=1)
-    keep = model.mask.copy()
+    bare = model.mask
+    if covered is not None:
+        free = ~covered.ravel()
+        if (bare & free).sum() >= 12:
+            bare = bare & free
+        elif free.sum() >= 24:  # the floor mostly under cards: the walls, rim and table beyond see the lamp too
+            bare = free
+    keep = bare.copy()
     # start from the largest group of floor cells that changed alike: cards laid in a row can
     # cover more than half of the floor's cells (and straddle many more), and a plain first fit,
     # or even a median, over them would bend the whole estimate towards the cards' colours
@@ -183,7 +193,7 @@ def measure(small: np.ndarray, model: FloorModel) -> tuple[Light, np.ndarray]:
         fit = np.maximum(surface, 1e-3)
         shift = _median0(ratio[keep] / fit[keep, None])  # a white-balance change moves all floor cells alike
         off = max3(np.abs(ratio / (fit[:, None] * shift) - 1))
-        new = model.mask & (off <= 0.08)
+        new = bare & (off <= 0.08)
         if (new == keep).all():
             break
         keep = new
@@ -243,6 +253,11 @@ def _commonest(rows: np.ndarray) -> np.ndarray:
         return rows[int(np.argmax(key == np.argmax(np.bincount(key))))]
     _, first, counts = np.unique(key, return_index=True, return_counts=True)
     return rows[first[int(np.argmax(counts))]]
+
+
+def covered_cells(mask: np.ndarray, share: float = 0.1) -> np.ndarray:
+    """The grid's cells (ROWS x COLS bool) of which more than ``share`` is set in ``mask`` (0/1, any size)."""
+    return cv2.resize(mask.astype(np.float32), (COLS, ROWS), interpolation=cv2.INTER_AREA) > share
 
 
 def even_light(small: np.ndarray) -> np.ndarray:
