@@ -75,6 +75,8 @@ class CardReveal:
         self._over_empty: list = []  # the boxes of the hands seen over the empty box (no card known or in view)
         self._since_ask: list = []  # the hands seen since it asked about a card it did not see (the next one held?)
         self._blind: list[list] = []  # cards entered by hand, not seen: [where the hands were, the hands since]
+        self._under: list[tuple] = []  # booked on a yes while an arm waited: (colour, the arm's boxes) — it may lie there
+        self._hand_boxes: tuple = ()
         self._frames_whole = 0  # frames since a part of a card beside an arm stood for the one known to lie there
 
     # -- the stream --------------------------------------------------------------------------
@@ -89,6 +91,7 @@ class CardReveal:
         if view.clear:  # the box bottom alone: whatever lay there is gone, the next card is new
             # (a card entered by hand that the camera sees only now and then still lies there)
             self._lying = [k for k in self._lying if k.blind]
+            self._under = []
             self._candidate, self._count, self._glimpsed, self._arriving = None, 0, [], {}
             self._before = None
             self._still, self._waiting = None, (None, 0, False)  # a blob seen before and again moved away between
@@ -110,6 +113,7 @@ class CardReveal:
             return self._ask_blind(view.hands)
         self._touch(view)
         self._touch_glimpses(view)
+        self._hand_boxes = tuple(h for h in view.hands if h is not None)
         self._hands = bool(view.hands)  # (a hand in view, or its shade, may join a pile's outline)
         ok = [c for c in view.cards if c.status == "ok"]
         # a card whose edges are none of the lying cards' (beside them, or sliding over them): one coming in
@@ -161,6 +165,8 @@ class CardReveal:
         booked = list(self.question.yes if yes else self.question.no)
         if yes and self.question.where:  # a card the camera did not see, entered by hand: it lies where the hand was
             self._blind.append([self.question.where, self._since_ask])
+        if yes and self.question.under:  # (a card under the arm: when it shows there, it may be this one)
+            self._under.append((self.question.yes[0], self.question.under))
         self.cards += booked
         self.question = None
         held, self._held = self._held, []
@@ -380,6 +386,11 @@ class CardReveal:
             if under and not any(k.touched for k in under):
                 events.append(("ask", Question(f"was a {card.card} card laid just now?", (card.card,))))
                 continue
+            token = next((t for t in self._under if t[0] == card.card and any(_overlap(card.box, b) for b in t[1])), None)
+            if token is not None:  # where the arm waited when a yes booked one of its colour: that card, or one more?
+                self._under.remove(token)
+                events.append(("ask", Question(f"was that {card.card} card one more (no: counted already)?", (card.card,))))
+                continue
             events.append(("book", card.card))
         # a card out of sight now (under a hand that stays in view) still lies there, unless a card settled on it
         hidden = [k for k in self._lying if not any(
@@ -401,7 +412,9 @@ class CardReveal:
             # a hand came over a card, and the pile settles on its old edges, nothing new anywhere and no part of a
             # card beside the arm waiting at the view's edge: the card it brought lies squarely on it (or under the arm)
             card = passed[-1]
-            events = [("ask", Question(f"was that a second {card} card?", (card,)))]
+            events = [("ask", Question(f"was that a second {card} card?", (card,), under=self._hand_boxes))]
+        if not self._hands:  # nothing hides a card now: what lay under the arm shows (or never lay there)
+            self._under = []
         if len(events) > 1:  # several new cards at once: their order was not seen
             cards_ = tuple(str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events)
             events = [("ask", Question(f"{len(cards_)} cards laid together: {', '.join(cards_)} in that order? "
