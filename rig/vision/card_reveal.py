@@ -24,6 +24,7 @@ class _Lying:
     gone: int = 0  # frames in a row not seen; then: out of sight `settle` frames (or under a hand: twin 2607), and
     hidden_since: bool = False
     lost: bool = False  # so with no hand over it (2605)
+    handled: bool = False  # a hand was over it, or it was out of sight (not only its outline read apart)
 
 
 class CardReveal:
@@ -77,6 +78,7 @@ class CardReveal:
         self._blind: list[list] = []  # cards entered by hand, not seen: [where the hands were, the hands since]
         self._under: list[tuple] = []  # booked on a yes while an arm waited: (colour, the arm's boxes) — it may lie there
         self._hand_boxes: tuple = ()
+        self._arms = False  # the hands in view are arms reaching in from the view's edge (none over the box alone)
         self._frames_whole = 0  # frames since a part of a card beside an arm stood for the one known to lie there
 
     # -- the stream --------------------------------------------------------------------------
@@ -114,6 +116,7 @@ class CardReveal:
         self._touch(view)
         self._touch_glimpses(view)
         self._hand_boxes = tuple(h for h in view.hands if h is not None)
+        self._arms = bool(view.hands) and all(view.at_edge(h) for h in view.hands if h is not None)
         self._hands = bool(view.hands)  # (a hand in view, or its shade, may join a pile's outline)
         ok = [c for c in view.cards if c.status == "ok"]
         # a card whose edges are none of the lying cards' (beside them, or sliding over them): one coming in
@@ -239,16 +242,27 @@ class CardReveal:
         for lying in self._lying:
             seen = any(c.card == lying.reading.card and c.outline() is not None
                        and (edge_shift(lying.outline, c.outline()) <= self.moved or _same_pile(lying.reading, c))
-                       for c in view.cards)
+                       for c in view.cards) or any(  # (a card whose colour a frame leaves unread, on its very edges)
+                None in (c.card, lying.reading.card) and c.outline() is not None and c.box is not None
+                and (edge_shift(lying.outline, c.outline()) <= self.same or _same_box(lying.reading.box, c.box))
+                for c in view.cards)
             covered = not seen and any(_covering(lying.reading.box, h) for h in view.hands if h is not None)
             lying.gone = 0 if seen else lying.gone + 1
             lying.lost = lying.lost or lying.gone >= self.settle and not covered
             lying.hidden_since = lying.hidden_since or lying.gone >= self.settle or covered
-            if lying.touched:
-                continue
+            near = seen or any(c.card == lying.reading.card and c.outline() is not None
+                               and self._read_apart(lying.outline, c.outline()) for c in view.cards)
             # (an arm waiting at the view's edge beside a card seen in its place is not over it)
             hand = any(_overlap(lying.reading.box, h) and not (seen and view.at_edge(h)) for h in view.hands)
-            lying.touched = hand or not seen
+            # (nor is one that reaches a sliver of it, the card read a little apart beside it: its shade, 2710)
+            lying.handled = lying.handled or not near or any(_overlap(lying.reading.box, h) and not (
+                near and view.at_edge(h) and not _covering(lying.reading.box, h)) for h in view.hands)
+            lying.touched = lying.touched or hand or not seen
+
+    def _read_apart(self, lying: np.ndarray, now: np.ndarray) -> bool:
+        """Whether an outline is a lying card's read a little apart: its edges within twice ``moved``, or inside it (the
+        field read as an upright box beside an arm's shade: twin 2609)."""
+        return edge_shift(lying, now) <= 2 * self.moved or _one_place(lying, now) and _within(now, _card_of(lying), self.moved)
 
     def _merge(self, before: list[CardReading], now: list[CardReading]) -> list[CardReading] | None:
         """The cards still lying as before (``None``: something moved, came or went), each with its
@@ -357,6 +371,10 @@ class CardReveal:
             # edges may read alike — an icon splitting its field, a card laid squarely)
             regrown = (match is not None and match.touched and not self._hands and None not in (match.reading.pile, card.pile)
                        and not _same_box(match.reading.pile, card.pile))
+            if (match is not None and self._read_apart(match.outline, outline) and match.touched and not match.handled
+                    and self._arms and card.card not in landed):  # an arm waiting at the view's edge, no hand ever
+                kept[id(card)] = match  # over the card nor one of its colour coming in: its outline read with the
+                continue  # arm's shade joining it (twin 2606), not a card laid on it — no hand brought one
             if match is not None and d > self.same and not match.touched and _same_pile(match.reading, card):
                 kept[id(card)] = match
                 continue  # nothing came near it and its blob lies as it did: the same card, its corners read apart
@@ -382,6 +400,11 @@ class CardReveal:
             if part is not None and (match is part or d > self.moved):  # a card seen in part beside an arm, whole now
                 if card.card in landed:  # (and one of its colour seen coming in)
                     events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
+                continue
+            unread = next((k for k in under if k.reading.card is None and not k.touched
+                           and edge_shift(k.outline, outline) <= self.same), None)
+            if unread is not None:  # a card the camera could not read (entered by hand), nothing over it since, read
+                kept[id(card)] = unread  # now on its very edges: that card, its colour read at last (twin 2600)
                 continue
             if under and not any(k.touched for k in under):
                 events.append(("ask", Question(f"was a {card.card} card laid just now?", (card.card,))))
