@@ -234,3 +234,15 @@ def test_a_card_showing_where_the_arm_waited_after_a_yes_can_still_be_one_more()
     assert reveal.answer(True) == ["pink"]
     [reveal.feed(view) for view in [CardView((pile, under), (), (640, 480))] * 4]
     assert reveal.answer(True) == ["pink"] and reveal.cards == ["pink", "pink", "pink"]
+
+
+@pytest.mark.parametrize("over", [True, False])
+def test_a_card_laid_on_one_beside_the_waiting_arm_still_counts(over):
+    # the guard of the rule above (twin 2606): the card's edges moved by 5 % of its long side while an arm waits at
+    # the view's edge — a hand was over it (over) or a card of its colour was seen coming in (not over): one laid on it
+    reveal = CardReveal(settle=3)
+    arm = ((0, 420, 80, 60),)
+    coming = [CardView((_card("gray"), _card("gray", 330, 40)))] if not over else [HAND]
+    stream = [CardView((_card("gray"),))] * 4 + coming * 2 + [CardView((_card("gray", 10, 6),), arm, (640, 480))] * 4
+    booked = [c for view in stream for c in reveal.feed(view)]
+    assert booked == ["gray", "gray"] or reveal.question is not None and reveal.question.yes == ("gray",)
