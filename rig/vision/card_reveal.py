@@ -78,6 +78,7 @@ class CardReveal:
         self._blind: list[list] = []  # cards entered by hand, not seen: [where the hands were, the hands since]
         self._under: list[tuple] = []  # booked on a yes while an arm waited: (colour, the arm's boxes) — it may lie there
         self._hand_boxes: tuple = ()
+        self._doubt: set = set()  # colours read on the very edges of one lying card, nothing over it: confused here
         self._arms = False  # the hands in view are arms reaching in from the view's edge (none over the box alone)
         self._frames_whole = 0  # frames since a part of a card beside an arm stood for the one known to lie there
 
@@ -93,7 +94,7 @@ class CardReveal:
         if view.clear:  # the box bottom alone: whatever lay there is gone, the next card is new
             # (a card entered by hand that the camera sees only now and then still lies there)
             self._lying = [k for k in self._lying if k.blind]
-            self._under = []
+            self._under, self._doubt = [], set()
             self._candidate, self._count, self._glimpsed, self._arriving = None, 0, [], {}
             self._before = None
             self._still, self._waiting = None, (None, 0, False)  # a blob seen before and again moved away between
@@ -246,6 +247,12 @@ class CardReveal:
                 None in (c.card, lying.reading.card) and c.outline() is not None and c.box is not None
                 and (edge_shift(lying.outline, c.outline()) <= self.same or _same_box(lying.reading.box, c.box))
                 for c in view.cards)
+            flip = {c.card for c in view.cards if c.status == "ok" and None not in (c.card, lying.reading.card)
+                    and c.card != lying.reading.card and c.box is not None and (
+                        edge_shift(lying.outline, c.outline()) <= self.same or _same_box(lying.reading.box, c.box))}
+            if flip and not seen and not lying.touched and not any(_overlap(lying.reading.box, h) for h in view.hands):  # its colour read
+                self._doubt |= flip | {lying.reading.card}  # another on its very edges, nothing over it (fresh 2815)
+                seen = True
             covered = not seen and any(_covering(lying.reading.box, h) for h in view.hands if h is not None)
             lying.gone = 0 if seen else lying.gone + 1
             lying.lost = lying.lost or lying.gone >= self.settle and not covered
@@ -401,8 +408,9 @@ class CardReveal:
                 if card.card in landed:  # (and one of its colour seen coming in)
                     events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
                 continue
-            unread = next((k for k in under if k.reading.card is None and not k.touched
-                           and edge_shift(k.outline, outline) <= self.same), None)
+            unread = next((k for k in under if (k.reading.card is None or {k.reading.card, card.card} <= self._doubt)
+                           and not k.touched and (edge_shift(k.outline, outline) <= self.same
+                                                  or card.box is not None and _same_box(k.reading.box, card.box))), None)
             if unread is not None:  # a card the camera could not read (entered by hand), nothing over it since, read
                 kept[id(card)] = unread  # now on its very edges: that card, its colour read at last (twin 2600)
                 continue
@@ -447,6 +455,8 @@ class CardReveal:
             later = [str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events]
             events = [("ask", Question(f"was a {card} card laid before the {later[0]} one?" if later
                                        else f"was a {card} card laid before this?", (card,))) for card in unseen] + events
+        # a card of a colour the camera read another on one lying card (blank and gray on 2815): entered by hand
+        events = [("ask", _UNREAD) if e[0] == "book" and e[1] in self._doubt else e for e in events]
         return self._book(events)
 
     def _book(self, events: list[tuple[str, Question | str]]) -> list[str]:
