@@ -24,6 +24,7 @@ class _Lying:
     gone: int = 0  # frames in a row not seen; then: out of sight `settle` frames (or under a hand: twin 2607), and
     hidden_since: bool = False
     lost: bool = False  # so with no hand over it (2605)
+    handled: bool = False  # a hand was over it, or it was out of sight (not only its outline read apart)
 
 
 class CardReveal:
@@ -75,6 +76,10 @@ class CardReveal:
         self._over_empty: list = []  # the boxes of the hands seen over the empty box (no card known or in view)
         self._since_ask: list = []  # the hands seen since it asked about a card it did not see (the next one held?)
         self._blind: list[list] = []  # cards entered by hand, not seen: [where the hands were, the hands since]
+        self._under: list[tuple] = []  # booked on a yes while an arm waited: (colour, the arm's boxes) — it may lie there
+        self._hand_boxes: tuple = ()
+        self._doubt: set = set()  # colours read on the very edges of one lying card, nothing over it: confused here
+        self._arms = False  # the hands in view are arms reaching in from the view's edge (none over the box alone)
         self._frames_whole = 0  # frames since a part of a card beside an arm stood for the one known to lie there
 
     # -- the stream --------------------------------------------------------------------------
@@ -89,6 +94,7 @@ class CardReveal:
         if view.clear:  # the box bottom alone: whatever lay there is gone, the next card is new
             # (a card entered by hand that the camera sees only now and then still lies there)
             self._lying = [k for k in self._lying if k.blind]
+            self._under, self._doubt = [], set()
             self._candidate, self._count, self._glimpsed, self._arriving = None, 0, [], {}
             self._before = None
             self._still, self._waiting = None, (None, 0, False)  # a blob seen before and again moved away between
@@ -110,6 +116,8 @@ class CardReveal:
             return self._ask_blind(view.hands)
         self._touch(view)
         self._touch_glimpses(view)
+        self._hand_boxes = tuple(h for h in view.hands if h is not None)
+        self._arms = bool(view.hands) and all(view.at_edge(h) for h in view.hands if h is not None)
         self._hands = bool(view.hands)  # (a hand in view, or its shade, may join a pile's outline)
         ok = [c for c in view.cards if c.status == "ok"]
         # a card whose edges are none of the lying cards' (beside them, or sliding over them): one coming in
@@ -161,6 +169,8 @@ class CardReveal:
         booked = list(self.question.yes if yes else self.question.no)
         if yes and self.question.where:  # a card the camera did not see, entered by hand: it lies where the hand was
             self._blind.append([self.question.where, self._since_ask])
+        if yes and self.question.under:  # (a card under the arm: when it shows there, it may be this one)
+            self._under.append((self.question.yes[0], self.question.under))
         self.cards += booked
         self.question = None
         held, self._held = self._held, []
@@ -233,16 +243,33 @@ class CardReveal:
         for lying in self._lying:
             seen = any(c.card == lying.reading.card and c.outline() is not None
                        and (edge_shift(lying.outline, c.outline()) <= self.moved or _same_pile(lying.reading, c))
-                       for c in view.cards)
+                       for c in view.cards) or any(  # (a card whose colour a frame leaves unread, on its very edges)
+                None in (c.card, lying.reading.card) and c.outline() is not None and c.box is not None
+                and (edge_shift(lying.outline, c.outline()) <= self.same or _same_box(lying.reading.box, c.box))
+                for c in view.cards)
+            flip = {c.card for c in view.cards if c.status == "ok" and None not in (c.card, lying.reading.card)
+                    and c.card != lying.reading.card and c.box is not None and (
+                        edge_shift(lying.outline, c.outline()) <= self.same or _same_box(lying.reading.box, c.box))}
+            if flip and not seen and not lying.touched and not any(_overlap(lying.reading.box, h) for h in view.hands):  # its colour read
+                self._doubt |= flip | {lying.reading.card}  # another on its very edges, nothing over it (fresh 2815)
+                seen = True
             covered = not seen and any(_covering(lying.reading.box, h) for h in view.hands if h is not None)
             lying.gone = 0 if seen else lying.gone + 1
             lying.lost = lying.lost or lying.gone >= self.settle and not covered
             lying.hidden_since = lying.hidden_since or lying.gone >= self.settle or covered
-            if lying.touched:
-                continue
+            near = seen or any(c.card == lying.reading.card and c.outline() is not None
+                               and self._read_apart(lying.outline, c.outline()) for c in view.cards)
             # (an arm waiting at the view's edge beside a card seen in its place is not over it)
             hand = any(_overlap(lying.reading.box, h) and not (seen and view.at_edge(h)) for h in view.hands)
-            lying.touched = hand or not seen
+            # (nor is one that reaches a sliver of it, the card read a little apart beside it: its shade, 2710)
+            lying.handled = lying.handled or not near or any(_overlap(lying.reading.box, h) and not (
+                near and view.at_edge(h) and not _covering(lying.reading.box, h)) for h in view.hands)
+            lying.touched = lying.touched or hand or not seen
+
+    def _read_apart(self, lying: np.ndarray, now: np.ndarray) -> bool:
+        """Whether an outline is a lying card's read a little apart: its edges within twice ``moved``, or inside it (the
+        field read as an upright box beside an arm's shade: twin 2609)."""
+        return edge_shift(lying, now) <= 2 * self.moved or _one_place(lying, now) and _within(now, _card_of(lying), self.moved)
 
     def _merge(self, before: list[CardReading], now: list[CardReading]) -> list[CardReading] | None:
         """The cards still lying as before (``None``: something moved, came or went), each with its
@@ -351,6 +378,10 @@ class CardReveal:
             # edges may read alike — an icon splitting its field, a card laid squarely)
             regrown = (match is not None and match.touched and not self._hands and None not in (match.reading.pile, card.pile)
                        and not _same_box(match.reading.pile, card.pile))
+            if (match is not None and self._read_apart(match.outline, outline) and match.touched and not match.handled
+                    and self._arms and card.card not in landed):  # an arm waiting at the view's edge, no hand ever
+                kept[id(card)] = match  # over the card nor one of its colour coming in: its outline read with the
+                continue  # arm's shade joining it (twin 2606), not a card laid on it — no hand brought one
             if match is not None and d > self.same and not match.touched and _same_pile(match.reading, card):
                 kept[id(card)] = match
                 continue  # nothing came near it and its blob lies as it did: the same card, its corners read apart
@@ -377,8 +408,19 @@ class CardReveal:
                 if card.card in landed:  # (and one of its colour seen coming in)
                     events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
                 continue
+            unread = next((k for k in under if (k.reading.card is None or {k.reading.card, card.card} <= self._doubt)
+                           and not k.touched and (edge_shift(k.outline, outline) <= self.same
+                                                  or card.box is not None and _same_box(k.reading.box, card.box))), None)
+            if unread is not None:  # a card the camera could not read (entered by hand), nothing over it since, read
+                kept[id(card)] = unread  # now on its very edges: that card, its colour read at last (twin 2600)
+                continue
             if under and not any(k.touched for k in under):
                 events.append(("ask", Question(f"was a {card.card} card laid just now?", (card.card,))))
+                continue
+            token = next((t for t in self._under if t[0] == card.card and any(_overlap(card.box, b) for b in t[1])), None)
+            if token is not None:  # where the arm waited when a yes booked one of its colour: that card, or one more?
+                self._under.remove(token)
+                events.append(("ask", Question(f"was that {card.card} card one more (no: counted already)?", (card.card,))))
                 continue
             events.append(("book", card.card))
         # a card out of sight now (under a hand that stays in view) still lies there, unless a card settled on it
@@ -401,7 +443,9 @@ class CardReveal:
             # a hand came over a card, and the pile settles on its old edges, nothing new anywhere and no part of a
             # card beside the arm waiting at the view's edge: the card it brought lies squarely on it (or under the arm)
             card = passed[-1]
-            events = [("ask", Question(f"was that a second {card} card?", (card,)))]
+            events = [("ask", Question(f"was that a second {card} card?", (card,), under=self._hand_boxes))]
+        if not self._hands:  # nothing hides a card now: what lay under the arm shows (or never lay there)
+            self._under = []
         if len(events) > 1:  # several new cards at once: their order was not seen
             cards_ = tuple(str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events)
             events = [("ask", Question(f"{len(cards_)} cards laid together: {', '.join(cards_)} in that order? "
@@ -411,6 +455,8 @@ class CardReveal:
             later = [str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events]
             events = [("ask", Question(f"was a {card} card laid before the {later[0]} one?" if later
                                        else f"was a {card} card laid before this?", (card,))) for card in unseen] + events
+        # a card of a colour the camera read another on one lying card (blank and gray on 2815): entered by hand
+        events = [("ask", _UNREAD) if e[0] == "book" and e[1] in self._doubt else e for e in events]
         return self._book(events)
 
     def _book(self, events: list[tuple[str, Question | str]]) -> list[str]:

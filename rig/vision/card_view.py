@@ -71,6 +71,8 @@ class Question:
     unread: bool = False
     #: a card the camera did not see laid: the boxes of the hands that were over the empty box (where it lies)
     where: tuple = ()
+    #: asked with an arm waiting in view: the arm's boxes, where the card asked about may lie unseen under it
+    under: tuple = ()
 
     def to_dict(self) -> dict:
         return {"text": self.text, "yes": list(self.yes), "no": list(self.no), "unread": self.unread}

@@ -204,3 +204,45 @@ def test_the_arm_waiting_at_the_edge_over_nothing_asks_nothing():
     arm = CardView((_card("gray"),), ((0, 400, 90, 80),), (640, 480))
     stream = [CardView((_card("gray"),))] * 4 + [arm] * 6 + [CardView((_card("gray"),))] * 4
     assert [c for view in stream for c in reveal.feed(view)] == ["gray"] and reveal.question is None
+
+
+def test_a_card_laid_unseen_under_the_waiting_arm_is_not_booked_twice_when_it_shows():
+    # round 9's risk: the hand came over the pile, laid its card not on it but under the arm that then waited at the
+    # view's edge (hiding the card whole); the pile settles on its old edges: "was that a second pink card?" — truly
+    # yes (a second pink was laid), booked. The arm leaves and the card shows where it waited: before, a new card
+    # there, booked again in silence (pink, pink, pink for two); now asked whether it is one more (no: none)
+    reveal = CardReveal(settle=3)
+    pile, under = _card("pink", 280, -60), _card("pink", -90, 140)
+    arm = CardView((pile,), ((0, 200, 260, 280),), (640, 480))  # the arm at the left edge, over the card it laid
+    stream = [CardView((pile,))] * 4 + [CardView((), ((300, 0, 200, 300),))] * 2 + [arm] * 4
+    assert [c for view in stream for c in reveal.feed(view)] == ["pink"]
+    assert reveal.question is not None and reveal.question.text == "was that a second pink card?"
+    assert reveal.answer(True) == ["pink"]
+    shown = [CardView((pile, under), (), (640, 480))] * 4
+    assert [c for view in shown for c in reveal.feed(view)] == []
+    assert reveal.question is not None and reveal.question.yes == ("pink",)
+    assert reveal.answer(False) == [] and reveal.cards == ["pink", "pink"]
+
+
+def test_a_card_showing_where_the_arm_waited_after_a_yes_can_still_be_one_more():
+    # the same, but the players laid one more pink card there as the arm left: they say so, it is booked
+    reveal = CardReveal(settle=3)
+    pile, under = _card("pink", 280, -60), _card("pink", -90, 140)
+    arm = CardView((pile,), ((0, 200, 260, 280),), (640, 480))
+    stream = [CardView((pile,))] * 4 + [CardView((), ((300, 0, 200, 300),))] * 2 + [arm] * 4
+    [reveal.feed(view) for view in stream]
+    assert reveal.answer(True) == ["pink"]
+    [reveal.feed(view) for view in [CardView((pile, under), (), (640, 480))] * 4]
+    assert reveal.answer(True) == ["pink"] and reveal.cards == ["pink", "pink", "pink"]
+
+
+@pytest.mark.parametrize("over", [True, False])
+def test_a_card_laid_on_one_beside_the_waiting_arm_still_counts(over):
+    # the guard of the rule above (twin 2606): the card's edges moved by 5 % of its long side while an arm waits at
+    # the view's edge — a hand was over it (over) or a card of its colour was seen coming in (not over): one laid on it
+    reveal = CardReveal(settle=3)
+    arm = ((0, 420, 80, 60),)
+    coming = [CardView((_card("gray"), _card("gray", 330, 40)))] if not over else [HAND]
+    stream = [CardView((_card("gray"),))] * 4 + coming * 2 + [CardView((_card("gray", 10, 6),), arm, (640, 480))] * 4
+    booked = [c for view in stream for c in reveal.feed(view)]
+    assert booked == ["gray", "gray"] or reveal.question is not None and reveal.question.yes == ("gray",)
