@@ -65,6 +65,7 @@ average 11-13), 12 min:
     OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python scripts/train_dicenet.py --only finder --start ~/.cache/rig/pips/runG \
         --lr 3e-4 --finder-epochs 3 --threads 1 --twin 9100-9108,9110-9129 --twin-repeat 2 --twin-big 0.25 \
         --drawn 0.14 --drawn-from photos --lowres 0.3 --seed 0 --out ~/.cache/rig/pips/runJ
+    ... the same with --distract 0.2 --out ~/.cache/rig/pips/runK    # K: 141 s at load average 7-9
 """
 
 from __future__ import annotations
