@@ -56,6 +56,16 @@ cores, about 6 % of a core each, two runs side by side):
 Rebuilt on a new machine (docs/games.md, "G rebuilt and refitted on a new machine"): C then G by the lines above
 (``--start calibration`` for C, ``--start`` C's folder for G, OUT ``~/.cache/rig/pips/runC``, ``runG``), the twin
 tables 9100-9129 rendered first by the C run (11 min), C 6 min and G 5 min of training at load average 5-9.
+
+G's smallest dice (docs/games.md, "G's last faults, and G trained on with shrunk photos"; not shipped): **J**, G's
+finder trained on three more epochs with one photo tile in three first shrunk as a farther camera sees it
+(``--lowres 0.3``), the reader G's (the shipped one, copied into OUT beforehand), one thread under ``nice`` (load
+average 11-13), 12 min:
+
+    OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python scripts/train_dicenet.py --only finder --start ~/.cache/rig/pips/runG \
+        --lr 3e-4 --finder-epochs 3 --threads 1 --twin 9100-9108,9110-9129 --twin-repeat 2 --twin-big 0.25 \
+        --drawn 0.14 --drawn-from photos --lowres 0.3 --seed 0 --out ~/.cache/rig/pips/runJ
+    ... the same with --distract 0.2 --out ~/.cache/rig/pips/runK    # K: 141 s at load average 7-9
 """
 
 from __future__ import annotations

@@ -13,6 +13,14 @@ STOP_BAND), its LEVEL_FLOOR, or every level run (the reference) instead of the s
 ``--val-only``: only the validation slice read (quicker, to choose those rules). ``--all``: the grid on all tuning
 photos (the figures of ``rig bench vision --game pips --scales --split tuning``), not the validation slice.
 
+Issue 25, G's last faults (docs/games.md, "G's last faults, and G trained on with shrunk photos"): ``--stop 0.7,1.6
+--level-floor 0.2`` on G, all tuning photos and ``--twin 9130-9139`` (candidates 6 min at load average 8-13), then the
+same without ``--level-floor``, and J (``--nets ~/.cache/rig/pips/runJ --check ~/.cache/rig/pips/runJ/diecheck.npz
+--set check_ok=0.4 --set one_check_ok=0.5 ...``, 5 min); J's grid ``--grid --vary find_ok=0.55,0.6 --vary
+one_ok=0.7,0.78 --vary check_ok=0.318,0.4,0.5 --vary one_check_ok=0.42,0.5`` in seconds from the cached candidates.
+Candidates cached under another ``rig/vision/dicenet.py`` (e.g. ``STOP_BAND`` edited in place) are not found again:
+their key holds the module's bytes.
+
 Only the tuning photographs of the two shared sets are read (held-out ones are skipped by name, never
 opened). Each is seen at the scales of ``rig bench vision --game pips --scales`` (rig.bench.pips.scaled_frame),
 read with no size hint (the pyramid coarse to fine, as by default); the nets' candidates are kept (cached

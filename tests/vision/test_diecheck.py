@@ -127,11 +127,10 @@ def test_a_one_and_a_die_the_second_pass_alone_found_need_a_surer_second_opinion
     assert all(d.count.status == "ok" for d in second_opinion(kept, loose))
 
 
-@pytest.mark.skipif(not (WEIGHTS.exists() and dicenet.FIND_WEIGHTS.exists()), reason="no shipped nets")
-def test_the_card_corner_and_knot_reported_ok_at_seed_2_are_flagged():
-    """``rig bench vision --game pips --distractors --split tuning --distractor-seed 2``: a card corner only the
-    finder's second pass saw (dice_34, read 1 at 0.95, check 0.51), and a knot and two card corners read as 1 the
-    check rates 0.38-0.41 were reported ok; with ``alone_*`` and ``one_check_ok`` none is."""
+def _drawn_ok(seed: int, want: set[str]) -> dict[bool, int]:
+    """``rig bench vision --game pips --distractors --split tuning --distractor-seed SEED`` on the white tuning photos
+    (one generator through every photo in turn, as the benchmark draws): the drawn things reported ok on the photos
+    in ``want``, with every rule (True) and without ``one_check_ok`` and ``alone_*`` (False)."""
     from rig.bench.distractors import add_distractors
     from rig.bench.pips import data_folder, load_photos
     from rig.vision.anydie import read_pip_dice
@@ -140,10 +139,9 @@ def test_the_card_corner_and_knot_reported_ok_at_seed_2_are_flagged():
     if not folder.is_dir():
         pytest.skip(f"photographs not found at {folder}")
     photos = [ph for ph in load_photos(folder, tuning_only=True) if not ph.held_out]
-    want = {"dice_34.jpg", "three_13.jpg", "three_34.jpg", "two_43.jpg"}
     p = AnyDieParams()
     before = replace(p, alone_read_ok=p.read_ok, alone_check_ok=p.check_ok, one_check_ok=p.check_ok)
-    rng = np.random.default_rng(2)  # the benchmark's draws: one rng through every tuning photo in turn
+    rng = np.random.default_rng(seed)
     false_ok = {True: 0, False: 0}
     for photo in photos:
         frame = cv2.imread(str(photo.path))
@@ -156,4 +154,20 @@ def test_the_card_corner_and_knot_reported_ok_at_seed_2_are_flagged():
                 cx, cy = die.box[0] + die.box[2] / 2, die.box[1] + die.box[3] / 2
                 false_ok[now] += die.count.status == "ok" and any(x <= cx <= x + w and y <= cy <= y + h
                                                                   for x, y, w, h in drawn)
-    assert false_ok == {True: 0, False: 4}
+    return false_ok
+
+
+@pytest.mark.skipif(not (WEIGHTS.exists() and dicenet.FIND_WEIGHTS.exists()), reason="no shipped nets")
+def test_the_card_corner_and_knot_reported_ok_at_seed_2_are_flagged():
+    """Seed 2: a card corner only the finder's second pass saw (dice_34, read 1 at 0.95, check 0.51), and a knot and
+    two card corners read as 1 the check rates 0.38-0.41 were reported ok; with ``alone_*`` and ``one_check_ok`` none
+    is (the 4 is the shipped finder's own figure: docs/games.md, issue 25)."""
+    assert _drawn_ok(2, {"dice_34.jpg", "three_13.jpg", "three_34.jpg", "two_43.jpg"}) == {True: 0, False: 4}
+
+
+@pytest.mark.skipif(not (WEIGHTS.exists() and dicenet.FIND_WEIGHTS.exists()), reason="no shipped nets")
+def test_the_drawn_thing_reported_ok_at_seed_5_without_the_one_and_alone_rules_is_flagged():
+    """Seed 5, found by search over the benchmark's seeds 2-8 (docs/games.md, "G's last faults"): a thing drawn into
+    five_47 is reported ok without ``one_check_ok`` and ``alone_*`` by the shipped nets and by the twin-trained
+    finder G alike; with them it is flagged (the seed-2 case needs the rules with the shipped nets only)."""
+    assert _drawn_ok(5, {"five_47.jpg"}) == {True: 0, False: 1}
