@@ -27,7 +27,7 @@ from rig.vision.light import COLS, LIGHT_BASIS, ROWS, FloorModel, cells, correct
 from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
 from rig.vision.calibrate_find import _Frame, _find_dice, _left_in_empty, ritual_dice  # noqa: F401 - moved
 from rig.vision.calibrate_top import frog_pixels, top_side, within_cov
-from rig.vision.calibrate_shade import fit_shade, fit_spots
+from rig.vision.calibrate_shade import fit_shade, fit_spots, lit_band
 from rig.vision.calibrate_readback import readback_advice
 from rig.vision.calibrate_background import fit_background, in_box
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
@@ -226,7 +226,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
         floor=tuple(tuple(tuple(round(float(v), 1) for v in px) for px in row) for row in floor),
         floor_lamp=None if lamp is None else tuple(tuple(round(float(v), 3) for v in row) for row in lamp),
         floor_cells=tuple(tuple(bool(v) for v in row) for row in floor_cells),
-        shade=fit_shade(empty_small, floor_cells, side_small),
+        shade=lit_band(fit_shade(empty_small, floor_cells, side_small), fr, side_small, np.array(body.mean[1:])),
     )
     # measure what the reader itself sees as a die top at its working scale
     profile = dataclasses.replace(profile, top_area=_measure_top_area(frames["blank"], profile))
