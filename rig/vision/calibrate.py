@@ -27,7 +27,7 @@ from rig.vision.light import COLS, LIGHT_BASIS, ROWS, FloorModel, cells, correct
 from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
 from rig.vision.calibrate_find import _Frame, _find_dice, _left_in_empty, ritual_dice  # noqa: F401 - moved
 from rig.vision.calibrate_top import frog_pixels, top_side, within_cov
-from rig.vision.calibrate_shade import fit_shade, fit_spots
+from rig.vision.calibrate_shade import fit_shade, fit_spots, lit_band
 from rig.vision.calibrate_readback import readback_advice
 from rig.vision.calibrate_background import fit_background, in_box
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
@@ -85,7 +85,30 @@ class CalibrationReport:
 def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None = None, n_dice: int = 6,
                 name: str = "", exposure_us: int | None = None, analogue_gain: float | None = None,
                 colour_gains: tuple[float, float] | None = None, thresholds: Thresholds | None = None) -> CalibrationReport:
-    """Fit a profile from ``samples`` (``{"blue": frame, "pink": ..., "yellow": ..., "blank": ...}``)."""
+    """Fit a profile from ``samples`` (``{"blue": frame, "pink": ..., "yellow": ..., "blank": ...}``).
+
+    A read-back refused is tried once more with the wall's shade map narrowed where the ritual dice's tops
+    stand lit (:func:`rig.vision.calibrate_shade.lit_band`); the first refusal stands if that is refused too."""
+    kw = dict(empty=empty, n_dice=n_dice, name=name, exposure_us=exposure_us, analogue_gain=analogue_gain,
+              colour_gains=colour_gains, thresholds=thresholds)
+    try:
+        return _fit_profile(samples, lit=False, **kw)
+    except CalibrationError as exc:
+        if not str(exc).startswith(READ_BACK):
+            raise
+        try:
+            return _fit_profile(samples, lit=True, **kw)
+        except CalibrationError:
+            raise exc from None
+
+
+#: how a refused read-back begins
+READ_BACK = "the fitted profile reads the "
+
+
+def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndarray | None, n_dice: int, name: str,
+                 exposure_us: int | None, analogue_gain: float | None, colour_gains: tuple[float, float] | None,
+                 thresholds: Thresholds | None) -> CalibrationReport:
     missing = [f for f in RITUAL if f not in samples]
     if missing:
         raise CalibrationError(f"calibration needs a frame for each of {', '.join(RITUAL)}; missing {', '.join(missing)}")
@@ -216,6 +239,13 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
 
     if thresholds is None:
         t = dataclasses.replace(t, glare_min=int(min(254, np.max(lows) * 1.3 + 16)))
+    shade = fit_shade(empty_small, floor_cells, side_small)
+    if lit:  # the first fit's read-back was refused: where the ritual dice's tops stand lit, no shade is lifted
+        narrowed = lit_band(shade, fr, side_small, np.array(body.mean[1:]))
+        if narrowed == shade:
+            raise CalibrationError("the shade map is the same")
+        shade = narrowed
+        warnings.append(said("the wall's shade map narrowed where the ritual dice's tops stand in the lamp's light"))
     profile = Profile(
         name=name, frame_size=(w, h), die_side=side_small * f0 / w, top_area=0.8,
         background=background, body=body, edge=edge, frog_fraction={},
@@ -226,7 +256,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
         floor=tuple(tuple(tuple(round(float(v), 1) for v in px) for px in row) for row in floor),
         floor_lamp=None if lamp is None else tuple(tuple(round(float(v), 3) for v in row) for row in lamp),
         floor_cells=tuple(tuple(bool(v) for v in row) for row in floor_cells),
-        shade=fit_shade(empty_small, floor_cells, side_small),
+        shade=shade,
     )
     # measure what the reader itself sees as a die top at its working scale
     profile = dataclasses.replace(profile, top_area=_measure_top_area(frames["blank"], profile))
@@ -254,7 +284,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
         wrong = len([f for f in reading.faces if f != k]) + max(found[k] - len(reading.dice), len(reading.dice) - n_dice, 0)
         if wrong > 1 or wrong and reading.status == "ok":
             raise CalibrationError(
-                f"the fitted profile reads the {k} frame back as {reading.faces}; {readback_advice(k, reading)}"
+                f"{READ_BACK}{k} frame back as {reading.faces}; {readback_advice(k, reading)}"
             )
         if wrong:
             warnings.append(said(f"{k} frame reads back as {reading.faces}: {'; '.join(reading.reasons)}"))

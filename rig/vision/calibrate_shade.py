@@ -75,3 +75,54 @@ def fit_spots(empty: np.ndarray, profile) -> tuple | None:
     spots = cv2.dilate(np.isin(cc, keep).view(np.uint8), np.ones((3, 3), np.uint8))
     grid = cv2.resize(spots.astype(np.float32), (COLS, ROWS), interpolation=cv2.INTER_AREA) > 0
     return tuple(tuple(bool(v) for v in row) for row in grid)
+
+
+#: a ritual die's violet over the mapped shade is lit when at least this share of the open dice's (median) ...
+LIT = 0.8
+#: ... and over-lifted when the map would lift it this much brighter than the brightest open die's
+OVER = 1.15
+
+
+def lit_band(shade: tuple | None, frames: dict, side: float, body_ab: np.ndarray) -> tuple | None:
+    """``shade`` with the band along each wall's shade edge where the ritual dice's tops stand in the lamp's
+    light taken out (issue 24, round 10; twin card tables 2803, 2813, seen): a die's top stands a die's height
+    above the floor, so a wall's shadow falls on it nearer the wall than on the floor; lifted like the shaded
+    floor under it, its lit violet reads pink. ``frames``: the ritual frames (``small``: evened, glare off;
+    ``masks``: the dice); ``body_ab``: the die body's Lab a, b. The band's width is the deepest an over-lifted
+    lit top reaches into that shade; a shade no ritual die lay in keeps its map."""
+    if shade is None:
+        return None
+    some = next(iter(frames.values())).small
+    h, w = some.shape[:2]
+    share = cv2.resize(np.asarray(shade, np.float32) / 100.0, (w, h), interpolation=cv2.INTER_LINEAR)
+    dark = (share.max(axis=2) < 1 / 1.05).view(np.uint8)  # where the reader lifts
+    n, cc = cv2.connectedComponents(dark, connectivity=8)
+    depth = cv2.distanceTransform(dark, cv2.DIST_L2, 3)  # how far into the shade, from its lit edge
+    r = max(1, int(round(side * 0.1)))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    tops = []  # per ritual die: its violet's brightness out of the shade (None: in it), its violet in the shade
+    for frame in frames.values():
+        lab = cv2.cvtColor(frame.small, cv2.COLOR_BGR2Lab).astype(np.float32)
+        level = frame.small.astype(np.float32).mean(axis=2)
+        for m in frame.masks:
+            core = cv2.erode(m.astype(np.uint8), kernel) > 0
+            violet = core & (np.hypot(lab[..., 1] - body_ab[0], lab[..., 2] - body_ab[1]) < 20)
+            out = violet & (dark == 0)
+            tops.append((float(np.median(level[out])) if out.sum() >= 12 and out.sum() >= violet.sum() // 2 else None,
+                         level[violet & (dark > 0)], share.mean(axis=2)[violet & (dark > 0)],
+                         cc[violet & (dark > 0)], depth[violet & (dark > 0)]))
+    open_level = [t[0] for t in tops if t[0] is not None and len(t[1]) == 0]
+    if len(open_level) < 3:
+        return shade
+    ref, hi = float(np.median(open_level)), max(open_level)
+    band = np.zeros(n)
+    for _, level, mapped, comp, reach in tops:
+        over = (level >= LIT * ref) & (level / mapped > OVER * hi)
+        if over.sum() >= 4:
+            for c in np.unique(comp[over]):
+                band[c] = max(band[c], float(reach[over & (comp == c)].max()) + 1.0)
+    if not band.any():
+        return shade
+    share = np.where(((depth > band[cc]) | (dark == 0))[..., None], share, 1.0)
+    share = cv2.resize(share, (COLS, ROWS), interpolation=cv2.INTER_AREA)
+    return tuple(tuple(tuple(int(round(100 * v)) for v in px) for px in row) for row in share)
