@@ -244,12 +244,10 @@ class CardReveal:
             seen = any(c.card == lying.reading.card and c.outline() is not None
                        and (edge_shift(lying.outline, c.outline()) <= self.moved or _same_pile(lying.reading, c))
                        for c in view.cards) or any(  # (a card whose colour a frame leaves unread, on its very edges)
-                None in (c.card, lying.reading.card) and c.outline() is not None and c.box is not None
-                and (edge_shift(lying.outline, c.outline()) <= self.same or _same_box(lying.reading.box, c.box))
+                None in (c.card, lying.reading.card) and c.outline() is not None and self._on_its_edges(lying, c)
                 for c in view.cards)
             flip = {c.card for c in view.cards if c.status == "ok" and None not in (c.card, lying.reading.card)
-                    and c.card != lying.reading.card and c.box is not None and (
-                        edge_shift(lying.outline, c.outline()) <= self.same or _same_box(lying.reading.box, c.box))}
+                    and c.card != lying.reading.card and self._on_its_edges(lying, c)}
             if flip and not seen and not lying.touched and not any(_overlap(lying.reading.box, h) for h in view.hands):  # its colour read
                 self._doubt |= flip | {lying.reading.card}  # another on its very edges, nothing over it (fresh 2815)
                 seen = True
@@ -265,6 +263,10 @@ class CardReveal:
             lying.handled = lying.handled or not near or any(_overlap(lying.reading.box, h) and not (
                 near and view.at_edge(h) and not _covering(lying.reading.box, h)) for h in view.hands)
             lying.touched = lying.touched or hand or not seen
+
+    def _on_its_edges(self, lying: _Lying, c: CardReading) -> bool:
+        """Whether a reading lies on a lying card's very edges (within ``same``) or in its very box."""
+        return c.box is not None and (edge_shift(lying.outline, c.outline()) <= self.same or _same_box(lying.reading.box, c.box))
 
     def _read_apart(self, lying: np.ndarray, now: np.ndarray) -> bool:
         """Whether an outline is a lying card's read a little apart: its edges within twice ``moved``, or inside it (the
