@@ -198,13 +198,18 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
     """Every card in view (laid in a row, or the top of a pile) and whatever else card-sized is there;
     given the empty box's picture (or one kept for ``profile``: :mod:`rig.vision.card_empty`), found as
     what changed from it."""
-    work = prepare(frame_bgr, profile)
     empty = empty or kept(profile)
+    compared: list = []
+
+    def covered(size: tuple[int, int], factor: int) -> np.ndarray:
+        # cards over much of a dark or busy floor change alike: the light is measured beside them (twin 2815: "x3.16")
+        compared.append(empty.compare(frame_bgr, size, 3 if factor > 1 else 5))
+        return covered_cells(compared[0][0])
+
+    work = prepare(frame_bgr, profile, covered if empty is not None else None)
     changed = shade = None
     if empty is not None:
-        changed, shade = empty.compare(frame_bgr, work.small.shape[1::-1], 3 if work.factor > 1 else 5)
-        if work.light is not None and work.light.changed:  # cards over much of a dark or busy floor change alike
-            work = prepare(frame_bgr, profile, covered_cells(changed))  # (twin 2815: light "x3.16", magenta read gray)
+        changed, shade = compared[0] if compared else empty.compare(frame_bgr, work.small.shape[1::-1], 3 if work.factor > 1 else 5)
     cards, hands = [], []
     hue, arms, shaded = None, [], []
     for blob in _blobs(work, changed):

@@ -5,6 +5,7 @@ from :mod:`rig.vision.dice`, which re-exports every name).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -95,10 +96,11 @@ class Work:
     lut: np.ndarray | None = None  # the profile's colour table (found once a frame, not once a die), or None
 
 
-def prepare(frame: np.ndarray, profile: Profile, covered: np.ndarray | None = None) -> Work:
-    """``frame`` at the reading scale, its light corrected and its pixels labelled; ``covered``: the floor grid's
-    cells known to hold something laid on the floor (:func:`rig.vision.light.covered_cells`), left out of the
-    light's estimate."""
+def prepare(frame: np.ndarray, profile: Profile, covered: Callable[[tuple[int, int], int], np.ndarray] | None = None) -> Work:
+    """``frame`` at the reading scale, its light corrected and its pixels labelled. ``covered(size, factor)``: asked
+    only when the light seems changed, the floor grid's cells known to hold something laid on the floor
+    (:func:`rig.vision.light.covered_cells`) for the working frame's ``size`` (w, h) and shrink ``factor``; the
+    light is then measured again without them."""
     check_frame(frame)
     h, w = frame.shape[:2]
     t = profile.thresholds
@@ -116,11 +118,10 @@ def prepare(frame: np.ndarray, profile: Profile, covered: np.ndarray | None = No
     if model is None:
         small, light, gain = even_light(small), None, None
     else:
-        light, change = measure(small, model, covered)
-        if glare is not None and light.changed:  # the reflections dim, brighten and change colour with the lamp
-            lit = cv2.multiply(glare, light.channels + (0.0,), dtype=cv2.CV_8U)
-            small = cv2.subtract(raw, lit)
-            light, change = measure(small, model, covered)  # (corrected once, in the light measured last)
+        start = small, lit  # (the glare as calibrated taken off)
+        small, lit, light, change = _measured(raw, *start, glare, model, None)
+        if covered is not None and light.changed:  # measured again from the start without the covered cells
+            small, lit, light, change = _measured(raw, *start, glare, model, covered(raw.shape[1::-1], f))
         small, gain = apply_change(small, model, change)
     censored = None if glare is None else _censored(raw, lit, t.censor_level)  # once, with the glare taken off
     lut = colour_lut(profile)
@@ -133,6 +134,18 @@ def prepare(frame: np.ndarray, profile: Profile, covered: np.ndarray | None = No
         labels[blown > 0] = BLOWN
     side = die_px / f
     return Work(labels, small, f, side, profile.top_area * side * side, glare, light, profile, frame, gain, deep, lut)
+
+
+def _measured(raw, small, lit, glare, model, cells):
+    """The light measured on ``small`` (``raw`` with the ``glare`` as calibrated, ``lit``, taken off; ``cells``:
+    the grid's cells left out, or None), and measured again once the glare is taken off as this light shows it:
+    (small, lit, light, change)."""
+    light, change = measure(small, model, cells)
+    if glare is not None and light.changed:  # the reflections dim, brighten and change colour with the lamp
+        lit = cv2.multiply(glare, light.channels + (0.0,), dtype=cv2.CV_8U)
+        small = cv2.subtract(raw, lit)
+        light, change = measure(small, model, cells)  # (corrected once, in the light measured last)
+    return small, lit, light, change
 
 
 #: a die read where the shade was lifted more than this many times is flagged: its colours are the camera's noise
