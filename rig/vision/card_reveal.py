@@ -3,31 +3,18 @@ into the cards in the order they were laid down, each laid card an event; it ask
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import cv2
 import numpy as np
 
-from rig.vision.card_places import (_card_of, _covering, _covers, _one_place, _overlap, _same_box, _same_pile, _same_place, _seen,
-                                    _within, edge_shift)
+from rig.vision.card_glimpses import _Glimpses
+from rig.vision.card_lying import _Lying, _LyingCards
+from rig.vision.card_places import _card_of, _covers, _overlap, _same_box, _same_pile, _same_place, _within, edge_shift
 from rig.vision.card_view import _UNREAD, CardReading, CardView, Question, _as_view  # noqa: F401  (re-exported)
 
 
-@dataclass
-class _Lying:
-    """A card the reveal knows lies in view, and whether anything has touched it since it settled (a hand, a card, gone)."""
-
-    reading: CardReading
-    outline: np.ndarray
-    touched: bool = False
-    blind: bool = False  # entered by hand when laid (the camera did not see it), seen since where it lies
-    gone: int = 0  # frames in a row not seen; then: out of sight `settle` frames (or under a hand: twin 2607), and
-    hidden_since: bool = False
-    lost: bool = False  # so with no hand over it (2605)
-    handled: bool = False  # a hand was over it, or it was out of sight (not only its outline read apart)
-
-
-class CardReveal:
+class CardReveal(_LyingCards, _Glimpses):
     """The cards in the order they are laid down, from a stream of :class:`CardView` (or single
     :class:`CardReading`) frames.
 
@@ -188,91 +175,6 @@ class CardReveal:
         where, self._over_empty, self._since_ask = tuple(self._over_empty), [], [h for h in hands if h is not None]
         return self._book([("ask", replace(_UNREAD, where=where))])
 
-    def _adopt(self, view: CardView) -> None:
-        """A card entered by hand (the camera did not see it laid) that shows later — where the hand laying it was,
-        and no hand (nor a card it carries) has been over that place since — is that card, lying there: neither
-        a new card to book nor one glimpsed before the next (twin 2216: a gray card seen only now and then)."""
-        near = [h for h in view.hands if h is not None] + [c.box for c in view.cards if c.hidden and c.box is not None]
-        for token in self._blind:
-            token[1] += near
-        for c in view.cards:
-            if c.status != "ok" or c.hidden or c.box is None or any(
-                    k.reading.card == c.card and edge_shift(k.outline, c.outline()) <= 2 * self.moved
-                    or _same_pile(k.reading, c) for k in self._lying):
-                continue
-            token = next((t for t in self._blind if any(_overlap(c.box, w) for w in t[0])
-                          and not any(_overlap(c.box, b) for b in t[1])), None)
-            if token is not None:
-                self._blind.remove(token)
-                self._lying.append(_Lying(c, c.outline(), blind=True))
-
-    def _unhide(self, view: CardView) -> CardView:
-        """A card read beside an arm reaching in (part of it may lie under the arm or its shade) that lies within a
-        card known to lie there, of its colour, is that card: it keeps the place it was seen in before (the shade's
-        edge cuts its outline differently from frame to frame). A part of a card of none of them is asked about
-        once it lies still (:meth:`_part_lies`)."""
-        arms = [h for h in view.hands if h is not None and view.at_edge(h)]
-        self._frames_whole += 1
-        if not arms:
-            self._parts = []
-            return view
-        cards, parts = [], []
-        for c in view.cards:  # (its outline read beside an arm, the field's or the card's, may take in the shade)
-            k = next((k for k in self._lying if c.hidden and k.reading.card == c.card and c.outline() is not None
-                      and _within(c.outline(), _card_of(k.outline), self.moved)), None)
-            if k is not None:
-                cards.append(k.reading)
-                if edge_shift(k.outline, c.outline()) > self.moved:  # a part standing for it, not the card seen whole
-                    self._frames_whole = 0
-            elif c.hidden:  # (a card may lie there: the arm waiting is not over an empty box)
-                prev = next((p for p in self._parts if p[0].card == c.card and _one_place(p[0].outline(), c.outline())), None)
-                parts.append([c, prev[1] + 1 if prev else 1])
-            else:
-                cards.append(c)
-        self._parts = parts
-        return CardView(tuple(cards), view.hands, view.size)
-
-    def _part_lies(self) -> list[str]:
-        """A part of a card beside an arm, of none known to lie there, lying still as long as a card needs to
-        settle: asked about (a card, its colour read on the part the arm leaves in view); it lies there since."""
-        ripe = [p[0] for p in self._parts if p[1] == self.settle]
-        self._lying += [_Lying(c, c.outline()) for c in ripe]
-        return self._book([("ask", Question(f"was a {c.card} card laid just now?", (c.card,))) for c in ripe])
-
-    def _touch(self, view: CardView) -> None:
-        for lying in self._lying:
-            seen = any(c.card == lying.reading.card and c.outline() is not None
-                       and (edge_shift(lying.outline, c.outline()) <= self.moved or _same_pile(lying.reading, c))
-                       for c in view.cards) or any(  # (a card whose colour a frame leaves unread, on its very edges)
-                None in (c.card, lying.reading.card) and c.outline() is not None and self._on_its_edges(lying, c)
-                for c in view.cards)
-            flip = {c.card for c in view.cards if c.status == "ok" and None not in (c.card, lying.reading.card)
-                    and c.card != lying.reading.card and self._on_its_edges(lying, c)}
-            if flip and not seen and not lying.touched and not any(_overlap(lying.reading.box, h) for h in view.hands):  # its colour read
-                self._doubt |= flip | {lying.reading.card}  # another on its very edges, nothing over it (fresh 2815)
-                seen = True
-            covered = not seen and any(_covering(lying.reading.box, h) for h in view.hands if h is not None)
-            lying.gone = 0 if seen else lying.gone + 1
-            lying.lost = lying.lost or lying.gone >= self.settle and not covered
-            lying.hidden_since = lying.hidden_since or lying.gone >= self.settle or covered
-            near = seen or any(c.card == lying.reading.card and c.outline() is not None
-                               and self._read_apart(lying.outline, c.outline()) for c in view.cards)
-            # (an arm waiting at the view's edge beside a card seen in its place is not over it)
-            hand = any(_overlap(lying.reading.box, h) and not (seen and view.at_edge(h)) for h in view.hands)
-            # (nor is one that reaches a sliver of it, the card read a little apart beside it: its shade, 2710)
-            lying.handled = lying.handled or not near or any(_overlap(lying.reading.box, h) and not (
-                near and view.at_edge(h) and not _covering(lying.reading.box, h)) for h in view.hands)
-            lying.touched = lying.touched or hand or not seen
-
-    def _on_its_edges(self, lying: _Lying, c: CardReading) -> bool:
-        """Whether a reading lies on a lying card's very edges (within ``same``) or in its very box."""
-        return c.box is not None and (edge_shift(lying.outline, c.outline()) <= self.same or _same_box(lying.reading.box, c.box))
-
-    def _read_apart(self, lying: np.ndarray, now: np.ndarray) -> bool:
-        """Whether an outline is a lying card's read a little apart: its edges within twice ``moved``, or inside it (the
-        field read as an upright box beside an arm's shade: twin 2609)."""
-        return edge_shift(lying, now) <= 2 * self.moved or _one_place(lying, now) and _within(now, _card_of(lying), self.moved)
-
     def _merge(self, before: list[CardReading], now: list[CardReading]) -> list[CardReading] | None:
         """The cards still lying as before (``None``: something moved, came or went), each with its
         colour where any frame since read it (a colour read against another: moved)."""
@@ -287,75 +189,6 @@ class CardReveal:
                 return None
             out.append(c if c.status == "ok" or b.status != "ok" else b)
         return out
-
-    def _hand_stays(self, hands: tuple) -> bool:
-        """Whether the hands over the empty box moved and now have stayed put a frame longer than a card
-        needs to settle (once): a hand waiting at the edge after laying a card the camera does not see."""
-        before, frames, moved = self._waiting
-        if before is not None and len(before) == len(hands) and all(
-                a is not None and b is not None and _same_box(a, b, 0.1) for a, b in zip(before, hands)):  # (an arm's
-            # outline told by its colour frays by a few px)
-            self._waiting = (hands, frames + 1, moved)
-        else:
-            self._waiting = (hands, 1, before is not None)
-        return self._waiting[2] and self._waiting[1] == self.settle + 1
-
-    def _still_blob(self, view: CardView) -> bool:
-        """A blob that is no card's shape lying still over a card it hides (or, when none lies, anywhere but at the
-        view's edge, where a hand waits) a frame longer than a card needs to settle (once per blob)."""
-        # (an arm reaching in from the view's edge waits beside the cards it does not hide: read where they lie)
-        box = next((h for h in view.hands if h is not None and (any(
-            _covering(k.reading.box, h) and not (view.at_edge(h) and _seen(view, k.outline)) for k in self._lying)
-            or not self._lying and not view.at_edge(h))), None)
-        if box is None:
-            self._still = None
-            return False
-        if self._still is not None and _same_box(self._still[0], box):
-            self._still = (self._still[0], self._still[1] + 1)
-        else:  # something moved over the blob (a hand): a blob asked about before may hide one more card now
-            self._still = (box, 1)
-            self._asked_still = [s for s in self._asked_still if not _overlap(s, box)]
-        if self._still[1] == self.settle + 1 and not any(
-                _same_box(seen, box) for seen in self._asked_still):
-            self._asked_still.append(box)
-            return True
-        return False
-
-    def _glimpse(self, cards: list[CardReading]) -> None:
-        """Remember cards seen lying in a hand-free view that are none of the cards known to lie there."""
-        for card in cards:
-            if any(k.reading.card == card.card and edge_shift(k.outline, card.outline()) <= 2 * self.moved
-                   or not k.touched and _same_pile(k.reading, card) for k in self._lying):
-                continue
-            for g in self._glimpsed:
-                if g[0].card == card.card and edge_shift(g[0].outline(), card.outline()) <= 2 * self.moved:
-                    g[1] += 1
-                    break
-            else:
-                self._glimpsed.append([card, 1, False])
-
-    def _touch_glimpses(self, view: CardView) -> None:
-        """Mark the cards glimpsed lying still that a hand has been over since (as :meth:`_touch` the lying ones)."""
-        for g in self._glimpsed:
-            seen = any(c.card == g[0].card and c.outline() is not None and edge_shift(g[0].outline(), c.outline()) <= self.moved
-                       for c in view.cards)
-            g[2] = g[2] or any(_overlap(g[0].box, h) and not (seen and view.at_edge(h)) for h in view.hands)
-
-    def _unseen(self, cards: list[CardReading]) -> list[str]:
-        """Cards glimpsed lying still since the last settle (twice or more) that are gone now, under
-        the cards that settled: laid, and covered before they lay still long enough to count."""
-        # (one a hand was over since, a card settled in its place with its edges moved: that card went onto it —
-        # twin 108, the second yellow card seen lying, then the third laid on it askew)
-        gone = [g[0] for g in self._glimpsed if g[1] >= 2 and not any(
-            c.card == g[0].card and (edge_shift(g[0].outline(), c.outline()) <= (self.moved if g[2] else 2 * self.moved)
-                                     or not g[2] and (_same_pile(g[0], c) or _one_place(g[0].outline(), c.outline())))
-            for c in cards)]
-        self._glimpsed = []
-        one = []  # a card glimpsed in places that overlap (its outline jumping from frame to frame) is one card
-        for g in gone:
-            if not any(o.card == g.card and _covers(o.outline(), g.outline()) for o in one):
-                one.append(g)
-        return [g.card for g in one]
 
     def _settled(self, cards: list[CardReading]) -> list[str]:
         events: list[tuple[str, Question | str]] = []

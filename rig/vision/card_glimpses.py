@@ -1,0 +1,80 @@
+"""What the reveal (:mod:`rig.vision.card_reveal`) sees between two settles: cards lying still a moment (glimpsed), a
+blob that is no card's shape lying still over the cards, a hand over the empty box that stays."""
+
+from __future__ import annotations
+
+from rig.vision.card_places import _covering, _covers, _one_place, _overlap, _same_box, _same_pile, _seen, edge_shift
+from rig.vision.card_view import CardReading, CardView
+
+
+class _Glimpses:
+    """The part of :class:`rig.vision.card_reveal.CardReveal` that keeps what it saw between two settles."""
+
+    def _hand_stays(self, hands: tuple) -> bool:
+        """Whether the hands over the empty box moved and now have stayed put a frame longer than a card
+        needs to settle (once): a hand waiting at the edge after laying a card the camera does not see."""
+        before, frames, moved = self._waiting
+        if before is not None and len(before) == len(hands) and all(
+                a is not None and b is not None and _same_box(a, b, 0.1) for a, b in zip(before, hands)):  # (an arm's
+            # outline told by its colour frays by a few px)
+            self._waiting = (hands, frames + 1, moved)
+        else:
+            self._waiting = (hands, 1, before is not None)
+        return self._waiting[2] and self._waiting[1] == self.settle + 1
+
+    def _still_blob(self, view: CardView) -> bool:
+        """A blob that is no card's shape lying still over a card it hides (or, when none lies, anywhere but at the
+        view's edge, where a hand waits) a frame longer than a card needs to settle (once per blob)."""
+        # (an arm reaching in from the view's edge waits beside the cards it does not hide: read where they lie)
+        box = next((h for h in view.hands if h is not None and (any(
+            _covering(k.reading.box, h) and not (view.at_edge(h) and _seen(view, k.outline)) for k in self._lying)
+            or not self._lying and not view.at_edge(h))), None)
+        if box is None:
+            self._still = None
+            return False
+        if self._still is not None and _same_box(self._still[0], box):
+            self._still = (self._still[0], self._still[1] + 1)
+        else:  # something moved over the blob (a hand): a blob asked about before may hide one more card now
+            self._still = (box, 1)
+            self._asked_still = [s for s in self._asked_still if not _overlap(s, box)]
+        if self._still[1] == self.settle + 1 and not any(
+                _same_box(seen, box) for seen in self._asked_still):
+            self._asked_still.append(box)
+            return True
+        return False
+
+    def _glimpse(self, cards: list[CardReading]) -> None:
+        """Remember cards seen lying in a hand-free view that are none of the cards known to lie there."""
+        for card in cards:
+            if any(k.reading.card == card.card and edge_shift(k.outline, card.outline()) <= 2 * self.moved
+                   or not k.touched and _same_pile(k.reading, card) for k in self._lying):
+                continue
+            for g in self._glimpsed:
+                if g[0].card == card.card and edge_shift(g[0].outline(), card.outline()) <= 2 * self.moved:
+                    g[1] += 1
+                    break
+            else:
+                self._glimpsed.append([card, 1, False])
+
+    def _touch_glimpses(self, view: CardView) -> None:
+        """Mark the cards glimpsed lying still that a hand has been over since (as :meth:`_touch` the lying ones)."""
+        for g in self._glimpsed:
+            seen = any(c.card == g[0].card and c.outline() is not None and edge_shift(g[0].outline(), c.outline()) <= self.moved
+                       for c in view.cards)
+            g[2] = g[2] or any(_overlap(g[0].box, h) and not (seen and view.at_edge(h)) for h in view.hands)
+
+    def _unseen(self, cards: list[CardReading]) -> list[str]:
+        """Cards glimpsed lying still since the last settle (twice or more) that are gone now, under
+        the cards that settled: laid, and covered before they lay still long enough to count."""
+        # (one a hand was over since, a card settled in its place with its edges moved: that card went onto it —
+        # twin 108, the second yellow card seen lying, then the third laid on it askew)
+        gone = [g[0] for g in self._glimpsed if g[1] >= 2 and not any(
+            c.card == g[0].card and (edge_shift(g[0].outline(), c.outline()) <= (self.moved if g[2] else 2 * self.moved)
+                                     or not g[2] and (_same_pile(g[0], c) or _one_place(g[0].outline(), c.outline())))
+            for c in cards)]
+        self._glimpsed = []
+        one = []  # a card glimpsed in places that overlap (its outline jumping from frame to frame) is one card
+        for g in gone:
+            if not any(o.card == g.card and _covers(o.outline(), g.outline()) for o in one):
+                one.append(g)
+        return [g.card for g in one]

@@ -1,0 +1,114 @@
+"""The cards the reveal (:mod:`rig.vision.card_reveal`) knows lie in view: each one's outline, and what has happened
+to it since it settled — a hand over it, out of sight, its outline read apart, read beside an arm reaching in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rig.vision.card_places import _card_of, _covering, _one_place, _overlap, _same_box, _same_pile, _within, edge_shift
+from rig.vision.card_view import CardReading, CardView, Question
+
+@dataclass
+class _Lying:
+    """A card the reveal knows lies in view, and whether anything has touched it since it settled (a hand, a card, gone)."""
+
+    reading: CardReading
+    outline: np.ndarray
+    touched: bool = False
+    blind: bool = False  # entered by hand when laid (the camera did not see it), seen since where it lies
+    gone: int = 0  # frames in a row not seen; then: out of sight `settle` frames (or under a hand: twin 2607), and
+    hidden_since: bool = False
+    lost: bool = False  # so with no hand over it (2605)
+    handled: bool = False  # a hand was over it, or it was out of sight (not only its outline read apart)
+
+
+
+class _LyingCards:
+    """The part of :class:`rig.vision.card_reveal.CardReveal` that follows the lying cards from frame to frame."""
+
+    def _adopt(self, view: CardView) -> None:
+        """A card entered by hand (the camera did not see it laid) that shows later — where the hand laying it was,
+        and no hand (nor a card it carries) has been over that place since — is that card, lying there: neither
+        a new card to book nor one glimpsed before the next (twin 2216: a gray card seen only now and then)."""
+        near = [h for h in view.hands if h is not None] + [c.box for c in view.cards if c.hidden and c.box is not None]
+        for token in self._blind:
+            token[1] += near
+        for c in view.cards:
+            if c.status != "ok" or c.hidden or c.box is None or any(
+                    k.reading.card == c.card and edge_shift(k.outline, c.outline()) <= 2 * self.moved
+                    or _same_pile(k.reading, c) for k in self._lying):
+                continue
+            token = next((t for t in self._blind if any(_overlap(c.box, w) for w in t[0])
+                          and not any(_overlap(c.box, b) for b in t[1])), None)
+            if token is not None:
+                self._blind.remove(token)
+                self._lying.append(_Lying(c, c.outline(), blind=True))
+
+    def _unhide(self, view: CardView) -> CardView:
+        """A card read beside an arm reaching in (part of it may lie under the arm or its shade) that lies within a
+        card known to lie there, of its colour, is that card: it keeps the place it was seen in before (the shade's
+        edge cuts its outline differently from frame to frame). A part of a card of none of them is asked about
+        once it lies still (:meth:`_part_lies`)."""
+        arms = [h for h in view.hands if h is not None and view.at_edge(h)]
+        self._frames_whole += 1
+        if not arms:
+            self._parts = []
+            return view
+        cards, parts = [], []
+        for c in view.cards:  # (its outline read beside an arm, the field's or the card's, may take in the shade)
+            k = next((k for k in self._lying if c.hidden and k.reading.card == c.card and c.outline() is not None
+                      and _within(c.outline(), _card_of(k.outline), self.moved)), None)
+            if k is not None:
+                cards.append(k.reading)
+                if edge_shift(k.outline, c.outline()) > self.moved:  # a part standing for it, not the card seen whole
+                    self._frames_whole = 0
+            elif c.hidden:  # (a card may lie there: the arm waiting is not over an empty box)
+                prev = next((p for p in self._parts if p[0].card == c.card and _one_place(p[0].outline(), c.outline())), None)
+                parts.append([c, prev[1] + 1 if prev else 1])
+            else:
+                cards.append(c)
+        self._parts = parts
+        return CardView(tuple(cards), view.hands, view.size)
+
+    def _part_lies(self) -> list[str]:
+        """A part of a card beside an arm, of none known to lie there, lying still as long as a card needs to
+        settle: asked about (a card, its colour read on the part the arm leaves in view); it lies there since."""
+        ripe = [p[0] for p in self._parts if p[1] == self.settle]
+        self._lying += [_Lying(c, c.outline()) for c in ripe]
+        return self._book([("ask", Question(f"was a {c.card} card laid just now?", (c.card,))) for c in ripe])
+
+    def _touch(self, view: CardView) -> None:
+        for lying in self._lying:
+            seen = any(c.card == lying.reading.card and c.outline() is not None
+                       and (edge_shift(lying.outline, c.outline()) <= self.moved or _same_pile(lying.reading, c))
+                       for c in view.cards) or any(  # (a card whose colour a frame leaves unread, on its very edges)
+                None in (c.card, lying.reading.card) and c.outline() is not None and self._on_its_edges(lying, c)
+                for c in view.cards)
+            flip = {c.card for c in view.cards if c.status == "ok" and None not in (c.card, lying.reading.card)
+                    and c.card != lying.reading.card and self._on_its_edges(lying, c)}
+            if flip and not seen and not lying.touched and not any(_overlap(lying.reading.box, h) for h in view.hands):  # its colour read
+                self._doubt |= flip | {lying.reading.card}  # another on its very edges, nothing over it (fresh 2815)
+                seen = True
+            covered = not seen and any(_covering(lying.reading.box, h) for h in view.hands if h is not None)
+            lying.gone = 0 if seen else lying.gone + 1
+            lying.lost = lying.lost or lying.gone >= self.settle and not covered
+            lying.hidden_since = lying.hidden_since or lying.gone >= self.settle or covered
+            near = seen or any(c.card == lying.reading.card and c.outline() is not None
+                               and self._read_apart(lying.outline, c.outline()) for c in view.cards)
+            # (an arm waiting at the view's edge beside a card seen in its place is not over it)
+            hand = any(_overlap(lying.reading.box, h) and not (seen and view.at_edge(h)) for h in view.hands)
+            # (nor is one that reaches a sliver of it, the card read a little apart beside it: its shade, 2710)
+            lying.handled = lying.handled or not near or any(_overlap(lying.reading.box, h) and not (
+                near and view.at_edge(h) and not _covering(lying.reading.box, h)) for h in view.hands)
+            lying.touched = lying.touched or hand or not seen
+
+    def _on_its_edges(self, lying: _Lying, c: CardReading) -> bool:
+        """Whether a reading lies on a lying card's very edges (within ``same``) or in its very box."""
+        return c.box is not None and (edge_shift(lying.outline, c.outline()) <= self.same or _same_box(lying.reading.box, c.box))
+
+    def _read_apart(self, lying: np.ndarray, now: np.ndarray) -> bool:
+        """Whether an outline is a lying card's read a little apart: its edges within twice ``moved``, or inside it (the
+        field read as an upright box beside an arm's shade: twin 2609)."""
+        return edge_shift(lying, now) <= 2 * self.moved or _one_place(lying, now) and _within(now, _card_of(lying), self.moved)
