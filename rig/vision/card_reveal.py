@@ -107,9 +107,13 @@ class CardReveal(_LyingCards, _Glimpses):
         self._arms = bool(view.hands) and all(view.at_edge(h) for h in view.hands if h is not None)
         self._hands = bool(view.hands)  # (a hand in view, or its shade, may join a pile's outline)
         ok = [c for c in view.cards if c.status == "ok"]
-        # a card whose edges are none of the lying cards' (beside them, or sliding over them): one coming in
+        # a card whose edges are none of the lying cards' (beside them, or sliding over them): one coming in — not one
+        # of its colour read apart in its place, no hand ever over it (its field outlined askew while a hand is in
+        # view elsewhere, twin 2902: no card moves by itself)
         for colour in {c.card for c in ok if not any(edge_shift(k.outline, c.outline()) <= 2 * self.moved
-                                                     or not k.touched and _same_pile(k.reading, c) for k in self._lying)}:
+                                                     or not k.touched and _same_pile(k.reading, c)
+                                                     or k.reading.card == c.card and not k.handled
+                                                     and self._read_apart(k.outline, c.outline()) for k in self._lying)}:
             self._arriving[colour] = self._arriving.get(colour, 0) + 1  # (frames it was seen in)
         # (a hand waiting at the box's edge hides none of them)
         self._glimpse([c for c in ok if not any(_overlap(c.box, h) for h in view.hands)])
@@ -134,7 +138,9 @@ class CardReveal(_LyingCards, _Glimpses):
             self._candidate, self._count, self._before = None, 0, None
             return []
         merged = self._merge(self._candidate, shaped) if self._candidate is not None else None
-        back = self._merge(self._before[0], shaped) if merged is None and self._before is not None else None
+        # (one odd frame: what lay before comes back after a single frame of something else — not after a hand seen
+        # for two frames or more, whatever then lies in a lying card's place: twin 2810, a blank card on a yellow one)
+        back = self._merge(self._before[0], shaped) if merged is None and self._before is not None and self._count == 1 else None
         if merged is not None:
             self._candidate, self._count = merged, self._count + 1
         elif back is not None:  # one odd frame (noise moved an edge) between still ones: not counted
