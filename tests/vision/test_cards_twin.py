@@ -265,3 +265,21 @@ def test_a_card_read_in_another_colour_on_its_very_edges_makes_that_colour_doubt
     cards, booked, questions = _replay("t2815-reveal0")
     assert booked == cards
     assert not any("together" in q.text for q in questions)
+
+
+def test_a_card_read_askew_in_its_place_with_a_hand_elsewhere_is_no_card_coming_in():
+    # twin 2902 (gray x 3, yellow x 3): while the hand lays the yellow card on the gray pile, the first gray card,
+    # apart, no hand ever over it, is read with its field outlined askew in its place (its corners 10 % of its long
+    # side apart). Before, that reading counted as a gray card coming in, the first gray settled on its edges as a
+    # card laid squarely on it: "2 cards laid together: gray, yellow in that order?" (a truthful no)
+    cards, booked, questions = _replay("t2902-reveal0")
+    assert booked == cards and questions == []
+
+
+def test_what_lay_before_a_hand_seen_for_two_frames_is_no_odd_frames_neighbour():
+    # twin 2810 (yellow x 2, blank x 4): a blank card the camera cannot read is laid on the second yellow. The hand
+    # over it for two frames, then the unread card in the yellow's place: before, "one odd frame" took the two hand
+    # frames for it, the unread card for the yellow lying there, and asked "was that a second yellow card?" (no)
+    cards, booked, questions = _replay("t2810-reveal1")
+    assert booked == cards
+    assert [q.unread for q in questions] == [True] * 4
