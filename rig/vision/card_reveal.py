@@ -162,6 +162,9 @@ class CardReveal(_LyingCards, _Glimpses):
         booked = list(self.question.yes if yes else self.question.no)
         if yes and self.question.where:  # a card the camera did not see, entered by hand: it lies where the hand was
             self._blind.append([self.question.where, self._since_ask])
+            # (a blob lying still where the hand was is the card just entered — read as no card's shape, twin 2400:
+            # not asked about again as cards the camera cannot make out, until something moves over it)
+            self._asked_still += [w for w in self.question.where if w is not None]
         if yes and self.question.under:  # (a card under the arm: when it shows there, it may be this one)
             self._under.append((self.question.yes[0], self.question.under))
         self.cards += booked
