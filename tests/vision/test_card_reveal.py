@@ -246,3 +246,19 @@ def test_a_card_laid_on_one_beside_the_waiting_arm_still_counts(over):
     stream = [CardView((_card("gray"),))] * 4 + coming * 2 + [CardView((_card("gray", 10, 6),), arm, (640, 480))] * 4
     booked = [c for view in stream for c in reveal.feed(view)]
     assert booked == ["gray", "gray"] or reveal.question is not None and reveal.question.yes == ("gray",)
+
+
+@pytest.mark.parametrize("hand_over_it", [False, True])
+def test_a_card_read_askew_in_its_own_place_is_no_card_coming_in_unless_a_hand_was_over_it(hand_over_it):
+    # twin 2902: with a hand in view elsewhere, the lying card's field was outlined askew inside its own outline (22 px
+    # apart, past twice `moved`): before, a card of its colour coming in, and the card, settling on its old edges, was
+    # asked about as one laid squarely on it. A hand over it first: a card may truly have come, still asked
+    reveal = CardReveal(settle=3)
+    elsewhere = ((500, 20, 120, 120),)
+    stream = [CardView((_card("blue"),))] * 3 + ([HAND] if hand_over_it else [])
+    stream += [CardView((_card("blue", 0, 22),), elsewhere)] * 2 + [CardView((_card("blue", 2),))] * 3
+    assert [c for view in stream for c in reveal.feed(view)] == ["blue"]
+    if hand_over_it:
+        assert reveal.question is not None and reveal.question.text == "was that a second blue card?"
+    else:
+        assert reveal.question is None
