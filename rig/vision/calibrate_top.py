@@ -34,7 +34,7 @@ def top_side(frame: np.ndarray, masks: list[np.ndarray], scale: int) -> float | 
             continue
         L = crop[..., 0]
         ref = np.percentile(L[core], 75)
-        ab = np.median(crop[core][:, 1:], axis=0)
+        ab = np.median(crop[core & (L >= ref)][:, 1:], axis=0)  # the lit top's hue, not a shadow's
         top = (inside > 0) & (L >= 0.72 * ref) & (np.hypot(crop[..., 1] - ab[0], crop[..., 2] - ab[1]) < 14)
         top = cv2.morphologyEx(top.view(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         n, cc, stats, _ = cv2.connectedComponentsWithStats(top, connectivity=4)
