@@ -176,8 +176,10 @@ class DiceNet:
         self.full_pyramid = False
         #: with no size hint, run the finder again at the size it reads best at (:meth:`normalised`)
         self.refine = True
-        #: each finder output's peaks found once (:class:`rig.vision.dicepeaks.PeakMemo`)
-        self.peaks = PeakMemo()
+
+    def _peaks(self, heat: np.ndarray, sides: np.ndarray, floor: float) -> list[tuple[float, float, float, float]]:
+        """:func:`peaks`, each finder output's found once (:class:`rig.vision.dicepeaks.PeakMemo`, made at first use)."""
+        return self.__dict__.setdefault("_peak_memo", PeakMemo())(heat, sides, floor)
 
     def heat(self, frame: np.ndarray, die_px: float = 0.0) -> tuple[np.ndarray, np.ndarray, float]:
         """The finder's heat map (0..1) and log side map (cells), and the frame-to-finder scale."""
@@ -233,7 +235,7 @@ class DiceNet:
         """The peaks of every pass as (x, y, side, score, alone) in frame px; ``alone``: a second-pass peak
         (:meth:`normalised`'s first output of two) with no first-pass peak nearer than half a side."""
         outs = [self.heat(frame, die_px)] if die_px > 0 else self.normalised(frame, floor, memo)
-        passes = [[(x / s, y / s, side / s, score) for x, y, side, score in self.peaks(heat, sides, floor)]
+        passes = [[(x / s, y / s, side / s, score) for x, y, side, score in self._peaks(heat, sides, floor)]
                   for heat, sides, s in outs]
         first = passes[-1]
         if len(passes) > 1 and memo is not None and DUPES_SURE > 0:
@@ -255,7 +257,7 @@ class DiceNet:
         if q <= 0 or not self.refine:
             return [out]
         heat, sides, s = out
-        kept = [side for _, _, side, _ in self.peaks(heat, sides, floor) if BAND[0] <= side <= BAND[1]][:VOUCH]
+        kept = [side for _, _, side, _ in self._peaks(heat, sides, floor) if BAND[0] <= side <= BAND[1]][:VOUCH]
         if not kept:
             return [out]
         target = REFINE * float(np.median(kept)) / s
@@ -267,7 +269,7 @@ class DiceNet:
         """The dice's side in frame px as the pyramid sees it (the median side of the chosen level's
         strongest peaks), and how sure (the level's strength, 0..1; 0: no dice seen)."""
         die_px, q, (heat, sides, s) = self.level(frame, floor, full=self.full_pyramid)
-        kept = [side for _, _, side, _ in self.peaks(heat, sides, floor) if BAND[0] <= side <= BAND[1]][:VOUCH]
+        kept = [side for _, _, side, _ in self._peaks(heat, sides, floor) if BAND[0] <= side <= BAND[1]][:VOUCH]
         return (float(np.median(kept)) / s if kept and q > 0 else die_px), q
 
     def level(self, frame: np.ndarray, floor: float = 0.2, *, full: bool = False, memo: dict | None = None
@@ -315,7 +317,7 @@ class DiceNet:
             # a coarser level's sure die holding two or more of this level's peaks: those are its pips
             big = [(x, y, side) for _, _, _, coarse_peaks in seen for x, y, side, q in coarse_peaks if q >= SURE_DIE]
             heat, sides, s = out  # all this level's peaks, not only those scored: a die showing 2 holds two
-            here = [(x / s, y / s) for x, y, _, _ in self.peaks(heat, sides, floor)] if PIPS_ALL_PEAKS else scored
+            here = [(x / s, y / s) for x, y, _, _ in self._peaks(heat, sides, floor)] if PIPS_ALL_PEAKS else scored
             q = float(np.mean([q * (CROWDED if pip_of_bigger(x, y, here, big) and not shows_pips(memo[(x, y, side)][0])
                                     else 1.0) for x, y, side, q in scored])) if scored else 0.0
             # a level away from the finder's own (the photo sets' dice) must be the stronger for it
@@ -330,7 +332,7 @@ class DiceNet:
         output, its peaks and its :data:`VOUCH` strongest in :data:`BAND`, as (x, y, side, score) in frame px."""
         out = self.heat(frame, die_px)
         heat, sides, s = out
-        found = [(x / s, y / s, side / s, score) for x, y, side, score in self.peaks(heat, sides, floor)]
+        found = [(x / s, y / s, side / s, score) for x, y, side, score in self._peaks(heat, sides, floor)]
         kept = [f for f in found if BAND[0] <= f[2] * s <= BAND[1]][:VOUCH]
         steps = math.log(die_px / max(frame.shape[:2]) * FIND_LONG / FIND_DIE) / math.log(1.5)  # < 0: finer
         return die_px, steps, out, found, kept
