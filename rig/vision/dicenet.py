@@ -129,21 +129,6 @@ def finder_input(frame: np.ndarray, die_px: float = 0.0) -> tuple[np.ndarray, fl
     return small, s
 
 
-def blob(images: list[np.ndarray]) -> np.ndarray:
-    """``cv2.dnn.blobFromImages(images, 1 / 255.0)`` (N x C x H x W, float32, the same to the bit), a third of its time:
-    the uint8 pixels laid out first, then converted and scaled in place.
-
-    >>> im = np.arange(24, dtype=np.uint8).reshape(2, 4, 3)
-    >>> bool(np.array_equal(blob([im, im[::-1]]), cv2.dnn.blobFromImages([im, im[::-1]], 1 / 255.0)))
-    True
-    """
-    if any(im.ndim != 3 for im in images):
-        return cv2.dnn.blobFromImages(images, 1 / 255.0)
-    out = np.ascontiguousarray(np.stack(images).transpose(0, 3, 1, 2)).astype(np.float32)
-    out *= np.float32(1 / 255.0)
-    return out
-
-
 def crop_matrix(x: float, y: float, side: float, angle: float = 0.0, size: int = CROP) -> np.ndarray:
     """The 2x3 affine map from frame px to the ``size`` px crop of :func:`crop_die`."""
     m = cv2.getRotationMatrix2D((float(x), float(y)), float(angle), size / (CROP_GROW * max(side, 2.0)))
@@ -179,12 +164,14 @@ class DiceNet:
 
     def _peaks(self, heat: np.ndarray, sides: np.ndarray, floor: float) -> list[tuple[float, float, float, float]]:
         """:func:`peaks`, each finder output's found once (:class:`rig.vision.dicepeaks.PeakMemo`, made at first use)."""
-        return self.__dict__.setdefault("_peak_memo", PeakMemo())(heat, sides, floor)
+        if "_peak_memo" not in self.__dict__:
+            self._peak_memo = PeakMemo()
+        return self._peak_memo(heat, sides, floor)
 
     def heat(self, frame: np.ndarray, die_px: float = 0.0) -> tuple[np.ndarray, np.ndarray, float]:
         """The finder's heat map (0..1) and log side map (cells), and the frame-to-finder scale."""
         small, s = finder_input(frame, die_px)
-        self.finder.setInput(blob([small]))
+        self.finder.setInput(cv2.dnn.blobFromImage(small, 1 / 255.0))
         out = self.finder.forward()[0]
         return out[0], out[1], s
 
@@ -212,7 +199,7 @@ class DiceNet:
     def _probabilities(self, crops: list[np.ndarray], hidden: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
         if not crops:
             return np.zeros((0, 7), np.float32), (np.zeros((0, 96), np.float32) if hidden else None)
-        self.reader.setInput(blob(crops))
+        self.reader.setInput(cv2.dnn.blobFromImages(crops, 1 / 255.0))
         f = None
         if hidden and self.hidden:
             z, f = self.reader.forward(["output", self.hidden])

@@ -346,14 +346,3 @@ def test_peak_memo_finds_each_maps_peaks_once_and_hands_out_copies(monkeypatch):
     memo(c, c, 0.2)
     assert len(calls) == 5
 
-
-def test_blob_is_blobfromimages_to_the_bit():
-    from rig.vision.dicenet import blob
-
-    rng = np.random.default_rng(3)
-    crops = [rng.integers(0, 256, (48, 48, 3), dtype=np.uint8) for _ in range(5)]
-    assert np.array_equal(blob(crops), cv2.dnn.blobFromImages(crops, 1 / 255.0))
-    frame = rng.integers(0, 256, (96, 120, 3), dtype=np.uint8)
-    assert np.array_equal(blob([frame]), cv2.dnn.blobFromImage(frame, 1 / 255.0))
-    mirrored = [np.ascontiguousarray(c[:, ::-1]) for c in crops]
-    assert np.array_equal(blob(mirrored), cv2.dnn.blobFromImages(mirrored, 1 / 255.0))
