@@ -24,6 +24,8 @@ import cv2
 import numpy as np
 
 from rig.vision.anydie_params import AnyDieParams
+from rig.vision.dicepeaks import (PIPS_SURE, STRIDE, PeakMemo, crowded, merged, on_one_die, peaks, pip_of_bigger,  # noqa: F401
+                                  shows_pips)
 from rig.vision.diecheck import candidate_features, default_check
 from rig.vision.errors import VisionError
 from rig.vision.pips import PipCount, PipDie
@@ -35,7 +37,6 @@ FIND_LONG = 256  # the finder's input: the frame scaled to this many px on its l
 FIND_DIE = 15.0  # ... or, the dice's size known, scaled so that a die is this many px (as in training)
 FIND_MAX = 1024  # the finder's input is never longer than this (small dice in a large frame)
 FIND_ALIGN = 8  # ... padded to a multiple of this
-STRIDE = 4  # finder input px per heat-map cell
 CROP = 48  # the reader's input side, px
 CROP_GROW = 1.3  # the reader's crop: this many times the die's side, centred on the die
 SURE = 0.9  # a reading less sure than this is read again, mirrored
@@ -142,25 +143,6 @@ def crop_die(frame: np.ndarray, x: float, y: float, side: float, angle: float = 
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-def peaks(heat: np.ndarray, sides: np.ndarray, floor: float) -> list[tuple[float, float, float, float]]:
-    """Local maxima of the heat map above ``floor`` as (x, y, side, score) in finder px, the
-    centre refined by the 3x3 heat around the peak; a weaker peak within half a die of a stronger
-    one is dropped."""
-    top = cv2.dilate(heat, np.ones((3, 3), np.uint8))
-    ys, xs = np.nonzero((heat >= top) & (heat > floor))
-    padded = np.pad(heat, 1)
-    found: list[tuple[float, float, float, float]] = []
-    for i in np.argsort(-heat[ys, xs]):
-        r, c = int(ys[i]), int(xs[i])
-        w = padded[r:r + 3, c:c + 3]
-        dy, dx = (w.sum(axis=1) @ np.arange(-1, 2)) / w.sum(), (w.sum(axis=0) @ np.arange(-1, 2)) / w.sum()
-        x, y = (c + 0.5 + dx) * STRIDE, (r + 0.5 + dy) * STRIDE
-        side = float(np.exp(sides[r, c])) * STRIDE
-        if all((x - fx) ** 2 + (y - fy) ** 2 > (0.5 * max(side, fs)) ** 2 for fx, fy, fs, _ in found):
-            found.append((x, y, side, float(heat[r, c])))
-    return found
-
-
 class DiceNet:
     """The two nets, loaded once (:func:`default_dicenet`); :meth:`candidates` runs them on a frame.
     ``crop``: the reader's input side (px); ``sure``: a reading less sure than this is read again
@@ -179,6 +161,12 @@ class DiceNet:
         self.full_pyramid = False
         #: with no size hint, run the finder again at the size it reads best at (:meth:`normalised`)
         self.refine = True
+
+    def _peaks(self, heat: np.ndarray, sides: np.ndarray, floor: float) -> list[tuple[float, float, float, float]]:
+        """:func:`peaks`, each finder output's found once (:class:`rig.vision.dicepeaks.PeakMemo`, made at first use)."""
+        if "_peak_memo" not in self.__dict__:
+            self._peak_memo = PeakMemo()
+        return self._peak_memo(heat, sides, floor)
 
     def heat(self, frame: np.ndarray, die_px: float = 0.0) -> tuple[np.ndarray, np.ndarray, float]:
         """The finder's heat map (0..1) and log side map (cells), and the frame-to-finder scale."""
@@ -234,7 +222,7 @@ class DiceNet:
         """The peaks of every pass as (x, y, side, score, alone) in frame px; ``alone``: a second-pass peak
         (:meth:`normalised`'s first output of two) with no first-pass peak nearer than half a side."""
         outs = [self.heat(frame, die_px)] if die_px > 0 else self.normalised(frame, floor, memo)
-        passes = [[(x / s, y / s, side / s, score) for x, y, side, score in peaks(heat, sides, floor)]
+        passes = [[(x / s, y / s, side / s, score) for x, y, side, score in self._peaks(heat, sides, floor)]
                   for heat, sides, s in outs]
         first = passes[-1]
         if len(passes) > 1 and memo is not None and DUPES_SURE > 0:
@@ -256,7 +244,7 @@ class DiceNet:
         if q <= 0 or not self.refine:
             return [out]
         heat, sides, s = out
-        kept = [side for _, _, side, _ in peaks(heat, sides, floor) if BAND[0] <= side <= BAND[1]][:VOUCH]
+        kept = [side for _, _, side, _ in self._peaks(heat, sides, floor) if BAND[0] <= side <= BAND[1]][:VOUCH]
         if not kept:
             return [out]
         target = REFINE * float(np.median(kept)) / s
@@ -268,7 +256,7 @@ class DiceNet:
         """The dice's side in frame px as the pyramid sees it (the median side of the chosen level's
         strongest peaks), and how sure (the level's strength, 0..1; 0: no dice seen)."""
         die_px, q, (heat, sides, s) = self.level(frame, floor, full=self.full_pyramid)
-        kept = [side for _, _, side, _ in peaks(heat, sides, floor) if BAND[0] <= side <= BAND[1]][:VOUCH]
+        kept = [side for _, _, side, _ in self._peaks(heat, sides, floor) if BAND[0] <= side <= BAND[1]][:VOUCH]
         return (float(np.median(kept)) / s if kept and q > 0 else die_px), q
 
     def level(self, frame: np.ndarray, floor: float = 0.2, *, full: bool = False, memo: dict | None = None
@@ -316,7 +304,7 @@ class DiceNet:
             # a coarser level's sure die holding two or more of this level's peaks: those are its pips
             big = [(x, y, side) for _, _, _, coarse_peaks in seen for x, y, side, q in coarse_peaks if q >= SURE_DIE]
             heat, sides, s = out  # all this level's peaks, not only those scored: a die showing 2 holds two
-            here = [(x / s, y / s) for x, y, _, _ in peaks(heat, sides, floor)] if PIPS_ALL_PEAKS else scored
+            here = [(x / s, y / s) for x, y, _, _ in self._peaks(heat, sides, floor)] if PIPS_ALL_PEAKS else scored
             q = float(np.mean([q * (CROWDED if pip_of_bigger(x, y, here, big) and not shows_pips(memo[(x, y, side)][0])
                                     else 1.0) for x, y, side, q in scored])) if scored else 0.0
             # a level away from the finder's own (the photo sets' dice) must be the stronger for it
@@ -331,7 +319,7 @@ class DiceNet:
         output, its peaks and its :data:`VOUCH` strongest in :data:`BAND`, as (x, y, side, score) in frame px."""
         out = self.heat(frame, die_px)
         heat, sides, s = out
-        found = [(x / s, y / s, side / s, score) for x, y, side, score in peaks(heat, sides, floor)]
+        found = [(x / s, y / s, side / s, score) for x, y, side, score in self._peaks(heat, sides, floor)]
         kept = [f for f in found if BAND[0] <= f[2] * s <= BAND[1]][:VOUCH]
         steps = math.log(die_px / max(frame.shape[:2]) * FIND_LONG / FIND_DIE) / math.log(1.5)  # < 0: finer
         return die_px, steps, out, found, kept
@@ -370,49 +358,6 @@ def _steps(r: float) -> float:
     """A pyramid level's steps (of 1.5) from the finder's own size (dice :data:`FIND_DIE` / :data:`FIND_LONG` of the
     frame's longer side); below 0: a finer level, smaller dice."""
     return math.log(r * FIND_LONG / FIND_DIE) / math.log(1.5)
-
-
-def on_one_die(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
-    """Whether two peaks (x, y, side) are nearer than half the larger side: one die found twice."""
-    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 <= (0.5 * max(a[2], b[2])) ** 2
-
-
-def merged(points: list[tuple[float, float, float]], key: list[float]) -> list[int]:
-    """The indices of ``points`` (x, y, side) left when the weaker (``key``) of two on one die
-    (:func:`on_one_die`) goes, strongest first."""
-    kept: list[int] = []
-    for i in sorted(range(len(points)), key=lambda i: -key[i]):
-        if not any(on_one_die(points[i], points[k]) for k in kept):
-            kept.append(i)
-    return kept
-
-
-#: a peak read this surely as showing 2-6 pips is a die, never a pip of a coarser level's die (:func:`shows_pips`)
-PIPS_SURE = 0.9
-
-
-def shows_pips(probs: np.ndarray) -> bool:
-    """Whether the reader's class probabilities say surely (:data:`PIPS_SURE`) that the crop shows 2 to 6 pips: a
-    pip has none, so a finer level's peak read so inside a coarser level's sure die is a die of its own (two small
-    dice side by side are seen by a coarse level as one die showing 2), not that die's pip."""
-    return PIPS_SURE > 0 and float(probs[2:].max()) >= PIPS_SURE
-
-
-def _inside(x: float, y: float, bx: float, by: float, side: float) -> bool:
-    return abs(x - bx) < side / 2 and abs(y - by) < side / 2
-
-
-def pip_of_bigger(x: float, y: float, peaks_here, bigger) -> bool:
-    """Whether the peak at (x, y) lies in one of the ``bigger`` dice ((x, y, side), a coarser level's) that
-    holds two or more of ``peaks_here`` ((x, y, ...)): then they are that die's pips."""
-    return any(_inside(x, y, bx, by, side) and sum(_inside(px, py, bx, by, side) for px, py, *_ in peaks_here) >= 2
-               for bx, by, side in bigger)
-
-
-def crowded(x: float, y: float, side: float, others, near: float = 0.75) -> bool:
-    """Whether another of ``others`` ((x, y, side, score)) lies nearer to (x, y) than ``near`` x ``side``:
-    dice, even touching, are a side apart; pips of one face are closer."""
-    return any(0 < (x - ox) ** 2 + (y - oy) ** 2 < (near * side) ** 2 for ox, oy, *_ in others)
 
 
 def _load(path: Path, engine: str = "") -> cv2.dnn.Net:

@@ -312,3 +312,37 @@ def test_the_level_is_chosen_on_peaks_above_level_floor(monkeypatch):
         monkeypatch.setattr(dicenet, "LEVEL_FLOOR", level_floor)
         assert nets.normalised(frame, 0.45) == [out]
     assert floors == [0.45, 0.2, 0.45]  # never above the caller's floor
+
+
+def test_peaks_all_at_once_are_the_peak_by_peak_floats_to_the_bit():
+    from rig.vision.dicepeaks import peaks, peaks_one_by_one
+
+    rng = np.random.default_rng(25)
+    for k in range(200):
+        h, w = (int(v) for v in rng.integers(6, 60, 2))
+        heat = rng.random((h, w)).astype(np.float32)
+        if k % 2:
+            heat = cv2.GaussianBlur(heat, (0, 0), float(rng.uniform(0.5, 3.0)))
+            heat = (heat / heat.max()).astype(np.float32)
+        sides = rng.normal(1.3, 0.5, (h, w)).astype(np.float32)
+        assert peaks(heat, sides, 0.2) == peaks_one_by_one(heat, sides, 0.2)
+    assert peaks(np.zeros((8, 8), np.float32), np.zeros((8, 8), np.float32), 0.2) == []
+
+
+def test_peak_memo_finds_each_maps_peaks_once_and_hands_out_copies(monkeypatch):
+    from rig.vision import dicepeaks
+
+    calls = []
+    monkeypatch.setattr(dicepeaks, "peaks", lambda heat, sides, floor: calls.append(floor) or [(1.0, 2.0, 3.0, 0.5)])
+    memo = dicepeaks.PeakMemo(size=2)
+    a, b, c = (np.zeros((4, 4), np.float32) for _ in range(3))
+    first = memo(a, a, 0.2)
+    first.append("changed by the caller")
+    assert memo(a, a, 0.2) == [(1.0, 2.0, 3.0, 0.5)] and calls == [0.2]
+    memo(a, a, 0.3)  # another floor: found again
+    memo(b, b, 0.2)  # another map (equal, not the same): found again, and a's 0.2 forgotten (size 2)
+    memo(a, a, 0.2)
+    assert calls == [0.2, 0.3, 0.2, 0.2]
+    memo(c, c, 0.2)
+    assert len(calls) == 5
+
