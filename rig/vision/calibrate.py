@@ -86,7 +86,7 @@ class CalibrationReport:
 #: the floor ...
 LAMP_MIN = 8
 #: ... and, when that read-back is refused, this few: the blank frame's six dice alone (issue 24, round 11: the
-#: 2D unseen table 34006's frogs cover their tops, so only the blank frame shows violet tops; the lamp taken
+#: 2D unseen table 34006's frog prints cover the tops, so only the blank frame shows violet tops; the lamp taken
 #: from its floor read the floor's dark print as shade and lifted the dice on it, one blue frog read back as
 #: no frog). Not the first try: on twin 8611 (seven bodies) the plane reads more dice wrong (flagged) than the floor
 LAMP_FEW = 6
