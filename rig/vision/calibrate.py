@@ -82,13 +82,24 @@ class CalibrationReport:
         return out
 
 
+#: the fewest die bodies the lamp's surface is fitted through (a plane below 16); with fewer it is taken from
+#: the floor ...
+LAMP_MIN = 8
+#: ... and, when that read-back is refused, this few: the blank frame's six dice alone (issue 24, round 11: the
+#: 2D unseen table 34006's frog prints cover the tops, so only the blank frame shows violet tops; the lamp taken
+#: from its floor read the floor's dark print as shade and lifted the dice on it, one blue frog read back as
+#: no frog). Not the first try: on twin 8611 (seven bodies) the plane reads more dice wrong (flagged) than the floor
+LAMP_FEW = 6
+
+
 def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None = None, n_dice: int = 6,
                 name: str = "", exposure_us: int | None = None, analogue_gain: float | None = None,
                 colour_gains: tuple[float, float] | None = None, thresholds: Thresholds | None = None) -> CalibrationReport:
     """Fit a profile from ``samples`` (``{"blue": frame, "pink": ..., "yellow": ..., "blank": ...}``).
 
     A read-back refused is tried once more with the wall's shade map narrowed where the ritual dice's tops
-    stand lit (:func:`rig.vision.calibrate_shade.lit_band`); the first refusal stands if that is refused too."""
+    stand lit (:func:`rig.vision.calibrate_shade.lit_band`), then with the lamp fitted through as few as
+    :data:`LAMP_FEW` die bodies (the blank frame's alone); the first refusal stands if those are refused too."""
     kw = dict(empty=empty, n_dice=n_dice, name=name, exposure_us=exposure_us, analogue_gain=analogue_gain,
               colour_gains=colour_gains, thresholds=thresholds)
     try:
@@ -96,10 +107,12 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     except CalibrationError as exc:
         if not str(exc).startswith(READ_BACK):
             raise
-        try:
-            return _fit_profile(samples, lit=True, **kw)
-        except CalibrationError:
-            raise exc from None
+        for retry in (dict(lit=True), dict(lit=False, least=LAMP_FEW)):
+            try:
+                return _fit_profile(samples, **retry, **kw)
+            except CalibrationError:
+                pass
+        raise exc from None
 
 
 #: how a refused read-back begins
@@ -108,7 +121,7 @@ READ_BACK = "the fitted profile reads the "
 
 def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndarray | None, n_dice: int, name: str,
                  exposure_us: int | None, analogue_gain: float | None, colour_gains: tuple[float, float] | None,
-                 thresholds: Thresholds | None) -> CalibrationReport:
+                 thresholds: Thresholds | None, least: int = LAMP_MIN) -> CalibrationReport:
     missing = [f for f in RITUAL if f not in samples]
     if missing:
         raise CalibrationError(f"calibration needs a frame for each of {', '.join(RITUAL)}; missing {', '.join(missing)}")
@@ -159,7 +172,7 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
     bare = unglared(empty_raw)
     floor_cells = floor_grid(bare)
     floor = cells(bare)
-    lamp = _lamp_from_bodies(fr, {k: unglared(v) for k, v in raw.items()})
+    lamp = _lamp_from_bodies(fr, {k: unglared(v) for k, v in raw.items()}, least)
     model = FloorModel.build(floor, floor_cells, lamp)
 
     def flat(img: np.ndarray) -> np.ndarray:
@@ -228,9 +241,11 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
             separation[f"{a}/{b}"] = classes[a].separation(classes[b])
         separation[f"{a}/background"] = min(classes[a].separation(m) for m in background)
     if min(separation.values()) < MIN_SEPARATION:  # the table beyond the box, lifted by the evening, is no floor
-        box = in_box(floor_cells, empty_small.shape[:2])
-        background = fit_background(fr, empty_small, side_small, np.random.default_rng(0), box)
-        separation.update({f"{a}/background": min(classes[a].separation(m) for m in background) for a in names})
+        for box in _boxes(floor_cells, empty_raw, empty_small.shape[:2]):
+            background = fit_background(fr, empty_small, side_small, np.random.default_rng(0), box)
+            separation.update({f"{a}/background": min(classes[a].separation(m) for m in background) for a in names})
+            if min(separation.values()) >= MIN_SEPARATION:
+                break
     for pair, value in separation.items():
         if value < MIN_SEPARATION:
             a, b = pair.split("/")
@@ -334,7 +349,16 @@ def _check_clipped(name: str, px: np.ndarray, t: Thresholds, share: float = 0.08
         raise CalibrationError(f"{name} frame is overexposed on the dice ({blown:.0%} of die pixels blown out); lower the exposure")
 
 
-def _lamp_from_bodies(fr: dict, raw: dict) -> np.ndarray | None:
+def _boxes(floor_cells, empty_raw: np.ndarray, shape: tuple[int, int]):
+    """Where the box bottom's colours are fitted again when the whole view's overlap a die's: the floor cells'
+    hull grown by a cell, then (issue 24, round 11) the hull, not grown, of the cells of the empty box as shot —
+    with its glare off the floor cells can hold the rim and the table beyond (twin 6000, seen: a bright rim
+    taken for the lamp's glare above the floor, the grown hull the whole view)."""
+    yield in_box(floor_cells, shape)
+    yield in_box(floor_grid(empty_raw), shape, grow=False)
+
+
+def _lamp_from_bodies(fr: dict, raw: dict, least: int = 8) -> np.ndarray | None:
     """The lamp's brightness over the 12 x 16 grid (relative, None when too few dice were seen):
     a quadratic surface through the brightness of the die bodies of every ritual frame — the
     same violet everywhere, so what varies is the light."""
@@ -353,7 +377,7 @@ def _lamp_from_bodies(fr: dict, raw: dict) -> np.ndarray | None:
                 xs.append((cx + 0.5) / w * COLS - 0.5)
                 ys.append((cy + 0.5) / h * ROWS - 0.5)
                 level.append(float(np.median(px[sel].astype(np.float32).mean(axis=1))))
-    if len(level) < 8:
+    if len(level) < least:
         return None
     x, y, level = (np.array(xs) - 7.5) / 8, (np.array(ys) - 5.5) / 6, np.array(level)
     basis = np.column_stack([np.ones_like(x), x, y, x * x, y * y, x * y])

@@ -10,13 +10,16 @@ import numpy as np
 from rig.vision.profile import ColourModel
 
 
-def in_box(floor_cells, shape: tuple[int, int]) -> np.ndarray:
-    """The box at ``shape`` (h, w): the floor cells' hull grown by a cell (a wall's shade is no floor cell)."""
+def in_box(floor_cells, shape: tuple[int, int], grow: bool = True) -> np.ndarray:
+    """The box at ``shape`` (h, w): the floor cells' hull grown by a cell (a wall's shade is no floor cell;
+    ``grow`` False: the hull alone)."""
     h, w = shape
     grid = cv2.resize(np.asarray(floor_cells, np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
     hull = np.zeros((h, w), np.uint8)
     if grid.any():
         cv2.fillConvexPoly(hull, cv2.convexHull(cv2.findNonZero(grid)), 1)
+    if not grow:
+        return hull > 0
     return cv2.dilate(hull, np.ones((h // 12 * 2 + 1, w // 16 * 2 + 1), np.uint8)) > 0
 
 
