@@ -14,6 +14,8 @@ True
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import cv2
 import numpy as np
 
@@ -65,3 +67,122 @@ def add_distractors(frame: np.ndarray, dice_boxes, side: float, rng: np.random.G
                 out.append((kind, box))
                 break
     return out
+
+
+#: ``rig bench vision --game pips --distractors`` draws with this many seeds by default (0-9: one seed's
+#: draws missed what the others showed; issue 25, docs/games.md "No drawn thing called ok at any seed")
+DISTRACTOR_SEEDS = 10
+
+
+@dataclass
+class Tally:
+    """What one seed's draws gave on one split (:func:`report_distractors`); added up over seeds."""
+
+    placed: dict = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    ok: dict = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    flagged: dict = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    unlabelled: int = 0     # "false dice" ok where the photo without the drawn things has an ok die too
+    photos: int = 0
+    frames_flagged: int = 0
+    frames_silent: int = 0
+    labelled: int = 0       # the real dice: labelled, found, read right, flagged (of found), silent wrong
+    found: int = 0
+    right: int = 0
+    real_flagged: int = 0
+    silent: int = 0
+
+    def add(self, other: "Tally") -> None:
+        for name in ("placed", "ok", "flagged"):
+            for kind in KINDS:
+                getattr(self, name)[kind] += getattr(other, name)[kind]
+        for name in ("unlabelled", "photos", "frames_flagged", "frames_silent", "labelled", "found", "right",
+                     "real_flagged", "silent"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{part}/{whole} = {100 * part / whole:.1f}%" if whole else "n/a"
+
+
+def _centre_in(die, box) -> bool:
+    x, y, w, h = box
+    cx, cy = die.box[0] + die.box[2] / 2, die.box[1] + die.box[3] / 2
+    return x <= cx <= x + w and y <= cy <= y + h
+
+
+def _print(tally: Tally, head: str) -> None:
+    print(f"[{head}] false dice reported ok {sum(tally.ok.values())} of {sum(tally.placed.values())} distractors, "
+          f"flagged {sum(tally.flagged.values())}"
+          + (f" (and {tally.unlabelled} ok on a die the labels miss: ok without the drawn thing too)" if tally.unlabelled else "")
+          + f"; frames (dice count known) flagged {_pct(tally.frames_flagged, tally.photos)}, with a false die and "
+          f"not flagged {_pct(tally.frames_silent, tally.photos)}")
+    print("  " + ", ".join(f"{kind}: {tally.ok[kind]} ok / {tally.flagged[kind]} flagged of {tally.placed[kind]}"
+                           for kind in KINDS))
+    print(f"  real dice: read right {_pct(tally.right, tally.labelled)}, flagged {_pct(tally.real_flagged, tally.found)} "
+          f"of found, silent wrong {_pct(tally.silent, tally.found)} of found")
+
+
+def report_distractors(name: str, photos, params, images: dict, reader, splits, seed: int = 0,
+                       size: float = 1.2) -> dict[str, Tally]:
+    """The photos with a coin, ring, screw head, knot, fingertip and card corner drawn in (:func:`add_distractors`,
+    ``seed``, each ``size`` times the photo's median die across): the drawn things reported as dice, ``ok`` or
+    flagged, per kind, the photos with a false die ``ok`` named, and the real dice read right, flagged and
+    silent wrong there (the cost); per split asked, its :class:`Tally`. A die ``ok`` on a drawn thing where the
+    photo without it has an ``ok`` die too is a die the labels miss: named and counted apart."""
+    out = {}
+    for split in splits:
+        some = [p for p in photos if p.held_out == (split == "held-out")]
+        rng = np.random.default_rng(seed)
+        t = Tally(photos=len(some))
+        for photo in some:
+            frame = images[photo.path].copy()
+            sides = sorted(max(d.box[2], d.box[3]) for d in photo.dice) or [max(frame.shape[:2]) / 16]
+            drawn = add_distractors(frame, [d.box for d in photo.dice], size * sides[len(sides) // 2], rng)
+            found = reader(frame, params)
+            flagged_frame = any(f.count.status != "ok" for f in found) or len(found) != len(photo.dice)
+            t.frames_flagged += flagged_frame
+            false_ok, clean = [], None
+            for kind, box in drawn:
+                t.placed[kind] += 1
+                for f in found:
+                    if not _centre_in(f, box):
+                        continue
+                    if f.count.status != "ok":
+                        t.flagged[kind] += 1
+                        continue
+                    clean = reader(images[photo.path], params) if clean is None else clean
+                    if any(c.count.status == "ok" and _centre_in(c, f.box) for c in clean):
+                        t.unlabelled += 1
+                        print(f"  ok on a die the labels miss ({kind} drawn over it): {photo.path.name}")
+                    else:
+                        t.ok[kind] += 1
+                        false_ok.append(kind)
+            t.frames_silent += bool(false_ok) and not flagged_frame
+            if false_ok:
+                print(f"  false die ok: {photo.path.name} ({', '.join(false_ok)})")
+            used: set[int] = set()
+            for die in photo.dice:
+                t.labelled += 1
+                hit = next((i for i, f in enumerate(found) if i not in used and _centre_in(die, f.box)), None)
+                if hit is not None:
+                    used.add(hit)
+                    f = found[hit]
+                    t.found += 1
+                    t.right += f.pips == die.pips
+                    t.real_flagged += f.count.status != "ok"
+                    t.silent += f.pips != die.pips and f.count.status == "ok"
+        _print(t, f"{name}, {split}, distractors drawn in, seed {seed}, x{size:g}")
+        out[split] = t
+    return out
+
+
+def report_distractor_seeds(name: str, photos, params, images: dict, reader, splits, seeds, size: float = 1.2) -> None:
+    """:func:`report_distractors` at each of ``seeds``, then their total per split."""
+    seeds = list(seeds)
+    total = {split: Tally() for split in splits}
+    for seed in seeds:
+        for split, t in report_distractors(name, photos, params, images, reader, splits, seed, size).items():
+            total[split].add(t)
+    if len(seeds) > 1:
+        for split, t in total.items():
+            _print(t, f"{name}, {split}, distractors drawn in, seeds {seeds[0]}-{seeds[-1]} in all, x{size:g}")

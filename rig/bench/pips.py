@@ -28,6 +28,7 @@ from rig.bench.pip_photos import (  # noqa: F401 - moved (issue 29); the old imp
     PROJECT_ROOT, DEFAULT_DATA, DEFAULT_COLOUR_DATA, HELD_OUT_EVERY, COLOUR_HELD_OUT_MOD, _NAME,
     BenchDataError, LabelledDie, Photo, is_colour_held_out, is_held_out, parse_labels, load_photos,
 )
+from rig.bench.distractors import DISTRACTOR_SEEDS, report_distractor_seeds, report_distractors  # noqa: F401
 from rig.bench.pip_scores import (  # noqa: F401 - moved (issue 29); the old import path works
     Confusion, evaluate_boxes, Flags, FrameFlags, evaluate_find, evaluate_frames, evaluate_rendered,
     games_rendered,
@@ -273,46 +274,6 @@ def report_speed(photos: list[Photo], params, images: dict, n: int = 12) -> None
     cv2.setNumThreads(1)
 
 
-def report_distractors(name: str, photos: list[Photo], params, images: dict, reader, splits: Sequence[str],
-                       seed: int = 0, size: float = 1.2) -> None:
-    """The photos with a coin, ring, screw head, knot, fingertip and card corner drawn in
-    (:mod:`rig.bench.distractors`, ``seed``, each ``size`` times the photo's median die across): the dice
-    reported on them, ``ok`` or flagged, per kind; the photos with a false die ``ok`` named."""
-    import numpy as np
-
-    from rig.bench.distractors import KINDS, add_distractors
-
-    for split, some in by_split(photos):
-        if split not in splits:
-            continue
-        rng = np.random.default_rng(seed)
-        placed = {kind: 0 for kind in KINDS}
-        ok = {kind: 0 for kind in KINDS}
-        flagged = {kind: 0 for kind in KINDS}
-        frames_flagged = frames_silent = 0
-        for photo in some:
-            frame = images[photo.path].copy()
-            sides = sorted(max(d.box[2], d.box[3]) for d in photo.dice) or [max(frame.shape[:2]) / 16]
-            drawn = add_distractors(frame, [d.box for d in photo.dice], size * sides[len(sides) // 2], rng)
-            found = reader(frame, params)
-            flagged_frame = any(f.count.status != "ok" for f in found) or len(found) != len(photo.dice)
-            frames_flagged += flagged_frame
-            false_ok = 0
-            for kind, (bx, by, bw, bh) in drawn:
-                placed[kind] += 1
-                on = [f for f in found if bx <= f.box[0] + f.box[2] / 2 <= bx + bw and by <= f.box[1] + f.box[3] / 2 <= by + bh]
-                ok[kind] += sum(f.count.status == "ok" for f in on)
-                flagged[kind] += sum(f.count.status != "ok" for f in on)
-                false_ok += sum(f.count.status == "ok" for f in on)
-            frames_silent += bool(false_ok) and not flagged_frame
-            if false_ok:
-                print(f"  false die ok: {photo.path.name}")
-        print(f"[{name}, {split}, distractors drawn in, seed {seed}, x{size:g}] false dice reported ok {sum(ok.values())} of "
-              f"{sum(placed.values())} distractors, flagged {sum(flagged.values())}; frames (dice count known) flagged "
-              f"{_pct(frames_flagged, len(some))}, with a false die and not flagged {_pct(frames_silent, len(some))}")
-        print("  " + ", ".join(f"{kind}: {ok[kind]} ok / {flagged[kind]} flagged of {placed[kind]}" for kind in KINDS))
-
-
 def _grow(box: tuple, by: float = 0.3) -> tuple:
     x, y, w, h = box
     g = by * max(w, h)
@@ -341,9 +302,9 @@ def run_pips(args: argparse.Namespace) -> int:
         if getattr(args, "distractors", False):
             print(f"\n== {name}: {folder} ({len(photos)} photos), distractors drawn in, no size hint")
             first = getattr(args, "distractor_seed", 0)
-            for seed in range(first, first + getattr(args, "distractor_seeds", 1)):
-                report_distractors(name, photos, params, images, read_any, splits, seed,
-                                   getattr(args, "distractor_size", 1.2))
+            report_distractor_seeds(name, photos, params, images, read_any, splits,
+                                    range(first, first + getattr(args, "distractor_seeds", DISTRACTOR_SEEDS)),
+                                    getattr(args, "distractor_size", 1.2))
             continue
         if getattr(args, "scales", False):
             print(f"\n== {name}: {folder} ({len(photos)} photos, {n} labelled dice), scaled, no size hint")
@@ -390,8 +351,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="(--game pips) the photos with a coin, ring, screw, knot, fingertip and card corner drawn in: "
                         "false dice reported ok")
     parser.add_argument("--distractor-seed", type=argtypes.seed, default=0, help="(--distractors) the first seed drawn with (default 0)")
-    parser.add_argument("--distractor-seeds", type=argtypes.count, default=1,
-                        help="(--distractors) this many seeds from --distractor-seed (default 1)")
+    parser.add_argument("--distractor-seeds", type=argtypes.count, default=DISTRACTOR_SEEDS,
+                        help=f"(--distractors) this many seeds from --distractor-seed (default {DISTRACTOR_SEEDS}: "
+                        "one seed's draws miss what others show)")
     parser.add_argument("--distractor-size", type=argtypes.positive, default=1.2, metavar="F",
                         help="(--distractors) each thing F times the photo's median die across (default 1.2)")
     parser.add_argument("--split", choices=tuple(SPLITS), default="both",

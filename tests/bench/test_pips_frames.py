@@ -92,7 +92,9 @@ def test_distractors_are_drawn_with_the_seed_and_size_asked_and_a_false_ok_is_na
         import cv2
 
         seen.append(frame.copy())
-        _, _, stats, centres = cv2.connectedComponentsWithStats((frame != 120).any(axis=2).astype(np.uint8))
+        n, _, stats, centres = cv2.connectedComponentsWithStats((frame != 120).any(axis=2).astype(np.uint8))
+        if n == 1:  # the photo without the things drawn: nothing
+            return []
         cx, cy = centres[1 + int(np.argmin(stats[1:, cv2.CC_STAT_AREA]))]
         return [die(int(cx) - 5, int(cy) - 5, 1)]
 
@@ -107,3 +109,28 @@ def test_distractors_are_drawn_with_the_seed_and_size_asked_and_a_false_ok_is_na
     seen.clear()
     bench.report_distractors("white", photos, None, images, reader, ("tuning",), seed=5, size=1.0)
     assert (seen[0] != 120).any(axis=2).sum() < (first != 120).any(axis=2).sum()  # smaller things
+
+
+def test_distractors_at_several_seeds_give_a_line_each_and_a_total_with_the_real_dice_cost(tmp_path, capsys):
+    """``--distractors`` draws at seeds 0-9 by default: a line per seed, a total; the real dice read right and
+    flagged there; a die ok on a drawn thing where the photo alone has an ok die too is a die the labels miss."""
+    assert bench.DISTRACTOR_SEEDS == 10
+    photos = [photo(tmp_path / "a.jpg", (3, 20, 20))]
+    images = {photos[0].path: np.full((240, 320, 3), 120, np.uint8)}
+
+    def reader(frame, params):  # the labelled die read right but flagged; an unlabelled die ok wherever drawn on
+        from rig.bench.distractors import add_distractors
+
+        drawn = add_distractors(np.full_like(frame, 120), [(20, 20, 10, 10)], 20.0, np.random.default_rng(3))
+        (x, y, w, h) = drawn[0][1]
+        return [die(20, 20, 3, "uncertain"), die(x + w // 2 - 5, y + h // 2 - 5, 2)]
+
+    bench.report_distractor_seeds("white", photos, None, images, reader, ("tuning",), range(2, 5), size=2.0)
+    lines = capsys.readouterr().out.splitlines()
+    heads = [line for line in lines if line.startswith("[")]
+    assert [h.split("] ")[0] for h in heads] == [f"[white, tuning, distractors drawn in, seed {s}, x2" for s in (2, 3, 4)] + [
+        "[white, tuning, distractors drawn in, seeds 2-4 in all, x2"]
+    assert "  real dice: read right 3/3 = 100.0%, flagged 3/3 = 100.0% of found, silent wrong 0/3 = 0.0% of found" in lines
+    # the reader's second die is ok on the photo alone: where a thing is drawn over it, no false die
+    assert all("false dice reported ok 0 of" in h for h in heads)
+    assert any(line.startswith("  ok on a die the labels miss") for line in lines)

@@ -100,9 +100,10 @@ def test_things_drawn_into_real_photos_are_not_dice_reported_ok():
                     false_ok[checked] += on_drawn
                     real_ok[checked] += not on_drawn
     assert false_ok[False] >= 5 and false_ok[True] == 0
-    # last run: 251 of 279 (before the dice were brought to the finder's size, issue 25: 243 of 267); on all the
-    # tuning photos the check flags no more dice than before (rig bench vision --game pips --scales)
-    assert real_ok[True] >= 0.88 * real_ok[False]
+    # last run: 249 of 288 (check_ok 0.52 since "No drawn thing called ok at any seed", issue 25: the cost of the
+    # drawn things flagged at seeds 0-9; with 0.365 251 of 279, the bar was 0.88); the cost on all the tuning photos:
+    # rig bench vision --game pips --scales --split tuning (docs/games.md)
+    assert real_ok[True] >= 0.86 * real_ok[False]
 
 
 def test_a_one_and_a_die_the_second_pass_alone_found_need_a_surer_second_opinion(monkeypatch):
@@ -140,7 +141,8 @@ def _drawn_ok(seed: int, want: set[str]) -> dict[bool, int]:
         pytest.skip(f"photographs not found at {folder}")
     photos = [ph for ph in load_photos(folder, tuning_only=True) if not ph.held_out]
     p = AnyDieParams()
-    before = replace(p, alone_read_ok=p.read_ok, alone_check_ok=p.check_ok, one_check_ok=p.check_ok)
+    # without those rules, and with the thresholds of their round (check_ok 0.365: raised since, issue 25)
+    before = replace(p, alone_read_ok=p.read_ok, alone_check_ok=0.365, one_check_ok=0.365, check_ok=0.365)
     rng = np.random.default_rng(seed)
     false_ok = {True: 0, False: 0}
     for photo in photos:
@@ -171,3 +173,48 @@ def test_the_drawn_thing_reported_ok_at_seed_5_without_the_one_and_alone_rules_i
     five_47 is reported ok without ``one_check_ok`` and ``alone_*`` by the shipped nets and by the twin-trained
     finder G alike; with them it is flagged (the seed-2 case needs the rules with the shipped nets only)."""
     assert _drawn_ok(5, {"five_47.jpg"}) == {True: 0, False: 1}
+
+
+#: the drawn things the shipped reader reported ok at the benchmark's other seeds (docs/games.md, "No drawn thing
+#: called ok at any seed"): (seed, photo set) -> photos. Left: seed 5's card corner in IMG_20191208_111304 (read 2, finder
+#: 0.61, second opinion 0.85); the fingertip at seed 8 lies on a die the labels miss
+ANY_SEED = {(7, "white"): {"three_37.jpg"},                                  # a screw head on a black plug, read 4
+            (4, "colour"): {"IMG_20191209_100506.jpg"},                      # a coin read 1
+            (5, "colour"): {"IMG_20191209_095545.jpg",                      # a card corner read 2 ...
+                            "IMG_20191209_095613.jpg"},                      # ... and one read 1
+            (6, "colour"): {"IMG_20191208_112455.jpg"},                      # a card corner read 2
+            (7, "colour"): {"IMG_20191208_112704.jpg"}}                      # a knot read 1
+
+
+def _drawn_ok_with_the_shipped_rules(seed: int, kind: str, want: set[str]) -> list[str]:
+    """``rig bench vision --game pips --distractors --split tuning`` at ``seed`` (one generator through the set's
+    tuning photos in turn, as the benchmark draws): the photos in ``want`` with a drawn thing reported ok."""
+    from rig.bench.distractors import add_distractors
+    from rig.bench.pips import colour_folder, data_folder, load_photos
+    from rig.vision.anydie import read_pip_dice
+
+    folder = data_folder(None) if kind == "white" else colour_folder(None)
+    if not folder.is_dir():
+        pytest.skip(f"photographs not found at {folder}")
+    photos = [ph for ph in load_photos(folder, any_name=kind != "white", tuning_only=True) if not ph.held_out]
+    rng = np.random.default_rng(seed)
+    named = []
+    for photo in photos:
+        frame = cv2.imread(str(photo.path))
+        sides = sorted(max(d.box[2], d.box[3]) for d in photo.dice) or [max(frame.shape[:2]) / 16]
+        drawn = [box for _, box in add_distractors(frame, [d.box for d in photo.dice], 1.2 * sides[len(sides) // 2], rng)]
+        if photo.path.name not in want:
+            continue
+        for die in read_pip_dice(frame).dice:
+            cx, cy = die.box[0] + die.box[2] / 2, die.box[1] + die.box[3] / 2
+            if die.count.status == "ok" and any(x <= cx <= x + w and y <= cy <= y + h for x, y, w, h in drawn):
+                named.append(photo.path.name)
+    return named
+
+
+@pytest.mark.skipif(not (WEIGHTS.exists() and dicenet.FIND_WEIGHTS.exists()), reason="no shipped nets")
+@pytest.mark.parametrize("seed, kind", sorted(ANY_SEED))
+def test_no_drawn_thing_is_reported_ok_at_the_benchmarks_other_seeds(seed, kind):
+    """Seeds 4-7 (the benchmark's default seed 0 shows none): a screw head on a cable's black plug read as a 4, a
+    coin and a knot read as 1, card corners read as 2 (the printed dot and the corner's) were reported ok."""
+    assert _drawn_ok_with_the_shipped_rules(seed, kind, ANY_SEED[seed, kind]) == []
