@@ -161,3 +161,64 @@ def recall(profile, profile_path: str | Path) -> EmptyBox | None:
         return None
     remember(profile, empty)
     return empty
+
+
+def open_rings(changed: np.ndarray, taken: np.ndarray, side: float, card: tuple[float, float]) -> list[np.ndarray]:
+    """Cards whose field is the box bottom's own colour (a gray card on a gray floor): what changed from the empty
+    box is their white border — broken where a wall's shade or a light wall lies behind it — and their darker icon,
+    no closed ring to fill. Each group of such changes outside ``taken`` (the blobs read already, and round them)
+    whose rectangle is a card's size (``card``: its sides in die sides of ``side`` px) and shape, its border changed
+    along three of its sides or more and its icon changed in its middle, as a filled card mask (the field inside it
+    still to be read: a coloured card on a floor of its colour shows the same)."""
+    k = max(3, int(0.3 * side)) | 1
+    rest = changed & (1 - cv2.dilate(taken, np.ones((k, k), np.uint8)))
+    g = max(3, int(0.6 * side)) | 1  # (a border's pieces and the icon inside it: one group)
+    n, cc = cv2.connectedComponents(cv2.dilate(rest, np.ones((g, g), np.uint8)), connectivity=8)
+    area = card[0] * card[1] * side ** 2
+    near = cv2.dilate(rest, np.ones((3, 3), np.uint8))
+    out = []
+    for i in range(1, n):
+        pts = cv2.findNonZero(rest & (cc == i).view(np.uint8))
+        if pts is None or len(pts) < 0.1 * area:
+            continue
+        rect = cv2.minAreaRect(pts)
+        (cx, cy), (rw, rh), ang = rect
+        if not 0.75 * area <= rw * rh <= 1.3 * area or not 1.2 <= max(rw, rh) / max(min(rw, rh), 1.0) <= 1.65:
+            continue
+        corners = cv2.boxPoints(((cx, cy), (rw * 0.96, rh * 0.96), ang))  # along the white border's middle
+        sides = [_along(near, corners[j], corners[(j + 1) % 4]) for j in range(4)]
+        middle = np.zeros_like(rest)
+        cv2.fillConvexPoly(middle, np.int32(cv2.boxPoints(((cx, cy), (rw * 0.5, rh * 0.5), ang))), 1)
+        if sum(s >= 0.6 for s in sides) < 3 or rest[middle > 0].mean() < 0.15:
+            continue
+        box = cv2.boxPoints(rect)
+        if sum(s >= 0.6 for s in sides) == 3:  # a side not seen: where a card's shape puts it, from the one opposite
+            box = _from_three_sides(box, int(np.argmin(sides)), card[1] / card[0])
+        blob = np.zeros_like(rest)
+        cv2.fillConvexPoly(blob, np.int32(np.round(box)), 1)
+        out.append(blob)
+    return out
+
+
+def _from_three_sides(box: np.ndarray, missing: int, aspect: float) -> np.ndarray:
+    """A card's corners (``box``, in order) with side ``missing`` (corners ``missing`` to ``missing + 1``) put where
+    the card's shape (long side over short, ``aspect``) puts it from the side opposite: its length is known from the
+    two sides beside it, the card's extent across it is not (the pieces of border and icon seen stop short of it,
+    by more or less in each frame)."""
+    m = missing
+    a, b, c, d = (box[(m + i) % 4] for i in range(4))  # a-b the missing side, c-d the one opposite
+    width, height = float(np.linalg.norm(b - a)), float(np.linalg.norm(c - b))
+    across = min((width * aspect, width / aspect), key=lambda h: abs(h - height))
+    normal = ((a + b) - (c + d)) / 2
+    normal /= max(float(np.linalg.norm(normal)), 1e-6)
+    out = box.copy()
+    out[m], out[(m + 1) % 4] = d + normal * across, c + normal * across
+    return out
+
+
+def _along(mask: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    """The share of the points along the line from ``a`` to ``b`` where ``mask`` is set."""
+    n = max(2, int(np.hypot(*(b - a))))
+    xs = np.clip(np.round(np.linspace(a[0], b[0], n)).astype(int), 0, mask.shape[1] - 1)
+    ys = np.clip(np.round(np.linspace(a[1], b[1], n)).astype(int), 0, mask.shape[0] - 1)
+    return float(mask[ys, xs].mean())

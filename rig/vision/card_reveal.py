@@ -80,6 +80,11 @@ class CardReveal(_LyingCards, _Glimpses):
             return self._part_lies()
         if view.clear:  # the box bottom alone: whatever lay there is gone, the next card is new
             # (a card entered by hand that the camera sees only now and then still lies there)
+            if self._hands and not self._empty_hand and any(not k.blind and k.reading.card == "gray" for k in self._lying):
+                # gray cards it saw gone as a hand left, nothing in view: a gray card laid on them that the camera does
+                # not see (on a floor of their colour, read by their broken border, the pile of them not: twin 2811,
+                # 2803), asked as one — or the players took them back: no
+                self._empty_hand, self._over_empty = 1, list(self._hand_boxes)
             self._lying = [k for k in self._lying if k.blind]
             self._under, self._doubt = [], set()
             self._candidate, self._count, self._glimpsed, self._arriving = None, 0, [], {}

@@ -22,7 +22,7 @@ import numpy as np
 
 # the reveal's order and the readings' types live apart (this module's size); importable from here too
 from rig.vision.card_border import MIN_TINT, _border_lab, _grey_against_border, _lab, _tint
-from rig.vision.card_empty import EmptyBox, kept
+from rig.vision.card_empty import EmptyBox, kept, open_rings
 from rig.vision.card_places import _overlap
 from rig.vision.card_reveal import CardReading, CardReveal, CardView, Question, edge_shift  # noqa: F401
 from rig.vision.light import covered_cells
@@ -211,8 +211,9 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
     if empty is not None:
         changed, shade = compared[0] if compared else empty.compare(frame_bgr, work.small.shape[1::-1], 3 if work.factor > 1 else 5)
     cards, hands = [], []
-    hue, arms, shaded = None, [], []
-    for blob in _blobs(work, changed):
+    hue, arms, shaded, loose = None, [], [], []
+    blobs = _blobs(work, changed)
+    for blob in blobs:
         if shade is not None and _shade_alone(work, blob, shade):
             continue  # the shadow an arm casts on the box bottom: nothing lies there
         if shade is not None and not _at_edge(blob) and int((blob & shade).sum()) >= work.top_area:
@@ -224,7 +225,10 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
             if arm is not None:
                 arms.append(_read_beside_arm(work, blob, arm, shade, profile, cards, hands))
                 continue
+        n_cards, n_hands = len(cards), len(hands)
         _read_into(work, blob, profile, changed is not None, cards, hands)
+        if changed is not None and len(cards) == n_cards and len(hands) == n_hands + 1 and not _at_edge(blob):
+            loose.append((blob, hands[-1]))  # no card's shape inside the box: a card changed from it in part?
     for blob in shaded:  # a card joined by an arm's shade on the box bottom (the arm apart, at the view's edge)
         found, more = [], []
         _read_into(work, blob, profile, True, found, more)
@@ -232,10 +236,37 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
             _read_parts(work, blob & (1 - shade), profile, cards, hands)
         else:
             cards, hands = cards + found, hands + more
+    if changed is not None:  # a gray card on a floor of its colour: its border broken (or its field changed in
+        # part, the blob no card's shape), no blob to fill
+        solid = [b for b in blobs if not any(b is blob for blob, _ in loose)]
+        taken = np.zeros_like(changed) if not solid else np.bitwise_or.reduce(solid)
+        for ring in open_rings(changed, taken, work.side, CARD_SIDES):
+            card = _ring_card(work, ring, changed, profile)
+            if card is not None:
+                cards.append(card)
+                hands = [h for h in hands if not any(h == box and (ring & blob).any() for blob, box in loose)]
     # a card apart from the arm whose box the arm's reaches into: the arm's shade may lie on it, its field's outline
     # cut or swollen by it
     cards = [replace(c, hidden=True) if c.status == "ok" and any(_overlap(c.box, a) for a in arms) else c for c in cards]
     return CardView(tuple(cards), tuple(hands), frame_bgr.shape[1::-1])
+
+
+def _ring_card(work, ring: np.ndarray, changed: np.ndarray, profile: Profile) -> CardReading | None:
+    """A card found by its broken border and icon (:func:`rig.vision.card_empty.open_rings`): gray when its field is
+    as colourless as that border (the part of it that changed from the empty box) and darker — else nothing (a
+    coloured card on a floor of its colour stays unread)."""
+    reading = _read_blob(work, ring, profile, True)
+    rect = cv2.minAreaRect(cv2.findNonZero(ring))
+    (cx, cy), (rw, rh), ang = rect
+    inner = np.zeros_like(ring)
+    cv2.fillConvexPoly(inner, np.int32(cv2.boxPoints(((cx, cy), (rw * 0.78, rh * 0.78), ang))), 1)
+    band = ring & (1 - cv2.dilate(inner, np.ones((3, 3), np.uint8))) & changed
+    if reading.card != "gray" or reading.status != "ok" or band.sum() < work.top_area:
+        return None
+    border = np.median(cv2.cvtColor(work.small[band > 0].reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3), axis=0)
+    if _tint(work, ring, inner) >= MIN_TINT or not _grey_against_border(work, rect, ring, _lab(work, ring, inner), border):
+        return None
+    return replace(reading, pile=reading.box)
 
 
 #: a pixel is no card colour when its hue (round the box bottom's colour) lies this far (degrees) from every card

@@ -262,3 +262,21 @@ def test_a_card_read_askew_in_its_own_place_is_no_card_coming_in_unless_a_hand_w
         assert reveal.question is not None and reveal.question.text == "was that a second blue card?"
     else:
         assert reveal.question is None
+
+
+def test_a_card_seen_now_and_then_then_one_of_its_colour_on_it_is_asked_about():
+    # twin 2408 (round 8, with the broken-border reader): the first gray card, on a floor of its colour, read by its
+    # border in some frames only while the arm waited at the view's edge — never lying still long enough to count, and
+    # no longer "a hand that left no card it sees"; the next gray card then settled on it: both counted as one, lost
+    # in silence. A card gone from view with nothing over it is seen now and then: the one settling there is asked about
+    size = (640, 480)
+    arm = (500, 330, 140, 150)  # waiting at the view's edge, over no card
+    gray = CardReading("gray", 1.0, "ok", (), (100, 100, 200, 280), _card("gray").corners, pile=(100, 100, 200, 280))
+    for seen in ((1, 0, 1, 0), (0, 1, 1, 0), (1, 0, 0, 1)):
+        reveal = CardReveal(settle=3)
+        stream = [CardView((), (), size)] * 2 + [CardView((), ((150, 200, 200, 200),), size)] * 2
+        stream += [CardView((gray,) if s else (), (arm,), size) for s in seen]
+        stream += [CardView((), ((150, 200, 200, 200),), size)] * 2 + [CardView((gray,), (), size)] * 4
+        assert [c for view in stream for c in reveal.feed(view)] == []
+        assert reveal.question is not None and reveal.question.text == "was a gray card laid before the gray one?"
+        assert reveal.answer(True) == ["gray", "gray"] and reveal.cards == ["gray", "gray"]

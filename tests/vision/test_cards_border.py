@@ -1,5 +1,6 @@
 """Cards read against their own white border (issue 24 part 3, round 8): a gray card whose pixels the labels put
-in a pale card colour, a bright card whose field is partly blown out, and a card read a few px off in the second of its
+in a pale card colour, a bright card whose field is partly blown out, a gray card on a floor of its colour whose
+border alone (broken) and icon changed from the empty box; and a card read a few px off in the second of its
 still frames."""
 
 from rig.vision.cards import CardReading, CardReveal, CardView
@@ -21,6 +22,26 @@ def test_a_pink_card_partly_blown_out_is_read_by_its_measured_pixels():
     # measured pixels, most are pink and the field's colour lies nearest the profile's pink
     (card,) = _read("t2312-reveal0-2-laid").cards
     assert (card.card, card.status) == ("pink", "ok")
+
+
+def test_a_gray_card_on_a_floor_of_its_colour_is_read_by_its_broken_border_and_icon():
+    # twin 2104: a gray card on a gray floor, its top in the wall's shade: what changed from the empty box is its
+    # icon and its white border along the other sides, no ring to fill. Before, no card in view at all, and the rig
+    # asked the players to enter it ("a hand that left no card it sees"). The border's rectangle is a card's size
+    # and shape, its icon in its middle, and its field is as colourless as the border and darker: a gray card
+    view = _read("t2104-reveal0-0-laid")
+    assert [(c.card, c.status) for c in view.cards] == [("gray", "ok")] and not view.hands
+    x, y, w, h = view.cards[0].box
+    assert 100 <= x <= 150 and 120 <= y <= 190 and 0.7 <= w / h <= 0.95  # where the card lies, upright
+
+
+def test_a_gray_card_whose_field_changed_in_part_is_no_hand():
+    # twin 2400: a gray card on a gray-green floor; its field changed from the empty box in patches, so the blob is
+    # no card's shape and was read as a hand inside the box (the rig then asked about "a hand that left no card it
+    # sees"). Its border and icon make a card's rectangle, its field as colourless as the border and darker: gray
+    view = _read("t2400-reveal1-0-laid")
+    assert [(c.card, c.status) for c in view.cards] == [("gray", "ok")]
+    assert all(h[0] + h[2] >= 600 for h in view.hands)  # only the arm at the view's right edge is left
 
 
 def _card(colour, dy=0.0):

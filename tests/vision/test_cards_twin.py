@@ -292,3 +292,24 @@ def test_a_blob_lying_where_a_card_was_entered_by_hand_is_that_card():
     cards, booked, questions = _replay("t2400-reveal1")
     assert booked == cards
     assert len(questions) == 1 and questions[0].where
+
+
+@pytest.mark.parametrize("name", ["t2811-reveal1", "t2803-reveal0"])
+def test_gray_cards_read_by_their_border_then_gone_as_a_hand_left_are_asked_about(name):
+    # twin 2811 (gray x 4, pink), 2803 (gray x 3, pink x 4): gray cards on a light gray floor, read by their broken
+    # border and icon (before: not seen at all, each asked about as "a hand that left no card it sees"). A pile of
+    # them then not read: the box bottom alone after a hand. Before, the cards seen were gone and the next gray card
+    # counted as the first one again — lost in silence; now the gray card laid unseen is asked about, as one
+    cards, booked, questions = _replay(name)
+    assert booked == cards
+    assert questions and all(q.unread and q.where for q in questions)
+
+
+def test_gray_cards_taken_back_are_asked_about_once_and_no_books_nothing():
+    # the cost of the above: a gray pile taken back (a hand over it, then the box bottom alone) asks once, and the
+    # players' no books nothing; a pile of another colour asks nothing (the test above)
+    reveal = CardReveal(settle=3)
+    stream = [CardView((_card("gray"),))] * 4 + [HAND] * 2 + [CardView()] * 5
+    assert [c for view in stream for c in reveal.feed(view)] == ["gray"]
+    assert reveal.question is not None and reveal.question.unread
+    assert reveal.answer(False) == [] and reveal.cards == ["gray"]
