@@ -27,7 +27,7 @@ from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light
 from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
 from rig.vision.dice_hue import VEIL_SURE, off_hue, veiled
-from rig.vision.dice_missed import dark_dice, print_spot
+from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, print_spot
 from rig.vision.dice_overall import BARE_SURE, overall_counts, under_glare
 from rig.vision.dice_cocked import _flank, _leaning, _radial, leans  # noqa: F401 - _flank, _leaning: their old import path
 from rig.vision.pixel_classes import (  # noqa: F401 - moved (issue 29); the old import path works
@@ -159,6 +159,9 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
                    (d.box for d in dice)):
             reasons.append(f"part of a die (glare or hidden?) at {_where(fx, fy, work)}")
             break
+    glared = glared_die(work, dice)
+    if glared is not None:
+        reasons.append(f"{GLARED_REASON} at {_where(*glared, work)}")
     walls = _walls_seen(dice, work, profile.walls)
     # a hand reaches in over the floor (the table beyond the box is none of the reader's business);
     # a die hidden in shade may lie anywhere, a dark corner the floor grid left out included

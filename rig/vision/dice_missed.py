@@ -34,7 +34,7 @@ import numpy as np
 
 from rig.vision.dice_frames import label_pixels
 from rig.vision.colour_table import colour_lut
-from rig.vision.pixel_classes import _IS_EDGE, _K3, BG, BLOWN, IS_TOP
+from rig.vision.pixel_classes import _IS_EDGE, _K3, BG, BLOWN, BODY, EDGE, IS_TOP
 
 _NOT_FLOOR = np.full(256, 255, np.uint8)
 _NOT_FLOOR[[BG, BLOWN]] = 0
@@ -147,3 +147,59 @@ def solid(part: np.ndarray) -> int:
     filled = np.zeros_like(part)
     cv2.drawContours(filled, contours, -1, 1, cv2.FILLED)
     return int(np.count_nonzero(filled))
+
+
+#: a die top under the lamp's glare: at least this share of a die top inside a ring of die body ...
+GLARED_AREA = 0.6
+#: ... of which at least this share die body (a floor's glare spot shows no violet round it)
+GLARED_BODY = 0.1
+#: ... and this share its bevel in shade (``edge``: a lilac cloth's speckle beyond the box shows none) ...
+GLARED_BEVEL = 0.15
+#: ... where the empty box showed the lamp's reflection at least this strong (grey levels)
+GLARED_LEVEL = 32
+GLARED_REASON = "die colour under the lamp's glare, not read"
+_RIM = np.zeros(256, np.uint8)
+_RIM[[BLOWN, BODY, EDGE]] = 255
+
+
+def glared_die(work, dice: list) -> tuple[float, float] | None:
+    """Where a die top lies unread under a lamp reflection the empty box showed, or None.
+
+    A pink frog under the glare, its red clipped, read as ``blown`` (a die colour and the floor fit alike: neither top
+    nor odd) or, once a brighter light was divided out, as the floor: the frog vanished, its die with it, and the turn
+    read ok with five dice (2D unseen table 35002 turn 10, round 11's fresh set, in five of its seven lights). What is
+    left of it is its violet rim round a hole: blown, body and edge pixels (its bevel), their holes filled, a die
+    top's size with some
+    violet in it, clear of every die read, are such a die — flagged, not read (its colours are the glare's)."""
+    if work.glare is None:
+        return None
+    labels, a0, f = work.labels, work.top_area, work.factor
+    if cv2.countNonZero((labels == BODY).view(np.uint8)) < GLARED_BODY * GLARED_AREA * a0:
+        return None
+    rim = cv2.LUT(labels, _RIM)
+    cells = None if work.profile is None or work.profile.floor_cells is None else np.asarray(work.profile.floor_cells, bool)
+    mask = cv2.morphologyEx(rim, cv2.MORPH_CLOSE, _K3)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for c in contours:
+        x, y, w, h = cv2.boundingRect(c)
+        if max(w, h) > 2.0 * work.side or w * h < GLARED_AREA * a0 or min(w, h) < 0.5 * max(w, h):
+            continue
+        if x == 0 or y == 0 or x + w == labels.shape[1] or y + h == labels.shape[0]:
+            continue  # cut by the frame's edge: the table beyond the box
+        filled = np.zeros((h, w), np.uint8)
+        cv2.drawContours(filled, [c - (x, y)], -1, 1, cv2.FILLED)
+        area = int(filled.sum())
+        inside = labels[y : y + h, x : x + w][filled > 0]
+        if area < GLARED_AREA * a0 or (inside == BODY).mean() < GLARED_BODY or (inside == EDGE).mean() < GLARED_BEVEL:
+            continue  # a die's rim: its violet and its bevel in shade
+        m = cv2.moments(filled, binaryImage=True)
+        cx, cy = x + m["m10"] / m["m00"], y + m["m01"] / m["m00"]
+        gy, gx = min(int(cy), work.glare.shape[0] - 1), min(int(cx), work.glare.shape[1] - 1)
+        if work.glare[gy, gx].max() < GLARED_LEVEL:
+            continue  # not where the empty box showed the lamp's reflection
+        if cells is not None and not cells[min(int(cy * cells.shape[0] / labels.shape[0]), cells.shape[0] - 1),
+                                           min(int(cx * cells.shape[1] / labels.shape[1]), cells.shape[1] - 1)]:
+            continue  # on the box bottom only: its rim and the table beyond it (a lilac cloth's speckle) are no die
+        if not any(bx <= (cx + 0.5) * f <= bx + bw and by <= (cy + 0.5) * f <= by + bh for bx, by, bw, bh in (d.box for d in dice)):
+            return float(cx), float(cy)
+    return None
