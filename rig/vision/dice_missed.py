@@ -200,6 +200,9 @@ def glared_die(work, dice: list) -> tuple[float, float] | None:
         if cells is not None and not cells[min(int(cy * cells.shape[0] / labels.shape[0]), cells.shape[0] - 1),
                                            min(int(cx * cells.shape[1] / labels.shape[1]), cells.shape[1] - 1)]:
             continue  # on the box bottom only: its rim and the table beyond it (a lilac cloth's speckle) are no die
-        if not any(bx <= (cx + 0.5) * f <= bx + bw and by <= (cy + 0.5) * f <= by + bh for bx, by, bw, bh in (d.box for d in dice)):
-            return float(cx), float(cy)
+        if any(bx <= (cx + 0.5) * f <= bx + bw and by <= (cy + 0.5) * f <= by + bh for bx, by, bw, bh in (d.box for d in dice)):
+            continue
+        if any(x * f <= d.x <= (x + w) * f and y * f <= d.y <= (y + h) * f for d in dice):
+            continue  # a die read, with its rim and the shade beside it
+        return float(cx), float(cy)
     return None
