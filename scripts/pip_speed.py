@@ -28,10 +28,8 @@ import os
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import argparse  # noqa: E402
 import importlib  # noqa: E402
 import json  # noqa: E402
-import statistics  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from dataclasses import replace  # noqa: E402
@@ -41,6 +39,9 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import timing_harness  # noqa: E402
+
 CORPUS = Path.home() / ".cache" / "rig" / "pipspeed" / "corpus"
 SIZES = ((640, 480), (1280, 960), (1920, 1080))
 PHOTOS = 12  # of each set
@@ -165,14 +166,6 @@ def differences(a: dict, b: dict) -> list[str]:
     return out
 
 
-def print_table(rows: dict[str, dict[str, list[float]]], names: list[str]) -> None:
-    print(f"{'set':<30} {'frames':>6} " + " ".join(f"{n:>10}" for n in names) + ("   after/before" if len(names) == 2 else ""))
-    for name, spent in rows.items():
-        meds = [statistics.median(spent[n]) for n in names]
-        ratio = f"   {meds[1] / meds[0]:.2f}" if len(names) == 2 else ""
-        print(f"{name:<30} {len(spent[names[0]]):>6} " + " ".join(f"{m:>7.2f} ms" for m in meds) + ratio)
-
-
 def report_sameness(pairs: dict[str, tuple[dict, dict]]) -> int:
     kinds: dict[str, list[str]] = {}
     for key, (a, b) in pairs.items():
@@ -188,58 +181,9 @@ def report_sameness(pairs: dict[str, tuple[dict, dict]]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="cmd", required=True)
-    p = sub.add_parser("build")
-    p.add_argument("--dir", type=Path, default=CORPUS)
-    p = sub.add_parser("run")
-    p.add_argument("--before", type=Path, required=True)
-    p.add_argument("--after", type=Path, default=ROOT)
-    p.add_argument("--reads", type=int, default=3)
-    p.add_argument("--dir", type=Path, default=CORPUS)
-    p.add_argument("--sets", default="", help="comma-separated set names (default all)")
-    p = sub.add_parser("record")
-    p.add_argument("--code", type=Path, default=ROOT)
-    p.add_argument("--out", type=Path, required=True)
-    p.add_argument("--reads", type=int, default=3)
-    p.add_argument("--dir", type=Path, default=CORPUS)
-    p = sub.add_parser("compare")
-    p.add_argument("a", type=Path)
-    p.add_argument("b", type=Path)
-    args = parser.parse_args(argv)
-    cv2.setNumThreads(1)
-    if args.cmd == "build":
-        build(args.dir)
-        return 0
-    if args.cmd == "compare":
-        a, b = json.loads(args.a.read_text()), json.loads(args.b.read_text())
-        return report_sameness({k: (a[k]["reading"], b[k]["reading"]) for k in a if k in b})
-    items = load_corpus(args.dir)
-    rows: dict[str, dict[str, list[float]]] = {}
-    if args.cmd == "record":
-        version, out = Version(args.code), {}
-        for item in items:
-            reading, ms = version.read(item["frame"], args.reads)
-            out[item["key"]] = {"reading": reading, "ms": ms}
-            rows.setdefault(item["set"], {"this": []})["this"].append(ms)
-        args.out.write_text(json.dumps(out))
-        print_table(rows, ["this"])
-        return 0
-    wanted = [s.strip() for s in args.sets.split(",") if s.strip()]
-    versions = {"before": Version(args.before), "after": Version(args.after)}
-    print(f"before: {versions['before'].root}\nafter:  {versions['after'].root}\n"
-          f"CPU ms per frame, one thread, no size hint, least of {args.reads} reads, median over frames; load "
-          f"{os.getloadavg()[0]:.1f} at the start")
-    pairs = {}
-    for j, item in enumerate(i for i in items if not wanted or i["set"] in wanted):
-        order = ("before", "after") if j % 2 == 0 else ("after", "before")
-        got = {name: versions[name].read(item["frame"], args.reads) for name in order}
-        for name in versions:
-            rows.setdefault(item["set"], {"before": [], "after": []})[name].append(got[name][1])
-        pairs[item["key"]] = (got["before"][0], got["after"][0])
-    print(f"load {os.getloadavg()[0]:.1f} at the end")
-    print_table(rows, ["before", "after"])
-    return report_sameness(pairs)
+    return timing_harness.main(argv, __doc__, root=ROOT, corpus=CORPUS, reads=3, build=build, load=load_corpus,
+                               version=Version, sameness=report_sameness, frame=lambda item: item["frame"],
+                               key=lambda item: item["key"], what=', no size hint')
 
 
 if __name__ == "__main__":
