@@ -28,7 +28,6 @@ import os
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import importlib  # noqa: E402
 import json  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -110,21 +109,7 @@ class Version:
 
     def __init__(self, root: Path):
         root = root.resolve()
-        mine = {k: v for k, v in sys.modules.items() if k == "rig" or k.startswith("rig.")}
-        for k in mine:
-            del sys.modules[k]
-        sys.path.insert(0, str(root))
-        try:
-            anydie = importlib.import_module("rig.vision.anydie")
-            dicenet = importlib.import_module("rig.vision.dicenet")
-            pips = importlib.import_module("rig.vision.pips")
-            if not Path(anydie.__file__).resolve().is_relative_to(root):
-                raise SystemExit(f"{root}: imported {anydie.__file__} instead")
-        finally:
-            sys.path.remove(str(root))
-            for k in [k for k in sys.modules if k == "rig" or k.startswith("rig.")]:
-                del sys.modules[k]
-            sys.modules.update(mine)
+        anydie, dicenet, pips = timing_harness.import_from(root, "rig.vision.anydie", "rig.vision.dicenet", "rig.vision.pips")
         self.root, self.read_pip_dice = root, anydie.read_pip_dice
         self.params = replace(pips.PipParams.load(None).anydie, die_px=0.0)
         self.nets = dicenet.default_dicenet()

@@ -26,7 +26,6 @@ import os
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import importlib  # noqa: E402
 import json  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -124,20 +123,7 @@ class Version:
 
     def __init__(self, root: Path):
         root = root.resolve()
-        mine = {k: v for k, v in sys.modules.items() if k == "rig" or k.startswith("rig.")}
-        for k in mine:
-            del sys.modules[k]
-        sys.path.insert(0, str(root))
-        try:
-            dice = importlib.import_module("rig.vision.dice")
-            profile = importlib.import_module("rig.vision.profile")
-            if not Path(dice.__file__).resolve().is_relative_to(root):
-                raise SystemExit(f"{root}: imported {dice.__file__} instead")
-        finally:
-            sys.path.remove(str(root))
-            for k in [k for k in sys.modules if k == "rig" or k.startswith("rig.")]:
-                del sys.modules[k]
-            sys.modules.update(mine)
+        dice, profile = timing_harness.import_from(root, "rig.vision.dice", "rig.vision.profile")
         self.root, self.read_dice, self.Profile = root, dice.read_dice, profile.Profile
         self._profiles: dict[str, object] = {}
 

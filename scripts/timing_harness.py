@@ -5,9 +5,11 @@ one checkout's readings and CPU time, compare two records — and say whether ev
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import statistics
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -78,3 +80,22 @@ def main(argv: list[str] | None, doc: str, *, root: Path, corpus: Path, reads: i
     print(f"load {os.getloadavg()[0]:.1f} at the end")
     print_table(rows, ["before", "after"])
     return sameness(pairs)
+
+
+def import_from(root: Path, *names: str) -> list:
+    """The modules ``names`` (``rig.…``) imported from the checkout at ``root`` as a ``rig`` package of its own:
+    sys.modules is put back afterwards, and the functions keep their own modules."""
+    mine = {k: v for k, v in sys.modules.items() if k == "rig" or k.startswith("rig.")}
+    for k in mine:
+        del sys.modules[k]
+    sys.path.insert(0, str(root))
+    try:
+        modules = [importlib.import_module(name) for name in names]
+        if not Path(modules[0].__file__).resolve().is_relative_to(root):
+            raise SystemExit(f"{root}: imported {modules[0].__file__} instead")
+    finally:
+        sys.path.remove(str(root))
+        for k in [k for k in sys.modules if k == "rig" or k.startswith("rig.")]:
+            del sys.modules[k]
+        sys.modules.update(mine)
+    return modules
