@@ -27,7 +27,7 @@ from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light
 from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
 from rig.vision.dice_hue import VEIL_SURE, off_hue, veiled
-from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, print_spot
+from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_die, print_spot
 from rig.vision.dice_overall import BARE_SURE, overall_counts, under_glare
 from rig.vision.dice_cocked import _flank, _leaning, _radial, leans  # noqa: F401 - _flank, _leaning: their old import path
 from rig.vision.pixel_classes import (  # noqa: F401 - moved (issue 29); the old import path works
@@ -153,10 +153,8 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
             reasons.append(f"cocked die at {_where(obs.x / work.factor, obs.y / work.factor, work)}")
             dice[j] = dataclasses.replace(obs, cocked=True, confidence=obs.confidence * 0.5)
 
-    f = work.factor
     for fx, fy in fragments:  # a piece of die colour that belongs to no die we read
-        if not any(bx <= (fx + 0.5) * f <= bx + bw and by <= (fy + 0.5) * f <= by + bh for bx, by, bw, bh in
-                   (d.box for d in dice)):
+        if not in_a_die(fx, fy, dice, work.factor):
             reasons.append(f"part of a die (glare or hidden?) at {_where(fx, fy, work)}")
             break
     glared = glared_die(work, dice)

@@ -162,6 +162,12 @@ _RIM = np.zeros(256, np.uint8)
 _RIM[[BLOWN, BODY, EDGE]] = 255
 
 
+def in_a_die(x: float, y: float, dice: list, factor: int) -> bool:
+    """Whether the working-scale point (``x``, ``y``) lies in the box of one of the ``dice`` read (full-size px)."""
+    return any(bx <= (x + 0.5) * factor <= bx + bw and by <= (y + 0.5) * factor <= by + bh for bx, by, bw, bh in
+               (d.box for d in dice))
+
+
 def glared_die(work, dice: list) -> tuple[float, float] | None:
     """Where a die top lies unread under a lamp reflection the empty box showed, or None.
 
@@ -169,8 +175,8 @@ def glared_die(work, dice: list) -> tuple[float, float] | None:
     nor odd) or, once a brighter light was divided out, as the floor: the frog vanished, its die with it, and the turn
     read ok with five dice (2D unseen table 35002 turn 10, round 11's fresh set, in five of its seven lights). What is
     left of it is its violet rim round a hole: blown, body and edge pixels (its bevel), their holes filled, a die
-    top's size with some
-    violet in it, clear of every die read, are such a die — flagged, not read (its colours are the glare's)."""
+    top's size with some violet in it, clear of every die read, are such a die — flagged, not read (its colours are
+    the glare's)."""
     if work.glare is None:
         return None
     labels, a0, f = work.labels, work.top_area, work.factor
@@ -186,6 +192,8 @@ def glared_die(work, dice: list) -> tuple[float, float] | None:
             continue
         if x == 0 or y == 0 or x + w == labels.shape[1] or y + h == labels.shape[0]:
             continue  # cut by the frame's edge: the table beyond the box
+        if any(x * f <= d.x <= (x + w) * f and y * f <= d.y <= (y + h) * f for d in dice):
+            continue  # a die read, with its rim and the shade beside it
         filled = np.zeros((h, w), np.uint8)
         cv2.drawContours(filled, [c - (x, y)], -1, 1, cv2.FILLED)
         area = int(filled.sum())
@@ -200,9 +208,6 @@ def glared_die(work, dice: list) -> tuple[float, float] | None:
         if cells is not None and not cells[min(int(cy * cells.shape[0] / labels.shape[0]), cells.shape[0] - 1),
                                            min(int(cx * cells.shape[1] / labels.shape[1]), cells.shape[1] - 1)]:
             continue  # on the box bottom only: its rim and the table beyond it (a lilac cloth's speckle) are no die
-        if any(bx <= (cx + 0.5) * f <= bx + bw and by <= (cy + 0.5) * f <= by + bh for bx, by, bw, bh in (d.box for d in dice)):
-            continue
-        if any(x * f <= d.x <= (x + w) * f and y * f <= d.y <= (y + h) * f for d in dice):
-            continue  # a die read, with its rim and the shade beside it
-        return float(cx), float(cy)
+        if not in_a_die(cx, cy, dice, f):
+            return float(cx), float(cy)
     return None
