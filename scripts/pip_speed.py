@@ -152,10 +152,7 @@ def differences(a: dict, b: dict) -> list[str]:
 
 
 def report_sameness(pairs: dict[str, tuple[dict, dict]]) -> int:
-    kinds: dict[str, list[str]] = {}
-    for key, (a, b) in pairs.items():
-        for kind in differences(a, b):
-            kinds.setdefault(kind, []).append(key)
+    kinds = timing_harness.kinds_of(pairs, differences)
     print(f"frames compared: {len(pairs)}; readings differ: {len(kinds.get('reading', []))}; candidates differ: "
           f"{len(kinds.get('candidates', []))}; candidates' floats differ within 1e-4: {len(kinds.get('float noise', []))}")
     for kind in ("reading", "candidates"):

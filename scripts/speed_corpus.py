@@ -174,10 +174,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def report_sameness(pairs: dict[str, tuple[dict, dict]]) -> int:
-    kinds: dict[str, list[str]] = {}
-    for key, (a, b) in pairs.items():
-        for kind in differences(a, b):
-            kinds.setdefault(kind, []).append(key)
+    kinds = timing_harness.kinds_of(pairs, differences)
     print(f"readings compared: {len(pairs)}; identical: {len(pairs) - sum(len(v) for v in kinds.values())}; "
           f"floats differ only: {len(kinds.get('float', []))}; face/flag/status differ: {len(kinds.get('face/flag', []))}")
     for kind, keys in kinds.items():

@@ -24,6 +24,15 @@ def print_table(rows: dict[str, dict[str, list[float]]], names: list[str]) -> No
         print(f"{name:<27} {len(spent[names[0]]):>6} " + " ".join(f"{m:>7.2f} ms" for m in meds) + ratio)
 
 
+def kinds_of(pairs: dict[str, tuple[dict, dict]], differences: Callable) -> dict[str, list[str]]:
+    """The frames' keys by each kind of difference ``differences(before, after)`` names."""
+    kinds: dict[str, list[str]] = {}
+    for key, (a, b) in pairs.items():
+        for kind in differences(a, b):
+            kinds.setdefault(kind, []).append(key)
+    return kinds
+
+
 def main(argv: list[str] | None, doc: str, *, root: Path, corpus: Path, reads: int, build: Callable, load: Callable,
          version: Callable, sameness: Callable, frame: Callable, key: Callable, what: str = "") -> int:
     """``version(root)`` has ``.root`` and ``.read(frame(item), reads) -> (reading, ms)``; ``key(item)`` names a
