@@ -99,7 +99,9 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
 
     A read-back refused is tried once more with the wall's shade map narrowed where the ritual dice's tops
     stand lit (:func:`rig.vision.calibrate_shade.lit_band`), then with the lamp fitted through as few as
-    :data:`LAMP_FEW` die bodies (the blank frame's alone); the first refusal stands if those are refused too."""
+    :data:`LAMP_FEW` die bodies (the blank frame's alone), then with that lamp kept within the bodies' own
+    brightness where it would otherwise be refused as implausible (``clamp``, :func:`_lamp_from_bodies`);
+    the first refusal stands if those are refused too."""
     kw = dict(empty=empty, n_dice=n_dice, name=name, exposure_us=exposure_us, analogue_gain=analogue_gain,
               colour_gains=colour_gains, thresholds=thresholds)
     try:
@@ -107,7 +109,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     except CalibrationError as exc:
         if not str(exc).startswith(READ_BACK):
             raise
-        for retry in (dict(lit=True), dict(lit=False, least=LAMP_FEW)):
+        for retry in (dict(lit=True), dict(lit=False, least=LAMP_FEW), dict(lit=False, least=LAMP_FEW, clamp=True)):
             try:
                 return _fit_profile(samples, **retry, **kw)
             except CalibrationError:
@@ -121,7 +123,7 @@ READ_BACK = "the fitted profile reads the "
 
 def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndarray | None, n_dice: int, name: str,
                  exposure_us: int | None, analogue_gain: float | None, colour_gains: tuple[float, float] | None,
-                 thresholds: Thresholds | None, least: int = LAMP_MIN) -> CalibrationReport:
+                 thresholds: Thresholds | None, least: int = LAMP_MIN, clamp: bool = False) -> CalibrationReport:
     missing = [f for f in RITUAL if f not in samples]
     if missing:
         raise CalibrationError(f"calibration needs a frame for each of {', '.join(RITUAL)}; missing {', '.join(missing)}")
@@ -172,7 +174,9 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
     bare = unglared(empty_raw)
     floor_cells = floor_grid(bare)
     floor = cells(bare)
-    lamp = _lamp_from_bodies(fr, {k: unglared(v) for k, v in raw.items()}, least)
+    lamp = _lamp_from_bodies(fr, {k: unglared(v) for k, v in raw.items()}, least, clamp)
+    if clamp and lamp is None:
+        raise CalibrationError("no lamp to keep within the bodies' brightness")
     model = FloorModel.build(floor, floor_cells, lamp)
 
     def flat(img: np.ndarray) -> np.ndarray:
@@ -358,10 +362,17 @@ def _boxes(floor_cells, empty_raw: np.ndarray, shape: tuple[int, int]):
     yield in_box(floor_grid(empty_raw), shape, grow=False)
 
 
-def _lamp_from_bodies(fr: dict, raw: dict, least: int = 8) -> np.ndarray | None:
+def _lamp_from_bodies(fr: dict, raw: dict, least: int = 8, clamp: bool = False) -> np.ndarray | None:
     """The lamp's brightness over the 12 x 16 grid (relative, None when too few dice were seen):
     a quadratic surface through the brightness of the die bodies of every ritual frame — the
-    same violet everywhere, so what varies is the light."""
+    same violet everywhere, so what varies is the light.
+
+    A surface that falls to a fifth of the bodies' median somewhere on the grid is implausible (None: the
+    floor gives the lamp). With ``clamp`` (a retry after a refused read-back) it is kept, held within the
+    darkest and brightest body measured, and None only if it would change nothing (issue 24, round 12: card
+    table 3016, seen — a plane through 15 bodies, the dice lit alike but brighter by the left wall, fell to
+    7 grey levels in the far corner, beyond every die; the floor then gave the lamp, its wall's shade lifted
+    the lit dice by it 1.6-1.9 times and two pink frogs read back clipped: "blank")."""
     body = [_lab(_top_pixels(raw["blank"], m, np.sqrt(m.sum()))) for m in fr["blank"].masks]
     if not body:
         return None
@@ -386,7 +397,12 @@ def _lamp_from_bodies(fr: dict, raw: dict, least: int = 8) -> np.ndarray | None:
     coef, *_ = np.linalg.lstsq(basis, level, rcond=None)
     surface = (LIGHT_BASIS[:, : basis.shape[1]] @ coef).reshape(ROWS, COLS)
     med = float(np.median(level))
-    if med <= 0 or surface.min() <= 0.2 * med:
+    implausible = med <= 0 or surface.min() <= 0.2 * med
+    if clamp:
+        if not implausible or med <= 0:
+            return None
+        surface = np.clip(surface, level.min(), level.max())
+    elif implausible:
         return None  # an implausible fit: fall back to the floor
     return np.clip(surface / med, 0.3, 3.0)
 
