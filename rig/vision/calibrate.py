@@ -101,12 +101,18 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     stand lit (:func:`rig.vision.calibrate_shade.lit_band`), then with the lamp fitted through as few as
     :data:`LAMP_FEW` die bodies (the blank frame's alone), then with that lamp kept within the bodies' own
     brightness where it would otherwise be refused as implausible (``clamp``, :func:`_lamp_from_bodies`);
-    the first refusal stands if those are refused too."""
+    the first refusal stands if those are refused too. A ritual die showing no frog is tried once more with
+    the dice found apart from their coloured shadows (``shadows``, :func:`rig.vision.calibrate_find.ritual_dice`)."""
     kw = dict(empty=empty, n_dice=n_dice, name=name, exposure_us=exposure_us, analogue_gain=analogue_gain,
               colour_gains=colour_gains, thresholds=thresholds)
     try:
         return _fit_profile(samples, lit=False, **kw)
     except CalibrationError as exc:
+        if NO_FROG in str(exc):  # a die's top holding its shadows: the dice looked for apart from those
+            try:
+                return _fit_profile(samples, lit=False, shadows=True, **kw)
+            except CalibrationError:
+                raise exc from None
         if not str(exc).startswith(READ_BACK):
             raise
         for retry in (dict(lit=True), dict(lit=False, least=LAMP_FEW), dict(lit=False, least=LAMP_FEW, clamp=True)):
@@ -119,11 +125,14 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
 
 #: how a refused read-back begins
 READ_BACK = "the fitted profile reads the "
+#: what a ritual die showing no frog is refused with
+NO_FROG = ") shows no frog; turn all six dice to "
 
 
 def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndarray | None, n_dice: int, name: str,
                  exposure_us: int | None, analogue_gain: float | None, colour_gains: tuple[float, float] | None,
-                 thresholds: Thresholds | None, least: int = LAMP_MIN, clamp: bool = False) -> CalibrationReport:
+                 thresholds: Thresholds | None, least: int = LAMP_MIN, clamp: bool = False,
+                 shadows: bool = False) -> CalibrationReport:
     missing = [f for f in RITUAL if f not in samples]
     if missing:
         raise CalibrationError(f"calibration needs a frame for each of {', '.join(RITUAL)}; missing {', '.join(missing)}")
@@ -163,7 +172,7 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
     fr: dict[str, _Frame] = {}
     warnings = []
     for k in RITUAL:
-        fr[k] = ritual_dice(k, raw[k], empty_raw, n_dice, f0)
+        fr[k] = ritual_dice(k, raw[k], empty_raw, n_dice, f0, shadows)
         found[k] = len(fr[k].masks)
         if found[k] < n_dice:
             warnings.append(said(f"{k} frame: found {found[k]} of the {n_dice} dice; is one on a part of the box bottom "

@@ -18,6 +18,15 @@ from rig.vision.calibrate_top import hue_blobs
 from rig.vision.errors import CalibrationError
 
 
+#: how far (Lab a, b) a shadow's hue may lie from the empty floor's under it to be told from a die: under two
+#: lamps of different colour a die's shadow from the one is lit by the other alone (12: the floor's hue kept) ...
+SHADOW_HUE = 12.0
+#: ... and, looked for again when a die's top showed no frog (``shadows``), farther: twin 6005 and 6006 (seen;
+#: 3040 + 6330 K, 6340 + 3080 K) — each die was found as six blobs with its warm and its blue shadow, a die's
+#: "top" held the warm shadow, and the violet fitted over such tops hid a blue frog in the noise
+SHADOW_HUE_LOOSE = 20.0
+
+
 @dataclass
 class _Frame:
     name: str
@@ -26,26 +35,33 @@ class _Frame:
     centres: list = field(default_factory=list)
 
 
-def ritual_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale: int = 1) -> _Frame:
+def ritual_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale: int = 1,
+                shadows: bool = False) -> _Frame:
     """The dice of ritual frame ``name``: all ``n_dice``, found apart through grey shadows or (two lamps of
     different colour make shadows that keep the floor's hue and join dice) through those too; failing that,
     one die fewer (a die on a spot of the box bottom as violet as the dice: its frog may show, its body does
-    not); else what the first try said is wrong."""
+    not); else what the first try said is wrong. ``shadows``: apart from every shadow within
+    :data:`SHADOW_HUE_LOOSE` of the floor's hue, all ``n_dice`` or one fewer."""
+    tries = ((False, False), (True, False), (False, True), (True, True))
+    hue = SHADOW_HUE
+    if shadows:
+        tries, hue = ((True, False), (True, True)), SHADOW_HUE_LOOSE
     try:
-        return _find_dice(name, small, bg, n_dice, scale)
+        return _find_dice(name, small, bg, n_dice, scale, *tries[0], hue=hue)
     except CalibrationError as exc:
         first = exc
-    for hue_shadows, short in ((True, False), (False, True), (True, True)):
+    for hue_shadows, short in tries[1:]:
         try:
-            return _find_dice(name, small, bg, n_dice, scale, hue_shadows=hue_shadows, short=short)
+            return _find_dice(name, small, bg, n_dice, scale, hue_shadows=hue_shadows, short=short, hue=hue)
         except CalibrationError:
             pass
     raise first from None
 
 
 def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale: int = 1,
-               hue_shadows: bool = False, short: bool = False) -> _Frame:
-    """``short``: a frame with one die fewer than ``n_dice`` (at least four) is taken too."""
+               hue_shadows: bool = False, short: bool = False, hue: float = SHADOW_HUE) -> _Frame:
+    """``short``: a frame with one die fewer than ``n_dice`` (at least four) is taken too; ``hue``: how far from
+    the floor's hue a shadow keeps it (``hue_shadows``)."""
     f = small.astype(np.float32) + 4.0
     b = bg.astype(np.float32) + 4.0
     ratio = f / b
@@ -54,10 +70,11 @@ def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale:
     # a die differs from the box bottom in hue (violet), not only in brightness
     lab_f = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
     lab_b = cv2.cvtColor(bg, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
-    hue_off = np.hypot(*np.moveaxis(lab_f - lab_b, -1, 0)) > 12
+    hue_d = np.hypot(*np.moveaxis(lab_f - lab_b, -1, 0))
+    hue_off = hue_d > SHADOW_HUE
     # a shadow darkens the floor alike in every channel, or (``hue_shadows``: two lamps of different
     # colour) keeps its hue
-    shadow = ((spread < 1.3) | (~hue_off if hue_shadows else False)) & (ratio.mean(axis=2) < 1.0)
+    shadow = ((spread < 1.3) | ((hue_d <= hue) if hue_shadows else False)) & (ratio.mean(axis=2) < 1.0)
     level = float(np.median(bg.max(axis=2)))
     fg = ((diff > max(14.0, 0.2 * level)) & ~shadow).astype(np.uint8)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
