@@ -381,7 +381,7 @@ def _lamp_from_bodies(fr: dict, raw: dict, least: int = 8, clamp: bool = False) 
     darkest and brightest body measured, and None only if it would change nothing (issue 24, round 12: card
     table 3016, seen — a plane through 15 bodies, the dice lit alike but brighter by the left wall, fell to
     7 grey levels in the far corner, beyond every die; the floor then gave the lamp, its wall's shade lifted
-    the lit dice by it 1.6-1.9 times and two pink frogs read back clipped: "blank")."""
+    the lit dice by it 1.6-1.9 times and two pink dice read back clipped: "blank")."""
     body = [_lab(_top_pixels(raw["blank"], m, np.sqrt(m.sum()))) for m in fr["blank"].masks]
     if not body:
         return None
