@@ -42,9 +42,9 @@ def test_a_die_whose_top_held_its_coloured_shadows_is_found_again_apart_from_the
     # twin table 6005 (seen; lamps of 3040 and 6330 K): each die's shadow from the one lamp is lit by the other
     # alone, warm or blue, and was found with the die as one blob (about 1.6 dice); the die's "top" held its warm
     # shadow and the violet fitted over such tops hid a blue frog in the noise: "the die at (455, 386) shows no
-    # frog ... light the box evenly, with lamps of one colour", though every die shows its face plainly. Looked
-    # for again apart from shadows within 20 of the floor's hue, each die is found alone and every frame reads
-    # back with its faces (three of them uncertain).
+    # frog ... light the box evenly, with lamps of one colour" (as these JPEGs: at (466, 202)), though every die
+    # shows its face plainly. Looked for again apart from shadows within 20 of the floor's hue, each die is found
+    # alone and every frame reads back with its faces (three of them uncertain).
     frames, empty = _ritual("t6005")
     report = fit_profile(frames, empty=empty, name="t6005")
     assert {k: faces for k, (faces, _) in report.self_test.items()} == {k: [k] * 6 for k in RITUAL}
