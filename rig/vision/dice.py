@@ -249,15 +249,10 @@ def _full_counts(poly: np.ndarray, x0: int, y0: int, centre, work: Work, t, gain
         under = work.glare[max(0, ys.min()) : ys.max() + 1, max(0, xs.min()) : xs.max() + 1]
         if under.size == 0 or under.max() >= 4:
             return None
-    pts = (poly.reshape(-1, 2) + (x0, y0)) * f + (f - 1) / 2
-    X0, Y0 = np.floor(pts.min(axis=0)).astype(int)
-    X1, Y1 = np.ceil(pts.max(axis=0)).astype(int) + 1
-    H, W = work.frame.shape[:2]
-    X0, Y0, X1, Y1 = max(0, X0), max(0, Y0), min(W, X1), min(H, Y1)
-    if X1 - X0 < 4 or Y1 - Y0 < 4:
+    crop = _crop(poly, x0, y0, work)
+    if crop is None:
         return None
-    mask = np.zeros((Y1 - Y0, X1 - X0), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(pts - (X0, Y0)).astype(np.int32), 1)
+    X0, Y0, X1, Y1, mask = crop
     gh, gw = work.gain.shape[:2]
     g = work.gain[min(gh - 1, max(0, int(centre[1]))), min(gw - 1, max(0, int(centre[0])))] if gain is None else gain
     crop = cv2.multiply(work.frame[Y0:Y1, X0:X1], tuple(float(v) for v in g) + (0.0,), dtype=cv2.CV_8U)
@@ -269,10 +264,37 @@ def _full_counts(poly: np.ndarray, x0: int, y0: int, centre, work: Work, t, gain
     dense = cv2.blur(odd.astype(np.float32), (k, k)) > 0.5
     thin = (odd > 0) & ~dense
     counts = np.bincount(labels[mask > 0], minlength=len(CLASS_NAMES))
+    band = np.bincount(labels[thin], minlength=len(CLASS_NAMES))  # (all its classes in one count, not one per class)
     for cls in (UNKNOWN, CLIPPED):  # band pixels leave the count
-        counts[cls] = max(0, counts[cls] - int(np.count_nonzero(thin & (labels == cls))))
+        counts[cls] = max(0, counts[cls] - int(band[cls]))
     n = int(counts.sum())
     return (counts, n, labels, mask) if n >= 16 else None
+
+
+_CROP: tuple = (None, None, None)  # the last die's crop: (its poly, work, (x0, y0)), the crop
+
+
+def _crop(poly: np.ndarray, x0: int, y0: int, work: Work) -> tuple | None:
+    """The full-resolution box (X0, Y0, X1, Y1) round a die top's working-scale ``poly`` (placed at ``x0``, ``y0``)
+    and its mask there, or None when under 4 px across: one for the die's two readings (in its place's light and
+    in the frame's overall light), kept for the same poly array of the same frame's work."""
+    global _CROP
+    seen, at, crop = _CROP  # one read: another thread may replace it meanwhile
+    if seen is not None and seen[0] is poly and seen[1] is work and at == (x0, y0):
+        return crop
+    f = work.factor
+    pts = (poly.reshape(-1, 2) + (x0, y0)) * f + (f - 1) / 2
+    X0, Y0 = np.floor(pts.min(axis=0)).astype(int)
+    X1, Y1 = np.ceil(pts.max(axis=0)).astype(int) + 1
+    H, W = work.frame.shape[:2]
+    X0, Y0, X1, Y1 = max(0, X0), max(0, Y0), min(W, X1), min(H, Y1)
+    crop = None
+    if X1 - X0 >= 4 and Y1 - Y0 >= 4:
+        mask = np.zeros((Y1 - Y0, X1 - X0), np.uint8)
+        cv2.fillConvexPoly(mask, np.round(pts - (X0, Y0)).astype(np.int32), 1)
+        crop = X0, Y0, X1, Y1, mask
+    _CROP = ((poly, work), (x0, y0), crop)
+    return crop
 
 
 def _shares(counts: np.ndarray, n_in: int, t, seen: tuple) -> tuple[dict, list, list, float]:
