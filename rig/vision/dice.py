@@ -160,13 +160,18 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
     glared = glared_die(work, dice)
     if glared is not None:
         reasons.append(f"{GLARED_REASON} at {_where(*glared, work)}")
-    walls = _walls_seen(dice, work, profile.walls)
+    hulls = _wall_hulls(dice, work, profile.walls)
     # a hand reaches in over the floor (the table beyond the box is none of the reader's business);
     # a die hidden in shade may lie anywhere, a dark corner the floor grid left out included
     for table, least, what, where_ in ((_IS_ODD, t.foreign_area, "hand, object or glare in view",
                                         _near_floor(profile, labels.shape)),
                                        (_IS_EDGE, t.shade_area, "die in shadow or on edge", np.uint8(255))):
-        where = _blob(cv2.LUT(labels, table) & walls & where_, least * a0, 0.3 * work.side)
+        mask = cv2.LUT(labels, table)
+        if isinstance(where_, np.ndarray):
+            cv2.bitwise_and(mask, where_, dst=mask)
+        for hull in hulls:  # (the dice's walls cut out of the mask itself: no frame-sized mask of them, no second 'and')
+            cv2.fillConvexPoly(mask, hull, 0)
+        where = _blob(mask, least * a0, 0.3 * work.side)
         if where is not None:
             reasons.append(f"{what} at {_where(*where, work)}")
 
@@ -186,9 +191,16 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
 def _walls_seen(dice: list[DieObservation], work: Work, walls) -> np.ndarray:
     """255 except where the flat dice read show their own side walls (towards the optical
     centre, as wide as perspective predicts there): shade that no hidden die can be."""
-    H, W = work.labels.shape
-    keep = np.full((H, W), 255, np.uint8)
+    keep = np.full(work.labels.shape, 255, np.uint8)
+    for hull in _wall_hulls(dice, work, walls):
+        cv2.fillConvexPoly(keep, hull, 0)
+    return keep
+
+
+def _wall_hulls(dice: list[DieObservation], work: Work, walls) -> list[np.ndarray]:
+    """Each flat die's top and the side walls it shows (:func:`_walls_seen`) as a polygon (int32, working px)."""
     f = work.factor
+    out = []
     for d in dice:
         if d.cocked:
             continue
@@ -199,8 +211,8 @@ def _walls_seen(dice: list[DieObservation], work: Work, walls) -> np.ndarray:
         sx, sy = -rx / max(r, 1e-6) * reach, -ry / max(r, 1e-6) * reach  # (scalars: a tenth of the arrays' time)
         corners = [(x - 1, y - 1), (x + w + 1, y - 1), (x + w + 1, y + h + 1), (x - 1, y + h + 1)]
         hull = cv2.convexHull(np.array(corners + [(cx + sx, cy + sy) for cx, cy in corners], np.float32))
-        cv2.fillConvexPoly(keep, np.round(hull).astype(np.int32), 0)
-    return keep
+        out.append(np.round(hull).astype(np.int32))
+    return out
 
 
 def _blob(mask: np.ndarray, least: float, thick: float = 0.0) -> tuple[float, float] | None:
