@@ -117,10 +117,10 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
     dice: list[DieObservation] = []
     fragments: list[tuple[float, float]] = []
     spots = spots_at(profile, labels.shape)
-    for i in range(1, n):
+    for i in np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= t.fragment_area * a0).tolist():  # (specks skipped at once)
+        if i == 0:
+            continue  # the background
         x, y, w, h, area = (int(v) for v in stats[i])
-        if area < t.fragment_area * a0:
-            continue
         if spots is not None and print_spot(spots, cc, i, (x, y, w, h, area), a0, reasons, lambda u, v: _where(u, v, work)):
             continue  # the empty box shows die colour here too: the floor's print, not a die
         if area < 0.25 * a0:

@@ -84,10 +84,11 @@ def dark_tops(work, t, dice) -> list[tuple[np.ndarray, int, int]]:
         clear[max(0, y - pad) : y + h + pad, max(0, x - pad) : x + w + pad] = 0
     n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(blob, 8, cv2.CV_32S, cv2.CCL_GRANA)
     body, lut, out = None, None, []
-    for i in range(1, n):
+    areas = stats[:, cv2.CC_STAT_AREA]
+    for i in np.flatnonzero((areas >= t.die_area_min * a0) & (areas <= t.die_area_max * a0)).tolist():  # die-sized
+        if i == 0:
+            continue  # the background
         x, y, w, h, area = (int(v) for v in stats[i])
-        if not t.die_area_min * a0 <= area <= t.die_area_max * a0:
-            continue
         part = (cc[y : y + h, x : x + w] == i).view(np.uint8)
         if np.count_nonzero(edge[y : y + h, x : x + w][part > 0]) < EDGE_SHARE * area:
             continue
