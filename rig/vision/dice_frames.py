@@ -146,7 +146,7 @@ def prepare(frame: np.ndarray, profile: Profile, covered: Callable[[tuple[int, i
     deep = None
     if lift is not None:
         small, labels, gain, deep = _lift_shade(small, labels, gain, lift, lut, censored)
-    if glare is not None:
+    if glare is not None and cv2.countNonZero(blown):  # (most frames have no pixel blown: no pass to mark none)
         labels[blown > 0] = BLOWN
     side = die_px / f
     return Work(labels, small, f, side, profile.top_area * side * side, glare, light, profile, frame, gain, deep, lut)
