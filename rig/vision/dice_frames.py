@@ -37,10 +37,10 @@ _WEIGHTS = np.array([[1 << 12, 1 << 6, 1]], np.float32)
 def _index(image_bgr: np.ndarray) -> np.ndarray:
     """(B >> 2) << 12 | (G >> 2) << 6 | R >> 2 per pixel (int32): one weighted sum in float32 (exact: whole numbers
     below 2**18), a fifth faster than shifting and or-ing the three channels."""
-    q = image_bgr >> 2
+    q = image_bgr >> 2  # (any shape ... x 3: an image, or pixels picked out of one)
     if q.size == 0:  # (OpenCV takes no empty image)
-        return np.zeros(q.shape[:2], np.int32)
-    return cv2.transform(q.astype(np.float32), _WEIGHTS).reshape(q.shape[:2]).astype(np.int32)
+        return np.zeros(q.shape[:-1], np.int32)
+    return cv2.transform(q.astype(np.float32).reshape(1, -1, 3), _WEIGHTS).reshape(q.shape[:-1]).astype(np.int32)
 
 
 def _any(a: np.ndarray) -> bool:

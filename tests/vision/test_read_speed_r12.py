@@ -39,8 +39,9 @@ def test_the_colour_index_is_the_shifted_channels_for_every_colour_and_crop():
     for h, w in [(0, 5), (5, 0), (1, 1), (1, 7), (7, 1)] + [tuple(rng.integers(1, 90, 2)) for _ in range(100)]:
         y, x = rng.integers(0, 400, 2)
         for crop in (image[y : y + h, x : x + w], image[y : y + 2 * h : 2, x : x + 2 * w : 2]):  # views, strided too
-            got, want = dice_frames._index(crop), _index_as_before(crop)
-            assert got.dtype == want.dtype and got.shape == want.shape and np.array_equal(got, want)
+            for pixels in (crop, crop.reshape(-1, 3), crop[crop[..., 0] > 100]):  # pixels picked out too (n x 3)
+                got, want = dice_frames._index(pixels), _index_as_before(pixels)
+                assert got.dtype == want.dtype and got.shape == want.shape and np.array_equal(got, want)
 
 
 def test_labels_with_nothing_censored_are_the_labels_without_censoring():
@@ -233,3 +234,56 @@ def test_a_changed_profile_is_never_given_another_profiles_places():
     own = dataclasses.replace(work, glare=work.glare.copy())  # a glare not the profile's: nothing kept is used
     assert dice_missed._glared_cells(own)[1] is None
     assert dice_missed.glared_die(own, []) == _glared_die_as_before(own, [])
+
+
+def test_the_views_median_correction_is_numpys_median():
+    from rig.vision.dice_overall import _column_medians
+
+    rng = np.random.default_rng(24)
+    for n in (1, 2, 3, 4, 5, 100, 101, 19200):
+        for dtype in (np.float32, np.float64):
+            for _ in range(10):
+                a = (rng.random((n, 3)) * 3).astype(dtype)
+                a[rng.random((n, 3)) < 0.3] = 1.0  # ties
+                want, got = np.median(a, axis=0), _column_medians(a)
+                assert got.dtype == want.dtype and np.array_equal(got, want)
+    gain = cv2.resize((rng.random((12, 16, 3)) + 0.5).astype(np.float32), (640, 480), interpolation=cv2.INTER_LINEAR)
+    assert np.array_equal(_column_medians(gain[::4, ::4].reshape(-1, 3)), np.median(gain[::4, ::4].reshape(-1, 3), axis=0))
+
+
+def _walls_seen_as_before(dice_read, work, walls):
+    H, W = work.labels.shape
+    keep = np.full((H, W), 255, np.uint8)
+    f = work.factor
+    for d in dice_read:
+        if d.cocked:
+            continue
+        x, y, w, h = (v / f for v in d.box)
+        rx, ry = dice._radial(d, work)
+        r = float(np.hypot(rx, ry))
+        reach = (walls[1] * r + 0.25) * work.side
+        sx, sy = -rx / max(r, 1e-6) * reach, -ry / max(r, 1e-6) * reach
+        corners = [(x - 1, y - 1), (x + w + 1, y - 1), (x + w + 1, y + h + 1), (x - 1, y + h + 1)]
+        hull = cv2.convexHull(np.array(corners + [(cx + sx, cy + sy) for cx, cy in corners], np.float32))
+        cv2.fillConvexPoly(keep, np.round(hull).astype(np.int32), 0)
+    return keep
+
+
+def test_the_hand_and_shade_masks_leave_out_the_dice_walls_as_before():
+    from rig.vision.pixel_classes import _IS_EDGE
+
+    for frame, table in FRAMES:
+        frame, profile = frame_and_profile(frame, table)
+        work = dice_frames.prepare(frame, profile)
+        read = list(dice.read_labels(work, profile).dice)
+        walls = _walls_seen_as_before(read, work, profile.walls)
+        assert np.array_equal(dice._walls_seen(read, work, profile.walls), walls)
+        near = dice_frames._near_floor(profile, work.labels.shape)
+        for table_, where in ((_IS_ODD, near), (_IS_EDGE, np.uint8(255))):
+            mask = cv2.LUT(work.labels, table_)  # as read_labels makes it now
+            if isinstance(where, np.ndarray):
+                cv2.bitwise_and(mask, where, dst=mask)
+            for hull in dice._wall_hulls(read, work, profile.walls):
+                cv2.fillConvexPoly(mask, hull, 0)
+            assert np.array_equal(mask, cv2.LUT(work.labels, table_) & walls & where)
+        assert isinstance(near, np.ndarray) and near is dice_frames._near_floor(profile, work.labels.shape)  # untouched
