@@ -117,10 +117,10 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
     dice: list[DieObservation] = []
     fragments: list[tuple[float, float]] = []
     spots = spots_at(profile, labels.shape)
-    for i in range(1, n):
+    for i in np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= t.fragment_area * a0).tolist():  # (specks skipped at once)
+        if i == 0:
+            continue  # the background
         x, y, w, h, area = (int(v) for v in stats[i])
-        if area < t.fragment_area * a0:
-            continue
         if spots is not None and print_spot(spots, cc, i, (x, y, w, h, area), a0, reasons, lambda u, v: _where(u, v, work)):
             continue  # the empty box shows die colour here too: the floor's print, not a die
         if area < 0.25 * a0:
@@ -160,13 +160,18 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
     glared = glared_die(work, dice)
     if glared is not None:
         reasons.append(f"{GLARED_REASON} at {_where(*glared, work)}")
-    walls = _walls_seen(dice, work, profile.walls)
+    hulls = _wall_hulls(dice, work, profile.walls)
     # a hand reaches in over the floor (the table beyond the box is none of the reader's business);
     # a die hidden in shade may lie anywhere, a dark corner the floor grid left out included
     for table, least, what, where_ in ((_IS_ODD, t.foreign_area, "hand, object or glare in view",
                                         _near_floor(profile, labels.shape)),
                                        (_IS_EDGE, t.shade_area, "die in shadow or on edge", np.uint8(255))):
-        where = _blob(cv2.LUT(labels, table) & walls & where_, least * a0, 0.3 * work.side)
+        mask = cv2.LUT(labels, table)
+        if isinstance(where_, np.ndarray):
+            cv2.bitwise_and(mask, where_, dst=mask)
+        for hull in hulls:  # (the dice's walls cut out of the mask itself: no frame-sized mask of them, no second 'and')
+            cv2.fillConvexPoly(mask, hull, 0)
+        where = _blob(mask, least * a0, 0.3 * work.side)
         if where is not None:
             reasons.append(f"{what} at {_where(*where, work)}")
 
@@ -186,9 +191,16 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
 def _walls_seen(dice: list[DieObservation], work: Work, walls) -> np.ndarray:
     """255 except where the flat dice read show their own side walls (towards the optical
     centre, as wide as perspective predicts there): shade that no hidden die can be."""
-    H, W = work.labels.shape
-    keep = np.full((H, W), 255, np.uint8)
+    keep = np.full(work.labels.shape, 255, np.uint8)
+    for hull in _wall_hulls(dice, work, walls):
+        cv2.fillConvexPoly(keep, hull, 0)
+    return keep
+
+
+def _wall_hulls(dice: list[DieObservation], work: Work, walls) -> list[np.ndarray]:
+    """Each flat die's top and the side walls it shows (:func:`_walls_seen`) as a polygon (int32, working px)."""
     f = work.factor
+    out = []
     for d in dice:
         if d.cocked:
             continue
@@ -199,8 +211,8 @@ def _walls_seen(dice: list[DieObservation], work: Work, walls) -> np.ndarray:
         sx, sy = -rx / max(r, 1e-6) * reach, -ry / max(r, 1e-6) * reach  # (scalars: a tenth of the arrays' time)
         corners = [(x - 1, y - 1), (x + w + 1, y - 1), (x + w + 1, y + h + 1), (x - 1, y + h + 1)]
         hull = cv2.convexHull(np.array(corners + [(cx + sx, cy + sy) for cx, cy in corners], np.float32))
-        cv2.fillConvexPoly(keep, np.round(hull).astype(np.int32), 0)
-    return keep
+        out.append(np.round(hull).astype(np.int32))
+    return out
 
 
 def _blob(mask: np.ndarray, least: float, thick: float = 0.0) -> tuple[float, float] | None:
@@ -249,15 +261,10 @@ def _full_counts(poly: np.ndarray, x0: int, y0: int, centre, work: Work, t, gain
         under = work.glare[max(0, ys.min()) : ys.max() + 1, max(0, xs.min()) : xs.max() + 1]
         if under.size == 0 or under.max() >= 4:
             return None
-    pts = (poly.reshape(-1, 2) + (x0, y0)) * f + (f - 1) / 2
-    X0, Y0 = np.floor(pts.min(axis=0)).astype(int)
-    X1, Y1 = np.ceil(pts.max(axis=0)).astype(int) + 1
-    H, W = work.frame.shape[:2]
-    X0, Y0, X1, Y1 = max(0, X0), max(0, Y0), min(W, X1), min(H, Y1)
-    if X1 - X0 < 4 or Y1 - Y0 < 4:
+    crop = _crop(poly, x0, y0, work)
+    if crop is None:
         return None
-    mask = np.zeros((Y1 - Y0, X1 - X0), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(pts - (X0, Y0)).astype(np.int32), 1)
+    X0, Y0, X1, Y1, mask = crop
     gh, gw = work.gain.shape[:2]
     g = work.gain[min(gh - 1, max(0, int(centre[1]))), min(gw - 1, max(0, int(centre[0])))] if gain is None else gain
     crop = cv2.multiply(work.frame[Y0:Y1, X0:X1], tuple(float(v) for v in g) + (0.0,), dtype=cv2.CV_8U)
@@ -269,10 +276,37 @@ def _full_counts(poly: np.ndarray, x0: int, y0: int, centre, work: Work, t, gain
     dense = cv2.blur(odd.astype(np.float32), (k, k)) > 0.5
     thin = (odd > 0) & ~dense
     counts = np.bincount(labels[mask > 0], minlength=len(CLASS_NAMES))
+    band = np.bincount(labels[thin], minlength=len(CLASS_NAMES))  # (all its classes in one count, not one per class)
     for cls in (UNKNOWN, CLIPPED):  # band pixels leave the count
-        counts[cls] = max(0, counts[cls] - int(np.count_nonzero(thin & (labels == cls))))
+        counts[cls] = max(0, counts[cls] - int(band[cls]))
     n = int(counts.sum())
     return (counts, n, labels, mask) if n >= 16 else None
+
+
+_CROP: tuple = (None, None, None)  # the last die's crop: (its poly, work, (x0, y0)), the crop
+
+
+def _crop(poly: np.ndarray, x0: int, y0: int, work: Work) -> tuple | None:
+    """The full-resolution box (X0, Y0, X1, Y1) round a die top's working-scale ``poly`` (placed at ``x0``, ``y0``)
+    and its mask there, or None when under 4 px across: one for the die's two readings (in its place's light and
+    in the frame's overall light), kept for the same poly array of the same frame's work."""
+    global _CROP
+    seen, at, crop = _CROP  # one read: another thread may replace it meanwhile
+    if seen is not None and seen[0] is poly and seen[1] is work and at == (x0, y0):
+        return crop
+    f = work.factor
+    pts = (poly.reshape(-1, 2) + (x0, y0)) * f + (f - 1) / 2
+    X0, Y0 = np.floor(pts.min(axis=0)).astype(int)
+    X1, Y1 = np.ceil(pts.max(axis=0)).astype(int) + 1
+    H, W = work.frame.shape[:2]
+    X0, Y0, X1, Y1 = max(0, X0), max(0, Y0), min(W, X1), min(H, Y1)
+    crop = None
+    if X1 - X0 >= 4 and Y1 - Y0 >= 4:
+        mask = np.zeros((Y1 - Y0, X1 - X0), np.uint8)
+        cv2.fillConvexPoly(mask, np.round(pts - (X0, Y0)).astype(np.int32), 1)
+        crop = X0, Y0, X1, Y1, mask
+    _CROP = ((poly, work), (x0, y0), crop)
+    return crop
 
 
 def _shares(counts: np.ndarray, n_in: int, t, seen: tuple) -> tuple[dict, list, list, float]:

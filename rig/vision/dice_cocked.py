@@ -74,9 +74,10 @@ def _around(obs, work: Work, others=()):
     dark = _side_faces(cv2.LUT(lab, _IS_DARK), lab, work.small[Y0 : Y0 + lab.shape[0], X0 : X0 + lab.shape[1]])
     yy = _steps(Y0 - obs.y / f, Y0 + lab.shape[0] - obs.y / f)[:, None]
     xx = _steps(X0 - obs.x / f, X0 + lab.shape[1] - obs.x / f)[None, :]
-    mine = None  # everywhere, unless another die is near
+    mine = here = None  # everywhere, unless another die is near
     for d in (d for d in others if d is not obs and max(abs(d.x - obs.x), abs(d.y - obs.y)) < 2.5 * work.side * f):
-        theirs = (xx - (d.x - obs.x) / f) ** 2 + (yy - (d.y - obs.y) / f) ** 2 < xx**2 + yy**2  # nearer that die
+        here = xx**2 + yy**2 if here is None else here  # (once a die, not once a neighbour)
+        theirs = (xx - (d.x - obs.x) / f) ** 2 + (yy - (d.y - obs.y) / f) ** 2 < here  # nearer that die
         dark[theirs] = 0
         mine = ~theirs if mine is None else mine & ~theirs
     return dark, mine, xx, yy, X0, Y0, lab

@@ -25,13 +25,29 @@ def label_pixels(image_bgr: np.ndarray, lut: np.ndarray, censored: np.ndarray | 
         builder = _BY_TABLE.get(id(lut))
         if builder is not None and builder.table is lut:
             builder.ensure(_met(censored, builder.built))
-    q = image_bgr >> 2
-    idx = q[..., 0].astype(np.int32) << 12
-    idx |= q[..., 1].astype(np.int32) << 6
-    idx |= q[..., 2]
-    if censored is not None:
+    idx = _index(image_bgr)
+    if censored is not None and _any(censored):  # (most frames clip nothing under the glare: no block to add)
         idx |= censored.astype(np.int32) << 18
     return np.take(lut, idx)  # a quarter faster than lut[idx]
+
+
+_WEIGHTS = np.array([[1 << 12, 1 << 6, 1]], np.float32)
+
+
+def _index(image_bgr: np.ndarray) -> np.ndarray:
+    """(B >> 2) << 12 | (G >> 2) << 6 | R >> 2 per pixel (int32): one weighted sum in float32 (exact: whole numbers
+    below 2**18), a fifth faster than shifting and or-ing the three channels."""
+    q = image_bgr >> 2  # (any shape ... x 3: an image, or pixels picked out of one)
+    if q.size == 0:  # (OpenCV takes no empty image)
+        return np.zeros(q.shape[:-1], np.int32)
+    return cv2.transform(q.astype(np.float32).reshape(1, -1, 3), _WEIGHTS).reshape(q.shape[:-1]).astype(np.int32)
+
+
+def _any(a: np.ndarray) -> bool:
+    """``a.any()``, by OpenCV for a 2-D uint8 array (a few times faster)."""
+    if a.dtype == np.uint8 and a.ndim == 2 and a.size:
+        return cv2.countNonZero(a) > 0
+    return bool(a.any())
 
 
 def _met(censored: np.ndarray, built: list[bool]) -> list[int]:
@@ -130,7 +146,7 @@ def prepare(frame: np.ndarray, profile: Profile, covered: Callable[[tuple[int, i
     deep = None
     if lift is not None:
         small, labels, gain, deep = _lift_shade(small, labels, gain, lift, lut, censored)
-    if glare is not None:
+    if glare is not None and cv2.countNonZero(blown):  # (most frames have no pixel blown: no pass to mark none)
         labels[blown > 0] = BLOWN
     side = die_px / f
     return Work(labels, small, f, side, profile.top_area * side * side, glare, light, profile, frame, gain, deep, lut)
@@ -208,8 +224,10 @@ def _censored(small: np.ndarray, glare: np.ndarray, level: int) -> np.ndarray:
     """Bits 0/1/2 set where B/G/R clipped (at or above ``level``) under a known glare: after the
     glare is taken off, such a channel is only a lower bound of the true value."""
     hot = cv2.compare(small, (level,) * 3, cv2.CMP_GE) & cv2.compare(glare, (4,) * 3, cv2.CMP_GE)
-    b, g, r = cv2.split(hot)
-    return (b & 1) | (g & 2) | (r & 4)
+    return cv2.transform(hot, _BITS)  # 255/255 + 2 * 255/255 + 4 * 255/255: the bits, in one pass, not split and or-ed
+
+
+_BITS = np.array([[1, 2, 4]], np.float32) / 255  # (B, G, R hot, 0 or 255) -> bits 0/1/2
 
 
 def _near_floor(profile: Profile, shape: tuple[int, int]) -> np.ndarray | np.uint8:

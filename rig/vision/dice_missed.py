@@ -32,7 +32,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from rig.vision.dice_frames import label_pixels
+from rig.vision.dice_frames import glare_for, label_pixels
+from rig.vision.light import profile_map
 from rig.vision.colour_table import colour_lut
 from rig.vision.pixel_classes import _IS_EDGE, _K3, BG, BLOWN, BODY, EDGE, IS_TOP
 
@@ -83,10 +84,11 @@ def dark_tops(work, t, dice) -> list[tuple[np.ndarray, int, int]]:
         clear[max(0, y - pad) : y + h + pad, max(0, x - pad) : x + w + pad] = 0
     n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(blob, 8, cv2.CV_32S, cv2.CCL_GRANA)
     body, lut, out = None, None, []
-    for i in range(1, n):
+    areas = stats[:, cv2.CC_STAT_AREA]
+    for i in np.flatnonzero((areas >= t.die_area_min * a0) & (areas <= t.die_area_max * a0)).tolist():  # die-sized
+        if i == 0:
+            continue  # the background
         x, y, w, h, area = (int(v) for v in stats[i])
-        if not t.die_area_min * a0 <= area <= t.die_area_max * a0:
-            continue
         part = (cc[y : y + h, x : x + w] == i).view(np.uint8)
         if np.count_nonzero(edge[y : y + h, x : x + w][part > 0]) < EDGE_SHARE * area:
             continue
@@ -180,10 +182,12 @@ def glared_die(work, dice: list) -> tuple[float, float] | None:
     if work.glare is None:
         return None
     labels, a0, f = work.labels, work.top_area, work.factor
+    cells, places = _glared_cells(work)
+    if places is not None and not places[-1, -1]:
+        return None  # the lamp's reflection lies on no floor cell: no place to find such a die
     if cv2.countNonZero((labels == BODY).view(np.uint8)) < GLARED_BODY * GLARED_AREA * a0:
         return None
     rim = cv2.LUT(labels, _RIM)
-    cells = None if work.profile is None or work.profile.floor_cells is None else np.asarray(work.profile.floor_cells, bool)
     mask = cv2.morphologyEx(rim, cv2.MORPH_CLOSE, _K3)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     for c in contours:
@@ -194,6 +198,8 @@ def glared_die(work, dice: list) -> tuple[float, float] | None:
             continue  # cut by the frame's edge: the table beyond the box
         if any(x * f <= d.x <= (x + w) * f and y * f <= d.y <= (y + h) * f for d in dice):
             continue  # a die read, with its rim and the shade beside it
+        if places is not None and not places[y + h, x + w] - places[y, x + w] - places[y + h, x] + places[y, x]:
+            continue  # its middle (in its box) can lie on no floor cell under the lamp's reflection: tested below
         filled = np.zeros((h, w), np.uint8)
         cv2.drawContours(filled, [c - (x, y)], -1, 1, cv2.FILLED)
         area = int(filled.sum())
@@ -211,3 +217,33 @@ def glared_die(work, dice: list) -> tuple[float, float] | None:
         if not in_a_die(cx, cy, dice, f):
             return float(cx), float(cy)
     return None
+
+
+def _glared_cells(work) -> tuple:
+    """The profile's floor cells (rows x cols bool, or None without them) as :func:`glared_die` looks a place up in
+    them, and the places (working pixels) a blob's middle may lie to pass its last two tests — where the empty box
+    showed the lamp's reflection (at least :data:`GLARED_LEVEL`) and on a floor cell — as a summed-area table
+    ((H + 1) x (W + 1), or None: no such shortcut), built once per profile and frame shape (a profile is frozen:
+    its glare and cells never change; another profile is another key; a glare not the profile's is not kept)."""
+    profile = work.profile
+    if profile is None or profile.floor_cells is None:
+        return None, None
+    if work.glare is not glare_for(profile, work.labels.shape):
+        return np.asarray(profile.floor_cells, bool), None
+
+    def build():
+        cells = np.asarray(profile.floor_cells, bool)
+        H, W = work.labels.shape
+        hot = work.glare.max(axis=2) >= GLARED_LEVEL
+        # a middle (cx, cy) is looked up at glare[int(cy), int(cx)] and cells[int(cy * rows / H), int(cx * cols / W)]:
+        # for cy in [gy, gy + 1) the cell's row is that of gy or of gy + 1 (rows <= H; rounding keeps the order),
+        # the same for columns: a place is taken when any of those four cells is floor (more places, never fewer)
+        ry = np.minimum((np.arange(H + 1) * cells.shape[0]) // H, cells.shape[0] - 1)
+        rx = np.minimum((np.arange(W + 1) * cells.shape[1]) // W, cells.shape[1] - 1)
+        near = np.zeros((H, W), bool)
+        for dy in (0, 1):
+            for dx in (0, 1):
+                near |= cells[ry[dy : H + dy]][:, rx[dx : W + dx]]
+        return cells, cv2.integral((hot & near).view(np.uint8))
+
+    return profile_map("glared places", profile, work.labels.shape, build)
