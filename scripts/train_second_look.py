@@ -5,9 +5,14 @@ The crops come from ``scripts/frog_crops.py`` (every die the reader found on the
 with the true die it matches: flat, cocked or none, and its face). Torch and onnx are needed for training only;
 the rig runs the net by ``cv2.dnn``. Seeded (torch.manual_seed, numpy's generator); one thread.
 
-    PYTHONPATH=. python scripts/train_second_look.py --crops ~/.cache/rig/dice/r11/crops \\
-        --train 100:17,6000:12,8000:12,8200:12,8600:12,5000p:24 --out calibration/second_look.onnx
-    .venv/bin/python scripts/train_second_look.py --crops ~/.cache/rig/dice/r11/crops --evaluate 8700:12,8800:12
+    PYTHONPATH=. python scripts/train_second_look.py --crops ~/.cache/rig/dice/r11/crops --epochs 25 \
+        --flagged-weight 4 --out OUT/d.onnx                                  # d (round 11): twin + propped
+    ... --train 100:17,6000:12,8000:12,8200:12,8600:12,5000p:24,71000u:24 --epochs 20 --flagged-weight 4  # f
+    ... --train 100:17,6000:12,8000:12,8200:12,8600:12,5000p:24,71000u:6 --epochs 22 --flagged-weight 4   # g
+    .venv/bin/python scripts/train_second_look.py --crops ~/.cache/rig/dice/r11/crops --out OUT/d.onnx \
+        --evaluate 8700:12,8800:12,72000u:12
+
+(torch from another environment, PYTHONPATH this checkout; none of the nets is shipped: docs/vision.md, round 11.)
 """
 
 from __future__ import annotations
