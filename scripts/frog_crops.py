@@ -34,7 +34,7 @@ def read_table(seed: int, turns: int, spp: int, propped: bool = False) -> tuple[
     from rig.twin.table import DRIFTS, TwinTable
     from rig.vision.dice import prepare, read_labels
     import rig.vision.dice_second_look as second
-    from rig.vision.dice_cocked import _radial
+    from rig.vision.dice_cocked import _radial, measures
     from rig.vision.dice_second_look import crop
     from rig.vision.errors import VisionError
 
@@ -64,7 +64,9 @@ def read_table(seed: int, turns: int, spp: int, propped: bool = False) -> tuple[
             for obs in reading.dice:
                 cx, cy = (obs.x + 0.5) / f - 0.5, (obs.y + 0.5) / f - 0.5
                 seen.append({"face": obs.face, "x": obs.x, "y": obs.y, "cocked": obs.cocked, "area": obs.area,
-                             "confidence": obs.confidence, "aspect": obs.aspect, "i": len(crops)})
+                             "confidence": obs.confidence, "aspect": obs.aspect, "i": len(crops),
+                             "m": [round(float(v), 4) for v in measures(obs, work, profile.thresholds, profile.walls,
+                                                                         reading.dice)]})
                 crops.append(crop(work.small, cx, cy, work.side, _radial(obs, work)).astype(np.float16))
             line = {"seed": seed, "drift": drift, "turn": k, "shot": shot.name, "die_px": die_px,
                     "side": work.side * f, "status": reading.status, "reasons": list(reading.reasons), "right": right,
@@ -92,7 +94,7 @@ def read_unseen(seed: int, turns: int, cocked: float) -> tuple[list[dict], np.nd
     from rig.bench.unseen import score, textures_dir
     from rig.vision.calibrate import fit_profile
     from rig.vision.dice import prepare, read_labels
-    from rig.vision.dice_cocked import _radial
+    from rig.vision.dice_cocked import _radial, measures
     from rig.vision.dice_second_look import crop
     from rig.vision.errors import VisionError
 
@@ -115,7 +117,10 @@ def read_unseen(seed: int, turns: int, cocked: float) -> tuple[list[dict], np.nd
             seen = []
             for obs in reading.dice:
                 cx, cy = (obs.x + 0.5) / f - 0.5, (obs.y + 0.5) / f - 0.5
-                seen.append({"face": obs.face, "x": obs.x, "y": obs.y, "cocked": obs.cocked, "i": len(crops)})
+                seen.append({"face": obs.face, "x": obs.x, "y": obs.y, "cocked": obs.cocked, "area": obs.area,
+                             "confidence": obs.confidence, "aspect": obs.aspect, "i": len(crops),
+                             "m": [round(float(v), 4) for v in measures(obs, work, profile.thresholds, profile.walls,
+                                                                         reading.dice)]})
                 crops.append(crop(work.small, cx, cy, work.side, _radial(obs, work)).astype(np.float16))
             line = {"seed": seed, "drift": name, "turn": k, "die_px": table.die, "side": work.side * f,
                     "status": reading.status, "reasons": list(reading.reasons), "right": right, "counted": counted,

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from rig.vision.dice_cocked import MEASURES
 from rig.vision.dice_second_look import FACE_SURE, FACES, FLAT_SURE, OTHER_SURE, STATES, named, verdicts
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -41,9 +42,10 @@ def tables(spec: str) -> list[str]:
     return out
 
 
-def load(crops: Path, spec: str) -> tuple[list[dict], np.ndarray]:
-    """The turn lines of the tables (refused ones left out) and all their crops (the dice' ``i`` made global)."""
-    lines, xs, base = [], [], 0
+def load(crops: Path, spec: str) -> tuple[list[dict], np.ndarray, np.ndarray]:
+    """The turn lines of the tables (refused ones left out), all their crops (the dice' ``i`` made global) and
+    each crop's hand-made measures (``dice_cocked.MEASURES``; zeros in a dump made without them)."""
+    lines, xs, ms, base = [], [], [], 0
     for stem in tables(spec):
         path = crops / f"{stem}.jsonl"
         if not path.exists():
@@ -52,19 +54,26 @@ def load(crops: Path, spec: str) -> tuple[list[dict], np.ndarray]:
         if any("refused" in s for s in ls):
             continue
         x = np.load(path.with_suffix(".npy"))
+        m = np.zeros((len(x), len(MEASURES)), np.float32)
         for s in ls:
             for o in s["seen"]:
+                if "m" in o:
+                    m[o["i"], : len(o["m"])] = o["m"]
                 o["i"] += base
+                o["source"] = "u" if stem.endswith("u") else "t"
         base += len(x)
         lines += ls
         xs.append(x)
-    return lines, np.concatenate(xs) if xs else np.zeros((0, 48, 48, 4), np.float16)
+        ms.append(m)
+    if not xs:
+        return lines, np.zeros((0, 48, 48, 4), np.float16), np.zeros((0, len(MEASURES)), np.float32)
+    return lines, np.concatenate(xs), np.concatenate(ms)
 
 
-def targets(lines: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Each die's crop row, true state and face (-1: no die), and whether the reader named it in a reason (the
-    dice the net will be asked about)."""
-    idx, state, face, flagged = [], [], [], []
+def targets(lines: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each die's crop row, true state and face (-1: no die), whether the reader named it in a reason (the
+    dice the net will be asked about) and whether it is a 2D table's."""
+    idx, state, face, flagged, drawn = [], [], [], [], []
     for s in lines:
         own, _ = named(s["reasons"], [(o["x"], o["y"]) for o in s["seen"]], s["side"], every=True)
         for o, js in zip(s["seen"], own):
@@ -72,21 +81,47 @@ def targets(lines: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
             state.append(STATES.index(o["state"]))
             face.append(FACES.index(o["true_face"]) if o["true_face"] else -1)
             flagged.append(bool(js) or o["cocked"])
-    return np.array(idx), np.array(state), np.array(face), np.array(flagged)
+            drawn.append(o["source"] == "u")
+    return np.array(idx), np.array(state), np.array(face), np.array(flagged), np.array(drawn)
 
 
-def model():
+def model(measures: np.ndarray | None = None, wide: int = 1):
+    """The net: the crop through four blocks of 3x3 convolutions down to 3x3 px and two dense layers; with
+    ``measures`` (the training dice's hand-made measures, for their mean and spread) those measures, standardised
+    inside the net, join the dense layers through a layer of their own (a second input, ``measures``)."""
+    import torch
     import torch.nn as nn
 
     def block(a, b):
         return [nn.Conv2d(a, b, 3, padding=1), nn.BatchNorm2d(b), nn.ReLU(), nn.Conv2d(b, b, 3, padding=1),
                 nn.BatchNorm2d(b), nn.ReLU(), nn.MaxPool2d(2)]
 
-    # 48 -> 24 -> 12 -> 6 -> 3 px: the die's place in the crop (its flank towards or away from the optical
-    # centre) stays in the last map; about 56,000 weights (225 KB)
-    return nn.Sequential(*block(4, 16), *block(16, 24), *block(24, 32),
-                         nn.Conv2d(32, 32, 3, padding=1), nn.BatchNorm2d(32), nn.ReLU(), nn.MaxPool2d(2),
-                         nn.Flatten(), nn.Linear(32 * 9, 64), nn.ReLU(), nn.Linear(64, len(STATES) + len(FACES)))
+    c1, c2, c3 = 16 * wide, 24 * wide, 32 * wide
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            # 48 -> 24 -> 12 -> 6 -> 3 px: the die's place in the crop (its flank towards or away from the optical
+            # centre) stays in the last map; about 56,000 weights (225 KB) at wide 1 without measures
+            self.trunk = nn.Sequential(*block(4, c1), *block(c1, c2), *block(c2, c3),
+                                       nn.Conv2d(c3, 32, 3, padding=1), nn.BatchNorm2d(32), nn.ReLU(), nn.MaxPool2d(2),
+                                       nn.Flatten())
+            n = 0 if measures is None else measures.shape[1]
+            self.measured = n > 0
+            if n:
+                self.register_buffer("mean", torch.tensor(measures.mean(0), dtype=torch.float32))
+                self.register_buffer("scale", torch.tensor(1.0 / (measures.std(0) + 1e-3), dtype=torch.float32))
+                self.side = nn.Sequential(nn.Linear(n, 32), nn.ReLU())
+            self.head = nn.Sequential(nn.Linear(32 * 9 + (32 if n else 0), 64), nn.ReLU(),
+                                      nn.Linear(64, len(STATES) + len(FACES)))
+
+        def forward(self, x, m=None):
+            h = self.trunk(x)
+            if self.measured:
+                h = torch.cat([h, self.side((m - self.mean) * self.scale)], 1)
+            return self.head(h)
+
+    return Net()
 
 
 def train(args) -> None:
@@ -96,16 +131,20 @@ def train(args) -> None:
     torch.manual_seed(args.seed)
     torch.set_num_threads(1)
     rng = np.random.default_rng(args.seed)
-    lines, x = load(args.crops, args.train)
-    idx, state, face, flagged = targets(lines)
-    print(f"training dice: {len(idx)}; states {Counter(STATES[s] for s in state)}; "
+    lines, x, meas = load(args.crops, args.train)
+    idx, state, face, flagged, drawn = targets(lines)
+    print(f"training dice: {len(idx)} ({int(drawn.sum())} drawn); states {Counter(STATES[s] for s in state)}; "
           f"flagged {Counter(STATES[s] for s in state[flagged])}", flush=True)
-    hard = torch.from_numpy(np.where(flagged, args.flagged_weight, 1.0).astype(np.float32))
+    w = np.where(flagged, args.flagged_weight, 1.0)
+    if args.drawn_share is not None and drawn.any():  # the 2D tables' dice weigh this share of the twin's in all
+        w[drawn] *= args.drawn_share * w[~drawn].sum() / w[drawn].sum()
+    hard = torch.from_numpy(w.astype(np.float32))
     X = torch.from_numpy(x[idx].astype(np.float32)).permute(0, 3, 1, 2).contiguous()
+    M = torch.from_numpy(meas[idx]) if args.measures else None
     S, Fc = torch.from_numpy(state), torch.from_numpy(face)
-    # the rare truly cocked dice and the no-dice weigh as much as the flat ones
-    w_state = torch.tensor([len(state) / (3 * max(1, np.sum(state == k))) for k in range(3)], dtype=torch.float32)
-    net = model()
+    # the rare truly cocked dice and the no-dice weigh as much as the flat ones (by their weights)
+    w_state = torch.tensor([w.sum() / (3 * max(1e-6, w[state == k].sum())) for k in range(3)], dtype=torch.float32)
+    net = model(meas[idx] if args.measures else None, args.wide)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.epochs * (len(X) // 64 + 1))
     for epoch in range(args.epochs):
@@ -121,7 +160,7 @@ def train(args) -> None:
             xb[:, :3] = (xb[:, :3] + 0.5) * gain - 0.5
             sx, sy = rng.integers(-2, 3, 2)
             xb = torch.roll(xb, (int(sy), int(sx)), (2, 3))
-            z = net(xb)
+            z = net(xb, M[j] if M is not None else None)
             wj = hard[j]
             loss = (F.cross_entropy(z[:, :3], S[j], weight=w_state, reduction="none") * wj).sum() / wj.sum()
             has = Fc[j] >= 0
@@ -134,8 +173,13 @@ def train(args) -> None:
             total += float(loss.detach()) * len(j)
         print(f"epoch {epoch}: loss {total / len(X):.4f}", flush=True)
     net.eval()
-    torch.onnx.export(net, torch.zeros(1, 4, 48, 48), str(args.out), input_names=["crop"], output_names=["logits"],
-                      opset_version=11, dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
+    if M is not None:
+        torch.onnx.export(net, (torch.zeros(1, 4, 48, 48), torch.zeros(1, M.shape[1])), str(args.out),
+                          input_names=["crop", "measures"], output_names=["logits"], opset_version=11,
+                          dynamic_axes={"crop": {0: "n"}, "measures": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
+    else:
+        torch.onnx.export(net, torch.zeros(1, 4, 48, 48), str(args.out), input_names=["crop"], output_names=["logits"],
+                          opset_version=11, dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
 
 
@@ -157,6 +201,7 @@ def simulate(lines: list[dict], probs: np.ndarray, sure: tuple[float, float, flo
                 if not rest:
                     looked = [i for i, js in enumerate(own) if js]
                     said = verdicts(probs[[seen[i]["i"] for i in looked]], [seen[i]["face"] for i in looked], *sure)
+                    said = [v if v != "flat" or sl.square(*seen[i]["m"][:2]) else "keep" for i, v in zip(looked, said)]
                     drop, added = set(), []
                     for i, v in zip(looked, said):
                         o = seen[i]
@@ -192,28 +237,33 @@ def table_row(name: str, lines: list[dict]) -> str:
 def evaluate(args) -> None:
     import cv2
 
-    from rig.vision.dice_second_look import look
+    from rig.vision.dice_second_look import look, wants_measures
 
     model = cv2.dnn.readNetFromONNX(str(args.out))
-    sure = tuple(float(v) for v in args.sure.split(","))
+    measured = wants_measures(model)
     freeable = tuple(args.freeable.split(";")) if args.freeable else None
-    if args.guard is not None:
-        import rig.vision.dice_second_look as sl
+    import rig.vision.dice_second_look as sl
 
+    if args.guard is not None:
         sl.COCKED_GUARD = args.guard
+    if args.square is not None:
+        sl.SQUARE, sl.WHOLE = (float(v) for v in args.square.split(","))
     for part in args.evaluate.split(","):
-        lines, x = load(args.crops, part)
+        lines, x, meas = load(args.crops, part)
         if not lines:
             continue
-        probs = np.concatenate([look(x[b : b + 256].astype(np.float32), model) for b in range(0, len(x), 256)])
-        after, tally = simulate(lines, probs, sure, freeable)
+        probs = np.concatenate([look(x[b : b + 256].astype(np.float32), meas[b : b + 256] if measured else None, model)
+                                for b in range(0, len(x), 256)])
         print(table_row(f"{part} before", lines))
-        print(table_row(f"{part} after", after))
-        print(f"{'':<12} looked at: {dict(sorted(tally.items()))}")
-        changed = [(a, b) for a, b in zip(lines, after) if a["status"] != b["status"]]
-        bad = [(a, b) for a, b in changed if b["status"] == "ok" and (b["wrong"] or b["has_cocked"])]
-        for a, b in bad:
-            print(f"{'':<12} FREED {'WRONG' if b['wrong'] else 'COCKED'}: {b['seed']} {b['drift']} t{b['turn']} {a['reasons']}")
+        for sure in args.sure.split(";"):  # several flat, face, other-face thresholds: one row each
+            after, tally = simulate(lines, probs, tuple(float(v) for v in sure.split(",")), freeable)
+            print(table_row(f"{part} after {sure}", after))
+            print(f"{'':<12} looked at: {dict(sorted(tally.items()))}")
+            changed = [(a, b) for a, b in zip(lines, after) if a["status"] != b["status"]]
+            bad = [(a, b) for a, b in changed if b["status"] == "ok" and (b["wrong"] or b["has_cocked"])]
+            for a, b in bad:
+                print(f"{'':<12} FREED {'WRONG' if b['wrong'] else 'COCKED'}: {b['seed']} {b['drift']} t{b['turn']} "
+                      f"{a['reasons']}")
 
 
 def main(argv=None) -> int:
@@ -226,9 +276,15 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--flagged-weight", type=float, default=1.0,
                     help="the weight of the dice the reader names in a reason (the ones the net is asked about)")
+    ap.add_argument("--measures", action="store_true",
+                    help="give the net the die's hand-made measures (dice_cocked.MEASURES) beside its crop")
+    ap.add_argument("--drawn-share", type=float,
+                    help="the 2D tables' dice weigh this share of the twin's dice in all (default: as many as they are)")
+    ap.add_argument("--wide", type=int, default=1, help="the convolutions' width, in multiples of round 11's")
     ap.add_argument("--evaluate", help="FIRST:N,... sets to measure the net --out on (no training)")
     ap.add_argument("--sure", default=f"{FLAT_SURE},{FACE_SURE},{OTHER_SURE}",
-                    help="flat, face and other-face thresholds (default: the module's)")
+                    help="flat, face and other-face thresholds (default: the module's); several ';'-separated")
+    ap.add_argument("--square", help="SQUARE,WHOLE: the least aspect and area of a top freed (default: the module's)")
     ap.add_argument("--guard", type=float, help="COCKED_GUARD (default: the module's)")
     ap.add_argument("--freeable", help="the reason kinds it may free, ';'-separated (default: the module's)")
     args = ap.parse_args(argv)

@@ -63,6 +63,11 @@ OTHER_SURE = 0.98
 #: a reading is freed whole only when no other die of it looks this likely not flat to the net (a leaning die the
 #: hand-made tests missed, flagged only by chance for another die's reason, would pass otherwise: 8805 turn 3)
 COCKED_GUARD = 0.4
+#: a die is freed only when its top is square and whole: its aspect (short / long side, what perspective shows of
+#: the walls added back) at least SQUARE and its area at least WHOLE tops (round 12: a net fitted on the twin's
+#: dice read the 2D tables' drawn leaning dice, their tops foreshortened to about half, as flat; 0: no such rule)
+SQUARE = 0.0
+WHOLE = 0.0
 _AT = re.compile(r" (?:on die )?at \((\d+), (\d+)\)")
 
 
@@ -111,6 +116,11 @@ def verdicts(probs: np.ndarray, faces, flat_sure: float = FLAT_SURE, face_sure: 
     return out
 
 
+def square(aspect: float, area: float) -> bool:
+    """Whether a die's top is square and whole enough to be freed (:data:`SQUARE`, :data:`WHOLE`)."""
+    return aspect >= SQUARE and area >= WHOLE
+
+
 def _softmax(z: np.ndarray) -> np.ndarray:
     e = np.exp(z - z.max(axis=1, keepdims=True))
     return e / e.sum(axis=1, keepdims=True)
@@ -131,10 +141,30 @@ def net() -> cv2.dnn.Net | None:
     return _NET[0]
 
 
-def look(inputs: np.ndarray, model=None) -> np.ndarray:
-    """The net's probabilities (N x (states + faces)) for crops ``inputs`` (N x SIZE x SIZE x 4)."""
+_MEASURED: dict = {}
+
+
+def wants_measures(model) -> bool:
+    """Whether a net takes the dice's hand-made measures (``dice_cocked.MEASURES``, input ``measures``) beside
+    their crops (round 12) or the crops alone (round 11's nets)."""
+    if id(model) not in _MEASURED:
+        from rig.vision.dice_cocked import MEASURES
+
+        try:
+            model.setInput(np.zeros((1, len(MEASURES)), np.float32), "measures")
+            _MEASURED[id(model)] = True
+        except cv2.error:
+            _MEASURED[id(model)] = False
+    return _MEASURED[id(model)]
+
+
+def look(inputs: np.ndarray, measures: np.ndarray | None = None, model=None) -> np.ndarray:
+    """The net's probabilities (N x (states + faces)) for crops ``inputs`` (N x SIZE x SIZE x 4) and, for a net
+    that takes them, the dice's hand-made ``measures`` (N x len(MEASURES))."""
     model = model if model is not None else net()
-    model.setInput(np.ascontiguousarray(inputs.transpose(0, 3, 1, 2), np.float32))
+    model.setInput(np.ascontiguousarray(inputs.transpose(0, 3, 1, 2), np.float32), "crop")
+    if measures is not None:
+        model.setInput(np.ascontiguousarray(measures, np.float32), "measures")
     z = model.forward().reshape(len(inputs), -1)
     return np.concatenate([_softmax(z[:, : len(STATES)]), _softmax(z[:, len(STATES):])], axis=1)
 
@@ -145,16 +175,27 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
     model = net() if ENABLED else None
     if not reasons or model is None or work.profile is None:
         return dice, reasons
-    from rig.vision.dice_cocked import _radial
+    from rig.vision.dice_cocked import _radial, measures
 
     f = work.factor
     own, rest = named(reasons, [(d.x, d.y) for d in dice], work.side * f)
     if rest:
         return dice, reasons
+    measured = wants_measures(model)
+
+    def inputs(which):
+        crops = np.stack([crop(work.small, (dice[i].x + 0.5) / f - 0.5, (dice[i].y + 0.5) / f - 0.5, work.side,
+                               _radial(dice[i], work)) for i in which])
+        if not measured:
+            return crops, None
+        t, walls = work.profile.thresholds, work.profile.walls
+        return crops, np.stack([measures(dice[i], work, t, walls, dice) for i in which])
+
     idx = [i for i, js in enumerate(own) if js]
-    inputs = np.stack([crop(work.small, (dice[i].x + 0.5) / f - 0.5, (dice[i].y + 0.5) / f - 0.5, work.side,
-                            _radial(dice[i], work)) for i in idx])
-    said = verdicts(look(inputs, model), [dice[i].face for i in idx])
+    said = verdicts(look(*inputs(idx), model), [dice[i].face for i in idx])
+    lean = work.profile.walls[3]  # what perspective takes off a flat die's aspect per frame width out
+    said = [v if v != "flat" or square(dice[i].aspect + lean * math.hypot(*_radial(dice[i], work)), dice[i].area)
+            else "keep" for i, v in zip(idx, said)]
     drop, dice = set(), list(dice)
     added = []
     for i, v in zip(idx, said):
@@ -167,8 +208,8 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
         return dice, reasons + added  # still flagged: the reader's reasons stand as they were
     rest = [i for i in range(len(dice)) if not own[i]]
     if rest:
-        others = look(np.stack([crop(work.small, (dice[i].x + 0.5) / f - 0.5, (dice[i].y + 0.5) / f - 0.5, work.side,
-                                     _radial(dice[i], work)) for i in rest]), model)
+        crops, meas = inputs(rest)
+        others = look(crops, meas, model)
         if 1.0 - others[:, 0].min() >= COCKED_GUARD:
             return dice, reasons
     return [dataclasses_replace(d, cocked=False) if d.cocked else d for d in dice], []

@@ -13,7 +13,7 @@ def _stub_net(monkeypatch, flat: float):
     reading ``flat`` (the guard's look). No net is shipped (docs/vision.md, round 11): the plumbing is tested."""
     shown = []
 
-    def look(inputs, model=None):
+    def look(inputs, measures=None, model=None):
         shown.append(len(inputs))
         p = np.zeros((len(inputs), len(second.STATES) + len(second.FACES)), np.float32)
         p[:, 0] = 0.99 if len(shown) == 1 else flat
@@ -22,6 +22,7 @@ def _stub_net(monkeypatch, flat: float):
 
     monkeypatch.setattr(second, "_NET", [object()])
     monkeypatch.setattr(second, "look", look)
+    monkeypatch.setattr(second, "wants_measures", lambda model: False)
     monkeypatch.setattr(second, "verdicts", lambda probs, faces, *a: ["flat"] * len(faces))
     return shown
 
