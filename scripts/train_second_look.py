@@ -12,7 +12,13 @@ the rig runs the net by ``cv2.dnn``. Seeded (torch.manual_seed, numpy's generato
     .venv/bin/python scripts/train_second_look.py --crops ~/.cache/rig/dice/r11/crops --out OUT/d.onnx \
         --evaluate 8700:12,8800:12,72000u:12
 
-(torch from another environment, PYTHONPATH this checkout; none of the nets is shipped: docs/vision.md, round 11.)
+    ... --train 100:17,6000:12,8000:12,8200:12,8600:12,5000p:24,71000u:6 --measures --drawn-share 0.3 \
+        --plain 0.3 --epochs 12 --flagged-weight 4                         # h (round 12): crop + measures
+    .venv/bin/python scripts/train_second_look.py --crops ~/.cache/rig/dice/r12/crops \
+        --out calibration/second_look.onnx --evaluate 8700:12,8800:12,8900:12,72000u:12   # the shipped net
+
+(torch from another environment, PYTHONPATH this checkout; the shipped net is d, with the square rule of
+rig.vision.dice_second_look: docs/vision.md, rounds 11 and 12.)
 """
 
 from __future__ import annotations
@@ -133,6 +139,9 @@ def train(args) -> None:
     rng = np.random.default_rng(args.seed)
     lines, x, meas = load(args.crops, args.train)
     idx, state, face, flagged, drawn = targets(lines)
+    if args.plain < 1.0:  # a share of the dice no reason names (the many easy flat ones) is enough
+        keep = flagged | (state != 0) | (rng.random(len(idx)) < args.plain)
+        idx, state, face, flagged, drawn = idx[keep], state[keep], face[keep], flagged[keep], drawn[keep]
     print(f"training dice: {len(idx)} ({int(drawn.sum())} drawn); states {Counter(STATES[s] for s in state)}; "
           f"flagged {Counter(STATES[s] for s in state[flagged])}", flush=True)
     w = np.where(flagged, args.flagged_weight, 1.0)
@@ -280,6 +289,8 @@ def main(argv=None) -> int:
                     help="give the net the die's hand-made measures (dice_cocked.MEASURES) beside its crop")
     ap.add_argument("--drawn-share", type=float,
                     help="the 2D tables' dice weigh this share of the twin's dice in all (default: as many as they are)")
+    ap.add_argument("--plain", type=float, default=1.0,
+                    help="the share of the flat dice no reason names trained on (default: all)")
     ap.add_argument("--wide", type=int, default=1, help="the convolutions' width, in multiples of round 11's")
     ap.add_argument("--evaluate", help="FIRST:N,... sets to measure the net --out on (no training)")
     ap.add_argument("--sure", default=f"{FLAT_SURE},{FACE_SURE},{OTHER_SURE}",

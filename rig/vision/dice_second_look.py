@@ -9,8 +9,12 @@ frame's optical centre lies to its left: perspective shows a flat die's walls on
 the optical centre. It says whether the die lies flat, is cocked or is no die, and which face it shows.
 
 It may only **take a die's own flags off** (:data:`FREEABLE`), and only when it reads the reader's face and is
-sure the die lies flat; it never frees a reason that is not a die's (the light changed, dice short, something in
-view) and never changes a face. When it surely reads another face it adds a flag.
+sure the die lies flat, and the die's top is square and whole as the reader measured it (:func:`square`, round 12:
+the net, fitted on the twin where a top not square is a flat die in shade, read the 2D tables' drawn leaning dice,
+their tops foreshortened, as flat); it never frees a reason that is not a die's (the light changed, dice short,
+something in view) and never changes a face. When it surely reads another face it adds a flag. The shipped net is
+round 11's net d (docs/vision.md, rounds 11 and 12); a net that also takes the die's hand-made measures
+(:func:`rig.vision.dice_cocked.measures`) is run with them (:func:`wants_measures`).
 """
 
 from __future__ import annotations
@@ -65,9 +69,10 @@ OTHER_SURE = 0.98
 COCKED_GUARD = 0.4
 #: a die is freed only when its top is square and whole: its aspect (short / long side, what perspective shows of
 #: the walls added back) at least SQUARE and its area at least WHOLE tops (round 12: a net fitted on the twin's
-#: dice read the 2D tables' drawn leaning dice, their tops foreshortened to about half, as flat; 0: no such rule)
-SQUARE = 0.0
-WHOLE = 0.0
+#: dice read the 2D tables' drawn leaning dice, their tops foreshortened to 0.55-0.87, as flat; chosen on twin
+#: 8700-8911 and 2D 72000-72011: at 0.85 eight drawn leaning dice passed, the twin's figures the same at 0.9)
+SQUARE = 0.9
+WHOLE = 0.7
 _AT = re.compile(r" (?:on die )?at \((\d+), (\d+)\)")
 
 
@@ -132,7 +137,7 @@ ENABLED = True
 
 
 def net() -> cv2.dnn.Net | None:
-    """The shipped net, loaded once (``None`` without its file: none is shipped yet, see docs/vision.md)."""
+    """The shipped net, loaded once (``None`` without its file: the reader reads as it did before round 11)."""
     if not _NET:
         n = cv2.dnn.readNetFromONNX(str(WEIGHTS)) if WEIGHTS.exists() else None
         if n is not None:
