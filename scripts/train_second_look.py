@@ -246,10 +246,14 @@ def table_row(name: str, lines: list[dict]) -> str:
 def evaluate(args) -> None:
     import cv2
 
-    from rig.vision.dice_second_look import look, wants_measures
+    from rig.vision.dice_second_look import look
 
     model = cv2.dnn.readNetFromONNX(str(args.out))
-    measured = wants_measures(model)
+    try:  # a net that takes the dice's hand-made measures beside their crops (--measures) has a second input
+        model.setInput(np.zeros((1, len(MEASURES)), np.float32), "measures")
+        measured = True
+    except cv2.error:
+        measured = False
     freeable = tuple(args.freeable.split(";")) if args.freeable else None
     import rig.vision.dice_second_look as sl
 

@@ -13,8 +13,7 @@ sure the die lies flat, and the die's top is square and whole as the reader meas
 the net, fitted on the twin where a top not square is a flat die in shade, read the 2D tables' drawn leaning dice,
 their tops foreshortened, as flat); it never frees a reason that is not a die's (the light changed, dice short,
 something in view) and never changes a face. When it surely reads another face it adds a flag. The shipped net is
-round 11's net d (docs/vision.md, rounds 11 and 12); a net that also takes the die's hand-made measures
-(:func:`rig.vision.dice_cocked.measures`) is run with them (:func:`wants_measures`).
+round 11's net d (docs/vision.md, rounds 11 and 12).
 """
 
 from __future__ import annotations
@@ -146,26 +145,10 @@ def net() -> cv2.dnn.Net | None:
     return _NET[0]
 
 
-_MEASURED: dict = {}
-
-
-def wants_measures(model) -> bool:
-    """Whether a net takes the dice's hand-made measures (``dice_cocked.MEASURES``, input ``measures``) beside
-    their crops (round 12) or the crops alone (round 11's nets)."""
-    if id(model) not in _MEASURED:
-        from rig.vision.dice_cocked import MEASURES
-
-        try:
-            model.setInput(np.zeros((1, len(MEASURES)), np.float32), "measures")
-            _MEASURED[id(model)] = True
-        except cv2.error:
-            _MEASURED[id(model)] = False
-    return _MEASURED[id(model)]
-
-
 def look(inputs: np.ndarray, measures: np.ndarray | None = None, model=None) -> np.ndarray:
     """The net's probabilities (N x (states + faces)) for crops ``inputs`` (N x SIZE x SIZE x 4) and, for a net
-    that takes them, the dice's hand-made ``measures`` (N x len(MEASURES))."""
+    that takes them (round 12's net h, not shipped: ``scripts/train_second_look.py``), the dice's hand-made
+    ``measures`` (N x len(``dice_cocked.MEASURES``))."""
     model = model if model is not None else net()
     model.setInput(np.ascontiguousarray(inputs.transpose(0, 3, 1, 2), np.float32), "crop")
     if measures is not None:
@@ -180,24 +163,19 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
     model = net() if ENABLED else None
     if not reasons or model is None or work.profile is None:
         return dice, reasons
-    from rig.vision.dice_cocked import _radial, measures
+    from rig.vision.dice_cocked import _radial
 
     f = work.factor
     own, rest = named(reasons, [(d.x, d.y) for d in dice], work.side * f)
     if rest:
         return dice, reasons
-    measured = wants_measures(model)
 
     def inputs(which):
-        crops = np.stack([crop(work.small, (dice[i].x + 0.5) / f - 0.5, (dice[i].y + 0.5) / f - 0.5, work.side,
-                               _radial(dice[i], work)) for i in which])
-        if not measured:
-            return crops, None
-        t, walls = work.profile.thresholds, work.profile.walls
-        return crops, np.stack([measures(dice[i], work, t, walls, dice) for i in which])
+        return np.stack([crop(work.small, (dice[i].x + 0.5) / f - 0.5, (dice[i].y + 0.5) / f - 0.5, work.side,
+                              _radial(dice[i], work)) for i in which])
 
     idx = [i for i, js in enumerate(own) if js]
-    said = verdicts(look(*inputs(idx), model), [dice[i].face for i in idx])
+    said = verdicts(look(inputs(idx), None, model), [dice[i].face for i in idx])
     lean = work.profile.walls[3]  # what perspective takes off a flat die's aspect per frame width out
     said = [v if v != "flat" or square(dice[i].aspect + lean * math.hypot(*_radial(dice[i], work)), dice[i].area)
             else "keep" for i, v in zip(idx, said)]
@@ -213,8 +191,7 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
         return dice, reasons + added  # still flagged: the reader's reasons stand as they were
     rest = [i for i in range(len(dice)) if not own[i]]
     if rest:
-        crops, meas = inputs(rest)
-        others = look(crops, meas, model)
+        others = look(inputs(rest), None, model)
         if 1.0 - others[:, 0].min() >= COCKED_GUARD:
             return dice, reasons
     return [dataclasses_replace(d, cocked=False) if d.cocked else d for d in dice], []

@@ -22,7 +22,6 @@ def _stub_net(monkeypatch, flat: float):
 
     monkeypatch.setattr(second, "_NET", [object()])
     monkeypatch.setattr(second, "look", look)
-    monkeypatch.setattr(second, "wants_measures", lambda model: False)
     monkeypatch.setattr(second, "verdicts", lambda probs, faces, *a: ["flat"] * len(faces))
     return shown
 
