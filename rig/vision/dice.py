@@ -29,6 +29,7 @@ from rig.vision.roll_events import thrown_unseen
 from rig.vision.dice_hue import VEIL_SURE, off_hue, veiled
 from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_die, print_spot
 from rig.vision.dice_overall import BARE_SURE, overall_counts, under_glare
+from rig.vision.dice_second_look import second_look
 from rig.vision.dice_cocked import _flank, _leaning, _radial, leans  # noqa: F401 - _flank, _leaning: their old import path
 from rig.vision.pixel_classes import (  # noqa: F401 - moved (issue 29); the old import path works
     BG, BODY, EDGE, BLUE, PINK, YELLOW, UNKNOWN, CLIPPED, BLOWN, AMBIG, CLASS_NAMES, COLOUR_CLASSES, IS_TOP, _IS_ODD, _K3, _DISC3, _IS_DARK, _IS_EDGE, _COMBOS,
@@ -184,6 +185,8 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
             reasons.append(f"{k} dice read as {face}, only {DICE_PER_COMBO} dice carry it")
     if work.light is not None and work.light.reliable and not work.light.correctable:
         reasons.append(drift_text(work.light))
+    if reasons:  # a learned second look at the flagged dice: may take a flat die's own flags off
+        dice, reasons = second_look(work, dice, list(dict.fromkeys(reasons)))
     dice.sort(key=lambda d: (d.y, d.x))
     return DiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(dict.fromkeys(reasons)), work.light)
 

@@ -236,3 +236,24 @@ def top_shape(obs, work: Work, others=()) -> np.ndarray | None:
 
 def _shape(top: np.ndarray, body: np.ndarray, work: Work) -> np.ndarray:
     return np.array([_fill(top), _fill(body), np.count_nonzero(body) / work.top_area], np.float64)
+
+
+#: the hand-made measures of a die the second look (:mod:`rig.vision.dice_second_look`) may be given beside its
+#: crop: the top's aspect with what perspective predicts added back and its area in tops (the reader's own), the
+#: flank's excess over perspective's in flank_area units and its moment beyond perspective's in units of what the
+#: table's flat dice stray, whether the die has a flank and a top to measure, :data:`FEATURES` and :data:`ASPECT_FEATURES`
+MEASURES = ("aspect", "area", "excess", "moment", "shaped", *FEATURES, *ASPECT_FEATURES)
+
+
+def measures(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=()) -> np.ndarray:
+    """:data:`MEASURES` of a die (float32; a flank or top that cannot be measured gives zeros and ``shaped`` 0).
+    Measures only: no verdict changes."""
+    rx, ry = _radial(obs, work)
+    excess, mx, my, stray, _ = _moment(obs, work, t, walls, others)
+    flank = flank_shape(obs, work, t, walls, others)
+    top = top_shape(obs, work, others)
+    out = [obs.aspect + walls[3] * float(np.hypot(rx, ry)), obs.area, excess / t.flank_area,
+           float(np.hypot(mx, my)) / stray, float(flank is not None and top is not None)]
+    out += list(flank) if flank is not None else [0.0] * len(FEATURES)
+    out += list(top) if top is not None else [0.0] * len(ASPECT_FEATURES)
+    return np.clip(np.nan_to_num(np.array(out, np.float32)), -20.0, 20.0)
