@@ -13,10 +13,10 @@ called ok on photos not tuned on".
 >>> import numpy as np
 >>> frame = np.full((120, 120, 3), 90, np.uint8)
 >>> frame[40:120, 40:120] = 235                     # a white card, its corner at (40, 40)
->>> runs_on_a_corner(frame, (30, 30, 30, 30), 8.0, 20.0, far=True)
+>>> runs_on_a_corner(frame, (30, 30, 30, 30), 8.0, 15.0, far=True)
 True
 >>> frame[:] = 90; frame[45:75, 45:75] = 235        # a white die on a dark table
->>> runs_on_a_corner(frame, (45, 45, 30, 30), 8.0, 20.0, far=True)
+>>> runs_on_a_corner(frame, (45, 45, 30, 30), 8.0, 15.0, far=True)
 False
 """
 
