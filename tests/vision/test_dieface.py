@@ -79,10 +79,20 @@ def test_only_ok_dice_are_looked_at_and_they_are_flagged_never_dropped():
 #: (rig bench vision --game pips --distractors --split tuning --distractor-seed 10 --distractor-seeds 30; seed 5's card
 #: corner was left by round 11)
 FACE_CASES = {(5, "colour"): {"IMG_20191208_111304.jpg"},   # card corner read 2 (finder 0.61, check 0.85)
-              (10, "white"): {"three_13.jpg"},               # card corner
               (10, "colour"): {"IMG_20191208_112332.jpg",    # card corner read 2
-                               "IMG_20191209_100127.jpg"},   # coin read 1, glint the pip
-              (13, "colour"): {"IMG_20191208_112926.jpg"}}   # card corner read 2
+                               "IMG_20191209_100127.jpg"},   # coin read 1, its glint the pip
+              (13, "colour"): {"IMG_20191208_112926.jpg"},   # card corner read 2
+              (31, "colour"): {"IMG_20191208_112704.jpg"},   # card corner read 2
+              (35, "colour"): {"IMG_20191209_100506.jpg"},   # coin read 1
+              (37, "colour"): {"IMG_20191208_111932.jpg"},   # coin read 1
+              (10, "white"): {"three_13.jpg"},               # card corners read 1 (its printed dot) ...
+              (12, "white"): {"three_22.jpg"},
+              (16, "white"): {"five_8.jpg", "six_10.jpg"},
+              (21, "white"): {"three_4.jpg"},
+              (24, "white"): {"six_61.jpg"},
+              (26, "white"): {"six_50.jpg"},
+              (13, "white"): {"three_31.jpg"},               # coins read 1
+              (14, "white"): {"three_19.jpg"}}
 
 
 def _drawn_ok(seed: int, kind: str, want: set[str], params: AnyDieParams) -> list[str]:
