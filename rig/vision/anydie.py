@@ -39,6 +39,7 @@ import numpy as np
 
 from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicenet import default_dicenet, read_dice
+from rig.vision.dieface import face_reason
 from rig.vision.pips import PipCount, PipDie, _pattern_ok, check_frame, top_face_pips
 
 __all__ = ["AnyDieParams"]  # re-exported: its home is rig.vision.anydie_params (no pips <-> anydie circle)
@@ -370,7 +371,7 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
     frame = check_frame(frame)
     nets = default_dicenet() if net is _SHIPPED and p.learned else None
     if nets is not None:
-        dice = read_dice(frame, p, nets)
+        dice = [_face_ends(frame, d, p) for d in read_dice(frame, p, nets)]
     else:
         if net is _SHIPPED:
             from rig.vision.pipnet import default_net
@@ -382,6 +383,18 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
         want = " or ".join(map(str, expected))
         reasons.append(f"{len(dice)} dice seen, want {want}")
     return PipDiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(reasons))
+
+
+def _face_ends(frame: np.ndarray, die: PipDie, p: AnyDieParams) -> PipDie:
+    """An ``ok`` die whose face does not end at its edges (:func:`rig.vision.dieface.face_reason`: a card's
+    corner, a coin's glint) flagged; ``face_same`` 0: unchanged."""
+    c = die.count
+    if c.status != "ok" or p.face_same <= 0:
+        return die
+    reason = face_reason(frame, c.pips, die.box, p.face_same, p.face_ends)
+    if reason is None:
+        return die
+    return PipDie(die.box, PipCount(c.pips, c.centres, c.confidence, "uncertain", c.reasons + (reason,)))
 
 
 def _read_classical(frame: np.ndarray, p: AnyDieParams, net) -> list[PipDie]:

@@ -54,6 +54,9 @@ class AnyDieParams:
     one_check_ok: float = 0.52    # ... a die read as 1 from this second opinion (knots, card corners, rated near check_ok)
     alone_read_ok: float = 0.97   # a die the finder's second pass alone found: ok from this reader probability ...
     alone_check_ok: float = 0.6   # ... and this second opinion (a card corner the first pass never saw)
+    face_same: float = 8.0        # an ok die's face going on past its box (8-bit Lab, median of a band) on two sides that
+    face_ends: float = 15.0       # meet and ending on the other two (farther than this) is flagged: a card's corner, a
+                                  # coin's glint (rig.vision.dieface; issue 25, round 12); 0: not looked at
     one_ok: float = 0.78          # a die read as 1 is ok only from this finder score (a coin, a knot read as a 1)
     use_net: bool = True          # check each die with the learned counter (calibration/pipnet.npz)
     die_px: float = 0.0           # the dice's side in frame px, for the learned finder (0: about 1/16 of the

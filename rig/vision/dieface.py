@@ -1,0 +1,140 @@
+"""Does a die's face end at its edges? A check on the learned reader's ``ok`` dice that can only flag.
+
+A real die's top face ends at the die's edges, on every side alike. A thing the reader takes for a die
+often does not: the corner of a card or a sheet of paper (its corner's dot and a printed dot read as a 2)
+goes on past the die's box on two sides that meet, and ends on the other two; a coin whose glint is read
+as a 1 goes on past the box on the two sides away from the glint (a die's lone pip sits in the middle of
+its face, so a 1 has its face end alike all round). Measured in 8-bit Lab against the median colour of the
+box's middle (the face): a band outside each side of the box, ``NEAR`` and ``FAR`` of the die's side
+out, is "the face going on" when its median colour is within ``[anydie] face_same`` of the face's, and "the
+face ending" when the near band's is farther than ``face_ends``. Issue 25, docs/games.md "No drawn thing
+called ok on photos not tuned on".
+
+>>> import numpy as np
+>>> frame = np.full((120, 120, 3), 90, np.uint8)
+>>> frame[40:120, 40:120] = 235                     # a white card, its corner at (40, 40)
+>>> runs_on_a_corner(frame, (30, 30, 30, 30), 8.0, 15.0, far=True)
+True
+>>> frame[:] = 90; frame[45:75, 45:75] = 235        # a white die on a dark table
+>>> runs_on_a_corner(frame, (45, 45, 30, 30), 8.0, 15.0, far=True)
+False
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+#: the bands outside each side of the box, in the die's side: near (from, to) and far
+NEAR = (0.05, 0.3)
+FAR = (0.3, 0.6)
+#: the bands' extent along the side (fractions of it) and the face's square (fractions of the box)
+ALONG = (0.2, 0.8)
+FACE = (0.25, 0.75)
+#: the two sides that meet at each corner, and each side's opposite
+CORNERS = (("l", "t"), ("l", "b"), ("r", "t"), ("r", "b"))
+OPPOSITE = {"l": "r", "r": "l", "t": "b", "b": "t"}
+
+
+def _bands(box: tuple[int, int, int, int], band: tuple[float, float]) -> dict[str, tuple[float, float, float, float]]:
+    """Per side (l, r, t, b), the band ``band`` of the die's side outside the box, as (x0, y0, x1, y1)."""
+    x, y, w, h = box
+    s = max(w, h)
+    lo, hi = band
+    a0, a1 = ALONG
+    return {"l": (x - hi * s, y + a0 * h, x - lo * s, y + a1 * h),
+            "r": (x + w + lo * s, y + a0 * h, x + w + hi * s, y + a1 * h),
+            "t": (x + a0 * w, y - hi * s, x + a1 * w, y - lo * s),
+            "b": (x + a0 * w, y + h + lo * s, x + a1 * w, y + h + hi * s)}
+
+
+def _median(values: np.ndarray) -> float:
+    """``np.median`` of ``values``, the same value, without its checks (it is called a few times for every die)."""
+    v = values.ravel()
+    n = v.size
+    if n % 2:
+        return float(np.partition(v, n // 2)[n // 2])
+    part = np.partition(v, (n // 2 - 1, n // 2))
+    return float((part[n // 2 - 1] + part[n // 2]) / 2)
+
+
+class _Bands:
+    """The die's surroundings in Lab, each band's median distance from the face's colour worked out when first
+    asked for (most dice end on every side: their far bands are never needed)."""
+
+    def __init__(self, frame: np.ndarray, box: tuple[int, int, int, int]) -> None:
+        x, y, w, h = box
+        s = max(w, h)
+        height, width = frame.shape[:2]
+        # only the die and its surroundings are converted to Lab
+        self.x0, self.y0 = max(0, int(x - FAR[1] * s) - 1), max(0, int(y - FAR[1] * s) - 1)
+        self.x1, self.y1 = min(width, int(x + w + FAR[1] * s) + 2), min(height, int(y + h + FAR[1] * s) + 2)
+        self.box, self.memo = box, {}
+        self.seen = False  # no face: nothing to compare
+        if self.x1 - self.x0 < 2 or self.y1 - self.y0 < 2:
+            return
+        lab = cv2.cvtColor(np.ascontiguousarray(frame[self.y0:self.y1, self.x0:self.x1]),
+                           cv2.COLOR_BGR2Lab).astype(np.float32)
+        f0, f1 = FACE
+        face = self._window(x + f0 * w, y + f0 * h, x + f1 * w, y + f1 * h)
+        if face is None:
+            return
+        self.lab, self.colour = lab, np.median(lab[face].reshape(-1, 3), axis=0)
+        self.seen = True
+        self.rects = {"n": _bands(box, NEAR), "f": _bands(box, FAR)}
+
+    def _window(self, bx0: float, by0: float, bx1: float, by1: float) -> tuple[slice, slice] | None:
+        c0, r0 = max(0, int(round(bx0)) - self.x0), max(0, int(round(by0)) - self.y0)
+        c1, r1 = min(self.x1, int(round(bx1))) - self.x0, min(self.y1, int(round(by1))) - self.y0
+        return None if c1 - c0 < 1 or r1 - r0 < 1 else (slice(r0, r1), slice(c0, c1))
+
+    def __call__(self, key: str) -> float | None:
+        """``key`` band (``n`` or ``f``, then the side: ``nl``, ``fb``...): its median distance; ``None`` outside
+        the frame."""
+        if not self.seen:
+            return None
+        if key not in self.memo:
+            win = self._window(*self.rects[key[0]][key[1]])
+            # each of the band's pixels' distance from the face's colour, and their median
+            self.memo[key] = None if win is None else _median(np.sqrt(((self.lab[win] - self.colour) ** 2).sum(axis=2)))
+        return self.memo[key]
+
+
+def side_distances(frame: np.ndarray, box: tuple[int, int, int, int]) -> dict[str, float | None]:
+    """The median Lab distance from the face's colour (the box's middle) of each band outside the box: keys
+    ``n`` or ``f`` (near, far) and the side (``nl``, ``fr``...); ``None`` where the band lies outside the frame
+    (empty when the face does)."""
+    bands = _Bands(frame, box)
+    return {} if not bands.seen else {t + side: bands(t + side) for t in "nf" for side in "lrtb"}
+
+
+def _corner(d, same: float, ends: float, far: bool) -> bool:
+    bands = "nf" if far else "n"
+
+    def ends_(side: str) -> bool:
+        v = d("n" + side)
+        return v is not None and v > ends
+
+    def goes(side: str) -> bool:
+        return all((v := d(t + side)) is not None and v < same for t in bands)
+
+    # the cheap near bands first: the far ones only where two meeting sides go on and the other two end
+    return any(ends_(OPPOSITE[a]) and ends_(OPPOSITE[b]) and goes(a) and goes(b) for a, b in CORNERS)
+
+
+def runs_on_a_corner(frame: np.ndarray, box: tuple[int, int, int, int], same: float, ends: float, *,
+                     far: bool) -> bool:
+    """The face goes on past the box on two sides that meet (their near band, and with ``far`` their far band
+    too, within ``same`` of the face's colour) and ends on the other two (their near band farther than ``ends``)."""
+    return _corner(_Bands(frame, box), same, ends, far)
+
+
+def face_reason(frame: np.ndarray, pips: int, box: tuple[int, int, int, int], same: float, ends: float) -> str | None:
+    """Why an ``ok`` die is no die, or ``None``: its face goes on past its box and ends (:func:`runs_on_a_corner`)
+    on two sides that meet, near and far (a card's corner) — for a die read as 1, near alone (a coin's glint)."""
+    d = _Bands(frame, box)
+    if _corner(d, same, ends, far=True):
+        return "the face goes on past the die on two sides: a card's corner?"
+    if pips == 1 and _corner(d, same, ends, far=False):
+        return "a 1 off the middle of its face: a coin's glint?"
+    return None
