@@ -104,6 +104,20 @@ class _LyingCards:
                 near and view.at_edge(h) and not _covering(lying.reading.box, h)) for h in view.hands)
             lying.touched = lying.touched or hand or not seen
 
+    def _laid_on(self, lying: _Lying, card: CardReading) -> bool:
+        """Whether a pile's top of its colour, its edges moved by ``same`` to ``moved`` after a hand was over it, had a
+        card laid on it: the top's field moved (its edges, its icon: 3-8 px, where a card a hand passed over without
+        laying one lies within half a percent — twin 2400-3018, the virtual table's 500 reveals), and the pile's
+        outline (what changed from the empty box) kept every side it had — a card laid on it leaves the one below where
+        it lay; a card a hand nudged leaves the floor bare where it lay (then asked, as before). No hand over the card
+        now (an arm's shade may cut its outline); no outline known (no empty box): asked."""
+        before, now = lying.reading.pile, card.pile
+        if before is None or now is None or self._hands and not self._hand_boxes or any(
+                _overlap(card.box, h) for h in self._hand_boxes):
+            return False
+        return (now[0] <= before[0] + 2 and now[1] <= before[1] + 2 and now[0] + now[2] >= before[0] + before[2] - 2
+                and now[1] + now[3] >= before[1] + before[3] - 2)
+
     def _on_its_edges(self, lying: _Lying, c: CardReading) -> bool:
         """Whether a reading lies on a lying card's very edges (within ``same``) or in its very box."""
         return c.box is not None and (edge_shift(lying.outline, c.outline()) <= self.same or _same_box(lying.reading.box, c.box))

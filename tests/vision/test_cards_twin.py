@@ -313,3 +313,12 @@ def test_gray_cards_taken_back_are_asked_about_once_and_no_books_nothing():
     assert [c for view in stream for c in reveal.feed(view)] == ["gray"]
     assert reveal.question is not None and reveal.question.unread
     assert reveal.answer(False) == [] and reveal.cards == ["gray"]
+
+
+@pytest.mark.parametrize("name", ["t2607-reveal0", "t2403-reveal0"])
+def test_a_card_laid_on_one_of_its_colour_its_top_moved_a_little_is_booked(name):
+    # twin 2607 (blank x 4, yellow x 3: the third blank on the second, in the row), 2403 (pink x 3, gray x 2, yellow: the
+    # second gray on the first): the pile's top read 1.5-3.5 % from where it lay (its icon 3-8 px), its outline keeping
+    # every side, no card seen coming in (the hand hid it). Before, "was that a second blank (gray) card?", yes
+    cards, booked, questions = _replay(name)
+    assert booked == cards and questions == []
