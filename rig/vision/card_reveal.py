@@ -244,7 +244,7 @@ class CardReveal(_LyingCards, _Glimpses):
                     passed += [card.card] * match.touched
                 continue  # the same card, where it lay
             if match is not None and d <= self.moved:
-                if match.touched and (card.card in landed or regrown or self._laid_on(match, card)):  # seen coming
+                if match.touched and (card.card in landed or regrown or self._laid_on(match, card, d)):  # seen coming
                     events.append(("book", card.card))  # in, the pile grew, or its top moved and its outline held: laid on
                 elif match.touched:
                     events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
