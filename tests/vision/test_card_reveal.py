@@ -133,6 +133,19 @@ def test_a_pile_top_moved_a_little_is_still_asked_about_without_both_signs(now, 
     assert booked == ["pink"] and reveal.question is not None and "second pink" in reveal.question.text
 
 
+@pytest.mark.parametrize("hand_over_it", [False, True])
+def test_a_card_whose_corners_read_apart_on_its_very_blob_is_that_card_unless_a_hand_was_over_it(hand_over_it):
+    # twin 3005: a card out of its reading's reach a frame (its corners 5 % apart, its blob the same), no hand over it,
+    # is that card; with a hand over it, a card may have been laid on it — a new card, as before
+    reveal = CardReveal(settle=3)
+    apart = dataclasses.replace(_boxed("pink", (92, 96, 214, 290), 14), pile=None)  # (its blob joined by something)
+    hand = CardView((apart,), ((150, 200, 200, 200),) if hand_over_it else ((400, 0, 80, 80),))
+    stream = [CardView((_boxed("pink", (92, 96, 214, 290)),))] * 3 + [hand] * 2
+    stream += [CardView((_boxed("pink", (92, 96, 214, 290), 14),))] * 3
+    assert [c for view in stream for c in reveal.feed(view)] == (["pink", "pink"] if hand_over_it else ["pink"])
+    assert reveal.question is None
+
+
 def test_a_card_that_cannot_be_read_is_asked_about_while_a_hand_waits_beside_it():
     # twin 103: the third blank card on the pile read as a card of no colour while the hand waited at the
     # box's edge (not over it); before, it never counted, and the blue card laid on it next took its place
