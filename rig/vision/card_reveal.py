@@ -231,9 +231,10 @@ class CardReveal(_LyingCards, _Glimpses):
                     and self._arms and card.card not in landed):  # an arm waiting at the view's edge, no hand ever
                 kept[id(card)] = match  # over the card nor one of its colour coming in: its outline read with the
                 continue  # arm's shade joining it (twin 2606), not a card laid on it — no hand brought one
-            if match is not None and d > self.same and not match.touched and _same_pile(match.reading, card):
-                kept[id(card)] = match
-                continue  # nothing came near it and its blob lies as it did: the same card, its corners read apart
+            if match is not None and d > self.same and _same_pile(match.reading, card) and (
+                    not match.touched or not match.handled and card.card not in landed):
+                kept[id(card)] = match  # nothing came near it (or no hand was ever over it, never out of sight: only its
+                continue  # corners read apart, twin 3005 — none of its colour came) and its blob lies as it did: that card
             if match is not None and d <= self.same:
                 if match.touched and (card.card in landed or regrown):  # a card came: on this one?
                     events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
@@ -244,8 +245,8 @@ class CardReveal(_LyingCards, _Glimpses):
                     passed += [card.card] * match.touched
                 continue  # the same card, where it lay
             if match is not None and d <= self.moved:
-                if match.touched and (card.card in landed or regrown):  # seen coming in, or the pile grew: laid on it
-                    events.append(("book", card.card))
+                if match.touched and (card.card in landed or regrown or self._laid_on(match, card, d)):  # seen coming
+                    events.append(("book", card.card))  # in, the pile grew, or its top moved and its outline held: laid on
                 elif match.touched:
                     events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
                 else:

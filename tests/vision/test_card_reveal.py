@@ -1,5 +1,7 @@
 """A card reveal is never wrong in silence (issue 24): the sequences that were booked wrong without a word."""
 
+import dataclasses
+
 import pytest
 
 from rig.vision.cards import CardReading, CardReveal, CardView, read_cards
@@ -99,6 +101,49 @@ def test_a_hand_over_a_pile_that_did_not_grow_is_asked_about_and_no_lays_none():
     stream += [CardView((_boxed("pink", (93, 96, 213, 291), 2),))] * 3
     assert [c for view in stream for c in reveal.feed(view)] == ["pink"] and "second pink" in reveal.question.text
     assert reveal.answer(False) == [] and reveal.cards == ["pink"]
+
+
+def _top_moved_after_a_hand(now, *, dx=6, hand_after=None):
+    """A lone pink card (its outline (100, 100, 200, 280)), a hand over it, then its top read ``dx`` px (6: 2.1 % of its
+    long side) from where it lay, the outline ``now`` (``None``: not known), ``hand_after`` a hand in view as it settles."""
+    reveal = CardReveal(settle=3)
+    top = _boxed("pink", now or (100, 100, 200, 280), dx)
+    stream = [CardView((_boxed("pink", (100, 100, 200, 280)),))] * 3 + [HAND] * 2
+    stream += [CardView((top if now else dataclasses.replace(top, pile=None),), hand_after or ())] * 3
+    return reveal, [c for view in stream for c in reveal.feed(view)]
+
+
+def test_a_pile_top_moved_after_a_hand_its_outline_grown_is_a_card_laid_on_it():
+    # twin 2800, 2812, 2814, 2817, 2904, 3017 ... (every such question on the seen sets a truthful yes): a card laid on
+    # one of its colour, its top moved 2-3.5 % (its icon 4-8 px), the pile's outline grown on a side and left on none,
+    # no card seen coming in. Before: "was that a second pink card?"
+    reveal, booked = _top_moved_after_a_hand((100, 100, 200, 282))
+    assert booked == ["pink", "pink"] and reveal.question is None
+
+
+@pytest.mark.parametrize("now, dx, hand_after", [
+    ((106, 100, 200, 280), 6, None),  # the outline left its left side: the card nudged, the floor bare where it lay
+    ((100, 100, 200, 280), 6, None),  # the outline the same: a card re-read apart (twin 2802: 3.2 %, nothing laid)
+    ((100, 100, 200, 282), 5, None),  # moved 1.8 %: a card re-read with nothing laid on it reaches that now and then
+    (None, 6, None),  # no outline known (no empty box)
+    ((100, 100, 200, 282), 6, ((250, 300, 120, 180),)),  # a hand over the card as it settles (its shade may cut it)
+])
+def test_a_pile_top_moved_a_little_is_still_asked_about_without_both_signs(now, dx, hand_after):
+    reveal, booked = _top_moved_after_a_hand(now, dx=dx, hand_after=hand_after)
+    assert booked == ["pink"] and reveal.question is not None and "second pink" in reveal.question.text
+
+
+@pytest.mark.parametrize("hand_over_it", [False, True])
+def test_a_card_whose_corners_read_apart_on_its_very_blob_is_that_card_unless_a_hand_was_over_it(hand_over_it):
+    # twin 3005: a card out of its reading's reach a frame (its corners 5 % apart, its blob the same), no hand over it,
+    # is that card; with a hand over it, a card may have been laid on it — a new card, as before
+    reveal = CardReveal(settle=3)
+    apart = dataclasses.replace(_boxed("pink", (92, 96, 214, 290), 14), pile=None)  # (its blob joined by something)
+    hand = CardView((apart,), ((150, 200, 200, 200),) if hand_over_it else ((400, 0, 80, 80),))
+    stream = [CardView((_boxed("pink", (92, 96, 214, 290)),))] * 3 + [hand] * 2
+    stream += [CardView((_boxed("pink", (92, 96, 214, 290), 14),))] * 3
+    assert [c for view in stream for c in reveal.feed(view)] == (["pink", "pink"] if hand_over_it else ["pink"])
+    assert reveal.question is None
 
 
 def test_a_card_that_cannot_be_read_is_asked_about_while_a_hand_waits_beside_it():
