@@ -18,6 +18,7 @@ round 11's net d (docs/vision.md, rounds 11 and 12).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from pathlib import Path
@@ -194,10 +195,4 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
         others = look(inputs(rest), None, model)
         if 1.0 - others[:, 0].min() >= COCKED_GUARD:
             return dice, reasons
-    return [dataclasses_replace(d, cocked=False) if d.cocked else d for d in dice], []
-
-
-def dataclasses_replace(obs, **kw):
-    import dataclasses
-
-    return dataclasses.replace(obs, **kw)
+    return [dataclasses.replace(d, cocked=False) if d.cocked else d for d in dice], []
