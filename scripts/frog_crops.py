@@ -25,6 +25,35 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from twin_turns import match, seeds  # noqa: E402
 
 
+def dice_seen(reading, work, profile, crops: list) -> list[dict]:
+    """Each die of ``reading`` as a line's ``seen`` entry (its hand-made measures, ``"i"`` its row in ``crops``), its
+    crop appended to ``crops``."""
+    from rig.vision.dice_cocked import _radial, measures
+    from rig.vision.dice_second_look import crop
+
+    f = work.factor
+    seen = []
+    for obs in reading.dice:
+        cx, cy = (obs.x + 0.5) / f - 0.5, (obs.y + 0.5) / f - 0.5
+        seen.append({"face": obs.face, "x": obs.x, "y": obs.y, "cocked": obs.cocked, "area": obs.area,
+                     "confidence": obs.confidence, "aspect": obs.aspect, "i": len(crops),
+                     "m": [round(float(v), 4) for v in measures(obs, work, profile.thresholds, profile.walls,
+                                                                 reading.dice)]})
+        crops.append(crop(work.small, cx, cy, work.side, _radial(obs, work)).astype(np.float16))
+    return seen
+
+
+def mark_truth(line: dict, truth) -> None:
+    """Each die seen on ``line`` given ``"state"`` (flat, cocked or none) and ``"true_face"`` of the true die it
+    matches."""
+    pairs, _ = match(line)
+    for o in line["seen"]:
+        o["state"], o["true_face"] = "none", None
+    for d, i in zip(truth, pairs):
+        if i is not None:
+            line["seen"][i]["state"], line["seen"][i]["true_face"] = "cocked" if d.cocked else "flat", d.face
+
+
 def read_table(seed: int, turns: int, spp: int, propped: bool = False) -> tuple[list[dict], np.ndarray]:
     import cv2
 
@@ -34,8 +63,6 @@ def read_table(seed: int, turns: int, spp: int, propped: bool = False) -> tuple[
     from rig.twin.table import DRIFTS, TwinTable
     from rig.vision.dice import prepare, read_labels
     import rig.vision.dice_second_look as second
-    from rig.vision.dice_cocked import _radial, measures
-    from rig.vision.dice_second_look import crop
     from rig.vision.errors import VisionError
 
     cv2.setNumThreads(1)
@@ -59,27 +86,12 @@ def read_table(seed: int, turns: int, spp: int, propped: bool = False) -> tuple[
             truth = table.truth(shot)
             reading = read_labels(work, profile, len(truth))
             right, counted, wrong, cocked = score(truth, reading, 0.6 * die_px)
-            f = work.factor
-            seen = []
-            for obs in reading.dice:
-                cx, cy = (obs.x + 0.5) / f - 0.5, (obs.y + 0.5) / f - 0.5
-                seen.append({"face": obs.face, "x": obs.x, "y": obs.y, "cocked": obs.cocked, "area": obs.area,
-                             "confidence": obs.confidence, "aspect": obs.aspect, "i": len(crops),
-                             "m": [round(float(v), 4) for v in measures(obs, work, profile.thresholds, profile.walls,
-                                                                         reading.dice)]})
-                crops.append(crop(work.small, cx, cy, work.side, _radial(obs, work)).astype(np.float16))
             line = {"seed": seed, "drift": drift, "turn": k, "shot": shot.name, "die_px": die_px,
-                    "side": work.side * f, "status": reading.status, "reasons": list(reading.reasons), "right": right,
-                    "counted": counted, "wrong": wrong, "has_cocked": cocked, "six": len(truth) == 6,
+                    "side": work.side * work.factor, "status": reading.status, "reasons": list(reading.reasons),
+                    "right": right, "counted": counted, "wrong": wrong, "has_cocked": cocked, "six": len(truth) == 6,
                     "truth": [{"face": d_.face, "x": d_.x, "y": d_.y, "cocked": d_.cocked} for d_ in truth],
-                    "seen": seen}
-            pairs, _ = match(line)
-            for o in seen:
-                o["state"], o["true_face"] = "none", None
-            for d_, i in zip(truth, pairs):
-                if i is not None:
-                    seen[i]["state"] = "cocked" if d_.cocked else "flat"
-                    seen[i]["true_face"] = d_.face
+                    "seen": dice_seen(reading, work, profile, crops)}
+            mark_truth(line, truth)
             lines.append(line)
     return lines, np.stack(crops) if crops else np.zeros((0,), np.float16)
 
@@ -94,8 +106,6 @@ def read_unseen(seed: int, turns: int, cocked: float) -> tuple[list[dict], np.nd
     from rig.bench.unseen import score, textures_dir
     from rig.vision.calibrate import fit_profile
     from rig.vision.dice import prepare, read_labels
-    from rig.vision.dice_cocked import _radial, measures
-    from rig.vision.dice_second_look import crop
     from rig.vision.errors import VisionError
 
     cv2.setNumThreads(1)
@@ -113,25 +123,12 @@ def read_unseen(seed: int, turns: int, cocked: float) -> tuple[list[dict], np.nd
             work = prepare(frame, profile)
             reading = read_labels(work, profile)
             right, counted, wrong, has_cocked = score(truth, reading, 0.6 * table.die)
-            f = work.factor
-            seen = []
-            for obs in reading.dice:
-                cx, cy = (obs.x + 0.5) / f - 0.5, (obs.y + 0.5) / f - 0.5
-                seen.append({"face": obs.face, "x": obs.x, "y": obs.y, "cocked": obs.cocked, "area": obs.area,
-                             "confidence": obs.confidence, "aspect": obs.aspect, "i": len(crops),
-                             "m": [round(float(v), 4) for v in measures(obs, work, profile.thresholds, profile.walls,
-                                                                         reading.dice)]})
-                crops.append(crop(work.small, cx, cy, work.side, _radial(obs, work)).astype(np.float16))
-            line = {"seed": seed, "drift": name, "turn": k, "die_px": table.die, "side": work.side * f,
+            line = {"seed": seed, "drift": name, "turn": k, "die_px": table.die, "side": work.side * work.factor,
                     "status": reading.status, "reasons": list(reading.reasons), "right": right, "counted": counted,
                     "wrong": wrong, "has_cocked": has_cocked, "six": len(truth) == 6,
-                    "truth": [{"face": d.face, "x": d.x, "y": d.y, "cocked": d.cocked} for d in truth], "seen": seen}
-            pairs, _ = match(line)
-            for o in seen:
-                o["state"], o["true_face"] = "none", None
-            for d, i in zip(truth, pairs):
-                if i is not None:
-                    seen[i]["state"], seen[i]["true_face"] = "cocked" if d.cocked else "flat", d.face
+                    "truth": [{"face": d.face, "x": d.x, "y": d.y, "cocked": d.cocked} for d in truth],
+                    "seen": dice_seen(reading, work, profile, crops)}
+            mark_truth(line, truth)
             lines.append(line)
     return lines, np.stack(crops) if crops else np.zeros((0,), np.float16)
 
