@@ -187,9 +187,10 @@ ANY_SEED = {(7, "white"): {"three_37.jpg"},                                  # a
             (7, "colour"): {"IMG_20191208_112704.jpg"}}                      # a knot read 1
 
 
-def _drawn_ok_with_the_shipped_rules(seed: int, kind: str, want: set[str]) -> list[str]:
+def _drawn_ok_with_the_shipped_rules(seed: int, kind: str, want: set[str], params=None) -> list[str]:
     """``rig bench vision --game pips --distractors --split tuning`` at ``seed`` (one generator through the set's
-    tuning photos in turn, as the benchmark draws): the photos in ``want`` with a drawn thing reported ok."""
+    tuning photos in turn, as the benchmark draws): the photos in ``want`` with a drawn thing reported ok (read
+    with ``params``, the shipped ones by default)."""
     from rig.bench.distractors import add_distractors
     from rig.bench.pips import colour_folder, data_folder, load_photos
     from rig.vision.anydie import read_pip_dice
@@ -206,7 +207,7 @@ def _drawn_ok_with_the_shipped_rules(seed: int, kind: str, want: set[str]) -> li
         drawn = [box for _, box in add_distractors(frame, [d.box for d in photo.dice], 1.2 * sides[len(sides) // 2], rng)]
         if photo.path.name not in want:
             continue
-        for die in read_pip_dice(frame).dice:
+        for die in read_pip_dice(frame, params).dice:
             cx, cy = die.box[0] + die.box[2] / 2, die.box[1] + die.box[3] / 2
             if die.count.status == "ok" and any(x <= cx <= x + w and y <= cy <= y + h for x, y, w, h in drawn):
                 named.append(photo.path.name)

@@ -8,7 +8,6 @@ import cv2
 import numpy as np
 import pytest
 
-from rig.bench.distractors import add_distractors
 from rig.vision import dicenet
 from rig.vision.anydie import AnyDieParams, _face_ends
 from rig.vision.dieface import face_reason, runs_on_a_corner, side_distances
@@ -96,28 +95,10 @@ FACE_CASES = {(5, "colour"): {"IMG_20191208_111304.jpg"},   # card corner read 2
 
 
 def _drawn_ok(seed: int, kind: str, want: set[str], params: AnyDieParams) -> list[str]:
-    """The benchmark's draws at ``seed`` (one generator through the set's tuning photos in turn): the photos in
-    ``want`` with a drawn thing reported ok."""
-    from rig.bench.pips import colour_folder, data_folder, load_photos
-    from rig.vision.anydie import read_pip_dice
+    """The benchmark's draws at ``seed``: the photos in ``want`` with a drawn thing reported ok (test_diecheck's)."""
+    from .test_diecheck import _drawn_ok_with_the_shipped_rules
 
-    folder = data_folder(None) if kind == "white" else colour_folder(None)
-    if not folder.is_dir():
-        pytest.skip(f"photographs not found at {folder}")
-    photos = [ph for ph in load_photos(folder, any_name=kind != "white", tuning_only=True) if not ph.held_out]
-    rng = np.random.default_rng(seed)
-    named = []
-    for photo in photos:
-        frame = cv2.imread(str(photo.path))
-        sides = sorted(max(d.box[2], d.box[3]) for d in photo.dice) or [max(frame.shape[:2]) / 16]
-        drawn = [box for _, box in add_distractors(frame, [d.box for d in photo.dice], 1.2 * sides[len(sides) // 2], rng)]
-        if photo.path.name not in want:
-            continue
-        for die in read_pip_dice(frame, params).dice:
-            cx, cy = die.box[0] + die.box[2] / 2, die.box[1] + die.box[3] / 2
-            if die.count.status == "ok" and any(x <= cx <= x + w and y <= cy <= y + h for x, y, w, h in drawn):
-                named.append(photo.path.name)
-    return named
+    return _drawn_ok_with_the_shipped_rules(seed, kind, want, params)
 
 
 @pytest.mark.skipif(not dicenet.FIND_WEIGHTS.exists(), reason="no shipped nets")
