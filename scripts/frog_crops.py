@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from twin_turns import match, seeds  # noqa: E402
+from twin_turns import each_turn, match, seeds  # noqa: E402
 
 
 def dice_seen(reading, work, profile, crops: list) -> list[dict]:
@@ -55,36 +55,14 @@ def mark_truth(line: dict, truth) -> None:
 
 
 def read_table(seed: int, turns: int, spp: int, propped: bool = False) -> tuple[list[dict], np.ndarray]:
-    import cv2
-
-    from rig.bench.tables import _photo_patch
-    from rig.bench.twin import calibrated
-    from rig.bench.unseen import score, textures_dir
-    from rig.twin.table import DRIFTS, TwinTable
-    from rig.vision.dice import prepare, read_labels
     import rig.vision.dice_second_look as second
+    from rig.bench.unseen import score
     from rig.vision.errors import VisionError
 
-    cv2.setNumThreads(1)
     second.ENABLED = False  # the reader's own flags, before the second look
-    data = textures_dir(None)
-    table = TwinTable.random(seed, photo=lambda kind, rng: _photo_patch(kind, rng, data))
-    shots = table.shots(turns, propped=4) if propped else table.shots(turns)
-    renders = {s.name: table.render(s, spp=spp) for s in shots}
-    try:
-        profile, frame = calibrated(table, renders, seed)
-    except VisionError as exc:
-        return [{"seed": seed, "refused": str(exc)}], np.zeros((0,), np.float16)
-    die_px = table.notes["die_px"]
     lines, crops = [], []
-    for d, drift in enumerate(DRIFTS):
-        for shot in shots:
-            if not shot.name.startswith("propped:" if propped else "turn:"):
-                continue
-            k = int(shot.name.split(":")[1])
-            work = prepare(frame(shot.name, drift, 10 + k + 100 * d), profile)
-            truth = table.truth(shot)
-            reading = read_labels(work, profile, len(truth))
+    try:
+        for profile, die_px, drift, shot, k, work, truth, reading in each_turn(seed, turns, spp, propped):
             right, counted, wrong, cocked = score(truth, reading, 0.6 * die_px)
             line = {"seed": seed, "drift": drift, "turn": k, "shot": shot.name, "die_px": die_px,
                     "side": work.side * work.factor, "status": reading.status, "reasons": list(reading.reasons),
@@ -93,6 +71,8 @@ def read_table(seed: int, turns: int, spp: int, propped: bool = False) -> tuple[
                     "seen": dice_seen(reading, work, profile, crops)}
             mark_truth(line, truth)
             lines.append(line)
+    except VisionError as exc:
+        return [{"seed": seed, "refused": str(exc)}], np.zeros((0,), np.float16)
     return lines, np.stack(crops) if crops else np.zeros((0,), np.float16)
 
 

@@ -51,30 +51,24 @@ def reason_places(reasons) -> list[tuple[str, float, float]]:
     return out
 
 
-def read_table(seed: int, turns: int, spp: int, propped: bool = False) -> list[dict]:
+def each_turn(seed: int, turns: int, spp: int, propped: bool = False):
+    """Twin table ``seed``'s thrown (or propped) turns in every light, read as the bench reads them: yields
+    ``(profile, die_px, drift, shot, k, work, truth, reading)``. Raises VisionError when calibration refuses."""
     import cv2
 
     from rig.bench.tables import _photo_patch
     from rig.bench.twin import calibrated
-    from rig.bench.unseen import score, textures_dir
+    from rig.bench.unseen import textures_dir
     from rig.twin.table import DRIFTS, TwinTable
-    from rig.vision.dice import _radius, prepare, read_labels
-    from rig.vision.dice_cocked import _leaning
-    from rig.vision.dice_overall import under_glare
-    from rig.vision.errors import VisionError
+    from rig.vision.dice import prepare, read_labels
 
     cv2.setNumThreads(1)
     data = textures_dir(None)
     table = TwinTable.random(seed, photo=lambda kind, rng: _photo_patch(kind, rng, data))
     shots = table.shots(turns, propped=4) if propped else table.shots(turns)
     renders = {s.name: table.render(s, spp=spp) for s in shots}
-    try:
-        profile, frame = calibrated(table, renders, seed)
-    except VisionError as exc:
-        return [{"seed": seed, "refused": str(exc)}]
-    t, walls = profile.thresholds, profile.walls
+    profile, frame = calibrated(table, renders, seed)
     die_px = table.notes["die_px"]
-    lines = []
     for d, drift in enumerate(DRIFTS):
         for shot in shots:
             if not shot.name.startswith("propped:" if propped else "turn:"):
@@ -82,7 +76,20 @@ def read_table(seed: int, turns: int, spp: int, propped: bool = False) -> list[d
             k = int(shot.name.split(":")[1])
             work = prepare(frame(shot.name, drift, 10 + k + 100 * d), profile)
             truth = table.truth(shot)
-            reading = read_labels(work, profile, len(truth))
+            yield profile, die_px, drift, shot, k, work, truth, read_labels(work, profile, len(truth))
+
+
+def read_table(seed: int, turns: int, spp: int, propped: bool = False) -> list[dict]:
+    from rig.bench.unseen import score
+    from rig.vision.dice import _radius
+    from rig.vision.dice_cocked import _leaning
+    from rig.vision.dice_overall import under_glare
+    from rig.vision.errors import VisionError
+
+    lines = []
+    try:
+        for profile, die_px, drift, shot, k, work, truth, reading in each_turn(seed, turns, spp, propped):
+            t, walls = profile.thresholds, profile.walls
             right, counted, wrong, cocked = score(truth, reading, 0.6 * die_px)
             f = work.factor
             seen = []
@@ -93,7 +100,7 @@ def read_table(seed: int, turns: int, spp: int, propped: bool = False) -> list[d
                 aspect = not small and obs.aspect + walls[3] * _radius(cx, cy, work) < t.cocked_aspect
                 lean = not small and _leaning(obs, work, t, walls, reading.dice)
                 seen.append({"face": obs.face, "x": obs.x, "y": obs.y, "cocked": obs.cocked, "area": obs.area,
-                         "confidence": obs.confidence,
+                             "confidence": obs.confidence,
                              "aspect": obs.aspect, "small": bool(small), "aspect_test": bool(aspect), "lean": bool(lean),
                              "deep": bool(work.deep is not None and work.deep[gy, gx]),
                              "glare": bool(under_glare(cx, cy, work))})
@@ -102,6 +109,8 @@ def read_table(seed: int, turns: int, spp: int, propped: bool = False) -> list[d
                           "has_cocked": cocked, "six": len(truth) == 6,
                           "truth": [{"face": d_.face, "x": d_.x, "y": d_.y, "cocked": d_.cocked} for d_ in truth],
                           "seen": seen})
+    except VisionError as exc:
+        return [{"seed": seed, "refused": str(exc)}]
     return lines
 
 
