@@ -1,19 +1,15 @@
 """Calibration accepted on more tables (issue 24, round 11): the lamp fitted through the blank frame's dice."""
 
-from pathlib import Path
 
-import cv2
 import pytest
 
 import rig.vision.calibrate as calibrate
 from rig.vision.calibrate import RITUAL, fit_profile
 
-HERE = Path(__file__).parent / "dice_twin"
+from .dice_twin import ritual_frames
 
 
-def _ritual(name: str):
-    frames = {k: cv2.imread(str(HERE / f"{name}-ritual-{k}.jpg")) for k in RITUAL}
-    return frames, cv2.imread(str(HERE / f"{name}-empty.jpg"))
+
 
 
 def test_a_floor_print_is_not_taken_for_the_lamp_when_only_the_blank_dice_show_their_bodies(monkeypatch):
@@ -22,7 +18,7 @@ def test_a_floor_print_is_not_taken_for_the_lamp_when_only_the_blank_dice_show_t
     # through; the lamp was taken from the floor, whose dark printed band passed for shade and was lifted ~1.9
     # times, and the blue die on it read back blank (another on it unsplit): refused. Refused so, the lamp is
     # fitted through the six blank dice (a plane): every frame reads back right, unflagged.
-    frames, empty = _ritual("u34006")
+    frames, empty = ritual_frames("u34006")
     report = fit_profile(frames, empty=empty, name="u34006")
     assert report.self_test == {k: ([k] * 6, "ok") for k in RITUAL}
     assert report.profile.floor_lamp is not None
@@ -37,7 +33,7 @@ def test_the_box_bottoms_colours_are_fitted_in_the_box_as_shot_when_the_rim_pass
     # table, so the box bottom's colours fitted again "in the box" still held the lifted pale rim, and the noisy
     # yellow frogs overlapped it (separation 2.9): refused. Fitted in the hull of the floor cells of the empty
     # box as shot, they are apart: calibrated (every frame read back with its faces, flagged where unsure).
-    frames, empty = _ritual("t6000")
+    frames, empty = ritual_frames("t6000")
     report = fit_profile(frames, empty=empty, name="t6000")
     assert min(report.separation.values()) >= calibrate.MIN_SEPARATION
     assert {k: faces.count(k) for k, (faces, _) in report.self_test.items()} == {"blue": 6, "pink": 5, "yellow": 6,

@@ -1,9 +1,7 @@
 """Calibration accepted on more tables (issue 24, round 12): the lamp through the dice kept within their
 brightness; the dice found apart from their coloured shadows when a die's top showed no frog."""
 
-from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
@@ -12,12 +10,10 @@ import rig.vision.calibrate_find as find
 from rig.vision.calibrate import RITUAL, fit_profile
 from rig.vision.dice import shrink
 
-HERE = Path(__file__).parent / "dice_twin"
+from .dice_twin import ritual_frames
 
 
-def _ritual(name: str):
-    frames = {k: cv2.imread(str(HERE / f"{name}-ritual-{k}.jpg")) for k in RITUAL}
-    return frames, cv2.imread(str(HERE / f"{name}-empty.jpg"))
+
 
 
 def test_a_lamp_plane_falling_away_beyond_the_dice_is_kept_within_their_brightness(monkeypatch):
@@ -26,7 +22,7 @@ def test_a_lamp_plane_falling_away_beyond_the_dice_is_kept_within_their_brightne
     # far corner, beyond every die; taken as implausible, the floor gave the lamp, its wall's shade lifted the lit
     # dice there 1.6-1.9 times and two pink frogs read back clipped: "blank", refused. Retried, the plane is held
     # within the darkest and brightest body: every frame reads back with its faces.
-    frames, empty = _ritual("t3016")
+    frames, empty = ritual_frames("t3016")
     report = fit_profile(frames, empty=empty, name="t3016")
     assert {k: faces for k, (faces, _) in report.self_test.items()} == {k: [k] * 6 for k in RITUAL}
     lamp = np.array(report.profile.floor_lamp)
@@ -45,7 +41,7 @@ def test_a_die_whose_top_held_its_coloured_shadows_is_found_again_apart_from_the
     # frog ... light the box evenly, with lamps of one colour" (as these JPEGs: at (466, 202)), though every die
     # shows its face plainly. Looked for again apart from shadows within 20 of the floor's hue, each die is found
     # alone and every frame reads back with its faces (three of them uncertain).
-    frames, empty = _ritual("t6005")
+    frames, empty = ritual_frames("t6005")
     report = fit_profile(frames, empty=empty, name="t6005")
     assert {k: faces for k, (faces, _) in report.self_test.items()} == {k: [k] * 6 for k in RITUAL}
     monkeypatch.setattr(calibrate, "NO_FROG", "never said")  # main: no second look for the dice
@@ -54,7 +50,7 @@ def test_a_die_whose_top_held_its_coloured_shadows_is_found_again_apart_from_the
 
 
 def test_the_dice_are_told_from_shadows_of_another_hue_only_when_looked_for_again(monkeypatch):
-    frames, empty = _ritual("t6005")
+    frames, empty = ritual_frames("t6005")
 
     def median_area(shadows: bool) -> float:
         found = find.ritual_dice("blue", shrink(frames["blue"], 2), shrink(empty, 2), 6, 2, shadows)

@@ -6,12 +6,9 @@ import numpy as np
 from rig.vision.calibrate import RITUAL, fit_profile
 from rig.vision.calibrate_shade import lit_band
 
-from .dice_twin import HERE
+from .dice_twin import ritual_frames
 
 
-def _ritual(table: str):
-    frames = {k: cv2.imread(str(HERE / f"{table}-ritual-{k}.jpg")) for k in RITUAL}
-    return frames, cv2.imread(str(HERE / f"{table}-empty.jpg"))
 
 
 def test_dice_lit_at_a_walls_shade_edge_are_calibrated():
@@ -20,7 +17,7 @@ def test_dice_lit_at_a_walls_shade_edge_are_calibrated():
     # empty box's floor) lifted them like the floor under them, ~1.5 times: the lit violet read pink (blue
     # frame: "pink+blue"; blank frame: "pink") and calibration was refused, telling the player to move the
     # lamp. The band where the ritual dice's tops stand lit is taken out of the map: every frame reads back right.
-    frames, empty = _ritual("t2803")
+    frames, empty = ritual_frames("t2803")
     report = fit_profile(frames, empty=empty, name="t2803")
     assert {k: faces for k, (faces, _) in report.self_test.items()} == {k: [k] * 6 for k in RITUAL}
     shade = np.asarray(report.profile.shade).max(axis=2)

@@ -17,3 +17,11 @@ def profile_of(table: str) -> Profile:
 def frame_and_profile(frame: str, table: str):
     """``frame`` (a file here) as BGR and the profile ``table``.toml it is read with."""
     return cv2.imread(str(HERE / frame)), profile_of(table)
+
+
+def ritual_frames(table: str):
+    """``table``'s four ritual frames (by face) and its empty box, as committed here."""
+    from rig.vision.calibrate import RITUAL
+
+    frames = {k: cv2.imread(str(HERE / f"{table}-ritual-{k}.jpg")) for k in RITUAL}
+    return frames, cv2.imread(str(HERE / f"{table}-empty.jpg"))
