@@ -120,7 +120,13 @@ def _leaning(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=()) -> bool:
     grows, and its weight points towards the optical centre, the farther the die is from it. Shade
     nearer another die read (``others``) is that die's rim, not this one's flank."""
     excess, mx, my, stray, _ = _moment(obs, work, t, walls, others)
-    return excess > t.flank_area or float(np.hypot(mx, my)) > stray
+    return _past_bound(excess, float(np.hypot(mx, my)), stray, t)
+
+
+def _past_bound(excess: float, moment: float, stray: float, t) -> bool:
+    """The flank test's bound: more shaded flank than perspective shows there, or its moment beyond how far
+    this table's flat dice stray."""
+    return excess > t.flank_area or moment > stray
 
 
 def flank_shape(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=()) -> np.ndarray | None:
@@ -193,13 +199,13 @@ def leans(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=(), verdict: Co
     too, at a higher bar (:data:`NEAR_SCORE`)."""
     excess, mx, my, stray, _ = _moment(obs, work, t, walls, others)
     moment = float(np.hypot(mx, my))
-    if excess > t.flank_area or moment > stray:
-        x = flank_shape(obs, work, t, walls, others)
-        return x is None or (verdict or check()).cocked(x)
-    if moment <= NEAR * stray:
+    past = _past_bound(excess, moment, stray, t)
+    if not past and moment <= NEAR * stray:
         return False
     x = flank_shape(obs, work, t, walls, others)
     verdict = verdict or check()
+    if past:
+        return x is None or verdict.cocked(x)
     return x is not None and float(verdict.score(x)[0]) >= max(verdict.threshold, NEAR_SCORE)
 
 
