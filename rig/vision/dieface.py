@@ -25,6 +25,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from rig.vision.light import _median0
+
 #: the bands outside each side of the box, in the die's side: near (from, to) and far
 NEAR = (0.05, 0.3)
 FAR = (0.3, 0.6)
@@ -46,16 +48,6 @@ def _bands(box: tuple[int, int, int, int], band: tuple[float, float]) -> dict[st
             "r": (x + w + lo * s, y + a0 * h, x + w + hi * s, y + a1 * h),
             "t": (x + a0 * w, y - hi * s, x + a1 * w, y - lo * s),
             "b": (x + a0 * w, y + h + lo * s, x + a1 * w, y + h + hi * s)}
-
-
-def _median(values: np.ndarray) -> float:
-    """``np.median`` of ``values``, the same value, without its checks (it is called a few times for every die)."""
-    v = values.ravel()
-    n = v.size
-    if n % 2:
-        return float(np.partition(v, n // 2)[n // 2])
-    part = np.partition(v, (n // 2 - 1, n // 2))
-    return float((part[n // 2 - 1] + part[n // 2]) / 2)
 
 
 class _Bands:
@@ -96,7 +88,8 @@ class _Bands:
         if key not in self.memo:
             win = self._window(*self.rects[key[0]][key[1]])
             # each of the band's pixels' distance from the face's colour, and their median
-            self.memo[key] = None if win is None else _median(np.sqrt(((self.lab[win] - self.colour) ** 2).sum(axis=2)))
+            dist = None if win is None else np.sqrt(((self.lab[win] - self.colour) ** 2).sum(axis=2))
+            self.memo[key] = None if dist is None else float(_median0(dist.ravel()))
         return self.memo[key]
 
 
