@@ -22,7 +22,7 @@ import numpy as np
 
 from rig.i18n import Translator, by_pattern, core_patterns, format_number, said
 from rig.vision.dice import check_frame, read_dice, shrink
-from rig.vision.errors import CalibrationError
+from rig.vision.errors import CalibrationError, NoFrogError, ReadBackError
 from rig.vision.light import COLS, LIGHT_BASIS, ROWS, FloorModel, cells, correct, floor_grid
 from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
 from rig.vision.calibrate_find import _Frame, _find_dice, _left_in_empty, ritual_dice  # noqa: F401 - moved
@@ -97,36 +97,35 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
                 colour_gains: tuple[float, float] | None = None, thresholds: Thresholds | None = None) -> CalibrationReport:
     """Fit a profile from ``samples`` (``{"blue": frame, "pink": ..., "yellow": ..., "blank": ...}``).
 
-    A read-back refused is tried once more with the wall's shade map narrowed where the ritual dice's tops
-    stand lit (:func:`rig.vision.calibrate_shade.lit_band`), then with the lamp fitted through as few as
-    :data:`LAMP_FEW` die bodies (the blank frame's alone), then with that lamp kept within the bodies' own
-    brightness where it would otherwise be refused as implausible (``clamp``, :func:`_lamp_from_bodies`);
-    the first refusal stands if those are refused too. A ritual die showing no frog is tried once more with
-    the dice found apart from their coloured shadows (``shadows``, :func:`rig.vision.calibrate_find.ritual_dice`)."""
+    The tries after a refusal are chosen by its kind (:data:`RETRIES`, the error's class, not its text). A
+    read-back refused (:class:`ReadBackError`) is tried once more with the wall's shade map narrowed where the
+    ritual dice's tops stand lit (:func:`rig.vision.calibrate_shade.lit_band`), then with the lamp fitted through
+    as few as :data:`LAMP_FEW` die bodies (the blank frame's alone), then with that lamp kept within the bodies'
+    own brightness where it would otherwise be refused as implausible (``clamp``, :func:`_lamp_from_bodies`); the
+    first refusal stands if those are refused too. A ritual die showing no frog (:class:`NoFrogError`) is tried
+    once more with the dice found apart from their coloured shadows (``shadows``,
+    :func:`rig.vision.calibrate_find.ritual_dice`)."""
     kw = dict(empty=empty, n_dice=n_dice, name=name, exposure_us=exposure_us, analogue_gain=analogue_gain,
               colour_gains=colour_gains, thresholds=thresholds)
     try:
         return _fit_profile(samples, lit=False, **kw)
     except CalibrationError as exc:
-        if NO_FROG in str(exc):  # a die's top holding its shadows: the dice looked for apart from those
+        retries = next((tries for kind, tries in RETRIES.items() if isinstance(exc, kind)), ())
+        for retry in retries:
             try:
-                return _fit_profile(samples, lit=False, shadows=True, **kw)
-            except CalibrationError:
-                raise exc from None
-        if not str(exc).startswith(READ_BACK):
-            raise
-        for retry in (dict(lit=True), dict(lit=False, least=LAMP_FEW), dict(lit=False, least=LAMP_FEW, clamp=True)):
-            try:
-                return _fit_profile(samples, **retry, **kw)
+                return _fit_profile(samples, **{"lit": False, **retry}, **kw)
             except CalibrationError:
                 pass
         raise exc from None
 
 
-#: how a refused read-back begins
-READ_BACK = "the fitted profile reads the "
-#: what a ritual die showing no frog is refused with
-NO_FROG = ") shows no frog; turn all six dice to "
+#: the tries after a first refusal, by its kind (the first of them that is accepted is taken; if none is, the first
+#: refusal stands): a die's top holding its shadows, the dice looked for apart from those; a read-back refused, the
+#: wall's shade narrowed where the dice stand lit, the lamp through the blank frame's dice, that lamp held within them
+RETRIES: dict[type[CalibrationError], tuple[dict, ...]] = {
+    NoFrogError: (dict(shadows=True),),
+    ReadBackError: (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True)),
+}
 
 
 def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndarray | None, n_dice: int, name: str,
@@ -225,10 +224,10 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
             d = lab - np.array(body.mean)
             d2 = np.einsum("ij,jk,ik->i", d, np.linalg.inv(np.array(body.cov)), d)
             if frog.mean() < 0.04:
-                raise CalibrationError(f"{c} frame: the die at ({cx * f0:.0f}, {cy * f0:.0f}) shows no frog; turn all six "
-                                       f"dice to {c}" + (" — if it is, its light differs from the others' (a second "
-                                                         "lamp of another colour, a wall's shade): light the box evenly, "
-                                                         "with lamps of one colour" if frog_px else ""))
+                raise NoFrogError(f"{c} frame: the die at ({cx * f0:.0f}, {cy * f0:.0f}) shows no frog; turn all six "
+                                  f"dice to {c}" + (" — if it is, its light differs from the others' (a second "
+                                                    "lamp of another colour, a wall's shade): light the box evenly, "
+                                                    "with lamps of one colour" if frog_px else ""))
             frog_px.append(top[frog])
             lows.append(np.percentile(top.min(axis=1), 99))
             body_more.append(top[(d2 < 9.0) & ~frog])
@@ -311,8 +310,8 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
         test[k] = (reading.faces, reading.status)
         wrong = len([f for f in reading.faces if f != k]) + max(found[k] - len(reading.dice), len(reading.dice) - n_dice, 0)
         if wrong > 1 or wrong and reading.status == "ok":
-            raise CalibrationError(
-                f"{READ_BACK}{k} frame back as {reading.faces}; {readback_advice(k, reading)}"
+            raise ReadBackError(
+                f"the fitted profile reads the {k} frame back as {reading.faces}; {readback_advice(k, reading)}"
             )
         if wrong:
             warnings.append(said(f"{k} frame reads back as {reading.faces}: {'; '.join(reading.reasons)}"))

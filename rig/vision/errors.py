@@ -17,3 +17,11 @@ class ProfileError(VisionError):
 
 class CalibrationError(VisionError):
     """Calibration samples are unusable (no dice, wrong count, overlapping colours, overexposed)."""
+
+
+class ReadBackError(CalibrationError):
+    """The profile fitted cannot read its own ritual frames back: calibration tries again otherwise fitted."""
+
+
+class NoFrogError(CalibrationError):
+    """A ritual die shows no frog on its top: calibration looks for the dice again apart from their shadows."""
