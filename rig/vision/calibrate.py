@@ -22,13 +22,13 @@ import numpy as np
 
 from rig.i18n import Translator, by_pattern, core_patterns, format_number, said
 from rig.vision.dice import check_frame, read_dice, shrink
-from rig.vision.errors import CalibrationError, NoFrogError, ReadBackError
+from rig.vision.errors import BackgroundError, CalibrationError, NoFrogError, ReadBackError, ReflectionError
 from rig.vision.light import COLS, LIGHT_BASIS, ROWS, FloorModel, cells, correct, floor_grid
 from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
 from rig.vision.calibrate_find import _Frame, _find_dice, _left_in_empty, ritual_dice  # noqa: F401 - moved
 from rig.vision.calibrate_top import frog_pixels, top_side, within_cov
 from rig.vision.calibrate_shade import fit_shade, fit_spots, lit_band
-from rig.vision.calibrate_readback import readback_advice
+from rig.vision.calibrate_readback import in_reflection, readback_advice
 from rig.vision.calibrate_background import fit_background, in_box
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
     _fit_glare, _lower_floor,
@@ -121,17 +121,23 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
 
 #: the tries after a first refusal, by its kind (the first of them that is accepted is taken; if none is, the first
 #: refusal stands): a die's top holding its shadows, the dice looked for apart from those; a read-back refused, the
-#: wall's shade narrowed where the dice stand lit, the lamp through the blank frame's dice, that lamp held within them
+#: wall's shade narrowed where the dice stand lit, the lamp through the blank frame's dice, that lamp held within
+#: them, then (round 13) the glare's floor fitted without a wall's deep shade — not when every die read wrong lies
+#: in the lamp's reflection (twin 8211: the refusal's advice, to move the lamp, is right); a frog or the violet
+#: like the box bottom, that glare's floor too (card table 2603: the rim and the table, taken for glare, lay on the
+#: floor's surface once it was taken off, and passed for floor)
 RETRIES: dict[type[CalibrationError], tuple[dict, ...]] = {
     NoFrogError: (dict(shadows=True),),
-    ReadBackError: (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True)),
+    ReflectionError: (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True)),
+    ReadBackError: (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True), dict(deep=True)),
+    BackgroundError: (dict(deep=True),),
 }
 
 
 def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndarray | None, n_dice: int, name: str,
                  exposure_us: int | None, analogue_gain: float | None, colour_gains: tuple[float, float] | None,
                  thresholds: Thresholds | None, least: int = LAMP_MIN, clamp: bool = False,
-                 shadows: bool = False) -> CalibrationReport:
+                 shadows: bool = False, deep: bool = False) -> CalibrationReport:
     missing = [f for f in RITUAL if f not in samples]
     if missing:
         raise CalibrationError(f"calibration needs a frame for each of {', '.join(RITUAL)}; missing {', '.join(missing)}")
@@ -159,7 +165,7 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
     f0 = max(1, w // 320)
     raw = {k: shrink(v, f0) for k, v in frames.items()}
     empty_raw = shrink(empty, f0)
-    glare = _fit_glare(empty_raw)
+    glare = _fit_glare(empty_raw, deep=deep)
 
     def unglared(img: np.ndarray) -> np.ndarray:
         if glare is None:
@@ -261,7 +267,8 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
     for pair, value in separation.items():
         if value < MIN_SEPARATION:
             a, b = pair.split("/")
-            raise CalibrationError(f"{a} and {b} overlap (separation {value:.1f} < {MIN_SEPARATION}): " + _overlap_advice(a, b))
+            kind = BackgroundError if b == "background" else CalibrationError
+            raise kind(f"{a} and {b} overlap (separation {value:.1f} < {MIN_SEPARATION}): " + _overlap_advice(a, b))
     warnings += [said(f"{k} separation only {v:.1f}") for k, v in separation.items() if v < WARN_SEPARATION]
 
     if thresholds is None:
@@ -310,7 +317,7 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
         test[k] = (reading.faces, reading.status)
         wrong = len([f for f in reading.faces if f != k]) + max(found[k] - len(reading.dice), len(reading.dice) - n_dice, 0)
         if wrong > 1 or wrong and reading.status == "ok":
-            raise ReadBackError(
+            raise (ReflectionError if in_reflection(k, reading) else ReadBackError)(
                 f"the fitted profile reads the {k} frame back as {reading.faces}; {readback_advice(k, reading)}"
             )
         if wrong:

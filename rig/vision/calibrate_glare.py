@@ -11,7 +11,7 @@ import numpy as np
 from rig.vision.light import LIGHT_BASIS
 
 
-def _fit_glare(empty: np.ndarray, rows: int = 36, cols: int = 48, clip: int = 250):
+def _fit_glare(empty: np.ndarray, rows: int = 36, cols: int = 48, clip: int = 250, deep: bool = False):
     """Lamp reflections on the empty box: what stands above the smooth floor, per channel, on a
     grid (None when there is no glare worth removing).
 
@@ -24,7 +24,7 @@ def _fit_glare(empty: np.ndarray, rows: int = 36, cols: int = 48, clip: int = 25
     out = []
     for c in range(3):
         ch = empty[..., c]
-        surface = cv2.resize(_lower_floor(ch), (w, h), interpolation=cv2.INTER_CUBIC)
+        surface = cv2.resize(_lower_floor(ch, deep), (w, h), interpolation=cv2.INTER_CUBIC)
         resid = cv2.GaussianBlur(cv2.medianBlur(ch, 5).astype(np.float32) - surface, (0, 0), w / 160)
         blown = cv2.dilate((ch >= clip).view(np.uint8), np.ones((5, 5), np.uint8))
         n, cc = cv2.connectedComponents(blown)
@@ -50,13 +50,26 @@ def _fit_glare(empty: np.ndarray, rows: int = 36, cols: int = 48, clip: int = 25
     return tuple(tuple(tuple(int(round(v)) for v in px) for px in row) for row in glare)
 
 
-def _lower_floor(channel: np.ndarray) -> np.ndarray:
+#: a cell darker than this share of the middle of the box is a wall's deep shade, not the floor's lamp-lit level
+DEEP_SHADE = 0.65
+
+
+def _lower_floor(channel: np.ndarray, deep: bool = False) -> np.ndarray:
     """The glare-free floor brightness on a 12 x 16 grid: a quadratic surface through the inner
-    cells that do not stand above it (iterated; glare only adds light, dice and craters darken)."""
+    cells that do not stand above it (iterated; glare only adds light, dice and craters darken).
+
+    ``deep``: a wall's deep shade (a cell under :data:`DEEP_SHADE` of the middle's level) left out, unless fewer
+    than 30 cells are left. The lower envelope through such a shade can bend down across the lit floor, which
+    then stands "above" it as a broad glare (issue 24, round 13: twin 9008, seen — a band of shade along the left
+    wall at a third of the floor's level made the lit floor beside it 40-80 grey levels of glare; taken off, the
+    dice there read back dark, two blue frogs "blank"). Calibration asks for it only in a retry."""
     level = cv2.resize(channel, (16, 12), interpolation=cv2.INTER_AREA).astype(np.float32).ravel() + 1.0
     inner = np.zeros((12, 16), bool)
     inner[1:-1, 1:-1] = True
     inner = inner.ravel()
+    if deep:
+        lit = inner & (level >= DEEP_SHADE * float(np.median(level.reshape(12, 16)[4:8, 5:11])))
+        inner = lit if lit.sum() >= 30 else inner
     keep = inner.copy()
     for _ in range(8):
         coef, *_ = np.linalg.lstsq(LIGHT_BASIS[keep], level[keep], rcond=None)

@@ -19,6 +19,16 @@ UNUSABLE = "the samples are not usable (check the light, the faces, that no die 
 
 def readback_advice(face: str, reading) -> str:
     """The refusal's advice for ``reading``, the read-back of the ``face`` ritual frame."""
+    places = in_reflection(face, reading)
+    if not places:
+        return UNUSABLE
+    return (f"the lamp's reflection lies on the {'die' if len(places) == 1 else 'dice'} at {', '.join(places)} "
+            "(on the top or the floor under it); move the lamp farther to the side or diffuse it, or move those dice")
+
+
+def in_reflection(face: str, reading) -> list[str]:
+    """The places of the dice ``reading`` (the read-back of the ``face`` ritual frame) reads wrong when every one
+    of them lies in the lamp's reflection, else none."""
     wrong = [d for d in reading.dice if d.face != face]
     glare = set()
     for reason in reading.reasons:
@@ -29,9 +39,6 @@ def readback_advice(face: str, reading) -> str:
     for d in wrong:
         near = [p for p in glare if abs(p[0] - d.x) <= 8 and abs(p[1] - d.y) <= 8]
         if not near:
-            return UNUSABLE
+            return []
         places.append(f"({d.x:.0f}, {d.y:.0f})")
-    if not places:
-        return UNUSABLE
-    return (f"the lamp's reflection lies on the {'die' if len(places) == 1 else 'dice'} at {', '.join(places)} "
-            "(on the top or the floor under it); move the lamp farther to the side or diffuse it, or move those dice")
+    return places

@@ -23,5 +23,14 @@ class ReadBackError(CalibrationError):
     """The profile fitted cannot read its own ritual frames back: calibration tries again otherwise fitted."""
 
 
+class ReflectionError(ReadBackError):
+    """... every die read back wrong lying in the lamp's reflection: move the lamp (not retried with the glare's
+    floor fitted anew, which could take the reflection for the floor)."""
+
+
 class NoFrogError(CalibrationError):
     """A ritual die shows no frog on its top: calibration looks for the dice again apart from their shadows."""
+
+
+class BackgroundError(CalibrationError):
+    """A die's colour (a frog's or the violet) overlaps the box bottom's or the table's around it."""
