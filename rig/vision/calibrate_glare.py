@@ -62,7 +62,7 @@ def _lower_floor(channel: np.ndarray, deep: bool = False) -> np.ndarray:
     than 30 cells are left. The lower envelope through such a shade can bend down across the lit floor, which
     then stands "above" it as a broad glare (issue 24, round 13: twin 9008, seen — a band of shade along the left
     wall at a third of the floor's level made the lit floor beside it 40-80 grey levels of glare; taken off, the
-    dice there read back dark, two blue frogs "blank"). Calibration asks for it only in a retry."""
+    dice there read back dark, two blue faces "blank"). Calibration asks for it only in a retry."""
     level = cv2.resize(channel, (16, 12), interpolation=cv2.INTER_AREA).astype(np.float32).ravel() + 1.0
     inner = np.zeros((12, 16), bool)
     inner[1:-1, 1:-1] = True
