@@ -253,20 +253,15 @@ def _pink_in_glare(lab: np.ndarray, inner: np.ndarray, small: np.ndarray, t) -> 
     return int(np.count_nonzero((red >= ref_r + t.glare_pink) & (green >= ref_g)))
 
 
-def _full_counts(poly: np.ndarray, x0: int, y0: int, centre, work: Work, t, gain=None) -> tuple | None:
+def _full_counts(crop: tuple | None, centre, work: Work, t, gain=None) -> tuple | None:
     """Class counts of a die's top (inside its rim) on the full-resolution frame: the frog and
-    its dark outline stay apart there, where the working scale blends them. The crop gets the
-    light correction of the die's place (or ``gain``, without the floor's glare taken off); the
+    its dark outline stay apart there, where the working scale blends them. ``crop``: the top's
+    box and mask there (:func:`_crop`; None: too small to count). The crop gets the light
+    correction of the die's place (or ``gain``, without the floor's glare taken off); the
     frog's outline (thin bands of dark or unknown pixels) is left out, not counted as unknown."""
-    f = work.factor
-    if work.glare is not None and gain is None:  # glare is modelled at the working scale: dice under it are read there
-        xs, ys = poly.reshape(-1, 2).T + np.array([[x0], [y0]])
-        under = work.glare[max(0, ys.min()) : ys.max() + 1, max(0, xs.min()) : xs.max() + 1]
-        if under.size == 0 or under.max() >= 4:
-            return None
-    crop = _crop(poly, x0, y0, work)
     if crop is None:
         return None
+    f = work.factor
     X0, Y0, X1, Y1, mask = crop
     gh, gw = work.gain.shape[:2]
     g = work.gain[min(gh - 1, max(0, int(centre[1]))), min(gw - 1, max(0, int(centre[0])))] if gain is None else gain
@@ -286,30 +281,31 @@ def _full_counts(poly: np.ndarray, x0: int, y0: int, centre, work: Work, t, gain
     return (counts, n, labels, mask) if n >= 16 else None
 
 
-_CROP: tuple = (None, None, None)  # the last die's crop: (its poly, work, (x0, y0)), the crop
+def _glared_top(poly: np.ndarray, x0: int, y0: int, work: Work) -> bool:
+    """Whether the floor's glare (modelled at the working scale) lies under a die top's working-scale ``poly`` (placed
+    at ``x0``, ``y0``): such a top is read there, not at full resolution in its place's light."""
+    if work.glare is None:
+        return False
+    xs, ys = poly.reshape(-1, 2).T + np.array([[x0], [y0]])
+    under = work.glare[max(0, ys.min()) : ys.max() + 1, max(0, xs.min()) : xs.max() + 1]
+    return under.size == 0 or under.max() >= 4
 
 
 def _crop(poly: np.ndarray, x0: int, y0: int, work: Work) -> tuple | None:
     """The full-resolution box (X0, Y0, X1, Y1) round a die top's working-scale ``poly`` (placed at ``x0``, ``y0``)
-    and its mask there, or None when under 4 px across: one for the die's two readings (in its place's light and
-    in the frame's overall light), kept for the same poly array of the same frame's work."""
-    global _CROP
-    seen, at, crop = _CROP  # one read: another thread may replace it meanwhile
-    if seen is not None and seen[0] is poly and seen[1] is work and at == (x0, y0):
-        return crop
+    and its mask there, or None when under 4 px across: made once a die by :func:`_die` and handed to both its
+    readings (in its place's light and in the frame's overall light)."""
     f = work.factor
     pts = (poly.reshape(-1, 2) + (x0, y0)) * f + (f - 1) / 2
     X0, Y0 = np.floor(pts.min(axis=0)).astype(int)
     X1, Y1 = np.ceil(pts.max(axis=0)).astype(int) + 1
     H, W = work.frame.shape[:2]
     X0, Y0, X1, Y1 = max(0, X0), max(0, Y0), min(W, X1), min(H, Y1)
-    crop = None
-    if X1 - X0 >= 4 and Y1 - Y0 >= 4:
-        mask = np.zeros((Y1 - Y0, X1 - X0), np.uint8)
-        cv2.fillConvexPoly(mask, np.round(pts - (X0, Y0)).astype(np.int32), 1)
-        crop = X0, Y0, X1, Y1, mask
-    _CROP = ((poly, work), (x0, y0), crop)
-    return crop
+    if X1 - X0 < 4 or Y1 - Y0 < 4:
+        return None
+    mask = np.zeros((Y1 - Y0, X1 - X0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(pts - (X0, Y0)).astype(np.int32), 1)
+    return X0, Y0, X1, Y1, mask
 
 
 def _shares(counts: np.ndarray, n_in: int, t, seen: tuple) -> tuple[dict, list, list, float]:
@@ -377,7 +373,10 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     if n_in < 0.25 * a0:
         inner, n_in = region, n_px
     cx, cy = hc[0] + x0, hc[1] + y0
-    full = _full_counts(shrunk, x0, y0, (cx, cy), work, t) if work.factor > 1 and work.gain is not None else None
+    # read at full resolution in its place's light (glare is modelled at the working scale: dice under it are read there)
+    first = work.factor > 1 and work.gain is not None and not _glared_top(shrunk, x0, y0, work)
+    crop = _crop(shrunk, x0, y0, work) if first else None  # the top's full-resolution box and mask, for both readings
+    full = _full_counts(crop, (cx, cy), work, t) if first else None
     if full is not None:
         counts, n_in = full[:2]
     else:
@@ -400,7 +399,8 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     bare = False
     doubtful = odd > t.unknown_max or bool(unclear)
     if work.gain is not None and (doubtful or under_glare(cx, cy, work)):
-        overall = overall_counts(shrunk, x0, y0, (cx, cy), work, t, _full_counts)
+        crop = crop if first else _crop(shrunk, x0, y0, work)
+        overall = overall_counts(crop, (cx, cy), work, t, _full_counts)
         if overall is not None:
             shares = _shares(overall[0], overall[1], t, overall[2:])
             lo, hi = t.single_share if len(shares[1]) == 1 else t.combo_share
