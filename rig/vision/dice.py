@@ -30,6 +30,7 @@ from rig.vision.dice_hue import VEIL_SURE, off_hue, veiled
 from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_die, print_spot
 from rig.vision.dice_overall import BARE_SURE, overall_counts, under_glare
 from rig.vision.dice_second_look import second_look
+from rig.vision.dice_flag import Flag
 from rig.vision.dice_cocked import _flank, _leaning, _radial, leans  # noqa: F401 - _flank, _leaning: their old import path
 from rig.vision.pixel_classes import (  # noqa: F401 - moved (issue 29); the old import path works
     BG, BODY, EDGE, BLUE, PINK, YELLOW, UNKNOWN, CLIPPED, BLOWN, AMBIG, CLASS_NAMES, COLOUR_CLASSES, IS_TOP, _IS_ODD, _K3, _DISC3, _IS_DARK, _IS_EDGE, _COMBOS,
@@ -122,7 +123,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
         if i == 0:
             continue  # the background
         x, y, w, h, area = (int(v) for v in stats[i])
-        if spots is not None and print_spot(spots, cc, i, (x, y, w, h, area), a0, reasons, lambda u, v: _where(u, v, work)):
+        if spots is not None and print_spot(spots, cc, i, (x, y, w, h, area), a0, reasons, lambda u, v: _at(u, v, work)):
             continue  # the empty box shows die colour here too: the floor's print, not a die
         if area < 0.25 * a0:
             fragments.append((x + w / 2, y + h / 2))
@@ -135,7 +136,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
             parts = _split(roi, work.small[y : y + h, x : x + w].max(axis=2), area, a0, work.side)
             if parts is None:
                 what = _big_blob(lab, roi, area, a0, t)
-                reasons.append(f"{what} at {_where(x + w / 2, y + h / 2, work)}")
+                reasons.append(_flag(what, x + w / 2, y + h / 2, work))
                 continue
         for part in parts:
             obs, why = _die(part, lab, x, y, work, t, profile.frog_fraction, profile.walls)
@@ -143,7 +144,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
                 gx, gy = int(obs.x / work.factor), int(obs.y / work.factor)
                 gh, gw = work.glare.shape[:2]
                 if work.glare[min(gy, gh - 1), min(gx, gw - 1)].max() >= t.glare_flag:
-                    why = [*why, f"die in a glare spot at {_where(gx, gy, work)}"]
+                    why = [*why, _flag("die in a glare spot", gx, gy, work)]
             if obs is not None:
                 dice.append(obs)
             reasons.extend(why)
@@ -151,16 +152,16 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
     # leaning: judged once every die is found (the rims of the dice beside a die are theirs)
     for j, obs in enumerate(dice):
         if not obs.cocked and leans(obs, work, t, profile.walls, dice):
-            reasons.append(f"cocked die at {_where(obs.x / work.factor, obs.y / work.factor, work)}")
+            reasons.append(_flag("cocked die", obs.x / work.factor, obs.y / work.factor, work))
             dice[j] = dataclasses.replace(obs, cocked=True, confidence=obs.confidence * 0.5)
 
     for fx, fy in fragments:  # a piece of die colour that belongs to no die we read
         if not in_a_die(fx, fy, dice, work.factor):
-            reasons.append(f"part of a die (glare or hidden?) at {_where(fx, fy, work)}")
+            reasons.append(_flag("part of a die (glare or hidden?)", fx, fy, work))
             break
     glared = glared_die(work, dice)
     if glared is not None:
-        reasons.append(f"{GLARED_REASON} at {_where(*glared, work)}")
+        reasons.append(_flag(GLARED_REASON, *glared, work))
     hulls = _wall_hulls(dice, work, profile.walls)
     # a hand reaches in over the floor (the table beyond the box is none of the reader's business);
     # a die hidden in shade may lie anywhere, a dark corner the floor grid left out included
@@ -174,7 +175,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
             cv2.fillConvexPoly(mask, hull, 0)
         where = _blob(mask, least * a0, 0.3 * work.side)
         if where is not None:
-            reasons.append(f"{what} at {_where(*where, work)}")
+            reasons.append(_flag(what, *where, work))
 
     if len(dice) > DICE_IN_SET:
         reasons.append(f"{len(dice)} dice seen, there are only {DICE_IN_SET}")
@@ -233,9 +234,16 @@ def _blob(mask: np.ndarray, least: float, thick: float = 0.0) -> tuple[float, fl
     return None
 
 
-def _where(x: float, y: float, work: Work) -> str:
+def _at(x: float, y: float, work: Work) -> tuple[float, float]:
+    """A working-scale point's place in frame px (a pixel's centre)."""
     f = work.factor
-    return f"({(x + 0.5) * f:.0f}, {(y + 0.5) * f:.0f})"
+    return (x + 0.5) * f, (y + 0.5) * f
+
+
+def _flag(kind: str, x: float, y: float, work: Work, on_die: bool = False) -> Flag:
+    """The reason ``kind`` at a working-scale point: ``"{kind} at (x, y)"`` (or ``on die at``) in frame px, with its
+    kind and place as data (:class:`~rig.vision.dice_flag.Flag`)."""
+    return Flag(kind, *_at(x, y, work), on_die)
 
 
 def _pink_in_glare(lab: np.ndarray, inner: np.ndarray, small: np.ndarray, t) -> int:
@@ -383,7 +391,7 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
         counts = np.bincount(lab[inner], minlength=len(CLASS_NAMES))
     (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
     aspect = min(rw, rh) / max(rw, rh, 1e-6)
-    where = _where(cx, cy, work)
+    at = _at(cx, cy, work)  # (its reasons name it there)
     window = np.s_[y0 : y0 + lab.shape[0], x0 : x0 + lab.shape[1]]  # the die's crop in the working-scale frame
     top_bgr = work.small[window]  # the corrected colours the labels were read from
     reasons = []
@@ -391,7 +399,7 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
         seen = _pink_in_glare(lab, inner, top_bgr, t)
         if seen:
             if counts[PINK] / n_in < t.colour_present <= (counts[PINK] + seen) / n_in:
-                reasons.append(f"pink read through glare on die at {where}")  # it decides the face
+                reasons.append(Flag("pink read through glare", *at, True))  # it decides the face
             counts[PINK] += seen
             counts[AMBIG] -= seen
 
@@ -408,9 +416,9 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
             clear = shares[3] <= t.unknown_max and not shares[2] and usual
             if doubtful and clear and set(present) <= set(shares[1]):
                 (counts, n_in), full, (fr, present, unclear, odd) = overall[:2], overall, shares
-                reasons.append(f"die top read in the frame's overall light at {where}")
+                reasons.append(Flag("die top read in the frame's overall light", *at))
             elif not doubtful and clear and set(present) != set(shares[1]):
-                reasons.append(f"die under the floor's glare reads another face without it at {where}")
+                reasons.append(Flag("die under the floor's glare reads another face without it", *at))
             elif not doubtful and not clear:  # (not doubtful: it was read again for lying under the glare)
                 bare = True  # without the glare taken off its top reads no clear face: asked below if unsure
     mid = (t.colour_present + t.colour_absent) / 2
@@ -420,43 +428,43 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     guess = present + [c for c in unclear if fr[c] + hidden >= t.colour_present]
     if len(guess) == 3:
         guess = sorted(guess, key=fr.get)[1:]
-        reasons.append(f"three colours on one die at {where}")
+        reasons.append(Flag("three colours on one die", *at))
         margin = 0.0
     face = "blank" if not guess else guess[0] if len(guess) == 1 else _COMBOS[frozenset(guess)]
     if unclear:
-        reasons.append(f"unclear {'/'.join(unclear)} on die at {where}")
+        reasons.append(Flag(f"unclear {'/'.join(unclear)}", *at, True))
     elif frog_size:
         lo, hi = t.single_share if len(present) == 1 else t.combo_share
         # too big is judged on a whole die's top: a top partly in shade leaves a smaller share to count in
         whole = n_in / max(n_in, _whole_top(work, full is not None))
         odd_size = [c for c in present if not lo <= fr[c] / frog_size.get(c, fr[c]) <= hi / whole]
         if odd_size:
-            reasons.append(f"{'/'.join(odd_size)} frog of unusual size (glare?) on die at {where}")
+            reasons.append(Flag(f"{'/'.join(odd_size)} frog of unusual size (glare?)", *at, True))
             margin *= 0.5
     if odd_hue := off_hue(top_bgr, lab, inner, present, work.profile):
-        reasons.append(f"{'/'.join(odd_hue)} frog of unusual colour on die at {where}")
+        reasons.append(Flag(f"{'/'.join(odd_hue)} frog of unusual colour", *at, True))
         margin = 0.0
     if counts[BG] > FLOOR_ON_TOP * n_in:  # the floor's colour inside a die's rim: a veiled top the floor's glare matches
-        reasons.append(f"die top much like the floor (glare?) at {where}")
+        reasons.append(Flag("die top much like the floor (glare?)", *at))
     if odd > t.unknown_max:
-        reasons.append(f"unknown colour or glare on die at {where}")
+        reasons.append(Flag("unknown colour or glare", *at, True))
     if full is not None and present and len(present) <= 2 and not _one_frog(full[2], full[3], present):
-        reasons.append(f"{'/'.join(present)} not one frog (scattered colour) on die at {where}")
+        reasons.append(Flag(f"{'/'.join(present)} not one frog (scattered colour)", *at, True))
         margin = 0.0
     if work.deep is not None and np.count_nonzero(work.deep[window][inner]) > DEEP_SHARE * inner.sum():
-        reasons.append(f"die in shadow or on edge at {where}")  # found in a wall's deep shade, read from lifted noise
+        reasons.append(Flag("die in shadow or on edge", *at))  # found in a wall's deep shade, read from lifted noise
     cocked = False
     if n_px < t.die_area_min * a0:
-        reasons.append(f"die partly hidden or on edge at {where}")
+        reasons.append(Flag("die partly hidden or on edge", *at))
         cocked = True
     elif aspect + walls[3] * _radius(cx, cy, work) < t.cocked_aspect:  # perspective stretches dice far out
-        reasons.append(f"cocked die at {where}")
+        reasons.append(Flag("cocked die", *at))
         cocked = True
     confidence = margin * (1.0 - min(1.0, odd / max(t.unknown_max, 1e-6)) * 0.5)
     if bare and confidence < BARE_SURE:
-        reasons.append(f"die under the floor's glare reads unclear without it at {where}")
+        reasons.append(Flag("die under the floor's glare reads unclear without it", *at))
     if confidence < VEIL_SURE and veiled(top_bgr, lab, inner, work.profile):
-        reasons.append(f"lamp's reflection on die top at {where}")
+        reasons.append(Flag("lamp's reflection on die top", *at))
     if cocked:
         confidence *= 0.5
     f = work.factor
