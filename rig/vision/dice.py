@@ -294,9 +294,9 @@ def _glared_top(poly: np.ndarray, x0: int, y0: int, work: Work) -> bool:
     at ``x0``, ``y0``): such a top is read there, not at full resolution in its place's light."""
     if work.glare is None:
         return False
-    xs, ys = poly.reshape(-1, 2).T + np.array([[x0], [y0]])
-    under = work.glare[max(0, ys.min()) : ys.max() + 1, max(0, xs.min()) : xs.max() + 1]
-    return under.size == 0 or under.max() >= 4
+    x, y, w, h = cv2.boundingRect(poly)  # (the poly's least and largest x, y: a few numpy calls took five times as long)
+    under = work.glare[max(0, y + y0) : y + y0 + h, max(0, x + x0) : x + x0 + w]
+    return under.size == 0 or cv2.minMaxLoc(under.reshape(under.shape[0], -1))[1] >= 4
 
 
 def _crop(poly: np.ndarray, x0: int, y0: int, work: Work) -> tuple | None:
@@ -363,8 +363,7 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     hull = cv2.convexHull(contour)
     filled = np.zeros_like(part)
     cv2.fillConvexPoly(filled, hull, 1)
-    region = filled > 0
-    n_px = int(region.sum())
+    n_px = cv2.countNonZero(filled)
     if n_px < 0.25 * a0:
         return None, []
     # colours are counted inside the rim: the die's rounded edges blend into the floor
@@ -376,10 +375,10 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     shrunk = np.round((hull.reshape(-1, 2) - hc) * k + hc).astype(np.int32)
     inner_img = np.zeros_like(part)
     cv2.fillConvexPoly(inner_img, shrunk, 1)
-    inner = inner_img > 0
-    n_in = int(np.count_nonzero(inner))
+    inner, n_in = inner_img > 0, cv2.countNonZero(inner_img)
     if n_in < 0.25 * a0:
-        inner, n_in = region, n_px
+        inner, n_in = filled > 0, n_px
+    n_top = n_in  # (inner's pixels at the working scale: n_in becomes the full-resolution count when read there)
     cx, cy = hc[0] + x0, hc[1] + y0
     # read at full resolution in its place's light (glare is modelled at the working scale: dice under it are read there)
     first = work.factor > 1 and work.gain is not None and not _glared_top(shrunk, x0, y0, work)
@@ -451,7 +450,7 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     if full is not None and present and len(present) <= 2 and not _one_frog(full[2], full[3], present):
         reasons.append(Flag(f"{'/'.join(present)} not one frog (scattered colour)", *at, True))
         margin = 0.0
-    if work.deep is not None and np.count_nonzero(work.deep[window][inner]) > DEEP_SHARE * inner.sum():
+    if work.deep is not None and cv2.countNonZero(work.deep[window] & inner.view(np.uint8)) > DEEP_SHARE * n_top:
         reasons.append(Flag("die in shadow or on edge", *at))  # found in a wall's deep shade, read from lifted noise
     cocked = False
     if n_px < t.die_area_min * a0:
