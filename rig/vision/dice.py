@@ -30,6 +30,7 @@ from rig.vision.dice_hue import VEIL_SURE, off_hue, veiled
 from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_die, print_spot
 from rig.vision.dice_overall import BARE_SURE, overall_counts, under_glare
 from rig.vision.dice_second_look import second_look
+from rig.vision.dice_flag import Flag
 from rig.vision.dice_cocked import _flank, _leaning, _radial, leans  # noqa: F401 - _flank, _leaning: their old import path
 from rig.vision.pixel_classes import (  # noqa: F401 - moved (issue 29); the old import path works
     BG, BODY, EDGE, BLUE, PINK, YELLOW, UNKNOWN, CLIPPED, BLOWN, AMBIG, CLASS_NAMES, COLOUR_CLASSES, IS_TOP, _IS_ODD, _K3, _DISC3, _IS_DARK, _IS_EDGE, _COMBOS,
@@ -122,7 +123,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
         if i == 0:
             continue  # the background
         x, y, w, h, area = (int(v) for v in stats[i])
-        if spots is not None and print_spot(spots, cc, i, (x, y, w, h, area), a0, reasons, lambda u, v: _where(u, v, work)):
+        if spots is not None and print_spot(spots, cc, i, (x, y, w, h, area), a0, reasons, lambda u, v: _at(u, v, work)):
             continue  # the empty box shows die colour here too: the floor's print, not a die
         if area < 0.25 * a0:
             fragments.append((x + w / 2, y + h / 2))
@@ -135,7 +136,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
             parts = _split(roi, work.small[y : y + h, x : x + w].max(axis=2), area, a0, work.side)
             if parts is None:
                 what = _big_blob(lab, roi, area, a0, t)
-                reasons.append(f"{what} at {_where(x + w / 2, y + h / 2, work)}")
+                reasons.append(_flag(what, x + w / 2, y + h / 2, work))
                 continue
         for part in parts:
             obs, why = _die(part, lab, x, y, work, t, profile.frog_fraction, profile.walls)
@@ -143,7 +144,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
                 gx, gy = int(obs.x / work.factor), int(obs.y / work.factor)
                 gh, gw = work.glare.shape[:2]
                 if work.glare[min(gy, gh - 1), min(gx, gw - 1)].max() >= t.glare_flag:
-                    why = [*why, f"die in a glare spot at {_where(gx, gy, work)}"]
+                    why = [*why, _flag("die in a glare spot", gx, gy, work)]
             if obs is not None:
                 dice.append(obs)
             reasons.extend(why)
@@ -151,16 +152,16 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
     # leaning: judged once every die is found (the rims of the dice beside a die are theirs)
     for j, obs in enumerate(dice):
         if not obs.cocked and leans(obs, work, t, profile.walls, dice):
-            reasons.append(f"cocked die at {_where(obs.x / work.factor, obs.y / work.factor, work)}")
+            reasons.append(_flag("cocked die", obs.x / work.factor, obs.y / work.factor, work))
             dice[j] = dataclasses.replace(obs, cocked=True, confidence=obs.confidence * 0.5)
 
     for fx, fy in fragments:  # a piece of die colour that belongs to no die we read
         if not in_a_die(fx, fy, dice, work.factor):
-            reasons.append(f"part of a die (glare or hidden?) at {_where(fx, fy, work)}")
+            reasons.append(_flag("part of a die (glare or hidden?)", fx, fy, work))
             break
     glared = glared_die(work, dice)
     if glared is not None:
-        reasons.append(f"{GLARED_REASON} at {_where(*glared, work)}")
+        reasons.append(_flag(GLARED_REASON, *glared, work))
     hulls = _wall_hulls(dice, work, profile.walls)
     # a hand reaches in over the floor (the table beyond the box is none of the reader's business);
     # a die hidden in shade may lie anywhere, a dark corner the floor grid left out included
@@ -174,7 +175,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
             cv2.fillConvexPoly(mask, hull, 0)
         where = _blob(mask, least * a0, 0.3 * work.side)
         if where is not None:
-            reasons.append(f"{what} at {_where(*where, work)}")
+            reasons.append(_flag(what, *where, work))
 
     if len(dice) > DICE_IN_SET:
         reasons.append(f"{len(dice)} dice seen, there are only {DICE_IN_SET}")
@@ -233,9 +234,16 @@ def _blob(mask: np.ndarray, least: float, thick: float = 0.0) -> tuple[float, fl
     return None
 
 
-def _where(x: float, y: float, work: Work) -> str:
+def _at(x: float, y: float, work: Work) -> tuple[float, float]:
+    """A working-scale point's place in frame px (a pixel's centre)."""
     f = work.factor
-    return f"({(x + 0.5) * f:.0f}, {(y + 0.5) * f:.0f})"
+    return (x + 0.5) * f, (y + 0.5) * f
+
+
+def _flag(kind: str, x: float, y: float, work: Work, on_die: bool = False) -> Flag:
+    """The reason ``kind`` at a working-scale point: ``"{kind} at (x, y)"`` (or ``on die at``) in frame px, with its
+    kind and place as data (:class:`~rig.vision.dice_flag.Flag`)."""
+    return Flag(kind, *_at(x, y, work), on_die)
 
 
 def _pink_in_glare(lab: np.ndarray, inner: np.ndarray, small: np.ndarray, t) -> int:
@@ -253,20 +261,15 @@ def _pink_in_glare(lab: np.ndarray, inner: np.ndarray, small: np.ndarray, t) -> 
     return int(np.count_nonzero((red >= ref_r + t.glare_pink) & (green >= ref_g)))
 
 
-def _full_counts(poly: np.ndarray, x0: int, y0: int, centre, work: Work, t, gain=None) -> tuple | None:
+def _full_counts(crop: tuple | None, centre, work: Work, t, gain=None) -> tuple | None:
     """Class counts of a die's top (inside its rim) on the full-resolution frame: the frog and
-    its dark outline stay apart there, where the working scale blends them. The crop gets the
-    light correction of the die's place (or ``gain``, without the floor's glare taken off); the
+    its dark outline stay apart there, where the working scale blends them. ``crop``: the top's
+    box and mask there (:func:`_crop`; None: too small to count). The crop gets the light
+    correction of the die's place (or ``gain``, without the floor's glare taken off); the
     frog's outline (thin bands of dark or unknown pixels) is left out, not counted as unknown."""
-    f = work.factor
-    if work.glare is not None and gain is None:  # glare is modelled at the working scale: dice under it are read there
-        xs, ys = poly.reshape(-1, 2).T + np.array([[x0], [y0]])
-        under = work.glare[max(0, ys.min()) : ys.max() + 1, max(0, xs.min()) : xs.max() + 1]
-        if under.size == 0 or under.max() >= 4:
-            return None
-    crop = _crop(poly, x0, y0, work)
     if crop is None:
         return None
+    f = work.factor
     X0, Y0, X1, Y1, mask = crop
     gh, gw = work.gain.shape[:2]
     g = work.gain[min(gh - 1, max(0, int(centre[1]))), min(gw - 1, max(0, int(centre[0])))] if gain is None else gain
@@ -286,30 +289,31 @@ def _full_counts(poly: np.ndarray, x0: int, y0: int, centre, work: Work, t, gain
     return (counts, n, labels, mask) if n >= 16 else None
 
 
-_CROP: tuple = (None, None, None)  # the last die's crop: (its poly, work, (x0, y0)), the crop
+def _glared_top(poly: np.ndarray, x0: int, y0: int, work: Work) -> bool:
+    """Whether the floor's glare (modelled at the working scale) lies under a die top's working-scale ``poly`` (placed
+    at ``x0``, ``y0``): such a top is read there, not at full resolution in its place's light."""
+    if work.glare is None:
+        return False
+    x, y, w, h = cv2.boundingRect(poly)  # (the poly's least and largest x, y: a few numpy calls took five times as long)
+    under = work.glare[max(0, y + y0) : y + y0 + h, max(0, x + x0) : x + x0 + w]
+    return under.size == 0 or cv2.minMaxLoc(under.reshape(under.shape[0], -1))[1] >= 4
 
 
 def _crop(poly: np.ndarray, x0: int, y0: int, work: Work) -> tuple | None:
     """The full-resolution box (X0, Y0, X1, Y1) round a die top's working-scale ``poly`` (placed at ``x0``, ``y0``)
-    and its mask there, or None when under 4 px across: one for the die's two readings (in its place's light and
-    in the frame's overall light), kept for the same poly array of the same frame's work."""
-    global _CROP
-    seen, at, crop = _CROP  # one read: another thread may replace it meanwhile
-    if seen is not None and seen[0] is poly and seen[1] is work and at == (x0, y0):
-        return crop
+    and its mask there, or None when under 4 px across: made once a die by :func:`_die` and handed to both its
+    readings (in its place's light and in the frame's overall light)."""
     f = work.factor
     pts = (poly.reshape(-1, 2) + (x0, y0)) * f + (f - 1) / 2
     X0, Y0 = np.floor(pts.min(axis=0)).astype(int)
     X1, Y1 = np.ceil(pts.max(axis=0)).astype(int) + 1
     H, W = work.frame.shape[:2]
     X0, Y0, X1, Y1 = max(0, X0), max(0, Y0), min(W, X1), min(H, Y1)
-    crop = None
-    if X1 - X0 >= 4 and Y1 - Y0 >= 4:
-        mask = np.zeros((Y1 - Y0, X1 - X0), np.uint8)
-        cv2.fillConvexPoly(mask, np.round(pts - (X0, Y0)).astype(np.int32), 1)
-        crop = X0, Y0, X1, Y1, mask
-    _CROP = ((poly, work), (x0, y0), crop)
-    return crop
+    if X1 - X0 < 4 or Y1 - Y0 < 4:
+        return None
+    mask = np.zeros((Y1 - Y0, X1 - X0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(pts - (X0, Y0)).astype(np.int32), 1)
+    return X0, Y0, X1, Y1, mask
 
 
 def _shares(counts: np.ndarray, n_in: int, t, seen: tuple) -> tuple[dict, list, list, float]:
@@ -359,8 +363,7 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     hull = cv2.convexHull(contour)
     filled = np.zeros_like(part)
     cv2.fillConvexPoly(filled, hull, 1)
-    region = filled > 0
-    n_px = int(region.sum())
+    n_px = cv2.countNonZero(filled)
     if n_px < 0.25 * a0:
         return None, []
     # colours are counted inside the rim: the die's rounded edges blend into the floor
@@ -372,19 +375,22 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     shrunk = np.round((hull.reshape(-1, 2) - hc) * k + hc).astype(np.int32)
     inner_img = np.zeros_like(part)
     cv2.fillConvexPoly(inner_img, shrunk, 1)
-    inner = inner_img > 0
-    n_in = int(np.count_nonzero(inner))
+    inner, n_in = inner_img > 0, cv2.countNonZero(inner_img)
     if n_in < 0.25 * a0:
-        inner, n_in = region, n_px
+        inner, n_in = filled > 0, n_px
+    n_top = n_in  # (inner's pixels at the working scale: n_in becomes the full-resolution count when read there)
     cx, cy = hc[0] + x0, hc[1] + y0
-    full = _full_counts(shrunk, x0, y0, (cx, cy), work, t) if work.factor > 1 and work.gain is not None else None
+    # read at full resolution in its place's light (glare is modelled at the working scale: dice under it are read there)
+    first = work.factor > 1 and work.gain is not None and not _glared_top(shrunk, x0, y0, work)
+    crop = _crop(shrunk, x0, y0, work) if first else None  # the top's full-resolution box and mask, for both readings
+    full = _full_counts(crop, (cx, cy), work, t) if first else None
     if full is not None:
         counts, n_in = full[:2]
     else:
         counts = np.bincount(lab[inner], minlength=len(CLASS_NAMES))
     (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
     aspect = min(rw, rh) / max(rw, rh, 1e-6)
-    where = _where(cx, cy, work)
+    at = _at(cx, cy, work)  # (its reasons name it there)
     window = np.s_[y0 : y0 + lab.shape[0], x0 : x0 + lab.shape[1]]  # the die's crop in the working-scale frame
     top_bgr = work.small[window]  # the corrected colours the labels were read from
     reasons = []
@@ -392,7 +398,7 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
         seen = _pink_in_glare(lab, inner, top_bgr, t)
         if seen:
             if counts[PINK] / n_in < t.colour_present <= (counts[PINK] + seen) / n_in:
-                reasons.append(f"pink read through glare on die at {where}")  # it decides the face
+                reasons.append(Flag("pink read through glare", *at, True))  # it decides the face
             counts[PINK] += seen
             counts[AMBIG] -= seen
 
@@ -400,7 +406,8 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     bare = False
     doubtful = odd > t.unknown_max or bool(unclear)
     if work.gain is not None and (doubtful or under_glare(cx, cy, work)):
-        overall = overall_counts(shrunk, x0, y0, (cx, cy), work, t, _full_counts)
+        crop = crop if first else _crop(shrunk, x0, y0, work)
+        overall = overall_counts(crop, (cx, cy), work, t, _full_counts)
         if overall is not None:
             shares = _shares(overall[0], overall[1], t, overall[2:])
             lo, hi = t.single_share if len(shares[1]) == 1 else t.combo_share
@@ -408,9 +415,9 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
             clear = shares[3] <= t.unknown_max and not shares[2] and usual
             if doubtful and clear and set(present) <= set(shares[1]):
                 (counts, n_in), full, (fr, present, unclear, odd) = overall[:2], overall, shares
-                reasons.append(f"die top read in the frame's overall light at {where}")
+                reasons.append(Flag("die top read in the frame's overall light", *at))
             elif not doubtful and clear and set(present) != set(shares[1]):
-                reasons.append(f"die under the floor's glare reads another face without it at {where}")
+                reasons.append(Flag("die under the floor's glare reads another face without it", *at))
             elif not doubtful and not clear:  # (not doubtful: it was read again for lying under the glare)
                 bare = True  # without the glare taken off its top reads no clear face: asked below if unsure
     mid = (t.colour_present + t.colour_absent) / 2
@@ -420,43 +427,43 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     guess = present + [c for c in unclear if fr[c] + hidden >= t.colour_present]
     if len(guess) == 3:
         guess = sorted(guess, key=fr.get)[1:]
-        reasons.append(f"three colours on one die at {where}")
+        reasons.append(Flag("three colours on one die", *at))
         margin = 0.0
     face = "blank" if not guess else guess[0] if len(guess) == 1 else _COMBOS[frozenset(guess)]
     if unclear:
-        reasons.append(f"unclear {'/'.join(unclear)} on die at {where}")
+        reasons.append(Flag(f"unclear {'/'.join(unclear)}", *at, True))
     elif frog_size:
         lo, hi = t.single_share if len(present) == 1 else t.combo_share
         # too big is judged on a whole die's top: a top partly in shade leaves a smaller share to count in
         whole = n_in / max(n_in, _whole_top(work, full is not None))
         odd_size = [c for c in present if not lo <= fr[c] / frog_size.get(c, fr[c]) <= hi / whole]
         if odd_size:
-            reasons.append(f"{'/'.join(odd_size)} frog of unusual size (glare?) on die at {where}")
+            reasons.append(Flag(f"{'/'.join(odd_size)} frog of unusual size (glare?)", *at, True))
             margin *= 0.5
     if odd_hue := off_hue(top_bgr, lab, inner, present, work.profile):
-        reasons.append(f"{'/'.join(odd_hue)} frog of unusual colour on die at {where}")
+        reasons.append(Flag(f"{'/'.join(odd_hue)} frog of unusual colour", *at, True))
         margin = 0.0
     if counts[BG] > FLOOR_ON_TOP * n_in:  # the floor's colour inside a die's rim: a veiled top the floor's glare matches
-        reasons.append(f"die top much like the floor (glare?) at {where}")
+        reasons.append(Flag("die top much like the floor (glare?)", *at))
     if odd > t.unknown_max:
-        reasons.append(f"unknown colour or glare on die at {where}")
+        reasons.append(Flag("unknown colour or glare", *at, True))
     if full is not None and present and len(present) <= 2 and not _one_frog(full[2], full[3], present):
-        reasons.append(f"{'/'.join(present)} not one frog (scattered colour) on die at {where}")
+        reasons.append(Flag(f"{'/'.join(present)} not one frog (scattered colour)", *at, True))
         margin = 0.0
-    if work.deep is not None and np.count_nonzero(work.deep[window][inner]) > DEEP_SHARE * inner.sum():
-        reasons.append(f"die in shadow or on edge at {where}")  # found in a wall's deep shade, read from lifted noise
+    if work.deep is not None and cv2.countNonZero(work.deep[window] & inner.view(np.uint8)) > DEEP_SHARE * n_top:
+        reasons.append(Flag("die in shadow or on edge", *at))  # found in a wall's deep shade, read from lifted noise
     cocked = False
     if n_px < t.die_area_min * a0:
-        reasons.append(f"die partly hidden or on edge at {where}")
+        reasons.append(Flag("die partly hidden or on edge", *at))
         cocked = True
     elif aspect + walls[3] * _radius(cx, cy, work) < t.cocked_aspect:  # perspective stretches dice far out
-        reasons.append(f"cocked die at {where}")
+        reasons.append(Flag("cocked die", *at))
         cocked = True
     confidence = margin * (1.0 - min(1.0, odd / max(t.unknown_max, 1e-6)) * 0.5)
     if bare and confidence < BARE_SURE:
-        reasons.append(f"die under the floor's glare reads unclear without it at {where}")
+        reasons.append(Flag("die under the floor's glare reads unclear without it", *at))
     if confidence < VEIL_SURE and veiled(top_bgr, lab, inner, work.profile):
-        reasons.append(f"lamp's reflection on die top at {where}")
+        reasons.append(Flag("lamp's reflection on die top", *at))
     if cocked:
         confidence *= 0.5
     f = work.factor

@@ -32,6 +32,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from rig.vision.dice_flag import Flag
 from rig.vision.dice_frames import glare_for, label_pixels
 from rig.vision.light import profile_map
 from rig.vision.colour_table import colour_lut
@@ -123,13 +124,13 @@ def dark_dice(work, profile, dice: list, reasons: list, read) -> None:
         obs, why = read(part, lab, x, y, work, profile.thresholds, profile.frog_fraction, profile.walls)
         if obs is not None:
             dice.append(obs)
-            reasons.extend([*why, f"{REASON} at ({obs.x + 0.5:.0f}, {obs.y + 0.5:.0f})"])
+            reasons.extend([*why, Flag(REASON, obs.x + 0.5, obs.y + 0.5)])
 
 
 def print_spot(spots: np.ndarray, cc: np.ndarray, i: int, box, a0: float, reasons: list, where) -> bool:
     """Whether blob ``i`` of ``cc`` (its ``box``: x, y, w, h, area) is the box's print: mostly on the spots
     and not a die's top there; a die-shaped blob partly off them is kept, with :data:`SPOT_REASON` at
-    ``where(cx, cy)`` added to ``reasons``."""
+    ``where(cx, cy)`` (its place in frame px) added to ``reasons``."""
     x, y, w, h, area = box
     part = cc[y : y + h, x : x + w] == i
     on = int(spots[y : y + h, x : x + w][part].sum())
@@ -137,7 +138,7 @@ def print_spot(spots: np.ndarray, cc: np.ndarray, i: int, box, a0: float, reason
         return False
     if on > (1.0 - OFF_SPOTS) * area or not _square(part.view(np.uint8), a0, 0.7, 1.3, fill=0.7):
         return True
-    reasons.append(f"{SPOT_REASON} at {where(x + w / 2, y + h / 2)}")
+    reasons.append(Flag(SPOT_REASON, *where(x + w / 2, y + h / 2)))
     return False
 
 

@@ -29,9 +29,10 @@ DIFFERENT = 1.15
 BARE_SURE = 0.5
 
 
-def overall_counts(poly: np.ndarray, x0: int, y0: int, centre, work, t, full_counts) -> tuple | None:
-    """``full_counts``' counts of a die top in the frame's overall light, or None when its place's
-    light is the overall light (nothing to read again) or the top is too small to count."""
+def overall_counts(crop: tuple | None, centre, work, t, full_counts) -> tuple | None:
+    """``full_counts``' counts of a die top (``crop``: its full-resolution box and mask, ``dice._crop``) in the frame's
+    overall light, or None when its place's light is the overall light (nothing to read again) or the top is too
+    small to count."""
     if work.light is not None and not work.light.correctable:
         return None  # the whole frame's light is beyond correction (and flagged): no place reads better
     gain = work.gain
@@ -41,7 +42,7 @@ def overall_counts(poly: np.ndarray, x0: int, y0: int, centre, work, t, full_cou
     ratio = gain[cy, cx] / np.maximum(overall, 1e-6)
     if not under_glare(cx, cy, work) and ratio.max() < DIFFERENT and ratio.min() > 1 / DIFFERENT:
         return None
-    return full_counts(poly, x0, y0, centre, work, t, gain=overall)
+    return full_counts(crop, centre, work, t, gain=overall)
 
 
 _LAST: tuple = (None, None)  # the last frame's gain map and its median: one per frame, not one per die

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import re
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from rig.vision.dice_flag import Flag
 
 #: the crop: SIZE x SIZE px covering CONTEXT die sides around the die's centre
 SIZE = 48
@@ -73,7 +74,6 @@ COCKED_GUARD = 0.4
 #: 8700-8911 and 2D 72000-72011: at 0.85 eight drawn leaning dice passed, the twin's figures the same at 0.9)
 SQUARE = 0.9
 WHOLE = 0.7
-_AT = re.compile(r" (?:on die )?at \((\d+), (\d+)\)")
 
 
 def freeable(kind: str) -> bool:
@@ -85,16 +85,17 @@ def freeable(kind: str) -> bool:
 def named(reasons, dice, side: float, every: bool = False) -> tuple[list[list[int]], bool]:
     """For each die (``(x, y)`` in frame px) the reasons that are its own freeable flags (indices into
     ``reasons``; ``every``: any reason at its place), and whether any reason is not such a flag (then the reading stays flagged whatever the net
-    says). A reason names a die when its place lies within half a die side (``side``, frame px) of the die."""
+    says). A reason names a die when its place lies within half a die side (``side``, frame px) of the die. The
+    reader's reasons carry their kind and place (:class:`~rig.vision.dice_flag.Flag`); plain text (a logged
+    reading's) is read by :meth:`~rig.vision.dice_flag.Flag.parse`."""
     own: list[list[int]] = [[] for _ in dice]
     rest = False
     for j, text in enumerate(reasons):
-        m = _AT.search(text)
-        kind = text[: m.start()] if m else text
-        if m is None or not (every or freeable(kind)):
+        flag = Flag.parse(text)  # the reader's flags carry their kind and place; a logged reason's are read from it
+        if flag is None or not (every or freeable(flag.kind)):
             rest = True
             continue
-        x, y = float(m.group(1)), float(m.group(2))
+        x, y = flag.at
         near = [((x - dx) ** 2 + (y - dy) ** 2, i) for i, (dx, dy) in enumerate(dice)]
         d2, i = min(near) if near else (np.inf, -1)
         if d2 > (0.5 * side) ** 2:

@@ -40,12 +40,12 @@ def test_a_place_in_the_overall_light_is_not_read_again():
     gain = np.full((60, 80, 3), 1.1, np.float32)
     work = Work(np.zeros((60, 80), np.uint8), np.zeros((60, 80, 3), np.uint8), 2, 20.0, 300.0, gain=gain)
     calls = []
-    poly = np.array([[[30, 20]], [[50, 20]], [[50, 40]], [[30, 40]]], np.int32)
-    assert overall_counts(poly, 0, 0, (40, 30), work, None, lambda *a, **k: calls.append(k)) is None
+    crop = (30, 20, 51, 41, np.ones((21, 21), np.uint8))  # (the top's full-resolution box and mask: dice._crop)
+    assert overall_counts(crop, (40, 30), work, None, lambda *a, **k: calls.append((a, k))) is None
     assert calls == []
     gain[25:35, 35:45] = 1.6  # the place lifted far more than the view: read again, at the view's median gain
-    overall_counts(poly, 0, 0, (40, 30), work, None, lambda *a, **k: calls.append(k))
-    assert len(calls) == 1 and np.allclose(calls[0]["gain"], 1.1)
+    overall_counts(crop, (40, 30), work, None, lambda *a, **k: calls.append((a, k)))
+    assert len(calls) == 1 and np.allclose(calls[0][1]["gain"], 1.1) and calls[0][0][0] is crop  # the crop handed on
 
 
 def _turn_8303():
