@@ -9,11 +9,10 @@ refusal names the dice and says to move or diffuse the lamp; otherwise it says w
 
 from __future__ import annotations
 
-import re
+from rig.vision.dice_flag import Flag
 
 #: reasons that put a die in the lamp's reflection (on its top, or on the floor under it)
 _GLARE = ("lamp's reflection on die top", "die under the floor's glare", "die in a glare spot", "(glare?)")
-_AT = re.compile(r"\((\d+), (\d+)\)$")
 UNUSABLE = "the samples are not usable (check the light, the faces, that no die touches another)"
 
 
@@ -32,9 +31,9 @@ def in_reflection(face: str, reading) -> list[str]:
     wrong = [d for d in reading.dice if d.face != face]
     glare = set()
     for reason in reading.reasons:
-        m = _AT.search(reason)
-        if m and any(g in reason for g in _GLARE):
-            glare.add((int(m.group(1)), int(m.group(2))))
+        flag = Flag.parse(reason)
+        if flag is not None and any(g in flag.kind for g in _GLARE):
+            glare.add(flag.at)
     places = []
     for d in wrong:
         near = [p for p in glare if abs(p[0] - d.x) <= 8 and abs(p[1] - d.y) <= 8]
