@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
 
 from rig.vision.colour_table import _BY_TABLE, colour_lut
+from rig.vision.dice_overall import overall_gain
 from rig.vision.errors import FrameError
 from rig.vision.light import Light, apply_change, even_light, floor_model, measure, profile_map, shade_gain, sum3
 from rig.vision.pixel_classes import _K3, BG, BLOWN, BLUE, BODY, IS_TOP, PINK, YELLOW
@@ -110,6 +112,12 @@ class Work:
     gain: np.ndarray | None = None  # the light correction per working pixel (B, G, R), or None
     deep: np.ndarray | None = None  # 1 where a wall's deep shade was lifted to be read (its noise with it), or None
     lut: np.ndarray | None = None  # the profile's colour table (found once a frame, not once a die), or None
+
+    @cached_property
+    def overall_gain(self) -> np.ndarray:
+        """The median of :attr:`gain` over the view, found once a frame when a die is read again in it
+        (:func:`rig.vision.dice_overall.overall_gain`)."""
+        return overall_gain(self.gain)
 
 
 def prepare(frame: np.ndarray, profile: Profile, covered: Callable[[tuple[int, int], int], np.ndarray] | None = None) -> Work:

@@ -38,24 +38,17 @@ def overall_counts(crop: tuple | None, centre, work, t, full_counts) -> tuple | 
     gain = work.gain
     gh, gw = gain.shape[:2]
     cx, cy = min(gw - 1, max(0, int(centre[0]))), min(gh - 1, max(0, int(centre[1])))
-    overall = _overall_gain(gain)
+    overall = work.overall_gain
     ratio = gain[cy, cx] / np.maximum(overall, 1e-6)
     if not under_glare(cx, cy, work) and ratio.max() < DIFFERENT and ratio.min() > 1 / DIFFERENT:
         return None
     return full_counts(crop, centre, work, t, gain=overall)
 
 
-_LAST: tuple = (None, None)  # the last frame's gain map and its median: one per frame, not one per die
-
-
-def _overall_gain(gain: np.ndarray) -> np.ndarray:
-    """The median correction over the view (every fourth working pixel each way)."""
-    global _LAST
-    seen, median = _LAST  # one read: another thread's frame may replace it meanwhile
-    if seen is not gain:
-        median = _column_medians(gain[::4, ::4].reshape(-1, 3))
-        _LAST = (gain, median)
-    return median
+def overall_gain(gain: np.ndarray) -> np.ndarray:
+    """The median correction over the view (every fourth working pixel each way); the frame's :class:`Work` keeps it
+    (``Work.overall_gain``): one per frame, not one per die."""
+    return _column_medians(gain[::4, ::4].reshape(-1, 3))
 
 
 def _column_medians(a: np.ndarray) -> np.ndarray:
