@@ -39,7 +39,8 @@ import numpy as np
 
 from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicenet import default_dicenet, read_dice
-from rig.vision.dieface import face_reason
+from rig.vision.dieface import face_reason, outline_elongation
+from rig.vision.diesplit import two_dice_as_one
 from rig.vision.pips import PipCount, PipDie, _pattern_ok, check_frame, top_face_pips
 
 __all__ = ["AnyDieParams"]  # re-exported: its home is rig.vision.anydie_params (no pips <-> anydie circle)
@@ -371,7 +372,7 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
     frame = check_frame(frame)
     nets = default_dicenet() if net is _SHIPPED and p.learned else None
     if nets is not None:
-        dice = [_face_ends(frame, d, p) for d in read_dice(frame, p, nets)]
+        dice = [_two_as_one(frame, _face_ends(frame, d, p), p, nets) for d in read_dice(frame, p, nets)]
     else:
         if net is _SHIPPED:
             from rig.vision.pipnet import default_net
@@ -387,14 +388,29 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
 
 def _face_ends(frame: np.ndarray, die: PipDie, p: AnyDieParams) -> PipDie:
     """An ``ok`` die whose face does not end at its edges (:func:`rig.vision.dieface.face_reason`: a card's
-    corner, a coin's glint) flagged; ``face_same`` 0: unchanged."""
+    corner, a coin's glint; ``face_same`` 0: not looked at), or a 1 whose outline is no square
+    (:func:`rig.vision.dieface.outline_elongation` above ``one_round``: a knot; 0: not looked at), flagged."""
     c = die.count
-    if c.status != "ok" or p.face_same <= 0:
+    if c.status != "ok":
         return die
-    reason = face_reason(frame, c.pips, die.box, p.face_same, p.face_ends)
+    reason = face_reason(frame, c.pips, die.box, p.face_same, p.face_ends) if p.face_same > 0 else None
+    if reason is None and c.pips == 1 and p.one_round > 0:
+        long = outline_elongation(frame, die.box)
+        reason = None if long is None or long <= p.one_round else f"a 1 whose outline is no square ({long:.2f}): a knot?"
     if reason is None:
         return die
     return PipDie(die.box, PipCount(c.pips, c.centres, c.confidence, "uncertain", c.reasons + (reason,)))
+
+
+def _two_as_one(frame: np.ndarray, die: PipDie, p: AnyDieParams, nets) -> PipDie:
+    """An ``ok`` die that is two small dice found as one (:func:`rig.vision.diesplit.two_dice_as_one`: its face the
+    floor, two dice inside) flagged; ``merged_same`` 0: unchanged."""
+    c = die.count
+    if c.status != "ok" or p.merged_same <= 0 or not two_dice_as_one(frame, die.box, nets, p.merged_same,
+                                                                      p.merged_scale, p.merged_find):
+        return die
+    return PipDie(die.box, PipCount(c.pips, c.centres, c.confidence, "uncertain",
+                                    c.reasons + ("two dice found as one? its face is the floor's colour",)))
 
 
 def _read_classical(frame: np.ndarray, p: AnyDieParams, net) -> list[PipDie]:

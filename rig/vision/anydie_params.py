@@ -57,6 +57,13 @@ class AnyDieParams:
     face_same: float = 8.0        # an ok die's face going on past its box (8-bit Lab, median of a band) on two sides that
     face_ends: float = 15.0       # meet and ending on the other two (farther than this) is flagged: a card's corner, a
                                   # coin's glint (rig.vision.dieface; issue 25, round 12); 0: not looked at
+    merged_same: float = 20.0     # an ok die whose face is within this of all its surroundings (8-bit Lab, every band
+    merged_scale: float = 0.4     # near and far) and inside which the finder, dice this many of its side, finds two
+    merged_find: float = 0.5      # dice (from this score) a side apart is flagged: two small dice found as one
+                                  # (rig.vision.diesplit; issue 25, round 13); merged_same 0: not looked at
+    one_round: float = 1.55       # an ok die read as 1 whose outline is more elongated than this (rig.vision.dieface.
+                                  # outline_elongation: 1 for a square, 1.67 an ellipse 1 x 0.6) is flagged: a knot
+                                  # (issue 25, round 13); 0: not looked at
     one_ok: float = 0.78          # a die read as 1 is ok only from this finder score (a coin, a knot read as a 1)
     use_net: bool = True          # check each die with the learned counter (calibration/pipnet.npz)
     die_px: float = 0.0           # the dice's side in frame px, for the learned finder (0: about 1/16 of the

@@ -122,6 +122,13 @@ def runs_on_a_corner(frame: np.ndarray, box: tuple[int, int, int, int], same: fl
     return _corner(_Bands(frame, box), same, ends, far)
 
 
+def face_all_round(frame: np.ndarray, box: tuple[int, int, int, int], same: float) -> bool:
+    """The box's middle is the colour of all its surroundings: every band, near and far on each side, within
+    ``same`` of it (the "face" is the floor; :mod:`rig.vision.diesplit`). False when a band lies outside the frame."""
+    d = _Bands(frame, box)
+    return d.seen and all((v := d(t + side)) is not None and v < same for t in "nf" for side in "lrtb")
+
+
 def face_reason(frame: np.ndarray, pips: int, box: tuple[int, int, int, int], same: float, ends: float) -> str | None:
     """Why an ``ok`` die is no die, or ``None``: its face goes on past its box and ends (:func:`runs_on_a_corner`)
     on two sides that meet, near and far (a card's corner) — for a die read as 1, near alone (a coin's glint)."""
@@ -131,3 +138,45 @@ def face_reason(frame: np.ndarray, pips: int, box: tuple[int, int, int, int], sa
     if pips == 1 and _corner(d, same, ends, far=False):
         return "a 1 off the middle of its face: a coin's glint?"
     return None
+
+
+#: :func:`outline_elongation`: the window around the box (its side out), the least Lab distance from the floor that
+#: is the object (Otsu's threshold when higher), and the least share of the box the object must cover
+OUTLINE_GROW = 0.35
+OUTLINE_CONTRAST = 12.0
+OUTLINE_AREA = 0.3
+
+
+def outline_elongation(frame: np.ndarray, box: tuple[int, int, int, int]) -> float | None:
+    """How elongated the thing in the box is: the square root of its second moments' ratio (1 for a square at any
+    turn, as for any regular polygon; 1.67 for an ellipse of axes 1 and 0.6). The thing: the pixels farther from the
+    floor (the median of the window's border) than Otsu's threshold, the part at the box's middle, holes filled.
+    ``None`` when it cannot be told: the window leaves the frame, the part reaches the window's border (it touches
+    something) or covers less than :data:`OUTLINE_AREA` of the box."""
+    x, y, w, h = box
+    s = max(w, h)
+    g = int(round(OUTLINE_GROW * s))
+    height, width = frame.shape[:2]
+    if x - g < 0 or y - g < 0 or x + w + g > width or y + h + g > height or s < 4:
+        return None
+    lab = cv2.cvtColor(np.ascontiguousarray(frame[y - g:y + h + g, x - g:x + w + g]), cv2.COLOR_BGR2Lab).astype(np.float32)
+    floor = np.median(np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]]), axis=0)
+    dist = np.sqrt(((lab - floor) ** 2).sum(axis=2))
+    otsu = cv2.threshold(np.clip(dist, 0, 255).astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]
+    n, labels = cv2.connectedComponents((dist > max(OUTLINE_CONTRAST, otsu)).astype(np.uint8), connectivity=8)
+    ys, xs = np.nonzero(labels)
+    if not len(ys):
+        return None
+    cy, cx = labels.shape[0] // 2, labels.shape[1] // 2
+    near = int(np.argmin((ys - cy) ** 2 + (xs - cx) ** 2))  # the part at the middle (or nearest to it)
+    part = (labels == labels[ys[near], xs[near]]).astype(np.uint8)
+    if part[0].any() or part[-1].any() or part[:, 0].any() or part[:, -1].any():
+        return None
+    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    filled = cv2.drawContours(np.zeros_like(part), contours, -1, 1, -1)
+    m = cv2.moments(filled, binaryImage=True)
+    if m["m00"] < OUTLINE_AREA * s * s:
+        return None
+    a, b, c = m["mu20"] / m["m00"], m["mu11"] / m["m00"], m["mu02"] / m["m00"]
+    root = np.sqrt(((a - c) / 2) ** 2 + b * b)
+    return float(np.sqrt(((a + c) / 2 + root) / max((a + c) / 2 - root, 1e-9)))

@@ -93,7 +93,8 @@ def test_things_drawn_into_real_photos_are_not_dice_reported_ok():
         sides = sorted(max(d.box[2], d.box[3]) for d in photo.dice)
         drawn = [box for _, box in add_distractors(frame, [d.box for d in photo.dice], 1.2 * sides[len(sides) // 2], rng)]
         for checked in (True, False):
-            for die in read_pip_dice(frame, p if checked else replace(p, check_ok=0.0, face_same=0.0)).dice:
+            for die in read_pip_dice(frame, p if checked else replace(p, check_ok=0.0, face_same=0.0, one_round=0.0,
+                                                                     merged_same=0.0)).dice:
                 cx, cy = die.box[0] + die.box[2] / 2, die.box[1] + die.box[3] / 2
                 on_drawn = any(x <= cx <= x + w and y <= cy <= y + h for x, y, w, h in drawn)
                 if die.count.status == "ok":
@@ -143,7 +144,8 @@ def _drawn_ok(seed: int, want: set[str]) -> dict[bool, int]:
     p = AnyDieParams()
     # without those rules, and with the thresholds of their round (check_ok 0.365: raised since, issue 25)
     before = replace(p, alone_read_ok=p.read_ok, alone_check_ok=0.365, one_check_ok=0.365, check_ok=0.365,
-                     face_same=0.0)  # nor the face's end (round 12)
+                     face_same=0.0,  # nor the face's end (round 12)
+                     one_round=0.0, merged_same=0.0)  # nor a 1's outline, nor two dice as one (round 13)
     rng = np.random.default_rng(seed)
     false_ok = {True: 0, False: 0}
     for photo in photos:

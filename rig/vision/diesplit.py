@@ -1,0 +1,53 @@
+"""Two dice found as one? A check on the learned reader's ``ok`` dice that can only flag.
+
+Small dice far from the camera can be taken by the pyramid (:meth:`rig.vision.dicenet.DiceNet.level`) for the pips
+of one large die: two dice a few sides apart on a plain floor are read as a 2 whose box holds both. Such a "die" has
+the floor for its face: the middle of its box is the colour of everything around the box
+(:func:`rig.vision.dieface.face_all_round`, every band near and far within ``[anydie] merged_same``), and the
+finder, looking closer (run on the box's surroundings as if dice were ``merged_scale`` of its side), finds two dice
+inside it (peaks from ``merged_find``, read as a die, more than a side apart). A real die whose face is the floor's
+colour (a white die on a pale tray) shows no such pair: its pips, looked at closer, are too near each other for dice.
+Issue 25, docs/games.md "No pip die misread in silence at any scale".
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from rig.vision.dicepeaks import peaks
+from rig.vision.dieface import face_all_round
+
+
+def dice_inside(frame: np.ndarray, box: tuple[int, int, int, int], nets, scale: float, find: float
+                ) -> list[tuple[float, float, float, float]]:
+    """The dice (x, y, side, score in frame px) the finder sees inside ``box`` with dice ``scale`` of its side (only the
+    box's surroundings, a side out, are looked at), from score ``find``, read by the reader as a die (1-6 pips at
+    least as likely as none and at least 0.5)."""
+    x, y, w, h = box
+    side = max(w, h)
+    height, width = frame.shape[:2]
+    cx, cy = x + w / 2, y + h / 2
+    x0, y0 = max(0, int(cx - side)), max(0, int(cy - side))
+    x1, y1 = min(width, int(cx + side) + 1), min(height, int(cy + side) + 1)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return []
+    heat, sides, s = nets.heat(np.ascontiguousarray(frame[y0:y1, x0:x1]), scale * side)
+    found = [(px / s + x0, py / s + y0, ps / s, q) for px, py, ps, q in peaks(heat, sides, find)]
+    found = [f for f in found if x <= f[0] <= x + w and y <= f[1] <= y + h]
+    if not found:
+        return []
+    probs = nets.read_at(frame, [f[:3] for f in found])
+    return [f for f, p in zip(found, probs) if p[0] < 0.5 and p[1:].max() >= 0.5]
+
+
+def two_dice_as_one(frame: np.ndarray, box: tuple[int, int, int, int], nets, same: float, scale: float,
+                    find: float) -> bool:
+    """The box's face is the floor (:func:`rig.vision.dieface.face_all_round`) and two dice more than a side apart
+    lie inside it (:func:`dice_inside`)."""
+    if not face_all_round(frame, box, same):
+        return False
+    inside = dice_inside(frame, box, nets, scale, find)
+    return any(math.hypot(a[0] - b[0], a[1] - b[1]) > max(a[2], b[2])
+               for i, a in enumerate(inside) for b in inside[i + 1:])

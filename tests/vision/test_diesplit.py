@@ -1,0 +1,114 @@
+"""Issue 25, round 13: no pip die misread in silence at any scale. Two small dice found as one (rig.vision.diesplit:
+its face the floor's colour, two dice inside at a closer look) and a 1 whose outline is no square (a knot,
+rig.vision.dieface.outline_elongation) are flagged, never dropped; a real die is not."""
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from rig.vision import dicenet
+from rig.vision.anydie import AnyDieParams, _face_ends, read_pip_dice
+from rig.vision.dieface import face_all_round, outline_elongation
+from rig.vision.pips import PipCount, PipDie
+
+SAME = AnyDieParams().merged_same
+
+
+def _table() -> np.ndarray:
+    return np.full((200, 200, 3), (150, 160, 170), np.uint8)
+
+
+def test_a_box_on_the_floor_has_its_face_all_round_a_die_has_not():
+    frame = _table()
+    cv2.rectangle(frame, (60, 60), (69, 69), (40, 40, 180), -1)     # two small dice, the "pips" of a box ...
+    cv2.rectangle(frame, (120, 120), (129, 129), (30, 30, 30), -1)
+    assert face_all_round(frame, (55, 55, 80, 80), SAME)            # ... whose middle is the floor
+    frame[60:120, 60:120] = (40, 40, 180)                           # a red die
+    assert not face_all_round(frame, (60, 60, 60, 60), SAME)
+    assert not face_all_round(frame, (0, 0, 60, 60), SAME)          # a box at the frame's edge: not known
+
+
+@pytest.mark.parametrize("angle", [0, 20, 45])
+def test_a_square_is_round_in_its_moments_a_knot_is_not(angle):
+    frame = _table()
+    corners = cv2.boxPoints(((100.0, 100.0), (40.0, 40.0), float(angle))).astype(np.int32)
+    cv2.fillPoly(frame, [corners], (40, 40, 180))                   # a red die, turned
+    cv2.circle(frame, (100, 100), 5, (240, 240, 240), -1)           # showing 1
+    assert outline_elongation(frame, (78, 78, 44, 44)) < 1.2
+    knot = _knot(angle)
+    assert outline_elongation(knot, (78, 78, 44, 44)) > AnyDieParams().one_round
+    assert outline_elongation(knot, (0, 0, 44, 44)) is None            # the window leaves the frame
+
+
+def _knot(angle: float) -> np.ndarray:
+    """A knot in the wood: dark ellipses, axes 1 x 0.6, one inside the other, its light middle the "pip" (the
+    benchmark's knot turns each ring its own way, rounder or not: its two read as 1 are below)."""
+    frame = _table()
+    for k, tone in enumerate((40, 70, 30, 60)):
+        cv2.ellipse(frame, (100, 100), (int(22 * (1 - 0.22 * k)), int(13 * (1 - 0.22 * k))), float(angle), 0, 360,
+                    (tone, tone + 25, tone + 60), -1, cv2.LINE_AA)
+    return frame
+
+
+def test_a_knot_read_as_1_is_flagged_never_dropped_and_a_die_showing_1_is_not():
+    knot = _knot(30)
+    one = PipDie((78, 78, 44, 44), PipCount(1, (), 0.95, "ok", ()))
+    flagged = _face_ends(knot, one, AnyDieParams())
+    assert flagged.box == one.box and flagged.pips == 1 and flagged.count.status == "uncertain"
+    assert "knot" in flagged.count.reasons[-1]
+    assert _face_ends(knot, one, replace(AnyDieParams(), one_round=0.0)) is one   # off
+    three = PipDie(one.box, PipCount(3, (), 0.95, "ok", ()))
+    assert _face_ends(knot, three, AnyDieParams()) is three                        # 1s alone are looked at
+    die = _table()
+    die[80:120, 80:120] = (40, 40, 180)
+    cv2.circle(die, (100, 100), 5, (240, 240, 240), -1)
+    assert _face_ends(die, one, AnyDieParams()) is one
+
+
+#: the tuning photos where two small dice far apart were found as one die and read as a 2, ok (rig bench vision
+#: --game pips --scales --split tuning): (photo, scale) -> what the labels say the dice show
+MERGED = {("IMG_20191208_112648.jpg", 0.4): (6, 6),
+          ("IMG_20191209_100535.jpg", 0.4): (1, 1),
+          ("IMG_20191209_100535.jpg", 0.6): (1, 1)}
+
+
+def _merged_ok(photo_name: str, scale: float, params: AnyDieParams) -> list[tuple[int, int]]:
+    """The dice read ``ok`` holding two labelled dice: (pips read, labelled dice inside)."""
+    from rig.bench.pips import colour_folder, load_photos, scaled_frame
+
+    folder = colour_folder(None)
+    if not folder.is_dir():
+        pytest.skip(f"photographs not found at {folder}")
+    photo = next(p for p in load_photos(folder, any_name=True, tuning_only=True) if p.path.name == photo_name)
+    labelled, frame, _ = scaled_frame(photo, cv2.imread(str(photo.path)), scale)
+    out = []
+    for die in read_pip_dice(frame, params).dice:
+        x, y, w, h = die.box
+        inside = [d for d in labelled.dice if x <= d.box[0] + d.box[2] / 2 <= x + w and y <= d.box[1] + d.box[3] / 2 <= y + h]
+        if die.count.status == "ok" and len(inside) >= 2:
+            out.append((die.pips, len(inside)))
+    return out
+
+
+@pytest.mark.skipif(not dicenet.FIND_WEIGHTS.exists(), reason="no shipped nets")
+@pytest.mark.parametrize("photo, scale", sorted(MERGED))
+def test_two_small_dice_found_as_one_are_flagged(photo, scale):
+    assert _merged_ok(photo, scale, replace(AnyDieParams(), merged_same=0.0)) == [(2, 2)]  # before: a 2, ok
+    assert _merged_ok(photo, scale, AnyDieParams()) == []
+
+
+#: knots the shipped reader (round 12) reported ok as 1 at the benchmark's seeds 10-39 (rig bench vision --game pips
+#: --distractors --split tuning --distractor-seed 10 --distractor-seeds 30)
+KNOTS = {23: {"IMG_20191208_112556.jpg"}, 35: {"IMG_20191209_100559.jpg"}}
+
+
+@pytest.mark.skipif(not dicenet.FIND_WEIGHTS.exists(), reason="no shipped nets")
+@pytest.mark.parametrize("seed", sorted(KNOTS))
+def test_knots_read_as_1_at_the_benchmarks_other_seeds_are_flagged(seed):
+    from .test_diecheck import _drawn_ok_with_the_shipped_rules
+
+    want = KNOTS[seed]
+    assert _drawn_ok_with_the_shipped_rules(seed, "colour", want, replace(AnyDieParams(), one_round=0.0)) == sorted(want)
+    assert _drawn_ok_with_the_shipped_rules(seed, "colour", want, AnyDieParams()) == []
