@@ -75,7 +75,10 @@ class _Glimpses:
         # its broken border in some frames only), a hand over it since: a card of its colour settling in its place
         # may be the next one laid on it (twin 2408, round 8: one lost in silence) — asked about, not taken for it
         gone = [g[0] for g in self._glimpsed if g[2] and g[3]]
-        gone += [g[0] for g in self._glimpsed if g[1] >= 2 and not (g[2] and g[3]) and not any(
+        # (seen once, a hand over it since, and one of its colour settled over it: a card laid, read apart from the hand
+        # in that frame only, then another laid on it — twin 3116)
+        gone += [g[0] for g in self._glimpsed if (g[1] >= 2 or g[2] and any(c.card == g[0].card and _covers(
+            c.outline(), g[0].outline()) for c in cards)) and not (g[2] and g[3]) and not any(
             c.card == g[0].card and (edge_shift(g[0].outline(), c.outline()) <= (self.moved if g[2] else 2 * self.moved)
                                      or not g[2] and (_same_pile(g[0], c) or _one_place(g[0].outline(), c.outline())))
             for c in cards)]
