@@ -53,8 +53,10 @@ class _Glimpses:
                 if g[0].card == card.card and edge_shift(g[0].outline(), card.outline()) <= 2 * self.moved:
                     g[1] += 1
                     break
-            else:
-                self._glimpsed.append([card, 1, False, False])  # (the card, frames seen, touched, vanished)
+            else:  # (the card, frames seen, touched, vanished) — seen first on the very box of a blob that lay still
+                # just before, not at the view's edge, read as no card's shape: it lay there those frames too (twin 3116)
+                still = self._still is not None and card.box is not None and _same_box(self._still[0], card.box)
+                self._glimpsed.append([card, 1 + (self._still[1] if still else 0), False, False])
 
     def _touch_glimpses(self, view: CardView) -> None:
         """Mark the cards glimpsed lying still that a hand has been over since (as :meth:`_touch` the lying ones)."""
@@ -75,10 +77,7 @@ class _Glimpses:
         # its broken border in some frames only), a hand over it since: a card of its colour settling in its place
         # may be the next one laid on it (twin 2408, round 8: one lost in silence) — asked about, not taken for it
         gone = [g[0] for g in self._glimpsed if g[2] and g[3]]
-        # (seen once, a hand over it since, and one of its colour settled over it: a card laid, read apart from the hand
-        # in that frame only, then another laid on it — twin 3116)
-        gone += [g[0] for g in self._glimpsed if (g[1] >= 2 or g[2] and any(c.card == g[0].card and _covers(
-            c.outline(), g[0].outline()) for c in cards)) and not (g[2] and g[3]) and not any(
+        gone += [g[0] for g in self._glimpsed if g[1] >= 2 and not (g[2] and g[3]) and not any(
             c.card == g[0].card and (edge_shift(g[0].outline(), c.outline()) <= (self.moved if g[2] else 2 * self.moved)
                                      or not g[2] and (_same_pile(g[0], c) or _one_place(g[0].outline(), c.outline())))
             for c in cards)]
