@@ -57,8 +57,9 @@ class _LyingCards:
         once it lies still (:meth:`_part_lies`)."""
         arms = [h for h in view.hands if h is not None and view.at_edge(h)]
         self._frames_whole += 1
+        on: list[_Lying] = []  # the lying cards such a part stands for with the arm over a third of it or more
         if not arms:
-            self._parts = []
+            self._parts, self._armed, self._hand_on = [], False, False
             return view
         cards, parts = [], []
         for c in view.cards:  # (its outline read beside an arm, the field's or the card's, may take in the shade)
@@ -68,6 +69,9 @@ class _LyingCards:
                            or None not in (c.box, k.reading.box) and _same_box(k.reading.box, c.box))), None)
             if k is not None:
                 cards.append(k.reading)
+                # (a hand over a third of it or more, not an arm waiting beside it: one may be laying a card on it)
+                if any(_covering(k.reading.box, a) for a in arms):
+                    on.append(k)
                 if edge_shift(k.outline, c.outline()) > self.moved:  # a part standing for it, not the card seen whole
                     self._frames_whole = 0
             elif c.hidden:  # (a card may lie there: the arm waiting is not over an empty box)
@@ -76,6 +80,12 @@ class _LyingCards:
             else:
                 cards.append(c)
         self._parts = parts
+        # a hand come over a third of a lying card or more (none in view the frame before), the card read beside it:
+        # not a still frame — the hand may lay one squarely on it (twin 2916: the third gray, booked by none)
+        self._hand_on = bool(on) and not self._armed
+        for k in on:
+            k.touched = k.handled = True
+        self._armed = True
         return CardView(tuple(cards), view.hands, view.size)
 
     def _part_lies(self) -> list[str]:
@@ -138,8 +148,9 @@ class _LyingCards:
         return CardView(tuple(cards), view.hands, view.size) if any(a is not b for a, b in zip(cards, view.cards)) else view
 
     def _borne(self, reading: CardReading) -> bool:
-        """Whether a reading not read ok is a lying card's own (:meth:`_bear_unread`): it does not hold a settle."""
-        return any(reading is k.reading for k in self._lying)
+        """Whether a reading left unread is a lying card's own (:meth:`_bear_unread`): it does not hold a settle (a part
+        of a card beside an arm still does: twin 2616)."""
+        return reading.status == "uncertain" and any(reading is k.reading for k in self._lying)
 
     def _on_its_edges(self, lying: _Lying, c: CardReading) -> bool:
         """Whether a reading lies on a lying card's very edges (within ``same``) or in its very box."""
