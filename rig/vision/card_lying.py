@@ -57,21 +57,19 @@ class _LyingCards:
         once it lies still (:meth:`_part_lies`)."""
         arms = [h for h in view.hands if h is not None and view.at_edge(h)]
         self._frames_whole += 1
-        on: list[_Lying] = []  # the lying cards such a part stands for with the arm over a third of it or more
         if not arms:
-            self._parts, self._armed, self._hand_on = [], False, False
+            self._parts = []
             return view
         cards, parts = [], []
         for c in view.cards:  # (its outline read beside an arm, the field's or the card's, may take in the shade)
-            # (or on its very blob: its field's corners read on a part of it, then on the whole, twin 3118)
+            # (or on its very blob, no arm over a third of it: its field's corners read on a part of it, then on the
+            # whole, twin 3118 — under a hand over it the blob may be one laid squarely on it, 2916)
             k = next((k for k in self._lying if c.hidden and k.reading.card == c.card and c.outline() is not None
                       and (_within(c.outline(), _card_of(k.outline), self.moved)
-                           or None not in (c.box, k.reading.box) and _same_box(k.reading.box, c.box))), None)
+                           or None not in (c.box, k.reading.box) and _same_box(k.reading.box, c.box)
+                           and not any(_covering(k.reading.box, a) for a in arms))), None)
             if k is not None:
                 cards.append(k.reading)
-                # (a hand over a third of it or more, not an arm waiting beside it: one may be laying a card on it)
-                if any(_covering(k.reading.box, a) for a in arms):
-                    on.append(k)
                 if edge_shift(k.outline, c.outline()) > self.moved:  # a part standing for it, not the card seen whole
                     self._frames_whole = 0
             elif c.hidden:  # (a card may lie there: the arm waiting is not over an empty box)
@@ -80,12 +78,6 @@ class _LyingCards:
             else:
                 cards.append(c)
         self._parts = parts
-        # a hand come over a third of a lying card or more (none in view the frame before), the card read beside it:
-        # not a still frame — the hand may lay one squarely on it (twin 2916: the third gray, booked by none)
-        self._hand_on = bool(on) and not self._armed
-        for k in on:
-            k.touched = k.handled = True
-        self._armed = True
         return CardView(tuple(cards), view.hands, view.size)
 
     def _part_lies(self) -> list[str]:

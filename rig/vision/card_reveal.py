@@ -68,8 +68,6 @@ class CardReveal(_LyingCards, _Glimpses):
         self._doubt: set = set()  # colours read on the very edges of one lying card, nothing over it: confused here
         self._arms = False  # the hands in view are arms reaching in from the view's edge (none over the box alone)
         self._frames_whole = 0  # frames since a part of a card beside an arm stood for the one known to lie there
-        self._hand_on = False  # this frame: such a part stood for one with a hand come over a third of it or more
-        self._armed = False  # an arm reaching in from the view's edge was in view the frame before
 
     # -- the stream --------------------------------------------------------------------------
     def feed(self, view: CardView | CardReading) -> list[str]:
@@ -148,9 +146,7 @@ class CardReveal(_LyingCards, _Glimpses):
         # (one odd frame: what lay before comes back after a single frame of something else — not after a hand seen
         # for two frames or more, whatever then lies in a lying card's place: twin 2810, a blank card on a yellow one)
         back = self._merge(self._before[0], shaped) if merged is None and self._before is not None and self._count == 1 else None
-        if merged is not None and self._hand_on:  # (:meth:`_unhide`)
-            self._candidate, self._count, self._done = merged, 0, False
-        elif merged is not None:
+        if merged is not None:
             self._candidate, self._count = merged, self._count + 1
         elif back is not None:  # one odd frame (noise moved an edge) between still ones: not counted
             self._candidate, self._count, self._done = back, self._before[1] + 1, False  # (settles again: a card

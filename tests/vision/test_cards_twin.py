@@ -339,3 +339,21 @@ def test_a_card_no_hand_was_over_its_blob_the_same_to_the_pixel_is_that_card():
     # a new blank card: "2 cards laid together: gray, blank in that order?" (a truthful no)
     cards, booked, questions = _replay("t3005-reveal1")
     assert booked == cards and not any("together" in q.text for q in questions)
+
+
+def test_gray_cards_laid_on_one_read_in_part_are_asked_about_not_lost():
+    # twin 3116 reveal 1 (gray x 3, blank x 2): the first gray card, on a floor of its colour above a dark recess, is read
+    # in part (its lower half, marked as beside an arm); the second, laid on it, is read as no card's shape for three
+    # frames (a blob lying still) and as a gray card in one, then the third covers it. Before, the third was "the part
+    # seen whole": two gray cards never booked and the blanks booked into their slots
+    cards, booked, questions = _replay("t3116-reveal1")
+    assert booked == cards and len(questions) <= 3
+
+
+def test_a_card_read_beside_an_arm_on_a_lying_cards_very_box_is_that_card():
+    # twin 3118 reveal 0 (blank x 4 on one pile, yellow x 2 on another, then gray): the blank pile's field was read on a
+    # part of it (the icon splits the violet field), then, with the arm at the edge touching its blob, on the whole: not
+    # within the part read before. Before, "was a blank card laid just now?" (no) and the gray card never booked
+    cards, booked, questions = _replay("t3118-reveal0")
+    assert booked == cards and not any("just now" in q.text for q in questions)
+
