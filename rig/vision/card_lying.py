@@ -62,11 +62,12 @@ class _LyingCards:
             return view
         cards, parts = [], []
         for c in view.cards:  # (its outline read beside an arm, the field's or the card's, may take in the shade)
-            # (or on its very blob, no arm over a third of it: its field's corners read on a part of it, then on the
-            # whole, twin 3118 — under a hand over it the blob may be one laid squarely on it, 2916)
+            # (or on its very blob, nothing over it since it settled and no arm over a third of it now: its field's
+            # corners read on a part of it, then on the whole, twin 3118 — else the blob may be one laid squarely on
+            # it, 2916, 2402)
             k = next((k for k in self._lying if c.hidden and k.reading.card == c.card and c.outline() is not None
                       and (_within(c.outline(), _card_of(k.outline), self.moved)
-                           or None not in (c.box, k.reading.box) and _same_box(k.reading.box, c.box)
+                           or not k.touched and None not in (c.box, k.reading.box) and _same_box(k.reading.box, c.box)
                            and not any(_covering(k.reading.box, a) for a in arms))), None)
             if k is not None:
                 cards.append(k.reading)
