@@ -357,3 +357,19 @@ def test_a_card_read_beside_an_arm_on_a_lying_cards_very_box_is_that_card():
     cards, booked, questions = _replay("t3118-reveal0")
     assert booked == cards and not any("just now" in q.text for q in questions)
 
+
+
+def test_a_blank_card_half_labelled_blue_is_not_read_blue():
+    # twin 3109 reveal 0: a violet (blank) card on a green floor whose field the profile labels blue 0.37 and violet
+    # 0.19 (violet 0.44-0.54 of its blue, frame to frame); before, read blue, and the first two blank cards were booked
+    # blue in silence. The blue card laid on it later (violet 0.003 of its blue) is still read blue
+    assert [(c.card, c.status) for c in _read_with_empty("t3109-reveal0-0-laid").cards] == [(None, "uncertain")]
+    assert [c.card for c in _read_with_empty("t3109-reveal0-4-laid").cards] == ["blue"]
+
+
+def test_a_dark_strip_beside_the_arm_is_no_gray_card():
+    # twin 3114 reveal 0: while the hand lays a card, the box's right wall beside it darkens into a strip 64 x 270 px
+    # (over four times as long as wide); before, read as a gray card, glimpsed now and then — "was a gray card laid
+    # before the gray one?" and a fourth gray card booked in silence
+    view = _read_with_empty("t3114-reveal0-2-hand")
+    assert not any(c.box[0] > 480 for c in view.cards)
