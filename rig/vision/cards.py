@@ -41,7 +41,7 @@ CARD_AREA_MAX = 1.6
 #: a blob whose rectangle is longer than this many times its width is no card (a card: 1.41; a pile askew less)
 CARD_ASPECT_MAX = 2.2
 #: a card read blue (or blank) whose field shows the other this share of it or more is not read: either (twin 3109:
-#: its blank cards 0.44-0.54, a blue card in the open 0.38 at most on 2816, 0.003 on 3109)
+#: its blank cards 0.44-0.54; a blue card 0.38 at most on seen 2816, 0.003 on 3109; blank cards read blank 0.38 on 3108)
 BLUE_VIOLET = 0.4
 _NOT_BG = np.full(256, 255, np.uint8)
 _NOT_BG[BG] = 0
