@@ -53,8 +53,10 @@ class _Glimpses:
                 if g[0].card == card.card and edge_shift(g[0].outline(), card.outline()) <= 2 * self.moved:
                     g[1] += 1
                     break
-            else:
-                self._glimpsed.append([card, 1, False, False])  # (the card, frames seen, touched, vanished)
+            else:  # (the card, frames seen, touched, vanished) — seen first on the very box of a blob that lay still
+                # just before, not at the view's edge, read as no card's shape: it lay there those frames too (twin 3116)
+                still = self._still is not None and card.box is not None and _same_box(self._still[0], card.box)
+                self._glimpsed.append([card, 1 + (self._still[1] if still else 0), False, False])
 
     def _touch_glimpses(self, view: CardView) -> None:
         """Mark the cards glimpsed lying still that a hand has been over since (as :meth:`_touch` the lying ones)."""

@@ -62,8 +62,13 @@ class _LyingCards:
             return view
         cards, parts = [], []
         for c in view.cards:  # (its outline read beside an arm, the field's or the card's, may take in the shade)
+            # (or on its very blob, nothing over it since it settled and no arm over a third of it now: its field's
+            # corners read on a part of it, then on the whole, twin 3118 — else the blob may be one laid squarely on
+            # it, 2916, 2402)
             k = next((k for k in self._lying if c.hidden and k.reading.card == c.card and c.outline() is not None
-                      and _within(c.outline(), _card_of(k.outline), self.moved)), None)
+                      and (_within(c.outline(), _card_of(k.outline), self.moved)
+                           or not k.touched and None not in (c.box, k.reading.box) and _same_box(k.reading.box, c.box)
+                           and not any(_covering(k.reading.box, a) for a in arms))), None)
             if k is not None:
                 cards.append(k.reading)
                 if edge_shift(k.outline, c.outline()) > self.moved:  # a part standing for it, not the card seen whole
@@ -123,6 +128,22 @@ class _LyingCards:
         grew = (before[0] - now[0], before[1] - now[1], now[0] + now[2] - before[0] - before[2],
                 now[1] + now[3] - before[1] - before[3])
         return min(grew) >= 0 and max(grew) >= 2
+
+    def _bear_unread(self, view: CardView) -> CardView:
+        """A card a frame leaves unread that lies on a lying card's very edges, nothing over it since, is that card:
+        the colour it was booked with (or, asked about as unread, still unread) — a card read now a colour, now
+        "uncertain" (blue or blank?) neither holds later cards back nor is lost (twin 3108)."""
+        cards = []
+        for c in view.cards:
+            k = None if c.status == "ok" or c.corners is None else next(
+                (k for k in self._lying if not k.touched and self._on_its_edges(k, c)), None)
+            cards.append(c if k is None else k.reading)
+        return CardView(tuple(cards), view.hands, view.size) if any(a is not b for a, b in zip(cards, view.cards)) else view
+
+    def _borne(self, reading: CardReading) -> bool:
+        """Whether a reading left unread is a lying card's own (:meth:`_bear_unread`): it does not hold a settle (a part
+        of a card beside an arm still does: twin 2616)."""
+        return reading.status == "uncertain" and any(reading is k.reading for k in self._lying)
 
     def _on_its_edges(self, lying: _Lying, c: CardReading) -> bool:
         """Whether a reading lies on a lying card's very edges (within ``same``) or in its very box."""

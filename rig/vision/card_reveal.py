@@ -71,7 +71,7 @@ class CardReveal(_LyingCards, _Glimpses):
 
     # -- the stream --------------------------------------------------------------------------
     def feed(self, view: CardView | CardReading) -> list[str]:
-        view = self._unhide(_as_view(view))
+        view = self._bear_unread(self._unhide(_as_view(view)))
         if self.question is not None and self.question.where:
             self._since_ask += [h for h in view.hands if h is not None]
         if self._blind:
@@ -155,7 +155,7 @@ class CardReveal(_LyingCards, _Glimpses):
         else:
             self._before = (self._candidate, self._count) if self._candidate else None
             self._candidate, self._count, self._done = shaped, 1, False
-        if self._count < self.settle or self._done or any(c.status != "ok" for c in self._candidate):
+        if self._count < self.settle or self._done or any(c.status != "ok" and not self._borne(c) for c in self._candidate):
             return []
         self._done, self._before = True, None  # (what lay before it settled is no odd frame's neighbour now)
         return self._settled(list(self._candidate))
@@ -255,7 +255,8 @@ class CardReveal(_LyingCards, _Glimpses):
             part = next((k for k in self._lying if k.reading.hidden and k.reading.card == card.card
                          and _within(k.outline, _card_of(outline) if k.reading.status == "hidden" else outline, self.moved)), None)
             if part is not None and (match is part or d > self.moved):  # a card seen in part beside an arm, whole now
-                if card.card in landed:  # (and one of its colour seen coming in)
+                if card.card in landed or card.card in unseen:  # (and one of its colour seen coming in, or one
+                    # glimpsed lying apart from it, then covered: a card laid on that one, twin 3116)
                     events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
                 continue
             unread = next((k for k in under if (k.reading.card is None or {k.reading.card, card.card} <= self._doubt)

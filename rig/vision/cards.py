@@ -38,6 +38,11 @@ MIN_READABLE = 0.5
 CARD_SIDES = (3.9, 5.5)
 #: ... and the most a blob read as one card may cover, in cards (two cards touching are one blob)
 CARD_AREA_MAX = 1.6
+#: a blob whose rectangle is longer than this many times its width is no card (a card: 1.41; a pile askew less)
+CARD_ASPECT_MAX = 2.2
+#: a card read blue (or blank) whose field shows the other this share of it or more is not read: either (twin 3109:
+#: its blank cards 0.44-0.54; a blue card 0.38 at most on seen 2816, 0.003 on 3109; blank cards read blank 0.38 on 3108)
+BLUE_VIOLET = 0.4
 _NOT_BG = np.full(256, 255, np.uint8)
 _NOT_BG[BG] = 0
 
@@ -81,6 +86,8 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
         return CardReading(None, 0.0, "uncertain", ("hand or object in view",), box)
     if area > CARD_AREA_MAX * CARD_SIDES[0] * CARD_SIDES[1] * work.side ** 2:
         return CardReading(None, 0.0, "uncertain", ("cards touching: where one ends is not seen",), box)
+    if max(rw, rh) > CARD_ASPECT_MAX * max(min(rw, rh), 1.0):  # a strip: a wall's shade, an arm's (twin 3114)
+        return CardReading(None, 0.0, "uncertain", ("no card's shape",), box)
     corners = tuple((float(x * f), float(y * f)) for x, y in cv2.boxPoints(rect))
     lone = _lone_field(work, rect, fill) if whole else None
     # the coloured field: inside the white border, beside the icon
@@ -97,6 +104,11 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
     best = max(CARD_CLASSES, key=lambda c: counts[c])
     share = counts[best] / readable
     edge = _at_edge(blob)  # cards lie in the box: from the view's edge reaches a hand
+    other = {BLUE: BODY, BODY: BLUE}.get(best)
+    if share >= 0.45 and other is not None and counts[other] >= BLUE_VIOLET * counts[best]:
+        # a blank (violet) card whose field the profile labels blue in good part, or the other way round: the two
+        # colours the camera tells apart least (twin 3109: blue 0.37, violet 0.19 of a blank card; a blue card 0.48, 0.01)
+        return CardReading(None, 0.0, "uncertain", ("blue or blank card?",), box, corners)
     if share >= 0.45:
         if _tint(work, blob, inner) < MIN_TINT:  # labelled a colour, but as neutral as its own white border
             if _grey_against_border(work, rect, blob, _lab(work, blob, inner)) and not (edge and whole and lone is None):
