@@ -83,7 +83,8 @@ class DiceReading:
         return sorted(d.face for d in self.dice)
 
     def to_dict(self) -> dict:
-        return {"dice": [d.to_dict() for d in self.dice], "status": self.status, "reasons": list(self.reasons)}
+        # (a reason that is a Flag leaves as its plain text: the places outside the reader take JSON's types only)
+        return {"dice": [d.to_dict() for d in self.dice], "status": self.status, "reasons": [str(r) for r in self.reasons]}
 
     def __repr__(self) -> str:
         why = f" {list(self.reasons)}" if self.reasons else ""

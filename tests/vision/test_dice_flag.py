@@ -102,3 +102,18 @@ def test_the_readers_placed_reasons_are_flags_and_name_their_dice_as_their_text_
     assert not isinstance(short, Flag)
     at = [(d.x, d.y) for d in reading.dice]
     assert second.named(reading.reasons, at, 40.0) == second.named([str(r) for r in reading.reasons], at, 40.0)
+
+
+def test_a_readings_dict_holds_plain_text_that_msgspec_encodes():
+    # a Flag is a str subclass, which msgspec refuses to encode ("Encoding objects of type Flag is unsupported"):
+    # a reading leaves the reader (log, display, MQTT) as plain JSON types
+    import msgspec
+
+    from rig.vision.dice import DiceReading, DieObservation
+
+    die = DieObservation("blue", 10.0, 20.0, (0, 0, 20, 20), 0.5, cocked=True)
+    reading = DiceReading((die,), "uncertain", (Flag("cocked die", 10, 20), "7 dice seen, there are only 6"))
+    data = reading.to_dict()
+    assert [type(r) for r in data["reasons"]] == [str, str]
+    assert data["reasons"][0] == "cocked die at (10, 20)"
+    assert b"cocked die at (10, 20)" in msgspec.json.encode(data)
