@@ -44,9 +44,12 @@ class _Glimpses:
         return False
 
     def _glimpse(self, cards: list[CardReading]) -> None:
-        """Remember cards seen lying in a hand-free view that are none of the cards known to lie there."""
+        """Remember cards seen lying in a hand-free view that are none of the cards known to lie there (one of a lying
+        card's colour on its very box is that card, whatever its field's corners read: twin 3200, a card read while the
+        hand laid the next elsewhere)."""
         for card in cards:
-            if any(k.reading.card == card.card and edge_shift(k.outline, card.outline()) <= 2 * self.moved
+            if any(k.reading.card == card.card and (edge_shift(k.outline, card.outline()) <= 2 * self.moved
+                                                     or None not in (k.reading.box, card.box) and _same_box(k.reading.box, card.box))
                    or not k.touched and _same_pile(k.reading, card) for k in self._lying):
                 continue
             for g in self._glimpsed:
