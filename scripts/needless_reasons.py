@@ -26,17 +26,18 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from train_second_look import load, simulate  # noqa: E402
 
-_AT = re.compile(r" (?:on die )?at \((\d+), (\d+)\)")
+from rig.vision.dice_flag import Flag  # noqa: E402
+
 _COLOURS = ("yellow+pink", "blue+yellow", "pink+blue", "blank", "blue", "pink", "yellow", "violet")
 
 
 def kind(reason: str) -> tuple[str, tuple[float, float] | None]:
     """A reason's kind (its text without its place, numbers and colours) and its place, if it names one."""
-    m = _AT.search(reason)
-    k = re.sub(r"\d+(\.\d+)?", "N", reason[: m.start()] if m else reason)
+    flag = Flag.parse(reason)
+    k = re.sub(r"\d+(\.\d+)?", "N", flag.kind if flag is not None else reason)
     for c in _COLOURS:
         k = k.replace(c + " ", "").replace(" " + c, "")
-    return k.replace("/", ""), (float(m.group(1)), float(m.group(2))) if m else None
+    return k.replace("/", ""), flag.at if flag is not None else None
 
 
 def blocker(line: dict, probs: np.ndarray) -> str:
