@@ -129,13 +129,13 @@ def _past_bound(excess: float, moment: float, stray: float, t) -> bool:
     return excess > t.flank_area or moment > stray
 
 
-def flank_shape(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=()) -> np.ndarray | None:
+def flank_shape(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=(), moment: tuple | None = None) -> np.ndarray | None:
     """:data:`FEATURES` of a die, in die sides along u, the direction of its flank's moment beyond
     perspective's: the length of its top along u and across it (3rd to 97th percentile of its top
     pixels), their ratio, how far its flank reaches beyond its top (95th percentile), and the moment
     towards the frame's edge in units of what this table's flat dice stray. None without a flank
-    or a top."""
-    _, mx, my, stray, r = _moment(obs, work, t, walls, others)
+    or a top. ``moment``: :func:`_moment`'s numbers for the die, when the caller has them already."""
+    _, mx, my, stray, r = moment if moment is not None else _moment(obs, work, t, walls, others)
     n = float(np.hypot(mx, my))
     if n <= 0:
         return None
@@ -197,12 +197,13 @@ def leans(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=(), verdict: Co
     """The flank test, and then the fitted verdict on the shape of the die's top and flank. A die whose
     flank's moment comes near the test's bound (:data:`NEAR`) without passing it is judged by the verdict
     too, at a higher bar (:data:`NEAR_SCORE`)."""
-    excess, mx, my, stray, _ = _moment(obs, work, t, walls, others)
+    numbers = _moment(obs, work, t, walls, others)
+    excess, mx, my, stray, _ = numbers
     moment = float(np.hypot(mx, my))
     past = _past_bound(excess, moment, stray, t)
     if not past and moment <= NEAR * stray:
         return False
-    x = flank_shape(obs, work, t, walls, others)
+    x = flank_shape(obs, work, t, walls, others, numbers)
     verdict = verdict or check()
     if past:
         return x is None or verdict.cocked(x)
@@ -255,8 +256,9 @@ def measures(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=()) -> np.nd
     """:data:`MEASURES` of a die (float32; a flank or top that cannot be measured gives zeros and ``shaped`` 0).
     Measures only: no verdict changes."""
     rx, ry = _radial(obs, work)
-    excess, mx, my, stray, _ = _moment(obs, work, t, walls, others)
-    flank = flank_shape(obs, work, t, walls, others)
+    numbers = _moment(obs, work, t, walls, others)
+    excess, mx, my, stray, _ = numbers
+    flank = flank_shape(obs, work, t, walls, others, numbers)
     top = top_shape(obs, work, others)
     out = [obs.aspect + walls[3] * float(np.hypot(rx, ry)), obs.area, excess / t.flank_area,
            float(np.hypot(mx, my)) / stray, float(flank is not None and top is not None)]
