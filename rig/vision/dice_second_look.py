@@ -187,7 +187,7 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
         if v == "flat":
             drop.update(own[i])
         elif v == "other":
-            added.append(f"second look reads another face at ({dice[i].x:.0f}, {dice[i].y:.0f})")
+            added.append(Flag("second look reads another face", dice[i].x, dice[i].y))
     kept = [r for j, r in enumerate(reasons) if j not in drop] + added
     if kept:
         return dice, reasons + added  # still flagged: the reader's reasons stand as they were
