@@ -28,6 +28,7 @@ from rig.vision.dicepeaks import (PIPS_SURE, STRIDE, PeakMemo, crowded, merged, 
                                   shows_pips)
 from rig.vision.diecheck import candidate_features, default_check
 from rig.vision.errors import VisionError
+from rig.vision.netengine import NetLoadError, load_net
 from rig.vision.pips import PipCount, PipDie
 
 CALIBRATION = Path(__file__).resolve().parents[2] / "calibration"
@@ -152,11 +153,11 @@ class DiceNet:
                  sure: float = SURE) -> None:
         # OpenCV 5's classic engine runs the reader's small batches ~40 % quicker than the new one (the
         # finder ~25 % slower), same outputs; OpenCV 4 has the classic engine only
-        self.finder, self.reader = _load(find), _load(read, "ENGINE_CLASSIC")
+        # (:mod:`rig.vision.netengine`: ONNX Runtime when installed, else these engines)
+        self.finder, self.reader = _load(find), _load(read, "ENGINE_CLASSIC", HIDDEN)
         self.crop, self.sure = crop, sure
         #: the reader's hidden layer (its ReLU before the last layer), for the second opinion; "" when absent
-        names = set(self.reader.getLayerNames())
-        self.hidden = next((n for n in HIDDEN if n in names), "")
+        self.hidden = self.reader.hidden
         #: run every pyramid level with no size hint (:meth:`level`'s ``full``), not the coarse-to-fine search
         self.full_pyramid = False
         #: with no size hint, run the finder again at the size it reads best at (:meth:`normalised`)
@@ -171,8 +172,7 @@ class DiceNet:
     def heat(self, frame: np.ndarray, die_px: float = 0.0) -> tuple[np.ndarray, np.ndarray, float]:
         """The finder's heat map (0..1) and log side map (cells), and the frame-to-finder scale."""
         small, s = finder_input(frame, die_px)
-        self.finder.setInput(cv2.dnn.blobFromImage(small, 1 / 255.0))
-        out = self.finder.forward()[0]
+        out = self.finder.run(cv2.dnn.blobFromImage(small, 1 / 255.0))[0][0]
         return out[0], out[1], s
 
     def read(self, crops: list[np.ndarray]) -> np.ndarray:
@@ -199,13 +199,9 @@ class DiceNet:
     def _probabilities(self, crops: list[np.ndarray], hidden: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
         if not crops:
             return np.zeros((0, 7), np.float32), (np.zeros((0, 96), np.float32) if hidden else None)
-        self.reader.setInput(cv2.dnn.blobFromImages(crops, 1 / 255.0))
-        f = None
-        if hidden and self.hidden:
-            z, f = self.reader.forward(["output", self.hidden])
+        z, f = self.reader.run(cv2.dnn.blobFromImages(crops, 1 / 255.0), hidden)
+        if f is not None:
             f = f.reshape(len(crops), -1).copy()
-        else:
-            z = self.reader.forward()
         z = z.reshape(len(crops), 7)
         z = np.exp(z - z.max(axis=1, keepdims=True))
         return z / z.sum(axis=1, keepdims=True), f
@@ -360,16 +356,13 @@ def _steps(r: float) -> float:
     return math.log(r * FIND_LONG / FIND_DIE) / math.log(1.5)
 
 
-def _load(path: Path, engine: str = "") -> cv2.dnn.Net:
+def _load(path: Path, engine: str = "", hidden: tuple[str, ...] = ()):
     if not path.exists():
         raise DiceNetError(f"dice net {path} does not exist (run scripts/train_dicenet.py)")
-    options = {"engine": getattr(cv2.dnn, engine)} if hasattr(cv2.dnn, engine) else {}
     try:
-        net = cv2.dnn.readNetFromONNX(str(path), **options)
-    except cv2.error as exc:
-        raise DiceNetError(f"cannot read dice net {path}: {str(exc).strip().splitlines()[-1]}") from None
-    net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-    return net
+        return load_net(path, engine, hidden)
+    except NetLoadError as exc:
+        raise DiceNetError(f"cannot read dice net {path}: {exc}") from None
 
 
 _CACHE: list[DiceNet] = []
