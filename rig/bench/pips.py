@@ -267,7 +267,7 @@ def report_speed(photos: list[Photo], params, images: dict, n: int = 12) -> None
         for way in ways:
             if spent[way]:
                 ms = statistics.median(spent[way])
-                print(f"[speed, one thread, CPU time, {w}x{h}, {way}] median {ms:.1f} ms per frame over {len(spent[way])} frames"
+                print(f"[speed, one thread, CPU time, {nets.finder.name}, {w}x{h}, {way}] median {ms:.1f} ms per frame over {len(spent[way])} frames"
                       + (f" (x{before / ms:.1f} of the time before)" if way != ways[0] and ms > 0 else ""))
             else:
                 print(f"[speed, one thread, {w}x{h}, {way}] no frame read surely: no size learned")
