@@ -31,7 +31,7 @@ def engine_name() -> str:
         return "cv2"
     try:
         import onnxruntime  # noqa: F401
-    except ImportError:
+    except (ImportError, OSError):  # absent, or its shared library unloadable
         if chosen == "onnxruntime":
             raise NetLoadError(f"{ENGINE_ENV}=onnxruntime but onnxruntime is not installed") from None
         return "cv2"
