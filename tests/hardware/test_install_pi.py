@@ -251,3 +251,13 @@ def test_a_data_dir_of_its_own_is_made_writable_for_the_service(bookworm):
     dropin = (root / "etc/systemd/system/rig.service.d/data-dir.conf").read_text()
     assert "ReadWritePaths=/srv/rig-data" in dropin.splitlines()
     assert (root / "srv/rig-data").is_dir()
+
+
+@pytest.mark.parametrize("arch, extras, says", [("arm64", "pi,fast", ""), ("armhf", "pi", "armhf: no ONNX Runtime wheel")])
+def test_a_64_bit_pi_gets_onnx_runtime_for_the_dice_nets(bookworm, arch, extras, says):
+    root, env, log = bookworm
+    done = install(env, ARCH=arch)
+    assert done.returncode == 0, done.stderr + done.stdout
+    pip = f"runuser -u pi -- {env['VENV']}/bin/python -m pip install --quiet -c {ROOT}/constraints-pi.txt -e {ROOT}[{extras}]"
+    assert pip in log.read_text().splitlines()
+    assert says in done.stdout
