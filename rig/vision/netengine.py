@@ -29,6 +29,8 @@ def engine_name() -> str:
     chosen = os.environ.get(ENGINE_ENV, "").strip().lower()
     if chosen in ("cv2", "opencv"):
         return "cv2"
+    if chosen not in ("", "onnxruntime"):
+        raise NetLoadError(f"{ENGINE_ENV}={chosen!r}: expected cv2 or onnxruntime")
     try:
         import onnxruntime  # noqa: F401
     except (ImportError, OSError):  # absent, or its shared library unloadable

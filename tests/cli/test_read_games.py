@@ -1,6 +1,9 @@
 """``rig read --game blitz|banana|lego``: pips, colours, a ready score request; mistakes exit 2."""
 
 import json
+import os
+import subprocess
+import sys
 
 import cv2
 import pytest
@@ -229,3 +232,13 @@ def test_without_a_dice_count_an_ok_frame_says_a_missed_die_could_not_be_flagged
     assert main(["read", "--game", "pips", "--dice", "2", str(path)]) == 0
     out = capsys.readouterr().out
     assert ": uncertain 0 dice" in out and "no --dice N given" not in out
+
+
+def test_an_unknown_net_engine_is_named_and_exits_2(tmp_path):
+    path = tmp_path / "two.png"
+    _drawn_dice(path)
+    env = dict(os.environ, RIG_DICENET_ENGINE="tensorrt")
+    done = subprocess.run([sys.executable, "-m", "rig", "read", "--game", "pips", "--any-colour", str(path)],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "RIG_DICENET_ENGINE='tensorrt': expected cv2 or onnxruntime" in done.stderr

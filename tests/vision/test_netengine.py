@@ -44,6 +44,9 @@ def test_the_engine_is_chosen_by_the_environment(monkeypatch):
     monkeypatch.setenv(ENGINE_ENV, "onnxruntime")
     with pytest.raises(NetLoadError, match="not installed"):
         engine_name()
+    monkeypatch.setenv(ENGINE_ENV, "tensorrt")
+    with pytest.raises(NetLoadError, match="'tensorrt': expected cv2 or onnxruntime"):
+        engine_name()
 
 
 @needs_nets
