@@ -118,7 +118,8 @@ class CardReveal(_LyingCards, _Glimpses):
         for colour in {c.card for c in ok if not any(edge_shift(k.outline, c.outline()) <= 2 * self.moved
                                                      or not k.touched and _same_pile(k.reading, c)
                                                      or k.reading.card == c.card and not k.handled
-                                                     and self._read_apart(k.outline, c.outline()) for k in self._lying)}:
+                                                     and self._read_apart(k.outline, c.outline())
+                                                     or k.reading.card == c.card and self._on_its_box(k, c) for k in self._lying)}:
             self._arriving[colour] = self._arriving.get(colour, 0) + 1  # (frames it was seen in)
         # (a hand waiting at the box's edge hides none of them)
         self._glimpse([c for c in ok if not any(_overlap(c.box, h) for h in view.hands)])
