@@ -414,3 +414,11 @@ def test_a_field_is_read_by_its_hue_only_near_one_colours_and_clearly_coloured(f
 
     colours = {"blue": (136.1, 75.8), "pink": (189.0, 113.2), "yellow": (121.0, 198.2), "blank": (182.5, 69.1)}
     assert _by_hue(np.array(field), np.array([128.0, 128.0]), colours) == card
+
+
+def test_two_cards_of_one_colour_read_on_one_blob_are_not_one_card():
+    # twin 3212 reveal 0 (blue x 3, blank x 2, blue; round 13's fresh set, seen since): the row's two piles touch, so
+    # both tops are read on one blob — the same pile box. The last blue card, laid on the right pile, was taken for the
+    # left blue (the same colour on the same whole blob: "that card, not moved") and never booked (the rig waited)
+    cards, booked, questions = _replay("t3212-reveal0")
+    assert booked == cards and not questions
