@@ -304,10 +304,10 @@ class CardReveal(_LyingCards, _Glimpses):
                                        "(no: enter them by hand)", cards_))]
         if unseen:  # a card lay still a moment (or came in), then went under another before it counted: each
             # asked about on its own (one card, one place), before the cards that settled; a no loses none of them
-            # (each by its number in the reveal and the card after it, numbered when it is asked: see _book)
+            # (each as the next card laid after those revealed, and the card after it)
             later = [str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events]
             after = [*unseen[1:], *later[:1]]
-            events = [("ask", laid_next(card, tuple(after[i:i + 1]), len(self.cards) + 1)) for i, card in enumerate(unseen)] + events
+            events = [("ask", laid_next(card, tuple(after[i:i + 1]))) for i, card in enumerate(unseen)] + events
         # a card of a colour the camera read another on one lying card (blank and gray on 2815): entered by hand
         events = [("ask", _UNREAD) if e[0] == "book" and e[1] in self._doubt else e for e in events]
         return self._book(events)
@@ -319,8 +319,6 @@ class CardReveal(_LyingCards, _Glimpses):
                 self._held += events[i:]
                 break
             if kind == "ask":
-                if isinstance(what, Question) and what.number:  # (cards booked since it was made: renumbered)
-                    what = laid_next(what.yes[0], what.then, len(self.cards) + 1)  # numbered as it is asked
                 self.question = what
                 self.asked += 1
             else:

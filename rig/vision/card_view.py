@@ -73,11 +73,9 @@ class Question:
     where: tuple = ()
     #: asked with an arm waiting in view: the arm's boxes, where the card asked about may lie unseen under it
     under: tuple = ()
-    #: a card glimpsed, then covered, asked about by its number in the reveal (:func:`laid_next`): the card that came
-    #: right after it (the one the camera saw next; none: it asks about the card alone)
+    #: a card glimpsed, then covered, asked about as the next one laid after those revealed (:func:`laid_next`): the
+    #: card that came right after it (the one the camera saw next; none: it asks about the card alone)
     then: tuple = ()
-    #: the number in the reveal of the card it asks about (0: not asked by number)
-    number: int = 0
 
     def to_dict(self) -> dict:
         return {"text": self.text, "yes": list(self.yes), "no": list(self.no), "unread": self.unread}
@@ -88,15 +86,15 @@ _UNREAD = Question("the camera cannot read the card just laid: enter it by hand,
                    "(no: no card was laid)", (), (), unread=True)
 
 
-def laid_next(card: str, then: tuple, number: int) -> Question:
-    """Was card ``number`` of the reveal a ``card`` card (and the next one the card the camera saw next)? Asked by
-    the cards' numbers, not "before the gray one": a player counting the gray cards on the table reads that either
-    way when the card it holds back is of the colour asked about (twin 3200, round 13)."""
+def laid_next(card: str, then: tuple) -> Question:
+    """Was the next card laid after those revealed (booked, or entered by hand) a ``card`` card, and the one after it
+    the card the camera saw next? Not "was a gray card laid before the gray one?", which a player counting the gray
+    cards on the table answers yes when the card held for the answer is the one asked about (twin 3200, round 13)."""
     if then:
-        after, later = number + 1, then[0]
-        return Question(f"was card {number} a {card} card, and card {after} a {later} one?", (card,), then=then,
-                        number=number)
-    return Question(f"was card {number} a {card} card?", (card,), number=number)
+        later = then[0]
+        return Question(f"were the next two cards laid after those revealed a {card} and a {later} card?", (card,),
+                        then=then)
+    return Question(f"was the next card laid after those revealed a {card} card?", (card,))
 
 
 def _as_view(view: CardView | CardReading) -> CardView:
