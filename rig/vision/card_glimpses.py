@@ -52,10 +52,11 @@ class _Glimpses:
     def _glimpse(self, cards: list[CardReading]) -> None:
         """Remember cards seen lying in a hand-free view that are none of the cards known to lie there (one of a lying
         card's colour on its very box is that card, whatever its field's corners read: twin 3200, a card read while the
-        hand laid the next elsewhere)."""
+        hand laid the next elsewhere; so is one on the very box of a card entered by hand that the camera could not
+        read, read in one frame: twin 3118)."""
         for card in cards:
-            if any(k.reading.card == card.card and (edge_shift(k.outline, card.outline()) <= 2 * self.moved
-                                                     or self._on_its_box(k, card))
+            if any(k.reading.card in (card.card, None) and (edge_shift(k.outline, card.outline()) <= 2 * self.moved
+                                                             or self._on_its_box(k, card))
                    or not k.touched and _same_pile(k.reading, card) for k in self._lying):
                 continue
             for g in self._glimpsed:
