@@ -42,9 +42,9 @@ def reveal_cards(rng) -> list[str]:
 
 def _answer(reveal, booked: list[str], cards: list[str], laid: int) -> list[str]:
     """The players answer the rig's question truthfully: yes when the cards it asks about were laid
-    (in that order) and are not booked yet — and, asked about the next two ("were the next two cards laid
-    after those revealed a gray and a gray card?"), the card after them was the one it names; a card it cannot
-    read they enter by hand first."""
+    (in that order) and are not booked yet — and, asked about the next two after those revealed ("were the
+    next 2 cards laid gray, then gray?"), the card after them was the one it names; a card it cannot read they
+    enter by hand first."""
     q = reveal.question
     waiting = len(booked)
     if q.unread:

@@ -89,12 +89,12 @@ _UNREAD = Question("the camera cannot read the card just laid: enter it by hand,
 def laid_next(card: str, then: tuple) -> Question:
     """Was the next card laid after those revealed (booked, or entered by hand) a ``card`` card, and the one after it
     the card the camera saw next? Not "was a gray card laid before the gray one?", which a player counting the gray
-    cards on the table answers yes when the card held for the answer is the one asked about (twin 3200, round 13)."""
+    cards on the table answers yes when the card held for the answer is the one asked about (twin 3200, round 13).
+    Short: with the cards waiting for the answer it fits the scoreboard's one notice line at 800 x 480."""
     if then:
         later = then[0]
-        return Question(f"were the next two cards laid after those revealed a {card} and a {later} card?", (card,),
-                        then=then)
-    return Question(f"was the next card laid after those revealed a {card} card?", (card,))
+        return Question(f"were the next 2 cards laid {card}, then {later}?", (card,), then=then)
+    return Question(f"was the next card laid {card}?", (card,))
 
 
 def _as_view(view: CardView | CardReading) -> CardView:

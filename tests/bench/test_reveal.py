@@ -85,7 +85,7 @@ def test_a_card_glimpsed_then_covered_is_asked_as_the_next_and_answered_with_the
     # twin 3200 (round 13): "was a gray card laid before the gray one?" — a player counting the gray cards on the table
     # says yes whether or not the gray held for the answer is the one asked about; the bench said yes by the cards
     # asked about alone, and four grays were booked for three. Now it asks about the next two cards after those revealed
-    # ("... a yellow and a yellow card?") and the bench, as a truthful player reading it, weighs the card after it too
+    # ("were the next 2 cards laid yellow, then yellow?") and the bench, as a truthful player reading it, weighs the card after it too
     from rig.bench.reveal import _answer
     from rig.vision.cards import CardReading, CardReveal, CardView
 
@@ -98,6 +98,6 @@ def test_a_card_glimpsed_then_covered_is_asked_as_the_next_and_answered_with_the
     stream = [CardView((card(0),))] * 3 + [CardView((card(25),))] * 2 + [hand] * 2 + [CardView((card(-20),))] * 3
     cards = [c for view in stream for c in reveal.feed(view)]
     assert cards == ["yellow"]
-    assert reveal.question.text == "were the next two cards laid after those revealed a yellow and a yellow card?"
+    assert reveal.question.text == "were the next 2 cards laid yellow, then yellow?"
     cards += _answer(reveal, cards, ["yellow"] * laid, laid)
     assert cards == booked and reveal.question is None

@@ -366,7 +366,7 @@ def test_a_lying_card_seen_on_its_very_box_while_a_hand_is_elsewhere_is_no_glimp
     # glimpse, then covered by the arm, it was asked about as a card never booked ("was a gray card laid before the
     # gray one?"); the truthful yes booked it with the third: four gray cards for three, in silence
     cards, booked, questions = _replay("t3200-reveal0")
-    assert booked == cards and not any(q.then or q.text.startswith("was the next") for q in questions)  # (worded so since round 14)
+    assert booked == cards and not any(q.then or q.text.startswith("was the next card") for q in questions)  # (worded so since round 14)
 
 
 def test_a_lying_card_read_by_its_field_on_its_very_box_is_no_card_coming_in():
@@ -427,7 +427,7 @@ def test_two_cards_of_one_colour_read_on_one_blob_are_not_one_card():
 def test_a_card_read_on_the_very_box_of_a_card_entered_by_hand_is_no_glimpse_of_another():
     # twin 3118 reveal 0 read with the hue (round 14): the fourth blank card, which the camera cannot read, entered by
     # hand — then read blank in one frame by its hue and unread again. Kept as a glimpse and covered by the yellow
-    # card laid on it, it was asked about as a card never booked ("were the next two cards laid after those revealed a
-    # blank and a yellow card?", a truthful no). A card on the very box of one entered by hand is that card
+    # card laid on it, it was asked about as a card never booked ("were the next 2 cards laid blank, then
+    # yellow?", a truthful no). A card on the very box of one entered by hand is that card
     cards, booked, questions = _replay("t3118-reveal0-hue")
     assert booked == cards and not any(q.yes == ("blank",) and q.then for q in questions)
