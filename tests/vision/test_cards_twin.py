@@ -431,3 +431,12 @@ def test_a_card_read_on_the_very_box_of_a_card_entered_by_hand_is_no_glimpse_of_
     # yellow?", a truthful no). A card on the very box of one entered by hand is that card
     cards, booked, questions = _replay("t3118-reveal0-hue")
     assert booked == cards and not any(q.yes == ("blank",) and q.then for q in questions)
+
+
+def test_a_card_read_whole_beside_a_waiting_arm_is_no_part_of_one():
+    # twin 2402 reveal 0 (gray x 3, pink x 3, on one pile): the third gray and the second pink, laid on the pile while the
+    # arm waited at the view's corner, read whole (as large as the pile below) but marked "beside the arm" (their boxes
+    # reach the arm's); taken for parts of cards of none known to lie there, each was asked about ("was a gray card
+    # laid just now?", a truthful yes). A card beside the arm as large as the largest known to lie there is seen whole
+    cards, booked, questions = _replay("t2402-reveal0")
+    assert booked == cards and not questions
