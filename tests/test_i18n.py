@@ -318,7 +318,9 @@ def test_what_the_rig_says_as_it_is_is_german_on_the_page(service):
         f"the blue die, {place_in_box(240, 180, (480, 360))}, moved to the middle": "der Würfel blau, Mitte, wurde in die Mitte bewegt",
         "Was that a second pink card? (2 later cards wait for the answer)":
             "War das eine zweite Karte pink? (2 spätere Karten warten auf die Antwort)",
-        "Was a blue and a gray card laid before the pink one?": "Wurde eine Karte blau und eine grau vor der Karte pink gelegt?",
+        "Were the next 2 cards laid gray, then gray? (1 later card waits for the answer)":
+            "Waren die nächsten 2 Karten grau, dann grau? (1 spätere Karte wartet auf die Antwort)",
+        "Was the next card laid blank?": "War die nächste Karte blanko?",
         "3 cards laid together: pink, blue, gray in that order? (no: enter them by hand)":
             "3 Karten zusammen gelegt: pink, blau, grau in dieser Reihenfolge? (Nein: von Hand eingeben)",
         "all 4 cards are revealed already: correct a card instead":

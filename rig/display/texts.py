@@ -48,9 +48,8 @@ PATTERNS: Patterns = (
      N_("{question} ({n} later card waits for the answer)")),
     (r"(?P<question>.+?) \((?P<n>\d+) later cards wait for the answer\)",
      N_("{question} ({n} later cards wait for the answer)")),
-    (r"[Ww]as a (?P<card>.+?) card laid before the (?P<later>\w+) one\?",
-     N_("was a {card} card laid before the {later} one?")),
-    (r"[Ww]as a (?P<card>.+?) card laid before this\?", N_("was a {card} card laid before this?")),
+    (r"[Ww]ere the next 2 cards laid (?P<card>\w+), then (?P<later>\w+)\?", N_("were the next 2 cards laid {card}, then {later}?")),
+    (r"[Ww]as the next card laid (?P<card>\w+)\?", N_("was the next card laid {card}?")),
     (r"(?P<first>blue|pink|yellow|blank|gray) and a (?P<second>.+)", N_("{first} and a {second}")),
     (r"(?P<first>blue|pink|yellow|blank|gray), (?P<rest>.+)", N_("{first}, {rest}")),
     # the log's outage with inputs waiting (rig.runner)

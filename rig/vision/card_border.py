@@ -53,3 +53,27 @@ def _grey_against_border(work, rect, blob: np.ndarray, lab: np.ndarray, border: 
         return False
     field = np.median(lab, axis=0)
     return float(np.hypot(*(field[1:] - border[1:]))) < 12 and field[0] < border[0] - 20
+
+
+#: a field read by its hue against its own white border (:func:`_by_hue`): coloured at least this much (a, b) ...
+HUE_CHROMA = 20.0
+#: ... its hue within this many degrees of one card colour's (the profile's, against the same border) and nearer
+#: than any other's by at least as much again
+HUE_NEAR = 20.0
+
+
+def _by_hue(field_ab: np.ndarray, border_ab: np.ndarray, colours: dict) -> str | None:
+    """The card colour whose hue (its (a, b) against the card's own white border: the light's colour there) a field's
+    median lies on, when its labels say none (a violet field under a cool light, paler than the profile's violet, its
+    pixels labelled no colour: twin 2810); ``colours``: each card colour's profile (a, b). ``None`` when it is not
+    clearly coloured or lies between two colours' hues."""
+    d = np.asarray(field_ab, np.float64) - border_ab
+    if float(np.hypot(*d)) < HUE_CHROMA:
+        return None
+    angle = np.degrees(np.arctan2(d[1], d[0]))
+    off = sorted((abs((np.degrees(np.arctan2(*(np.asarray(ab, np.float64) - border_ab)[::-1])) - angle + 180) % 360 - 180), c)
+                 for c, ab in colours.items())
+    (near, best), (second, _) = off[0], off[1]
+    if near <= HUE_NEAR and second - near >= HUE_NEAR:
+        return best
+    return None

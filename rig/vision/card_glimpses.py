@@ -43,13 +43,20 @@ class _Glimpses:
             return True
         return False
 
+    @staticmethod
+    def _on_its_box(lying, card: CardReading) -> bool:
+        """A card read on the very box of a lying card (whatever its field's corners read: twin 3200, a card read by its
+        field while a hand laid the next elsewhere)."""
+        return None not in (lying.reading.box, card.box) and _same_box(lying.reading.box, card.box)
+
     def _glimpse(self, cards: list[CardReading]) -> None:
         """Remember cards seen lying in a hand-free view that are none of the cards known to lie there (one of a lying
         card's colour on its very box is that card, whatever its field's corners read: twin 3200, a card read while the
-        hand laid the next elsewhere)."""
+        hand laid the next elsewhere; so is one on the very box of a card entered by hand that the camera could not
+        read, read in one frame: twin 3118)."""
         for card in cards:
-            if any(k.reading.card == card.card and (edge_shift(k.outline, card.outline()) <= 2 * self.moved
-                                                     or None not in (k.reading.box, card.box) and _same_box(k.reading.box, card.box))
+            if any(k.reading.card in (card.card, None) and (edge_shift(k.outline, card.outline()) <= 2 * self.moved
+                                                             or self._on_its_box(k, card))
                    or not k.touched and _same_pile(k.reading, card) for k in self._lying):
                 continue
             for g in self._glimpsed:

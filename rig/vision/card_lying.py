@@ -29,6 +29,11 @@ class _Lying:
 
 
 
+def _area(outline: np.ndarray) -> float:
+    x, y = outline[:, 0].astype(np.float64), outline[:, 1].astype(np.float64)
+    return float(abs(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))) / 2)
+
+
 class _LyingCards:
     """The part of :class:`rig.vision.card_reveal.CardReveal` that follows the lying cards from frame to frame."""
 
@@ -73,13 +78,20 @@ class _LyingCards:
                 cards.append(k.reading)
                 if edge_shift(k.outline, c.outline()) > self.moved:  # a part standing for it, not the card seen whole
                     self._frames_whole = 0
-            elif c.hidden:  # (a card may lie there: the arm waiting is not over an empty box)
+            elif c.hidden and not self._whole_card(c):  # (a card may lie there: the arm waiting is not over an empty box)
                 prev = next((p for p in self._parts if p[0].card == c.card and _one_place(p[0].outline(), c.outline())), None)
                 parts.append([c, prev[1] + 1 if prev else 1])
             else:
                 cards.append(c)
         self._parts = parts
         return CardView(tuple(cards), view.hands, view.size)
+
+    def _whole_card(self, c: CardReading) -> bool:
+        """Whether a card read beside an arm is as large as the largest card known to lie in view (seen whole, its
+        box only reaching the arm's: twin 2402, a gray card laid on the gray pile, the arm waiting at a corner)."""
+        if c.status != "ok" or c.outline() is None or not self._lying:
+            return False
+        return _area(c.outline()) >= 0.95 * max(_area(k.outline) for k in self._lying)
 
     def _part_lies(self) -> list[str]:
         """A part of a card beside an arm, of none known to lie there, lying still as long as a card needs to

@@ -43,6 +43,9 @@ def _same_pile(a, b) -> bool:
     in every frame)."""
     if a.card != b.card or a.pile is None or b.pile is None:
         return False
+    if a.box is not None and b.box is not None and max(abs(a.box[0] + a.box[2] / 2 - b.box[0] - b.box[2] / 2),
+                                                       abs(a.box[1] + a.box[3] / 2 - b.box[1] - b.box[3] / 2)) > 0.25 * max(a.box[2:]):
+        return False  # (two cards of one colour on one blob, the row's piles touching: twin 3212, the last blue lost)
     return max(abs(x - y) for x, y in zip(a.pile, b.pile)) <= max(4.0, PILE_STILL * max(a.pile[2], a.pile[3]))
 
 

@@ -11,7 +11,7 @@ import numpy as np
 from rig.vision.card_glimpses import _Glimpses
 from rig.vision.card_lying import _Lying, _LyingCards
 from rig.vision.card_places import _card_of, _covers, _overlap, _same_box, _same_pile, _same_place, _within, edge_shift
-from rig.vision.card_view import _UNREAD, CardReading, CardView, Question, _as_view  # noqa: F401  (re-exported)
+from rig.vision.card_view import _UNREAD, CardReading, CardView, Question, _as_view, laid_next  # noqa: F401  (re-exported)
 
 
 class CardReveal(_LyingCards, _Glimpses):
@@ -118,7 +118,8 @@ class CardReveal(_LyingCards, _Glimpses):
         for colour in {c.card for c in ok if not any(edge_shift(k.outline, c.outline()) <= 2 * self.moved
                                                      or not k.touched and _same_pile(k.reading, c)
                                                      or k.reading.card == c.card and not k.handled
-                                                     and self._read_apart(k.outline, c.outline()) for k in self._lying)}:
+                                                     and self._read_apart(k.outline, c.outline())
+                                                     or k.reading.card == c.card and self._on_its_box(k, c) for k in self._lying)}:
             self._arriving[colour] = self._arriving.get(colour, 0) + 1  # (frames it was seen in)
         # (a hand waiting at the box's edge hides none of them)
         self._glimpse([c for c in ok if not any(_overlap(c.box, h) for h in view.hands)])
@@ -303,9 +304,10 @@ class CardReveal(_LyingCards, _Glimpses):
                                        "(no: enter them by hand)", cards_))]
         if unseen:  # a card lay still a moment (or came in), then went under another before it counted: each
             # asked about on its own (one card, one place), before the cards that settled; a no loses none of them
+            # (each as the next card laid after those revealed, and the card after it)
             later = [str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events]
-            events = [("ask", Question(f"was a {card} card laid before the {later[0]} one?" if later
-                                       else f"was a {card} card laid before this?", (card,))) for card in unseen] + events
+            after = [*unseen[1:], *later[:1]]
+            events = [("ask", laid_next(card, tuple(after[i:i + 1]))) for i, card in enumerate(unseen)] + events
         # a card of a colour the camera read another on one lying card (blank and gray on 2815): entered by hand
         events = [("ask", _UNREAD) if e[0] == "book" and e[1] in self._doubt else e for e in events]
         return self._book(events)

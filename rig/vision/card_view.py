@@ -73,6 +73,9 @@ class Question:
     where: tuple = ()
     #: asked with an arm waiting in view: the arm's boxes, where the card asked about may lie unseen under it
     under: tuple = ()
+    #: a card glimpsed, then covered, asked about as the next one laid after those revealed (:func:`laid_next`): the
+    #: card that came right after it (the one the camera saw next; none: it asks about the card alone)
+    then: tuple = ()
 
     def to_dict(self) -> dict:
         return {"text": self.text, "yes": list(self.yes), "no": list(self.no), "unread": self.unread}
@@ -81,6 +84,17 @@ class Question:
 #: a card lies there that the camera cannot read (or see: a gray card on a floor of its colour)
 _UNREAD = Question("the camera cannot read the card just laid: enter it by hand, then answer yes "
                    "(no: no card was laid)", (), (), unread=True)
+
+
+def laid_next(card: str, then: tuple) -> Question:
+    """Was the next card laid after those revealed (booked, or entered by hand) a ``card`` card, and the one after it
+    the card the camera saw next? Not "was a gray card laid before the gray one?", which a player counting the gray
+    cards on the table answers yes when the card held for the answer is the one asked about (twin 3200, round 13).
+    Short: with the cards waiting for the answer it fits the scoreboard's one notice line at 800 x 480."""
+    if then:
+        later = then[0]
+        return Question(f"were the next 2 cards laid {card}, then {later}?", (card,), then=then)
+    return Question(f"was the next card laid {card}?", (card,))
 
 
 def _as_view(view: CardView | CardReading) -> CardView:

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 # the reveal's order and the readings' types live apart (this module's size); importable from here too
-from rig.vision.card_border import MIN_TINT, _border_lab, _grey_against_border, _lab, _tint
+from rig.vision.card_border import MIN_TINT, _border_lab, _by_hue, _grey_against_border, _lab, _tint
 from rig.vision.card_empty import EmptyBox, kept, open_rings
 from rig.vision.card_places import _overlap
 from rig.vision.card_reveal import CardReading, CardReveal, CardView, Question, edge_shift  # noqa: F401
@@ -134,6 +134,11 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
         field = (lone if colour == "gray" else None) or _field_corners(
             work, blob, NEUTRAL_CLASSES if colour == "gray" else (_CLASS_OF[colour],))
         return CardReading(colour, 0.6, "ok", (), box, field or corners)
+    border = _border_lab(work, rect, blob)  # (its labels say no colour: its hue against its own white border?)
+    colour = None if border is None else _by_hue(np.median(lab, axis=0)[1:], border[1:], {
+        name: profile.colour(_MODEL[cls]).mean[1:] for cls, name in CARD_CLASSES.items()})
+    if colour is not None:
+        return CardReading(colour, 0.5, "ok", (), box, _field_corners(work, blob, (_CLASS_OF[colour],)) or corners)
     return CardReading(None, 0.0, "uncertain", (f"card of unknown colour (off gray by {cast:.0f})",), box, corners)
 
 

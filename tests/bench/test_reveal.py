@@ -78,3 +78,26 @@ def test_a_twin_reveal_reads_a_card_beside_a_waiting_arm():
     empty = EmptyBox.of(cv2.imread(str(data / "t2209-empty.jpg")))
     r = lay_twin(table, 0, Profile.load(data / "t2209.toml"), lambda rgb, drift, k: seen, 4, 8, empty)
     assert r["cards"][0] == "blue" and r["booked"] == ["blue"] and r["asked"] == 0 and r["silent"] == 0
+
+
+@pytest.mark.parametrize("laid, booked", [(2, ["yellow", "yellow"]), (3, ["yellow", "yellow", "yellow"])])
+def test_a_card_glimpsed_then_covered_is_asked_as_the_next_and_answered_with_the_card_it_holds(laid, booked):
+    # twin 3200 (round 13): "was a gray card laid before the gray one?" — a player counting the gray cards on the table
+    # says yes whether or not the gray held for the answer is the one asked about; the bench said yes by the cards
+    # asked about alone, and four grays were booked for three. Now it asks about the next two cards after those revealed
+    # ("were the next 2 cards laid yellow, then yellow?") and the bench, as a truthful player reading it, weighs the card after it too
+    from rig.bench.reveal import _answer
+    from rig.vision.cards import CardReading, CardReveal, CardView
+
+    def card(dx):
+        x, y = 100.0 + dx, 100.0
+        return CardReading("yellow", 1.0, "ok", (), (int(x), 100, 200, 280), ((x, y), (x + 200, y), (x + 200, y + 280), (x, y + 280)))
+
+    reveal = CardReveal(settle=3)
+    hand = CardView((), ((150, 200, 200, 200),))
+    stream = [CardView((card(0),))] * 3 + [CardView((card(25),))] * 2 + [hand] * 2 + [CardView((card(-20),))] * 3
+    cards = [c for view in stream for c in reveal.feed(view)]
+    assert cards == ["yellow"]
+    assert reveal.question.text == "were the next 2 cards laid yellow, then yellow?"
+    cards += _answer(reveal, cards, ["yellow"] * laid, laid)
+    assert cards == booked and reveal.question is None

@@ -58,7 +58,7 @@ def test_a_card_out_of_sight_while_the_next_was_laid_is_asked_about():
     arm = CardView((), ((0, 360, 60, 120),))  # an arm waiting at the view's edge, over no card
     stream = [CardView((_card("gray"),))] * 3 + [arm] * 4 + [CardView((_card("gray"), _card("blue", 330)))] * 3
     assert [c for view in stream for c in reveal.feed(view)] == ["gray"]
-    assert reveal.question is not None and reveal.question.text == "was a gray card laid before the blue one?"
+    assert reveal.question is not None and reveal.question.text == "were the next 2 cards laid gray, then blue?"
     assert reveal.answer(True) == ["gray", "blue"] and reveal.cards == ["gray", "gray", "blue"]
 
 
@@ -175,7 +175,7 @@ def test_a_card_seen_coming_in_that_never_lay_still_then_covered_is_asked_about(
     stream += [CardView((_card("pink", 40 * k, 10 * k),), ((560, 380, 80, 100),)) for k in (1, 3, 2, 4)]
     stream += [HAND] + [CardView((_card("gray", 12),))] * 3
     assert [c for view in stream for c in reveal.feed(view)] == ["pink"]
-    assert reveal.question is not None and reveal.question.text == "was a pink card laid before the gray one?"
+    assert reveal.question is not None and reveal.question.text == "were the next 2 cards laid pink, then gray?"
     assert reveal.answer(True) == ["pink", "gray"]
 
 
@@ -189,7 +189,10 @@ def test_cards_glimpsed_then_covered_are_asked_about_one_at_a_time():
     stream += [CardView((_card("blue"), _card("gray", 335, 10)))] * 3
     booked = [c for view in stream for c in reveal.feed(view)]
     assert booked == ["blue"] and reveal.question.yes == ("pink",)
+    # each as the next card laid after those revealed, with the card after it
+    assert reveal.question.text == "were the next 2 cards laid pink, then yellow?"
     assert reveal.answer(False) == [] and reveal.question.yes == ("yellow",)
+    assert reveal.question.text == "were the next 2 cards laid yellow, then gray?"
     assert reveal.answer(True) == ["yellow", "gray"] and reveal.question is None
 
 
@@ -323,7 +326,7 @@ def test_a_card_seen_now_and_then_then_one_of_its_colour_on_it_is_asked_about():
         stream += [CardView((gray,) if s else (), (arm,), size) for s in seen]
         stream += [CardView((), ((150, 200, 200, 200),), size)] * 2 + [CardView((gray,), (), size)] * 4
         assert [c for view in stream for c in reveal.feed(view)] == []
-        assert reveal.question is not None and reveal.question.text == "was a gray card laid before the gray one?"
+        assert reveal.question is not None and reveal.question.text == "were the next 2 cards laid gray, then gray?"
         assert reveal.answer(True) == ["gray", "gray"] and reveal.cards == ["gray", "gray"]
 
 

@@ -74,5 +74,5 @@ def test_a_card_seen_lying_then_covered_by_one_laid_askew_on_it_is_asked_about()
     stream += [CardView((_card("yellow", -20),))] * 3
     assert [c for view in stream for c in reveal.feed(view)] == ["yellow"]
     assert reveal.question is not None and reveal.question.yes == ("yellow",)
-    assert reveal.question.text == "was a yellow card laid before the yellow one?"
+    assert reveal.question.text == "were the next 2 cards laid yellow, then yellow?"
     assert reveal.answer(True) == ["yellow", "yellow"]
