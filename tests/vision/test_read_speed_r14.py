@@ -11,6 +11,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -157,3 +158,143 @@ def test_a_dies_measures_make_its_window_once_and_are_those_of_each_measure_alon
     assert sorted(calls.values()) == [1] * len(others)
     assert all(np.array_equal(a, b) for a, b in zip(after, before))
     assert sum(b[4] for b in before) > 0  # some die with a flank and a top measured
+
+
+# --------------------------------------------------------------------------- speed: the same numbers, less time
+
+def test_the_glare_in_the_frames_light_is_the_glare_multiplied_as_before():
+    from rig.vision.dice_frames import _times
+
+    rng = np.random.default_rng(140)
+    every = np.tile(np.arange(256, dtype=np.uint8), 3 * 97)[: 96 * 97 * 3].reshape(96, 97, 3)  # each level, many places
+    for k in range(400):
+        channels = tuple(float(v) for v in rng.uniform(0.3, 3.0, 3))
+        if k % 2:
+            channels = tuple(round(v, 4) for v in channels)  # as Light.channels gives them
+        image = every if k % 4 < 2 else rng.integers(0, 256, (int(rng.integers(1, 60)), int(rng.integers(1, 60)), 3),
+                                                     dtype=np.uint8)
+        want = cv2.multiply(image, channels + (0.0,), dtype=cv2.CV_8U)
+        got = _times(image, channels)
+        assert got.dtype == want.dtype and np.array_equal(got, want), channels
+
+
+def _side_faces_before(dark, lab, small):
+    """Round 13's :func:`rig.vision.dice_frames._side_faces` (the reference)."""
+    from rig.vision.dice_frames import SIDE_HUE, sum3
+    from rig.vision.pixel_classes import BG, BODY
+
+    sel = dark > 0
+    if not sel.any():
+        return dark
+    body, floor = (lab == BODY).view(np.uint8), (lab == BG).view(np.uint8)
+    if cv2.countNonZero(body) < 8 or cv2.countNonZero(floor) < 8:
+        return dark
+    top = np.array(cv2.mean(small, body)[:3], np.float32) + 4.0
+    ground = np.array(cv2.mean(small, floor)[:3], np.float32) + 4.0
+    px = small[sel].astype(np.float32) + 4.0
+    hue = px / sum3(px)[:, None]
+    keep = sum3(np.abs(hue - top / top.sum())) <= SIDE_HUE * sum3(np.abs(hue - ground / ground.sum()))
+    out = np.zeros_like(dark)
+    out[sel] = np.where(keep, dark[sel], 0)
+    return out
+
+
+def test_a_dies_side_faces_are_those_picked_as_before(monkeypatch):
+    from rig.vision.dice_frames import _side_faces
+    from rig.vision.pixel_classes import _IS_DARK, BG, BODY
+
+    rng = np.random.default_rng(141)
+    windows = []
+    for _ in range(400):  # random windows: views into a frame, as _around cuts them, some with nothing dark or no floor
+        h, w = (int(v) for v in rng.integers(0, 40, 2))
+        frame = rng.integers(0, 256, (h + 8, w + 8, 3), dtype=np.uint8)
+        lab = rng.choice([BG, BODY, 2, 3, 4, 5, 6, 7], (h + 8, w + 8), p=rng.dirichlet(np.ones(8))).astype(np.uint8)
+        windows.append((cv2.LUT(lab, _IS_DARK)[4 : 4 + h, 4 : 4 + w], lab[4 : 4 + h, 4 : 4 + w], frame[4 : 4 + h, 4 : 4 + w]))
+    made = dice_cocked._side_faces
+
+    def grab(dark, lab, small):  # and every window the reader cuts round the dice of the committed frames
+        windows.append((dark.copy(), lab, small))
+        return made(dark, lab, small)
+
+    monkeypatch.setattr(dice_cocked, "_side_faces", grab)
+    for frame, table in JUDGED:
+        dice.read_dice(*frame_and_profile(frame, table))
+    picked = 0
+    for dark, lab, small in windows:
+        want, got = _side_faces_before(dark, lab, small), _side_faces(dark.copy(), lab, small)
+        assert got.dtype == want.dtype and np.array_equal(got, want)
+        picked += not np.array_equal(want, dark)
+    assert picked > 100  # dark pixels dropped as not the die's own in many windows
+
+
+def _lift_shade_before(small, labels, gain, lift, lut, censored):
+    """Round 13's :func:`rig.vision.dice_frames._lift_shade`: the whole box round the shade lifted and looked up."""
+    from rig.vision.dice_frames import _shade_patch, label_pixels
+    from rig.vision.pixel_classes import _K3, BG, BLOWN, BLUE, BODY, IS_TOP, PINK, YELLOW
+
+    patch = _shade_patch(lift)
+    if patch is None:
+        return small, labels, gain, None
+    (y0, y1, x0, x1), up, shaded, deeper = patch
+    lifted = cv2.multiply(small[y0:y1, x0:x1], up, dtype=cv2.CV_8U)
+    was = labels[y0:y1, x0:x1]
+    seen = was.copy()
+    np.copyto(seen, label_pixels(lifted, lut, None if censored is None else censored[y0:y1, x0:x1] * shaded), where=shaded)
+    top, new_top = cv2.LUT(was, IS_TOP) > 0, cv2.morphologyEx(cv2.LUT(seen, IS_TOP), cv2.MORPH_OPEN, _K3) > 0
+    frog = ((seen == BLUE) | (seen == PINK) | (seen == YELLOW)) & new_top
+    take = shaded & (was != BLOWN) & ((~top & (new_top | (seen == BG))) | ((was == BODY) & frog))
+    mask = take.view(np.uint8)
+    cv2.copyTo(lifted, mask, small[y0:y1, x0:x1])
+    np.copyto(was, seen, where=take)
+    gain_patch = gain[y0:y1, x0:x1]
+    cv2.copyTo(cv2.multiply(gain_patch, up), mask, gain_patch)
+    deep = np.zeros(labels.shape, np.uint8)
+    deep[y0:y1, x0:x1] = mask & deeper
+    return small, labels, gain, deep
+
+
+def test_a_walls_shade_lifted_in_the_boxes_round_its_parts_is_lifted_as_before(monkeypatch):
+    from rig.vision import dice_frames
+    from rig.vision.colour_table import colour_lut
+    from rig.vision.dice_frames import _lift_shade, _parts
+
+    rng = np.random.default_rng(142)
+    for _ in range(300):  # a mask's parts: apart, all of it inside them, none larger than its box
+        h, w = (int(v) for v in rng.integers(1, 120, 2))
+        mask = np.zeros((h, w), bool)
+        for _ in range(int(rng.integers(0, 4))):
+            y, x = rng.integers(0, h), rng.integers(0, w)
+            mask[y : y + int(rng.integers(1, 40)), x : x + int(rng.integers(1, 40))] = True
+        covered = np.zeros((h, w), int)
+        for part in _parts(mask):
+            covered[part] += 1
+        assert covered.max() <= 1 and not (mask & (covered == 0)).any()
+    calls = []
+    made = dice_frames._lift_shade
+
+    def both(small, labels, gain, lift, lut, censored):
+        before = _lift_shade_before(small.copy(), labels.copy(), gain.copy(), lift, lut,
+                                    None if censored is None else censored.copy())
+        after = made(small, labels, gain, lift, lut, censored)
+        calls.append(dice_frames._shade_parts(lift))
+        for a, b in zip(before, after):
+            assert (a is None and b is None) or np.array_equal(a, b)
+        return after
+
+    monkeypatch.setattr(dice_frames, "_lift_shade", both)
+    for frame, table in [*JUDGED, ("t8205-turn1.jpg", "t8205"), ("t8707-turn1.jpg", "t8707")]:
+        image, profile = frame_and_profile(frame, table)
+        dice.prepare(image, profile)
+    assert any(len(p) > 1 for p in calls)  # some shade lifted in more than one box
+    # and in random frames and censoring, on a committed profile's shade
+    image, profile = frame_and_profile("t8902-turn3.jpg", "t8902")
+    work = dice.prepare(image, profile)
+    lift = dice_frames.shade_gain(profile, work.small.shape[:2])
+    for _ in range(20):
+        small = rng.integers(0, 256, work.small.shape, dtype=np.uint8)
+        labels = rng.integers(0, 10, work.labels.shape, dtype=np.uint8)
+        gain = rng.uniform(0.5, 2.0, work.gain.shape).astype(np.float32)
+        censored = (rng.integers(0, 8, labels.shape) * (rng.random(labels.shape) < 0.1)).astype(np.uint8)
+        before = _lift_shade_before(small.copy(), labels.copy(), gain.copy(), lift, colour_lut(profile), censored)
+        after = _lift_shade(small, labels, gain, lift, colour_lut(profile), censored)
+        assert all(np.array_equal(a, b) for a, b in zip(before, after))
