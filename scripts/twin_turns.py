@@ -26,7 +26,6 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 SETS = "100:17,1000:12,2000:12,4000:12,6000:12,7000:12,8000:12,8100:12,8200:12,8300:12"
-_AT = re.compile(r" (?:on die )?at \((\d+), (\d+)\)")
 
 
 def seeds(spec: str) -> list[tuple[int, int]]:
@@ -35,20 +34,23 @@ def seeds(spec: str) -> list[tuple[int, int]]:
 
 
 def reason_kind(text: str) -> str:
-    """A reason without its place and counts: ``cocked die``, ``unclear pink``, ``5 of the 6 dice ...`` -> ``N of 6``."""
-    kind = _AT.sub("", text)
+    """A reason without its place and counts: ``cocked die``, ``unclear pink``, ``5 of the 6 dice ...`` -> ``N of 6``.
+    A reason that names a place is a flag's kind (:meth:`rig.vision.dice_flag.Flag.parse`: what comes before it)."""
+    from rig.vision.dice_flag import Flag
+
+    flag = Flag.parse(text)
+    kind = text if flag is None else flag.kind
     kind = re.sub(r"^\d+ of the \d+", "N of the 6", kind)
     kind = re.sub(r" \(warmer white balance x[\d.]+\)| \(.*x[\d.]+.*\)$", "", kind)
     return re.sub(r"^\d+ dice", "N dice", kind)
 
 
 def reason_places(reasons) -> list[tuple[str, float, float]]:
-    out = []
-    for text in reasons:
-        m = _AT.search(text)
-        if m:
-            out.append((reason_kind(text), float(m.group(1)), float(m.group(2))))
-    return out
+    """The reasons that name a place: ``(kind, x, y)`` each, the place as the flag gives it."""
+    from rig.vision.dice_flag import Flag
+
+    flags = (Flag.parse(text) for text in reasons)
+    return [(reason_kind(flag), *flag.at) for flag in flags if flag is not None]
 
 
 def each_turn(seed: int, turns: int, spp: int, propped: bool = False):

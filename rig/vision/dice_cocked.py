@@ -88,13 +88,13 @@ def _around(obs, work: Work, others=()):
     return dark, mine, xx, yy, X0, Y0, lab
 
 
-def _flank(obs, work: Work, others=()) -> tuple[float, float, float]:
+def _flank(obs, work: Work, others=(), around: tuple | None = None) -> tuple[float, float, float]:
     """Die body in shade (or unknown) around a die: amount (die sides squared) and the moment
     of it about the die's centre (x, y, die sides cubed). A leaning die shows its darker side
     face on one side; a flat one thin rounded edges all round, and towards the view's edges
-    the side walls perspective shows."""
+    the side walls perspective shows. ``around``: :func:`_around`'s window of the die, when the caller has it."""
     f = work.factor
-    dark, _, _, _, X0, Y0, _ = _around(obs, work, others)
+    dark, _, _, _, X0, Y0, _ = around if around is not None else _around(obs, work, others)
     m = cv2.moments(dark, binaryImage=True)
     if m["m00"] == 0:
         return 0.0, 0.0, 0.0
@@ -103,10 +103,10 @@ def _flank(obs, work: Work, others=()) -> tuple[float, float, float]:
     return m["m00"] / work.side**2, (m["m10"] - cx * m["m00"]) / s3, (m["m01"] - cy * m["m00"]) / s3
 
 
-def _moment(obs, work: Work, t, walls, others=()) -> tuple[float, float, float, float, float]:
+def _moment(obs, work: Work, t, walls, others=(), around: tuple | None = None) -> tuple[float, float, float, float, float]:
     """The flank test's numbers: excess amount over what perspective shows there, the moment beyond
     perspective's (x, y), and how far this table's flat dice stray: ``(excess, mx, my, stray, r)``."""
-    amount, mx, my = _flank(obs, work, others)
+    amount, mx, my = _flank(obs, work, others, around)
     rx, ry = _radial(obs, work)
     a0, a1, k = walls[:3]
     r = float(np.hypot(rx, ry))
@@ -129,18 +129,21 @@ def _past_bound(excess: float, moment: float, stray: float, t) -> bool:
     return excess > t.flank_area or moment > stray
 
 
-def flank_shape(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=(), moment: tuple | None = None) -> np.ndarray | None:
+def flank_shape(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=(), moment: tuple | None = None,
+                around: tuple | None = None) -> np.ndarray | None:
     """:data:`FEATURES` of a die, in die sides along u, the direction of its flank's moment beyond
     perspective's: the length of its top along u and across it (3rd to 97th percentile of its top
     pixels), their ratio, how far its flank reaches beyond its top (95th percentile), and the moment
     towards the frame's edge in units of what this table's flat dice stray. None without a flank
-    or a top. ``moment``: :func:`_moment`'s numbers for the die, when the caller has them already."""
-    _, mx, my, stray, r = moment if moment is not None else _moment(obs, work, t, walls, others)
+    or a top. ``moment``: :func:`_moment`'s numbers for the die, ``around``: :func:`_around`'s window of it, when
+    the caller has them already (a die's window is made once for all its measures)."""
+    around = around if around is not None else _around(obs, work, others)
+    _, mx, my, stray, r = moment if moment is not None else _moment(obs, work, t, walls, others, around)
     n = float(np.hypot(mx, my))
     if n <= 0:
         return None
     ux, uy = mx / n, my / n
-    dark, mine, xx, yy, _, _, lab = _around(obs, work, others)
+    dark, mine, xx, yy, _, _, lab = around
     top = cv2.LUT(lab, IS_TOP) > 0
     if mine is not None:
         top &= mine
@@ -197,13 +200,14 @@ def leans(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=(), verdict: Co
     """The flank test, and then the fitted verdict on the shape of the die's top and flank. A die whose
     flank's moment comes near the test's bound (:data:`NEAR`) without passing it is judged by the verdict
     too, at a higher bar (:data:`NEAR_SCORE`)."""
-    numbers = _moment(obs, work, t, walls, others)
+    around = _around(obs, work, others)  # once a die: the flank test and the shape of its top and flank
+    numbers = _moment(obs, work, t, walls, others, around)
     excess, mx, my, stray, _ = numbers
     moment = float(np.hypot(mx, my))
     past = _past_bound(excess, moment, stray, t)
     if not past and moment <= NEAR * stray:
         return False
-    x = flank_shape(obs, work, t, walls, others, numbers)
+    x = flank_shape(obs, work, t, walls, others, numbers, around)
     verdict = verdict or check()
     if past:
         return x is None or verdict.cocked(x)
@@ -219,11 +223,11 @@ def _fill(mask: np.ndarray) -> float:
 
 
 
-def _joined(obs, work: Work, others=()) -> tuple[np.ndarray, np.ndarray] | None:
+def _joined(obs, work: Work, others=(), around: tuple | None = None) -> tuple[np.ndarray, np.ndarray] | None:
     """The die's lit top and its lit top joined to the shade of its own hue that touches it (within
     0.3 die sides of it; shade nearer another die read is that die's): two masks of its window, or
-    None without a top there."""
-    dark, mine, _, _, _, _, lab = _around(obs, work, others)
+    None without a top there. ``around``: :func:`_around`'s window of the die, when the caller has it."""
+    dark, mine, _, _, _, _, lab = around if around is not None else _around(obs, work, others)
     top = cv2.LUT(lab, IS_TOP) > 0
     if mine is not None:
         top &= mine
@@ -233,9 +237,9 @@ def _joined(obs, work: Work, others=()) -> tuple[np.ndarray, np.ndarray] | None:
     return top, np.isin(cc, np.unique(cc[top])) & (cc > 0)
 
 
-def top_shape(obs, work: Work, others=()) -> np.ndarray | None:
+def top_shape(obs, work: Work, others=(), around: tuple | None = None) -> np.ndarray | None:
     """:data:`ASPECT_FEATURES` of a die (working scale); None without a top in its window."""
-    masks = _joined(obs, work, others)
+    masks = _joined(obs, work, others, around)
     if masks is None:
         return None
     return _shape(*masks, work)
@@ -256,10 +260,11 @@ def measures(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=()) -> np.nd
     """:data:`MEASURES` of a die (float32; a flank or top that cannot be measured gives zeros and ``shaped`` 0).
     Measures only: no verdict changes."""
     rx, ry = _radial(obs, work)
-    numbers = _moment(obs, work, t, walls, others)
+    around = _around(obs, work, others)  # once a die, for all three
+    numbers = _moment(obs, work, t, walls, others, around)
     excess, mx, my, stray, _ = numbers
-    flank = flank_shape(obs, work, t, walls, others, numbers)
-    top = top_shape(obs, work, others)
+    flank = flank_shape(obs, work, t, walls, others, numbers, around)
+    top = top_shape(obs, work, others, around)
     out = [obs.aspect + walls[3] * float(np.hypot(rx, ry)), obs.area, excess / t.flank_area,
            float(np.hypot(mx, my)) / stray, float(flank is not None and top is not None)]
     out += list(flank) if flank is not None else [0.0] * len(FEATURES)
