@@ -41,6 +41,7 @@ from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicenet import default_dicenet, read_dice
 from rig.vision.dieface import face_reason, outline_elongation
 from rig.vision.diesplit import two_dice_as_one
+from rig.vision.dieturn import turned_reason
 from rig.vision.pips import PipCount, PipDie, _pattern_ok, check_frame, top_face_pips
 
 __all__ = ["AnyDieParams"]  # re-exported: its home is rig.vision.anydie_params (no pips <-> anydie circle)
@@ -372,7 +373,8 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
     frame = check_frame(frame)
     nets = default_dicenet() if net is _SHIPPED and p.learned else None
     if nets is not None:
-        dice = [_two_as_one(frame, _face_ends(frame, d, p), p, nets) for d in read_dice(frame, p, nets)]
+        dice = [turned_reason(frame, _two_as_one(frame, _face_ends(frame, d, p), p, nets), nets, p.turned_ok)
+                for d in read_dice(frame, p, nets)]
     else:
         if net is _SHIPPED:
             from rig.vision.pipnet import default_net
