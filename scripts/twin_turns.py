@@ -80,10 +80,14 @@ def each_turn(seed: int, turns: int, spp: int, propped: bool = False):
 
 
 def _table(seed: int):
-    """Twin table ``seed`` (its camera and tray: where dice hide one another)."""
+    """Twin table ``seed`` as the bench draws it (its camera and tray: where dice hide one another; the floor's
+    photo draws from the same generator, so it is drawn too)."""
+    from rig.bench.tables import _photo_patch
+    from rig.bench.unseen import textures_dir
     from rig.twin.table import TwinTable
 
-    return TwinTable.random(seed)
+    data = textures_dir(None)
+    return TwinTable.random(seed, photo=lambda kind, rng: _photo_patch(kind, rng, data))
 
 
 def read_table(seed: int, turns: int, spp: int, propped: bool = False) -> list[dict]:

@@ -3,6 +3,7 @@ is counted apart, and the die lying on it is matched to its own reading."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -12,6 +13,7 @@ from rig.bench.twin_hidden import HIDDEN, hidden_shares, score, tally
 from rig.twin.physics import DIE, DiePose
 from rig.vision.dice import DiceReading, DieObservation
 
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 TABLE = SimpleNamespace(camera={"x": 0.0, "y": 0.0, "height": 0.4, "tilt_x": 0.0, "tilt_y": 0.0}, tray=(0.2, 0.15),
                         wall=0.035)
 FLAT = tuple(tuple(float(v) for v in row) for row in np.eye(3))
@@ -52,11 +54,13 @@ def test_the_die_on_top_is_matched_to_its_reading_and_the_hidden_one_is_not_coun
     assert row["silent"] == 1
 
 
+@pytest.mark.skipif(not DATA.is_dir(), reason="needs ../shared/data (the twin's floor photos draw from its generator)")
 def test_the_twin_throw_of_table_9705_turn_2_lays_a_blank_die_on_a_blue_one():
     pytest.importorskip("pybullet")
+    from rig.bench.tables import _photo_patch
     from rig.twin.table import TwinTable
 
-    table = TwinTable.random(9705)
+    table = TwinTable.random(9705, photo=lambda kind, rng: _photo_patch(kind, rng, DATA))  # as the bench draws it
     shot = next(s for s in table.shots(3) if s.name == "turn:2")
     shares = hidden_shares(table, shot.dice)
     hidden = [d.face for d, share in zip(shot.dice, shares) if share > HIDDEN]
