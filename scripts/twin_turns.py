@@ -81,8 +81,19 @@ def each_turn(seed: int, turns: int, spp: int, propped: bool = False):
             yield profile, die_px, drift, shot, k, work, truth, read_labels(work, profile, len(truth))
 
 
+def _table(seed: int):
+    """Twin table ``seed`` as the bench draws it (its camera and tray: where dice hide one another; the floor's
+    photo draws from the same generator, so it is drawn too)."""
+    from rig.bench.tables import _photo_patch
+    from rig.bench.unseen import textures_dir
+    from rig.twin.table import TwinTable
+
+    data = textures_dir(None)
+    return TwinTable.random(seed, photo=lambda kind, rng: _photo_patch(kind, rng, data))
+
+
 def read_table(seed: int, turns: int, spp: int, propped: bool = False) -> list[dict]:
-    from rig.bench.unseen import score
+    from rig.bench.twin_hidden import HIDDEN, hidden_shares, score
     from rig.vision.dice import _radius
     from rig.vision.dice_cocked import _leaning
     from rig.vision.dice_overall import under_glare
@@ -92,7 +103,8 @@ def read_table(seed: int, turns: int, spp: int, propped: bool = False) -> list[d
     try:
         for profile, die_px, drift, shot, k, work, truth, reading in each_turn(seed, turns, spp, propped):
             t, walls = profile.thresholds, profile.walls
-            right, counted, wrong, cocked = score(truth, reading, 0.6 * die_px)
+            hidden = [share > HIDDEN for share in hidden_shares(_table(seed), shot.dice)]
+            right, counted, wrong, cocked, hid = score(truth, hidden, reading, 0.6 * die_px)
             f = work.factor
             seen = []
             for obs in reading.dice:
@@ -108,8 +120,9 @@ def read_table(seed: int, turns: int, spp: int, propped: bool = False) -> list[d
                              "glare": bool(under_glare(cx, cy, work))})
             lines.append({"seed": seed, "drift": drift, "turn": k, "shot": shot.name, "die_px": die_px, "status": reading.status,
                           "reasons": list(reading.reasons), "right": right, "counted": counted, "wrong": wrong,
-                          "has_cocked": cocked, "six": len(truth) == 6,
-                          "truth": [{"face": d_.face, "x": d_.x, "y": d_.y, "cocked": d_.cocked} for d_ in truth],
+                          "has_cocked": cocked, "has_hidden": hid, "six": len(truth) == 6,
+                          "truth": [{"face": d_.face, "x": d_.x, "y": d_.y, "cocked": d_.cocked, "hidden": h}
+                                    for d_, h in zip(truth, hidden)],
                           "seen": seen})
     except VisionError as exc:
         return [{"seed": seed, "refused": str(exc)}]
@@ -143,16 +156,16 @@ def load(out: Path, spec: str) -> dict[int, list[dict]]:
 def match(line: dict) -> tuple[list, list]:
     """Each true die's reading (index into ``seen`` or None), as :func:`rig.bench.unseen.score` matches them;
     and the readings matched to no true die."""
-    tol, used, pairs = 0.6 * line["die_px"], set(), []
-    for d in line["truth"]:
-        best, best_dist = None, tol
+    tol, used, pairs = 0.6 * line["die_px"], set(), [None] * len(line["truth"])
+    for k in sorted(range(len(line["truth"])), key=lambda k: bool(line["truth"][k].get("hidden"))):  # visible first
+        d, best, best_dist = line["truth"][k], None, tol
         for i, o in enumerate(line["seen"]):
             dist = ((o["x"] - d["x"]) ** 2 + (o["y"] - d["y"]) ** 2) ** 0.5
             if i not in used and dist < best_dist:
                 best, best_dist = i, dist
         if best is not None:
             used.add(best)
-        pairs.append(best)
+        pairs[k] = best
     return pairs, [i for i in range(len(line["seen"])) if i not in used]
 
 
@@ -170,11 +183,14 @@ def figures(lines: list[dict]) -> dict:
         row["frames"] += 1
         row["right"] += s["right"]
         row["dice"] += s["counted"]
-        row["silent"] += s["wrong"] and not flagged
-        row["needless"] += flagged and not s["wrong"] and not s["has_cocked"]
+        hid = s.get("has_hidden", False)
+        row["silent"] += (s["wrong"] or hid) and not flagged
+        row["needless"] += flagged and not s["wrong"] and not s["has_cocked"] and not hid
         row["cocked"] += s["has_cocked"]
         row["cocked_flagged"] += s["has_cocked"] and flagged
-        if s["six"] and not s["has_cocked"]:
+        row["hidden"] += hid
+        row["hidden_flagged"] += hid and flagged
+        if s["six"] and not s["has_cocked"] and not hid:
             row["turns6"] += 1
             row["right6"] += not s["wrong"]
     return row
@@ -186,7 +202,8 @@ def _pct(a, b) -> str:
 
 def tabulate(out: Path, spec: str) -> None:
     sets = load(out, spec)
-    print(f"{'set':<10} {'light':<10} {'accepted':>8} {'dice':>8} {'6/6':>8} {'silent':>6} {'needless':>9} {'cocked flagged':>14}")
+    print(f"{'set':<10} {'light':<10} {'accepted':>8} {'dice':>8} {'6/6':>8} {'silent':>6} {'needless':>9} {'cocked flagged':>14}"
+          f" {'hidden flagged':>14}")
     for first, lines in sets.items():
         tables = {s["seed"] for s in lines}
         refused = {s["seed"] for s in lines if "refused" in s}
@@ -195,14 +212,15 @@ def tabulate(out: Path, spec: str) -> None:
             r = figures(part)
             acc = f"{len(tables) - len(refused)}/{len(tables)}" if name == "same" else ""
             print(f"{first:<10} {name:<10} {acc:>8} {_pct(r['right'], r['dice']):>8} {r['right6']:>3}/{r['turns6']:<4} "
-                  f"{r['silent']:>6} {_pct(r['needless'], r['frames']):>9} {r['cocked_flagged']:>6}/{r['cocked']:<7}")
+                  f"{r['silent']:>6} {_pct(r['needless'], r['frames']):>9} {r['cocked_flagged']:>6}/{r['cocked']:<7} "
+                  f"{r['hidden_flagged']:>6}/{r['hidden']:<7}")
     every = [s for lines in sets.values() for s in lines if "refused" not in s]
     for name, part in (("same light", [s for s in every if s["drift"] == "same"]),
                        ("after drift", [s for s in every if s["drift"] != "same"])):
         r = figures(part)
         print(f"ALL {name}: dice {_pct(r['right'], r['dice'])}, 6/6 {r['right6']}/{r['turns6']}, silent {r['silent']}, "
               f"needless {r['needless']}/{r['frames']} = {_pct(r['needless'], r['frames'])}, "
-              f"cocked flagged {r['cocked_flagged']}/{r['cocked']}")
+              f"cocked flagged {r['cocked_flagged']}/{r['cocked']}, hidden flagged {r['hidden_flagged']}/{r['hidden']}")
     # (a) why dice are wrong
     kinds: dict = defaultdict(lambda: {"n": 0, "silent": 0, "place": Counter(), "size": Counter(), "why": Counter(),
                                        "as": Counter(), "e.g.": []})
@@ -299,6 +317,36 @@ def compare(before: Path, after: Path, spec: str) -> None:
     print("turns changed:", dict(changed))
 
 
+def rescore(src: Path, dst: Path, spec: str, turns: int) -> None:
+    """Lines read before the bench knew hidden dice (round 14) scored again as it scores now: each true die's
+    ``hidden`` (:mod:`rig.bench.twin_hidden`, the turn thrown again) and the turn's right, counted, wrong, has_hidden
+    from the stored readings, to ``dst``."""
+    from rig.bench.twin_hidden import HIDDEN, hidden_shares
+
+    dst.mkdir(parents=True, exist_ok=True)
+    for first, n in seeds(spec):
+        for seed in range(first, first + n):
+            path = src / f"{seed}.jsonl"
+            if not path.exists():
+                continue
+            lines, shares = [json.loads(s) for s in path.read_text().splitlines()], {}
+            if "refused" not in lines[0]:
+                shots = {s.name: s for s in _table(seed).shots(turns)}
+                for s in lines:
+                    if s["shot"] not in shares:
+                        shares[s["shot"]] = hidden_shares(_table(seed), shots[s["shot"]].dice)
+                    for d, share in zip(s["truth"], shares[s["shot"]]):
+                        d["hidden"] = share > HIDDEN
+                    pairs, extra = match(s)
+                    ok = [i is not None and s["seen"][i]["face"] == d["face"] for d, i in zip(s["truth"], pairs)]
+                    seen = [(d, k) for d, k in zip(s["truth"], ok) if not d["hidden"]]
+                    s["right"] = sum(k for d, k in seen if not d["cocked"])
+                    s["counted"] = sum(not d["cocked"] for d, k in seen)
+                    s["wrong"] = bool(extra) or not all(k for d, k in seen)
+                    s["has_hidden"] = any(d["hidden"] for d in s["truth"])
+            (dst / path.name).write_text("".join(json.dumps(s) + "\n" for s in lines))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", default=SETS, help=f"FIRST:N,... (default {SETS})")
@@ -309,7 +357,13 @@ def main(argv=None) -> int:
     ap.add_argument("--compare", type=Path, nargs=2, metavar=("BEFORE", "AFTER"), help="the turns whose reading changed")
     ap.add_argument("--propped", action="store_true",
                     help="read the tables' propped turns (--turns of them; fit_cocked.py reads 6) instead of the thrown ones")
+    ap.add_argument("--rescore", type=Path, nargs=2, metavar=("FROM", "TO"),
+                    help="score lines read before round 14 again, hidden dice apart")
     args = ap.parse_args(argv)
+    if args.rescore:
+        rescore(*args.rescore, args.sets, args.turns)
+        tabulate(args.rescore[1], args.sets)
+        return 0
     if args.compare:
         compare(*args.compare, args.sets)
         return 0

@@ -51,7 +51,8 @@ def run(args) -> int:
     import cv2
 
     from rig.bench.tables import _photo_patch
-    from rig.bench.unseen import _line, tally, textures_dir
+    from rig.bench.twin_hidden import HIDDEN, hidden_shares, tally
+    from rig.bench.unseen import _line, textures_dir
     from rig.twin.table import DRIFTS, TwinTable
     from rig.vision.dice import read_dice
     from rig.vision.errors import VisionError
@@ -61,7 +62,8 @@ def run(args) -> int:
     print(f"rig bench vision --twin: {args.tables} twin tables from seed {args.first_table}, {args.turns} thrown turns "
           f"each, {args.spp} samples per pixel, 1 thread; floor photos from {data or 'nowhere (felt instead)'}")
     head = f"{'light':<13} {'dice':>8} {'6/6 turns':>10} {'silent':>6} {'needless':>9} {'cocked flagged':>15}"
-    keys = ("right", "dice", "turns6", "right6", "silent", "needless", "frames", "cocked", "cocked_flagged")
+    keys = ("right", "dice", "turns6", "right6", "silent", "needless", "frames", "cocked", "cocked_flagged", "hidden",
+            "hidden_flagged")
     total = {name: dict.fromkeys(keys, 0) for name in DRIFTS}
     accepted, times, t_start = 0, [], time.perf_counter()
     show = Path(args.show) if args.show else None
@@ -86,28 +88,35 @@ def run(args) -> int:
                 k = int(shot.name.split(":")[1])
                 img = frame(shot.name, drift, 10 + k + 100 * d)
                 truth = table.truth(shot)
+                hidden = [share > HIDDEN for share in hidden_shares(table, shot.dice)]  # under another die
                 t0 = time.perf_counter()
                 reading = read_dice(img, profile, thrown=len(truth))  # the game knows six were cast
                 times.append(time.perf_counter() - t0)
-                tally(row, truth, reading, 0.6 * table.notes["die_px"])
+                tally(row, truth, hidden, reading, 0.6 * table.notes["die_px"])
                 if show is not None and drift == "same" and k < 3:
                     _draw(show / f"twin-{seed}-turn{k}.png", img, truth, reading)
             for key in row:
                 total[drift][key] += row[key]
-            print("  " + _line(drift, row).replace(f"{drift:<10}", f"{drift:<13}", 1))
+            print("  " + _line(drift, row).replace(f"{drift:<10}", f"{drift:<13}", 1) + _hidden(row))
     print(f"\nall twin tables: calibration accepted on {accepted} of {args.tables}")
     print("  " + head)
     for drift in DRIFTS:
-        print("  " + _line(drift, total[drift]).replace(f"{drift:<10}", f"{drift:<13}", 1))
+        print("  " + _line(drift, total[drift]).replace(f"{drift:<10}", f"{drift:<13}", 1) + _hidden(total[drift]))
     moved = {k: sum(total[n][k] for n in DRIFTS if n != "same") for k in keys}
-    print("  " + _line("all drift", moved).replace(f"{'all drift':<10}", f"{'all drift':<13}", 1))
+    print("  " + _line("all drift", moved).replace(f"{'all drift':<10}", f"{'all drift':<13}", 1) + _hidden(moved))
     if times:
         print(f"read_dice 640x480: median {statistics.median(times) * 1000:.2f} ms per frame ({len(times)} frames)")
     print(f"took {time.perf_counter() - t_start:.0f} s")
-    print("silent: turns read wrong with status ok; needless: turns read right, no cocked die, flagged anyway")
+    print("silent: turns read wrong (or with a die hidden under another) with status ok; needless: turns read right, "
+          "no cocked or hidden die, flagged anyway; hidden: turns with a die whose top the camera cannot see for the most "
+          "part (under another die: not counted in dice), flagged")
     print("targets: accepted on every table; same light dice >= 99.5 %, silent 0, needless <= 5 %; after drift "
           "dice >= 99 %, silent 0, needless <= 10 %; cocked flagged >= 95 %")
     return 0
+
+
+def _hidden(row: dict) -> str:
+    return f"  hidden {row['hidden_flagged']}/{row['hidden']}" if row["hidden"] else ""
 
 
 def _draw(path: Path, img, truth, reading) -> None:

@@ -34,7 +34,7 @@ import numpy as np
 
 from rig.vision.dice_flag import Flag
 from rig.vision.dice_frames import glare_for, label_pixels
-from rig.vision.light import profile_map
+from rig.vision.light import DEEPEST, profile_map
 from rig.vision.colour_table import colour_lut
 from rig.vision.pixel_classes import _IS_EDGE, _K3, BG, BLOWN, BODY, EDGE, IS_TOP
 
@@ -45,9 +45,15 @@ _NOT_FLOOR[[BG, BLOWN]] = 0
 TOP_SHARE = 0.65
 #: the least share of such a blob the colour table calls die body in shade (the rest: its frog, specks)
 EDGE_SHARE = 0.5
-#: brightened at most this many times (a darker blob is the deep shade's business)
-MOST = 2.5
+#: brightened at most this many times: as deep a shade as calibration's map lifts (round 14; 2.5 before, "a darker
+#: blob is the deep shade's business" — but a die top in a wall's shadow the map does not lift enough, or at all, was
+#: then lost: the largest group of flat dice not seen on the twin, 3.4-6.1 times darker than a die's body)
+MOST = 1.0 / DEEPEST
+#: brightened more than this many times, the die is read from the camera's noise brightened with it: flagged as
+#: a die read from a wall's lifted deep shade is (:data:`DEEP_REASON`, which the second look does not take off)
+LIFTED = 2.5
 REASON = "die top in shade read brightened"
+DEEP_REASON = "die in shadow or on edge"
 #: a die-shaped blob with at least this share of its pixels off the spots is read as a die (flagged)
 OFF_SPOTS = 0.15
 SPOT_REASON = "die on a die-coloured spot of the box"
@@ -67,10 +73,10 @@ def _square(part: np.ndarray, a0: float, least: float, most: float, fill: float 
     return min(w, h) / max(w, h, 1e-6) >= 0.75 and n >= fill * w * h
 
 
-def dark_tops(work, t, dice) -> list[tuple[np.ndarray, int, int]]:
+def dark_tops(work, t, dice) -> list[tuple[np.ndarray, int, int, float]]:
     """Relabel, in ``work`` (in place), each die-sized square blob of die body in shade that lies clear
     of the ``dice`` read and reads as a die top once brightened; returns each as (its top's mask, x, y:
-    the mask's place at the working scale) for the reader to read as a die."""
+    the mask's place at the working scale, the gain it was brightened by) for the reader to read as a die."""
     labels, a0, f = work.labels, work.top_area, work.factor
     edge = cv2.LUT(labels, _IS_EDGE)
     if cv2.countNonZero(edge) < t.die_area_min * a0:
@@ -112,19 +118,22 @@ def dark_tops(work, t, dice) -> list[tuple[np.ndarray, int, int]]:
         if work.gain is not None:
             g = work.gain[window]
             np.copyto(g, g * gain, where=take[..., None])
-        out.append((take.view(np.uint8), x, y))
+        out.append((take.view(np.uint8), x, y, gain))
     return out
 
 
 def dark_dice(work, profile, dice: list, reasons: list, read) -> None:
     """Read each of :func:`dark_tops`' blobs with ``read`` (the reader's ``_die``) and add the dice and their
-    reasons, with :data:`REASON`, to ``dice`` and ``reasons``."""
-    for part, x, y in dark_tops(work, profile.thresholds, dice):
+    reasons, with :data:`REASON` (and :data:`DEEP_REASON` when brightened more than :data:`LIFTED` times), to
+    ``dice`` and ``reasons``."""
+    for part, x, y, gain in dark_tops(work, profile.thresholds, dice):
         lab = work.labels[y : y + part.shape[0], x : x + part.shape[1]]
         obs, why = read(part, lab, x, y, work, profile.thresholds, profile.frog_fraction, profile.walls)
         if obs is not None:
             dice.append(obs)
             reasons.extend([*why, Flag(REASON, obs.x + 0.5, obs.y + 0.5)])
+            if gain > LIFTED:
+                reasons.append(Flag(DEEP_REASON, obs.x + 0.5, obs.y + 0.5))
 
 
 def print_spot(spots: np.ndarray, cc: np.ndarray, i: int, box, a0: float, reasons: list, where) -> bool:
