@@ -1,0 +1,42 @@
+"""One die's top read as two dice (``rig.vision.dice.one_place_twice``): no two dice lie closer than a side."""
+
+from pathlib import Path
+
+import pytest
+
+from rig.bench.tables import DRIFTS, Table
+from rig.bench.unseen import score
+from rig.vision.calibrate import fit_profile
+from rig.vision.dice import TWICE_REASON, read_dice
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+
+
+@pytest.fixture(scope="module")
+def table_38004():
+    table = Table.random(38004, data=DATA)
+    frames, empty = table.ritual()
+    return table, fit_profile(frames, empty=empty, name="unseen-38004").profile
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="needs ../shared/data (the unseen tables' floor textures)")
+@pytest.mark.parametrize("light", ["exp x0.7", "exp x0.8", "wb warmer"])
+def test_a_die_read_twice_is_flagged_not_booked_as_two_in_silence(table_38004, light):
+    # 2D unseen table 38004 (round 14's fresh set), turn 17: the left blue die's frog, cut in two by its dark outline
+    # in the dimmer light, was read as two blue dice 34 px apart (the die is 107 px) — four dice for three, status ok.
+    table, profile = table_38004
+    frame, truth = table.turn(17, DRIFTS[light])
+    reading = read_dice(frame, profile)
+    _, _, wrong, _ = score(truth, reading, 0.6 * table.die)
+    assert wrong and len(reading.dice) == 4
+    assert reading.status == "uncertain"
+    assert any(r.startswith(TWICE_REASON) for r in reading.reasons), reading.reasons
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="needs ../shared/data (the unseen tables' floor textures)")
+def test_the_same_die_in_the_same_light_is_read_once_and_not_flagged_twice(table_38004):
+    table, profile = table_38004
+    frame, truth = table.turn(17, DRIFTS["same"])
+    reading = read_dice(frame, profile)
+    assert len(reading.dice) == len(truth) == 3
+    assert not any(r.startswith(TWICE_REASON) for r in reading.reasons), reading.reasons
