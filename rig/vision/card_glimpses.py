@@ -63,17 +63,19 @@ class _Glimpses:
                 if g[0].card == card.card and edge_shift(g[0].outline(), card.outline()) <= 2 * self.moved:
                     g[1] += 1
                     break
-            else:  # (the card, frames seen, touched, vanished) — seen first on the very box of a blob that lay still
-                # just before, not at the view's edge, read as no card's shape: it lay there those frames too (twin 3116)
+            else:  # (the card, frames seen, touched, vanished, frames seen before touched) — seen first on the very box
+                # of a blob that lay still just before, not at the view's edge, read as no card's shape: it lay there
+                # those frames too (twin 3116)
                 still = self._still is not None and card.box is not None and _same_box(self._still[0], card.box)
-                self._glimpsed.append([card, 1 + (self._still[1] if still else 0), False, False])
+                self._glimpsed.append([card, 1 + (self._still[1] if still else 0), False, False, 0])
 
     def _touch_glimpses(self, view: CardView) -> None:
         """Mark the cards glimpsed lying still that a hand has been over since (as :meth:`_touch` the lying ones)."""
         for g in self._glimpsed:
             seen = any(c.card == g[0].card and c.outline() is not None and edge_shift(g[0].outline(), c.outline()) <= self.moved
                        for c in view.cards)
-            g[2] = g[2] or any(_overlap(g[0].box, h) and not (seen and view.at_edge(h)) for h in view.hands)
+            if not g[2] and any(_overlap(g[0].box, h) and not (seen and view.at_edge(h)) for h in view.hands):
+                g[2], g[4] = True, g[1]
             # (gone from view, no card in its place and nothing over it: no card vanishes by itself — the camera sees it now and then)
             g[3] = g[3] or not any(_overlap(g[0].box, b) for b in [c.box for c in view.cards if c.box is not None]
                                    + [h for h in view.hands if h is not None])
@@ -91,6 +93,11 @@ class _Glimpses:
             c.card == g[0].card and (edge_shift(g[0].outline(), c.outline()) <= (self.moved if g[2] else 2 * self.moved)
                                      or not g[2] and (_same_pile(g[0], c) or _one_place(g[0].outline(), c.outline())))
             for c in cards)]
+        # A card glimpsed lying still as long as a card needs to settle before a hand came over it (it did not settle:
+        # the card beside the arm waiting at the view's edge read now whole, now as a part — twin 3306), one of its
+        # colour settling on its very edges now: that card, or the next laid squarely on it? Asked (no: that card)
+        gone += [g[0] for g in self._glimpsed if g[2] and not g[3] and g[4] >= self.settle and any(
+            c.card == g[0].card and edge_shift(g[0].outline(), c.outline()) <= self.moved for c in cards)]
         self._glimpsed = []
         one = []  # a card glimpsed in places that overlap (its outline jumping from frame to frame) is one card
         for g in gone:

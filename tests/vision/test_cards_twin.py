@@ -440,3 +440,13 @@ def test_a_card_read_whole_beside_a_waiting_arm_is_no_part_of_one():
     # laid just now?", a truthful yes). A card beside the arm as large as the largest known to lie there is seen whole
     cards, booked, questions = _replay("t2402-reveal0")
     assert booked == cards and not questions
+
+
+def test_a_card_glimpsed_long_enough_to_settle_then_covered_on_its_very_edges_is_asked_about():
+    # twin 3306 reveal 1 (blue x 3, blank x 3; round 14's fresh set, seen since): the second blue, laid on the right,
+    # lay still four frames — but the first blue, beside the arm waiting at the view's corner, read now whole, now as a
+    # part (its outline grown into the arm's shade), so nothing settled. A hand then laid the third blue squarely on it
+    # and one blue was booked for the two, in silence. Now asked: "were the next 2 cards laid blue, then blue?"
+    cards, booked, questions = _replay("t3306-reveal1")
+    assert booked == cards
+    assert [(q.yes, q.then) for q in questions] == [(("blue",), ("blue",))]
