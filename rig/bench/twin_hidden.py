@@ -71,28 +71,9 @@ def score(truth, hidden, reading, tol: float) -> tuple[int, int, bool, bool, boo
     """(dice right, dice counted, turn wrong, has a cocked die, has a hidden die) for one frame: as
     :func:`rig.bench.unseen.score`, the visible dice matched first; ``hidden``: per true die, whether the camera
     cannot see its top (not counted, matched to what is left)."""
-    used: set[int] = set()
-    right = counted = 0
-    wrong = False
-    order = sorted(range(len(truth)), key=lambda k: bool(hidden[k]))
-    for k in order:
-        d = truth[k]
-        best, best_dist = None, tol
-        for i, o in enumerate(reading.dice):
-            dist = ((o.x - d.x) ** 2 + (o.y - d.y) ** 2) ** 0.5
-            if i not in used and dist < best_dist:
-                best, best_dist = i, dist
-        ok = best is not None and reading.dice[best].face == d.face
-        if best is not None:
-            used.add(best)
-        if hidden[k]:
-            continue  # what is read there (if anything) is neither right nor wrong: the camera cannot see it
-        wrong |= not ok
-        if not d.cocked:
-            counted += 1
-            right += ok
-    wrong |= len(reading.dice) > len(used)
-    return right, counted, wrong, any(d.cocked for d in truth), any(hidden)
+    from rig.bench.unseen import score as scored
+
+    return (*scored(truth, reading, tol, hidden), any(hidden))
 
 
 def tally(row: dict, truth, hidden, reading, tol: float) -> None:

@@ -24,13 +24,16 @@ def textures_dir(arg: str | None) -> Path | None:
     return path if path.is_dir() else None
 
 
-def score(truth, reading, tol: float) -> tuple[int, int, bool, bool]:
-    """(dice right, dice counted, turn wrong, has a cocked die) for one frame."""
+def score(truth, reading, tol: float, hidden=None) -> tuple[int, int, bool, bool]:
+    """(dice right, dice counted, turn wrong, has a cocked die) for one frame. ``hidden``: per true die, whether the
+    camera cannot see its top (the twin's dice under another, :mod:`rig.bench.twin_hidden`): those are matched last,
+    to what is left, and neither right nor wrong."""
+    hidden = hidden or [False] * len(truth)
     used: set[int] = set()
     right = counted = 0
     wrong = False
-    cocked = any(d.cocked for d in truth)
-    for d in truth:
+    for k in sorted(range(len(truth)), key=lambda k: bool(hidden[k])):
+        d = truth[k]
         best, best_dist = None, tol
         for i, o in enumerate(reading.dice):
             dist = ((o.x - d.x) ** 2 + (o.y - d.y) ** 2) ** 0.5
@@ -39,12 +42,14 @@ def score(truth, reading, tol: float) -> tuple[int, int, bool, bool]:
         ok = best is not None and reading.dice[best].face == d.face
         if best is not None:
             used.add(best)
+        if hidden[k]:
+            continue  # what is read there (if anything) is neither right nor wrong: the camera cannot see it
         wrong |= not ok
         if not d.cocked:
             counted += 1
             right += ok
     wrong |= len(reading.dice) > len(used)
-    return right, counted, wrong, cocked
+    return right, counted, wrong, any(d.cocked for d in truth)
 
 
 def tally(row: dict, truth, reading, tol: float) -> None:
