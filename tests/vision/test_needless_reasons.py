@@ -1,23 +1,16 @@
 """scripts/needless_reasons.py (issue 24, round 13): the twin's needless flags counted by reason kind and by what keeps
 each turn flagged after the second look."""
 
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.vision.conftest import script
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def nr():
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        import needless_reasons
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
-    return needless_reasons
+    return script("needless_reasons")
 
 
 def test_a_reasons_kind_is_its_text_without_place_numbers_and_colours(nr):

@@ -7,9 +7,7 @@ The corpus check (every reading of 256 frames the same before and after) is ``sc
 from __future__ import annotations
 
 import re
-import sys
 from collections import Counter
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -18,8 +16,8 @@ import pytest
 from rig.vision import dice, dice_cocked
 from rig.vision.dice_flag import Flag
 from tests.vision.dice_twin import frame_and_profile
+from tests.vision.conftest import script
 
-ROOT = Path(__file__).resolve().parents[2]
 #: committed twin frames with a die whose flank test comes near its bound (the verdict on its top and flank is asked)
 JUDGED = [("t8902-turn3.jpg", "t8902"), ("t8403-turn1.jpg", "t8403"), ("t111-turn2-bright.jpg", "t111")]
 
@@ -45,12 +43,7 @@ def _places_before(reasons) -> list[tuple[str, float, float]]:
 
 @pytest.fixture
 def twin_turns():
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        import twin_turns
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
-    return twin_turns
+    return script("twin_turns")
 
 
 def _sample_reasons(rng) -> list[str]:

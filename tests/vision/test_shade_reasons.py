@@ -1,22 +1,15 @@
 """scripts/shade_reasons.py (issue 24, round 14): the needless turns' "die in shadow or on edge" flags counted by
 where they lie — at a die read (its deep-shade flag), beside one, or far from every die."""
 
-import sys
-from pathlib import Path
 
 import pytest
+from tests.vision.conftest import script
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def sr():
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        import shade_reasons
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
-    return shade_reasons
+    return script("shade_reasons")
 
 
 def _line(reasons, drift="same", wrong=False, has_cocked=False):

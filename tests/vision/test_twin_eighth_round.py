@@ -3,16 +3,14 @@ lies there (was: over half) — fresh twin 8403 turn 1, a yellow+pink die 40-50 
 scripts/twin_turns.py, which counts why dice are wrong and why right turns are flagged, turn by turn."""
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
 from rig.vision import dice
 from rig.vision.dice import read_dice
 from tests.vision.dice_twin import frame_and_profile
+from tests.vision.conftest import script
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _turn_8403():
@@ -42,12 +40,7 @@ def test_with_half_of_its_top_asked_for_it_reads_blank_and_ok(monkeypatch):
 
 @pytest.fixture
 def twin_turns():
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        import twin_turns
-    finally:
-        sys.path.remove(str(ROOT / "scripts"))
-    return twin_turns
+    return script("twin_turns")
 
 
 def _line(seed, drift, turn, status, reasons, seen, truth):
