@@ -53,20 +53,18 @@ def reason_places(reasons) -> list[tuple[str, float, float]]:
     return [(reason_kind(flag), *flag.at) for flag in flags if flag is not None]
 
 
-def each_turn(seed: int, turns: int, spp: int, propped: bool = False):
+def each_turn(seed: int, turns: int, spp: int, propped: bool = False, table=None):
     """Twin table ``seed``'s thrown (or propped) turns in every light, read as the bench reads them: yields
-    ``(profile, die_px, drift, shot, k, work, truth, reading)``. Raises VisionError when calibration refuses."""
+    ``(profile, die_px, drift, shot, k, work, truth, reading)``. Raises VisionError when calibration refuses.
+    ``table``: the table as :func:`_table` draws it, when the caller has it."""
     import cv2
 
-    from rig.bench.tables import _photo_patch
     from rig.bench.twin import calibrated
-    from rig.bench.unseen import textures_dir
-    from rig.twin.table import DRIFTS, TwinTable
+    from rig.twin.table import DRIFTS
     from rig.vision.dice import prepare, read_labels
 
     cv2.setNumThreads(1)
-    data = textures_dir(None)
-    table = TwinTable.random(seed, photo=lambda kind, rng: _photo_patch(kind, rng, data))
+    table = table if table is not None else _table(seed)
     shots = table.shots(turns, propped=4) if propped else table.shots(turns)
     renders = {s.name: table.render(s, spp=spp) for s in shots}
     profile, frame = calibrated(table, renders, seed)
@@ -99,11 +97,13 @@ def read_table(seed: int, turns: int, spp: int, propped: bool = False) -> list[d
     from rig.vision.dice_overall import under_glare
     from rig.vision.errors import VisionError
 
-    lines = []
+    lines, table, hiding = [], _table(seed), {}
     try:
-        for profile, die_px, drift, shot, k, work, truth, reading in each_turn(seed, turns, spp, propped):
+        for profile, die_px, drift, shot, k, work, truth, reading in each_turn(seed, turns, spp, propped, table):
             t, walls = profile.thresholds, profile.walls
-            hidden = [share > HIDDEN for share in hidden_shares(_table(seed), shot.dice)]
+            if shot.name not in hiding:  # (the same throw in every light)
+                hiding[shot.name] = [share > HIDDEN for share in hidden_shares(table, shot.dice)]
+            hidden = hiding[shot.name]
             right, counted, wrong, cocked, hid = score(truth, hidden, reading, 0.6 * die_px)
             f = work.factor
             seen = []
@@ -331,10 +331,11 @@ def rescore(src: Path, dst: Path, spec: str, turns: int) -> None:
                 continue
             lines, shares = [json.loads(s) for s in path.read_text().splitlines()], {}
             if "refused" not in lines[0]:
-                shots = {s.name: s for s in _table(seed).shots(turns)}
+                table = _table(seed)
+                shots = {s.name: s for s in table.shots(turns)}
                 for s in lines:
                     if s["shot"] not in shares:
-                        shares[s["shot"]] = hidden_shares(_table(seed), shots[s["shot"]].dice)
+                        shares[s["shot"]] = hidden_shares(table, shots[s["shot"]].dice)
                     for d, share in zip(s["truth"], shares[s["shot"]]):
                         d["hidden"] = share > HIDDEN
                     pairs, extra = match(s)
