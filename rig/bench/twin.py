@@ -80,6 +80,8 @@ def run(args) -> int:
         accepted += 1
         print(f"{label}\n  calibration accepted (die {profile.die_side * table.size[0]:.0f} px)")
         print("  " + head)
+        hidden = {s.name: [share > HIDDEN for share in hidden_shares(table, s.dice)]  # under another die: one throw,
+                  for s in shots if s.name.startswith("turn:")}  # every light
         for d, drift in enumerate(DRIFTS):
             row = dict.fromkeys(keys, 0)
             for shot in shots:
@@ -88,11 +90,10 @@ def run(args) -> int:
                 k = int(shot.name.split(":")[1])
                 img = frame(shot.name, drift, 10 + k + 100 * d)
                 truth = table.truth(shot)
-                hidden = [share > HIDDEN for share in hidden_shares(table, shot.dice)]  # under another die
                 t0 = time.perf_counter()
                 reading = read_dice(img, profile, thrown=len(truth))  # the game knows six were cast
                 times.append(time.perf_counter() - t0)
-                tally(row, truth, hidden, reading, 0.6 * table.notes["die_px"])
+                tally(row, truth, hidden[shot.name], reading, 0.6 * table.notes["die_px"])
                 if show is not None and drift == "same" and k < 3:
                     _draw(show / f"twin-{seed}-turn{k}.png", img, truth, reading)
             for key in row:
