@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from rig.vision.card_places import _card_of, _covering, _one_place, _overlap, _same_box, _same_pile, _within, edge_shift
@@ -27,11 +28,6 @@ class _Lying:
     lost: bool = False  # so with no hand over it (2605)
     handled: bool = False  # a hand was over it, or it was out of sight (not only its outline read apart)
 
-
-
-def _area(outline: np.ndarray) -> float:
-    x, y = outline[:, 0].astype(np.float64), outline[:, 1].astype(np.float64)
-    return float(abs(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))) / 2)
 
 
 class _LyingCards:
@@ -91,7 +87,7 @@ class _LyingCards:
         box only reaching the arm's: twin 2402, a gray card laid on the gray pile, the arm waiting at a corner)."""
         if c.status != "ok" or c.outline() is None or not self._lying:
             return False
-        return _area(c.outline()) >= 0.95 * max(_area(k.outline) for k in self._lying)
+        return cv2.contourArea(c.outline()) >= 0.95 * max(cv2.contourArea(k.outline) for k in self._lying)
 
     def _part_lies(self) -> list[str]:
         """A part of a card beside an arm, of none known to lie there, lying still as long as a card needs to
