@@ -401,7 +401,7 @@ def _face_ends(frame: np.ndarray, die: PipDie, p: AnyDieParams) -> PipDie:
         reason = None if long is None or long <= p.one_round else f"a 1 whose outline is no square ({long:.2f}): a knot?"
     if reason is None:
         return die
-    return PipDie(die.box, PipCount(c.pips, c.centres, c.confidence, "uncertain", c.reasons + (reason,)))
+    return die.flagged(reason)
 
 
 def _two_as_one(frame: np.ndarray, die: PipDie, p: AnyDieParams, nets) -> PipDie:
@@ -411,8 +411,7 @@ def _two_as_one(frame: np.ndarray, die: PipDie, p: AnyDieParams, nets) -> PipDie
     if c.status != "ok" or p.merged_same <= 0 or not two_dice_as_one(frame, die.box, nets, p.merged_same,
                                                                       p.merged_scale, p.merged_find):
         return die
-    return PipDie(die.box, PipCount(c.pips, c.centres, c.confidence, "uncertain",
-                                    c.reasons + ("two dice found as one? its face is the floor's colour",)))
+    return die.flagged("two dice found as one? its face is the floor's colour")
 
 
 def _read_classical(frame: np.ndarray, p: AnyDieParams, net) -> list[PipDie]:

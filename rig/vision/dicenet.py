@@ -409,7 +409,7 @@ def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet) -> list[PipDie]
     dice = second_opinion(kept, p)
     # two dice nearer than a die's side cannot both be dice (pips seen as dice, a die seen twice): flagged
     centres = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2, d.box[2]) for d in dice]
-    dice = [_flag(d, "overlaps another die (pips seen as dice?)") if crowded(*c, centres, OVERLAP) else d
+    dice = [d.flagged("overlaps another die (pips seen as dice?)") if crowded(*c, centres, OVERLAP) else d
             for d, c in zip(dice, centres)]
     return sorted(dice, key=lambda d: (d.box[1], d.box[0]))
 
@@ -422,7 +422,7 @@ def second_opinion(kept: list[tuple[Candidate, PipDie]], p: AnyDieParams) -> lis
     if x is None:
         return [d for _, d in kept]
     like = check.likeness(x)
-    return [_flag(d, f"unlike the dice the reader knows ({q:.2f}): a coin, a knot, a pip?")
+    return [d.flagged(f"unlike the dice the reader knows ({q:.2f}): a coin, a knot, a pip?")
             if d.count.status == "ok" and q < check_needed(c, p) else d for (c, d), q in zip(kept, like)]
 
 
@@ -434,7 +434,3 @@ def check_needed(c: Candidate, p: AnyDieParams) -> float:
 
 #: dice whose centres are nearer than this many sides are flagged (:func:`read_dice`)
 OVERLAP = 0.8
-
-def _flag(die: PipDie, reason: str) -> PipDie:
-    c = die.count
-    return PipDie(die.box, PipCount(c.pips, c.centres, c.confidence, "uncertain", c.reasons + (reason,)))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from rig.vision.dicenet import crop_die
-from rig.vision.pips import PipCount, PipDie
+from rig.vision.pips import PipDie
 
 
 def turned_probability(frame: np.ndarray, box: tuple[int, int, int, int], pips: int, nets) -> float:
@@ -33,5 +33,4 @@ def turned_reason(frame: np.ndarray, die: PipDie, nets, least: float) -> PipDie:
     q = turned_probability(frame, die.box, c.pips, nets)
     if q >= least:
         return die
-    reason = f"read otherwise turned half round ({c.pips}: {q:.2f}): pips unclear"
-    return PipDie(die.box, PipCount(c.pips, c.centres, c.confidence, "uncertain", c.reasons + (reason,)))
+    return die.flagged(f"read otherwise turned half round ({c.pips}: {q:.2f}): pips unclear")

@@ -65,6 +65,11 @@ class PipDie:
         x, y, w, h = self.box
         return (x + w / 2, y + h / 2)
 
+    def flagged(self, reason: str) -> PipDie:
+        """This die, its count ``uncertain`` with ``reason`` added to its reasons (a flag: read, never dropped)."""
+        c = self.count
+        return PipDie(self.box, PipCount(c.pips, c.centres, c.confidence, "uncertain", c.reasons + (reason,)))
+
     def to_dict(self) -> dict[str, Any]:
         return {"box": list(self.box), **self.count.to_dict()}
 
