@@ -5,6 +5,19 @@ from pathlib import Path
 import pytest
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+#: the shared photographs the 2D unseen tables cut their floors from (``../shared/data``)
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="needs ../shared/data (the unseen tables' floor textures)")
+
+
+def calibrated_unseen(seed: int):
+    """2D unseen table ``seed`` (``rig bench vision --unseen``'s generator) and the profile its ritual fits."""
+    from rig.bench.tables import Table
+    from rig.vision.calibrate import fit_profile
+
+    table = Table.random(seed, data=DATA)
+    frames, empty = table.ritual()
+    return table, fit_profile(frames, empty=empty, name=f"unseen-{seed}").profile
 
 
 def script(name: str):

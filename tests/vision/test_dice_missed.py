@@ -1,26 +1,20 @@
 """Dice the colour table's first pass misses (``rig.vision.dice_missed``): a die top under the lamp's glare."""
 
-from pathlib import Path
-
 import pytest
 
-from rig.bench.tables import DRIFTS, Table
+from rig.bench.tables import DRIFTS
 from rig.bench.unseen import score
-from rig.vision.calibrate import fit_profile
 from rig.vision.dice import read_dice
 from rig.vision.dice_missed import GLARED_REASON
-
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+from tests.vision.conftest import calibrated_unseen, needs_data
 
 
 @pytest.fixture(scope="module")
 def table_35002():
-    table = Table.random(35002, data=DATA)
-    frames, empty = table.ritual()
-    return table, fit_profile(frames, empty=empty, name="unseen-35002").profile
+    return calibrated_unseen(35002)
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="needs ../shared/data (the unseen tables' floor textures)")
+@needs_data
 @pytest.mark.parametrize("light", ["same", "exp x1.2", "exp x1.3", "wb warmer", "wb cooler"])
 def test_a_pink_die_under_the_lamps_glare_is_flagged_not_lost_in_silence(table_35002, light):
     # 2D unseen table 35002 (round 11's fresh set), turn 10: a pink die lies in the lamp's reflection; its frog, red
@@ -35,7 +29,7 @@ def test_a_pink_die_under_the_lamps_glare_is_flagged_not_lost_in_silence(table_3
     assert any(r.startswith(GLARED_REASON) and "(61" in r for r in reading.reasons), reading.reasons
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="needs ../shared/data (the unseen tables' floor textures)")
+@needs_data
 def test_turns_with_every_die_read_carry_no_glare_flag(table_35002):
     table, profile = table_35002
     for k in range(10):

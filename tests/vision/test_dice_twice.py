@@ -1,25 +1,19 @@
 """One die's top read as two dice (``rig.vision.dice.one_place_twice``): no two dice lie closer than a side."""
 
-from pathlib import Path
-
 import pytest
 
-from rig.bench.tables import DRIFTS, Table
+from rig.bench.tables import DRIFTS
 from rig.bench.unseen import score
-from rig.vision.calibrate import fit_profile
 from rig.vision.dice import TWICE_REASON, read_dice
-
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+from tests.vision.conftest import calibrated_unseen, needs_data
 
 
 @pytest.fixture(scope="module")
 def table_38004():
-    table = Table.random(38004, data=DATA)
-    frames, empty = table.ritual()
-    return table, fit_profile(frames, empty=empty, name="unseen-38004").profile
+    return calibrated_unseen(38004)
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="needs ../shared/data (the unseen tables' floor textures)")
+@needs_data
 @pytest.mark.parametrize("light", ["exp x0.7", "exp x0.8", "wb warmer"])
 def test_a_die_read_twice_is_flagged_not_booked_as_two_in_silence(table_38004, light):
     # 2D unseen table 38004 (round 14's fresh set), turn 17: the left blue die's frog, cut in two by its dark outline
@@ -33,7 +27,7 @@ def test_a_die_read_twice_is_flagged_not_booked_as_two_in_silence(table_38004, l
     assert any(r.startswith(TWICE_REASON) for r in reading.reasons), reading.reasons
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="needs ../shared/data (the unseen tables' floor textures)")
+@needs_data
 def test_the_same_die_in_the_same_light_is_read_once_and_not_flagged_twice(table_38004):
     table, profile = table_38004
     frame, truth = table.turn(17, DRIFTS["same"])
