@@ -37,3 +37,51 @@ def test_a_question_notice_has_yes_and_no_buttons_that_answer_it(page, rig_serve
     assert answers == [{"key": "card-question", "answer": "yes"}]
     assert page.js_errors == []
     page.unroute_all(behavior="ignoreErrors")  # a poll still on its way when the page closes
+
+
+LONG_QUESTION = "Were the next 2 cards laid yellow, then yellow? (1 later card waits for the answer)"
+
+
+def _button_in_reach(page, button) -> bool:
+    """The button is drawn inside the window and is what a tap on its centre reaches (not cut off, not covered)."""
+    return page.evaluate(
+        """(b) => { const r = b.getBoundingClientRect();
+            if (r.width < 1 || r.height < 1 || r.left < 0 || r.top < 0
+                || r.right > innerWidth || r.bottom > innerHeight) return false;
+            let box = b.parentElement;
+            for (; box; box = box.parentElement) {
+              const o = getComputedStyle(box).overflowX;
+              const c = box.getBoundingClientRect();
+              if (o !== "visible" && (r.left < c.left - 0.5 || r.right > c.right + 0.5)) return false;
+            }
+            return b.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)); }""",
+        button.element_handle())
+
+
+@pytest.mark.parametrize("viewport", [{"width": 800, "height": 480}, {"width": 1920, "height": 1080},
+                                      {"width": 390, "height": 844}], ids=["7inch", "tv", "phone"])
+def test_a_long_question_keeps_its_answer_buttons_in_reach(browser, rig_server, viewport):
+    """A question too long for the notices' line, behind another notice, still shows yes and no: its words are
+    cut (and a phone shows them whole), never its buttons."""
+    def with_question(route):
+        body = route.fetch().json()
+        body["notices"] = [{"key": "camera", "kind": "bad", "text": "Camera: no frame for 3 s"},
+                           {"key": "card-question", "kind": "warn", "text": LONG_QUESTION,
+                            "ask": "/api/answer", "answers": ["yes", "no"]}]
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    rig_server.new_game()
+    context = browser.new_context(viewport=viewport)
+    try:
+        page = context.new_page()
+        page.route("**/api/rig", with_question)
+        page.goto(rig_server.url)
+        notice = page.locator('.notice[data-key="card-question"]')
+        expect(notice).to_be_visible()
+        for answer in ("yes", "no"):
+            assert _button_in_reach(page, notice.locator(f"button[data-answer={answer}]")), (viewport, answer)
+        if viewport["width"] < 640:  # a phone shows the question whole
+            assert notice.locator(".notice-text").evaluate("(t) => t.scrollWidth <= t.clientWidth + 1")
+        page.unroute_all(behavior="ignoreErrors")
+    finally:
+        context.close()

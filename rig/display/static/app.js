@@ -47,10 +47,16 @@
     $("phase").title = head.phase || "";  // the whole sentence, should the box cut it
   }
 
+  const cut = (node) => node.scrollWidth > node.clientWidth + 1;  // its line ends in "…"
+
   function renderNotices(s) {
     const items = [];
-    for (const n of rigStatus.notices || []) {
-      items.push(el("div", { class: `notice ${n.kind || ""}`, "data-key": n.key }, rig.t(n.text),
+    // a question first: its answer buttons are never behind "more"
+    const rigNotices = [...(rigStatus.notices || [])].sort((a, b) => Boolean(b.ask) - Boolean(a.ask));
+    for (const n of rigNotices) {
+      const acts = Boolean(n.ask || n.href);
+      items.push(el("div", { class: `notice ${n.kind || ""}${acts ? " acts" : ""}${n.ask ? " asks" : ""}`, "data-key": n.key },
+        acts ? el("span", { class: "notice-text", text: rig.t(n.text) }) : rig.t(n.text),
         n.href ? el("a", { class: "notice-action", href: n.href, text: n.action ? rig.t(n.action) : rig.t("Fix") }) : null,
         ...(n.ask ? n.answers.map((a) => el("button", { class: "notice-action", "data-answer": a, text: ANSWERS[a] || a,
           onclick: () => rig.post(n.ask, { key: n.key, answer: a }).then(pollRig) })) : [])));
@@ -86,7 +92,7 @@
     if (items.length > 1) {
       box.append(el("button", { class: "more", id: "notices-more", text: noticesOpen ? rig.t("less") : rig.t("+{n} more", { n: items.length - 1 }),
         onclick: toggle }));
-    } else if (items.length === 1 && (noticesOpen || items[0].scrollWidth > items[0].clientWidth + 1)) {
+    } else if (items.length === 1 && (noticesOpen || cut(items[0].querySelector(".notice-text") || items[0]))) {
       // one notice cut with "…": a button opens it whole (issue 26)
       box.classList.add("several");
       box.append(el("button", { class: "more", id: "notices-more", text: noticesOpen ? rig.t("less") : rig.t("more"), onclick: toggle }));
