@@ -367,7 +367,7 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
     counter, checked by ``net`` (default the shipped ``calibration/pipnet.npz``; ``None``: the
     counter alone). ``expected`` is the number(s) of dice the game has (its
     registry entry's dice count, e.g. ``(8, 9)`` or ``(2,)``): another number makes the frame ``uncertain``, as does any die not read
-    with confidence.
+    with confidence, or no die found when the count is not given.
     """
     p = params or AnyDieParams()
     frame = check_frame(frame)
@@ -385,6 +385,8 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
     if expected is not None and len(dice) not in expected:
         want = " or ".join(map(str, expected))
         reasons.append(f"{len(dice)} dice seen, want {want}")
+    elif not dice:  # dice are read after a roll: none found is the finder's miss, not an answer
+        reasons.append("no die found")
     return PipDiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(reasons))
 
 

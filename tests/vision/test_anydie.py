@@ -82,6 +82,19 @@ def test_a_known_dice_count_makes_a_missing_die_uncertain():
     assert reading.status == "uncertain" and "1 dice seen, want 2" in reading.reasons
 
 
+@pytest.mark.parametrize("net", [None, "shipped"])
+def test_no_die_found_is_never_ok(net):
+    """Dice are read after a roll: a frame where the finder finds none (twin 9202's six green dice on wood)
+    is the finder's miss, flagged even when no dice count is given; a found die is still ok."""
+    kwargs = {"net": None} if net is None else {}
+    empty = read_pip_dice(floor(), **kwargs)
+    assert empty.dice == () and empty.status == "uncertain" and "no die found" in empty.reasons
+    frame = floor()
+    die(frame, 200, 200, 3, (40, 40, 200), (240, 240, 240), side=60)
+    reading = read_pip_dice(frame, **kwargs)
+    assert [d.pips for d in reading.dice] == [3] and reading.status == "ok", reading
+
+
 def test_pips_off_pattern_are_flagged():
     frame = floor()
     cv2.rectangle(frame, (278, 198), (322, 242), (40, 40, 200), -1)
