@@ -42,12 +42,21 @@ class Stages:
         self.acc = dict.fromkeys(STAGES, 0.0)
         heat, probabilities, crop = dicenet.DiceNet.heat, dicenet.DiceNet._probabilities, dicenet.crop_die
 
-        def timed_heat(net, frame, die_px=0.0):
+        def timed_heat(net, frame, die_px=0.0, *guides):
+            run = net.finder.run
+
+            def counted(blob, *args):  # the net's input pixels: a tiled pass's tiles, their margins counted
+                self.acc["px"] += blob.shape[2] * blob.shape[3]
+                return run(blob, *args)
+
+            net.finder.run = counted
             t = time.process_time()
-            out = heat(net, frame, die_px)
+            try:
+                out = heat(net, frame, die_px, *guides)
+            finally:
+                del net.finder.run
             self.acc["finder"] += time.process_time() - t
             self.acc["passes"] += 1
-            self.acc["px"] += out[0].size * dicenet.STRIDE ** 2
             return out
 
         def timed_probabilities(net, crops, hidden=False):
