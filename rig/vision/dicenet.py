@@ -183,6 +183,8 @@ class DiceNet:
         small, s = finder_input(frame, die_px)
         boxes = tiles(cells_near(guides, (small.shape[0] // STRIDE, small.shape[1] // STRIDE), s, FIND_DIE)) \
             if guides and self.tiled else None
+        #: whether the last pass ran on tiles (:meth:`_level_peaks`: a tiled pass guides no other)
+        self.was_tiled = boxes is not None
         if boxes is not None:
             return *run_tiled(lambda tile: self.finder.run(cv2.dnn.blobFromImage(tile, 1 / 255.0))[0][0], small, boxes), s
         out = self.finder.run(cv2.dnn.blobFromImage(small, 1 / 255.0))[0][0]
@@ -249,7 +251,7 @@ class DiceNet:
         with the frame scaled so that the level's dice are the size the finder reads best at (:data:`REFINE`:
         up when they are small, down when large), unless that level already is (:data:`REFINE_NEAR`).
         :meth:`find` keeps the stronger peak of the two on each die."""
-        ran: list = []  # every pass's output: the second pass runs near their response
+        ran: list = []  # the passes run whole: the second pass runs near their response
         level_px, q, out = self.level(frame, min(floor, LEVEL_FLOOR or floor), full=self.full_pyramid, memo=memo, ran=ran)
         if q <= 0 or not self.refine:
             return [out]
@@ -289,8 +291,8 @@ class DiceNet:
         at x1; 0.6 lost 0.7 points at x0.4 and x0.6, 1.1 0.3 points). The levels at the finder's size and coarser
         always run, their peaks read in one batch, and every die is read once per frame (``memo``).
         ``full``: every level is run (the search's reference, ``rig bench vision --game pips --scales``);
-        ``memo``: the dice read, kept for :meth:`candidates` (:meth:`_read_memo`); ``ran``: every pass's finder output
-        appended (a finer level runs near the coarser ones' response, :attr:`tiled`).
+        ``memo``: the dice read, kept for :meth:`candidates` (:meth:`_read_memo`); ``ran``: the finder outputs of the passes
+        run whole appended (a finer level runs near their response, :attr:`tiled`).
         """
         long_side = max(frame.shape[:2])
         levels = [r for r in LEVELS if r * long_side >= MIN_DIE and FIND_DIE / (r * long_side) <= FIND_MAX / long_side]
@@ -330,9 +332,10 @@ class DiceNet:
     def _level_peaks(self, frame: np.ndarray, die_px: float, floor: float, ran: list | None = None) -> tuple:
         """One pyramid level's finder pass (:meth:`level`): die_px, steps from the finder's own size, finder
         output, its peaks and its :data:`VOUCH` strongest in :data:`BAND`, as (x, y, side, score) in frame px
-        (``ran``: the passes before, run near their response; this one's output appended)."""
+        (``ran``: the passes run whole before, this one runs near their response; its output appended if run whole)."""
+        self.was_tiled = False
         out = self.heat(frame, die_px, ran if floor >= TILE_FLOOR else None)
-        if ran is not None:
+        if ran is not None and not self.was_tiled:  # a tiled pass's map is 0 where it was not run: no guide
             ran.append(out)
         heat, sides, s = out
         found = [(x / s, y / s, side / s, score) for x, y, side, score in self._peaks(heat, sides, floor)]

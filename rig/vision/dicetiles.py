@@ -28,7 +28,7 @@ STRIDE = 4  # finder input px per heat-map cell (:data:`rig.vision.dicepeaks.STR
 #: a tile's cells this far inside its edges are the whole frame's, to the bit (a multiple of the stride)
 REACH = 32
 #: a coarser pass's cell above this is a response a finer pass's peaks can lie near (0: tiles never used)
-GUIDE = 0.1
+GUIDE = 0.05
 #: ... within this many of the finer pass's die size (its FIND_DIE finder px)
 AROUND = 1.0
 #: tiles only for passes whose peaks are taken from this floor up (``read_dice``'s, ``[anydie] find_keep``: the
