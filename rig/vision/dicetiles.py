@@ -6,14 +6,16 @@ the net run on a tile of the scaled frame (:func:`rig.vision.dicenet.finder_inpu
 or more inside the tile's edges (and at the frame's own edges), the very numbers it gives on the whole frame
 (checked to the bit with both engines, ``tests/vision/test_dicetiles.py``; the tile's corner on the cell grid).
 
-Where to look: a finer level's (or the second pass's) cells above the floor lie near cells where the passes already
-run respond above :data:`GUIDE` — on the 112 frames of ``scripts/pip_speed.py``'s corpus (tuning photos, drawn things,
-pip twin tables 9100-9105; all seen) every cell above 0.45 within 0.39 of the pass's die size of one above 0.1 (and
-within 0.30 of one above 0.05; at floor 0.2 up to 3.4 dice) — so the cells within :data:`AROUND` of its die size of
-such a response are run, only for passes whose peaks are taken from :data:`FLOOR` up, and the rest of the map is 0
-(no peak there). Tiles are the bounding boxes of those cells' parts, grown by :data:`REACH`, two merged when their
-tiles overlap and the merged one is no larger; when they would cover more than :data:`WHOLE` of the pass's finder
-pixels the frame is run whole.
+Where to look: a finer level's (or the second pass's) cells above the floor lie near cells where the passes run
+whole before it respond above :data:`GUIDE` — on the 112 frames of ``scripts/pip_speed.py``'s corpus (tuning photos,
+drawn things, pip twin tables 9100-9105; all seen) every cell above 0.45 within 0.61 of the pass's die size of a
+coarse level's cell above 0.05 (0.30 with the finer levels run whole too; at floor 0.2 up to 1.8 dice) — so the
+cells within :data:`AROUND` of its die size of such a response are run, only for passes whose peaks are taken from
+:data:`FLOOR` up, and the rest of the map is 0 (no peak there). A pass run on tiles guides no later one (its map is 0
+where it did not run, and a finer pass's die-like peak can lie where only it responds: a coloured tuning photo at x1
+lost one so). Tiles are the bounding boxes of those cells' parts, grown by :data:`REACH`, two merged when their tiles
+overlap and the merged one is no larger; when they would cover more than :data:`WHOLE` of the pass's finder pixels
+the frame is run whole.
 """
 
 from __future__ import annotations
