@@ -184,9 +184,13 @@ class DiceNet:
         boxes = tiles(cells_near(guides, (small.shape[0] // STRIDE, small.shape[1] // STRIDE), s, FIND_DIE)) \
             if guides and self.tiled else None
         #: whether the last pass ran on tiles (:meth:`_level_peaks`: a tiled pass guides no other)
-        self.was_tiled = boxes is not None
+        self.was_tiled = False
         if boxes is not None:
-            return *run_tiled(lambda tile: self.finder.run(cv2.dnn.blobFromImage(tile, 1 / 255.0))[0][0], small, boxes), s
+            heat, sides, quiet = run_tiled(lambda tile: self.finder.run(cv2.dnn.blobFromImage(tile, 1 / 255.0))[0][0],
+                                           small, boxes)
+            if quiet:  # else the response goes on past the tiles: run whole
+                self.was_tiled = True
+                return heat, sides, s
         out = self.finder.run(cv2.dnn.blobFromImage(small, 1 / 255.0))[0][0]
         return out[0], out[1], s
 

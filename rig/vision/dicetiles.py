@@ -36,6 +36,8 @@ AROUND = 1.0
 #: tiles only for passes whose peaks are taken from this floor up (``read_dice``'s, ``[anydie] find_keep``: the
 #: distances above were measured for it)
 FLOOR = 0.45
+#: a tiled pass with a cell above this on its run cells' rim is run whole (its response may go on past the tiles)
+EDGE = FLOOR / 2
 #: the frame is run whole when the tiles would cover more than this share of its finder pixels
 WHOLE = 0.9
 
@@ -86,15 +88,21 @@ def tiles(mask: np.ndarray) -> list[tuple[int, int, int, int]] | None:
     return None if sum(area(b) for b in boxes) > WHOLE * rows * cols else boxes
 
 
-def run_tiled(run, small: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> tuple[np.ndarray, np.ndarray]:
+def run_tiled(run, small: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> tuple[np.ndarray, np.ndarray, bool]:
     """The heat map and log side map of ``small`` (the finder's input) with the net (``run``: blob -> 2 x rows x
-    columns) run only on ``boxes`` (cells) grown by :data:`REACH`; 0 elsewhere."""
+    columns) run only on ``boxes`` (cells) grown by :data:`REACH`, 0 elsewhere; and whether the tiles' edge is quiet:
+    no cell on the run cells' rim (inside the frame) above :data:`EDGE` (else the response may go on outside them,
+    where a peak would be cut off: the caller runs the frame whole)."""
     rows, cols = small.shape[0] // STRIDE, small.shape[1] // STRIDE
     out = np.zeros((2, rows, cols), np.float32)
+    done = np.zeros((rows + 2, cols + 2), np.uint8)  # the cells run, the frame's edge counted as run
+    done[0], done[-1], done[:, 0], done[:, -1] = 1, 1, 1, 1
     reach = REACH // STRIDE
     for r0, c0, r1, c1 in boxes:
         t0, l0 = max(0, r0 - reach), max(0, c0 - reach)
         t1, l1 = min(rows, r1 + reach), min(cols, c1 + reach)
         got = run(np.ascontiguousarray(small[t0 * STRIDE:t1 * STRIDE, l0 * STRIDE:l1 * STRIDE]))
         out[:, r0:r1, c0:c1] = got[:, r0 - t0:r1 - t0, c0 - l0:c1 - l0]
-    return out[0], out[1]
+        done[r0 + 1:r1 + 1, c0 + 1:c1 + 1] = 1
+    rim = (done & ~cv2.erode(done, np.ones((3, 3), np.uint8)).astype(bool))[1:-1, 1:-1].astype(bool)
+    return out[0], out[1], not (out[0][rim] > EDGE).any()

@@ -35,7 +35,7 @@ def test_a_tiles_heat_map_is_the_whole_frames_away_from_its_edges(die):
     whole = finder_out(nets, small)
     rows, cols = whole.shape[1:]
     boxes = [(3, 5, 20, 30), (rows - 12, cols - 15, rows, cols), (0, 0, 6, 9)]  # inside, at the far and near corners
-    heat, sides = run_tiled(lambda tile: finder_out(nets, tile), small, boxes)
+    heat, sides, _ = run_tiled(lambda tile: finder_out(nets, tile), small, boxes)
     inside = np.zeros((rows, cols), bool)
     for r0, c0, r1, c1 in boxes:
         inside[r0:r1, c0:c1] = True
@@ -91,10 +91,32 @@ def test_no_response_no_net_run_and_a_response_a_tile(monkeypatch):
     heat, _, s = nets.heat(frame, 20.0, [guide((24, 32), 0.2, {(10, 10): 0.5})])
     (h, w), = sizes
     assert h < heat.shape[0] * STRIDE and w < heat.shape[1] * STRIDE and h <= 2 * REACH + 2 * (AROUND * 15 + 12)
+    whole = (heat.shape[0] * STRIDE, heat.shape[1] * STRIDE)
     nets.tiled = False
     sizes.clear()
     nets.heat(frame, 20.0, [guide((24, 32), 0.2, {(10, 10): 0.5})])
-    assert sizes == [(heat.shape[0] * STRIDE, heat.shape[1] * STRIDE)]
+    assert sizes == [whole]
+
+
+@needs_nets
+def test_a_tiled_pass_whose_rim_responds_is_run_whole(monkeypatch):
+    nets = dicenet.DiceNet()
+    frame = cv2.imread(str(FRAME))
+    small, _ = dicenet.finder_input(frame, 40.0)
+    whole = finder_out(nets, small)
+    inner = whole[0][1:-1, 1:-1]  # the strongest cell away from the frame's edge, on a box's rim
+    r, c = (int(v) + 1 for v in np.unravel_index(np.argmax(inner), inner.shape))
+    box = (r, c, r + 6, c + 6)
+    *_, quiet = run_tiled(lambda tile: finder_out(nets, tile), small, [box])
+    assert not quiet and whole[0][r, c] > dicetiles.EDGE
+    *_, quiet = run_tiled(lambda tile: finder_out(nets, tile), small, [(0, 0) + whole[0].shape])
+    assert quiet  # the whole frame: no rim inside it
+    sizes = []
+    run = nets.finder.run
+    monkeypatch.setattr(nets.finder, "run", lambda blob, *a: sizes.append(blob.shape[2:]) or run(blob, *a))
+    monkeypatch.setattr(dicetiles, "EDGE", -1.0)  # every rim loud
+    heat, _, _ = nets.heat(frame, 40.0, [guide((24, 32), 0.2, {(10, 10): 0.5})])
+    assert len(sizes) == 2 and sizes[-1] == small.shape[:2] and not nets.was_tiled and np.array_equal(heat, whole[0])
 
 
 @needs_nets
