@@ -6,7 +6,7 @@ Reads the frames of ``scripts/pip_speed.py``'s corpus (~/.cache/rig/pipspeed/cor
 ``read_pip_dice`` as ``rig read --game pips`` calls it (no size hint), one thread, CPU time. Each frame is read by every
 engine (:mod:`rig.vision.netengine`) in turn, who goes first alternating frame by frame, so the machine's load falls on
 all alike. Per set and engine, the mean CPU ms per frame of: the finder's passes (the frame scaled, its blob and the
-net; passes and finder-input pixels per frame), the reader's crops (cut, blob and net; crops per frame, the mirrored
+net; passes and the net's input pixels per frame, a tiled pass's tiles with their margins), the reader's crops (cut, blob and net; crops per frame, the mirrored
 re-reads counted), and the rest (peaks, the pyramid's bookkeeping, the judging and the checks).
 """
 
