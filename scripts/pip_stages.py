@@ -6,7 +6,7 @@ Reads the frames of ``scripts/pip_speed.py``'s corpus (~/.cache/rig/pipspeed/cor
 ``read_pip_dice`` as ``rig read --game pips`` calls it (no size hint), one thread, CPU time. Each frame is read by every
 engine (:mod:`rig.vision.netengine`) in turn, who goes first alternating frame by frame, so the machine's load falls on
 all alike. Per set and engine, the mean CPU ms per frame of: the finder's passes (the frame scaled, its blob and the
-net; passes and finder-input pixels per frame), the reader's crops (cut, blob and net; crops per frame, the mirrored
+net; passes and the net's input pixels per frame, a tiled pass's tiles with their margins), the reader's crops (cut, blob and net; crops per frame, the mirrored
 re-reads counted), and the rest (peaks, the pyramid's bookkeeping, the judging and the checks).
 """
 
@@ -42,12 +42,21 @@ class Stages:
         self.acc = dict.fromkeys(STAGES, 0.0)
         heat, probabilities, crop = dicenet.DiceNet.heat, dicenet.DiceNet._probabilities, dicenet.crop_die
 
-        def timed_heat(net, frame, die_px=0.0):
+        def timed_heat(net, frame, die_px=0.0, *guides):
+            run = net.finder.run
+
+            def counted(blob, *args):  # the net's input pixels: a tiled pass's tiles, their margins counted
+                self.acc["px"] += blob.shape[2] * blob.shape[3]
+                return run(blob, *args)
+
+            net.finder.run = counted
             t = time.process_time()
-            out = heat(net, frame, die_px)
+            try:
+                out = heat(net, frame, die_px, *guides)
+            finally:
+                del net.finder.run
             self.acc["finder"] += time.process_time() - t
             self.acc["passes"] += 1
-            self.acc["px"] += out[0].size * dicenet.STRIDE ** 2
             return out
 
         def timed_probabilities(net, crops, hidden=False):

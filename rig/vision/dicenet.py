@@ -29,6 +29,8 @@ from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicepeaks import (PIPS_SURE, STRIDE, PeakMemo, crowded, merged, on_one_die, peaks, pip_of_bigger,  # noqa: F401
                                   shows_pips)
 from rig.vision.diecheck import candidate_features, default_check
+from rig.vision.dicetiles import FLOOR as TILE_FLOOR
+from rig.vision.dicetiles import cells_near, run_tiled, tiles
 from rig.vision.errors import VisionError
 from rig.vision.netengine import NetLoadError, load_net
 from rig.vision.pips import PipCount, PipDie
@@ -164,6 +166,10 @@ class DiceNet:
         self.full_pyramid = False
         #: with no size hint, run the finder again at the size it reads best at (:meth:`normalised`)
         self.refine = True
+        #: run the finer levels and the second pass only near the earlier passes' response (:mod:`rig.vision.dicetiles`)
+        self.tiled = True
+        #: whether the last finder pass ran on tiles (:meth:`heat`; a tiled pass guides no other)
+        self.was_tiled = False
 
     def _peaks(self, heat: np.ndarray, sides: np.ndarray, floor: float) -> list[tuple[float, float, float, float]]:
         """:func:`peaks`, each finder output's found once (:class:`rig.vision.dicepeaks.PeakMemo`, made at first use)."""
@@ -171,9 +177,21 @@ class DiceNet:
             self._peak_memo = PeakMemo()
         return self._peak_memo(heat, sides, floor)
 
-    def heat(self, frame: np.ndarray, die_px: float = 0.0) -> tuple[np.ndarray, np.ndarray, float]:
-        """The finder's heat map (0..1) and log side map (cells), and the frame-to-finder scale."""
+    def heat(self, frame: np.ndarray, die_px: float = 0.0, guides: list | None = None
+             ) -> tuple[np.ndarray, np.ndarray, float]:
+        """The finder's heat map (0..1) and log side map (cells), and the frame-to-finder scale; with ``guides`` (the
+        outputs of the passes run whole before on this frame; :attr:`tiled`) run only near their response, 0 elsewhere
+        (:mod:`rig.vision.dicetiles`; run whole when the tiles would cover most of it or their rim responds)."""
         small, s = finder_input(frame, die_px)
+        boxes = tiles(cells_near(guides, (small.shape[0] // STRIDE, small.shape[1] // STRIDE), s, FIND_DIE)) \
+            if guides and self.tiled else None
+        self.was_tiled = False
+        if boxes is not None:
+            heat, sides, quiet = run_tiled(lambda tile: self.finder.run(cv2.dnn.blobFromImage(tile, 1 / 255.0))[0][0],
+                                           small, boxes)
+            if quiet:  # else the response goes on past the tiles: run whole
+                self.was_tiled = True
+                return heat, sides, s
         out = self.finder.run(cv2.dnn.blobFromImage(small, 1 / 255.0))[0][0]
         return out[0], out[1], s
 
@@ -238,7 +256,8 @@ class DiceNet:
         with the frame scaled so that the level's dice are the size the finder reads best at (:data:`REFINE`:
         up when they are small, down when large), unless that level already is (:data:`REFINE_NEAR`).
         :meth:`find` keeps the stronger peak of the two on each die."""
-        level_px, q, out = self.level(frame, min(floor, LEVEL_FLOOR or floor), full=self.full_pyramid, memo=memo)
+        ran: list = []  # the passes run whole: the second pass runs near their response
+        level_px, q, out = self.level(frame, min(floor, LEVEL_FLOOR or floor), full=self.full_pyramid, memo=memo, ran=ran)
         if q <= 0 or not self.refine:
             return [out]
         heat, sides, s = out
@@ -248,7 +267,7 @@ class DiceNet:
         target = REFINE * float(np.median(kept)) / s
         if max(target, level_px) <= REFINE_NEAR * min(target, level_px):
             return [out]
-        return [self.heat(frame, target), out]
+        return [self.heat(frame, target, ran if floor >= TILE_FLOOR else None), out]
 
     def die_size(self, frame: np.ndarray, floor: float = 0.2) -> tuple[float, float]:
         """The dice's side in frame px as the pyramid sees it (the median side of the chosen level's
@@ -257,8 +276,8 @@ class DiceNet:
         kept = [side for _, _, side, _ in self._peaks(heat, sides, floor) if BAND[0] <= side <= BAND[1]][:VOUCH]
         return (float(np.median(kept)) / s if kept and q > 0 else die_px), q
 
-    def level(self, frame: np.ndarray, floor: float = 0.2, *, full: bool = False, memo: dict | None = None
-              ) -> tuple[float, float, tuple[np.ndarray, np.ndarray, float]]:
+    def level(self, frame: np.ndarray, floor: float = 0.2, *, full: bool = False, memo: dict | None = None,
+              ran: list | None = None) -> tuple[float, float, tuple[np.ndarray, np.ndarray, float]]:
         """The pyramid level the dice are best seen at: its die size (frame px), strength and finder output.
 
         The finder runs with the dice assumed :data:`LEVELS` of the frame's longer side (each level a
@@ -277,7 +296,8 @@ class DiceNet:
         at x1; 0.6 lost 0.7 points at x0.4 and x0.6, 1.1 0.3 points). The levels at the finder's size and coarser
         always run, their peaks read in one batch, and every die is read once per frame (``memo``).
         ``full``: every level is run (the search's reference, ``rig bench vision --game pips --scales``);
-        ``memo``: the dice read, kept for :meth:`candidates` (:meth:`_read_memo`).
+        ``memo``: the dice read, kept for :meth:`candidates` (:meth:`_read_memo`); ``ran``: the finder outputs of the passes
+        run whole appended (a finer level runs near their response, :attr:`tiled`).
         """
         long_side = max(frame.shape[:2])
         levels = [r for r in LEVELS if r * long_side >= MIN_DIE and FIND_DIE / (r * long_side) <= FIND_MAX / long_side]
@@ -288,6 +308,8 @@ class DiceNet:
         # the levels at the finder's own size and coarser are run whatever comes (cheap: their inputs are small),
         # their peaks read in one batch; the finer ones one by one, as long as they could win
         coarse = [self._level_peaks(frame, r * long_side, floor) for r in order if _steps(r) >= 0]
+        ran = [] if ran is None else ran
+        ran.extend(level[2] for level in coarse)
         self._read_memo(frame, [f for level in coarse for f in level[4]], memo)
         seen = []  # per level, coarse to fine: die_px, steps from the finder's own size, finder output, scored peaks
         best: tuple[float, float, tuple, float] | None = None
@@ -298,7 +320,7 @@ class DiceNet:
             if not full and steps < 0 and best is not None and 0 < STOP_SURE <= best[1] and best[3] > STOP_BAND * r * long_side:
                 break  # the sure dice found are too large for this level (and every finer one) to vouch for
             die_px, steps, out, scored = self._scored(frame, coarse[i] if i < len(coarse) else
-                                                      self._level_peaks(frame, r * long_side, floor), memo)
+                                                      self._level_peaks(frame, r * long_side, floor, ran), memo)
             # a coarser level's sure die holding two or more of this level's peaks: those are its pips
             big = [(x, y, side) for _, _, _, coarse_peaks in seen for x, y, side, q in coarse_peaks if q >= SURE_DIE]
             heat, sides, s = out  # all this level's peaks, not only those scored: a die showing 2 holds two
@@ -312,10 +334,13 @@ class DiceNet:
                 best = (die_px, q, out, float(np.median([side for _, _, side, _ in scored])) if scored else 0.0)
         return best[0], max(0.0, best[1]), best[2]
 
-    def _level_peaks(self, frame: np.ndarray, die_px: float, floor: float) -> tuple:
+    def _level_peaks(self, frame: np.ndarray, die_px: float, floor: float, ran: list | None = None) -> tuple:
         """One pyramid level's finder pass (:meth:`level`): die_px, steps from the finder's own size, finder
-        output, its peaks and its :data:`VOUCH` strongest in :data:`BAND`, as (x, y, side, score) in frame px."""
-        out = self.heat(frame, die_px)
+        output, its peaks and its :data:`VOUCH` strongest in :data:`BAND`, as (x, y, side, score) in frame px
+        (``ran``: the passes run whole before, this one runs near their response; its output appended if run whole)."""
+        out = self.heat(frame, die_px, ran if floor >= TILE_FLOOR else None)
+        if ran is not None and not self.was_tiled:  # a tiled pass's map is 0 where it was not run: no guide
+            ran.append(out)
         heat, sides, s = out
         found = [(x / s, y / s, side / s, score) for x, y, side, score in self._peaks(heat, sides, floor)]
         kept = [f for f in found if BAND[0] <= f[2] * s <= BAND[1]][:VOUCH]

@@ -52,26 +52,26 @@ def _bands(box: tuple[int, int, int, int], band: tuple[float, float]) -> dict[st
 
 class _Bands:
     """The die's surroundings in Lab, each band's median distance from the face's colour worked out when first
-    asked for (most dice end on every side: their far bands are never needed)."""
+    asked for (most dice end on every side: their far bands are never needed). Only the face's square and the bands
+    asked for are converted to Lab (the conversion is pixel by pixel: the same values as the whole window's)."""
 
     def __init__(self, frame: np.ndarray, box: tuple[int, int, int, int]) -> None:
         x, y, w, h = box
         s = max(w, h)
         height, width = frame.shape[:2]
-        # only the die and its surroundings are converted to Lab
+        # the die and its surroundings: the windows are clipped to this
         self.x0, self.y0 = max(0, int(x - FAR[1] * s) - 1), max(0, int(y - FAR[1] * s) - 1)
         self.x1, self.y1 = min(width, int(x + w + FAR[1] * s) + 2), min(height, int(y + h + FAR[1] * s) + 2)
         self.box, self.memo = box, {}
         self.seen = False  # no face: nothing to compare
         if self.x1 - self.x0 < 2 or self.y1 - self.y0 < 2:
             return
-        lab = cv2.cvtColor(np.ascontiguousarray(frame[self.y0:self.y1, self.x0:self.x1]),
-                           cv2.COLOR_BGR2Lab).astype(np.float32)
         f0, f1 = FACE
         face = self._window(x + f0 * w, y + f0 * h, x + f1 * w, y + f1 * h)
         if face is None:
             return
-        self.lab, self.colour = lab, np.median(lab[face].reshape(-1, 3), axis=0)
+        self.frame = frame
+        self.colour = np.median(self._lab(face).reshape(-1, 3), axis=0)
         self.seen = True
         self.rects = {"n": _bands(box, NEAR), "f": _bands(box, FAR)}
 
@@ -79,6 +79,12 @@ class _Bands:
         c0, r0 = max(0, int(round(bx0)) - self.x0), max(0, int(round(by0)) - self.y0)
         c1, r1 = min(self.x1, int(round(bx1))) - self.x0, min(self.y1, int(round(by1))) - self.y0
         return None if c1 - c0 < 1 or r1 - r0 < 1 else (slice(r0, r1), slice(c0, c1))
+
+    def _lab(self, win: tuple[slice, slice]) -> np.ndarray:
+        """The window (:meth:`_window`, rows and columns from the surroundings' corner) in Lab, float32."""
+        rows, cols = win
+        part = self.frame[self.y0 + rows.start:self.y0 + rows.stop, self.x0 + cols.start:self.x0 + cols.stop]
+        return cv2.cvtColor(np.ascontiguousarray(part), cv2.COLOR_BGR2Lab).astype(np.float32)
 
     def __call__(self, key: str) -> float | None:
         """``key`` band (``n`` or ``f``, then the side: ``nl``, ``fb``...): its median distance; ``None`` outside
@@ -88,7 +94,7 @@ class _Bands:
         if key not in self.memo:
             win = self._window(*self.rects[key[0]][key[1]])
             # each of the band's pixels' distance from the face's colour, and their median
-            dist = None if win is None else np.sqrt(((self.lab[win] - self.colour) ** 2).sum(axis=2))
+            dist = None if win is None else np.sqrt(((self._lab(win) - self.colour) ** 2).sum(axis=2))
             self.memo[key] = None if dist is None else float(_median0(dist.ravel()))
         return self.memo[key]
 

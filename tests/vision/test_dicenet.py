@@ -187,7 +187,7 @@ def pyramid_passes(monkeypatch, side):
     nets = default_dicenet()
     passes = []
     heat = DiceNet.heat
-    monkeypatch.setattr(DiceNet, "heat", lambda self, f, die_px=0.0: passes.append(die_px) or heat(self, f, die_px))
+    monkeypatch.setattr(DiceNet, "heat", lambda self, f, die_px=0.0, *guides: passes.append(die_px) or heat(self, f, die_px, *guides))
     full = nets.level(frame, 0.45, full=True)
     assert len(passes) == 6
     passes.clear()

@@ -80,7 +80,7 @@ def test_the_registry_reader_learns_the_dice_size_from_the_first_sure_roll(monke
 
     calls = []
     real_heat = DiceNet.heat
-    monkeypatch.setattr(DiceNet, "heat", lambda self, frame, die_px=0.0: calls.append(die_px) or real_heat(self, frame, die_px))
+    monkeypatch.setattr(DiceNet, "heat", lambda self, frame, die_px=0.0, *guides: calls.append(die_px) or real_heat(self, frame, die_px, *guides))
     read = registry.get("banana").reader()
     first, truth = render_start_roll(2)
     assert read(first).status == "ok"
@@ -99,7 +99,7 @@ def test_the_dice_size_learned_is_kept_for_the_next_run(monkeypatch, tmp_path):
 
     calls = []
     real_heat = DiceNet.heat
-    monkeypatch.setattr(DiceNet, "heat", lambda self, frame, die_px=0.0: calls.append(die_px) or real_heat(self, frame, die_px))
+    monkeypatch.setattr(DiceNet, "heat", lambda self, frame, die_px=0.0, *guides: calls.append(die_px) or real_heat(self, frame, die_px, *guides))
     kept = KeptDieSize(tmp_path / FILE_NAME, "banana", "kitchen")
     first, _ = render_start_roll(2)
     assert registry.get("banana").reader(kept=kept)(first).status == "ok"
