@@ -136,6 +136,96 @@ def dark_dice(work, profile, dice: list, reasons: list, read) -> None:
                 reasons.append(Flag(DEEP_REASON, obs.x + 0.5, obs.y + 0.5))
 
 
+#: a die top in shade is looked for by its colour at any brightness among pixels at least this dark (times the
+#: die body's lightness: what :func:`dark_tops` brightens no more than :data:`LIFTED` times is its business) ...
+SHADE_DARK = 1.0 / LIFTED
+#: ... and no darker than calibration's deepest lift (:data:`MOST` times): darker is the camera's noise alone
+#: the most a die top's colour in shade may be cast (one channel's gain to the die body over another's): the shade's
+#: light is the walls' and the sky's, not the lamp's alone
+CAST = 3.0
+SHADE_REASON = "die in deep shade, check"
+
+
+def shade_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, float]]:
+    """Die tops in a wall's deep shade that neither the colour table nor :func:`dark_tops` found (round 15): a top
+    there is 3-10 times darker than a die's body and the colour table calls it floor. Looked for by colour, not
+    lightness: each dark pixel (a little blurred) brightened to the die body's lightness and labelled; a die-sized,
+    square blob of die colours (body, frog or body in shade) clear of every die read and near the floor is a
+    candidate, read as :func:`dark_tops` reads its blobs (brightened by one factor, mostly die top). At most
+    ``want`` are kept (the dice thrown not seen), the most die-like first. Relabels ``work`` in place as
+    :func:`dark_tops` does."""
+    labels, a0, f = work.labels, work.top_area, work.factor
+    body = _body_bgr(work.profile)
+    level = float(body.sum())
+    soft = cv2.blur(work.small, (3, 3)).astype(np.float32)
+    lum = soft.sum(axis=2)
+    dark = (lum < SHADE_DARK * level) & (lum * MOST >= level) & (cv2.LUT(labels, IS_TOP) == 0)
+    if np.count_nonzero(dark) < t.die_area_min * a0:
+        return []
+    lut = work.lut if work.lut is not None else colour_lut(work.profile)
+    norm = np.clip(soft * (level / np.maximum(lum, 1.0))[..., None], 0, 255).astype(np.uint8)
+    hue = label_pixels(norm, lut)
+    clear = np.full(labels.shape, 255, np.uint8)
+    pad = max(2, int(round(0.15 * work.side)))
+    for d in dice:
+        x, y, w, h = (int(round(v / f)) for v in d.box)
+        clear[max(0, y - pad) : y + h + pad, max(0, x - pad) : x + w + pad] = 0
+    # the blobs: the dark pixels of die colour once brightened, or of any colour but the floor's, and the first with
+    # holes of a fifth of a die side closed (a top's noisy pixels), each a die-sized square clear of the dice read
+    colour = (((cv2.LUT(hue, IS_TOP) | cv2.LUT(hue, _IS_EDGE)) > 0) & dark).view(np.uint8) * 255
+    k = np.ones((2 * max(1, int(round(0.1 * work.side))) + 1,) * 2, np.uint8)
+    masks = (colour, cv2.morphologyEx(cv2.morphologyEx(colour, cv2.MORPH_CLOSE, k), cv2.MORPH_OPEN, k),
+             ((hue != BG) & dark).view(np.uint8) * 255)
+    found = []
+    H, W = labels.shape
+    for mask in masks:
+        blob = cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3), cv2.MORPH_CLOSE, _K3) & clear
+        n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(blob, 8, cv2.CV_32S, cv2.CCL_GRANA)
+        for i in range(1, n):
+            x, y, w, h, area = (int(v) for v in stats[i])
+            if not t.die_area_min * a0 <= area <= t.die_area_max * a0 or x == 0 or y == 0 or x + w == W or y + h == H:
+                continue
+            part = (cc[y : y + h, x : x + w] == i).view(np.uint8)
+            if not _square(part, a0, t.die_area_min, t.die_area_max):
+                continue
+            window = np.s_[y : y + h, x : x + w]
+            seen = np.median(work.small[window][part > 0].astype(np.float32), axis=0)
+            gains = body / np.maximum(seen, 1.0)
+            lift = level / max(1.0, float(seen.sum()))
+            if not 1.0 < lift <= MOST or gains.max() > CAST * gains.min():
+                continue
+            bright = cv2.multiply(work.small[window], tuple(float(g) for g in gains) + (0.0,), dtype=cv2.CV_8U)
+            take = (part > 0) & (cv2.LUT(label_pixels(bright, lut), IS_TOP) > 0)
+            share = np.count_nonzero(take) / area
+            if share >= TOP_SHARE and not any(abs(x + w / 2 - u) < work.side and abs(y + h / 2 - v) < work.side
+                                              for _, u, v, *_ in found):
+                found.append((share, x + w / 2, y + h / 2, x, y, gains, bright, take))
+    out = []
+    for share, _, _, x, y, gain, bright, take in sorted(found, key=lambda c: -c[0])[:want]:
+        window = np.s_[y : y + take.shape[0], x : x + take.shape[1]]
+        np.copyto(labels[window], label_pixels(bright, lut), where=take)
+        np.copyto(work.small[window], bright, where=take[..., None])
+        if work.gain is not None:
+            g = work.gain[window]
+            np.copyto(g, g * gain.astype(g.dtype), where=take[..., None])
+        out.append((take.view(np.uint8), x, y, float(gain.mean())))
+    return out
+
+
+def shade_dice(work, profile, dice: list, reasons: list, read, thrown: int | None) -> None:
+    """When fewer dice were read than ``thrown``, read :func:`shade_tops`' blobs with ``read`` (the reader's
+    ``_die``) and add them, always flagged (:data:`SHADE_REASON`, a flag the second look does not take off: a die
+    read from a top 3-10 times darker than a die's body, its noise brightened with it)."""
+    if thrown is None or len(dice) >= thrown or work.profile is None:
+        return
+    for part, x, y, gain in shade_tops(work, profile.thresholds, dice, thrown - len(dice)):
+        lab = work.labels[y : y + part.shape[0], x : x + part.shape[1]]
+        obs, why = read(part, lab, x, y, work, profile.thresholds, profile.frog_fraction, profile.walls)
+        if obs is not None:
+            dice.append(obs)
+            reasons.extend([*why, Flag(SHADE_REASON, obs.x + 0.5, obs.y + 0.5)])
+
+
 def print_spot(spots: np.ndarray, cc: np.ndarray, i: int, box, a0: float, reasons: list, where) -> bool:
     """Whether blob ``i`` of ``cc`` (its ``box``: x, y, w, h, area) is the box's print: mostly on the spots
     and not a die's top there; a die-shaped blob partly off them is kept, with :data:`SPOT_REASON` at

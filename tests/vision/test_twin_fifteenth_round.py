@@ -1,0 +1,34 @@
+"""The twin's fifteenth round (issue 24): a die top in a wall's deep shade, which the colour table calls floor, found by
+its colour at any brightness when the reading is a die short — read, and always flagged."""
+
+import rig.vision.dice_missed as dice_missed
+from rig.vision.dice import read_dice
+
+from .dice_twin import frame_and_profile
+
+
+def _near(reading, x, y):
+    return [d for d in reading.dice if abs(d.x - x) < 10 and abs(d.y - y) < 10]
+
+
+def test_a_die_in_the_near_walls_deep_shadow_is_found_by_its_colour_and_flagged(monkeypatch):
+    # twin table 101 (tuning), turn 1: a flat yellow+pink die against the near wall at (399, 435), in the wall's
+    # shadow where calibration's shade map does not reach (its floor cells end three cells above): the top 5.7 times
+    # darker than a die's body and cast blue by the shade's light; the colour table calls it floor. Brightened per
+    # channel to the die body's colour (a cast under 3 to 1) it reads as a die top: read yellow+pink, flagged.
+    frame, profile = frame_and_profile("t101-turn1.jpg", "t101")
+    reading = read_dice(frame, profile, thrown=6)
+    assert reading.faces == ["blank", "blue", "blue", "pink+blue", "pink+blue", "yellow+pink"]
+    assert [d.face for d in _near(reading, 399, 435)] == ["yellow+pink"]
+    assert reading.status == "uncertain"
+    assert any(r.startswith(dice_missed.SHADE_REASON) for r in reading.reasons), reading.reasons
+    # without the count of dice thrown it is not looked for (no die is added to a reading that is not a die short)
+    alone = read_dice(frame, profile)
+    assert len(alone.dice) == 5 and not _near(alone, 399, 435)
+    # main: five dice, the sixth "hidden in shade?"
+    monkeypatch.setattr(dice_missed, "shade_dice", lambda *a, **k: None)
+    import rig.vision.dice as dice
+
+    monkeypatch.setattr(dice, "shade_dice", lambda *a, **k: None)
+    before = read_dice(frame, profile, thrown=6)
+    assert len(before.dice) == 5 and before.status == "uncertain"
