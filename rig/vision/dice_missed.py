@@ -143,6 +143,9 @@ SHADE_DARK = 1.0 / LIFTED
 #: the most a die top's colour in shade may be cast (one channel's gain to the die body over another's): the shade's
 #: light is the walls' and the sky's, not the lamp's alone
 CAST = 3.0
+#: a die top is smooth: its lightness varies by less than this share of itself over 5 x 5 working pixels (the deep
+#: shade's floor lifted beside it is the camera's noise brightened, 0.3-0.9)
+SMOOTH = 0.3
 SHADE_REASON = "die in deep shade, check"
 
 
@@ -176,6 +179,11 @@ def shade_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, flo
     k = np.ones((2 * max(1, int(round(0.1 * work.side))) + 1,) * 2, np.uint8)
     masks = (colour, cv2.morphologyEx(cv2.morphologyEx(colour, cv2.MORPH_CLOSE, k), cv2.MORPH_OPEN, k),
              ((hue != BG) & dark).view(np.uint8) * 255)
+    # ... each first where the frame is smooth: a die top is one surface, the lifted shade beside it the camera's noise
+    raw = work.small.astype(np.float32).sum(axis=2)
+    m, m2 = cv2.blur(raw, (5, 5)), cv2.blur(raw * raw, (5, 5))
+    smooth = ((m2 - m * m) < (SMOOTH * m) ** 2).view(np.uint8) * 255
+    masks = tuple(mk & smooth for mk in masks) + masks
     found = []
     H, W = labels.shape
     for mask in masks:
