@@ -16,6 +16,13 @@ corrected as read (the frame's own arrays, as the deep shade's lift does), so th
 leaning and its flank measured as any other; it always carries a flag (:data:`REASON`): a cocked die's
 side face can look like that too.
 
+**A die a reading is short of, in a wall's deep shade** (:func:`shade_dice`, round 15).
+
+When the caller says how many dice were thrown and fewer were read, the missing die is looked for where the frame is
+too dark for :func:`dark_tops`: by its colour at any brightness (its own top's lightness and the shade's cast taken
+out, :func:`shade_tops`). Such a die is read from the camera's noise brightened 2.5-10 times: always flagged
+(:data:`SHADE_REASON`, which the second look does not take off).
+
 **A die lying on a die-coloured spot the empty box showed** (:func:`print_spot`).
 
 Calibration keeps where the empty box itself shows die colours (``[spots]``: a violet line or square in a
@@ -136,12 +143,13 @@ def dark_dice(work, profile, dice: list, reasons: list, read) -> None:
                 reasons.append(Flag(DEEP_REASON, obs.x + 0.5, obs.y + 0.5))
 
 
-#: a die top in shade is looked for by its colour at any brightness among pixels at least this dark (times the
-#: die body's lightness: what :func:`dark_tops` brightens no more than :data:`LIFTED` times is its business) ...
-SHADE_DARK = 1.0 / LIFTED
-#: ... and no darker than calibration's deepest lift (:data:`MOST` times): darker is the camera's noise alone
+#: a die top in shade is looked for by its colour at any brightness among pixels darker than this many times the die
+#: body's lightness (a top half in the wall's shadow, half lit, is found whole; at 1 / LIFTED, only the darkest part of
+#: it: 4 fewer dice found on the seen sets) and no darker than calibration's deepest lift (:data:`MOST` times): darker
+#: is the camera's noise alone
+SHADE_DARK = 1.0
 #: the most a die top's colour in shade may be cast (one channel's gain to the die body over another's): the shade's
-#: light is the walls' and the sky's, not the lamp's alone
+#: light is the walls' and the room's, not the lamp's alone (twin 101's near wall: 2.2)
 CAST = 3.0
 #: a die top is smooth: its lightness varies by less than this share of itself over 5 x 5 working pixels (the deep
 #: shade's floor lifted beside it is the camera's noise brightened, 0.3-0.9)
@@ -151,12 +159,17 @@ SHADE_REASON = "die in deep shade, check"
 
 def shade_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, float]]:
     """Die tops in a wall's deep shade that neither the colour table nor :func:`dark_tops` found (round 15): a top
-    there is 3-10 times darker than a die's body and the colour table calls it floor. Looked for by colour, not
-    lightness: each dark pixel (a little blurred) brightened to the die body's lightness and labelled; a die-sized,
-    square blob of die colours (body, frog or body in shade) clear of every die read and near the floor is a
-    candidate, read as :func:`dark_tops` reads its blobs (brightened by one factor, mostly die top). At most
-    ``want`` are kept (the dice thrown not seen), the most die-like first. Relabels ``work`` in place as
-    :func:`dark_tops` does."""
+    there is 2.5-10 times darker than a die's body, cast blue by the shade's light (the walls' and the room's, not the
+    lamp's), and the colour table calls it floor; calibration's shade map lifts it too little, or not at all where the
+    map's box ends (twin 101: the whole band along the near wall lies outside the floor cells).
+
+    Looked for by its colour at any brightness: each dark pixel (a 3 x 3 mean) brightened to the die body's lightness
+    and labelled; blobs of die colours, of any colour but the floor's, and the first with holes of a fifth of a die
+    side closed, each first where the frame is smooth (:data:`SMOOTH`). A die-sized square blob clear of every die
+    read, off the frame's edge, is a die top when, brightened per channel to the die body's colour (by a cast of at
+    most :data:`CAST`; its lightness at most :data:`MOST` times), it reads mostly as die top (:data:`TOP_SHARE`). At
+    most ``want`` are kept, the most die-like first, one per place. Relabels ``work`` in place as :func:`dark_tops`
+    does (the gain per channel), so the reader reads the die from the full frame as any other."""
     labels, a0, f = work.labels, work.top_area, work.factor
     body = _body_bgr(work.profile)
     level = float(body.sum())
