@@ -144,9 +144,9 @@ def dark_dice(work, profile, dice: list, reasons: list, read) -> None:
 
 
 #: a die top in shade is looked for by its colour at any brightness among pixels darker than this many times the die
-#: body's lightness (a top half in the wall's shadow, half lit, is found whole; at 1 / LIFTED, only the darkest part of
-#: it: 4 fewer dice found on the seen sets) and no darker than calibration's deepest lift (:data:`MOST` times): darker
-#: is the camera's noise alone
+#: body's lightness (a top half in the wall's shadow, half lit, is found whole; at 1 / LIFTED, only the darkest part:
+#: 3 dice fewer right on the seen twin sets, same light) and no darker than calibration's deepest lift (:data:`MOST`
+#: times): darker is the camera's noise alone
 SHADE_DARK = 1.0
 #: the most a die top's colour in shade may be cast (one channel's gain to the die body over another's): the shade's
 #: light is the walls' and the room's, not the lamp's alone (twin 101's near wall: 2.2)
