@@ -20,7 +20,7 @@ side face can look like that too.
 
 When the caller says how many dice were thrown and fewer were read, the missing die is looked for where the frame is
 too dark for :func:`dark_tops`: by its colour at any brightness (its own top's lightness and the shade's cast taken
-out, :func:`shade_tops`). Such a die is read from the camera's noise brightened 2.5-10 times: always flagged
+out, :func:`shade_tops`). Such a die is read from the camera's noise brightened up to 10 times: always flagged
 (:data:`SHADE_REASON`, which the second look does not take off).
 
 **A die lying on a die-coloured spot the empty box showed** (:func:`print_spot`).
@@ -159,7 +159,7 @@ SHADE_REASON = "die in deep shade, check"
 
 def shade_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, float]]:
     """Die tops in a wall's deep shade that neither the colour table nor :func:`dark_tops` found (round 15): a top
-    there is 2.5-10 times darker than a die's body, cast blue by the shade's light (the walls' and the room's, not the
+    there is up to 10 times darker than a die's body (5.7-8.3 on twin 101 and 8800's), cast blue by the shade's light (the walls' and the room's, not the
     lamp's), and the colour table calls it floor; calibration's shade map lifts it too little, or not at all where the
     map's box ends (twin 101: the whole band along the near wall lies outside the floor cells).
 
@@ -236,7 +236,7 @@ def shade_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, flo
 def shade_dice(work, profile, dice: list, reasons: list, read, thrown: int | None) -> None:
     """When fewer dice were read than ``thrown``, read :func:`shade_tops`' blobs with ``read`` (the reader's
     ``_die``) and add them, always flagged (:data:`SHADE_REASON`, a flag the second look does not take off: a die
-    read from a top 3-10 times darker than a die's body, its noise brightened with it)."""
+    read from a top up to 10 times darker than a die's body, its noise brightened with it)."""
     if thrown is None or len(dice) >= thrown or work.profile is None:
         return
     for part, x, y, gain in shade_tops(work, profile.thresholds, dice, thrown - len(dice)):
