@@ -32,3 +32,20 @@ def test_a_die_in_the_near_walls_deep_shadow_is_found_by_its_colour_and_flagged(
     monkeypatch.setattr(dice, "shade_dice", lambda *a, **k: None)
     before = read_dice(frame, profile, thrown=6)
     assert len(before.dice) == 5 and before.status == "uncertain"
+
+
+def test_a_die_in_the_shade_beside_lifted_noise_is_taken_where_the_frame_is_smooth(monkeypatch):
+    # twin table 8800 (seen: round 11's checking set), turn 1: a flat blue die against the near wall at (325, 390), its
+    # top 6.8 times darker than a die's body; the floor beside it is the wall's shade lifted by the shade map, the
+    # camera's noise brightened. Taken where the frame is smooth (a die top is one surface) the blob is the top alone:
+    # read blue, and the turn is flagged by that die alone ("die in deep shade, check": the second look keeps it).
+    frame, profile = frame_and_profile("t8800-turn1.jpg", "t8800")
+    reading = read_dice(frame, profile, thrown=6)
+    assert reading.faces == ["blank", "blank", "blue", "blue", "pink", "pink"]
+    assert [d.face for d in _near(reading, 325, 390)] == ["blue"]
+    assert reading.status == "uncertain"
+    assert [r.split(" at (")[0] for r in reading.reasons] == [dice_missed.SHADE_REASON]
+    # the blob taken anywhere (no smooth first): the top joined to the lifted noise beside it, its colours scattered
+    monkeypatch.setattr(dice_missed, "SMOOTH", 0.0)
+    rough = read_dice(frame, profile, thrown=6)
+    assert [d.face for d in _near(rough, 325, 390)] != ["blue"] and rough.status == "uncertain"
