@@ -16,6 +16,13 @@ corrected as read (the frame's own arrays, as the deep shade's lift does), so th
 leaning and its flank measured as any other; it always carries a flag (:data:`REASON`): a cocked die's
 side face can look like that too.
 
+**A die a reading is short of, in a wall's deep shade** (:func:`shade_dice`, round 15).
+
+When the caller says how many dice were thrown and fewer were read, the missing die is looked for where the frame is
+too dark for :func:`dark_tops`: by its colour at any brightness (its own top's lightness and the shade's cast taken
+out, :func:`shade_tops`). Such a die is read from the camera's noise brightened up to 10 times: always flagged
+(:data:`SHADE_REASON`, which the second look does not take off).
+
 **A die lying on a die-coloured spot the empty box showed** (:func:`print_spot`).
 
 Calibration keeps where the empty box itself shows die colours (``[spots]``: a violet line or square in a
@@ -134,6 +141,110 @@ def dark_dice(work, profile, dice: list, reasons: list, read) -> None:
             reasons.extend([*why, Flag(REASON, obs.x + 0.5, obs.y + 0.5)])
             if gain > LIFTED:
                 reasons.append(Flag(DEEP_REASON, obs.x + 0.5, obs.y + 0.5))
+
+
+#: a die top in shade is looked for by its colour at any brightness among pixels darker than this many times the die
+#: body's lightness (a top half in the wall's shadow, half lit, is found whole; at 1 / LIFTED, only the darkest part:
+#: 3 dice fewer right on the seen twin sets, same light) and no darker than calibration's deepest lift (:data:`MOST`
+#: times): darker is the camera's noise alone
+SHADE_DARK = 1.0
+#: the most a die top's colour in shade may be cast (one channel's gain to the die body over another's): the shade's
+#: light is the walls' and the room's, not the lamp's alone (twin 101's near wall: 2.2)
+CAST = 3.0
+#: a die top is smooth: its lightness varies by less than this share of itself over 5 x 5 working pixels (the deep
+#: shade's floor lifted beside it is the camera's noise brightened, 0.3-0.9)
+SMOOTH = 0.3
+SHADE_REASON = "die in deep shade, check"
+
+
+def shade_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, float]]:
+    """Die tops in a wall's deep shade that neither the colour table nor :func:`dark_tops` found (round 15): a top
+    there is up to 10 times darker than a die's body (5.7-8.3 on twin 101 and 8800's), cast blue by the shade's light (the walls' and the room's, not the
+    lamp's), and the colour table calls it floor; calibration's shade map lifts it too little, or not at all where the
+    map's box ends (twin 101: the whole band along the near wall lies outside the floor cells).
+
+    Looked for by its colour at any brightness: each dark pixel (a 3 x 3 mean) brightened to the die body's lightness
+    and labelled; blobs of die colours, of any colour but the floor's, and the first with holes of a fifth of a die
+    side closed, each first where the frame is smooth (:data:`SMOOTH`). A die-sized square blob clear of every die
+    read, off the frame's edge, is a die top when, brightened per channel to the die body's colour (by a cast of at
+    most :data:`CAST`; its lightness at most :data:`MOST` times), it reads mostly as die top (:data:`TOP_SHARE`). At
+    most ``want`` are kept, the most die-like first, one per place. Relabels ``work`` in place as :func:`dark_tops`
+    does (the gain per channel), so the reader reads the die from the full frame as any other."""
+    labels, a0, f = work.labels, work.top_area, work.factor
+    body = _body_bgr(work.profile)
+    level = float(body.sum())
+    soft = cv2.blur(work.small, (3, 3)).astype(np.float32)
+    lum = soft.sum(axis=2)
+    dark = (lum < SHADE_DARK * level) & (lum * MOST >= level) & (cv2.LUT(labels, IS_TOP) == 0)
+    if np.count_nonzero(dark) < t.die_area_min * a0:
+        return []
+    lut = work.lut if work.lut is not None else colour_lut(work.profile)
+    norm = np.clip(soft * (level / np.maximum(lum, 1.0))[..., None], 0, 255).astype(np.uint8)
+    hue = label_pixels(norm, lut)
+    clear = np.full(labels.shape, 255, np.uint8)
+    pad = max(2, int(round(0.15 * work.side)))
+    for d in dice:
+        x, y, w, h = (int(round(v / f)) for v in d.box)
+        clear[max(0, y - pad) : y + h + pad, max(0, x - pad) : x + w + pad] = 0
+    # the blobs: the dark pixels of die colour once brightened, or of any colour but the floor's, and the first with
+    # holes of a fifth of a die side closed (a top's noisy pixels), each a die-sized square clear of the dice read
+    colour = (((cv2.LUT(hue, IS_TOP) | cv2.LUT(hue, _IS_EDGE)) > 0) & dark).view(np.uint8) * 255
+    k = np.ones((2 * max(1, int(round(0.1 * work.side))) + 1,) * 2, np.uint8)
+    masks = (colour, cv2.morphologyEx(cv2.morphologyEx(colour, cv2.MORPH_CLOSE, k), cv2.MORPH_OPEN, k),
+             ((hue != BG) & dark).view(np.uint8) * 255)
+    # ... each first where the frame is smooth: a die top is one surface, the lifted shade beside it the camera's noise
+    raw = work.small.astype(np.float32).sum(axis=2)
+    m, m2 = cv2.blur(raw, (5, 5)), cv2.blur(raw * raw, (5, 5))
+    smooth = ((m2 - m * m) < (SMOOTH * m) ** 2).view(np.uint8) * 255
+    masks = tuple(mk & smooth for mk in masks) + masks
+    found = []
+    H, W = labels.shape
+    for mask in masks:
+        blob = cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3), cv2.MORPH_CLOSE, _K3) & clear
+        n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(blob, 8, cv2.CV_32S, cv2.CCL_GRANA)
+        for i in range(1, n):
+            x, y, w, h, area = (int(v) for v in stats[i])
+            if not t.die_area_min * a0 <= area <= t.die_area_max * a0 or x == 0 or y == 0 or x + w == W or y + h == H:
+                continue
+            part = (cc[y : y + h, x : x + w] == i).view(np.uint8)
+            if not _square(part, a0, t.die_area_min, t.die_area_max):
+                continue
+            window = np.s_[y : y + h, x : x + w]
+            seen = np.median(work.small[window][part > 0].astype(np.float32), axis=0)
+            gains = body / np.maximum(seen, 1.0)
+            lift = level / max(1.0, float(seen.sum()))
+            if not 1.0 < lift <= MOST or gains.max() > CAST * gains.min():
+                continue
+            bright = cv2.multiply(work.small[window], tuple(float(g) for g in gains) + (0.0,), dtype=cv2.CV_8U)
+            take = (part > 0) & (cv2.LUT(label_pixels(bright, lut), IS_TOP) > 0)
+            share = np.count_nonzero(take) / area
+            if share >= TOP_SHARE and not any(abs(x + w / 2 - u) < work.side and abs(y + h / 2 - v) < work.side
+                                              for _, u, v, *_ in found):
+                found.append((share, x + w / 2, y + h / 2, x, y, gains, bright, take))
+    out = []
+    for share, _, _, x, y, gain, bright, take in sorted(found, key=lambda c: -c[0])[:want]:
+        window = np.s_[y : y + take.shape[0], x : x + take.shape[1]]
+        np.copyto(labels[window], label_pixels(bright, lut), where=take)
+        np.copyto(work.small[window], bright, where=take[..., None])
+        if work.gain is not None:
+            g = work.gain[window]
+            np.copyto(g, g * gain.astype(g.dtype), where=take[..., None])
+        out.append((take.view(np.uint8), x, y, float(gain.mean())))
+    return out
+
+
+def shade_dice(work, profile, dice: list, reasons: list, read, thrown: int | None) -> None:
+    """When fewer dice were read than ``thrown``, read :func:`shade_tops`' blobs with ``read`` (the reader's
+    ``_die``) and add them, always flagged (:data:`SHADE_REASON`, a flag the second look does not take off: a die
+    read from a top up to 10 times darker than a die's body, its noise brightened with it)."""
+    if thrown is None or len(dice) >= thrown or work.profile is None:
+        return
+    for part, x, y, gain in shade_tops(work, profile.thresholds, dice, thrown - len(dice)):
+        lab = work.labels[y : y + part.shape[0], x : x + part.shape[1]]
+        obs, why = read(part, lab, x, y, work, profile.thresholds, profile.frog_fraction, profile.walls)
+        if obs is not None:
+            dice.append(obs)
+            reasons.extend([*why, Flag(SHADE_REASON, obs.x + 0.5, obs.y + 0.5)])
 
 
 def print_spot(spots: np.ndarray, cc: np.ndarray, i: int, box, a0: float, reasons: list, where) -> bool:
