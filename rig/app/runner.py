@@ -347,15 +347,16 @@ class Rig(Notices, Seats):
         """The current game's kind (its :class:`rig.registry.Game`)."""
         return registry.get(self.game_name)
 
-    def read_dice(self, frame):
-        """Read a frame with the current game's dice reader (and the current calibration profile)."""
+    def read_dice(self, frame, *, thrown=None):
+        """Read a frame with the current game's dice reader (and the current calibration profile); ``thrown``:
+        as the tracker gives it (:mod:`rig.vision.readers`)."""
         reader = self._reader
         if reader is None:
             from rig.vision.kept_size import FILE_NAME, KeptDieSize
 
             kept = KeptDieSize(self.data_dir / FILE_NAME, self.game_name, self.profile_name or "")
             reader = self._reader = self.game.reader(profile=self.profile, kept=kept)
-        reading = reader(frame)
+        reading = reader(frame, thrown=thrown)
         self._watch_light(getattr(reading, "light", None))
         return reading
 

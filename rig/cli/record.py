@@ -162,7 +162,7 @@ def _tracker(profile):
         if not path.exists():
             raise RigError("--track needs a calibration profile: set 'profile' in the config (rig calibrate)")
         profile = load_profile(path)
-    return RollTracker(read=lambda frame: read_dice(frame, profile))
+    return RollTracker(read=lambda frame, *, thrown=None: read_dice(frame, profile, thrown=thrown))
 
 
 def _describe(event, start_t: int) -> str:

@@ -1,8 +1,10 @@
 """What the roll tracker (:class:`rig.vision.rolls.RollTracker`) wants of a game's dice reader.
 
 A game's reader (``rig.registry.get(name).reader(profile=..., params=...)``, built in its package
-``rig.games.<name>``) is ``read(frame) -> reading`` whose reading has ``dice`` (each with
-``face``, ``x``, ``y``, ``confidence``), ``status`` and ``reasons``. An empty box is a sure
+``rig.games.<name>``) is ``read(frame, *, thrown=None) -> reading`` whose reading has ``dice`` (each with
+``face``, ``x``, ``y``, ``confidence``), ``status`` and ``reasons``. ``thrown``: after a turn's last roll, a
+reading short of the game's dice is read again with how many were thrown; a reader may then look harder (the
+frog reader searches a wall's deep shade, :func:`rig.vision.dice_missed.shade_dice`) or read as before. An empty box is a sure
 reading (status ``ok``, no dice), so the tracker sees the box being cleared between throws:
 :func:`empty_is_sure` makes a pip reader's reading so.
 

@@ -252,10 +252,10 @@ Event = RollStarted | RollSettled | RollCancelled | BoxCleared | Violation | Cam
 class RollTracker:
     """Follow one roller's rolls through the frame stream.
 
-    ``read(frame) -> DiceReading`` is the dice reader. Feed every frame with
+    ``read(frame, *, thrown=None) -> DiceReading`` is the dice reader (:mod:`rig.vision.readers`). Feed every frame with
     :meth:`feed`; it returns the events that frame caused (usually none).
 
-    >>> tracker = RollTracker(read=lambda frame: EmptyReading())
+    >>> tracker = RollTracker(read=lambda frame, thrown=None: EmptyReading())
     >>> tracker.feed(0, np.zeros((48, 64, 3), np.uint8))
     []
     >>> tracker
@@ -264,7 +264,7 @@ class RollTracker:
 
     def __init__(
         self,
-        read: Callable[[np.ndarray], Any],
+        read: Callable[..., Any],
         settings: TrackerSettings | None = None,
         *,
         baseline: Any | None = None,
@@ -337,12 +337,26 @@ class RollTracker:
             return []  # an unreadable frame is simply not a vote
         if len(self._votes) < s.vote_frames:
             return []
-        reading = vote_readings(self._votes, self._tolerance(self._votes[0].dice))
+        reading = self._look_again(frame, vote_readings(self._votes, self._tolerance(self._votes[0].dice)))
         self._votes.clear()
         self._decided = True
         events = self._decide(t_us, reading)
         self.moving = False
         return events
+
+    def _look_again(self, frame: np.ndarray, reading: Any) -> Any:
+        """After the last roll every one of the game's dice is in the box ("exactly three rolls must bring all
+        six dice"): a reading short of them is read again from the settled frame, the reader told how many
+        were thrown (the frog reader then looks for a die in a wall's deep shade), and kept when it sees more."""
+        s = self.settings
+        roll = self.roll + (len(reading.dice) > len(self.reading.dice))  # the roll this reading would settle
+        if roll < s.rolls or len(reading.dice) >= s.dice:
+            return reading
+        try:
+            again = self.read(frame, thrown=s.dice)
+        except RigError:
+            return reading
+        return again if len(again.dice) > len(reading.dice) else reading
 
     def _tolerance(self, dice: Sequence[Any]) -> float:
         size = die_size(list(self.reading.dice) + list(dice), self.settings.default_die_px)
@@ -373,8 +387,9 @@ class RollTracker:
             return started + [RollSettled(t_us, new, self.roll, 0), DiceAppeared(t_us, len(before), len(after), if_thrown)]
         if added > 0:
             self.roll += 1
-            if self.roll >= s.rolls and len(after) < s.dice:  # all dice are cast by now: one may lie hidden
-                why = thrown_unseen(len(after), s.dice)
+            why = thrown_unseen(len(after), s.dice)
+            if self.roll >= s.rolls and len(after) < s.dice and why not in getattr(new, "reasons", ()):
+                # all dice are cast by now: one may lie hidden
                 new = _replace(new, status="uncertain", reasons=(*getattr(new, "reasons", ()), why))
             self.reading = new
             events = started + [RollSettled(t_us, new, self.roll, added)]

@@ -31,7 +31,7 @@ def profile():
 def reader(profile):
     from rig.vision.dice import read_dice
 
-    return lambda frame: read_dice(frame, profile)
+    return lambda frame, *, thrown=None: read_dice(frame, profile, thrown=thrown)
 
 
 def record(folder: Path, script, *, seed=4, settle=6):

@@ -49,3 +49,22 @@ def test_a_die_in_the_shade_beside_lifted_noise_is_taken_where_the_frame_is_smoo
     monkeypatch.setattr(dice_missed, "SMOOTH", 0.0)
     rough = read_dice(frame, profile, thrown=6)
     assert [d.face for d in _near(rough, 325, 390)] != ["blue"] and rough.status == "uncertain"
+
+
+def test_the_games_tracker_reads_a_short_last_roll_again_and_finds_the_die_in_the_shade():
+    """In play the count comes from the tracker: after the third roll all six dice are in the box, so a reading
+    short of them is read again told six were thrown (twin 101 turn 1, as above, through the frog game's reader)."""
+    import numpy as np
+
+    from rig import registry
+    from rig.vision.rolls import RollSettled, RollTracker
+
+    frame, profile = frame_and_profile("t101-turn1.jpg", "t101")
+    tracker = RollTracker(read=registry.get("frogs").reader(profile=profile), roll=2)
+    events = tracker.feed(0, np.zeros_like(frame))  # the hand over the box, then the dice settled
+    for k in range(1, 1 + tracker.settings.settle_frames + tracker.settings.vote_frames):
+        events += tracker.feed(k * 83_000, frame)
+    (settled,) = [e for e in events if isinstance(e, RollSettled)]
+    assert settled.roll == 3 and len(settled.reading.dice) == 6
+    assert [d.face for d in _near(settled.reading, 399, 435)] == ["yellow+pink"]
+    assert any(r.startswith(dice_missed.SHADE_REASON) for r in settled.reading.reasons)

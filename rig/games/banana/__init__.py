@@ -48,7 +48,7 @@ class Banana(Game):
         from rig.vision.readers import DieSize, empty_is_sure, pip_params
 
         size = DieSize(pip_params(params), self.dice, kept=kept)  # the dice's size, learned from the first sure roll
-        return lambda frame: empty_is_sure(size.read(frame, read_start_roll))
+        return lambda frame, *, thrown=None: empty_is_sure(size.read(frame, read_start_roll))
 
 
 GAME = Banana()

@@ -58,7 +58,7 @@ class Blitz(Game):
         from rig.vision.readers import empty_is_sure, pip_params
 
         params = pip_params(params)
-        return lambda frame: empty_is_sure(read_blitz(frame, params))
+        return lambda frame, *, thrown=None: empty_is_sure(read_blitz(frame, params))
 
     def on_frame(self, table: Any, t_us: int, frame: Any, state: dict) -> None:
         from rig.games.blitz.flow import check_timeout

@@ -6,7 +6,8 @@ from typing import Any, Callable
 
 
 def reader(profile: Any) -> Callable[[Any], Any]:
-    """Read a frame's six frog dice with the calibration ``profile``."""
+    """Read a frame's six frog dice with the calibration ``profile`` (``thrown``: how many dice were thrown,
+    when the tracker knows all are in the box: a die it is short of is looked for in a wall's deep shade)."""
     from rig.vision.dice import read_dice
 
-    return lambda frame: read_dice(frame, profile)
+    return lambda frame, *, thrown=None: read_dice(frame, profile, thrown=thrown)

@@ -43,7 +43,7 @@ class Lego(Game):
         from rig.vision.readers import pip_params
 
         params = pip_params(params)
-        return lambda frame: read_lego(frame, params)
+        return lambda frame, *, thrown=None: read_lego(frame, params)
 
 
 GAME = Lego()
