@@ -1,0 +1,32 @@
+"""Faint dice the reader is sure of (issue 25, round 15): a finder peak below ``[anydie] find_keep`` kept, flagged.
+
+The finder, trained on two photo sets' dice, scores dice of another table and camera low: on the pip twin's tables
+(path-traced dice seen from 18-50 cm, their side faces in view, in a lamp's shadow) its heat at a die lying flat in
+full view is 0.1-0.6 where the photo sets' dice score 0.8-0.95, and below ``find_keep`` (0.45) such a die was not
+read at all (counted missed) though the reader, given its place, reads its pips surely and right. Such a peak
+(from ``faint_keep``) is kept when the reader is ``read_ok`` sure of a pip count (more than of "no die") and no
+stronger die lies on it (its pips seen as dice, a die found twice: :func:`unshadowed`): it is read, always flagged
+("faint die", :func:`rig.vision.dicenet.judge`), never ``ok``; the game's dice count still decides the frame.
+The pyramid's level (the dice's size) is still chosen on the peaks above ``find_keep``, as before.
+"""
+
+from __future__ import annotations
+
+from rig.vision.anydie_params import AnyDieParams
+
+
+def faint_kept(score: float, probs, p: AnyDieParams) -> bool:
+    """Whether a finder peak of ``score`` below ``find_keep`` is kept: from ``faint_keep`` (0: never) with the
+    reader's class probabilities ``probs`` (index 0 = not a die) ``read_ok`` sure of a pip count."""
+    if p.faint_keep <= 0 or score < p.faint_keep:
+        return False
+    k = 1 + int(probs[1:].argmax())
+    return float(probs[k]) >= p.read_ok and float(probs[k]) > float(probs[0])
+
+
+def unshadowed(kept: list, p: AnyDieParams, overlap: float) -> list:
+    """``kept`` ((candidate, die) pairs) without the faint ones (finder score below ``find_keep``) lying within
+    ``overlap`` of the larger side of a die found above ``find_keep``: a pip of it, or it found twice."""
+    strong = [(c.x, c.y, c.side) for c, _ in kept if c.score >= p.find_keep]
+    return [(c, d) for c, d in kept if c.score >= p.find_keep
+            or not any((c.x - x) ** 2 + (c.y - y) ** 2 < (overlap * max(c.side, side)) ** 2 for x, y, side in strong)]

@@ -1,0 +1,91 @@
+"""Issue 25, round 15: a finder peak below ``find_keep`` that the reader is sure of is kept as a faint die, always
+flagged (rig.vision.diefaint); the pyramid's level is still chosen on the peaks above ``find_keep``."""
+
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from rig.vision import dicenet
+from rig.vision.anydie import AnyDieParams, read_pip_dice
+from rig.vision.diefaint import faint_kept, unshadowed
+
+TWIN = Path(__file__).parent / "pip_twin"
+
+
+def _probs(k: int, pk: float) -> np.ndarray:
+    p = np.full(7, (1 - pk) / 6, np.float32)
+    p[k] = pk
+    return p
+
+
+def _cand(x, y, side, score, k=3, pk=0.97):
+    return dicenet.Candidate(x, y, side, score, _probs(k, pk))
+
+
+def test_a_faint_peak_is_kept_only_when_the_reader_is_sure_of_a_count():
+    p = AnyDieParams()
+    assert p.faint_keep == 0.2 and p.faint_keep < p.find_keep
+    assert faint_kept(0.3, _probs(3, 0.97), p)
+    assert not faint_kept(0.3, _probs(3, 0.8), p)                      # the reader unsure: no die
+    assert not faint_kept(0.3, _probs(0, 0.97), p)                     # the reader's "no die"
+    assert not faint_kept(0.15, _probs(3, 0.97), p)                    # below faint_keep
+    assert not faint_kept(0.3, _probs(3, 0.97), replace(p, faint_keep=0.0))  # 0: never
+
+
+def test_a_faint_die_is_flagged_never_ok_and_dropped_when_the_reader_is_unsure():
+    p = AnyDieParams()
+    die = dicenet.judge(_cand(100, 100, 40, 0.3), p)
+    assert die is not None and die.pips == 3 and die.count.status == "uncertain"
+    assert any(r.startswith("faint die (finder 0.30)") for r in die.count.reasons)
+    assert dicenet.judge(_cand(100, 100, 40, 0.3, pk=0.6), p) is None
+    assert dicenet.judge(_cand(100, 100, 40, 0.3), replace(p, faint_keep=0.0)) is None
+
+
+def test_a_faint_peak_on_a_die_found_surer_is_dropped():
+    p = AnyDieParams()
+    strong = _cand(100, 100, 40, 0.8)
+    pip = _cand(110, 108, 12, 0.3, k=1)                               # a pip of it, seen as a small die
+    apart = _cand(160, 100, 40, 0.3)                                  # a die of its own, a side and a half away
+    kept = [(c, dicenet.judge(c, p)) for c in (strong, pip, apart)]
+    assert [c for c, _ in unshadowed(kept, p, dicenet.OVERLAP)] == [strong, apart]
+
+
+def test_the_twin_die_in_plain_view_the_finder_scores_low_is_read_flagged():
+    """Pip twin 9802, throw 0 (seen; 640x480, red dice with white pips, 95 px): the die showing 1 lies flat in full
+    view, the finder scores it 0.43 (below find_keep 0.45): it was not read at all. Now it is read 1, flagged faint."""
+    frame = cv2.imread(str(TWIN / "t9802-throw0.jpg"))
+    truth = [(2, 361, 289), (1, 258, 371)]
+    before = read_pip_dice(frame, replace(AnyDieParams(), faint_keep=0.0), expected=(2,))
+    assert len(before.dice) == 1 and before.status == "uncertain"
+    after = read_pip_dice(frame, AnyDieParams(), expected=(2,))
+    assert after.status == "uncertain" and not any(d.count.status == "ok" and d.pips != 2 for d in after.dice)
+    found = {}
+    for d in after.dice:
+        x, y = d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2
+        found.update({v: d for v, tx, ty in truth if abs(x - tx) < 45 and abs(y - ty) < 45})
+    assert sorted(found) == [1, 2] and len(after.dice) == 2
+    assert found[1].pips == 1 and found[1].count.status == "uncertain"
+    assert any(r.startswith("faint die") for r in found[1].count.reasons)
+
+
+@pytest.mark.parametrize("keep", [0.0, 0.2])
+def test_the_level_is_chosen_above_find_keep_whatever_faint_keep(monkeypatch, keep):
+    """The pyramid's level (and so the dice's size) is chosen on the peaks above find_keep: faint_keep only adds
+    peaks to read, it does not move the level."""
+    nets = dicenet.default_dicenet()
+    if nets is None:
+        pytest.skip("no dice nets")
+    frame = cv2.imread(str(TWIN / "t9802-throw0.jpg"))
+    floors = []
+    real = dicenet.DiceNet.level
+
+    def spy(self, f, floor=0.2, **kw):
+        floors.append(floor)
+        return real(self, f, floor, **kw)
+
+    monkeypatch.setattr(dicenet.DiceNet, "level", spy)
+    read_pip_dice(frame, replace(AnyDieParams(), faint_keep=keep))
+    assert floors and all(f == AnyDieParams().find_keep for f in floors)
