@@ -29,7 +29,7 @@ from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicepeaks import (PIPS_SURE, STRIDE, PeakMemo, crowded, merged, on_one_die, peaks, pip_of_bigger,  # noqa: F401
                                   shows_pips)
 from rig.vision.diecheck import candidate_features, default_check
-from rig.vision.diefaint import faint_kept, unshadowed
+from rig.vision.diefaint import faint_kept, with_faint
 from rig.vision.errors import VisionError
 from rig.vision.netengine import NetLoadError, load_net
 from rig.vision.pips import PipCount, PipDie
@@ -230,7 +230,7 @@ class DiceNet:
             sure = [f for f in passes[0] if memo[f[:3]][0][1:].max() >= DUPES_SURE and f[3] >= level_floor]
             passes[-1] = [f for f in first if f[:3] in memo or not any(on_one_die(f[:3], g[:3]) for g in sure)]
         return [(x, y, side, score, len(passes) > 1 and i == 0 and not any(
-                    on_one_die((x, y, side), f[:3]) for f in first))
+                    on_one_die((x, y, side), f[:3]) for f in first if f[3] >= level_floor))
                 for i, found in enumerate(passes) for x, y, side, score in found]
 
     def normalised(self, frame: np.ndarray, floor: float = 0.2, memo: dict | None = None, level_floor: float = 0.0
@@ -412,7 +412,7 @@ def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet) -> list[PipDie]
     keep = max(p.find_floor, p.find_keep)  # faint dice the reader is sure of from faint_keep (rig.vision.diefaint)
     floor = max(p.find_floor, min(p.faint_keep or keep, keep))
     kept = [(c, d) for c in nets.candidates(frame, floor, p.die_px, keep) for d in [judge(c, p)] if d is not None]
-    dice = second_opinion(unshadowed(kept, p, OVERLAP), p)
+    dice = with_faint(kept, p, OVERLAP, second_opinion)
     # two dice nearer than a die's side cannot both be dice (pips seen as dice, a die seen twice): flagged
     centres = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2, d.box[2]) for d in dice]
     dice = [d.flagged("overlaps another die (pips seen as dice?)") if crowded(*c, centres, OVERLAP) else d

@@ -30,3 +30,11 @@ def unshadowed(kept: list, p: AnyDieParams, overlap: float) -> list:
     strong = [(c.x, c.y, c.side) for c, _ in kept if c.score >= p.find_keep]
     return [(c, d) for c, d in kept if c.score >= p.find_keep
             or not any((c.x - x) ** 2 + (c.y - y) ** 2 < (overlap * max(c.side, side)) ** 2 for x, y, side in strong)]
+
+
+def with_faint(kept: list, p: AnyDieParams, overlap: float, opinion) -> list:
+    """The judged dice: those found above ``find_keep`` through the second opinion (``opinion``, as
+    :func:`rig.vision.dicenet.second_opinion`; it rates a die against the frame's other candidates, so the faint
+    ones are left out of it: flagged already, they change nothing it says), then the faint ones :func:`unshadowed`."""
+    kept = unshadowed(kept, p, overlap)
+    return opinion([(c, d) for c, d in kept if c.score >= p.find_keep], p) + [d for c, d in kept if c.score < p.find_keep]

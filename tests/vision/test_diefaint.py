@@ -89,3 +89,24 @@ def test_the_level_is_chosen_above_find_keep_whatever_faint_keep(monkeypatch, ke
     monkeypatch.setattr(dicenet.DiceNet, "level", spy)
     read_pip_dice(frame, replace(AnyDieParams(), faint_keep=keep))
     assert floors and all(f == AnyDieParams().find_keep for f in floors)
+
+
+def test_a_faint_first_pass_peak_does_not_vouch_for_a_second_pass_die(monkeypatch):
+    """A second-pass peak with no first-pass peak on it is ``alone`` (read more strictly); a faint first-pass peak
+    (below the level's floor, find_keep) does not change that, nor does it make the die found twice."""
+    def out(spots, s):
+        gy, gx = np.mgrid[0:60, 0:80].astype(np.float32)
+        heat = np.maximum.reduce([h * np.exp(-((gx - x / 4) ** 2 + (gy - y / 4) ** 2)) for x, y, h in spots])
+        return heat, np.full_like(heat, np.log(4.0)), s
+
+    nets = dicenet.DiceNet.__new__(dicenet.DiceNet)
+    monkeypatch.setattr(nets, "normalised", lambda frame, floor, memo=None, level_floor=0.0:
+                        [out([(202, 42, 0.9)], 2.0), out([(101, 21, 0.3)], 1.0)], raising=False)
+    frame = np.zeros((240, 320, 3), np.uint8)
+    def second_pass_alone(level_floor):
+        found = nets._found(frame, 0.2, 0.0, None, level_floor)
+        assert len(found) == 2 and found[0][3] > 0.45 > found[1][3]  # the second pass's peak, then the first's
+        return [found[0][4]]
+
+    assert second_pass_alone(0.45) == [True]
+    assert second_pass_alone(0.0) == [False]  # no level floor (as before): the faint peak is a first-pass peak on it
