@@ -1,5 +1,6 @@
 """Issue 25, round 15: a finder peak below ``find_keep`` that the reader is sure of is kept as a faint die, always
-flagged (rig.vision.diefaint); the pyramid's level is still chosen on the peaks above ``find_keep``."""
+flagged, when the game's dice count is known and fewer dice were found (rig.vision.diefaint); the pyramid's level is
+still chosen on the peaks above ``find_keep``."""
 
 from dataclasses import replace
 from pathlib import Path
@@ -10,7 +11,7 @@ import pytest
 
 from rig.vision import dicenet
 from rig.vision.anydie import AnyDieParams, read_pip_dice
-from rig.vision.diefaint import faint_kept, unshadowed
+from rig.vision.diefaint import faint_kept, unshadowed, with_faint
 
 TWIN = Path(__file__).parent / "pip_twin"
 
@@ -55,9 +56,11 @@ def test_a_faint_peak_on_a_die_found_surer_is_dropped():
 
 def test_the_twin_die_in_plain_view_the_finder_scores_low_is_read_flagged():
     """Pip twin 9802, throw 0 (seen; 640x480, red dice with white pips, 95 px): the die showing 1 lies flat in full
-    view, the finder scores it 0.43 (below find_keep 0.45): it was not read at all. Now it is read 1, flagged faint."""
+    view, the finder scores it 0.43 (below find_keep 0.45): it was not read at all. Now, the two dice thrown known,
+    it is read 1, flagged faint; with no dice count, as before."""
     frame = cv2.imread(str(TWIN / "t9802-throw0.jpg"))
     truth = [(2, 361, 289), (1, 258, 371)]
+    assert len(read_pip_dice(frame, AnyDieParams()).dice) == 1  # no dice count: no faint die
     before = read_pip_dice(frame, replace(AnyDieParams(), faint_keep=0.0), expected=(2,))
     assert len(before.dice) == 1 and before.status == "uncertain"
     after = read_pip_dice(frame, AnyDieParams(), expected=(2,))
@@ -110,3 +113,17 @@ def test_a_faint_first_pass_peak_does_not_vouch_for_a_second_pass_die(monkeypatc
 
     assert second_pass_alone(0.45) == [True]
     assert second_pass_alone(0.0) == [False]  # no level floor (as before): the faint peak is a first-pass peak on it
+
+
+def test_faint_dice_fill_only_the_dice_missing_from_the_count_the_surest_first():
+    p = AnyDieParams()
+    strong = [_cand(100 * i, 100, 40, 0.8) for i in (1, 2)]
+    faint = [_cand(100, 300, 40, 0.25), _cand(200, 300, 40, 0.4), _cand(300, 300, 40, 0.3, pk=0.99)]
+    kept = [(c, dicenet.judge(c, p)) for c in strong + faint]
+    assert all(d is not None for _, d in kept)
+    mine = lambda dice: [d.box[:2] for d in dice]  # noqa: E731
+    opinion = lambda pairs, p: [d for _, d in pairs]  # noqa: E731
+    assert mine(with_faint(kept, p, dicenet.OVERLAP, opinion, 0)) == mine(d for _, d in kept[:2])  # no count: none
+    assert mine(with_faint(kept, p, dicenet.OVERLAP, opinion, 2)) == mine(d for _, d in kept[:2])  # none missing
+    assert mine(with_faint(kept, p, dicenet.OVERLAP, opinion, 3)) == mine(d for _, d in kept[:2] + kept[3:4])
+    assert mine(with_faint(kept, p, dicenet.OVERLAP, opinion, 9)) == mine(d for _, d in kept[:2] + [kept[3], kept[4], kept[2]])
