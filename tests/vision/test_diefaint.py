@@ -90,7 +90,7 @@ def test_the_level_is_chosen_above_find_keep_whatever_faint_keep(monkeypatch, ke
         return real(self, f, floor, **kw)
 
     monkeypatch.setattr(dicenet.DiceNet, "level", spy)
-    read_pip_dice(frame, replace(AnyDieParams(), faint_keep=keep))
+    read_pip_dice(frame, replace(AnyDieParams(), faint_keep=keep), expected=(2,))
     assert floors and all(f == AnyDieParams().find_keep for f in floors)
 
 
