@@ -137,8 +137,9 @@ def twin_candidates(nets_dir: Path, floor: float, spec: str, spp: int = 8) -> li
 
 
 def judged(cands, p: AnyDieParams, cut) -> list:
-    """rig.vision.dicenet.read_dice on cached candidates, dice in the cut dice's boxes left out."""
-    kept = [(c, d) for c in cands for d in [judge(c, p)] if d is not None]
+    """rig.vision.dicenet.read_dice on cached candidates, dice in the cut dice's boxes left out (no dice count, as the
+    benchmark reads: no faint die, rig.vision.diefaint)."""
+    kept = [(c, d) for c in cands for d in [judge(c, replace(p, faint_keep=0.0))] if d is not None]
     dice = second_opinion(kept, p)
     centres = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2, d.box[2]) for d in dice]
     dice = [d.flagged("overlap") if crowded(*c, centres, OVERLAP) else d for d, c in zip(dice, centres)]

@@ -374,7 +374,7 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
     nets = default_dicenet() if net is _SHIPPED and p.learned else None
     if nets is not None:
         dice = [turned_reason(frame, _two_as_one(frame, _face_ends(frame, d, p), p, nets), nets, p.turned_ok)
-                for d in read_dice(frame, p, nets)]
+                for d in read_dice(frame, p, nets, min(expected) if expected else 0)]
     else:
         if net is _SHIPPED:
             from rig.vision.pipnet import default_net

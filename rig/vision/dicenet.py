@@ -29,6 +29,7 @@ from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicepeaks import (PIPS_SURE, STRIDE, PeakMemo, crowded, merged, on_one_die, peaks, pip_of_bigger,  # noqa: F401
                                   shows_pips)
 from rig.vision.diecheck import candidate_features, default_check
+from rig.vision.diefaint import faint_kept, with_faint
 from rig.vision.dicetiles import FLOOR as TILE_FLOOR
 from rig.vision.dicetiles import cells_near, run_tiled, tiles
 from rig.vision.errors import VisionError
@@ -233,31 +234,35 @@ class DiceNet:
         found = self._found(frame, floor, die_px)
         return [found[i][:4] for i in merged([f[:3] for f in found], [f[3] for f in found])]
 
-    def _found(self, frame: np.ndarray, floor: float, die_px: float, memo: dict | None = None
+    def _found(self, frame: np.ndarray, floor: float, die_px: float, memo: dict | None = None, level_floor: float = 0.0
                ) -> list[tuple[float, float, float, float, bool]]:
         """The peaks of every pass as (x, y, side, score, alone) in frame px; ``alone``: a second-pass peak
         (:meth:`normalised`'s first output of two) with no first-pass peak nearer than half a side."""
-        outs = [self.heat(frame, die_px)] if die_px > 0 else self.normalised(frame, floor, memo)
+        outs = [self.heat(frame, die_px)] if die_px > 0 else self.normalised(frame, floor, memo, level_floor)
         passes = [[(x / s, y / s, side / s, score) for x, y, side, score in self._peaks(heat, sides, floor)]
                   for heat, sides, s in outs]
         first = passes[-1]
         if len(passes) > 1 and memo is not None and DUPES_SURE > 0:
             # a level's peak on a die the second pass read surely is not read: the second pass's peak stands
             self._read_memo(frame, passes[0], memo)
-            sure = [f for f in passes[0] if memo[f[:3]][0][1:].max() >= DUPES_SURE]
+            sure = [f for f in passes[0] if memo[f[:3]][0][1:].max() >= DUPES_SURE and f[3] >= level_floor]
             passes[-1] = [f for f in first if f[:3] in memo or not any(on_one_die(f[:3], g[:3]) for g in sure)]
         return [(x, y, side, score, len(passes) > 1 and i == 0 and not any(
-                    on_one_die((x, y, side), f[:3]) for f in first))
+                    on_one_die((x, y, side), f[:3]) for f in first if f[3] >= level_floor))
                 for i, found in enumerate(passes) for x, y, side, score in found]
 
-    def normalised(self, frame: np.ndarray, floor: float = 0.2, memo: dict | None = None
+    def normalised(self, frame: np.ndarray, floor: float = 0.2, memo: dict | None = None, level_floor: float = 0.0
                    ) -> list[tuple[np.ndarray, np.ndarray, float]]:
         """The finder's outputs with no size hint: the pyramid's level (:meth:`level`), and the finder run again
         with the frame scaled so that the level's dice are the size the finder reads best at (:data:`REFINE`:
         up when they are small, down when large), unless that level already is (:data:`REFINE_NEAR`).
         :meth:`find` keeps the stronger peak of the two on each die."""
+        # tiles only where every peak kept is above the floor they were measured for (faint dice: run whole)
+        tile = floor >= TILE_FLOOR
+        floor = level_floor or floor  # the level and its size chosen above level_floor, the peaks kept above floor
         ran: list = []  # the passes run whole: the second pass runs near their response
-        level_px, q, out = self.level(frame, min(floor, LEVEL_FLOOR or floor), full=self.full_pyramid, memo=memo, ran=ran)
+        level_px, q, out = self.level(frame, min(floor, LEVEL_FLOOR or floor), full=self.full_pyramid, memo=memo,
+                                      ran=ran, tile=tile)
         if q <= 0 or not self.refine:
             return [out]
         heat, sides, s = out
@@ -267,7 +272,7 @@ class DiceNet:
         target = REFINE * float(np.median(kept)) / s
         if max(target, level_px) <= REFINE_NEAR * min(target, level_px):
             return [out]
-        return [self.heat(frame, target, ran if floor >= TILE_FLOOR else None), out]
+        return [self.heat(frame, target, ran if tile and floor >= TILE_FLOOR else None), out]
 
     def die_size(self, frame: np.ndarray, floor: float = 0.2) -> tuple[float, float]:
         """The dice's side in frame px as the pyramid sees it (the median side of the chosen level's
@@ -277,7 +282,7 @@ class DiceNet:
         return (float(np.median(kept)) / s if kept and q > 0 else die_px), q
 
     def level(self, frame: np.ndarray, floor: float = 0.2, *, full: bool = False, memo: dict | None = None,
-              ran: list | None = None) -> tuple[float, float, tuple[np.ndarray, np.ndarray, float]]:
+              ran: list | None = None, tile: bool = True) -> tuple[float, float, tuple[np.ndarray, np.ndarray, float]]:
         """The pyramid level the dice are best seen at: its die size (frame px), strength and finder output.
 
         The finder runs with the dice assumed :data:`LEVELS` of the frame's longer side (each level a
@@ -297,7 +302,7 @@ class DiceNet:
         always run, their peaks read in one batch, and every die is read once per frame (``memo``).
         ``full``: every level is run (the search's reference, ``rig bench vision --game pips --scales``);
         ``memo``: the dice read, kept for :meth:`candidates` (:meth:`_read_memo`); ``ran``: the finder outputs of the passes
-        run whole appended (a finer level runs near their response, :attr:`tiled`).
+        run whole appended (a finer level runs near their response, :attr:`tiled`; ``tile`` false: every level whole).
         """
         long_side = max(frame.shape[:2])
         levels = [r for r in LEVELS if r * long_side >= MIN_DIE and FIND_DIE / (r * long_side) <= FIND_MAX / long_side]
@@ -320,7 +325,7 @@ class DiceNet:
             if not full and steps < 0 and best is not None and 0 < STOP_SURE <= best[1] and best[3] > STOP_BAND * r * long_side:
                 break  # the sure dice found are too large for this level (and every finer one) to vouch for
             die_px, steps, out, scored = self._scored(frame, coarse[i] if i < len(coarse) else
-                                                      self._level_peaks(frame, r * long_side, floor, ran), memo)
+                                                      self._level_peaks(frame, r * long_side, floor, ran if tile else None), memo)
             # a coarser level's sure die holding two or more of this level's peaks: those are its pips
             big = [(x, y, side) for _, _, _, coarse_peaks in seen for x, y, side, q in coarse_peaks if q >= SURE_DIE]
             heat, sides, s = out  # all this level's peaks, not only those scored: a die showing 2 holds two
@@ -366,14 +371,17 @@ class DiceNet:
             for i, key in enumerate(todo):
                 memo[key] = (probs[i], None if hidden is None else hidden[i])
 
-    def candidates(self, frame: np.ndarray, floor: float = 0.2, die_px: float = 0.0) -> list[Candidate]:
+    def candidates(self, frame: np.ndarray, floor: float = 0.2, die_px: float = 0.0, level_floor: float = 0.0
+                   ) -> list[Candidate]:
         """Every heat-map peak above ``floor``, read (``die_px``: the dice's side in frame px, if known); two
         peaks on one die (the pyramid's level and the size the finder reads best at): the surer, finder x reader."""
         memo: dict = {}
-        found = self._found(frame, floor, die_px, memo)
+        found = self._found(frame, floor, die_px, memo, level_floor)
         self._read_memo(frame, found, memo)
         cands = [Candidate(x, y, side, score, *memo[(x, y, side)], alone) for x, y, side, score, alone in found]
-        keep = merged([(c.x, c.y, c.side) for c in cands], [c.score * float(c.probs[1:].max()) for c in cands])
+        # of two on one die the surer; one above level_floor (when given) before one below it (a faint peak)
+        keep = merged([(c.x, c.y, c.side) for c in cands],
+                      [c.score * float(c.probs[1:].max()) + (level_floor > 0 and c.score >= level_floor) for c in cands])
         return [cands[i] for i in keep]
 
 
@@ -408,7 +416,7 @@ def judge(c: Candidate, p: AnyDieParams) -> PipDie | None:
     """A candidate as a die read ``ok``, a die flagged with its reasons, or ``None`` (not a die)."""
     k = c.pips
     pk, p0 = float(c.probs[k]), float(c.probs[0])
-    if c.score < p.find_keep:
+    if c.score < p.find_keep and not faint_kept(c.score, c.probs, p):
         return None
     reasons = []
     if p0 > pk:
@@ -426,12 +434,15 @@ def judge(c: Candidate, p: AnyDieParams) -> PipDie | None:
     return PipDie(c.box, count)
 
 
-def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet) -> list[PipDie]:
-    """Every die the nets find in ``frame``, judged (:func:`judge`), top to bottom."""
-    # a peak below find_keep is no die (judge): it is never read, and it cannot hide a stronger one
-    floor = max(p.find_floor, p.find_keep)
-    kept = [(c, d) for c in nets.candidates(frame, floor, p.die_px) for d in [judge(c, p)] if d is not None]
-    dice = second_opinion(kept, p)
+def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet, want: int = 0) -> list[PipDie]:
+    """Every die the nets find in ``frame``, judged (:func:`judge`), top to bottom; ``want``: the game's dice count
+    (0: not known), fewer dice found than that: faint ones the reader is sure of added (:mod:`rig.vision.diefaint`)."""
+    # a peak below find_keep is no die (judge), never read; but with the dice count known, from faint_keep, a faint die
+    # the reader is sure of fills one missing (rig.vision.diefaint), flagged; it hides no stronger one
+    keep = max(p.find_floor, p.find_keep)
+    floor = max(p.find_floor, min(p.faint_keep or keep, keep)) if want else keep
+    kept = [(c, d) for c in nets.candidates(frame, floor, p.die_px, keep) for d in [judge(c, p)] if d is not None]
+    dice = with_faint(kept, p, OVERLAP, second_opinion, want)
     # two dice nearer than a die's side cannot both be dice (pips seen as dice, a die seen twice): flagged
     centres = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2, d.box[2]) for d in dice]
     dice = [d.flagged("overlaps another die (pips seen as dice?)") if crowded(*c, centres, OVERLAP) else d

@@ -1,6 +1,8 @@
 """The learned pip-dice reader (rig.vision.dicenet): its pieces, its judgement, and the shipped ONNX
 nets run by OpenCV on drawn frames."""
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -66,7 +68,11 @@ def test_judgement_ok_flagged_or_dropped():
     assert die.count.status == "uncertain" and "pips unclear: 3 (0.55) or 5 (0.45)" in die.count.reasons
     die = judge(candidate(p.find_keep + 0.01, sure), p)
     assert die.count.status == "uncertain" and die.count.reasons[0].startswith("faint die")
-    assert judge(candidate(p.find_keep - 0.01, sure), p) is None
+    # below find_keep: a faint die only when the reader is sure of its count (rig.vision.diefaint), always flagged
+    assert judge(candidate(p.find_keep - 0.01, sure), replace(p, faint_keep=0.0)) is None
+    assert judge(candidate(p.find_keep - 0.01, [0.0, 0.0, 0.0, 0.8, 0.2, 0.0, 0.0]), p) is None
+    die = judge(candidate(p.find_keep - 0.01, sure), p)
+    assert die.count.status == "uncertain" and die.count.reasons[0].startswith("faint die")
     not_a_die = [0.9, 0.0, 0.0, 0.1, 0.0, 0.0, 0.0]
     assert judge(candidate(p.find_ok - 0.01, not_a_die), p) is None  # faint and no die: dropped
     die = judge(candidate(0.95, not_a_die), p)  # a strong peak the reader doubts: kept, flagged
@@ -135,7 +141,8 @@ def test_a_peak_below_find_keep_is_never_read(monkeypatch):
     read = []
     monkeypatch.setattr(nets, "read_features", lambda crops, hidden=True: read.append(len(crops))
                         or DiceNet.read_features(nets, crops, hidden))
-    dice = read_dice(frame, AnyDieParams(find_floor=0.2, find_keep=keep, die_px=die), nets)
+    # faint_keep 0: no faint die (rig.vision.diefaint reads the peaks from faint_keep, tests/vision/test_diefaint.py)
+    dice = read_dice(frame, AnyDieParams(find_floor=0.2, find_keep=keep, faint_keep=0.0, die_px=die), nets)
     assert read == [sum(s > keep for s in scores)] == [len(dice)] and 0 < len(dice) < len(scores)
 
 
@@ -286,13 +293,13 @@ def test_second_pass_peaks_are_marked_alone_only_where_the_first_pass_saw_nothin
     nets = DiceNet.__new__(DiceNet)
     # the second pass at twice the first's scale: its peaks at (42, 42) and (202, 42) are frame (21, 21) and
     # (101, 21); the first pass (scale 1) saw a die at (22, 21) only
-    monkeypatch.setattr(nets, "normalised", lambda frame, floor, memo=None: [out([(42, 42), (202, 42)], 2.0), out([(22, 21)], 1.0)],
+    monkeypatch.setattr(nets, "normalised", lambda frame, floor, memo=None, level_floor=0.0: [out([(42, 42), (202, 42)], 2.0), out([(22, 21)], 1.0)],
                         raising=False)
     found = nets._found(np.zeros((240, 320, 3), np.uint8), 0.45, 0.0)
     got = sorted((x, a) for x, _, _, _, a in found)
     assert [a for _, a in got] == [False, False, True]  # the first pass's die and the second's on it; one alone
     assert abs(got[2][0] - 101) < 3 and all(abs(x - 22) < 4 for x, _ in got[:2])
-    monkeypatch.setattr(nets, "normalised", lambda frame, floor, memo=None: [out([(42, 42), (202, 42)], 2.0)], raising=False)
+    monkeypatch.setattr(nets, "normalised", lambda frame, floor, memo=None, level_floor=0.0: [out([(42, 42), (202, 42)], 2.0)], raising=False)
     assert not any(a for *_, a in nets._found(np.zeros((240, 320, 3), np.uint8), 0.45, 0.0))  # one pass: none alone
 
 
