@@ -149,6 +149,20 @@ def test_passes_below_the_tile_floor_run_whole(monkeypatch):
     assert made
 
 
+@needs_nets
+def test_a_frame_read_for_faint_dice_runs_every_pass_whole(monkeypatch):
+    """With the game's dice count, peaks are kept from ``faint_keep`` (rig.vision.diefaint) while the level is chosen
+    above ``find_keep``: no pass may be tiled, since a tiled map is 0 where a faint die may lie."""
+    frame = cv2.imread(str(FRAME))
+    made = []
+    monkeypatch.setattr(dicenet, "tiles", lambda mask: made.append(mask) or None)
+    nets = dicenet.DiceNet()
+    nets.candidates(frame, dicetiles.FLOOR - 0.25, 0.0, dicetiles.FLOOR)
+    assert made == []
+    nets.candidates(frame, dicetiles.FLOOR, 0.0, dicetiles.FLOOR)
+    assert made
+
+
 def test_the_face_checks_bands_are_the_whole_surroundings_converted():
     rng = np.random.default_rng(5)
     frame = cv2.GaussianBlur(rng.integers(0, 255, (160, 200, 3)).astype(np.uint8), (0, 0), 3.0)
