@@ -31,6 +31,7 @@ from rig.vision.dice_hue import VEIL_SURE, off_hue, veiled
 from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_die, print_spot, shade_dice
 from rig.vision.dice_overall import BARE_SURE, overall_counts, under_glare
 from rig.vision.dice_second_look import second_look
+from rig.vision.dice_upright import judge
 from rig.vision.dice_flag import Flag
 from rig.vision.dice_cocked import _flank, _leaning, _radial, leans  # noqa: F401 - _flank, _leaning: their old import path
 from rig.vision.pixel_classes import (  # noqa: F401 - moved (issue 29); the old import path works
@@ -154,8 +155,11 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
     shade_dice(work, profile, dice, reasons, _die, thrown)  # a top in deep shade, by its colour (dice_missed)
     # leaning: judged once every die is found (the rims of the dice beside a die are theirs)
     for j, obs in enumerate(dice):
-        if not obs.cocked and leans(obs, work, t, profile.walls, dice):
-            reasons.append(_flag("cocked die", obs.x / work.factor, obs.y / work.factor, work))
+        if obs.cocked:
+            continue
+        why = judge(obs, work, t, profile.walls, dice)  # "cocked die", or a side face the wrong way round (never freed)
+        if why is not None:
+            reasons.append(_flag(why, obs.x / work.factor, obs.y / work.factor, work))
             dice[j] = dataclasses.replace(obs, cocked=True, confidence=obs.confidence * 0.5)
 
     for a, b in one_place_twice(dice, work.factor * work.side):

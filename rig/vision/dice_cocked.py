@@ -196,11 +196,12 @@ def check() -> CockedCheck:
     return CockedCheck.load()
 
 
-def leans(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=(), verdict: CockedCheck | None = None) -> bool:
+def leans(obs, work: Work, t, walls=(0.0, 0.0, 0.0, 0.0), others=(), verdict: CockedCheck | None = None,
+          around: tuple | None = None) -> bool:
     """The flank test, and then the fitted verdict on the shape of the die's top and flank. A die whose
     flank's moment comes near the test's bound (:data:`NEAR`) without passing it is judged by the verdict
-    too, at a higher bar (:data:`NEAR_SCORE`)."""
-    around = _around(obs, work, others)  # once a die: the flank test and the shape of its top and flank
+    too, at a higher bar (:data:`NEAR_SCORE`). ``around``: :func:`_around`'s window of the die, when the caller has it."""
+    around = around if around is not None else _around(obs, work, others)  # once a die: the flank test and its shape
     numbers = _moment(obs, work, t, walls, others, around)
     excess, mx, my, stray, _ = numbers
     moment = float(np.hypot(mx, my))

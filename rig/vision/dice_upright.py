@@ -1,0 +1,97 @@
+"""A die's side face where a flat die shows none: a leaning die the flank and aspect tests let pass (issue 24, round 15).
+
+A camera looking down from a height H sees a flat die of side s at image point p as its top square and, swept from
+it towards the view's nadir (the point straight below the lens), the side faces that face the lens: the die's base
+is its top shrunk by (H - s) / H about the nadir, so its outline is its top swept along ``v = -(s / H)(p - nadir)``,
+and the side face beyond each edge of its top is as wide as that edge's outward normal along ``v``. In die sides
+``v = -VIEW r``, ``r`` the die's offset from the frame centre in frame widths (taken for the nadir) and :data:`VIEW`
+the frame's width on the floor over the lens's height.
+
+A flat die at least :data:`SIDE` die sides of side face short beyond an edge facing the nadir and as much die-hued
+shade beyond another edge than the sweep puts there is shown the wrong way round: it leans (twin 9711 turn 3's
+blue die, leaning on the far side, passed the flank test in three lights of four). On the twin's tuning and
+propped tables no flat die left unflagged by the other tests shows both on a turn that was not flagged anyway
+(``scripts/flat_outline.py``, docs/vision.md round 15). The measure cannot free a die the flank or aspect test
+calls cocked: those dice's outlines lie among the flat dice's as much as the cocked ones' do.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from rig.vision.dice_cocked import _around, _radial, leans
+from rig.vision.dice_frames import Work
+from rig.vision.pixel_classes import IS_TOP
+
+#: the frame's width on the floor over the lens's height (the twin's tables 0.53-0.71; a Camera Module 3 cropped
+#: to a box about 0.6 times as wide as the lens is high, as docs/building.md plans it)
+VIEW = 0.62
+#: die sides: the least side face missing beyond a nadir-facing edge, and the least shade beyond the sweep on
+#: another edge, of a die shown the wrong way round (chosen on the twin's tuning and propped tables, round 15)
+SIDE = 0.15
+#: an edge faces the nadir when the sweep there is at least this wide (die sides)
+FACING = 0.1
+REASON = "die's side face where a flat die shows none (leaning?)"
+
+
+def side_faces(obs, work: Work, others=(), around: tuple | None = None) -> tuple[float, float] | None:
+    """How far a die's outline is from a flat die's at its place: the most die-hued shade beyond an edge of its lit
+    top over what the sweep puts there, and the most side face missing beyond an edge that faces the nadir (die
+    sides; 0 when none does). None without a lit top of a few pixels. ``around``: the die's window
+    (:func:`rig.vision.dice_cocked._around`), when the caller has it."""
+    dark, mine, _, _, _, _, lab = around if around is not None else _around(obs, work, others)
+    top = cv2.LUT(lab, IS_TOP)
+    if mine is not None:
+        top[~mine] = 0
+    n, cc, stats, _ = cv2.connectedComponentsWithStats(top, connectivity=8)
+    if n < 2:
+        return None
+    big = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    if stats[big, cv2.CC_STAT_AREA] < 6:
+        return None
+    lit = cc == big
+    ys, xs = np.nonzero(lit)
+    (cx, cy), (w, h), ang = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+    s = work.side
+    a = math.radians(ang)
+    axes = (np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)]))
+    half = ((w + 1.0) / 2, (h + 1.0) / 2)
+    _, body = cv2.connectedComponents((lit | (dark > 0)).view(np.uint8), connectivity=8)
+    dy, dx = np.nonzero((body == body[ys[0], xs[0]]) & ~lit)  # the shade joined to the lit top
+    px = np.column_stack([dx - cx, dy - cy]).astype(np.float64)
+    u = (px @ axes[0], px @ axes[1])
+    rx, ry = _radial(obs, work)
+    v = -VIEW * np.array([rx, ry])
+    extra, missing = -1.0, 0.0
+    for axis in (0, 1):
+        other = 1 - axis
+        for sign in (1.0, -1.0):
+            beyond = sign * u[axis] - half[axis]
+            band = (beyond > 0) & (np.abs(u[other]) <= half[other] + 0.15 * s)
+            width = np.count_nonzero(band) / max(2 * half[other], 1.0) / s  # the shade's mean width there
+            want = max(0.0, float(sign * axes[axis] @ v))
+            extra = max(extra, width - want)
+            if want > FACING:
+                missing = max(missing, want - width)
+    return extra, missing
+
+
+def wrong_way(obs, work: Work, others=(), around: tuple | None = None) -> bool:
+    """Whether a die shows its side face the wrong way round for a flat die at its place (see the module's text). A
+    die nearer the nadir than a side face of :data:`SIDE` is not measured: no side face can be missing there."""
+    if VIEW * math.hypot(*_radial(obs, work)) < SIDE:
+        return False
+    found = side_faces(obs, work, others, around)
+    return found is not None and min(found) >= SIDE
+
+
+def judge(obs, work: Work, t, walls, others=()) -> str | None:
+    """The reason a die that lies flat as far as its top tells is flagged for leaning: "cocked die" (the flank test
+    and its verdict, :func:`rig.vision.dice_cocked.leans`), :data:`REASON`, or None. The die's window is made once."""
+    around = _around(obs, work, others)
+    if leans(obs, work, t, walls, others, around=around):
+        return "cocked die"
+    return REASON if wrong_way(obs, work, others, around) else None
