@@ -154,10 +154,8 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
     dark_dice(work, profile, dice, reasons, _die)  # a whole top the colours call shade (rig.vision.dice_missed)
     shade_dice(work, profile, dice, reasons, _die, thrown)  # a top in deep shade, by its colour (dice_missed)
     # leaning: judged once every die is found (the rims of the dice beside a die are theirs)
-    for j, obs in enumerate(dice):
-        if obs.cocked:
-            continue
-        why = judge(obs, work, t, profile.walls, dice)  # "cocked die", or a side face the wrong way round (never freed)
+    for j, obs in enumerate(dice):  # "cocked die", or a side face the wrong way round (never freed)
+        why = None if obs.cocked else judge(obs, work, t, profile.walls, dice)
         if why is not None:
             reasons.append(_flag(why, obs.x / work.factor, obs.y / work.factor, work))
             dice[j] = dataclasses.replace(obs, cocked=True, confidence=obs.confidence * 0.5)
