@@ -251,8 +251,14 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
         _read_into(work, blob, profile, True, found, more)
         if arms and not any(c.status == "ok" for c in found):
             _read_parts(work, blob & (1 - shade), profile, cards, hands)
-        else:
-            cards, hands = cards + found, hands + more
+            continue
+        if more or not any(c.status == "ok" for c in found):  # a card left unread: read without the shade
+            again, other = [], []
+            for part in _shade_off(work, blob, shade):
+                _read_into(work, part, profile, True, again, other)
+            if sum(c.status == "ok" for c in again) > sum(c.status == "ok" for c in found) and len(other) <= len(more):
+                found, more = again, other
+        cards, hands = cards + found, hands + more
     if changed is not None:  # a gray card on a floor of its colour: its border broken (or its field changed in
         # part, the blob no card's shape), no blob to fill
         solid = [b for b in blobs if not any(b is blob for blob, _ in loose)]
@@ -341,7 +347,12 @@ def _read_parts(work, rest: np.ndarray, profile: Profile, cards: list, hands: li
         part = np.zeros_like(rest)
         cv2.drawContours(part, contours, -1, 1, -1)
         reading = _read_blob(work, part, profile)
-        colour = _part_colour(work, part, profile) if reading.corners is None else None
+        colour = _part_colour(work, part, profile) if reading.corners is None or reading.status != "ok" else None
+        if reading.corners is not None and colour not in (None, "gray"):  # a card's shape, its field cut by the arm:
+            # its white border's ring not all there, so not read against it — by its labels alone
+            cards.append(replace(reading, card=colour, confidence=0.5, status="ok", reasons=(), pile=None))
+            cards[-1] = replace(cards[-1], hidden=not _whole(work, cards[-1]))
+            continue
         if colour is not None:  # no card's shape: a card's part beside the arm (the reveal knows where it lies)
             f = work.factor
             corners = tuple((float(x * f), float(y * f)) for x, y in cv2.boxPoints(cv2.minAreaRect(cv2.findNonZero(part))))
@@ -391,6 +402,22 @@ def _read_into(work, blob: np.ndarray, profile: Profile, whole: bool, cards: lis
     cards += found if rest is not None or _at_edge(blob) else [replace(c, pile=_box(blob, work.factor)) for c in found]
     if rest is not None:
         hands.append(rest)
+
+
+def _shade_off(work, blob: np.ndarray, shade: np.ndarray) -> list[np.ndarray]:
+    """A blob without the arm's shade joined to it: each card-sized part left, filled."""
+    k = max(3, int(0.3 * work.side)) | 1
+    rest = cv2.morphologyEx(blob & (1 - shade), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    n, cc, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=4)
+    parts = []
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] < 8 * work.top_area:
+            continue
+        contours, _ = cv2.findContours((cc == i).view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        part = np.zeros_like(blob)
+        cv2.drawContours(part, contours, -1, 1, -1)
+        parts.append(part)
+    return parts
 
 
 def _shade_alone(work, blob: np.ndarray, shade: np.ndarray) -> bool:
