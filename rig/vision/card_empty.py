@@ -80,8 +80,9 @@ class EmptyBox:
         ratios, most of the view being still the empty box."""
         return self.compare(frame_bgr, size, blur)[0]
 
-    def _now_and_then(self, frame_bgr: np.ndarray, size: tuple[int, int], blur: int) -> tuple:
-        """The frame and the empty box in Lab at ``size``, blurred, and the frame's exposure over the box's."""
+    def compare(self, frame_bgr: np.ndarray, size: tuple[int, int], blur: int = 3) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`changed`, and where the change is shade alone (uint8 0/1): darker than the empty box, its colour
+        (a, b) the same — the shadow a hand or an arm casts on the box bottom, no card."""
         def lab(img: np.ndarray) -> np.ndarray:
             if img.shape[1::-1] != size:
                 img = cv2.resize(img, size, interpolation=cv2.INTER_AREA)
@@ -91,18 +92,7 @@ class EmptyBox:
                                cv2.COLOR_BGR2Lab))
         ref = lab(cv2.blur(self.lab, (blur, blur)) if self.lab.shape[1::-1] == size else
                   cv2.blur(cv2.resize(self.lab, size, interpolation=cv2.INTER_LINEAR), (blur, blur)))
-        return now, ref, float(np.median(now[..., 0][::4, ::4] / np.maximum(ref[..., 0][::4, ::4], 8.0)))
-
-    def lighter(self, frame_bgr: np.ndarray, size: tuple[int, int], blur: int = 3) -> np.ndarray:
-        """How much lighter (L, signed: darker below 0) each place of ``frame_bgr`` is than the empty box, at
-        ``size``, the exposure matched as in :meth:`changed`."""
-        now, ref, gain = self._now_and_then(frame_bgr, size, blur)
-        return now[..., 0] - ref[..., 0] * gain
-
-    def compare(self, frame_bgr: np.ndarray, size: tuple[int, int], blur: int = 3) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`changed`, and where the change is shade alone (uint8 0/1): darker than the empty box, its colour
-        (a, b) the same — the shadow a hand or an arm casts on the box bottom, no card."""
-        now, ref, gain = self._now_and_then(frame_bgr, size, blur)
+        gain = float(np.median(now[..., 0][::4, ::4] / np.maximum(ref[..., 0][::4, ::4], 8.0)))
         d_l = np.abs(now[..., 0] - ref[..., 0] * gain)
         d_ab = np.hypot(now[..., 1] - ref[..., 1], now[..., 2] - ref[..., 2])
         mask = ((d_l > CHANGE_L) | (d_ab > CHANGE_AB)).view(np.uint8)

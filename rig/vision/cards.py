@@ -190,7 +190,7 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
     hue, arms, shaded, loose = None, [], [], []
     blobs = _blobs(work, changed)
     for blob in blobs:
-        if shade is not None and _shade_alone(work, blob, shade, lambda: lighter(frame_bgr, empty, work)):
+        if shade is not None and _shade_alone(work, blob, shade):
             continue  # the shadow an arm casts on the box bottom: nothing lies there
         if shade is not None and not _at_edge(blob) and int((blob & shade).sum()) >= work.top_area:
             shaded.append(blob)  # (read once the arms in view are known)
@@ -379,34 +379,15 @@ def _shade_off(work, blob: np.ndarray, shade: np.ndarray) -> list[np.ndarray]:
     return parts
 
 
-#: a blob of shade of a card field's shape is the arm's shadow when the floor round it is darker than the empty box
-#: by this much (L, median): the shadow's soft edge; a gray field's white border round it is as light as the floor or
-#: lighter (seen twin 3200, 3211: -7 and -11; gray cards' outer rings -1.2 to +1)
-PENUMBRA = 4.0
-
-
-def _shade_alone(work, blob: np.ndarray, shade: np.ndarray, lighter=None) -> bool:
+def _shade_alone(work, blob: np.ndarray, shade: np.ndarray) -> bool:
     """Whether a blob is mostly shade (darker than the empty box, its colour the same) and no card field's shape
-    (a gray field on a floor as light as its white border changes in the same way) — or a field's shape with no
-    white border round it, the floor there darker than the empty box (the shadow's soft edge; ``lighter()``: how
-    much lighter than the empty box each place is, :meth:`rig.vision.card_empty.EmptyBox.lighter`)."""
+    (a gray field on a floor as light as its white border changes in the same way)."""
     if (shade[blob > 0] > 0).mean() < 0.7:
         return False
     (_, _), (rw, rh), _ = cv2.minAreaRect(cv2.findNonZero(blob))
     area = int(blob.sum())
-    if not (area >= 0.9 * rw * rh and FIELD_ASPECT[0] <= max(rw, rh) / max(min(rw, rh), 1.0) <= FIELD_ASPECT[1]
-            and 0.6 * FIELD_AREA * work.side ** 2 <= area <= 1.3 * FIELD_AREA * work.side ** 2):
-        return True
-    if lighter is None:
-        return False
-    k = max(3, int(0.3 * work.side)) | 1
-    ring = (cv2.dilate(blob, np.ones((k, k), np.uint8)) > 0) & (blob == 0)
-    return bool(ring.any()) and float(np.median(lighter()[ring])) <= -PENUMBRA
-
-
-def lighter(frame_bgr: np.ndarray, empty: EmptyBox, work) -> np.ndarray:
-    """How much lighter than the empty box each place of the frame is, at the reader's working size."""
-    return empty.lighter(frame_bgr, work.small.shape[1::-1], 3 if work.factor > 1 else 5)
+    return not (area >= 0.9 * rw * rh and FIELD_ASPECT[0] <= max(rw, rh) / max(min(rw, rh), 1.0) <= FIELD_ASPECT[1]
+                and 0.6 * FIELD_AREA * work.side ** 2 <= area <= 1.3 * FIELD_AREA * work.side ** 2)
 
 
 def _split_shadow(work, blob: np.ndarray, profile: Profile) -> list[CardReading]:

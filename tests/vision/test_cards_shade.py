@@ -36,34 +36,3 @@ def test_a_card_beside_the_arm_cut_by_it_is_read_by_its_labels():
     beside = min(view.cards, key=lambda c: c.box[0])
     assert 110 <= beside.box[0] <= 150 and beside.pile is None  # beside the arm: the reveal knows where it lies
     assert len(view.hands) == 1 and view.hands[0][0] == 0
-
-
-def test_an_arms_rectangular_shadow_of_a_fields_shape_is_no_gray_card():
-    # twins 3211 and 3200 reveal 0: the arm waiting at the view's bottom-right corner casts a shadow on the floor
-    # beside it, apart from the arm, a rectangle of a card field's size and shape (the shade of a gray field on a
-    # floor as light as its white border changes the same way). It read as a second gray card laid with the
-    # first: "2 cards laid together: gray, gray in that order?". No white border lies round it: the floor there is
-    # darker than the empty box (the shadow's soft edge), where a gray field's border would be as light or lighter
-    for name, x in (("t3211-reveal0-0-laid", 34), ("t3200-reveal0-0-laid", 114)):
-        view = _read(name)
-        assert [(c.card, c.status) for c in view.cards] == [("gray", "ok")], name
-        assert abs(view.cards[0].box[0] - x) <= 4  # the gray card laid, at the left
-        assert all(h[0] > 500 for h in view.hands)  # the arm at the right
-
-
-def test_a_fields_shape_of_shade_with_a_light_ring_round_it_is_still_read():
-    # the other way: the same blob with the floor round it as light as the empty box (a gray field's white border
-    # on a floor as light as it) is no shadow
-    import numpy as np
-
-    from rig.vision.cards import _shade_alone
-
-    class Work:
-        side = 10.0
-
-    blob = np.zeros((200, 200), np.uint8)
-    blob[50:100, 50:83] = 1  # 33 x 50 px: a field's shape and size (16.5 sides² at 10 px a side: 1650 px²)
-    shade = blob.copy()
-    assert not _shade_alone(Work, blob, shade, lambda: np.zeros((200, 200), np.float32))
-    assert _shade_alone(Work, blob, shade, lambda: np.full((200, 200), -8.0, np.float32))
-    assert not _shade_alone(Work, blob, shade)  # (no empty box to compare with: as before)
