@@ -306,12 +306,15 @@ def _read_parts(work, rest: np.ndarray, profile: Profile, cards: list, hands: li
         part = np.zeros_like(rest)
         cv2.drawContours(part, contours, -1, 1, -1)
         reading = _read_blob(work, part, profile)
-        colour = _part_colour(work, part, profile) if reading.corners is None or reading.status != "ok" else None
-        if reading.corners is not None and colour not in (None, "gray"):  # a card's shape, its field cut by the arm:
-            # its white border's ring not all there, so not read against it — by its labels alone
-            cards.append(replace(reading, card=colour, confidence=0.5, status="ok", reasons=(), pile=None))
-            cards[-1] = replace(cards[-1], hidden=not _whole(work, cards[-1]))
+        cut = _part_colour(work, part, profile) if reading.corners is not None and reading.status != "ok" else None
+        if cut in ("blue", "blank") and _card_shaped(part):
+            # a card's shape, its field cut by the arm: its white border's ring not all there, so not read against it —
+            # by its labels alone, in a colour no arm shows (a hand the arm's hue did not tell is labelled yellow or
+            # pink: twin 3206)
+            card = replace(reading, card=cut, confidence=0.5, status="ok", reasons=(), pile=None)
+            cards.append(replace(card, hidden=not _whole(work, card)))
             continue
+        colour = _part_colour(work, part, profile) if reading.corners is None else None
         if colour is not None:  # no card's shape: a card's part beside the arm (the reveal knows where it lies)
             f = work.factor
             corners = tuple((float(x * f), float(y * f)) for x, y in cv2.boxPoints(cv2.minAreaRect(cv2.findNonZero(part))))
@@ -321,6 +324,12 @@ def _read_parts(work, rest: np.ndarray, profile: Profile, cards: list, hands: li
         found: list = []
         _read_into(work, part, profile, False, found, hands)
         cards += [replace(c, pile=None, hidden=not _whole(work, c)) if c.status == "ok" else c for c in found]
+
+
+def _card_shaped(part: np.ndarray) -> bool:
+    """Whether a part's rectangle has a card's long side over its short one (a card: 1.41)."""
+    (_, _), (rw, rh), _ = cv2.minAreaRect(cv2.findNonZero(part))
+    return 1.2 <= max(rw, rh) / max(min(rw, rh), 1.0) <= 1.65
 
 
 def _whole(work, reading: CardReading) -> bool:
