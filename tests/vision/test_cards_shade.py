@@ -36,3 +36,13 @@ def test_a_card_beside_the_arm_cut_by_it_is_read_by_its_labels():
     beside = min(view.cards, key=lambda c: c.box[0])
     assert 110 <= beside.box[0] <= 150 and beside.pile is None  # beside the arm: the reveal knows where it lies
     assert len(view.hands) == 1 and view.hands[0][0] == 0
+
+
+def test_a_hand_beside_the_arm_labelled_a_card_colour_is_no_card():
+    # twin 3206 reveal 1: the hand bringing the gray card over the pile, its skin labelled yellow (so not told as the
+    # arm by its hue), is a part beside the arm that its border leaves unread ("yellow or gray card?") like 2402's
+    # blue card — read by its labels it was a yellow card, and the reveal asked about a card glimpsed and covered.
+    # Only blue and blank, colours no arm shows, are read so
+    view = _read("t3206-reveal1-4-hand")
+    assert "yellow" not in [c.card for c in view.cards]
+    assert [c.card for c in view.cards if c.status == "ok"] == ["pink"]
