@@ -23,20 +23,18 @@ import numpy as np
 # the reveal's order and the readings' types live apart (this module's size); importable from here too
 from rig.vision.card_border import MIN_TINT, _border_lab, _by_hue, _grey_against_border, _lab, _tint
 from rig.vision.card_empty import EmptyBox, kept, open_rings
+from rig.vision.card_fields import (  # noqa: F401 (the card colours and sizes: importable from here too)
+    _CLASS_OF, _MODEL, CARD_CLASSES, CARD_SIDES, FIELD_AREA, FIELD_ASPECT, FIELD_SHARE, NEUTRAL_CLASSES, _box,
+    _field_corners, _lone_field, _whole_fields)
 from rig.vision.card_places import _overlap
 from rig.vision.card_reveal import CardReading, CardReveal, CardView, Question, edge_shift  # noqa: F401
 from rig.vision.light import covered_cells
-from rig.vision.dice import AMBIG, BG, BLOWN, BLUE, BODY, CLASS_NAMES, CLIPPED, EDGE, PINK, UNKNOWN, YELLOW, prepare
+from rig.vision.dice import AMBIG, BG, BLUE, BODY, CLASS_NAMES, CLIPPED, EDGE, prepare
 from rig.vision.profile import Profile
 
-CARD_CLASSES = {BLUE: "blue", PINK: "pink", YELLOW: "yellow", BODY: "blank"}
-#: labels that are no card colour: with little colour cast, a gray card
-NEUTRAL_CLASSES = (UNKNOWN, CLIPPED, BLOWN, BG)
 #: below this share of readable (not AMBIG) field pixels the card's colour is not guessed
 MIN_READABLE = 0.5
-#: a player card's size in die sides (63 x 88 mm cards, 16 mm dice) ...
-CARD_SIDES = (3.9, 5.5)
-#: ... and the most a blob read as one card may cover, in cards (two cards touching are one blob)
+#: the most a blob read as one card may cover, in cards (of CARD_SIDES) (two cards touching are one blob)
 CARD_AREA_MAX = 1.6
 #: a blob whose rectangle is longer than this many times its width is no card (a card: 1.41; a pile askew less)
 CARD_ASPECT_MAX = 2.2
@@ -142,23 +140,6 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
     return CardReading(None, 0.0, "uncertain", (f"card of unknown colour (off gray by {cast:.0f})",), box, corners)
 
 
-#: a card's coloured field inside its white border, as a share of the card's width and length
-FIELD_SHARE = (0.86, 0.9)
-
-
-def _lone_field(work, rect, fill: float) -> tuple[tuple[float, float], ...] | None:
-    """The field's corners of a blob that is one card alone (a card's size and shape, filling its
-    rectangle), where the print puts the field inside the card; ``None`` for anything else (a pile)."""
-    (cx, cy), (rw, rh), ang = rect
-    area = CARD_SIDES[0] * CARD_SIDES[1] * work.side ** 2
-    if fill < 0.975 or not 0.75 * area <= rw * rh <= 1.3 * area or not 1.2 <= max(rw, rh) / max(min(rw, rh), 1.0) <= 1.65:
-        return None
-    short, long_ = FIELD_SHARE
-    size = (rw * short, rh * long_) if rw < rh else (rw * long_, rh * short)
-    f = work.factor
-    return tuple((float(x * f), float(y * f)) for x, y in cv2.boxPoints(((cx, cy), size, ang)))
-
-
 def _by_field(work, profile: Profile, rect, blob, counts, lab, neutral: float, tint: float) -> str | None:
     """A card the labels leave unread, read by its field against its own white border (the path-traced
     twin's light): a gray field is as colourless as the border round it (its labels mostly no card colour,
@@ -178,28 +159,6 @@ def _by_field(work, profile: Profile, rect, blob, counts, lab, neutral: float, t
         return None
     nearest = min(CARD_CLASSES, key=lambda c: float(np.hypot(*(field[1:] - profile.colour(_MODEL[c]).mean[1:]))))
     return CARD_CLASSES[best] if nearest == best else None
-
-
-def _field_corners(work, blob: np.ndarray, classes) -> tuple[tuple[float, float], ...] | None:
-    """The corners of the top card's own coloured field: on a pile, the blob is every card's
-    outline together, while the top card's field lies inside its white border, apart from the
-    fields of the cards below."""
-    if classes is NEUTRAL_CLASSES:  # a gray field reads like the white border round it: the border is brighter
-        grey = cv2.blur(cv2.cvtColor(work.small, cv2.COLOR_BGR2GRAY), (3, 3))  # (the sensor noise frays it)
-        lo, hi = np.percentile(grey[blob > 0], (20, 95))
-        field = ((grey < (lo + 2 * hi) / 3) & (blob > 0)).view(np.uint8)  # (an icon darker than the field is in it)
-    else:
-        field = (np.isin(work.labels, classes) & (blob > 0)).view(np.uint8)
-    k = 5 if classes is NEUTRAL_CLASSES else 3  # (noise can bridge a white border between two gray fields)
-    field = cv2.morphologyEx(field, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-    n, cc, stats, _ = cv2.connectedComponentsWithStats(field, connectivity=4)
-    if n <= 1:
-        return None
-    i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    if stats[i, cv2.CC_STAT_AREA] < 4 * work.top_area:
-        return None
-    f = work.factor
-    return tuple((float(x * f), float(y * f)) for x, y in cv2.boxPoints(cv2.minAreaRect(cv2.findNonZero((cc == i).view(np.uint8)))))
 
 
 def read_card(frame_bgr: np.ndarray, profile: Profile) -> CardReading:
@@ -251,8 +210,14 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
         _read_into(work, blob, profile, True, found, more)
         if arms and not any(c.status == "ok" for c in found):
             _read_parts(work, blob & (1 - shade), profile, cards, hands)
-        else:
-            cards, hands = cards + found, hands + more
+            continue
+        if more or not any(c.status == "ok" for c in found):  # a card left unread: read without the shade
+            again, other = [], []
+            for part in _shade_off(work, blob, shade):
+                _read_into(work, part, profile, True, again, other)
+            if sum(c.status == "ok" for c in again) > sum(c.status == "ok" for c in found) and len(other) <= len(more):
+                found, more = again, other
+        cards, hands = cards + found, hands + more
     if changed is not None:  # a gray card on a floor of its colour: its border broken (or its field changed in
         # part, the blob no card's shape), no blob to fill
         solid = [b for b in blobs if not any(b is blob for blob, _ in loose)]
@@ -341,6 +306,14 @@ def _read_parts(work, rest: np.ndarray, profile: Profile, cards: list, hands: li
         part = np.zeros_like(rest)
         cv2.drawContours(part, contours, -1, 1, -1)
         reading = _read_blob(work, part, profile)
+        cut = _part_colour(work, part, profile) if reading.corners is not None and reading.status != "ok" else None
+        if cut in ("blue", "blank") and _card_shaped(part):
+            # a card's shape, its field cut by the arm: its white border's ring not all there, so not read against it —
+            # by its labels alone, in a colour no arm shows (a hand the arm's hue did not tell is labelled yellow or
+            # pink: twin 3206)
+            card = replace(reading, card=cut, confidence=0.5, status="ok", reasons=(), pile=None)
+            cards.append(replace(card, hidden=not _whole(work, card)))
+            continue
         colour = _part_colour(work, part, profile) if reading.corners is None else None
         if colour is not None:  # no card's shape: a card's part beside the arm (the reveal knows where it lies)
             f = work.factor
@@ -351,6 +324,12 @@ def _read_parts(work, rest: np.ndarray, profile: Profile, cards: list, hands: li
         found: list = []
         _read_into(work, part, profile, False, found, hands)
         cards += [replace(c, pile=None, hidden=not _whole(work, c)) if c.status == "ok" else c for c in found]
+
+
+def _card_shaped(part: np.ndarray) -> bool:
+    """Whether a part's rectangle has a card's long side over its short one (a card: 1.41)."""
+    (_, _), (rw, rh), _ = cv2.minAreaRect(cv2.findNonZero(part))
+    return 1.2 <= max(rw, rh) / max(min(rw, rh), 1.0) <= 1.65
 
 
 def _whole(work, reading: CardReading) -> bool:
@@ -393,6 +372,22 @@ def _read_into(work, blob: np.ndarray, profile: Profile, whole: bool, cards: lis
         hands.append(rest)
 
 
+def _shade_off(work, blob: np.ndarray, shade: np.ndarray) -> list[np.ndarray]:
+    """A blob without the arm's shade joined to it: each card-sized part left, filled."""
+    k = max(3, int(0.3 * work.side)) | 1
+    rest = cv2.morphologyEx(blob & (1 - shade), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    n, cc, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=4)
+    parts = []
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] < 8 * work.top_area:
+            continue
+        contours, _ = cv2.findContours((cc == i).view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        part = np.zeros_like(blob)
+        cv2.drawContours(part, contours, -1, 1, -1)
+        parts.append(part)
+    return parts
+
+
 def _shade_alone(work, blob: np.ndarray, shade: np.ndarray) -> bool:
     """Whether a blob is mostly shade (darker than the empty box, its colour the same) and no card field's shape
     (a gray field on a floor as light as its white border changes in the same way)."""
@@ -424,63 +419,7 @@ def _split_shadow(work, blob: np.ndarray, profile: Profile) -> list[CardReading]
     return out
 
 
-#: a card's coloured field in die sides (inside its white border): its area, and its long side over its short one
-FIELD_AREA, FIELD_ASPECT = 16.5, (1.3, 1.7)
-_CLASS_OF = {name: cls for cls, name in CARD_CLASSES.items()}
-_MODEL = {BLUE: "blue", PINK: "pink", YELLOW: "yellow", BODY: "body"}
-
-
-def _whole_fields(work, blob: np.ndarray) -> tuple[list[CardReading], tuple[int, int, int, int] | None]:
-    """The cards whose whole coloured field lies in a blob of no card's shape, and the box of what
-    is left of the blob beside them (a hand; ``None`` when only the slivers of cards below are left)."""
-    f = work.factor
-    found, covered = [], np.zeros_like(blob)
-    for name in (*CARD_CLASSES.values(), "gray"):
-        if name == "gray":  # a gray field reads like the white border round it: the border is brighter
-            grey = cv2.cvtColor(work.small, cv2.COLOR_BGR2GRAY)
-            lo, hi = np.percentile(grey[blob > 0], (20, 95))
-            field = ((grey < (lo + hi) / 2) & (blob > 0) & (covered == 0)).view(np.uint8)
-        else:
-            field = (work.labels == _CLASS_OF[name]).view(np.uint8) & blob
-        k = 5 if name == "gray" else 3
-        field = cv2.morphologyEx(field, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-        n, cc, stats, _ = cv2.connectedComponentsWithStats(field, connectivity=4)
-        for i in range(1, n):
-            area = stats[i, cv2.CC_STAT_AREA]
-            if not 0.6 * FIELD_AREA * work.side ** 2 <= area <= 1.3 * FIELD_AREA * work.side ** 2:
-                continue
-            if name == "gray" and np.isin(work.labels[cc == i], NEUTRAL_CLASSES).mean() < 0.7:
-                continue
-            contours, _ = cv2.findContours((cc == i).view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-            rect = cv2.minAreaRect(contours[0])
-            (cx, cy), (rw, rh), ang = rect
-            filled = cv2.contourArea(contours[0])
-            if filled < 0.9 * rw * rh or not FIELD_ASPECT[0] <= max(rw, rh) / max(min(rw, rh), 1.0) <= FIELD_ASPECT[1]:
-                continue
-            card = cv2.boxPoints(((cx, cy), (rw / 0.8, rh / 0.8), ang))  # the card round its field
-            cv2.fillConvexPoly(covered, np.int32(card), 1)
-            x, y, w, h = cv2.boundingRect(np.int32(card))
-            found.append(CardReading(name, 1.0, "ok", (), (x * f, y * f, w * f, h * f),
-                                     tuple((float(px * f), float(py * f)) for px, py in cv2.boxPoints(rect))))
-    if not found:
-        return [], _box(blob, f)
-    # a hand (an arm) reaches in from the view's edge; the cards below a pile's top lie inside the box
-    k = max(3, int(0.6 * work.side)) | 1
-    rest = cv2.morphologyEx(blob & (1 - covered), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-    n, cc, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
-    h, w = rest.shape
-    big = 0.4 * CARD_SIDES[0] * CARD_SIDES[1] * work.side ** 2  # more than a pile's slivers: a card not read
-    arm = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= big or stats[i, cv2.CC_STAT_AREA] >= work.top_area and (
-        stats[i, cv2.CC_STAT_LEFT] <= 1 or stats[i, cv2.CC_STAT_TOP] <= 1
-        or stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH] >= w - 1
-        or stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT] >= h - 1)]
-    return found, (_box(np.isin(cc, arm).view(np.uint8), f) if arm else None)
-
-
 def _at_edge(blob: np.ndarray) -> bool:
     return bool(blob[0].any() or blob[-1].any() or blob[:, 0].any() or blob[:, -1].any())
 
 
-def _box(mask: np.ndarray, f: int) -> tuple[int, int, int, int]:
-    x, y, w, h = cv2.boundingRect(cv2.findNonZero(mask))
-    return (x * f, y * f, w * f, h * f)

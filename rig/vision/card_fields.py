@@ -1,0 +1,110 @@
+"""A card's coloured field inside its white border, for :mod:`rig.vision.cards`: the card colours, a card's and its
+field's size and shape, where a lone card's field lies, the top card's own field on a pile, and the whole fields
+inside a blob of no card's shape."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from rig.vision.card_view import CardReading
+from rig.vision.dice import BG, BLOWN, BLUE, BODY, CLIPPED, PINK, UNKNOWN, YELLOW
+
+CARD_CLASSES = {BLUE: "blue", PINK: "pink", YELLOW: "yellow", BODY: "blank"}
+#: labels that are no card colour: with little colour cast, a gray card
+NEUTRAL_CLASSES = (UNKNOWN, CLIPPED, BLOWN, BG)
+#: a player card's size in die sides (63 x 88 mm cards, 16 mm dice) ...
+CARD_SIDES = (3.9, 5.5)
+#: a card's coloured field in die sides (inside its white border): its area, and its long side over its short one
+FIELD_AREA, FIELD_ASPECT = 16.5, (1.3, 1.7)
+_CLASS_OF = {name: cls for cls, name in CARD_CLASSES.items()}
+_MODEL = {BLUE: "blue", PINK: "pink", YELLOW: "yellow", BODY: "body"}
+#: a card's coloured field inside its white border, as a share of the card's width and length
+FIELD_SHARE = (0.86, 0.9)
+
+
+def _lone_field(work, rect, fill: float) -> tuple[tuple[float, float], ...] | None:
+    """The field's corners of a blob that is one card alone (a card's size and shape, filling its
+    rectangle), where the print puts the field inside the card; ``None`` for anything else (a pile)."""
+    (cx, cy), (rw, rh), ang = rect
+    area = CARD_SIDES[0] * CARD_SIDES[1] * work.side ** 2
+    if fill < 0.975 or not 0.75 * area <= rw * rh <= 1.3 * area or not 1.2 <= max(rw, rh) / max(min(rw, rh), 1.0) <= 1.65:
+        return None
+    short, long_ = FIELD_SHARE
+    size = (rw * short, rh * long_) if rw < rh else (rw * long_, rh * short)
+    f = work.factor
+    return tuple((float(x * f), float(y * f)) for x, y in cv2.boxPoints(((cx, cy), size, ang)))
+
+
+def _field_corners(work, blob: np.ndarray, classes) -> tuple[tuple[float, float], ...] | None:
+    """The corners of the top card's own coloured field: on a pile, the blob is every card's
+    outline together, while the top card's field lies inside its white border, apart from the
+    fields of the cards below."""
+    if classes is NEUTRAL_CLASSES:  # a gray field reads like the white border round it: the border is brighter
+        grey = cv2.blur(cv2.cvtColor(work.small, cv2.COLOR_BGR2GRAY), (3, 3))  # (the sensor noise frays it)
+        lo, hi = np.percentile(grey[blob > 0], (20, 95))
+        field = ((grey < (lo + 2 * hi) / 3) & (blob > 0)).view(np.uint8)  # (an icon darker than the field is in it)
+    else:
+        field = (np.isin(work.labels, classes) & (blob > 0)).view(np.uint8)
+    k = 5 if classes is NEUTRAL_CLASSES else 3  # (noise can bridge a white border between two gray fields)
+    field = cv2.morphologyEx(field, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    n, cc, stats, _ = cv2.connectedComponentsWithStats(field, connectivity=4)
+    if n <= 1:
+        return None
+    i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    if stats[i, cv2.CC_STAT_AREA] < 4 * work.top_area:
+        return None
+    f = work.factor
+    return tuple((float(x * f), float(y * f)) for x, y in cv2.boxPoints(cv2.minAreaRect(cv2.findNonZero((cc == i).view(np.uint8)))))
+
+
+def _whole_fields(work, blob: np.ndarray) -> tuple[list[CardReading], tuple[int, int, int, int] | None]:
+    """The cards whose whole coloured field lies in a blob of no card's shape, and the box of what
+    is left of the blob beside them (a hand; ``None`` when only the slivers of cards below are left)."""
+    f = work.factor
+    found, covered = [], np.zeros_like(blob)
+    for name in (*CARD_CLASSES.values(), "gray"):
+        if name == "gray":  # a gray field reads like the white border round it: the border is brighter
+            grey = cv2.cvtColor(work.small, cv2.COLOR_BGR2GRAY)
+            lo, hi = np.percentile(grey[blob > 0], (20, 95))
+            field = ((grey < (lo + hi) / 2) & (blob > 0) & (covered == 0)).view(np.uint8)
+        else:
+            field = (work.labels == _CLASS_OF[name]).view(np.uint8) & blob
+        k = 5 if name == "gray" else 3
+        field = cv2.morphologyEx(field, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+        n, cc, stats, _ = cv2.connectedComponentsWithStats(field, connectivity=4)
+        for i in range(1, n):
+            area = stats[i, cv2.CC_STAT_AREA]
+            if not 0.6 * FIELD_AREA * work.side ** 2 <= area <= 1.3 * FIELD_AREA * work.side ** 2:
+                continue
+            if name == "gray" and np.isin(work.labels[cc == i], NEUTRAL_CLASSES).mean() < 0.7:
+                continue
+            contours, _ = cv2.findContours((cc == i).view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            rect = cv2.minAreaRect(contours[0])
+            (cx, cy), (rw, rh), ang = rect
+            filled = cv2.contourArea(contours[0])
+            if filled < 0.9 * rw * rh or not FIELD_ASPECT[0] <= max(rw, rh) / max(min(rw, rh), 1.0) <= FIELD_ASPECT[1]:
+                continue
+            card = cv2.boxPoints(((cx, cy), (rw / 0.8, rh / 0.8), ang))  # the card round its field
+            cv2.fillConvexPoly(covered, np.int32(card), 1)
+            x, y, w, h = cv2.boundingRect(np.int32(card))
+            found.append(CardReading(name, 1.0, "ok", (), (x * f, y * f, w * f, h * f),
+                                     tuple((float(px * f), float(py * f)) for px, py in cv2.boxPoints(rect))))
+    if not found:
+        return [], _box(blob, f)
+    # a hand (an arm) reaches in from the view's edge; the cards below a pile's top lie inside the box
+    k = max(3, int(0.6 * work.side)) | 1
+    rest = cv2.morphologyEx(blob & (1 - covered), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    n, cc, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+    h, w = rest.shape
+    big = 0.4 * CARD_SIDES[0] * CARD_SIDES[1] * work.side ** 2  # more than a pile's slivers: a card not read
+    arm = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= big or stats[i, cv2.CC_STAT_AREA] >= work.top_area and (
+        stats[i, cv2.CC_STAT_LEFT] <= 1 or stats[i, cv2.CC_STAT_TOP] <= 1
+        or stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH] >= w - 1
+        or stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT] >= h - 1)]
+    return found, (_box(np.isin(cc, arm).view(np.uint8), f) if arm else None)
+
+
+def _box(mask: np.ndarray, f: int) -> tuple[int, int, int, int]:
+    x, y, w, h = cv2.boundingRect(cv2.findNonZero(mask))
+    return (x * f, y * f, w * f, h * f)
