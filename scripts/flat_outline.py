@@ -51,20 +51,14 @@ def outline(obs, work, others=()) -> dict | None:
     import cv2
 
     from rig.vision.dice_cocked import _around
-    from rig.vision.pixel_classes import IS_TOP
+    from rig.vision.dice_upright import lit_top
 
-    dark, mine, xx, yy, _, _, lab = _around(obs, work, others)
-    top = cv2.LUT(lab, IS_TOP) > 0
-    if mine is not None:
-        top &= mine
-    n, cc, stats, _ = cv2.connectedComponentsWithStats(top.view(np.uint8), connectivity=8)
-    if n < 2:
+    around = _around(obs, work, others)
+    dark, _, xx, yy = around[:4]
+    found = lit_top(around)
+    if found is None:
         return None
-    big = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    if stats[big, cv2.CC_STAT_AREA] < 6:
-        return None
-    lit = cc == big
-    ys, xs = np.nonzero(lit)
+    lit, ys, xs = found
     (cx, cy), (w, h), ang = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
     s = work.side
     a = math.radians(ang)
@@ -91,7 +85,7 @@ def outline(obs, work, others=()) -> dict | None:
     return {"srect": [float(xx[0, 0] + qx) / s, float(yy[0, 0] + qy) / s, (qw + 1.0) / s, (qh + 1.0) / s,
                       math.cos(qa), math.sin(qa), -math.sin(qa), math.cos(qa), len(sx) / ((qw + 1.0) * (qh + 1.0))],
             "rect": [float(xx[0, 0] + cx) / s, float(yy[0, 0] + cy) / s, (w + 1.0) / s, (h + 1.0) / s, float(ang)],
-            "edges": edges, "top": float(stats[big, cv2.CC_STAT_AREA]) / s**2, "sil": float(np.count_nonzero(sil)) / s**2,
+            "edges": edges, "top": float(len(xs)) / s**2, "sil": float(np.count_nonzero(sil)) / s**2,
             "flat": float(np.sqrt(max(work.top_area, 1e-6)) / s)}
 
 

@@ -37,12 +37,10 @@ FACING = 0.1
 REASON = "die's side face where a flat die shows none (leaning?)"
 
 
-def side_faces(obs, work: Work, others=(), around: tuple | None = None) -> tuple[float, float] | None:
-    """How far a die's outline is from a flat die's at its place: the most die-hued shade beyond an edge of its lit
-    top over what the sweep puts there, and the most side face missing beyond an edge that faces the nadir (die
-    sides; 0 when none does). None without a lit top of a few pixels. ``around``: the die's window
-    (:func:`rig.vision.dice_cocked._around`), when the caller has it."""
-    dark, mine, _, _, _, _, lab = around if around is not None else _around(obs, work, others)
+def lit_top(around: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The largest lit-top blob in a die's window (:func:`rig.vision.dice_cocked._around`: the die's own pixels only)
+    as a mask and its pixels' rows and columns; None without one of a few pixels."""
+    _, mine, _, _, _, _, lab = around
     top = cv2.LUT(lab, IS_TOP)
     if mine is not None:
         top[~mine] = 0
@@ -54,6 +52,20 @@ def side_faces(obs, work: Work, others=(), around: tuple | None = None) -> tuple
         return None
     lit = cc == big
     ys, xs = np.nonzero(lit)
+    return lit, ys, xs
+
+
+def side_faces(obs, work: Work, others=(), around: tuple | None = None) -> tuple[float, float] | None:
+    """How far a die's outline is from a flat die's at its place: the most die-hued shade beyond an edge of its lit
+    top over what the sweep puts there, and the most side face missing beyond an edge that faces the nadir (die
+    sides; 0 when none does). None without a lit top of a few pixels. ``around``: the die's window
+    (:func:`rig.vision.dice_cocked._around`), when the caller has it."""
+    around = around if around is not None else _around(obs, work, others)
+    dark = around[0]
+    found = lit_top(around)
+    if found is None:
+        return None
+    lit, ys, xs = found
     (cx, cy), (w, h), ang = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
     s = work.side
     a = math.radians(ang)
