@@ -84,18 +84,14 @@ def dark_tops(work, t, dice) -> list[tuple[np.ndarray, int, int, float]]:
     """Relabel, in ``work`` (in place), each die-sized square blob of die body in shade that lies clear
     of the ``dice`` read and reads as a die top once brightened; returns each as (its top's mask, x, y:
     the mask's place at the working scale, the gain it was brightened by) for the reader to read as a die."""
-    labels, a0, f = work.labels, work.top_area, work.factor
+    labels, a0 = work.labels, work.top_area
     edge = cv2.LUT(labels, _IS_EDGE)
     if cv2.countNonZero(edge) < t.die_area_min * a0:
         return []
     # the blob: shade body with what else is no floor (its frog, unknown or a die colour, glare specks)
     blob = cv2.morphologyEx(edge | cv2.LUT(labels, _NOT_FLOOR), cv2.MORPH_OPEN, _K3)
     H, W = labels.shape
-    clear = np.full((H, W), 255, np.uint8)
-    pad = max(2, int(round(0.15 * work.side)))
-    for d in dice:
-        x, y, w, h = (int(round(v / f)) for v in d.box)
-        clear[max(0, y - pad) : y + h + pad, max(0, x - pad) : x + w + pad] = 0
+    clear = _clear_of(work, dice)
     n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(blob, 8, cv2.CV_32S, cv2.CCL_GRANA)
     body, lut, out = None, None, []
     areas = stats[:, cv2.CC_STAT_AREA]
@@ -120,27 +116,50 @@ def dark_tops(work, t, dice) -> list[tuple[np.ndarray, int, int, float]]:
         take = (part > 0) & (cv2.LUT(relabelled, IS_TOP) > 0)
         if np.count_nonzero(take | (cv2.LUT(labels[window], IS_TOP) > 0) & (part > 0)) < TOP_SHARE * area:
             continue
-        np.copyto(labels[window], relabelled, where=take)
-        np.copyto(work.small[window], bright, where=take[..., None])
-        if work.gain is not None:
-            g = work.gain[window]
-            np.copyto(g, g * gain, where=take[..., None])
+        _relabel(work, window, take, relabelled, bright, gain)
         out.append((take.view(np.uint8), x, y, gain))
     return out
+
+
+def _clear_of(work, dice) -> np.ndarray:
+    """255 except on the ``dice`` read, their boxes grown by 0.15 die sides (working scale): where a top found in
+    shade may lie."""
+    f = work.factor
+    clear = np.full(work.labels.shape, 255, np.uint8)
+    pad = max(2, int(round(0.15 * work.side)))
+    for d in dice:
+        x, y, w, h = (int(round(v / f)) for v in d.box)
+        clear[max(0, y - pad) : y + h + pad, max(0, x - pad) : x + w + pad] = 0
+    return clear
+
+
+def _relabel(work, window, take, relabelled, bright, gain) -> None:
+    """A top found in shade written into ``work`` where ``take``: its labels, its brightened pixels and the gain it
+    was brightened by (one factor, or one per channel), so the reader reads it from the full frame as any die."""
+    np.copyto(work.labels[window], relabelled, where=take)
+    np.copyto(work.small[window], bright, where=take[..., None])
+    if work.gain is not None:
+        g = work.gain[window]
+        np.copyto(g, g * gain, where=take[..., None])
+
+
+def _read_tops(work, profile, tops, dice: list, reasons: list, read, flags) -> None:
+    """Read each top found in shade (``tops``: mask, x, y, gain) with ``read`` (the reader's ``_die``) and add the
+    die and its reasons, with the reasons ``flags(gain)`` names at its place, to ``dice`` and ``reasons``."""
+    for part, x, y, gain in tops:
+        lab = work.labels[y : y + part.shape[0], x : x + part.shape[1]]
+        obs, why = read(part, lab, x, y, work, profile.thresholds, profile.frog_fraction, profile.walls)
+        if obs is not None:
+            dice.append(obs)
+            reasons.extend([*why, *(Flag(r, obs.x + 0.5, obs.y + 0.5) for r in flags(gain))])
 
 
 def dark_dice(work, profile, dice: list, reasons: list, read) -> None:
     """Read each of :func:`dark_tops`' blobs with ``read`` (the reader's ``_die``) and add the dice and their
     reasons, with :data:`REASON` (and :data:`DEEP_REASON` when brightened more than :data:`LIFTED` times), to
     ``dice`` and ``reasons``."""
-    for part, x, y, gain in dark_tops(work, profile.thresholds, dice):
-        lab = work.labels[y : y + part.shape[0], x : x + part.shape[1]]
-        obs, why = read(part, lab, x, y, work, profile.thresholds, profile.frog_fraction, profile.walls)
-        if obs is not None:
-            dice.append(obs)
-            reasons.extend([*why, Flag(REASON, obs.x + 0.5, obs.y + 0.5)])
-            if gain > LIFTED:
-                reasons.append(Flag(DEEP_REASON, obs.x + 0.5, obs.y + 0.5))
+    _read_tops(work, profile, dark_tops(work, profile.thresholds, dice), dice, reasons, read,
+               lambda gain: (REASON, DEEP_REASON) if gain > LIFTED else (REASON,))
 
 
 #: a die top in shade is looked for by its colour at any brightness among pixels darker than this many times the die
@@ -170,7 +189,7 @@ def shade_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, flo
     most :data:`CAST`; its lightness at most :data:`MOST` times), it reads mostly as die top (:data:`TOP_SHARE`). At
     most ``want`` are kept, the most die-like first, one per place. Relabels ``work`` in place as :func:`dark_tops`
     does (the gain per channel), so the reader reads the die from the full frame as any other."""
-    labels, a0, f = work.labels, work.top_area, work.factor
+    labels, a0 = work.labels, work.top_area
     body = _body_bgr(work.profile)
     level = float(body.sum())
     soft = cv2.blur(work.small, (3, 3)).astype(np.float32)
@@ -181,11 +200,7 @@ def shade_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, flo
     lut = work.lut if work.lut is not None else colour_lut(work.profile)
     norm = np.clip(soft * (level / np.maximum(lum, 1.0))[..., None], 0, 255).astype(np.uint8)
     hue = label_pixels(norm, lut)
-    clear = np.full(labels.shape, 255, np.uint8)
-    pad = max(2, int(round(0.15 * work.side)))
-    for d in dice:
-        x, y, w, h = (int(round(v / f)) for v in d.box)
-        clear[max(0, y - pad) : y + h + pad, max(0, x - pad) : x + w + pad] = 0
+    clear = _clear_of(work, dice)
     # the blobs: the dark pixels of die colour once brightened, or of any colour but the floor's, and the first with
     # holes of a fifth of a die side closed (a top's noisy pixels), each a die-sized square clear of the dice read
     colour = (((cv2.LUT(hue, IS_TOP) | cv2.LUT(hue, _IS_EDGE)) > 0) & dark).view(np.uint8) * 255
@@ -216,19 +231,15 @@ def shade_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, flo
             if not 1.0 < lift <= MOST or gains.max() > CAST * gains.min():
                 continue
             bright = cv2.multiply(work.small[window], tuple(float(g) for g in gains) + (0.0,), dtype=cv2.CV_8U)
-            take = (part > 0) & (cv2.LUT(label_pixels(bright, lut), IS_TOP) > 0)
+            relabelled = label_pixels(bright, lut)
+            take = (part > 0) & (cv2.LUT(relabelled, IS_TOP) > 0)
             share = np.count_nonzero(take) / area
             if share >= TOP_SHARE and not any(abs(x + w / 2 - u) < work.side and abs(y + h / 2 - v) < work.side
                                               for _, u, v, *_ in found):
-                found.append((share, x + w / 2, y + h / 2, x, y, gains, bright, take))
+                found.append((share, x + w / 2, y + h / 2, x, y, gains, bright, relabelled, take))
     out = []
-    for share, _, _, x, y, gain, bright, take in sorted(found, key=lambda c: -c[0])[:want]:
-        window = np.s_[y : y + take.shape[0], x : x + take.shape[1]]
-        np.copyto(labels[window], label_pixels(bright, lut), where=take)
-        np.copyto(work.small[window], bright, where=take[..., None])
-        if work.gain is not None:
-            g = work.gain[window]
-            np.copyto(g, g * gain.astype(g.dtype), where=take[..., None])
+    for share, _, _, x, y, gain, bright, relabelled, take in sorted(found, key=lambda c: -c[0])[:want]:
+        _relabel(work, np.s_[y : y + take.shape[0], x : x + take.shape[1]], take, relabelled, bright, gain)
         out.append((take.view(np.uint8), x, y, float(gain.mean())))
     return out
 
@@ -239,12 +250,8 @@ def shade_dice(work, profile, dice: list, reasons: list, read, thrown: int | Non
     read from a top up to 10 times darker than a die's body, its noise brightened with it)."""
     if thrown is None or len(dice) >= thrown or work.profile is None:
         return
-    for part, x, y, gain in shade_tops(work, profile.thresholds, dice, thrown - len(dice)):
-        lab = work.labels[y : y + part.shape[0], x : x + part.shape[1]]
-        obs, why = read(part, lab, x, y, work, profile.thresholds, profile.frog_fraction, profile.walls)
-        if obs is not None:
-            dice.append(obs)
-            reasons.extend([*why, Flag(SHADE_REASON, obs.x + 0.5, obs.y + 0.5)])
+    _read_tops(work, profile, shade_tops(work, profile.thresholds, dice, thrown - len(dice)), dice, reasons, read,
+               lambda gain: (SHADE_REASON,))
 
 
 def print_spot(spots: np.ndarray, cc: np.ndarray, i: int, box, a0: float, reasons: list, where) -> bool:
