@@ -21,6 +21,13 @@ _CLASS_OF = {name: cls for cls, name in CARD_CLASSES.items()}
 _MODEL = {BLUE: "blue", PINK: "pink", YELLOW: "yellow", BODY: "body"}
 #: a card's coloured field inside its white border, as a share of the card's width and length
 FIELD_SHARE = (0.86, 0.9)
+#: a card's long side over its short one, as a blob's rectangle may show it (a card: 1.41)
+CARD_ASPECT = (1.2, 1.65)
+
+
+def card_shaped(rw: float, rh: float) -> bool:
+    """Whether a rectangle of sides ``rw`` and ``rh`` has a card's long side over its short one (:data:`CARD_ASPECT`)."""
+    return CARD_ASPECT[0] <= max(rw, rh) / max(min(rw, rh), 1.0) <= CARD_ASPECT[1]
 
 
 def _lone_field(work, rect, fill: float) -> tuple[tuple[float, float], ...] | None:
@@ -28,7 +35,7 @@ def _lone_field(work, rect, fill: float) -> tuple[tuple[float, float], ...] | No
     rectangle), where the print puts the field inside the card; ``None`` for anything else (a pile)."""
     (cx, cy), (rw, rh), ang = rect
     area = CARD_SIDES[0] * CARD_SIDES[1] * work.side ** 2
-    if fill < 0.975 or not 0.75 * area <= rw * rh <= 1.3 * area or not 1.2 <= max(rw, rh) / max(min(rw, rh), 1.0) <= 1.65:
+    if fill < 0.975 or not 0.75 * area <= rw * rh <= 1.3 * area or not card_shaped(rw, rh):
         return None
     short, long_ = FIELD_SHARE
     size = (rw * short, rh * long_) if rw < rh else (rw * long_, rh * short)

@@ -25,7 +25,7 @@ from rig.vision.card_border import MIN_TINT, _border_lab, _by_hue, _grey_against
 from rig.vision.card_empty import EmptyBox, kept, open_rings
 from rig.vision.card_fields import (  # noqa: F401 (the card colours and sizes: importable from here too)
     _CLASS_OF, _MODEL, CARD_CLASSES, CARD_SIDES, FIELD_AREA, FIELD_ASPECT, FIELD_SHARE, NEUTRAL_CLASSES, _box,
-    _field_corners, _lone_field, _whole_fields)
+    _field_corners, _lone_field, _whole_fields, card_shaped)
 from rig.vision.card_places import _overlap
 from rig.vision.card_reveal import CardReading, CardReveal, CardView, Question, edge_shift  # noqa: F401
 from rig.vision.light import covered_cells
@@ -296,18 +296,10 @@ def _read_beside_arm(work, blob, arm, shade, profile: Profile, cards: list, hand
 def _read_parts(work, rest: np.ndarray, profile: Profile, cards: list, hands: list) -> None:
     """Each part of what is left of a blob without an arm and shade, read as a card (``hidden``: part of it may lie
     under the arm or the shade) or as more of the hand."""
-    k = max(3, int(0.3 * work.side)) | 1
-    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-    n, cc, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=4)
-    for i in range(1, n):  # (each part was joined to the arm: by its shade, or the arm over it, cut off here)
-        if stats[i, cv2.CC_STAT_AREA] < 8 * work.top_area:
-            continue
-        contours, _ = cv2.findContours((cc == i).view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        part = np.zeros_like(rest)
-        cv2.drawContours(part, contours, -1, 1, -1)
+    for part in _parts(work, rest):  # (each part was joined to the arm: by its shade, or the arm over it, cut off here)
         reading = _read_blob(work, part, profile)
         cut = _part_colour(work, part, profile) if reading.corners is not None and reading.status != "ok" else None
-        if cut in ("blue", "blank") and _card_shaped(part):
+        if cut in ("blue", "blank") and card_shaped(*cv2.minAreaRect(cv2.findNonZero(part))[1]):
             # a card's shape, its field cut by the arm: its white border's ring not all there, so not read against it —
             # by its labels alone, in a colour no arm shows (a hand the arm's hue did not tell is labelled yellow or
             # pink: twin 3206)
@@ -324,12 +316,6 @@ def _read_parts(work, rest: np.ndarray, profile: Profile, cards: list, hands: li
         found: list = []
         _read_into(work, part, profile, False, found, hands)
         cards += [replace(c, pile=None, hidden=not _whole(work, c)) if c.status == "ok" else c for c in found]
-
-
-def _card_shaped(part: np.ndarray) -> bool:
-    """Whether a part's rectangle has a card's long side over its short one (a card: 1.41)."""
-    (_, _), (rw, rh), _ = cv2.minAreaRect(cv2.findNonZero(part))
-    return 1.2 <= max(rw, rh) / max(min(rw, rh), 1.0) <= 1.65
 
 
 def _whole(work, reading: CardReading) -> bool:
@@ -372,20 +358,25 @@ def _read_into(work, blob: np.ndarray, profile: Profile, whole: bool, cards: lis
         hands.append(rest)
 
 
+def _parts(work, mask: np.ndarray) -> list[np.ndarray]:
+    """The parts of ``mask`` opened by 0.3 die sides (threads and slivers cut), each of at least 8 die tops, filled."""
+    k = max(3, int(0.3 * work.side)) | 1
+    rest = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    n, cc, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=4)
+    return [_filled(cc, i, rest) for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 8 * work.top_area]
+
+
+def _filled(cc: np.ndarray, i: int, like: np.ndarray) -> np.ndarray:
+    """Component ``i`` of ``cc`` with its holes filled, as a 0/1 mask like ``like``."""
+    contours, _ = cv2.findContours((cc == i).view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    part = np.zeros_like(like)
+    cv2.drawContours(part, contours, -1, 1, -1)
+    return part
+
+
 def _shade_off(work, blob: np.ndarray, shade: np.ndarray) -> list[np.ndarray]:
     """A blob without the arm's shade joined to it: each card-sized part left, filled."""
-    k = max(3, int(0.3 * work.side)) | 1
-    rest = cv2.morphologyEx(blob & (1 - shade), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-    n, cc, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=4)
-    parts = []
-    for i in range(1, n):
-        if stats[i, cv2.CC_STAT_AREA] < 8 * work.top_area:
-            continue
-        contours, _ = cv2.findContours((cc == i).view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        part = np.zeros_like(blob)
-        cv2.drawContours(part, contours, -1, 1, -1)
-        parts.append(part)
-    return parts
+    return _parts(work, blob & (1 - shade))
 
 
 def _shade_alone(work, blob: np.ndarray, shade: np.ndarray) -> bool:
@@ -409,10 +400,7 @@ def _split_shadow(work, blob: np.ndarray, profile: Profile) -> list[CardReading]
         return []
     out = []
     for i in big:
-        contours, _ = cv2.findContours((cc == i).view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        part = np.zeros_like(blob)
-        cv2.drawContours(part, contours, -1, 1, -1)
-        reading = _read_blob(work, part, profile)
+        reading = _read_blob(work, _filled(cc, i, blob), profile)
         if reading.corners is None:
             return []
         out.append(reading)
