@@ -25,7 +25,7 @@ import math
 import cv2
 import numpy as np
 
-STRIDE = 4  # finder input px per heat-map cell (:data:`rig.vision.dicepeaks.STRIDE`)
+from rig.vision.dicepeaks import STRIDE  # finder input px per heat-map cell
 #: the finder's reach (finder input px): two stride-2 3x3 convolutions, then 3x3 ones dilated 1, 2, 4 at stride 4;
 #: a tile's cells this far inside its edges are the whole frame's, to the bit (a multiple of the stride)
 REACH = 32
