@@ -51,41 +51,24 @@ def outline(obs, work, others=()) -> dict | None:
     import cv2
 
     from rig.vision.dice_cocked import _around
-    from rig.vision.dice_upright import lit_top
+    from rig.vision.dice_upright import top_edges
 
     around = _around(obs, work, others)
-    dark, _, xx, yy = around[:4]
-    found = lit_top(around)
+    xx, yy = around[2:4]
+    found = top_edges(around, work.side)
     if found is None:
         return None
-    lit, ys, xs = found
-    (cx, cy), (w, h), ang = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+    lit, sil, ((cx, cy), (w, h), ang), sides = found
     s = work.side
-    a = math.radians(ang)
-    e1, e2 = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
-    half = np.array([(w + 1.0) / 2, (h + 1.0) / 2])
-    _, cb = cv2.connectedComponents((lit | (dark > 0)).view(np.uint8), connectivity=8)
-    sil = cb == cb[ys[0], xs[0]]
-    dy, dx = np.nonzero(sil & ~lit)
-    px = np.column_stack([dx - cx, dy - cy]).astype(np.float64)
-    u = np.column_stack([px @ e1, px @ e2])
-    edges = []
-    for axis in (0, 1):
-        other = 1 - axis
-        for sign in (1.0, -1.0):
-            normal = sign * (e1 if axis == 0 else e2)
-            beyond = sign * u[:, axis] - half[axis]
-            band = (beyond > 0) & (np.abs(u[:, other]) <= half[other] + 0.15 * s)
-            width = np.count_nonzero(band) / max(2 * half[other], 1.0) / s
-            reach = float(np.percentile(beyond[band], 95)) / s if np.count_nonzero(band) >= 3 else 0.0
-            edges.append([float(normal[0]), float(normal[1]), width, reach])
+    edges = [[float(normal[0]), float(normal[1]), width,
+              float(np.percentile(beyond, 95)) / s if len(beyond) >= 3 else 0.0] for normal, width, beyond in sides]
     sy, sx = np.nonzero(sil)
     (qx, qy), (qw, qh), qa = cv2.minAreaRect(np.column_stack([sx, sy]).astype(np.float32))
     qa = math.radians(qa)
     return {"srect": [float(xx[0, 0] + qx) / s, float(yy[0, 0] + qy) / s, (qw + 1.0) / s, (qh + 1.0) / s,
                       math.cos(qa), math.sin(qa), -math.sin(qa), math.cos(qa), len(sx) / ((qw + 1.0) * (qh + 1.0))],
             "rect": [float(xx[0, 0] + cx) / s, float(yy[0, 0] + cy) / s, (w + 1.0) / s, (h + 1.0) / s, float(ang)],
-            "edges": edges, "top": float(len(xs)) / s**2, "sil": float(np.count_nonzero(sil)) / s**2,
+            "edges": edges, "top": float(np.count_nonzero(lit)) / s**2, "sil": float(np.count_nonzero(sil)) / s**2,
             "flat": float(np.sqrt(max(work.top_area, 1e-6)) / s)}
 
 

@@ -55,39 +55,52 @@ def lit_top(around: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     return lit, ys, xs
 
 
+def top_edges(around: tuple, side: float) -> tuple | None:
+    """A die's lit top (:func:`lit_top`) and its silhouette (the lit top and the die's dark pixels joined to it), the
+    lit top's least rectangle ``((cx, cy), (w, h), angle)`` in the window, and per edge of it (+e1, -e1, +e2, -e2)
+    its outward normal, the silhouette's mean width beyond it (die sides of ``side`` px) and how far beyond it the
+    silhouette's pixels there lie (px): ``(lit, silhouette, rect, edges)``; None without a lit top of a few pixels."""
+    found = lit_top(around)
+    if found is None:
+        return None
+    lit, ys, xs = found
+    rect = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+    (cx, cy), (w, h), ang = rect
+    a = math.radians(ang)
+    axes = (np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)]))
+    half = ((w + 1.0) / 2, (h + 1.0) / 2)
+    _, body = cv2.connectedComponents((lit | (around[0] > 0)).view(np.uint8), connectivity=8)
+    sil = body == body[ys[0], xs[0]]
+    dy, dx = np.nonzero(sil & ~lit)  # the shade joined to the lit top
+    px = np.column_stack([dx - cx, dy - cy]).astype(np.float64)
+    u = (px @ axes[0], px @ axes[1])
+    edges = []
+    for axis in (0, 1):
+        other = 1 - axis
+        for sign in (1.0, -1.0):
+            beyond = sign * u[axis] - half[axis]
+            band = (beyond > 0) & (np.abs(u[other]) <= half[other] + 0.15 * side)
+            width = np.count_nonzero(band) / max(2 * half[other], 1.0) / side  # the shade's mean width there
+            edges.append((sign * axes[axis], width, beyond[band]))
+    return lit, sil, rect, edges
+
+
 def side_faces(obs, work: Work, others=(), around: tuple | None = None) -> tuple[float, float] | None:
     """How far a die's outline is from a flat die's at its place: the most die-hued shade beyond an edge of its lit
     top over what the sweep puts there, and the most side face missing beyond an edge that faces the nadir (die
     sides; 0 when none does). None without a lit top of a few pixels. ``around``: the die's window
     (:func:`rig.vision.dice_cocked._around`), when the caller has it."""
-    around = around if around is not None else _around(obs, work, others)
-    dark = around[0]
-    found = lit_top(around)
+    found = top_edges(around if around is not None else _around(obs, work, others), work.side)
     if found is None:
         return None
-    lit, ys, xs = found
-    (cx, cy), (w, h), ang = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
-    s = work.side
-    a = math.radians(ang)
-    axes = (np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)]))
-    half = ((w + 1.0) / 2, (h + 1.0) / 2)
-    _, body = cv2.connectedComponents((lit | (dark > 0)).view(np.uint8), connectivity=8)
-    dy, dx = np.nonzero((body == body[ys[0], xs[0]]) & ~lit)  # the shade joined to the lit top
-    px = np.column_stack([dx - cx, dy - cy]).astype(np.float64)
-    u = (px @ axes[0], px @ axes[1])
     rx, ry = _radial(obs, work)
     v = -VIEW * np.array([rx, ry])
     extra, missing = -1.0, 0.0
-    for axis in (0, 1):
-        other = 1 - axis
-        for sign in (1.0, -1.0):
-            beyond = sign * u[axis] - half[axis]
-            band = (beyond > 0) & (np.abs(u[other]) <= half[other] + 0.15 * s)
-            width = np.count_nonzero(band) / max(2 * half[other], 1.0) / s  # the shade's mean width there
-            want = max(0.0, float(sign * axes[axis] @ v))
-            extra = max(extra, width - want)
-            if want > FACING:
-                missing = max(missing, want - width)
+    for normal, width, _ in found[3]:
+        want = max(0.0, float(normal @ v))
+        extra = max(extra, width - want)
+        if want > FACING:
+            missing = max(missing, want - width)
     return extra, missing
 
 
