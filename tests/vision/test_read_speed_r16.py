@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from rig.vision import dice, dice_upright
+from rig.vision import dice, dice_missed, dice_upright
 from rig.vision.dice_cocked import _around, _radial
 from rig.vision.dice_frames import prepare
 from rig.vision.pixel_classes import BG, BLUE, BODY, IS_TOP
@@ -147,3 +147,19 @@ def test_the_least_rectangle_is_taken_on_the_outline_not_every_pixel(monkeypatch
         if found is not None:
             assert sizes[-1] < np.count_nonzero(found[0])  # the outline's pixels, fewer than the lit top's
     assert sizes
+
+
+@pytest.mark.parametrize("jpg,table,top", [("t101-turn1.jpg", "t101", (190, 208, 6.606838, 249)),
+                                           ("t8800-turn1.jpg", "t8800", (153, 184, 7.598701, 294))])
+def test_a_top_in_deep_shade_is_found_as_with_numpys_sums(monkeypatch, jpg, table, top):
+    # dice_missed.shade_tops' lightness per pixel by light.sum3 (a tenth of numpy's sum over a short last axis: the
+    # same whole numbers), its blobs' specks skipped at once by their areas; the tops found as round 15 found them
+    frame, profile = frame_and_profile(jpg, table)
+    found = {}
+    for how, adds in (("sum3", dice_missed.sum3), ("numpy", lambda a: a.sum(axis=1))):
+        monkeypatch.setattr(dice_missed, "sum3", adds)
+        work = prepare(frame, profile)
+        found[how] = dice_missed.shade_tops(work, profile.thresholds, [], 1)
+        assert [(x, y, round(g, 6), int(m.sum())) for m, x, y, g in found[how]] == [top]
+    (a, *_), (b, *_) = found["sum3"][0], found["numpy"][0]
+    assert np.array_equal(a, b)
