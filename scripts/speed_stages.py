@@ -1,0 +1,97 @@
+"""Where ``read_dice``'s CPU time goes, stage by stage, on the speed corpus (issue 24, round 16).
+
+    .venv/bin/python scripts/speed_stages.py --set "twin 640x480" [--code DIR] [--dir ~/.cache/rig/speed/corpus12]
+
+Each stage (a function of the reader) is wrapped by a timer of CPU time; every frame of the set is read once unwrapped
+(the profile's maps made), then ``--reads`` times timed. Printed per stage: its inclusive CPU time a frame (nested
+stages inside their callers: ``judge`` holds ``_around``, ``leans`` and ``wrong_way``) and its calls a frame. The
+wrappers cost a little each call: compare stages within one run, not with ``scripts/speed_corpus.py``'s times.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import collections  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import cv2  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+#: (module, function) of the reader timed as a stage
+STAGES = [("dice_frames", n) for n in ("shrink", "_measured", "apply_change", "_censored", "label_pixels", "_lift_shade")] + \
+    [("dice", n) for n in ("prepare", "read_labels", "_die", "dark_dice", "shade_dice", "_blob", "glared_die", "second_look",
+                           "_wall_hulls", "_full_counts", "overall_counts", "off_hue", "veiled", "_crop", "judge")] + \
+    [("dice_upright", n) for n in ("leans", "wrong_way", "side_faces", "_around")]
+
+
+def stages(items: list[dict], reads: int) -> tuple[dict, dict]:
+    """CPU seconds and calls per stage over ``reads`` reads of every item (the ``rig`` package imported now)."""
+    import importlib
+
+    from rig.vision.dice import read_dice
+    from rig.vision.profile import Profile
+
+    spent, calls = collections.Counter(), collections.Counter()
+    on = [0]
+
+    def wrap(mod, name):
+        f = getattr(mod, name)
+
+        def timed(*a, **k):
+            t0 = time.process_time()
+            out = f(*a, **k)
+            spent[name] += (time.process_time() - t0) * on[0]
+            calls[name] += on[0]
+            return out
+
+        setattr(mod, name, timed)
+
+    for module, name in STAGES:
+        mod = importlib.import_module(f"rig.vision.{module}")
+        if hasattr(mod, name):
+            wrap(mod, name)
+    profiles: dict[str, Profile] = {}
+    for item in items:
+        profile = profiles.setdefault(item["profile"], Profile.parse(item["toml"]))
+        read_dice(item["frame"], profile, thrown=item["thrown"])
+        on[0] = 1
+        for _ in range(reads):
+            read_dice(item["frame"], profile, thrown=item["thrown"])
+        on[0] = 0
+    return spent, calls
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", required=True, help='a set of the corpus, e.g. "twin 640x480"')
+    parser.add_argument("--code", type=Path, default=ROOT, help="a tree holding rig/ (default: this one)")
+    parser.add_argument("--dir", type=Path, default=Path.home() / ".cache" / "rig" / "speed" / "corpus12")
+    parser.add_argument("--reads", type=int, default=3)
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    sys.path.insert(0, str(args.code.resolve()))
+    import speed_corpus
+
+    items = [i for i in speed_corpus.load_corpus(args.dir) if i["set"] == args.set]
+    spent, calls = stages(items, args.reads)
+    n = args.reads * max(1, len(items))
+    import rig
+
+    print(f"{args.set}: {len(items)} frames, {args.reads} reads each, load {os.getloadavg()[0]:.1f} "
+          f"({Path(rig.__file__).parents[1]})")
+    for name, s in sorted(spent.items(), key=lambda kv: -kv[1]):
+        print(f"  {name:16s} {1000 * s / n:6.2f} ms   calls a frame {calls[name] / n:5.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
