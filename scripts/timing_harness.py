@@ -17,14 +17,17 @@ import cv2
 
 
 def print_table(rows: dict[str, dict[str, list[float]]], names: list[str]) -> None:
-    """The median CPU ms per set and version; for two versions their ratio, and the median of the ratios frame by frame
-    (the two reads of a frame were made back to back: on a loaded machine the steadier figure)."""
+    """The median CPU ms per set and version; for two versions their ratio, the median of the ratios frame by frame
+    (the two reads of a frame were made back to back: on a loaded machine the steadier figure) and the ratio of the
+    set's total CPU times (a pass run on a few frames of a set moves the total, not the medians)."""
     two = len(names) == 2
-    print(f"{'set':<27} {'frames':>6} " + " ".join(f"{n:>10}" for n in names) + ("   after/before  per frame" if two else ""))
+    print(f"{'set':<27} {'frames':>6} " + " ".join(f"{n:>10}" for n in names)
+          + ("   after/before  per frame  total" if two else ""))
     for name, spent in rows.items():
         meds = [statistics.median(spent[n]) for n in names]
         paired = statistics.median(b / a for a, b in zip(spent[names[0]], spent[names[1]])) if two else 0.0
-        ratio = f"   {meds[1] / meds[0]:12.2f}  {paired:9.2f}" if two else ""
+        total = sum(spent[names[1]]) / max(sum(spent[names[0]]), 1e-9) if two else 0.0
+        ratio = f"   {meds[1] / meds[0]:12.2f}  {paired:9.2f}  {total:5.2f}" if two else ""
         print(f"{name:<27} {len(spent[names[0]]):>6} " + " ".join(f"{m:>7.2f} ms" for m in meds) + ratio)
 
 

@@ -15,6 +15,7 @@ from rig.vision import dice, dice_missed, dice_upright
 from rig.vision.dice_cocked import _around, _radial
 from rig.vision.dice_frames import prepare
 from rig.vision.pixel_classes import BG, BLUE, BODY, IS_TOP
+from tests.vision.conftest import script
 from tests.vision.dice_twin import frame_and_profile
 
 #: committed twin frames (seen) with dice far enough out to be measured, four of them with too few dark pixels round
@@ -163,3 +164,12 @@ def test_a_top_in_deep_shade_is_found_as_with_numpys_sums(monkeypatch, jpg, tabl
         assert [(x, y, round(g, 6), int(m.sum())) for m, x, y, g in found[how]] == [top]
     (a, *_), (b, *_) = found["sum3"][0], found["numpy"][0]
     assert np.array_equal(a, b)
+
+
+def test_the_timing_table_gives_the_ratio_of_a_sets_total_time(capsys):
+    # a pass run on one frame of four (the deep-shade search) moves a set's total, not its medians
+    harness = script("timing_harness")
+    harness.print_table({"twin": {"before": [1.0, 1.0, 1.0, 5.0], "after": [1.0, 1.0, 1.0, 3.0]}}, ["before", "after"])
+    head, row = capsys.readouterr().out.splitlines()
+    assert head.split()[-1] == "total"
+    assert row.split()[-3:] == ["1.00", "1.00", "0.75"]
