@@ -15,7 +15,7 @@ from the leaning ones no better than chance):
   unflagged dice of the same face (what a reader could use: there is no frog reference in the profile).
 
 ``dump`` reads twin turns as ``scripts/frog_crops.py`` does (the second look off: the reader's own flags) and keeps
-every die read with its truth (flat or cocked, the true tilt, the die's centre and the camera's place), both cues and
+every die read with its truth (flat or cocked, the true tilt, its top's normal, the die's centre and the camera's place), both cues and
 :func:`rig.vision.dice_upright.side_faces` (the most shade beyond an edge over the flat sweep, the predicted side
 face least seen). ``report`` prints the tables of docs/vision.md (round 16).
 
@@ -101,6 +101,7 @@ def shading(obs, work, others) -> dict | None:
 def dump(sets: str, propped: bool, out: Path) -> None:
     import rig.vision.dice_second_look as second
     from rig.twin.optics import camera_pose
+    from rig.twin.physics import NORMALS
     from rig.vision.dice_upright import side_faces
     from rig.vision.errors import VisionError
     from twin_turns import _table, each_turn, seeds
@@ -126,8 +127,10 @@ def dump(sets: str, propped: bool, out: Path) -> None:
                         e = {"x": o.x, "y": o.y, "face": o.face, "cocked": bool(o.cocked), "state": "none"}
                         if i in pose:
                             d, p = pose[i]
+                            normals = NORMALS @ np.asarray(p.rotation).T  # the top's normal in the tray's frame
                             e.update(state="cocked" if d.cocked else "flat", tface=d.face, tilt=p.tilt_deg,
-                                     centre=[float(v) for v in p.centre])
+                                     centre=[float(v) for v in p.centre],
+                                     up=[float(v) for v in normals[int(np.argmax(normals[:, 2]))]])
                         sf = side_faces(o, work, reading.dice)
                         e.update(shade=shading(o, work, reading.dice), frog=frog_moments(o, work),
                                  sf=None if sf is None else [float(v) for v in sf])
@@ -245,7 +248,7 @@ def main() -> None:
     r = sub.add_parser("report")
     r.add_argument("--dir", type=Path, required=True)
     r.add_argument("--sets", required=True)
-    r.add_argument("--turns", type=float, nargs=2, metavar=("BOUND", "GUARD"), help="the turn count at one bound and guard")
+    r.add_argument("--turns", type=float, nargs=2, metavar=("BOUND", "GUARD"), help="the turn count at one bound and guard (a guard of 9 or more: none)")
     a = ap.parse_args()
     if a.cmd == "dump":
         dump(a.sets, a.propped, a.out)
