@@ -25,7 +25,7 @@ from rig.vision.dice import check_frame, read_dice, shrink
 from rig.vision.errors import BackgroundError, CalibrationError, NoFrogError, ReadBackError, ReflectionError
 from rig.vision.light import COLS, LIGHT_BASIS, ROWS, FloorModel, cells, correct, floor_grid
 from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
-from rig.vision.calibrate_find import _Frame, _find_dice, _left_in_empty, ritual_dice  # noqa: F401 - moved
+from rig.vision.calibrate_find import _Frame, _find_dice, _left_in_empty, ritual_dice, ritual_frames  # noqa: F401
 from rig.vision.calibrate_top import frog_pixels, top_side, within_cov
 from rig.vision.calibrate_shade import fit_shade, fit_spots, lit_band
 from rig.vision.calibrate_readback import in_reflection, readback_advice
@@ -174,10 +174,9 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
         return cv2.subtract(img, np.clip(g, 0, 255).astype(np.uint8))
 
     found = {}
-    fr: dict[str, _Frame] = {}
     warnings = []
+    fr: dict[str, _Frame] = ritual_frames({k: raw[k] for k in RITUAL}, empty_raw, n_dice, f0, shadows)
     for k in RITUAL:
-        fr[k] = ritual_dice(k, raw[k], empty_raw, n_dice, f0, shadows)
         found[k] = len(fr[k].masks)
         if found[k] < n_dice:
             warnings.append(said(f"{k} frame: found {found[k]} of the {n_dice} dice; is one on a part of the box bottom "

@@ -25,6 +25,10 @@ SHADOW_HUE = 12.0
 #: 3040 + 6330 K, 6340 + 3080 K) — each die was found as six blobs with its warm and its blue shadow, a die's
 #: "top" held the warm shadow, and the violet fitted over such tops hid a blue frog in the noise
 SHADOW_HUE_LOOSE = 20.0
+#: the width of the opening that leaves a die's top of a blob that differs from the empty box in hue, as a share of
+#: the dice's side (``by_hue``): twin 9955 and card table 3412 (seen; violet dice on a violet felt) — the dice's
+#: violet tops differ from the floor in hue, hardly in brightness, and their coloured shadows' noise clings to them
+HUE_OPEN = 0.45
 
 
 @dataclass
@@ -33,35 +37,54 @@ class _Frame:
     small: np.ndarray
     masks: list = field(default_factory=list)  # one bool mask per die (small scale)
     centres: list = field(default_factory=list)
+    by_hue: bool = False  # the dice found by their hue alone (``_find_dice``'s last try)
+
+
+def ritual_frames(raw: dict, bg: np.ndarray, n_dice: int, scale: int = 1, shadows: bool = False) -> dict:
+    """Every ritual frame's dice (:func:`ritual_dice`, ``raw``: frame by face); when one frame's are found by
+    their hue alone, every frame's are looked for so (each keeps its own where that fails): twin 9955 (seen) — the
+    yellow frame's first try took two dice's dark side faces and shadows for their tops, its frog fitted dark."""
+    fr = {k: ritual_dice(k, v, bg, n_dice, scale, shadows) for k, v in raw.items()}
+    if any(f.by_hue for f in fr.values()):
+        for k, v in raw.items():
+            try:
+                fr[k] = ritual_dice(k, v, bg, n_dice, scale, by_hue=True)
+            except CalibrationError:
+                pass
+    return fr
 
 
 def ritual_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale: int = 1,
-                shadows: bool = False) -> _Frame:
+                shadows: bool = False, by_hue: bool = False) -> _Frame:
     """The dice of ritual frame ``name``: all ``n_dice``, found apart through grey shadows or (two lamps of
     different colour make shadows that keep the floor's hue and join dice) through those too; failing that,
     one die fewer (a die on a spot of the box bottom as violet as the dice: its frog may show, its body does
     not); else what the first try said is wrong. ``shadows``: apart from every shadow within
-    :data:`SHADOW_HUE_LOOSE` of the floor's hue, all ``n_dice`` or one fewer."""
-    tries = ((False, False), (True, False), (False, True), (True, True))
+    :data:`SHADOW_HUE_LOOSE` of the floor's hue, all ``n_dice`` or one fewer. Last (``by_hue``: only), the dice
+    as what differs from the empty box in hue alone, all or one fewer."""
+    tries = ((False, False, False), (True, False, False), (False, True, False), (True, True, False),
+             (False, False, True), (False, True, True))
     hue = SHADOW_HUE
-    if shadows:
-        tries, hue = ((True, False), (True, True)), SHADOW_HUE_LOOSE
-    try:
-        return _find_dice(name, small, bg, n_dice, scale, *tries[0], hue=hue)
-    except CalibrationError as exc:
-        first = exc
-    for hue_shadows, short in tries[1:]:
+    if by_hue:
+        tries = tries[4:]
+    elif shadows:
+        tries, hue = ((True, False, False), (True, True, False)), SHADOW_HUE_LOOSE
+    first = None
+    for hue_shadows, short, by_hue in tries:
         try:
-            return _find_dice(name, small, bg, n_dice, scale, hue_shadows=hue_shadows, short=short, hue=hue)
-        except CalibrationError:
-            pass
+            return _find_dice(name, small, bg, n_dice, scale, hue_shadows=hue_shadows, short=short, hue=hue,
+                              by_hue=by_hue)
+        except CalibrationError as exc:
+            first = first or exc
     raise first from None
 
 
 def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale: int = 1,
-               hue_shadows: bool = False, short: bool = False, hue: float = SHADOW_HUE) -> _Frame:
+               hue_shadows: bool = False, short: bool = False, hue: float = SHADOW_HUE, by_hue: bool = False) -> _Frame:
     """``short``: a frame with one die fewer than ``n_dice`` (at least four) is taken too; ``hue``: how far from
-    the floor's hue a shadow keeps it (``hue_shadows``)."""
+    the floor's hue a shadow keeps it (``hue_shadows``); ``by_hue``: the dice are what differs from the empty box
+    in hue alone, opened to their tops (:data:`HUE_OPEN`) — the last try, when the dice's violet is the floor's
+    brightness and their side faces and shadows join them or break them up."""
     f = small.astype(np.float32) + 4.0
     b = bg.astype(np.float32) + 4.0
     ratio = f / b
@@ -79,6 +102,8 @@ def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale:
     fg = ((diff > max(14.0, 0.2 * level)) & ~shadow).astype(np.uint8)
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    if by_hue:
+        fg = _tops_by_hue(hue_off, n_dice)
     n, cc, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
     h, w = fg.shape
     min_area = 0.0015 * h * w
@@ -97,7 +122,7 @@ def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale:
         for blob, row in hue_blobs(hue_off, np.isin(cc, keep), typical)[: max(0, n_dice - len(keep))]:
             cc[blob], stats, cents = len(stats), np.vstack([stats, row]), np.vstack([cents, np.argwhere(blob).mean(0)[::-1]])
             keep.append(len(stats) - 1)
-    frame = _Frame(name, small)
+    frame = _Frame(name, small, by_hue=by_hue)
     if not keep:
         raise CalibrationError(f"{name} frame: no dice found (is the box in view and lit?)")
     left = [i for i in keep if _left_in_empty(small, bg, cc == i)]
@@ -123,6 +148,19 @@ def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale:
         frame.masks.append(cc == i)
         frame.centres.append(tuple(cents[i]))
     return frame
+
+
+def _tops_by_hue(hue_off: np.ndarray, n_dice: int) -> np.ndarray:
+    """What differs from the empty box in hue, its specks taken off and opened to the dice's tops: by a disc of
+    :data:`HUE_OPEN` of the side of the ``n_dice`` largest blobs' median area (a shadow's noise clinging to a top
+    is narrower than that, a top is not)."""
+    m = cv2.morphologyEx(hue_off.view(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    areas = cv2.connectedComponentsWithStats(m, connectivity=8)[2][1:, cv2.CC_STAT_AREA]
+    if not len(areas):
+        return m
+    k = int(HUE_OPEN * np.sqrt(np.median(sorted(areas, reverse=True)[:n_dice]))) | 1
+    return cv2.morphologyEx(m, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
 
 
 def _left_in_empty(frame: np.ndarray, empty: np.ndarray, blob: np.ndarray) -> bool:
