@@ -41,7 +41,7 @@ from rig.vision.colour_table import (  # noqa: F401 - moved (issue 29); the old 
     _grid_colours, _LutBuilder, _LUTS, _BY_TABLE, _lut_key, _code_fingerprint, colour_lut_key,
     full_colour_lut, adopt_colour_lut, colour_lut,
 )
-from rig.vision.dice_blobs import _big_blob, _grow, _plausible, _split  # noqa: F401 - _grow, _plausible: their old path
+from rig.vision.dice_blobs import _big_blob, _grow, _plausible, _split, unsplit  # noqa: F401 - _big_blob, _grow, _plausible: their old path
 from rig.vision.dice_frames import (  # noqa: F401 - moved (issue 29); the old import path works
     label_pixels, check_frame, shrink, glare_for, Work, prepare, _censored, _near_floor, _warm_edge, _whole_top,
     _side_faces,
@@ -137,10 +137,10 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
             parts = [roi]
         else:
             parts = _split(roi, work.small[y : y + h, x : x + w].max(axis=2), area, a0, work.side)
-            if parts is None:
-                what = _big_blob(lab, roi, area, a0, t)
-                reasons.append(_flag(what, x + w / 2, y + h / 2, work))
-                continue
+            if parts is None:  # die-sized squares packed into it, what is left flagged (rig.vision.dice_blobs)
+                parts, what, (u, v) = unsplit(lab, roi, area, a0, t)
+                if what:
+                    reasons.append(_flag(what, x + u, y + v, work))
         for part in parts:
             obs, why = _die(part, lab, x, y, work, t, profile.frog_fraction, profile.walls)
             if obs is not None and work.glare is not None:

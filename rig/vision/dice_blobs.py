@@ -5,6 +5,8 @@ named for what they are (a card, a large object) when they do not split (split f
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -77,10 +79,79 @@ def _grow(markers: np.ndarray, mask: np.ndarray, steps: int) -> np.ndarray:
     return out
 
 
+TOUCHING = "touching dice that cannot be split"
+#: a die-sized square packed into a blob that would not split must lie on the blob over this share of it
+COVER = 0.7
+#: what is left of such a blob once its squares are taken: more than this share of a die top is flagged
+LEFT = 0.25
+
+
+def _square(side: float, angle: float, size: int) -> np.ndarray:
+    """A die top of ``side`` pixels turned by ``angle`` degrees, filled, in a ``size`` x ``size`` kernel."""
+    box = cv2.boxPoints(((size / 2 - 0.5, size / 2 - 0.5), (side, side), angle))
+    kernel = np.zeros((size, size), np.uint8)
+    cv2.fillConvexPoly(kernel, np.round(box * 16).astype(np.int32), 1, cv2.LINE_8, 4)
+    return kernel
+
+
+def pack(roi: np.ndarray, area: int, a0: float) -> tuple[list[np.ndarray], np.ndarray] | None:
+    """A blob of touching dice that :func:`_split` cannot split (no seam, a part of a die hidden under another):
+    die-sized squares packed into it one by one (issue 24, round 16) — each where a die's top, at any turn, lies on
+    the blob over :data:`COVER` of it and beyond its edges the blob ends (a die at the cluster's end before one in its
+    middle); its part is the blob inside it. Returns the parts and the blob left over, or None when no square fits.
+    Never more squares than the area holds (rounded up: a blob above ``die_area_max`` is more than one die)."""
+    side = math.sqrt(a0)
+    size = int(math.ceil(side * 1.5)) | 1
+    size += 6
+    pad = size // 2 + 1
+    left = np.pad(roi, pad).astype(np.float32)
+    parts = []
+    squares = [_square(side, angle, size) for angle in range(0, 90, 6)]
+    rings = [cv2.dilate(k, np.ones((5, 5), np.uint8)) - k for k in squares]
+    for _ in range(min(DICE_IN_SET, math.ceil(area / a0))):
+        best = None
+        for k, (inside, ring) in enumerate(zip(squares, rings)):
+            cover = cv2.filter2D(left, -1, inside.astype(np.float32) / inside.sum(), borderType=cv2.BORDER_CONSTANT)
+            beyond = 1 - cv2.filter2D(left, -1, ring.astype(np.float32) / ring.sum(), borderType=cv2.BORDER_CONSTANT)
+            score = np.where(cover >= COVER, cover + 0.5 * beyond, -1)
+            y, x = np.unravel_index(int(np.argmax(score)), score.shape)
+            if score[y, x] > 0 and (best is None or score[y, x] > best[0]):
+                best = (float(score[y, x]), k, y, x)
+        if best is None:
+            break
+        _, k, y, x = best
+        placed = np.zeros(left.shape, np.uint8)
+        h = size // 2
+        placed[y - h : y + h + 1, x - h : x + h + 1] = cv2.dilate(squares[k], _DISC3)
+        part = (placed > 0) & (left > 0)
+        parts.append(part[pad:-pad, pad:-pad].view(np.uint8))
+        left[part] = 0
+    if not parts:
+        return None
+    return parts, (left[pad:-pad, pad:-pad] > 0).view(np.uint8)
+
+
 def _big_blob(lab: np.ndarray, roi: np.ndarray, area: int, a0: float, t) -> str:
     counts = np.bincount(lab[roi > 0], minlength=len(CLASS_NAMES))
     if area >= t.card_area * a0 and counts.max() >= 0.6 * area:
         return "card in view"
     if area > DICE_IN_SET * 1.6 * a0:
         return "large object in view"
-    return "touching dice that cannot be split"
+    return TOUCHING
+
+
+def unsplit(lab: np.ndarray, roi: np.ndarray, area: int, a0: float, t) -> tuple[list[np.ndarray], str, tuple[float, float]]:
+    """A blob above a die's size that :func:`_split` did not split: the dice :func:`pack` finds in a cluster of
+    touching dice, and what to flag where — the blob's name at its middle when nothing is packed (a card, a large
+    object, touching dice), "touching dice that cannot be split" where more than :data:`LEFT` of a die is left over
+    (a die half hidden under another), nothing when the squares take it all."""
+    h, w = roi.shape
+    what = _big_blob(lab, roi, area, a0, t)
+    packed = pack(roi, area, a0) if what == TOUCHING else None
+    if packed is None:
+        return [], what, (w / 2, h / 2)
+    parts, left = packed
+    if cv2.countNonZero(left) <= LEFT * a0:
+        return parts, "", (0.0, 0.0)
+    m = cv2.moments(left, binaryImage=True)
+    return parts, TOUCHING, (m["m10"] / m["m00"], m["m01"] / m["m00"])
