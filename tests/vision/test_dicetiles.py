@@ -115,8 +115,8 @@ def test_a_tiled_pass_whose_rim_responds_is_run_whole(monkeypatch):
     run = nets.finder.run
     monkeypatch.setattr(nets.finder, "run", lambda blob, *a: sizes.append(blob.shape[2:]) or run(blob, *a))
     monkeypatch.setattr(dicetiles, "EDGE", -1.0)  # every rim loud
-    heat, _, _ = nets.heat(frame, 40.0, [guide((24, 32), 0.2, {(10, 10): 0.5})])
-    assert len(sizes) == 2 and sizes[-1] == small.shape[:2] and not nets.was_tiled and np.array_equal(heat, whole[0])
+    (heat, _, _), tiled = nets.finder_pass(frame, 40.0, [guide((24, 32), 0.2, {(10, 10): 0.5})])
+    assert len(sizes) == 2 and sizes[-1] == small.shape[:2] and not tiled and np.array_equal(heat, whole[0])
 
 
 @needs_nets
@@ -187,14 +187,14 @@ def test_a_tiled_pass_guides_no_other(monkeypatch):
     frame = cv2.imread(str(FRAME.parent / "t8002-turn2-warm.jpg"))
     nets = dicenet.DiceNet()
     outs, guided = [], []
-    heat = dicenet.DiceNet.heat
+    finder_pass = dicenet.DiceNet.finder_pass
 
     def recording(self, f, die_px=0.0, guides=None):
-        out = heat(self, f, die_px, guides)
-        outs.append((out, self.was_tiled))
+        out = finder_pass(self, f, die_px, guides)
+        outs.append(out)
         return out
 
-    monkeypatch.setattr(dicenet.DiceNet, "heat", recording)
+    monkeypatch.setattr(dicenet.DiceNet, "finder_pass", recording)
     real = dicenet.cells_near
     monkeypatch.setattr(dicenet, "cells_near", lambda guides, *a: guided.append(list(guides)) or real(guides, *a))
     nets.candidates(frame, 0.45)
@@ -203,3 +203,30 @@ def test_a_tiled_pass_guides_no_other(monkeypatch):
     assert len(tiled) >= 2 and len(guided) >= 3  # a tiled pass, then others guided
     assert all(any(g is w for w in whole) for gs in guided for g in gs)
     assert not any(g is t for gs in guided for g in gs for t in tiled)
+
+
+@needs_nets
+def test_whether_a_pass_ran_on_tiles_comes_with_its_output(monkeypatch):
+    """The tiling choice is returned with the pass, not kept on the net: another frame's pass run in between (a second
+    frame read in turn, another thread) leaves it as it was, and only the passes run whole guide the later ones."""
+    frame = cv2.imread(str(FRAME))
+    nets = dicenet.DiceNet()
+    guides = [guide((24, 32), 0.2, {(10, 10): 0.5})]
+    (heat, _, _), tiled = nets.finder_pass(frame, 20.0, guides)
+    assert tiled and not heat.all()
+    _, whole = nets.finder_pass(frame, 20.0)
+    assert not whole and not hasattr(nets, "was_tiled")
+    finder_pass = dicenet.DiceNet.finder_pass
+
+    def and_another(self, f, die_px=0.0, guides=None):  # a whole pass of another frame run after each pass
+        out = finder_pass(self, f, die_px, guides)
+        finder_pass(self, np.ascontiguousarray(f[::-1]), die_px)
+        return out
+
+    monkeypatch.setattr(dicenet.DiceNet, "finder_pass", and_another)
+    ran: list = []
+    level = nets._level_peaks(frame, 20.0, 0.45, ran)
+    assert ran == [level[2]]  # run whole (no guide): appended
+    guided = [guide((24, 32), 0.2, {(10, 10): 0.5})]
+    nets._level_peaks(frame, 20.0, 0.45, guided)
+    assert len(guided) == 1  # the tiled pass not appended, whatever ran after it
