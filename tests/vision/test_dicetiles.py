@@ -65,6 +65,20 @@ def test_cells_near_a_response_above_the_guide_and_no_others():
     assert not cells_near([guide((20, 30), 0.5, {(5, 8): GUIDE})], (40, 60), 1.0, 15.0).any()
 
 
+def test_cells_near_only_the_guide_nearest_in_scale(monkeypatch):
+    """A pass is guided by the pass run whole nearest it in scale (round 16): another guide's response, farther in
+    scale, marks no cell, whichever order the guides come in."""
+    near = guide((20, 30), 0.8, {(5, 8): 0.5})  # this pass's scale 1.0: 0.8 is nearer than 0.25
+    far = guide((10, 15), 0.25, {(8, 12): 0.5})
+    mask = cells_near([far, near], (40, 60), 1.0, 15.0)
+    assert mask[6, 10] and not mask[33, 49]  # near's cell (5, 8) is this pass's (6, 10); far's (8, 12) is (34, 50)
+    assert np.array_equal(mask, cells_near([near, far], (40, 60), 1.0, 15.0))
+    assert np.array_equal(mask, cells_near([near], (40, 60), 1.0, 15.0))
+    assert not cells_near([far, guide((20, 30), 0.8, {})], (40, 60), 1.0, 15.0).any()
+    monkeypatch.setattr(dicetiles, "NEAREST", 0)  # every guide: far's response counts too
+    assert cells_near([far, near], (40, 60), 1.0, 15.0)[33, 49]
+
+
 def test_tiles_parts_merged_when_no_larger_and_the_whole_frame_when_they_cover_most():
     mask = np.zeros((100, 150), np.uint8)
     mask[10:14, 10:14] = 1
