@@ -40,9 +40,9 @@ class Stages:
 
     def __init__(self) -> None:
         self.acc = dict.fromkeys(STAGES, 0.0)
-        heat, probabilities, crop = dicenet.DiceNet.heat, dicenet.DiceNet._probabilities, dicenet.crop_die
+        finder_pass, probabilities, crop = dicenet.DiceNet.finder_pass, dicenet.DiceNet._probabilities, dicenet.crop_die
 
-        def timed_heat(net, frame, die_px=0.0, *guides):
+        def timed_pass(net, frame, die_px=0.0, *guides):
             run = net.finder.run
 
             def counted(blob, *args):  # the net's input pixels: a tiled pass's tiles, their margins counted
@@ -52,7 +52,7 @@ class Stages:
             net.finder.run = counted
             t = time.process_time()
             try:
-                out = heat(net, frame, die_px, *guides)
+                out = finder_pass(net, frame, die_px, *guides)
             finally:
                 del net.finder.run
             self.acc["finder"] += time.process_time() - t
@@ -72,7 +72,7 @@ class Stages:
             self.acc["reader"] += time.process_time() - t
             return out
 
-        dicenet.DiceNet.heat, dicenet.DiceNet._probabilities, dicenet.crop_die = timed_heat, timed_probabilities, timed_crop
+        dicenet.DiceNet.finder_pass, dicenet.DiceNet._probabilities, dicenet.crop_die = timed_pass, timed_probabilities, timed_crop
 
     def read(self, frame: np.ndarray, params, reads: int) -> dict[str, float]:
         """Per read, the mean of ``reads`` reads: total and each stage (ms, counts)."""

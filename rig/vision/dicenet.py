@@ -169,8 +169,6 @@ class DiceNet:
         self.refine = True
         #: run the finer levels and the second pass only near the earlier passes' response (:mod:`rig.vision.dicetiles`)
         self.tiled = True
-        #: whether the last finder pass ran on tiles (:meth:`heat`; a tiled pass guides no other)
-        self.was_tiled = False
 
     def _peaks(self, heat: np.ndarray, sides: np.ndarray, floor: float) -> list[tuple[float, float, float, float]]:
         """:func:`peaks`, each finder output's found once (:class:`rig.vision.dicepeaks.PeakMemo`, made at first use)."""
@@ -180,21 +178,27 @@ class DiceNet:
 
     def heat(self, frame: np.ndarray, die_px: float = 0.0, guides: list | None = None
              ) -> tuple[np.ndarray, np.ndarray, float]:
-        """The finder's heat map (0..1) and log side map (cells), and the frame-to-finder scale; with ``guides`` (the
-        outputs of the passes run whole before on this frame; :attr:`tiled`) run only near their response, 0 elsewhere
-        (:mod:`rig.vision.dicetiles`; run whole when the tiles would cover most of it or their rim responds)."""
+        """The finder's heat map (0..1) and log side map (cells), and the frame-to-finder scale (:meth:`finder_pass`'s
+        output, whether it ran on tiles aside)."""
+        return self.finder_pass(frame, die_px, guides)[0]
+
+    def finder_pass(self, frame: np.ndarray, die_px: float = 0.0, guides: list | None = None
+                    ) -> tuple[tuple[np.ndarray, np.ndarray, float], bool]:
+        """:meth:`heat`'s output, and whether it ran on tiles: with ``guides`` (the outputs of the passes run whole
+        before on this frame; :attr:`tiled`) run only near their response, 0 elsewhere (:mod:`rig.vision.dicetiles`;
+        run whole when the tiles would cover most of it or their rim responds). The choice comes back with the output
+        (a tiled pass guides no other), never kept on the net: two frames read in turn, or by two threads, cannot see
+        each other's."""
         small, s = finder_input(frame, die_px)
         boxes = tiles(cells_near(guides, (small.shape[0] // STRIDE, small.shape[1] // STRIDE), s, FIND_DIE)) \
             if guides and self.tiled else None
-        self.was_tiled = False
         if boxes is not None:
             heat, sides, quiet = run_tiled(lambda tile: self.finder.run(cv2.dnn.blobFromImage(tile, 1 / 255.0))[0][0],
                                            small, boxes)
             if quiet:  # else the response goes on past the tiles: run whole
-                self.was_tiled = True
-                return heat, sides, s
+                return (heat, sides, s), True
         out = self.finder.run(cv2.dnn.blobFromImage(small, 1 / 255.0))[0][0]
-        return out[0], out[1], s
+        return (out[0], out[1], s), False
 
     def read(self, crops: list[np.ndarray]) -> np.ndarray:
         """Class probabilities (N x 7) of ``crop`` px crops; a crop read less than ``sure`` surely is
@@ -343,8 +347,8 @@ class DiceNet:
         """One pyramid level's finder pass (:meth:`level`): die_px, steps from the finder's own size, finder
         output, its peaks and its :data:`VOUCH` strongest in :data:`BAND`, as (x, y, side, score) in frame px
         (``ran``: the passes run whole before, this one runs near their response; its output appended if run whole)."""
-        out = self.heat(frame, die_px, ran if floor >= TILE_FLOOR else None)
-        if ran is not None and not self.was_tiled:  # a tiled pass's map is 0 where it was not run: no guide
+        out, tiled = self.finder_pass(frame, die_px, ran if floor >= TILE_FLOOR else None)
+        if ran is not None and not tiled:  # a tiled pass's map is 0 where it was not run: no guide
             ran.append(out)
         heat, sides, s = out
         found = [(x / s, y / s, side / s, score) for x, y, side, score in self._peaks(heat, sides, floor)]

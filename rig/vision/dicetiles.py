@@ -9,8 +9,9 @@ or more inside the tile's edges (and at the frame's own edges), the very numbers
 Where to look: a finer level's (or the second pass's) cells above the floor lie near cells where the passes run
 whole before it respond above :data:`GUIDE` — on the 112 frames of ``scripts/pip_speed.py``'s corpus (tuning photos,
 drawn things, pip twin tables 9100-9105; all seen) every cell above 0.45 within 0.61 of the pass's die size of a
-coarse level's cell above 0.05 (0.30 with the finer levels run whole too; at floor 0.2 up to 1.8 dice) — so the
-cells within :data:`AROUND` of its die size of such a response are run, only for passes whose peaks are taken from
+coarse level's cell above 0.05 (0.30 with the finer levels run whole too; at floor 0.2 up to 1.8 dice), and within
+0.77 of such a cell of the one pass run whole nearest it in scale (round 16, :data:`NEAREST`) — so the cells within
+:data:`AROUND` of its die size of such a response are run, only for passes whose peaks are taken from
 :data:`FLOOR` up, and the rest of the map is 0 (no peak there). A pass run on tiles guides no later one (its map is 0
 where it did not run, and a finer pass's die-like peak can lie where only it responds: a coloured tuning photo at x1
 lost one so). Tiles are the bounding boxes of those cells' parts, grown by :data:`REACH`, two merged when their tiles
@@ -33,6 +34,8 @@ REACH = 32
 GUIDE = 0.05
 #: ... within this many of the finer pass's die size (its FIND_DIE finder px)
 AROUND = 1.0
+#: only the guides this many nearest the pass in scale are looked at (0: every guide)
+NEAREST = 1
 #: tiles only for passes whose peaks are taken from this floor up (``read_dice``'s, ``[anydie] find_keep``: the
 #: distances above were measured for it)
 FLOOR = 0.45
@@ -46,8 +49,10 @@ def cells_near(guides: list[tuple[np.ndarray, np.ndarray, float]], grid: tuple[i
                ) -> np.ndarray:
     """A uint8 mask over a pass's heat-map cells (``grid`` rows x columns, frame-to-finder scale ``s``, dice of
     ``die`` finder px): the cells within :data:`AROUND` dice of the centre of a guide's (an earlier pass's (heat,
-    sides, scale)) cell above :data:`GUIDE`."""
+    sides, scale)) cell above :data:`GUIDE`, of the :data:`NEAREST` guides nearest ``s`` in scale."""
     mask = np.zeros(grid, np.uint8)
+    if NEAREST:
+        guides = sorted(guides, key=lambda g: abs(math.log(g[2] / s)))[:NEAREST]
     for heat, _, sg in guides:
         ys, xs = np.nonzero(heat > GUIDE)
         # the guide cells' centres in frame px, then in this pass's cells

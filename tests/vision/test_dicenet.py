@@ -193,8 +193,9 @@ def pyramid_passes(monkeypatch, side):
     frame, _ = scaled_dice_frame(side)
     nets = default_dicenet()
     passes = []
-    heat = DiceNet.heat
-    monkeypatch.setattr(DiceNet, "heat", lambda self, f, die_px=0.0, *guides: passes.append(die_px) or heat(self, f, die_px, *guides))
+    finder_pass = DiceNet.finder_pass  # every finder pass (heat's too)
+    monkeypatch.setattr(DiceNet, "finder_pass",
+                        lambda self, f, die_px=0.0, *guides: passes.append(die_px) or finder_pass(self, f, die_px, *guides))
     full = nets.level(frame, 0.45, full=True)
     assert len(passes) == 6
     passes.clear()

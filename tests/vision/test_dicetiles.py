@@ -65,6 +65,20 @@ def test_cells_near_a_response_above_the_guide_and_no_others():
     assert not cells_near([guide((20, 30), 0.5, {(5, 8): GUIDE})], (40, 60), 1.0, 15.0).any()
 
 
+def test_cells_near_only_the_guide_nearest_in_scale(monkeypatch):
+    """A pass is guided by the pass run whole nearest it in scale (round 16): another guide's response, farther in
+    scale, marks no cell, whichever order the guides come in."""
+    near = guide((20, 30), 0.8, {(5, 8): 0.5})  # this pass's scale 1.0: 0.8 is nearer than 0.25
+    far = guide((10, 15), 0.25, {(8, 12): 0.5})
+    mask = cells_near([far, near], (40, 60), 1.0, 15.0)
+    assert mask[6, 10] and not mask[33, 49]  # near's cell (5, 8) is this pass's (6, 10); far's (8, 12) is (34, 50)
+    assert np.array_equal(mask, cells_near([near, far], (40, 60), 1.0, 15.0))
+    assert np.array_equal(mask, cells_near([near], (40, 60), 1.0, 15.0))
+    assert not cells_near([far, guide((20, 30), 0.8, {})], (40, 60), 1.0, 15.0).any()
+    monkeypatch.setattr(dicetiles, "NEAREST", 0)  # every guide: far's response counts too
+    assert cells_near([far, near], (40, 60), 1.0, 15.0)[33, 49]
+
+
 def test_tiles_parts_merged_when_no_larger_and_the_whole_frame_when_they_cover_most():
     mask = np.zeros((100, 150), np.uint8)
     mask[10:14, 10:14] = 1
@@ -115,8 +129,8 @@ def test_a_tiled_pass_whose_rim_responds_is_run_whole(monkeypatch):
     run = nets.finder.run
     monkeypatch.setattr(nets.finder, "run", lambda blob, *a: sizes.append(blob.shape[2:]) or run(blob, *a))
     monkeypatch.setattr(dicetiles, "EDGE", -1.0)  # every rim loud
-    heat, _, _ = nets.heat(frame, 40.0, [guide((24, 32), 0.2, {(10, 10): 0.5})])
-    assert len(sizes) == 2 and sizes[-1] == small.shape[:2] and not nets.was_tiled and np.array_equal(heat, whole[0])
+    (heat, _, _), tiled = nets.finder_pass(frame, 40.0, [guide((24, 32), 0.2, {(10, 10): 0.5})])
+    assert len(sizes) == 2 and sizes[-1] == small.shape[:2] and not tiled and np.array_equal(heat, whole[0])
 
 
 @needs_nets
@@ -187,14 +201,14 @@ def test_a_tiled_pass_guides_no_other(monkeypatch):
     frame = cv2.imread(str(FRAME.parent / "t8002-turn2-warm.jpg"))
     nets = dicenet.DiceNet()
     outs, guided = [], []
-    heat = dicenet.DiceNet.heat
+    finder_pass = dicenet.DiceNet.finder_pass
 
     def recording(self, f, die_px=0.0, guides=None):
-        out = heat(self, f, die_px, guides)
-        outs.append((out, self.was_tiled))
+        out = finder_pass(self, f, die_px, guides)
+        outs.append(out)
         return out
 
-    monkeypatch.setattr(dicenet.DiceNet, "heat", recording)
+    monkeypatch.setattr(dicenet.DiceNet, "finder_pass", recording)
     real = dicenet.cells_near
     monkeypatch.setattr(dicenet, "cells_near", lambda guides, *a: guided.append(list(guides)) or real(guides, *a))
     nets.candidates(frame, 0.45)
@@ -203,3 +217,30 @@ def test_a_tiled_pass_guides_no_other(monkeypatch):
     assert len(tiled) >= 2 and len(guided) >= 3  # a tiled pass, then others guided
     assert all(any(g is w for w in whole) for gs in guided for g in gs)
     assert not any(g is t for gs in guided for g in gs for t in tiled)
+
+
+@needs_nets
+def test_whether_a_pass_ran_on_tiles_comes_with_its_output(monkeypatch):
+    """The tiling choice is returned with the pass, not kept on the net: another frame's pass run in between (a second
+    frame read in turn, another thread) leaves it as it was, and only the passes run whole guide the later ones."""
+    frame = cv2.imread(str(FRAME))
+    nets = dicenet.DiceNet()
+    guides = [guide((24, 32), 0.2, {(10, 10): 0.5})]
+    (heat, _, _), tiled = nets.finder_pass(frame, 20.0, guides)
+    assert tiled and not heat.all()
+    _, whole = nets.finder_pass(frame, 20.0)
+    assert not whole and not hasattr(nets, "was_tiled")
+    finder_pass = dicenet.DiceNet.finder_pass
+
+    def and_another(self, f, die_px=0.0, guides=None):  # a whole pass of another frame run after each pass
+        out = finder_pass(self, f, die_px, guides)
+        finder_pass(self, np.ascontiguousarray(f[::-1]), die_px)
+        return out
+
+    monkeypatch.setattr(dicenet.DiceNet, "finder_pass", and_another)
+    ran: list = []
+    level = nets._level_peaks(frame, 20.0, 0.45, ran)
+    assert ran == [level[2]]  # run whole (no guide): appended
+    guided = [guide((24, 32), 0.2, {(10, 10): 0.5})]
+    nets._level_peaks(frame, 20.0, 0.45, guided)
+    assert len(guided) == 1  # the tiled pass not appended, whatever ran after it

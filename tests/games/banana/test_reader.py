@@ -79,8 +79,9 @@ def test_the_registry_reader_learns_the_dice_size_from_the_first_sure_roll(monke
     from rig.vision.dicenet import DiceNet, LEVELS
 
     calls = []
-    real_heat = DiceNet.heat
-    monkeypatch.setattr(DiceNet, "heat", lambda self, frame, die_px=0.0, *guides: calls.append(die_px) or real_heat(self, frame, die_px, *guides))
+    real_pass = DiceNet.finder_pass  # every finder pass (heat's too)
+    monkeypatch.setattr(DiceNet, "finder_pass",
+                        lambda self, frame, die_px=0.0, *guides: calls.append(die_px) or real_pass(self, frame, die_px, *guides))
     read = registry.get("banana").reader()
     first, truth = render_start_roll(2)
     assert read(first).status == "ok"
@@ -98,8 +99,9 @@ def test_the_dice_size_learned_is_kept_for_the_next_run(monkeypatch, tmp_path):
     from rig.vision.kept_size import FILE_NAME, KeptDieSize
 
     calls = []
-    real_heat = DiceNet.heat
-    monkeypatch.setattr(DiceNet, "heat", lambda self, frame, die_px=0.0, *guides: calls.append(die_px) or real_heat(self, frame, die_px, *guides))
+    real_pass = DiceNet.finder_pass  # every finder pass (heat's too)
+    monkeypatch.setattr(DiceNet, "finder_pass",
+                        lambda self, frame, die_px=0.0, *guides: calls.append(die_px) or real_pass(self, frame, die_px, *guides))
     kept = KeptDieSize(tmp_path / FILE_NAME, "banana", "kitchen")
     first, _ = render_start_roll(2)
     assert registry.get("banana").reader(kept=kept)(first).status == "ok"
