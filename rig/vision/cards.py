@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 # the reveal's order and the readings' types live apart (this module's size); importable from here too
-from rig.vision.card_border import MIN_TINT, _border_lab, _by_hue, _grey_against_border, _lab, _tint
+from rig.vision.card_border import MIN_TINT, _border_lab, _by_hue, _field_alone, _grey_against_border, _lab, _tint
 from rig.vision.card_empty import EmptyBox, kept, open_rings
 from rig.vision.card_fields import (  # noqa: F401 (the card colours and sizes: importable from here too)
     _CLASS_OF, _MODEL, CARD_CLASSES, CARD_SIDES, FIELD_AREA, FIELD_ASPECT, FIELD_SHARE, NEUTRAL_CLASSES, _box,
@@ -115,6 +115,9 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
         if _tint(work, blob, inner) < MIN_TINT:  # labelled a colour, but as neutral as its own white border
             if _grey_against_border(work, rect, blob, _lab(work, blob, inner)) and not (edge and whole and lone is None):
                 return CardReading("gray", 0.6, "ok", (), box, lone or _field_corners(work, blob, NEUTRAL_CLASSES) or corners)
+            if whole and not edge and _field_alone(work, blob, inner, FIELD_AREA * work.side ** 2,
+                                                   CARD_SIDES[0] * CARD_SIDES[1] * work.side ** 2):
+                return CardReading(CARD_CLASSES[best], 0.5, "ok", (), box, corners)  # (its outline is the field's)
             return CardReading(None, 0.0, "uncertain", (f"{CARD_CLASSES[best]} or gray card? its field is as "
                                                          "neutral as its border",), box, corners)
         field = _field_corners(work, blob, (best,))
