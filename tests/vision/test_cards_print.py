@@ -1,6 +1,6 @@
-"""A field-shaped shadow told from a gray card by the card's print, and a card beside a pile read apart from it
-(issue 24 part 3, round 16): frames of seen twin tables 3200, 3211, 3309 and 3416 (JPEG 4:4:4 q95, with their
-tables' calibrated profiles and empty boxes)."""
+"""A field-shaped shadow told from a gray card by the card's print, a card beside a pile read apart from it, a field
+alone measured against its border (issue 24 part 3, round 16): frames of seen twin tables 3200, 3211, 3309, 3414
+and 3416 (JPEG 4:4:4 q95, with their tables' calibrated profiles and empty boxes)."""
 
 from tests.vision.test_cards_arm import _read
 
@@ -38,3 +38,12 @@ def test_a_card_beside_a_pile_cut_by_the_arms_shade_is_a_card_not_a_hand():
     pink = next(c for c in view.cards if c.card == "pink")
     assert 90 <= pink.box[0] <= 130 and pink.pile is None
     assert all(h[0] == 0 for h in view.hands)  # only the arm at the view's edge
+
+
+def test_a_cards_field_alone_is_measured_against_the_border_round_it():
+    # twin 3414 reveal 1, the second blank card: on a light floor its white border changed too little from the empty
+    # box to be in the blob — the blob is the violet field alone, and its own outer ring, measured as its border,
+    # made it "as neutral as its border" ("blank or gray card?", asked as a card it cannot read). Against the
+    # lighter ring round it (the border) it is violet: blank
+    view = _read("t3414-reveal1-1-laid")
+    assert [(c.card, c.status) for c in view.cards] == [("blank", "ok"), ("blank", "ok")]
