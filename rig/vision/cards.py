@@ -43,8 +43,9 @@ CARD_ASPECT_MAX = 2.2
 BLUE_VIOLET = 0.4
 #: a card's icon in a field-shaped blob of shade (a gray field on a floor as light as its border): this much darker
 #: (L) than the field round it, over this share of the field's middle, the field round it at most FIELD_DARK that dark
-#: (twin 3309's gray card 0.54 / 0.02; the arm's shadow on 3211 0 / 0, on 3200 0.75 / 0.54)
-ICON_DARK, ICON_SHARE, FIELD_DARK = 20, 0.15, 0.25
+#: (the gray cards of the seen twin sets that change like shade, 2905 and 3309: at least 0.51 / at most 0.25; the arm's
+#: shadow on 3211 0 / 0, on 3200 at least 0.74 / 0.53 — its umbra reaching its edges)
+ICON_DARK, ICON_SHARE, FIELD_DARK = 20, 0.25, 0.4
 _NOT_BG = np.full(256, 255, np.uint8)
 _NOT_BG[BG] = 0
 
