@@ -11,6 +11,9 @@ import numpy as np
 #: field under a warm lamp labelled yellow reads 1.04-1.05 on the twin; yellow fields 2.6 and more, blank
 #: (violet) 1.5 and more, on the twin's and the virtual table's reveals)
 MIN_TINT = 1.25
+#: a field alone (its border not in the blob) is this much lighter (L) round it than in it: the white border (twin
+#: 3414's blank card 76; a gray card on a dark floor has the floor round it, darker)
+BORDER_LIGHTER = 30
 
 
 def _tint(work, blob: np.ndarray, inner: np.ndarray) -> float:
@@ -77,3 +80,26 @@ def _by_hue(field_ab: np.ndarray, border_ab: np.ndarray, colours: dict) -> str |
     if near <= HUE_NEAR and second - near >= HUE_NEAR:
         return best
     return None
+
+
+def _field_alone(work, blob: np.ndarray, inner: np.ndarray, field_area: float, card_area: float) -> bool:
+    """Whether a blob is a card's field alone — its white border on a light floor changed too little from the empty
+    box to be in it (a field's size, not a card's; the ring just outside it brighter than the field: the border) —
+    and that field is coloured against that border (twin 3414: a blank card whose own outer ring, field too, made
+    it as neutral as its border)."""
+    area = float(blob.sum())
+    if not 0.6 * field_area <= area <= min(1.3 * field_area, 0.85 * card_area):
+        return False
+    k = max(3, int(0.3 * work.side)) | 1  # (about the border's width)
+    out = cv2.dilate(blob, np.ones((k, k), np.uint8)) & (1 - blob)
+    ring = work.small[out > 0].astype(np.float32)
+    field = work.small[(blob > 0) & (inner > 0)].astype(np.float32)
+    if len(ring) < 8 or len(field) < 8:
+        return False
+    lum = cv2.cvtColor(work.small, cv2.COLOR_BGR2Lab)[..., 0].astype(np.float32)
+    if np.median(lum[out > 0]) < np.median(lum[(blob > 0) & (inner > 0)]) + BORDER_LIGHTER:
+        return False
+    bright = ring.sum(axis=1)
+    border = np.median(ring[bright >= np.percentile(bright, 70)], axis=0)
+    ratio = np.median(field, axis=0) / np.maximum(border, 1.0)
+    return float(ratio.max() / max(float(ratio.min()), 1e-3)) >= MIN_TINT

@@ -4,6 +4,9 @@ inside a blob of no card's shape."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -65,9 +68,13 @@ def _field_corners(work, blob: np.ndarray, classes) -> tuple[tuple[float, float]
     return tuple((float(x * f), float(y * f)) for x, y in cv2.boxPoints(cv2.minAreaRect(cv2.findNonZero((cc == i).view(np.uint8)))))
 
 
-def _whole_fields(work, blob: np.ndarray) -> tuple[list[CardReading], tuple[int, int, int, int] | None]:
-    """The cards whose whole coloured field lies in a blob of no card's shape, and the box of what
-    is left of the blob beside them (a hand; ``None`` when only the slivers of cards below are left)."""
+def _whole_fields(work, blob: np.ndarray, read: Callable[[np.ndarray], CardReading] | None = None
+                  ) -> tuple[list[CardReading], tuple[int, int, int, int] | None, list[CardReading]]:
+    """The cards whose whole coloured field lies in a blob of no card's shape, the box of what is left of
+    the blob beside them (a hand; ``None`` when only the slivers of cards below are left), and the cards
+    ``read`` finds in what is left: a part inside the box, apart from the view's edge, that reads as a card
+    with its whole field (a card beside the pile, its field cut by the arm's shade where it touches the pile's
+    lower cards: twin 3416) is that card, not a hand."""
     f = work.factor
     found, covered = [], np.zeros_like(blob)
     for name in (*CARD_CLASSES.values(), "gray"):
@@ -98,18 +105,36 @@ def _whole_fields(work, blob: np.ndarray) -> tuple[list[CardReading], tuple[int,
             found.append(CardReading(name, 1.0, "ok", (), (x * f, y * f, w * f, h * f),
                                      tuple((float(px * f), float(py * f)) for px, py in cv2.boxPoints(rect))))
     if not found:
-        return [], _box(blob, f)
+        return [], _box(blob, f), []
     # a hand (an arm) reaches in from the view's edge; the cards below a pile's top lie inside the box
     k = max(3, int(0.6 * work.side)) | 1
     rest = cv2.morphologyEx(blob & (1 - covered), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     n, cc, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
     h, w = rest.shape
     big = 0.4 * CARD_SIDES[0] * CARD_SIDES[1] * work.side ** 2  # more than a pile's slivers: a card not read
-    arm = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= big or stats[i, cv2.CC_STAT_AREA] >= work.top_area and (
-        stats[i, cv2.CC_STAT_LEFT] <= 1 or stats[i, cv2.CC_STAT_TOP] <= 1
-        or stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH] >= w - 1
-        or stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT] >= h - 1)]
-    return found, (_box(np.isin(cc, arm).view(np.uint8), f) if arm else None)
+    def at_edge(i: int) -> bool:
+        return bool(stats[i, cv2.CC_STAT_LEFT] <= 1 or stats[i, cv2.CC_STAT_TOP] <= 1
+                    or stats[i, cv2.CC_STAT_LEFT] + stats[i, cv2.CC_STAT_WIDTH] >= w - 1
+                    or stats[i, cv2.CC_STAT_TOP] + stats[i, cv2.CC_STAT_HEIGHT] >= h - 1)
+    arm = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= big
+           or stats[i, cv2.CC_STAT_AREA] >= work.top_area and at_edge(i)]
+    apart = []
+    for i in [i for i in arm if read is not None and not at_edge(i)]:
+        contours, _ = cv2.findContours((cc == i).view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        part = np.zeros_like(blob)
+        cv2.drawContours(part, contours, -1, 1, -1)
+        card = read(part)
+        if card.status == "ok" and card.corners is not None and _field_shaped(work, card.corners):
+            apart.append(replace(card, pile=None))
+            arm.remove(i)
+    return found, (_box(np.isin(cc, arm).view(np.uint8), f) if arm else None), apart
+
+
+def _field_shaped(work, corners) -> bool:
+    """Whether corners (frame pixels) outline a whole card field: its size and its long side over its short one."""
+    (_, _), (rw, rh), _ = cv2.minAreaRect(np.float32(corners) / work.factor)
+    return (0.85 * FIELD_AREA * work.side ** 2 <= rw * rh <= 1.3 * FIELD_AREA * work.side ** 2
+            and FIELD_ASPECT[0] <= max(rw, rh) / max(min(rw, rh), 1.0) <= FIELD_ASPECT[1])
 
 
 def _box(mask: np.ndarray, f: int) -> tuple[int, int, int, int]:

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 # the reveal's order and the readings' types live apart (this module's size); importable from here too
-from rig.vision.card_border import MIN_TINT, _border_lab, _by_hue, _grey_against_border, _lab, _tint
+from rig.vision.card_border import MIN_TINT, _border_lab, _by_hue, _field_alone, _grey_against_border, _lab, _tint
 from rig.vision.card_empty import EmptyBox, kept, open_rings
 from rig.vision.card_fields import (  # noqa: F401 (the card colours and sizes: importable from here too)
     _CLASS_OF, _MODEL, CARD_CLASSES, CARD_SIDES, FIELD_AREA, FIELD_ASPECT, FIELD_SHARE, NEUTRAL_CLASSES, _box,
@@ -41,6 +41,11 @@ CARD_ASPECT_MAX = 2.2
 #: a card read blue (or blank) whose field shows the other this share of it or more is not read: either (twin 3109:
 #: its blank cards 0.44-0.54; a blue card 0.38 at most on seen 2816, 0.003 on 3109; blank cards read blank 0.38 on 3108)
 BLUE_VIOLET = 0.4
+#: a card's icon in a field-shaped blob of shade (a gray field on a floor as light as its border): this much darker
+#: (L) than the field round it, over this share of the field's middle, the field round it at most FIELD_DARK that dark
+#: (the gray cards of the seen twin sets that change like shade, 2905 and 3309: at least 0.51 / at most 0.25; the arm's
+#: shadow on 3211 0 / 0, on 3200 at least 0.74 / 0.53 — its umbra reaching its edges)
+ICON_DARK, ICON_SHARE, FIELD_DARK = 20, 0.25, 0.4
 _NOT_BG = np.full(256, 255, np.uint8)
 _NOT_BG[BG] = 0
 
@@ -111,6 +116,9 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
         if _tint(work, blob, inner) < MIN_TINT:  # labelled a colour, but as neutral as its own white border
             if _grey_against_border(work, rect, blob, _lab(work, blob, inner)) and not (edge and whole and lone is None):
                 return CardReading("gray", 0.6, "ok", (), box, lone or _field_corners(work, blob, NEUTRAL_CLASSES) or corners)
+            if whole and not edge and _field_alone(work, blob, inner, FIELD_AREA * work.side ** 2,
+                                                   CARD_SIDES[0] * CARD_SIDES[1] * work.side ** 2):
+                return CardReading(CARD_CLASSES[best], 0.5, "ok", (), box, corners)  # (its outline is the field's)
             return CardReading(None, 0.0, "uncertain", (f"{CARD_CLASSES[best]} or gray card? its field is as "
                                                          "neutral as its border",), box, corners)
         field = _field_corners(work, blob, (best,))
@@ -314,7 +322,7 @@ def _read_parts(work, rest: np.ndarray, profile: Profile, cards: list, hands: li
                                      _box(part, f), corners, hidden=True))
             continue
         found: list = []
-        _read_into(work, part, profile, False, found, hands)
+        _read_into(work, part, profile, False, found, hands, beside=True)
         cards += [replace(c, pile=None, hidden=not _whole(work, c)) if c.status == "ok" else c for c in found]
 
 
@@ -340,8 +348,9 @@ def _part_colour(work, part: np.ndarray, profile: Profile) -> str | None:
     return "gray" if sum(int(counts[c]) for c in NEUTRAL_CLASSES) >= 0.8 * readable else None
 
 
-def _read_into(work, blob: np.ndarray, profile: Profile, whole: bool, cards: list, hands: list) -> None:
-    """Read one blob into ``cards`` and ``hands``."""
+def _read_into(work, blob: np.ndarray, profile: Profile, whole: bool, cards: list, hands: list, beside: bool = False) -> None:
+    """Read one blob into ``cards`` and ``hands``; given the empty box (``whole``, or a part ``beside`` an arm), a card
+    read apart in what its whole fields leave is a card, not a hand."""
     reading = _read_blob(work, blob, profile, whole)
     if reading.corners is not None:
         cards.append(replace(reading, pile=reading.box) if reading.status == "ok" and not _at_edge(blob) else reading)
@@ -352,8 +361,9 @@ def _read_into(work, blob: np.ndarray, profile: Profile, whole: bool, cards: lis
         return
     # no card's shape: a hand, a hand touching a card, an askew pile, cards touching — a card's whole
     # coloured field inside it is a card (the top of a pile), what is left beside the fields a hand
-    found, rest = _whole_fields(work, blob)
-    cards += found if rest is not None or _at_edge(blob) else [replace(c, pile=_box(blob, work.factor)) for c in found]
+    found, rest, apart = _whole_fields(work, blob, (lambda part: _read_blob(work, part, profile)) if whole or beside else None)
+    cards += found if rest is not None or apart or _at_edge(blob) else [replace(c, pile=_box(blob, work.factor)) for c in found]
+    cards += apart
     if rest is not None:
         hands.append(rest)
 
@@ -384,10 +394,30 @@ def _shade_alone(work, blob: np.ndarray, shade: np.ndarray) -> bool:
     (a gray field on a floor as light as its white border changes in the same way)."""
     if (shade[blob > 0] > 0).mean() < 0.7:
         return False
-    (_, _), (rw, rh), _ = cv2.minAreaRect(cv2.findNonZero(blob))
+    (_, _), (rw, rh), _ = rect = cv2.minAreaRect(cv2.findNonZero(blob))
     area = int(blob.sum())
     return not (area >= 0.9 * rw * rh and FIELD_ASPECT[0] <= max(rw, rh) / max(min(rw, rh), 1.0) <= FIELD_ASPECT[1]
-                and 0.6 * FIELD_AREA * work.side ** 2 <= area <= 1.3 * FIELD_AREA * work.side ** 2)
+                and 0.6 * FIELD_AREA * work.side ** 2 <= area <= 1.3 * FIELD_AREA * work.side ** 2
+                and _printed(work, blob, rect))
+
+
+def _printed(work, blob: np.ndarray, rect) -> bool:
+    """Whether a field-shaped blob shows a card's print: its icon, a dark shape in its middle, the field round it
+    (between 60 and 85 % of its size) as light as the field. The arm's rectangular shadow is the floor darkened
+    alike (twin 3211) or its umbra a dark half reaching its edges (3200): no icon, no card."""
+    lum = cv2.blur(cv2.cvtColor(work.small, cv2.COLOR_BGR2Lab)[..., 0], (3, 3)).astype(np.float32)
+    (cx, cy), (rw, rh), ang = rect
+
+    def within(share: float) -> np.ndarray:
+        mask = np.zeros_like(blob)
+        cv2.fillConvexPoly(mask, np.int32(cv2.boxPoints(((cx, cy), (rw * share, rh * share), ang))), 1)
+        return (mask > 0) & (blob > 0)
+    middle, inner = within(0.6), within(0.85)
+    ring = inner & ~middle
+    if not middle.any() or not ring.any():
+        return True
+    dark = lum < float(np.percentile(lum[ring], 75)) - ICON_DARK
+    return float(dark[middle].mean()) >= ICON_SHARE and float(dark[ring].mean()) <= FIELD_DARK
 
 
 def _split_shadow(work, blob: np.ndarray, profile: Profile) -> list[CardReading]:
