@@ -26,7 +26,6 @@ central share of the unflagged flat dice of the fitting tables.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from collections import Counter
@@ -94,57 +93,41 @@ def measures(m: dict, v) -> dict:
 
 def dump(sets: str, propped: bool, out: Path) -> None:
     import rig.vision.dice_second_look as second
+    from rig.bench.vision import pairs
     from rig.twin import physics
     from rig.twin.optics import project
-    from rig.vision.errors import VisionError
-    from twin_turns import _table, each_turn, seeds
+    from twin_turns import dump_tables
+
+    def row(seed, table, profile, die_px, drift, shot, k, work, truth, reading):
+        f, (H, W) = work.factor, work.labels.shape
+        state, sweep = ["none"] * len(reading.dice), [None] * len(reading.dice)
+        for j, (d, best) in enumerate(zip(truth, pairs(truth, reading.dice, 0.6 * die_px))):
+            if best is not None:
+                state[best] = "cocked" if d.cocked else "flat"
+                top = np.array(shot.dice[j].centre, float) + [0, 0, physics.DIE / 2]
+                pp = project(table, np.array([top, top - [0, 0, physics.DIE]]))
+                sweep[best] = [float(v) for v in (pp[1] - pp[0]) / die_px]
+        seen = [{"x": o.x, "y": o.y, "face": o.face, "cocked": o.cocked, "aspect": o.aspect,
+                 "state": state[i], "tv": sweep[i],
+                 "r": [(o.x / f - W / 2) / W, (o.y / f - H / 2) / W],
+                 "m": outline(o, work, reading.dice)} for i, o in enumerate(reading.dice)]
+        return {"seed": seed, "drift": drift, "turn": k, "side": work.side * f,
+                "reasons": [str(r) for r in reading.reasons], "walls": list(profile.walls), "seen": seen}
 
     second.ENABLED = False  # the reader's own flags
-    out.mkdir(parents=True, exist_ok=True)
-    for first, n in seeds(sets):
-        for seed in range(first, first + n):
-            rows = []
-            table = _table(seed)
-            try:
-                for profile, die_px, drift, shot, k, work, truth, reading in each_turn(seed, 4, 8, propped, table):
-                    f, (H, W) = work.factor, work.labels.shape
-                    state, sweep, used = ["none"] * len(reading.dice), [None] * len(reading.dice), set()
-                    for j, d in enumerate(truth):  # matched as rig.bench.unseen.score matches
-                        best, dist = None, 0.6 * die_px
-                        for i, o in enumerate(reading.dice):
-                            if i not in used and math.hypot(o.x - d.x, o.y - d.y) < dist:
-                                best, dist = i, math.hypot(o.x - d.x, o.y - d.y)
-                        if best is not None:
-                            used.add(best)
-                            state[best] = "cocked" if d.cocked else "flat"
-                            top = np.array(shot.dice[j].centre, float) + [0, 0, physics.DIE / 2]
-                            pp = project(table, np.array([top, top - [0, 0, physics.DIE]]))
-                            sweep[best] = [float(v) for v in (pp[1] - pp[0]) / die_px]
-                    seen = [{"x": o.x, "y": o.y, "face": o.face, "cocked": o.cocked, "aspect": o.aspect,
-                             "state": state[i], "tv": sweep[i],
-                             "r": [(o.x / f - W / 2) / W, (o.y / f - H / 2) / W],
-                             "m": outline(o, work, reading.dice)} for i, o in enumerate(reading.dice)]
-                    rows.append({"seed": seed, "drift": drift, "turn": k, "side": work.side * f,
-                                 "reasons": [str(r) for r in reading.reasons], "walls": list(profile.walls), "seen": seen})
-            except VisionError as exc:
-                print(seed, "refused", exc)
-                continue
-            (out / f"{seed}{'p' if propped else ''}.json").write_text(json.dumps(rows))
-            print(seed, len(rows), flush=True)
+    dump_tables(sets, propped, out, row)
 
 
 def load(folder: Path, spec: str) -> list:
     """The dumped dice of ``spec`` (``5000p:24`` for propped tables) as ``(line, die, measures, true measures)``."""
+    from twin_turns import dumped
+
     out = []
-    for part in filter(None, spec.split(",")):
-        first, n = part.split(":")
-        for seed in range(int(first.rstrip("p")), int(first.rstrip("p")) + int(n)):
-            path = folder / f"{seed}{'p' if first.endswith('p') else ''}.json"
-            for line in json.loads(path.read_text()) if path.exists() else []:
-                for d in line["seen"]:
-                    if d["m"] is not None and "srect" in d["m"]:
-                        v = [-VIEW * d["r"][0], -VIEW * d["r"][1]]
-                        out.append((line, d, measures(d["m"], v), measures(d["m"], d["tv"]) if d["tv"] else None))
+    for line in dumped(folder, spec):
+        for d in line["seen"]:
+            if d["m"] is not None and "srect" in d["m"]:
+                v = [-VIEW * d["r"][0], -VIEW * d["r"][1]]
+                out.append((line, d, measures(d["m"], v), measures(d["m"], d["tv"]) if d["tv"] else None))
     return out
 
 

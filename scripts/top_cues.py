@@ -27,7 +27,6 @@ face least seen). ``report`` prints the tables of docs/vision.md (round 16).
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from collections import Counter
@@ -100,59 +99,40 @@ def shading(obs, work, others) -> dict | None:
 
 def dump(sets: str, propped: bool, out: Path) -> None:
     import rig.vision.dice_second_look as second
+    from rig.bench.vision import pairs
     from rig.twin.optics import camera_pose
     from rig.twin.physics import NORMALS
     from rig.vision.dice_upright import side_faces
-    from rig.vision.errors import VisionError
-    from twin_turns import _table, each_turn, seeds
+    from twin_turns import dump_tables
+
+    def row(seed, table, profile, die_px, drift, shot, k, work, truth, reading):
+        pose = {best: (d, shot.dice[j]) for j, (d, best) in enumerate(zip(truth, pairs(truth, reading.dice, 0.6 * die_px)))
+                if best is not None}
+        seen = []
+        for i, o in enumerate(reading.dice):
+            e = {"x": o.x, "y": o.y, "face": o.face, "cocked": bool(o.cocked), "state": "none"}
+            if i in pose:
+                d, p = pose[i]
+                normals = NORMALS @ np.asarray(p.rotation).T  # the top's normal in the tray's frame
+                e.update(state="cocked" if d.cocked else "flat", tface=d.face, tilt=p.tilt_deg,
+                         centre=[float(v) for v in p.centre],
+                         up=[float(v) for v in normals[int(np.argmax(normals[:, 2]))]])
+            sf = side_faces(o, work, reading.dice)
+            e.update(shade=shading(o, work, reading.dice), frog=frog_moments(o, work),
+                     sf=None if sf is None else [float(v) for v in sf])
+            seen.append(e)
+        return {"seed": seed, "drift": drift, "turn": k, "side": work.side * work.factor,
+                "bodyL": float(profile.body.mean[0]), "cam": [float(v) for v in camera_pose(table)[0]],
+                "reasons": [str(r) for r in reading.reasons], "seen": seen}
 
     second.ENABLED = False  # the reader's own flags
-    out.mkdir(parents=True, exist_ok=True)
-    for first, n in seeds(sets):
-        for seed in range(first, first + n):
-            rows, table = [], _table(seed)
-            try:
-                for profile, die_px, drift, shot, k, work, truth, reading in each_turn(seed, 4, 8, propped, table):
-                    used, pose = set(), {}
-                    for j, d in enumerate(truth):  # matched as rig.bench.unseen.score matches
-                        best, dist = None, 0.6 * die_px
-                        for i, o in enumerate(reading.dice):
-                            if i not in used and math.hypot(o.x - d.x, o.y - d.y) < dist:
-                                best, dist = i, math.hypot(o.x - d.x, o.y - d.y)
-                        if best is not None:
-                            used.add(best)
-                            pose[best] = (d, shot.dice[j])
-                    seen = []
-                    for i, o in enumerate(reading.dice):
-                        e = {"x": o.x, "y": o.y, "face": o.face, "cocked": bool(o.cocked), "state": "none"}
-                        if i in pose:
-                            d, p = pose[i]
-                            normals = NORMALS @ np.asarray(p.rotation).T  # the top's normal in the tray's frame
-                            e.update(state="cocked" if d.cocked else "flat", tface=d.face, tilt=p.tilt_deg,
-                                     centre=[float(v) for v in p.centre],
-                                     up=[float(v) for v in normals[int(np.argmax(normals[:, 2]))]])
-                        sf = side_faces(o, work, reading.dice)
-                        e.update(shade=shading(o, work, reading.dice), frog=frog_moments(o, work),
-                                 sf=None if sf is None else [float(v) for v in sf])
-                        seen.append(e)
-                    rows.append({"seed": seed, "drift": drift, "turn": k, "side": work.side * work.factor,
-                                 "bodyL": float(profile.body.mean[0]), "cam": [float(v) for v in camera_pose(table)[0]],
-                                 "reasons": [str(r) for r in reading.reasons], "seen": seen})
-            except VisionError as exc:
-                print(seed, "refused", exc, flush=True)
-                continue
-            (out / f"{seed}{'p' if propped else ''}.json").write_text(json.dumps(rows))
-            print(seed, len(rows), flush=True)
+    dump_tables(sets, propped, out, row)
 
 
 def load(folder: Path, spec: str) -> list:
-    lines = []
-    for part in filter(None, spec.split(",")):
-        first, n = part.split(":")
-        for seed in range(int(first.rstrip("p")), int(first.rstrip("p")) + int(n)):
-            path = folder / f"{seed}{'p' if first.endswith('p') else ''}.json"
-            lines += json.loads(path.read_text()) if path.exists() else []
-    return lines
+    from twin_turns import dumped
+
+    return list(dumped(folder, spec))
 
 
 def _group(d: dict) -> str:

@@ -129,6 +129,35 @@ def read_table(seed: int, turns: int, spp: int, propped: bool = False) -> list[d
     return lines
 
 
+def dump_tables(sets: str, propped: bool, out: Path, row) -> None:
+    """Each table of ``sets``: its turns read (4 turns, 8 spp) and made rows by ``row(seed, table, *turn)``
+    (``turn`` as :func:`each_turn` yields it), one JSON file a table in ``out`` (``<seed>p.json`` propped); a table
+    calibration refuses is said and left out."""
+    from rig.vision.errors import VisionError
+
+    out.mkdir(parents=True, exist_ok=True)
+    for first, n in seeds(sets):
+        for seed in range(first, first + n):
+            table = _table(seed)
+            try:
+                rows = [row(seed, table, *turn) for turn in each_turn(seed, 4, 8, propped, table)]
+            except VisionError as exc:
+                print(seed, "refused", exc, flush=True)
+                continue
+            (out / f"{seed}{'p' if propped else ''}.json").write_text(json.dumps(rows))
+            print(seed, len(rows), flush=True)
+
+
+def dumped(folder: Path, spec: str):
+    """The rows :func:`dump_tables` wrote for ``spec`` (``5000p:24`` for propped tables), table by table."""
+    for part in filter(None, spec.split(",")):
+        first, n = part.split(":")
+        start = int(first.rstrip("p"))
+        for seed in range(start, start + int(n)):
+            path = folder / f"{seed}{'p' if first.endswith('p') else ''}.json"
+            yield from json.loads(path.read_text()) if path.exists() else []
+
+
 def collect(spec: str, turns: int, spp: int, out: Path, propped: bool = False) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for first, n in seeds(spec):

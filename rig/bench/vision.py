@@ -74,19 +74,26 @@ def naive_read(frame):
     return n, found
 
 
-def _match(truth, reading, tol: float) -> tuple[int, int]:
-    """(dice right, dice in truth): each true die matched to the nearest unused reading."""
-    used = set()
-    right = 0
-    for d in truth.dice:
+def pairs(truth_dice, read_dice, tol: float) -> list[int | None]:
+    """Each true die's reading (an index into ``read_dice``) or None: the true dice in order, each matched to the
+    nearest reading not yet used that lies nearer than ``tol``."""
+    used, out = set(), []
+    for d in truth_dice:
         best, best_dist = None, tol
-        for i, o in enumerate(reading.dice):
+        for i, o in enumerate(read_dice):
             dist = ((o.x - d.x) ** 2 + (o.y - d.y) ** 2) ** 0.5
             if i not in used and dist < best_dist:
                 best, best_dist = i, dist
         if best is not None:
             used.add(best)
-            right += reading.dice[best].face == d.face
+        out.append(best)
+    return out
+
+
+def _match(truth, reading, tol: float) -> tuple[int, int]:
+    """(dice right, dice in truth): each true die matched to the nearest unused reading."""
+    found = pairs(truth.dice, reading.dice, tol)
+    right = sum(reading.dice[i].face == d.face for d, i in zip(truth.dice, found) if i is not None)
     return right, len(truth.dice)
 
 
