@@ -46,3 +46,58 @@ def test_dice_at_the_learned_size_are_read_once():
     reads.clear()
     size.read("frame", read)
     assert reads == [size.die_px] and size.used == size.die_px
+
+
+
+def _die(side, *reasons):
+    return SimpleNamespace(box=(10, 10, side, side),
+                           count=SimpleNamespace(status="uncertain" if reasons else "ok", reasons=reasons))
+
+
+def _flagged(*dice):
+    return SimpleNamespace(dice=dice, status="uncertain" if any(d.count.reasons for d in dice) else "ok")
+
+
+FAINT = "faint die (finder 0.31)"
+
+
+def test_a_flagged_frame_showing_the_dice_count_with_a_sure_die_teaches_the_size():
+    """Issue 25, round 16: on another table the finder scores the dice low, no frame is read surely and no size was
+    ever learned; a frame with the game's dice count, one die at least read ok, the dice of one size, teaches it."""
+    size = DieSize(PipParams(), 3)
+    size.learn(_flagged(_die(60), _die(64, FAINT), _die(70, "pips unclear: 3 (0.60) or 2 (0.40)")))
+    assert abs(size.die_px - 0.8 * 64) < 1e-6
+
+
+def test_a_flagged_frame_teaches_nothing_without_the_count_a_sure_die_or_dice_of_one_size():
+    one = "a 1 the finder is unsure of (finder 0.50): a die, or a coin or knot?"
+    for count, reading in ((None, _flagged(_die(60), _die(64, FAINT))),  # no dice count: no faint die is ever read
+                           (3, _flagged(_die(60), _die(64, FAINT))),  # a die short
+                           (2, _flagged(_die(60, FAINT), _die(64, FAINT))),  # no die read surely: pips as dice?
+                           (2, _flagged(_die(60), _die(30, FAINT))),  # a pip read as a die beside a die
+                           (2, _flagged(_die(20), _die(21, one)))):  # a 1 that may be no die: a pip, a coin
+        size = DieSize(PipParams(), count)
+        size.learn(reading)
+        assert size.die_px == 0, (count, reading)
+
+
+def test_with_the_count_a_flagged_frame_at_the_learned_size_is_kept_not_read_again_on_the_pyramid():
+    reads = []
+
+    def read(frame, params):
+        reads.append(params.anydie.die_px)
+        if params.anydie.die_px == 0:  # the pyramid: the dice's count, one of them faint
+            return _flagged(_die(60), _die(62, FAINT))
+        return _flagged(_die(61, FAINT))  # at the size: a die missing, flagged
+
+    size = DieSize(PipParams(), 2)
+    size.read("first", read)
+    assert reads == [0] and abs(size.die_px - 0.8 * 62) < 1e-6
+    reads.clear()
+    assert len(size.read("next", read).dice) == 1
+    assert reads == [size.die_px] and size.used == size.die_px  # read once, at the size learned
+    unknown = DieSize(PipParams(), None)  # no count: a flagged frame at the size is read again on the pyramid
+    unknown.learn(_flagged(_die(60), _die(62)))
+    reads.clear()
+    unknown.read("next", read)
+    assert reads == [unknown.die_px, 0]
