@@ -115,12 +115,11 @@ class DieSize:
         return self.learn(reading)
 
     def fits(self, reading: Any) -> bool:
-        """Whether ``reading`` (made at the learned size) fits it: dice whose size is within :data:`DRIFT` of the
-        learned one, read surely (the dice count not known), or sure or flagged (known: a die missing or flagged
-        makes the frame flagged, and at the table's size the dice are read better than on the pyramid, issue 25
-        round 16). No dice never fits: a tray read as empty at a size learned wrong (or the camera moved) would
-        stay empty, said ``ok``; the pyramid confirms it (or finds the dice)."""
-        if not reading.dice or (self.count is None and reading.status != "ok"):
+        """Whether ``reading`` (made at the learned size) fits it: dice that show their size (:meth:`teaches`: sure,
+        or flagged but the game's dice count and of one size, :func:`counted`) within :data:`DRIFT` of the learned
+        one. No dice never fits: a tray read as empty at a size learned wrong (or the camera moved) would stay
+        empty, said ``ok``; the pyramid confirms it (or finds the dice)."""
+        if not self.teaches(reading):
             return False
         sides = sorted(max(d.box[2], d.box[3]) for d in reading.dice)
         ratio = LEARN_SCALE * float(sides[len(sides) // 2]) / self.die_px

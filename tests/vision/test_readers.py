@@ -81,23 +81,26 @@ def test_a_flagged_frame_teaches_nothing_without_the_count_a_sure_die_or_dice_of
         assert size.die_px == 0, (count, reading)
 
 
-def test_with_the_count_a_flagged_frame_at_the_learned_size_is_kept_not_read_again_on_the_pyramid():
-    reads = []
+def test_a_flagged_frame_at_the_learned_size_that_shows_it_is_kept_else_read_again_on_the_pyramid():
+    reads, at_size = [], []
 
     def read(frame, params):
         reads.append(params.anydie.die_px)
         if params.anydie.die_px == 0:  # the pyramid: the dice's count, one of them faint
             return _flagged(_die(60), _die(62, FAINT))
-        return _flagged(_die(61, FAINT))  # at the size: a die missing, flagged
+        return at_size[0]
 
     size = DieSize(PipParams(), 2)
     size.read("first", read)
     assert reads == [0] and abs(size.die_px - 0.8 * 62) < 1e-6
-    reads.clear()
-    assert len(size.read("next", read).dice) == 1
-    assert reads == [size.die_px] and size.used == size.die_px  # read once, at the size learned
+    for reading, again in ((_flagged(_die(61, FAINT), _die(63)), False),  # the count, a sure die: kept
+                           (_flagged(_die(61, FAINT)), True),  # a die missing: read again on the pyramid
+                           (_flagged(_die(61, FAINT), _die(63, FAINT)), True)):  # no sure die: read again
+        at_size[:], reads[:] = [reading], []
+        size.read("next", read)
+        assert reads == ([size.die_px, 0] if again else [size.die_px]), reading
     unknown = DieSize(PipParams(), None)  # no count: a flagged frame at the size is read again on the pyramid
     unknown.learn(_flagged(_die(60), _die(62)))
-    reads.clear()
+    at_size[:], reads[:] = [_flagged(_die(61, FAINT), _die(63))], []
     unknown.read("next", read)
     assert reads == [unknown.die_px, 0]
