@@ -101,15 +101,21 @@ class DieSize:
 
     def read(self, frame: Any, read: Any) -> Any:
         """``read(frame, params)`` at the size known, else (or when the reading does not fit it: not sure,
-        or dice of another size, :data:`DRIFT`) on the pyramid, learning from it; returns the reading."""
+        or dice of another size, :data:`DRIFT`) on the pyramid, learning from it; returns the reading. A reading
+        at the size that is flagged but shows it (:func:`counted`) is returned when the pyramid's does not show
+        the dice (a die missing, pips taken for dice: issue 25, round 16), else the pyramid's, as before."""
         self._frame_size(frame)
         self.used = self.die_px
+        sized = None
         if self.used > 0:
             reading = read(frame, self.params)
-            if self.fixed or self.fits(reading):
+            if self.fixed or (reading.status == "ok" and self.fits(reading)):
                 return reading
-            self.used = 0.0
+            sized = reading if self.fits(reading) else None
         reading = read(frame, self.pyramid)
+        if sized is not None and not self.teaches(reading):
+            return sized
+        self.used = 0.0
         if self.teaches(reading) and not self.fixed:
             self.params = self.pyramid  # relearned below (the camera moved, or the first size was wrong)
         return self.learn(reading)

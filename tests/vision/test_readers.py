@@ -81,26 +81,30 @@ def test_a_flagged_frame_teaches_nothing_without_the_count_a_sure_die_or_dice_of
         assert size.die_px == 0, (count, reading)
 
 
-def test_a_flagged_frame_at_the_learned_size_that_shows_it_is_kept_else_read_again_on_the_pyramid():
-    reads, at_size = [], []
+def test_a_flagged_reading_at_the_learned_size_that_shows_it_is_kept_when_the_pyramid_does_not_show_the_dice():
+    """Issue 25, round 16: at the table's size the dice were read (flagged), on the pyramid pips were taken for
+    dice (or a die missed): the reading at the size is the one kept. When the pyramid's reading shows the dice
+    (sure, or flagged but counted) it is kept, as before; a reading at the size that shows no size never is."""
+    reads, at_size, pyramid = [], [], []
 
     def read(frame, params):
         reads.append(params.anydie.die_px)
-        if params.anydie.die_px == 0:  # the pyramid: the dice's count, one of them faint
-            return _flagged(_die(60), _die(62, FAINT))
-        return at_size[0]
+        return at_size[0] if params.anydie.die_px else pyramid[0]
 
     size = DieSize(PipParams(), 2)
+    pyramid[:] = [_flagged(_die(60), _die(62, FAINT))]  # the first frame: the dice's count, one of them faint
     size.read("first", read)
     assert reads == [0] and abs(size.die_px - 0.8 * 62) < 1e-6
-    for reading, again in ((_flagged(_die(61, FAINT), _die(63)), False),  # the count, a sure die: kept
-                           (_flagged(_die(61, FAINT)), True),  # a die missing: read again on the pyramid
-                           (_flagged(_die(61, FAINT), _die(63, FAINT)), True)):  # no sure die: read again
-        at_size[:], reads[:] = [reading], []
-        size.read("next", read)
-        assert reads == ([size.die_px, 0] if again else [size.die_px]), reading
-    unknown = DieSize(PipParams(), None)  # no count: a flagged frame at the size is read again on the pyramid
+    counted, short = _flagged(_die(61, FAINT), _die(63)), _flagged(_die(20, FAINT))
+    for sized, on_pyramid, kept in ((counted, short, counted),  # the pyramid misses: the size's reading kept
+                                    (counted, _flagged(_die(58), _die(60, FAINT)), None),  # both show it: pyramid's
+                                    (_flagged(_die(61, FAINT)), short, short),  # a die missing at the size too
+                                    (_flagged(_die(61, FAINT), _die(63, FAINT)), short, short)):  # no sure die
+        at_size[:], pyramid[:], reads[:] = [sized], [on_pyramid], []
+        assert size.read("next", read) is (kept or on_pyramid)
+        assert reads == [reads[0], 0] and reads[0] > 0  # read at the size, then on the pyramid
+        assert size.used == (reads[0] if kept is sized else 0.0)
+    unknown = DieSize(PipParams(), None)  # no count: a flagged reading at the size is never kept
     unknown.learn(_flagged(_die(60), _die(62)))
-    at_size[:], reads[:] = [_flagged(_die(61, FAINT), _die(63))], []
-    unknown.read("next", read)
-    assert reads == [unknown.die_px, 0]
+    at_size[:], pyramid[:] = [counted], [short]
+    assert unknown.read("next", read) is short
