@@ -117,7 +117,7 @@ def run(args) -> int:
         except RigError as exc:  # a tray too small for its dice in view (9203): the other tables are still read
             print(f"  skipped: {exc}", flush=True)
             continue
-        size = DieSize(params, table.dice_count())  # as a game knows its dice count (rig.games.banana)
+        size = DieSize(params, table.dice_count())  # as a game knows its dice count
         mine = Tally()
         for k, shot in enumerate(shots):
             frame = twin_frame(table, shot, k, spp)
