@@ -4,8 +4,8 @@ Each table (:class:`rig.twin.pip_table.PipTable`, seeds from ``--first-table``) 
 (640x480 to 1920x1080, dice 30-200 px), dice style, floor (wood with knots among them) and light;
 ``--turns`` throws are rendered (every other one with coins, screw heads or a card's corner beside
 the dice; a table none of whose throws keeps every die in view is skipped, said so) and read as ``rig read --game pips --dice N`` would: with no size known (the image pyramid,
-every frame) and with the dice's size learned on the table from its first sure reading
-(:class:`rig.vision.readers.DieSize`); and as plain ``rig read --game pips`` would, the dice count not
+every frame) and with the dice's size learned on the table as a game learns it (:class:`rig.vision.readers.DieSize`,
+the table's dice count known: from its first sure reading, or a flagged one that shows the size); and as plain ``rig read --game pips`` would, the dice count not
 given. No reader was fitted on these tables.
 
 Prints per way of reading: dice found and right, dice flagged, silent wrong (found, read wrong, said
@@ -117,7 +117,7 @@ def run(args) -> int:
         except RigError as exc:  # a tray too small for its dice in view (9203): the other tables are still read
             print(f"  skipped: {exc}", flush=True)
             continue
-        size = DieSize(params, None)
+        size = DieSize(params, table.dice_count())  # as a game knows its dice count
         mine = Tally()
         for k, shot in enumerate(shots):
             frame = twin_frame(table, shot, k, spp)

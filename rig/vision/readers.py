@@ -41,11 +41,37 @@ LEARN_SCALE = 0.8
 #: factor (one pyramid step) off the learned one, is read again on the pyramid: the camera moved, or the
 #: dice are another size (pips read as dice at a size too small are silently wrong)
 DRIFT = 1.5
+#: a die flagged so is maybe no die at all (:func:`rig.vision.dicenet.judge`): a pip, a coin or a knot read as a 1 at
+#: a level too fine; a frame with one teaches no size (:func:`counted`)
+NOT_A_SIZE = ("a 1 the finder is unsure",)
+
+
+def _reasons(die: Any) -> tuple[str, ...]:
+    """Why ``die`` is flagged (nothing: read ``ok``): a pip die's count's reasons, or a game's die's own."""
+    return tuple(getattr(getattr(die, "count", die), "reasons", ()))
+
+
+def counted(reading: Any, count: int | None) -> bool:
+    """Whether ``reading``, though flagged, shows the dice's size (issue 25, round 16): the game's dice count
+    (``count``; ``None``: not known, never), at least one die read ``ok``, none flagged as maybe no die
+    (:data:`NOT_A_SIZE`) and their sides within :data:`DRIFT` of their median. On another table the finder scores
+    the dice low (faint dice, :mod:`rig.vision.diefaint`) and no frame may ever be read surely; pips read as dice
+    at a level too fine come as 1s the finder is unsure of, or as frames without a sure die."""
+    if count is None or not reading.dice or len(reading.dice) != count:
+        return False
+    reasons = [_reasons(d) for d in reading.dice]
+    if all(reasons) or any(r.startswith(NOT_A_SIZE) for rs in reasons for r in rs):
+        return False
+    sides = sorted(max(d.box[2], d.box[3]) for d in reading.dice)
+    middle = float(sides[len(sides) // 2])
+    return sides[-1] <= DRIFT * middle and middle <= DRIFT * sides[0]
 
 
 class DieSize:
     """The dice's size on this table, learned once: from the first sure reading that shows the game's
-    dice count (``count``; ``None``: any number of dice, at least one), the pip reader's finder runs once
+    dice count (``count``; ``None``: any number of dice, at least one), or, the count known, the first flagged one
+    that shows the size all the same (:func:`counted`: on a table whose dice the finder scores low no frame may be
+    read surely), the pip reader's finder runs once
     per frame at that size instead of on its pyramid (:meth:`rig.vision.dicenet.DiceNet.level`). A size
     set in the parameters (``[anydie] die_px``, ``rig read --die-px``) is kept and never relearned.
     :meth:`read` checks every frame read at a learned size (:data:`DRIFT`) and reads it again on the
@@ -75,24 +101,31 @@ class DieSize:
 
     def read(self, frame: Any, read: Any) -> Any:
         """``read(frame, params)`` at the size known, else (or when the reading does not fit it: not sure,
-        or dice of another size, :data:`DRIFT`) on the pyramid, learning from it; returns the reading."""
+        or dice of another size, :data:`DRIFT`) on the pyramid, learning from it; returns the reading. A reading
+        at the size that is flagged but shows it (:func:`counted`) is returned when the pyramid's does not show
+        the dice (a die missing, pips taken for dice: issue 25, round 16), else the pyramid's, as before."""
         self._frame_size(frame)
         self.used = self.die_px
+        sized = None
         if self.used > 0:
             reading = read(frame, self.params)
-            if self.fixed or self.fits(reading):
+            if self.fixed or (reading.status == "ok" and self.fits(reading)):
                 return reading
-            self.used = 0.0
+            sized = reading if self.fits(reading) else None
         reading = read(frame, self.pyramid)
-        if reading.status == "ok" and reading.dice and not self.fixed:
+        if sized is not None and not self.teaches(reading):
+            return sized
+        self.used = 0.0
+        if self.teaches(reading) and not self.fixed:
             self.params = self.pyramid  # relearned below (the camera moved, or the first size was wrong)
         return self.learn(reading)
 
     def fits(self, reading: Any) -> bool:
-        """Whether ``reading`` (made at the learned size) fits it: sure dice whose size is within
-        :data:`DRIFT` of the learned one. No dice never fits: a tray read as empty at a size learned wrong
-        (or the camera moved) would stay empty, said ``ok``; the pyramid confirms it (or finds the dice)."""
-        if not reading.dice or reading.status != "ok":
+        """Whether ``reading`` (made at the learned size) fits it: dice that show their size (:meth:`teaches`: sure,
+        or flagged but the game's dice count and of one size, :func:`counted`) within :data:`DRIFT` of the learned
+        one. No dice never fits: a tray read as empty at a size learned wrong (or the camera moved) would stay
+        empty, said ``ok``; the pyramid confirms it (or finds the dice)."""
+        if not self.teaches(reading):
             return False
         sides = sorted(max(d.box[2], d.box[3]) for d in reading.dice)
         ratio = LEARN_SCALE * float(sides[len(sides) // 2]) / self.die_px
@@ -102,11 +135,16 @@ class DieSize:
     def die_px(self) -> float:
         return float(self.params.anydie.die_px)
 
+    def teaches(self, reading: Any) -> bool:
+        """Whether ``reading``'s dice show their size: read surely (and the game's dice count, when known), or
+        flagged but showing the size (:func:`counted`)."""
+        if reading.status == "ok" and reading.dice:
+            return self.count is None or len(reading.dice) == self.count
+        return counted(reading, self.count)
+
     def learn(self, reading: Any) -> Any:
-        """Take the size from ``reading`` (when sure and complete, and none is known yet); returns it."""
-        if self.fixed or self.die_px > 0 or reading.status != "ok" or not reading.dice:
-            return reading
-        if self.count is not None and len(reading.dice) != self.count:
+        """Take the size from ``reading`` (when it :meth:`teaches` it, and none is known yet); returns it."""
+        if self.fixed or self.die_px > 0 or not self.teaches(reading):
             return reading
         sides = sorted(max(d.box[2], d.box[3]) for d in reading.dice)
         self.params = replace(self.params, anydie=replace(self.params.anydie, die_px=LEARN_SCALE * float(sides[len(sides) // 2])))
