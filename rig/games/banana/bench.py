@@ -7,11 +7,16 @@ from rig.games.banana.render import render_start_roll
 
 
 def rendered(frames: int, params, *, seed: int = 0) -> list[str]:
-    """Both dice of ``frames`` rendered start rolls read right."""
-    right = 0
+    """Both dice of ``frames`` rendered start rolls read right, the rolls flagged, and those wrong and not flagged."""
+    right = flagged = silent = 0
     for i in range(frames):
         frame, truth = render_start_roll(seed + i)
         start = read_start_roll(frame, params)
-        right += (start.white, start.black) == (truth["white"], truth["black"])
-    share = f"{right}/{frames} = {100 * right / frames:.1f}%" if frames else "n/a"
-    return [f"[rendered Banana Moon start rolls] both dice right {share}"]
+        good = (start.white, start.black) == (truth["white"], truth["black"])
+        right += good
+        flagged += start.status != "ok"
+        silent += not good and start.status == "ok"
+    if not frames:
+        return ["[rendered Banana Moon start rolls] both dice right n/a"]
+    return [f"[rendered Banana Moon start rolls] both dice right {right}/{frames} = {100 * right / frames:.1f}%, "
+            f"flagged {flagged}/{frames} = {100 * flagged / frames:.1f}%, wrong and not flagged {silent}"]

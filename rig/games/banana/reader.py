@@ -81,7 +81,7 @@ def read_start_roll(frame: np.ndarray, params: PipParams | None = None) -> Start
     check_frame(frame)
     dice: list[ColourDie] = []
     reasons: list[str] = []
-    for die in read_pip_dice(frame, anydie).dice:
+    for die in read_pip_dice(frame, anydie, expected=(len(KINDS),)).dice:  # one die a kind: faint dice fill the count
         count = die.count
         dice.append(ColourDie(pip_kind(frame, die.box), count.pips, None, die.box, count.confidence, count.reasons))
         if count.status != "ok":

@@ -30,6 +30,21 @@ def test_start_roll_reads_both_dice():
     assert sure >= 8
 
 
+def test_a_faded_die_is_found_by_the_start_rolls_count():
+    """A die faded into the table (its box blended 75 % towards the table's colour) that the finder scores below a
+    die's bar: the start roll has two dice, so the count lets it fill the second place (rig.vision.diefaint, issue
+    25) and both are read right, the frame flagged for it (without the count only the other die is found)."""
+    frame, truth = render_start_roll(3)
+    x, y, w, h = truth["black_box"]
+    f = frame.astype(np.float32)
+    patch = f[y - 4 : y + h + 4, x - 4 : x + w + 4]
+    patch[:] = 0.25 * patch + 0.75 * np.median(frame.reshape(-1, 3), axis=0)
+    reading = read_start_roll(f.astype(np.uint8), PARAMS)
+    assert len(reading.dice) == 2
+    assert (reading.white, reading.black) == (truth["white"], truth["black"])
+    assert reading.status == "uncertain"
+
+
 @pytest.mark.parametrize("scale", [0.4, 0.6])
 def test_start_roll_far_from_the_usual_size(scale):
     """Dice smaller in the frame (a camera higher up): read with no size hint."""
@@ -115,3 +130,13 @@ def test_the_dice_size_learned_is_kept_for_the_next_run(monkeypatch, tmp_path):
     calls.clear()
     registry.get("banana").reader(kept=KeptDieSize(tmp_path / FILE_NAME, "banana", "attic"))(frame)
     assert len(calls) > 1  # another table (profile): nothing kept, the pyramid
+
+
+def test_the_rendered_bench_says_how_often_it_asks_and_is_wrong_unasked():
+    """``rig bench vision --game banana``'s rendered line gives the rolls flagged and those wrong and not flagged
+    beside the rolls right: seed 51 is docs/games.md's known wrong frame said ok (a 3 read as 2)."""
+    from rig.games.banana.bench import rendered
+
+    assert rendered(1, PARAMS, seed=51) == [
+        "[rendered Banana Moon start rolls] both dice right 0/1 = 0.0%, flagged 0/1 = 0.0%, wrong and not flagged 1"]
+    assert rendered(2, PARAMS, seed=0)[0].endswith("wrong and not flagged 0")
