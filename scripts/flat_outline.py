@@ -25,7 +25,6 @@ central share of the unflagged flat dice of the fitting tables.
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 from collections import Counter
@@ -156,14 +155,9 @@ def report(folder: Path, fit: str, check: str) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    d = sub.add_parser("dump")
-    d.add_argument("--sets", required=True)
-    d.add_argument("--propped", action="store_true")
-    d.add_argument("--out", type=Path, required=True)
-    r = sub.add_parser("report")
-    r.add_argument("--dir", type=Path, required=True)
+    from twin_turns import study_parser
+
+    ap, r = study_parser(__doc__)
     r.add_argument("--fit", required=True)
     r.add_argument("--check", required=True)
     a = ap.parse_args()

@@ -26,7 +26,6 @@ face least seen). ``report`` prints the tables of docs/vision.md (round 16).
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 from collections import Counter
@@ -219,14 +218,9 @@ def turns(folder: Path, sets: str, tol: float, guard: float | None) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    sub = ap.add_subparsers(dest="cmd", required=True)
-    d = sub.add_parser("dump")
-    d.add_argument("--sets", required=True)
-    d.add_argument("--propped", action="store_true")
-    d.add_argument("--out", type=Path, required=True)
-    r = sub.add_parser("report")
-    r.add_argument("--dir", type=Path, required=True)
+    from twin_turns import study_parser
+
+    ap, r = study_parser(__doc__)
     r.add_argument("--sets", required=True)
     r.add_argument("--turns", type=float, nargs=2, metavar=("BOUND", "GUARD"), help="the turn count at one bound and guard (a guard of 9 or more: none)")
     a = ap.parse_args()

@@ -148,6 +148,22 @@ def dump_tables(sets: str, propped: bool, out: Path, row) -> None:
             print(seed, len(rows), flush=True)
 
 
+def study_parser(doc: str):
+    """A twin study's command line: ``dump`` (``--sets``, ``--propped``, ``--out``: rows by :func:`dump_tables`) and
+    ``report`` (``--dir``, the rest added by the study); returns the parser and the report's."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    d = sub.add_parser("dump")
+    d.add_argument("--sets", required=True)
+    d.add_argument("--propped", action="store_true")
+    d.add_argument("--out", type=Path, required=True)
+    r = sub.add_parser("report")
+    r.add_argument("--dir", type=Path, required=True)
+    return ap, r
+
+
 def dumped(folder: Path, spec: str):
     """The rows :func:`dump_tables` wrote for ``spec`` (``5000p:24`` for propped tables), table by table."""
     for part in filter(None, spec.split(",")):
