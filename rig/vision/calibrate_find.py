@@ -47,6 +47,8 @@ def ritual_frames(raw: dict, bg: np.ndarray, n_dice: int, scale: int = 1, shadow
     fr = {k: ritual_dice(k, v, bg, n_dice, scale, shadows) for k, v in raw.items()}
     if any(f.by_hue for f in fr.values()):
         for k, v in raw.items():
+            if fr[k].by_hue:
+                continue
             try:
                 fr[k] = ritual_dice(k, v, bg, n_dice, scale, by_hue=True)
             except CalibrationError:
@@ -70,10 +72,10 @@ def ritual_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale
     elif shadows:
         tries, hue = ((True, False, False), (True, True, False)), SHADOW_HUE_LOOSE
     first = None
-    for hue_shadows, short, by_hue in tries:
+    for hue_shadows, short, hue_alone in tries:
         try:
             return _find_dice(name, small, bg, n_dice, scale, hue_shadows=hue_shadows, short=short, hue=hue,
-                              by_hue=by_hue)
+                              by_hue=hue_alone)
         except CalibrationError as exc:
             first = first or exc
     raise first from None
@@ -85,25 +87,26 @@ def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale:
     the floor's hue a shadow keeps it (``hue_shadows``); ``by_hue``: the dice are what differs from the empty box
     in hue alone, opened to their tops (:data:`HUE_OPEN`) — the last try, when the dice's violet is the floor's
     brightness and their side faces and shadows join them or break them up."""
-    f = small.astype(np.float32) + 4.0
-    b = bg.astype(np.float32) + 4.0
-    ratio = f / b
-    diff = np.abs(f - b).max(axis=2)
-    spread = ratio.max(axis=2) / ratio.min(axis=2)
     # a die differs from the box bottom in hue (violet), not only in brightness
     lab_f = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
     lab_b = cv2.cvtColor(bg, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
     hue_d = np.hypot(*np.moveaxis(lab_f - lab_b, -1, 0))
     hue_off = hue_d > SHADOW_HUE
-    # a shadow darkens the floor alike in every channel, or (``hue_shadows``: two lamps of different
-    # colour) keeps its hue
-    shadow = ((spread < 1.3) | ((hue_d <= hue) if hue_shadows else False)) & (ratio.mean(axis=2) < 1.0)
-    level = float(np.median(bg.max(axis=2)))
-    fg = ((diff > max(14.0, 0.2 * level)) & ~shadow).astype(np.uint8)
-    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     if by_hue:
         fg = _tops_by_hue(hue_off, n_dice)
+    else:
+        f = small.astype(np.float32) + 4.0
+        b = bg.astype(np.float32) + 4.0
+        ratio = f / b
+        diff = np.abs(f - b).max(axis=2)
+        spread = ratio.max(axis=2) / ratio.min(axis=2)
+        # a shadow darkens the floor alike in every channel, or (``hue_shadows``: two lamps of different
+        # colour) keeps its hue
+        shadow = ((spread < 1.3) | ((hue_d <= hue) if hue_shadows else False)) & (ratio.mean(axis=2) < 1.0)
+        level = float(np.median(bg.max(axis=2)))
+        fg = ((diff > max(14.0, 0.2 * level)) & ~shadow).astype(np.uint8)
+        fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     n, cc, stats, cents = cv2.connectedComponentsWithStats(fg, connectivity=8)
     h, w = fg.shape
     min_area = 0.0015 * h * w
