@@ -14,7 +14,7 @@ import pytest
 from rig.vision import dice, dice_missed, dice_upright
 from rig.vision.dice_cocked import _around, _radial
 from rig.vision.dice_frames import prepare
-from rig.vision.pixel_classes import BG, BLUE, BODY, IS_TOP
+from rig.vision.pixel_classes import BG, BLUE, BODY
 from tests.vision.conftest import script
 from tests.vision.dice_twin import frame_and_profile
 
@@ -24,20 +24,13 @@ FRAMES = [("t8002r9-turn2-warm.jpg", "t8002r9"), ("t8105-turn2-warm.jpg", "t8105
           ("t9711-turn3-bright.jpg", "t9711"), ("t8710-turn1.jpg", "t8710")]
 
 
-# round 15's top_edges and wrong_way (the reference): the least rectangle on every lit pixel, one edge at a time
+# round 15's top_edges and wrong_way (the reference): the least rectangle on every lit pixel, one edge at a time (the
+# lit top itself, which this round did not change, from dice_upright.lit_top)
 def _top_edges_before(around, side):
-    _, mine, _, _, _, _, lab = around
-    top = cv2.LUT(lab, IS_TOP)
-    if mine is not None:
-        top[~mine] = 0
-    n, cc, stats, _ = cv2.connectedComponentsWithStats(top, connectivity=8)
-    if n < 2:
+    found = dice_upright.lit_top(around)
+    if found is None:
         return None
-    big = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    if stats[big, cv2.CC_STAT_AREA] < 6:
-        return None
-    lit = cc == big
-    ys, xs = np.nonzero(lit)
+    lit, ys, xs = found
     rect = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
     (cx, cy), (w, h), ang = rect
     a = math.radians(ang)
