@@ -96,8 +96,8 @@ def _field_alone(work, blob: np.ndarray, inner: np.ndarray, field_area: float, c
     field = work.small[(blob > 0) & (inner > 0)].astype(np.float32)
     if len(ring) < 8 or len(field) < 8:
         return False
-    lum = cv2.cvtColor(work.small, cv2.COLOR_BGR2Lab)[..., 0].astype(np.float32)
-    if np.median(lum[out > 0]) < np.median(lum[(blob > 0) & (inner > 0)]) + BORDER_LIGHTER:
+    ring_l = cv2.cvtColor(work.small[out > 0].reshape(-1, 1, 3), cv2.COLOR_BGR2Lab)[..., 0].astype(np.float32)
+    if np.median(ring_l) < np.median(_lab(work, blob, inner)[:, 0]) + BORDER_LIGHTER:
         return False
     bright = ring.sum(axis=1)
     border = np.median(ring[bright >= np.percentile(bright, 70)], axis=0)

@@ -33,6 +33,12 @@ def card_shaped(rw: float, rh: float) -> bool:
     return CARD_ASPECT[0] <= max(rw, rh) / max(min(rw, rh), 1.0) <= CARD_ASPECT[1]
 
 
+def field_shaped(rw: float, rh: float) -> bool:
+    """Whether a rectangle of sides ``rw`` and ``rh`` has a card field's long side over its short one
+    (:data:`FIELD_ASPECT`)."""
+    return FIELD_ASPECT[0] <= max(rw, rh) / max(min(rw, rh), 1.0) <= FIELD_ASPECT[1]
+
+
 def _lone_field(work, rect, fill: float) -> tuple[tuple[float, float], ...] | None:
     """The field's corners of a blob that is one card alone (a card's size and shape, filling its
     rectangle), where the print puts the field inside the card; ``None`` for anything else (a pile)."""
@@ -97,7 +103,7 @@ def _whole_fields(work, blob: np.ndarray, read: Callable[[np.ndarray], CardReadi
             rect = cv2.minAreaRect(contours[0])
             (cx, cy), (rw, rh), ang = rect
             filled = cv2.contourArea(contours[0])
-            if filled < 0.9 * rw * rh or not FIELD_ASPECT[0] <= max(rw, rh) / max(min(rw, rh), 1.0) <= FIELD_ASPECT[1]:
+            if filled < 0.9 * rw * rh or not field_shaped(rw, rh):
                 continue
             card = cv2.boxPoints(((cx, cy), (rw / 0.8, rh / 0.8), ang))  # the card round its field
             cv2.fillConvexPoly(covered, np.int32(card), 1)
@@ -124,17 +130,17 @@ def _whole_fields(work, blob: np.ndarray, read: Callable[[np.ndarray], CardReadi
         part = np.zeros_like(blob)
         cv2.drawContours(part, contours, -1, 1, -1)
         card = read(part)
-        if card.status == "ok" and card.corners is not None and _field_shaped(work, card.corners):
+        if card.status == "ok" and card.corners is not None and _field_sized(work, card.corners):
             apart.append(replace(card, pile=None))
             arm.remove(i)
     return found, (_box(np.isin(cc, arm).view(np.uint8), f) if arm else None), apart
 
 
-def _field_shaped(work, corners) -> bool:
+def _field_sized(work, corners) -> bool:
     """Whether corners (frame pixels) outline a whole card field: its size and its long side over its short one."""
     (_, _), (rw, rh), _ = cv2.minAreaRect(np.float32(corners) / work.factor)
     return (0.85 * FIELD_AREA * work.side ** 2 <= rw * rh <= 1.3 * FIELD_AREA * work.side ** 2
-            and FIELD_ASPECT[0] <= max(rw, rh) / max(min(rw, rh), 1.0) <= FIELD_ASPECT[1])
+            and field_shaped(rw, rh))
 
 
 def _box(mask: np.ndarray, f: int) -> tuple[int, int, int, int]:

@@ -25,7 +25,7 @@ from rig.vision.card_border import MIN_TINT, _border_lab, _by_hue, _field_alone,
 from rig.vision.card_empty import EmptyBox, kept, open_rings
 from rig.vision.card_fields import (  # noqa: F401 (the card colours and sizes: importable from here too)
     _CLASS_OF, _MODEL, CARD_CLASSES, CARD_SIDES, FIELD_AREA, FIELD_ASPECT, FIELD_SHARE, NEUTRAL_CLASSES, _box,
-    _field_corners, _lone_field, _whole_fields, card_shaped)
+    _field_corners, _lone_field, _whole_fields, card_shaped, field_shaped)
 from rig.vision.card_places import _overlap
 from rig.vision.card_reveal import CardReading, CardReveal, CardView, Question, edge_shift  # noqa: F401
 from rig.vision.light import covered_cells
@@ -396,7 +396,7 @@ def _shade_alone(work, blob: np.ndarray, shade: np.ndarray) -> bool:
         return False
     (_, _), (rw, rh), _ = rect = cv2.minAreaRect(cv2.findNonZero(blob))
     area = int(blob.sum())
-    return not (area >= 0.9 * rw * rh and FIELD_ASPECT[0] <= max(rw, rh) / max(min(rw, rh), 1.0) <= FIELD_ASPECT[1]
+    return not (area >= 0.9 * rw * rh and field_shaped(rw, rh)
                 and 0.6 * FIELD_AREA * work.side ** 2 <= area <= 1.3 * FIELD_AREA * work.side ** 2
                 and _printed(work, blob, rect))
 
