@@ -220,7 +220,7 @@ def shade_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, flo
         sized = (stats[:, cv2.CC_STAT_AREA] >= t.die_area_min * a0) & (stats[:, cv2.CC_STAT_AREA] <= t.die_area_max * a0)
         for i in (np.flatnonzero(sized[1:]) + 1).tolist():  # (the specks skipped at once: hundreds a mask)
             x, y, w, h, area = (int(v) for v in stats[i])
-            if not t.die_area_min * a0 <= area <= t.die_area_max * a0 or x == 0 or y == 0 or x + w == W or y + h == H:
+            if x == 0 or y == 0 or x + w == W or y + h == H:  # (its size: ``sized``)
                 continue
             part = (cc[y : y + h, x : x + w] == i).view(np.uint8)
             if not _square(part, a0, t.die_area_min, t.die_area_max):
