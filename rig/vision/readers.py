@@ -109,14 +109,16 @@ class DieSize:
         sized = None
         if self.used > 0:
             reading = read(frame, self.params)
-            if self.fixed or (reading.status == "ok" and self.fits(reading)):
+            fits = self.fits(reading)
+            if self.fixed or (reading.status == "ok" and fits):
                 return reading
-            sized = reading if self.fits(reading) else None
+            sized = reading if fits else None
         reading = read(frame, self.pyramid)
-        if sized is not None and not self.teaches(reading):
+        teaches = self.teaches(reading)
+        if sized is not None and not teaches:
             return sized
         self.used = 0.0
-        if self.teaches(reading) and not self.fixed:
+        if teaches and not self.fixed:
             self.params = self.pyramid  # relearned below (the camera moved, or the first size was wrong)
         return self.learn(reading)
 
