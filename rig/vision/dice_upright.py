@@ -112,16 +112,14 @@ def _bands(around: tuple, side: float, reach: float = 0.0) -> tuple | None:
     return lit, sil, rect, normals, widths, beyond, band
 
 
-def side_faces(obs, work: Work, others=(), around: tuple | None = None) -> tuple[float, float] | None:
+def side_faces(obs, work: Work, others=(), around: tuple | None = None, reach: float = 0.0
+               ) -> tuple[float, float] | None:
     """How far a die's outline is from a flat die's at its place: the most die-hued shade beyond an edge of its lit
     top over what the sweep puts there, and the most side face missing beyond an edge that faces the nadir (die
-    sides; 0 when none does). None without a lit top of a few pixels. ``around``: the die's window
+    sides; 0 when none does). None without a lit top of a few pixels, or (``reach``, die sides) when too few dark
+    pixels lie round it for any edge's shade to be that wide (:func:`_bands`). ``around``: the die's window
     (:func:`rig.vision.dice_cocked._around`), when the caller has it."""
-    return _gaps(obs, work, _bands(around if around is not None else _around(obs, work, others), work.side))
-
-
-def _gaps(obs, work: Work, found: tuple | None) -> tuple[float, float] | None:
-    """:func:`side_faces`' two numbers from :func:`_bands`' edges (None: none)."""
+    found = _bands(around if around is not None else _around(obs, work, others), work.side, reach)
     if found is None:
         return None
     rx, ry = _radial(obs, work)
@@ -142,7 +140,7 @@ def wrong_way(obs, work: Work, others=(), around: tuple | None = None) -> bool:
     then its shade beyond the sweep is less than that, round 16)."""
     if VIEW * math.hypot(*_radial(obs, work)) < SIDE:
         return False
-    found = _gaps(obs, work, _bands(around if around is not None else _around(obs, work, others), work.side, SIDE))
+    found = side_faces(obs, work, others, around, reach=SIDE)
     return found is not None and min(found) >= SIDE
 
 
