@@ -294,20 +294,21 @@ def _full_counts(crop: tuple | None, centre, work: Work, t, gain=None) -> tuple 
     frog's outline (thin bands of dark or unknown pixels) is left out, not counted as unknown."""
     if crop is None:
         return None
-    f = work.factor
     X0, Y0, X1, Y1, mask = crop
-    gh, gw = work.gain.shape[:2]
-    g = work.gain[min(gh - 1, max(0, int(centre[1]))), min(gw - 1, max(0, int(centre[0])))] if gain is None else gain
-    crop = cv2.multiply(work.frame[Y0:Y1, X0:X1], tuple(float(v) for v in g) + (0.0,), dtype=cv2.CV_8U)
+    if gain is None:
+        gh, gw = work.gain.shape[:2]
+        gain = work.gain[min(gh - 1, max(0, int(centre[1]))), min(gw - 1, max(0, int(centre[0])))]
+    crop = cv2.multiply(work.frame[Y0:Y1, X0:X1], (*gain.tolist(), 0.0), dtype=cv2.CV_8U)
     labels = label_pixels(crop, work.lut if work.lut is not None else colour_lut(work.profile))
     odd = cv2.LUT(labels, _IS_ODD) & mask
     # the frog's outline and the blends at its edges: thin bands (up to ~1/11 of a die wide) of unknown
-    # pixels, sparse in any window that wide; an unreadable patch (glare, a clipped colour) is dense there
-    k = max(5, int(round(0.09 * work.side * f)) | 1)
-    dense = cv2.blur(odd.astype(np.float32), (k, k)) > 0.5
-    thin = (odd > 0) & ~dense
-    counts = np.bincount(labels[mask > 0], minlength=len(CLASS_NAMES))
-    band = np.bincount(labels[thin], minlength=len(CLASS_NAMES))  # (all its classes in one count, not one per class)
+    # pixels, sparse in any window that wide (at most half of it: counted whole, as the mean a float blur took);
+    # an unreadable patch (glare, a clipped colour) is dense there
+    k = max(5, int(round(0.09 * work.side * work.factor)) | 1)
+    thin = cv2.compare(cv2.boxFilter(odd, cv2.CV_16U, (k, k), normalize=False), k * k // 2, cv2.CMP_LE) & odd
+    nc = len(CLASS_NAMES)  # the top's counts and the band's in one count: a band pixel's class shifted by nc
+    both = np.bincount((labels + thin * nc)[mask > 0], minlength=2 * nc)
+    counts, band = both[:nc] + both[nc:], both[nc:]
     for cls in (UNKNOWN, CLIPPED):  # band pixels leave the count
         counts[cls] = max(0, counts[cls] - int(band[cls]))
     n = int(counts.sum())
