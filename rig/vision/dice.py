@@ -331,10 +331,10 @@ def _crop(poly: np.ndarray, x0: int, y0: int, work: Work) -> tuple | None:
     readings (in its place's light and in the frame's overall light)."""
     f = work.factor
     pts = (poly.reshape(-1, 2) + (x0, y0)) * f + (f - 1) / 2
-    X0, Y0 = np.floor(pts.min(axis=0)).astype(int)
-    X1, Y1 = np.ceil(pts.max(axis=0)).astype(int) + 1
+    x, y, w, h = cv2.boundingRect(poly)  # its least and largest point, whole numbers: floor and ceil of pts' exactly
     H, W = work.frame.shape[:2]
-    X0, Y0, X1, Y1 = max(0, X0), max(0, Y0), min(W, X1), min(H, Y1)
+    X0, Y0 = max(0, (x + x0) * f + (f - 1) // 2), max(0, (y + y0) * f + (f - 1) // 2)
+    X1, Y1 = min(W, (x + w - 1 + x0) * f + f // 2 + 1), min(H, (y + h - 1 + y0) * f + f // 2 + 1)
     if X1 - X0 < 4 or Y1 - Y0 < 4:
         return None
     mask = np.zeros((Y1 - Y0, X1 - X0), np.uint8)
