@@ -40,10 +40,10 @@ import cv2
 import numpy as np
 
 from rig.vision.dice_flag import Flag
-from rig.vision.dice_frames import glare_for, label_pixels
+from rig.vision.dice_frames import glare_for, label_pixels, shrink
 from rig.vision.light import DEEPEST, profile_map, sum3
 from rig.vision.colour_table import colour_lut
-from rig.vision.pixel_classes import _IS_EDGE, _K3, BG, BLOWN, BODY, EDGE, IS_TOP
+from rig.vision.pixel_classes import _IS_EDGE, _IS_ODD, _K3, BG, BLOWN, BODY, EDGE, IS_TOP
 
 _NOT_FLOOR = np.full(256, 255, np.uint8)
 _NOT_FLOOR[[BG, BLOWN]] = 0
@@ -376,3 +376,57 @@ def _glared_cells(work) -> tuple:
         return cells, cv2.integral((hot & near).view(np.uint8))
 
     return profile_map("glared places", profile, work.labels.shape, build)
+
+
+#: a place whose light correction is this many times the frame's overall one (any of B, G, R) can clip a die top
+#: that stands in more light than its floor (round 17: twin 10004, the near wall's shade band inside the floor's
+#: lamp fit, corrected 1.6-2.0 times where the tops stand lit as in the open)
+OVERLIT = 1.3
+#: said at a die read on such pixels, relit (the reading :mod:`rig.vision.dice_overall` flags the same way)
+OVERLIT_REASON = "die top read in the frame's overall light"
+
+
+def overlit(work) -> np.ndarray | None:
+    """Die-top pixels the place's light correction clipped, read again in the frame's overall light (round 17).
+
+    Where the floor's correction is :data:`OVERLIT` times the overall one or more and the working frame's labels
+    are unknown or clipped, the frame is shrunk again (nothing taken off) and corrected by the overall gain; its
+    pixels that read as die top there replace the clipped ones in ``work`` (labels, corrected colours, and the gain,
+    so the die's full-resolution counts use the overall light too). Returns the working-scale mask of the pixels
+    taken (None: none), so the dice read on them are flagged."""
+    if work.gain is None or work.frame is None:
+        return None
+    overall = work.overall_gain
+    over = (work.gain > OVERLIT * overall).any(axis=2)
+    if not over.any():
+        return None
+    odd = over & (cv2.LUT(work.labels, _IS_ODD) > 0)
+    if cv2.countNonZero(odd.view(np.uint8)) < 0.25 * work.top_area:
+        return None
+    ys, xs = np.nonzero(odd)
+    pad = int(work.side)
+    y0, y1 = max(0, ys.min() - pad), min(odd.shape[0], ys.max() + pad + 1)
+    x0, x1 = max(0, xs.min() - pad), min(odd.shape[1], xs.max() + pad + 1)
+    f = work.factor
+    raw = shrink(work.frame[y0 * f : y1 * f, x0 * f : x1 * f], f)
+    relit = cv2.multiply(raw, tuple(float(v) for v in overall) + (0.0,), dtype=cv2.CV_8U)
+    relabelled = label_pixels(relit, work.lut if work.lut is not None else colour_lut(work.profile))
+    window = np.s_[y0:y1, x0:x1]
+    # the clipped pixels and their rims (a top's edge blends into what the correction clipped)
+    near = cv2.dilate(odd[window].view(np.uint8), _K3) > 0
+    take = near & over[window] & (cv2.LUT(relabelled, IS_TOP) > 0)
+    if cv2.countNonZero(take.view(np.uint8)) < 0.25 * work.top_area:
+        return None
+    _relabel(work, window, take, relabelled, relit, 1.0)
+    np.copyto(work.gain[window], np.broadcast_to(overall.astype(np.float32), relit.shape), where=take[..., None])
+    mask = np.zeros(odd.shape, bool)
+    mask[window] = take
+    return mask
+
+
+def overlit_flags(relit: np.ndarray | None, dice: list, factor: int) -> list[Flag]:
+    """:data:`OVERLIT_REASON` at each die whose box holds any of :func:`overlit`'s pixels."""
+    if relit is None:
+        return []
+    boxes = ((d, [int(v / factor) for v in d.box]) for d in dice)
+    return [Flag(OVERLIT_REASON, d.x + 0.5, d.y + 0.5) for d, (x, y, w, h) in boxes if relit[y : y + h + 1, x : x + w + 1].any()]
