@@ -43,7 +43,7 @@ from rig.vision.dice_flag import Flag
 from rig.vision.dice_frames import glare_for, label_pixels, shrink
 from rig.vision.light import DEEPEST, profile_map, sum3
 from rig.vision.colour_table import colour_lut
-from rig.vision.pixel_classes import _IS_EDGE, _IS_ODD, _K3, BG, BLOWN, BODY, EDGE, IS_TOP
+from rig.vision.pixel_classes import _IS_EDGE, _IS_ODD, _K3, BG, BLOWN, BODY, CLIPPED, EDGE, IS_TOP
 
 _NOT_FLOOR = np.full(256, 255, np.uint8)
 _NOT_FLOOR[[BG, BLOWN]] = 0
@@ -396,26 +396,35 @@ def overlit(work) -> np.ndarray | None:
     taken (None: none), so the dice read on them are flagged."""
     if work.gain is None or work.frame is None:
         return None
-    overall = work.overall_gain
-    over = (work.gain > OVERLIT * overall).any(axis=2)
-    if not over.any():
-        return None
-    odd = over & (cv2.LUT(work.labels, _IS_ODD) > 0)
-    if cv2.countNonZero(odd.view(np.uint8)) < 0.25 * work.top_area:
+    odd = cv2.LUT(work.labels, _IS_ODD)
+    least = 0.25 * work.top_area
+    if cv2.countNonZero(odd) < least:  # (most frames: a frog's outline here and there, nothing clipped)
         return None
     ys, xs = np.nonzero(odd)
-    pad = int(work.side)
+    overall = work.overall_gain
+    hot = (work.gain[ys, xs] > OVERLIT * overall).any(axis=1)  # (asked only where the labels are odd: fast)
+    if np.count_nonzero(hot) < least:
+        return None
+    ys, xs, pad = ys[hot], xs[hot], int(work.side)
     y0, y1 = max(0, ys.min() - pad), min(odd.shape[0], ys.max() + pad + 1)
     x0, x1 = max(0, xs.min() - pad), min(odd.shape[1], xs.max() + pad + 1)
-    f = work.factor
+    window, f = np.s_[y0:y1, x0:x1], work.factor
+    clipped = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    clipped[ys - y0, xs - x0] = 1
+    # only odd patches the correction drove into clipping (a frog the floor's glare, taken off, left colourless is
+    # dice_overall's: read at full resolution in the overall light)
+    n, cc = cv2.connectedComponents(clipped, connectivity=8)
+    keep = np.zeros(n, bool)
+    keep[np.unique(cc[(work.labels[window] == CLIPPED) & (clipped > 0)])] = True
+    keep[0] = False
+    clipped = keep[cc].view(np.uint8)
     raw = shrink(work.frame[y0 * f : y1 * f, x0 * f : x1 * f], f)
     relit = cv2.multiply(raw, tuple(float(v) for v in overall) + (0.0,), dtype=cv2.CV_8U)
     relabelled = label_pixels(relit, work.lut if work.lut is not None else colour_lut(work.profile))
-    window = np.s_[y0:y1, x0:x1]
     # the clipped pixels and their rims (a top's edge blends into what the correction clipped)
-    near = cv2.dilate(odd[window].view(np.uint8), _K3) > 0
-    take = near & over[window] & (cv2.LUT(relabelled, IS_TOP) > 0)
-    if cv2.countNonZero(take.view(np.uint8)) < 0.25 * work.top_area:
+    over = (work.gain[window] > OVERLIT * overall).any(axis=2)
+    take = (cv2.dilate(clipped, _K3) > 0) & over & (cv2.LUT(relabelled, IS_TOP) > 0)
+    if cv2.countNonZero(take.view(np.uint8)) < least:
         return None
     _relabel(work, window, take, relabelled, relit, 1.0)
     np.copyto(work.gain[window], np.broadcast_to(overall.astype(np.float32), relit.shape), where=take[..., None])
