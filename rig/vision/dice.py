@@ -28,7 +28,7 @@ from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light
 from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
 from rig.vision.dice_hue import VEIL_SURE, off_hue, veiled
-from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_die, overlit, overlit_flags, print_spot, shade_dice
+from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_die, print_spot, shade_dice
 from rig.vision.dice_overall import BARE_SURE, overall_counts, under_glare
 from rig.vision.dice_second_look import second_look
 from rig.vision.dice_upright import judge
@@ -111,7 +111,7 @@ def read_dice(frame_bgr: np.ndarray, profile: Profile, *, thrown: int | None = N
 
 
 def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> DiceReading:
-    t, relit = profile.thresholds, overlit(work)  # tops the place's correction clipped, relit (dice_missed)
+    t = profile.thresholds
     labels, a0 = work.labels, work.top_area
     reasons: list[str] = []
     top = cv2.LUT(labels, IS_TOP)
@@ -153,7 +153,6 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
             reasons.extend(why)
     dark_dice(work, profile, dice, reasons, _die)  # a whole top the colours call shade (rig.vision.dice_missed)
     shade_dice(work, profile, dice, reasons, _die, thrown)  # a top in deep shade, by its colour (dice_missed)
-    reasons.extend(overlit_flags(relit, dice, work.factor))
     # leaning: judged once every die is found (the rims of the dice beside a die are theirs)
     for j, obs in enumerate(dice):  # "cocked die", or a side face the wrong way round (never freed)
         why = None if obs.cocked else judge(obs, work, t, profile.walls, dice)

@@ -40,10 +40,10 @@ import cv2
 import numpy as np
 
 from rig.vision.dice_flag import Flag
-from rig.vision.dice_frames import glare_for, label_pixels, shrink
+from rig.vision.dice_frames import glare_for, label_pixels
 from rig.vision.light import DEEPEST, profile_map, sum3
 from rig.vision.colour_table import colour_lut
-from rig.vision.pixel_classes import _IS_EDGE, _IS_ODD, _K3, BG, BLOWN, BODY, CLIPPED, EDGE, IS_TOP
+from rig.vision.pixel_classes import _IS_EDGE, _K3, BG, BLOWN, BODY, EDGE, IS_TOP
 
 _NOT_FLOOR = np.full(256, 255, np.uint8)
 _NOT_FLOOR[[BG, BLOWN]] = 0
@@ -376,66 +376,3 @@ def _glared_cells(work) -> tuple:
         return cells, cv2.integral((hot & near).view(np.uint8))
 
     return profile_map("glared places", profile, work.labels.shape, build)
-
-
-#: a place whose light correction is this many times the frame's overall one (any of B, G, R) can clip a die top
-#: that stands in more light than its floor (round 17: twin 10004, the near wall's shade band inside the floor's
-#: lamp fit, corrected 1.6-2.0 times where the tops stand lit as in the open)
-OVERLIT = 1.3
-#: said at a die read on such pixels, relit (the reading :mod:`rig.vision.dice_overall` flags the same way)
-OVERLIT_REASON = "die top read in the frame's overall light"
-
-
-def overlit(work) -> np.ndarray | None:
-    """Die-top pixels the place's light correction clipped, read again in the frame's overall light (round 17).
-
-    Where the floor's correction is :data:`OVERLIT` times the overall one or more and the working frame's labels
-    are unknown or clipped, the frame is shrunk again (nothing taken off) and corrected by the overall gain; its
-    pixels that read as die top there replace the clipped ones in ``work`` (labels, corrected colours, and the gain,
-    so the die's full-resolution counts use the overall light too). Returns the working-scale mask of the pixels
-    taken (None: none), so the dice read on them are flagged."""
-    if work.gain is None or work.frame is None:
-        return None
-    odd = cv2.LUT(work.labels, _IS_ODD)
-    least = 0.25 * work.top_area
-    if cv2.countNonZero(odd) < least:  # (most frames: a frog's outline here and there, nothing clipped)
-        return None
-    ys, xs = np.nonzero(odd)
-    overall = work.overall_gain
-    hot = (work.gain[ys, xs] > OVERLIT * overall).any(axis=1)  # (asked only where the labels are odd: fast)
-    if np.count_nonzero(hot) < least:
-        return None
-    ys, xs, pad = ys[hot], xs[hot], int(work.side)
-    y0, y1 = max(0, ys.min() - pad), min(odd.shape[0], ys.max() + pad + 1)
-    x0, x1 = max(0, xs.min() - pad), min(odd.shape[1], xs.max() + pad + 1)
-    window, f = np.s_[y0:y1, x0:x1], work.factor
-    clipped = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    clipped[ys - y0, xs - x0] = 1
-    # only odd patches the correction drove into clipping (a frog the floor's glare, taken off, left colourless is
-    # dice_overall's: read at full resolution in the overall light)
-    n, cc = cv2.connectedComponents(clipped, connectivity=8)
-    keep = np.zeros(n, bool)
-    keep[np.unique(cc[(work.labels[window] == CLIPPED) & (clipped > 0)])] = True
-    keep[0] = False
-    clipped = keep[cc].view(np.uint8)
-    raw = shrink(work.frame[y0 * f : y1 * f, x0 * f : x1 * f], f)
-    relit = cv2.multiply(raw, tuple(float(v) for v in overall) + (0.0,), dtype=cv2.CV_8U)
-    relabelled = label_pixels(relit, work.lut if work.lut is not None else colour_lut(work.profile))
-    # the clipped pixels and their rims (a top's edge blends into what the correction clipped)
-    over = (work.gain[window] > OVERLIT * overall).any(axis=2)
-    take = (cv2.dilate(clipped, _K3) > 0) & over & (cv2.LUT(relabelled, IS_TOP) > 0)
-    if cv2.countNonZero(take.view(np.uint8)) < least:
-        return None
-    _relabel(work, window, take, relabelled, relit, 1.0)
-    np.copyto(work.gain[window], np.broadcast_to(overall.astype(np.float32), relit.shape), where=take[..., None])
-    mask = np.zeros(odd.shape, bool)
-    mask[window] = take
-    return mask
-
-
-def overlit_flags(relit: np.ndarray | None, dice: list, factor: int) -> list[Flag]:
-    """:data:`OVERLIT_REASON` at each die whose box holds any of :func:`overlit`'s pixels."""
-    if relit is None:
-        return []
-    boxes = ((d, [int(v / factor) for v in d.box]) for d in dice)
-    return [Flag(OVERLIT_REASON, d.x + 0.5, d.y + 0.5) for d, (x, y, w, h) in boxes if relit[y : y + h + 1, x : x + w + 1].any()]

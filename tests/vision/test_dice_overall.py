@@ -24,10 +24,7 @@ def test_dice_under_the_floors_glare_are_read_in_the_overall_light_and_flagged()
     assert reading.faces == ["blue"] * 6
     assert reading.status == "uncertain"
     again = [r for r in reading.reasons if r.startswith("die top read in the frame's overall light")]
-    # (round 17: the die at (120, 320), its place corrected 1.83 times against the view's 1.07, is clipped there and
-    # read from its pixels relit in the overall light (dice_missed.overlit): its frog's share at the working scale
-    # is flagged besides, at the same die)
-    assert len(again) == 2 and set(reading.reasons) - set(again) <= {"blue frog of unusual size (glare?) on die at (120, 320)"}
+    assert len(again) == 2 and len(reading.reasons) == 2
     xs = sorted(float(r.split("(")[1].split(",")[0]) for r in again)
     assert xs[0] < 160 and xs[1] < 160  # the two dice on the left, under the floor's reflection
 
@@ -35,7 +32,6 @@ def test_dice_under_the_floors_glare_are_read_in_the_overall_light_and_flagged()
 def test_without_the_second_reading_those_dice_read_blank(monkeypatch):
     frame, profile = _ritual_blue()
     monkeypatch.setattr(dice, "overall_counts", lambda *a, **k: None)
-    monkeypatch.setattr(dice, "overlit", lambda work: None)  # (round 17's relit pixels read one of them: off too)
     reading = read_dice(frame, profile)
     assert sorted(reading.faces) == ["blank", "blank", "blue", "blue", "blue", "blue"]
 

@@ -59,7 +59,6 @@ def test_two_touching_dice_with_a_frogs_unreadable_hole_are_split(monkeypatch):
     assert reading.reasons == ("die top read in the frame's overall light at (263, 67)",)
     monkeypatch.setattr(dice_blobs, "solid", lambda part: int(part.sum()))  # main's measure: the part's own pixels
     monkeypatch.setattr(dice_blobs, "pack", lambda *a: None)  # (and no squares packed: round 16)
-    monkeypatch.setattr(dice, "overlit", lambda work: None)  # (nor clipped pixels relit: round 17)
     before = read_dice(frame, profile, thrown=6)
     assert before.faces == ["blank"] * 3 + ["blue"]
     assert "touching dice that cannot be split at (255, 89)" in before.reasons
