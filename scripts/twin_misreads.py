@@ -11,7 +11,11 @@ turn's dice again (pybullet, the same seeds: the same poses the renders show) to
 - ``tilt``: how far its top leans (degrees; the truth calls > 10 cocked);
 - ``dark``: the middle of its top darker than :data:`DARK` of the floor's median (with ``--crops``: in shade);
 - ``deep`` / ``glare`` / ``small``: the reader's own measures of the die it read there (in a wall's deep shade,
-  under the floor's glare, its lit top smaller than a die's).
+  under the floor's glare, its lit top smaller than a die's);
+- ``gain`` (with ``--crops``): the light correction at the die's place over the frame's overall one (the largest
+  of B, G, R; :attr:`rig.vision.dice_frames.Work.overall_gain`): a lit top where the floor's correction is 1.5 times
+  the overall clips (round 17: twin 10004's near wall's shade band);
+- ``px``: the die's side in the frame (the table's) and at the reader's working scale (round 17: is it the small dice?).
 
 With ``--crops DIR`` each wrong die's crop (3 die sides around the truth, x4) is written as a PNG, its name the
 table, light, turn, truth and reading. Prints one line per wrong die and a count by cause.
@@ -94,6 +98,19 @@ def wrong_dice(lines: list[dict], lights: set[str]):
             yield s, None, si, "read where none is"
 
 
+def place_gain(img: np.ndarray, profile, x: float, y: float) -> tuple[float | None, float]:
+    """The reader's light correction at frame point (``x``, ``y``) over the frame's overall one (the largest of B, G,
+    R; None without a floor model), and the die's side at the working scale."""
+    from rig.vision.dice import prepare
+
+    work = prepare(img, profile)
+    if work.gain is None:
+        return None, work.side
+    f, (gh, gw) = work.factor, work.gain.shape[:2]
+    gx, gy = min(gw - 1, max(0, int(x / f))), min(gh - 1, max(0, int(y / f)))
+    return float((work.gain[gy, gx] / np.maximum(work.overall_gain, 1e-6)).max()), work.side
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("lines", type=Path, help="the folder twin_turns.py --out wrote")
@@ -122,7 +139,7 @@ def main(argv=None) -> int:
             frame = None
             if args.crops:
                 renders = {n: table.render(s, spp=8) for n, s in shots.items()}
-                _, frame = calibrated(table, renders, seed)
+                profile, frame = calibrated(table, renders, seed)
             for s, ti, si, what in items:
                 shot = shots[f"turn:{s['turn']}"]
                 truth = s["truth"][ti] if ti is not None else None
@@ -140,7 +157,7 @@ def main(argv=None) -> int:
                        "read": o["face"] if o else "-", "status": s["status"],
                        "reasons": near_reasons(s, x, y) or sorted({reason_kind(r) for r in s["reasons"]}),
                        "deep": bool(o and o["deep"]), "glare": bool(o and o["glare"]), "small": bool(o and o["small"]),
-                       "x": x, "y": y, **place}
+                       "x": x, "y": y, "px": s["die_px"], **place}
                 if frame is not None:
                     d = list(DRIFTS).index(s["drift"])
                     img = frame(shot.name, s["drift"], 10 + s["turn"] + 100 * d)
@@ -148,6 +165,7 @@ def main(argv=None) -> int:
                     q = max(2, int(0.3 * s["die_px"]))
                     top = grey[max(0, int(y) - q):int(y) + q, max(0, int(x) - q):int(x) + q]
                     row["dark"] = bool(top.size and np.median(top) < DARK * np.median(grey[table.floor_mask()]))
+                    row["gain"], row["work_px"] = place_gain(img, profile, x, y)
                 row["cause"] = cause(row)
                 rows.append(row)
                 if frame is not None:
@@ -159,12 +177,17 @@ def main(argv=None) -> int:
                     args.crops.mkdir(parents=True, exist_ok=True)
                     cv2.imwrite(str(args.crops / name), crop)
     print(f"{'table':>5} {'light':<12} t {'truth':<18} {'read':<12} {'status':<7} {'wall':>5} {'touch':>5} {'tilt':>4} "
-          f"{'hid':>4} dg sk  cause / reasons at its place (d deep, g glare, s small top, k dark)")
+          f"{'hid':>4} {'px':>9} {'gain':>4} dg sk  cause / reasons at its place (d deep, g glare, s small top, k dark)")
     for r in rows:
+        size = f"{r['px']:.0f}/{r['work_px']:.0f}" if "work_px" in r else f"{r['px']:.0f}"
+        gain = f"{r['gain']:4.2f}" if r.get("gain") is not None else "   -"
         print(f"{r['seed']:>5} {r['light']:<12} {r['turn']} {r['truth']:<18} {r['read']:<12} {r['status']:<7} "
-              f"{r['wall']:5.1f} {r['touch']:5.1f} {r['tilt']:4.0f} {r['hidden']:4.2f} {'d' if r['deep'] else '.'}"
+              f"{r['wall']:5.1f} {r['touch']:5.1f} {r['tilt']:4.0f} {r['hidden']:4.2f} {size:>9} {gain} {'d' if r['deep'] else '.'}"
               f"{'g' if r['glare'] else '.'} {'s' if r['small'] else '.'}{'k' if r.get('dark') else '.'}  {r['cause']} / {'; '.join(r['reasons'])}")
     print("\nby cause:", dict(Counter(r["cause"] for r in rows).most_common()))
+    if any(r.get("gain") is not None for r in rows):
+        print("where the place's correction is >= 1.5 x the overall:", sum((r.get("gain") or 0) >= 1.5 for r in rows),
+              "of", len(rows))
     print("by what:", dict(Counter(r["what"] for r in rows).most_common()))
     return 0
 

@@ -303,6 +303,7 @@ def tabulate(out: Path, spec: str) -> None:
         if k["as"]:
             print(f"      read: {', '.join(f'{w} {n}' for w, n in k['as'].most_common(8))}")
         print(f"      e.g. {'; '.join(k['e.g.'][:3])}")
+    by_size(every)
     # (b) why right turns are flagged
     turns, only = Counter(), Counter()
     needless = [s for s in every if s["status"] != "ok" and not s["wrong"] and not s["has_cocked"]]
@@ -335,6 +336,35 @@ def tabulate(out: Path, spec: str) -> None:
                 o = s["seen"][i]
                 tests["small top" if o["small"] else "aspect" if o["aspect_test"] else "flank" if o["lean"] else "?"] += 1
     print("  flat dice called cocked/partly hidden on those turns, by test:", dict(tests))
+
+
+#: die sides (frame px) the size table parts the dice at; the reader halves a frame whose dice are over ~36.8 px
+#: (``round(log2(die_px / work_die_px))`` >= 1 with the default 26): below it they are read at full resolution
+SIZES = (36.8, 38.0, 40.0, 42.0)
+
+
+def by_size(lines: list[dict]) -> None:
+    """The flat, visible dice read wrong (not found, misread, and dice read where none is) by the table's die side
+    in frame pixels, same light and after drift (round 17: is it the small dice?)."""
+    print("\ndice wrong by die size (flat, visible dice; a die read where none is counts as one wrong):")
+    edges = (0.0, *SIZES, 1e9)
+    for name, part in (("same", [s for s in lines if s["drift"] == "same"]),
+                       ("drift", [s for s in lines if s["drift"] != "same"])):
+        dice, wrong, tables = Counter(), Counter(), defaultdict(set)
+        for s in part:
+            b = next(k for k in range(len(edges) - 1) if edges[k] <= s["die_px"] < edges[k + 1])
+            tables[b].add(s["seed"])
+            pairs, extra = match(s)
+            for d, i in zip(s["truth"], pairs):
+                if not d["cocked"] and not d.get("hidden"):
+                    dice[b] += 1
+                    wrong[b] += i is None or s["seen"][i]["face"] != d["face"]
+            wrong[b] += len(extra)
+        for b in sorted(dice):
+            lo, hi = edges[b], edges[b + 1]
+            span = f"< {hi:g} px" if lo == 0 else f">= {lo:g} px" if hi >= 1e9 else f"{lo:g}-{hi:g} px"
+            print(f"  {name:<5} {span:<12} tables {len(tables[b]):3d}  dice {dice[b]:5d}  wrong {wrong[b]:4d} "
+                  f"({_pct(wrong[b], dice[b])})")
 
 
 def compare(before: Path, after: Path, spec: str) -> None:
