@@ -66,6 +66,14 @@ average 11-13), 12 min:
         --lr 3e-4 --finder-epochs 3 --threads 1 --twin 9100-9108,9110-9129 --twin-repeat 2 --twin-big 0.25 \
         --drawn 0.14 --drawn-from photos --lowres 0.3 --seed 0 --out ~/.cache/rig/pips/runJ
     ... the same with --distract 0.2 --out ~/.cache/rig/pips/runK    # K: 141 s at load average 7-9
+
+K on today's code (docs/games.md, "The twin-trained finder K on today's pyramid, tests and bar"; not shipped): **K2**,
+K's finder trained on two more epochs with twice the flat drawn dice (K's reader copied into OUT beforehand), 6.5 min
+at load average 18-20; it still reads the rendered white dice of ``render_pip_dice`` seed 10 as their pips:
+
+    OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python scripts/train_dicenet.py --only finder --start ~/.cache/rig/pips/runK \
+        --lr 3e-4 --finder-epochs 2 --threads 1 --twin 9100-9108,9110-9129 --twin-repeat 2 --twin-big 0.25 \
+        --drawn 0.28 --drawn-from photos --lowres 0.3 --distract 0.2 --seed 0 --out ~/.cache/rig/pips/runK2
 """
 
 from __future__ import annotations

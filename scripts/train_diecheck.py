@@ -9,6 +9,10 @@ the ``[anydie]`` thresholds of that round (find_ok 0.55, one_ok 0.7): C chose ch
 G (the finder trained on from C with flat drawn dice, ``~/.cache/rig/pips/runG``): 160 s with the shipped
 thresholds, check_ok 0.386. J (G's finder trained on with shrunk photo tiles, ``~/.cache/rig/pips/runJ``): 283 s,
 check_ok 0.318 (0.4, with ``one_check_ok`` 0.5, chosen on the drawn things of the tuning photos afterwards).
+K on today's code (docs/games.md, "The twin-trained finder K on today's pyramid, tests and bar"; not shipped):
+``--nets DIR --out OUT --fresh`` with K's finder, its round's thresholds (find_ok 0.55, one_ok 0.7, one_check_ok 0.42)
+and ``STOP_BAND`` 1.6 in a copy of the tree, 186 s at load average 8-10: check_ok 0.261. The photo folders are the
+tree's ``../shared/data`` (DEFAULT_DATA): in a copy elsewhere, link its ``../shared`` to the real one.
 
 Only the *tuning* photographs of the two shared sets are read (the held-out ones are skipped by name,
 never opened). Each is seen at the four scales of ``rig bench vision --game pips --scales`` (x0.4, x0.6,
