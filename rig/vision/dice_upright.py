@@ -24,6 +24,7 @@ import numpy as np
 
 from rig.vision.dice_cocked import _around, _radial, leans
 from rig.vision.dice_frames import SIDE_HUE, Work
+from rig.vision.light import spots_at
 from rig.vision.pixel_classes import BG, BODY, IS_TOP
 
 #: the frame's width on the floor over the lens's height (the twin's tables 0.53-0.71; a Camera Module 3 cropped
@@ -42,6 +43,9 @@ REASON = "die's side face where a flat die shows none (leaning?)"
 LIT_SIDE = 0.15
 LIT_REACH = 0.5
 LIT_BRIGHT = (0.4, 1.0)
+#: ... on a die missing at least this much of the side face the sweep puts beyond a nadir-facing edge (die sides; its
+#: top turned to the lens hides it): a flat die's band of die hue in the light is the print's or a neighbour's
+LIT_MISSING = 0.1
 
 
 def lit_top(around: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
@@ -166,23 +170,33 @@ def lit_side(obs, work: Work, others=(), around: tuple | None = None) -> float |
     lit, (y0, x0), outline = found
     _, mine, _, _, X0, Y0, lab = around
     (cx, cy), (w, h), ang = cv2.minAreaRect(outline)
-    small = work.small[Y0 : Y0 + lab.shape[0], X0 : X0 + lab.shape[1]].astype(np.float32) + 4.0
-    body = lit & (lab == BODY)
+    crop = work.small[Y0 : Y0 + lab.shape[0], X0 : X0 + lab.shape[1]]
     side = work.side
+    body = (lit & (lab == BODY)).view(np.uint8)
     floor = (lab == BG) & (np.hypot(_steps(lab.shape[1]) - cx, _steps(lab.shape[0])[:, None] - cy) > 0.9 * side)
     if mine is not None:
         floor &= mine
-    if np.count_nonzero(body) < 8 or np.count_nonzero(floor) < 8:
+    if cv2.countNonZero(body) < 8 or np.count_nonzero(floor) < 8:
         return None
-    top, ground = small[body].mean(0), small[floor].mean(0)
-    total = small.sum(2)
-    hue = small / total[..., None]
-    dt = np.abs(hue - top / top.sum()).sum(2)
-    dg = np.abs(hue - ground / ground.sum()).sum(2)
-    bright = total / top.sum()
-    face = (dt <= SIDE_HUE * dg) & (dt < dg) & ~lit & (bright >= LIT_BRIGHT[0]) & (bright <= LIT_BRIGHT[1])
+    top = np.array(cv2.mean(crop, body)[:3], np.float32) + 4.0  # (as _side_faces: +4 keeps dark pixels' hue finite)
+    ground = np.array(cv2.mean(crop, floor.view(np.uint8))[:3], np.float32) + 4.0
+    total = crop.sum(axis=2, dtype=np.float32) + 12.0
+    lo, hi = (v * float(top.sum()) for v in LIT_BRIGHT)
+    near = ~lit & (total >= lo) & (total <= hi)
     if mine is not None:
-        face &= mine
+        near &= mine
+    spots = spots_at(work.profile, work.labels.shape)  # the box's own die-coloured print is no side face
+    if spots is not None:
+        near &= spots[Y0 : Y0 + lab.shape[0], X0 : X0 + lab.shape[1]] == 0
+    ys, xs = np.nonzero(near)  # (the pixels by their places: the hue of a few hundred, not of the window)
+    if len(ys) < 0.99 * LIT_SIDE * side * (min(w, h) + 1.0):  # too few for any edge's band (a hundredth spare)
+        return 0.0
+    hue = (crop[ys, xs].astype(np.float32) + 4.0) / total[ys, xs][:, None]
+    dt = np.abs(hue - top / top.sum()).sum(axis=1)
+    dg = np.abs(hue - ground / ground.sum()).sum(axis=1)
+    keep = (dt <= SIDE_HUE * dg) & (dt < dg)
+    face = np.zeros(lab.shape, bool)
+    face[ys[keep], xs[keep]] = True
     _, cc = cv2.connectedComponents((lit | face).view(np.uint8), connectivity=8)
     dy, dx = np.nonzero((cc == cc[y0, x0]) & ~lit)
     if not len(dy):
@@ -214,5 +228,17 @@ def judge(obs, work: Work, t, walls, others=()) -> str | None:
         return "cocked die"
     if wrong_way(obs, work, others, around):
         return REASON
+    return REASON if turned_to_lens(obs, work, others, around) else None
+
+
+def turned_to_lens(obs, work: Work, others=(), around: tuple | None = None) -> bool:
+    """Whether a die leans with its top turned to the lens (round 17): it misses :data:`LIT_MISSING` die sides of the
+    side face the sweep puts beyond a nadir-facing edge and shows :data:`LIT_SIDE` of side face in the room's light
+    beyond another (:func:`lit_side`). A die nearer the nadir than that side face is not measured."""
+    if VIEW * math.hypot(*_radial(obs, work)) < LIT_MISSING:
+        return False
+    found = side_faces(obs, work, others, around)
+    if found is None or found[1] < LIT_MISSING:
+        return False
     lit = lit_side(obs, work, others, around)
-    return REASON if lit is not None and lit >= LIT_SIDE else None
+    return lit is not None and lit >= LIT_SIDE
