@@ -23,9 +23,8 @@ import cv2
 import numpy as np
 
 from rig.vision.dice_cocked import _around, _radial, leans
-from rig.vision.dice_frames import SIDE_HUE, Work
-from rig.vision.light import spots_at
-from rig.vision.pixel_classes import BG, BODY, IS_TOP
+from rig.vision.dice_frames import Work
+from rig.vision.pixel_classes import IS_TOP
 
 #: the frame's width on the floor over the lens's height (the twin's tables 0.53-0.71; a Camera Module 3 cropped
 #: to a box about 0.6 times as wide as the lens is high, as docs/building.md plans it)
@@ -36,16 +35,6 @@ SIDE = 0.15
 #: an edge faces the nadir when the sweep there is at least this wide (die sides)
 FACING = 0.1
 REASON = "die's side face where a flat die shows none (leaning?)"
-#: die sides: the least band of side face in the room's light beyond an edge of the lit top, over what the flat sweep
-#: puts there, of a die leaning with its top turned to the lens (round 17: twin 10000 turn 3's pink die, 26 degrees on
-#: the far wall, its side face labelled floor); looked for within :data:`LIT_REACH` die sides, at :data:`LIT_BRIGHT`
-#: times the lit top's brightness (a cast shadow or a wall's shade is darker, a lit top brighter)
-LIT_SIDE = 0.15
-LIT_REACH = 0.5
-LIT_BRIGHT = (0.4, 1.0)
-#: ... on a die missing at least this much of the side face the sweep puts beyond a nadir-facing edge (die sides; its
-#: top turned to the lens hides it): a flat die's band of die hue in the light is the print's or a neighbour's
-LIT_MISSING = 0.1
 
 
 def lit_top(around: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
@@ -155,90 +144,10 @@ def wrong_way(obs, work: Work, others=(), around: tuple | None = None) -> bool:
     return found is not None and min(found) >= SIDE
 
 
-def lit_side(obs, work: Work, others=(), around: tuple | None = None) -> float | None:
-    """The most side face in the room's light beyond an edge of a die's lit top over what the flat sweep puts there
-    (die sides): pixels of any label but the lit top's, joined to it, within :data:`LIT_REACH` die sides beyond the
-    edge and along it, of the die's hue (at most :data:`rig.vision.dice_frames.SIDE_HUE` times as far from its lit
-    body's chromaticity as from the floor's round it, and nearer the body's) and :data:`LIT_BRIGHT` times its lit
-    body's brightness. A side face of a die leaning with its top turned to the lens, seen beyond the edge away from the
-    nadir, is lit by the room (round 17): the flank test counts only the pixels the colour table calls dark, and a
-    side face in the light reads as floor or body. None without a lit top or floor round it."""
-    around = around if around is not None else _around(obs, work, others)
-    found = _lit(around)
-    if found is None:
-        return None
-    lit, (y0, x0), outline = found
-    _, mine, _, _, X0, Y0, lab = around
-    (cx, cy), (w, h), ang = cv2.minAreaRect(outline)
-    crop = work.small[Y0 : Y0 + lab.shape[0], X0 : X0 + lab.shape[1]]
-    side = work.side
-    body = (lit & (lab == BODY)).view(np.uint8)
-    floor = (lab == BG) & (np.hypot(_steps(lab.shape[1]) - cx, _steps(lab.shape[0])[:, None] - cy) > 0.9 * side)
-    if mine is not None:
-        floor &= mine
-    if cv2.countNonZero(body) < 8 or np.count_nonzero(floor) < 8:
-        return None
-    top = np.array(cv2.mean(crop, body)[:3], np.float32) + 4.0  # (as _side_faces: +4 keeps dark pixels' hue finite)
-    ground = np.array(cv2.mean(crop, floor.view(np.uint8))[:3], np.float32) + 4.0
-    total = crop.sum(axis=2, dtype=np.float32) + 12.0
-    lo, hi = (v * float(top.sum()) for v in LIT_BRIGHT)
-    near = ~lit & (total >= lo) & (total <= hi)
-    if mine is not None:
-        near &= mine
-    spots = spots_at(work.profile, work.labels.shape)  # the box's own die-coloured print is no side face
-    if spots is not None:
-        near &= spots[Y0 : Y0 + lab.shape[0], X0 : X0 + lab.shape[1]] == 0
-    ys, xs = np.nonzero(near)  # (the pixels by their places: the hue of a few hundred, not of the window)
-    if len(ys) < 0.99 * LIT_SIDE * side * (min(w, h) + 1.0):  # too few for any edge's band (a hundredth spare)
-        return 0.0
-    hue = (crop[ys, xs].astype(np.float32) + 4.0) / total[ys, xs][:, None]
-    dt = np.abs(hue - top / top.sum()).sum(axis=1)
-    dg = np.abs(hue - ground / ground.sum()).sum(axis=1)
-    keep = (dt <= SIDE_HUE * dg) & (dt < dg)
-    face = np.zeros(lab.shape, bool)
-    face[ys[keep], xs[keep]] = True
-    _, cc = cv2.connectedComponents((lit | face).view(np.uint8), connectivity=8)
-    dy, dx = np.nonzero((cc == cc[y0, x0]) & ~lit)
-    if not len(dy):
-        return 0.0
-    a = math.radians(ang)
-    axes = (np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)]))
-    half = ((w + 1.0) / 2, (h + 1.0) / 2)
-    px = np.column_stack([dx - cx, dy - cy]).astype(np.float64)
-    u0, u1 = px @ axes[0], px @ axes[1]
-    along, across = np.stack((u0, -u0, u1, -u1)), np.stack((u1, u1, u0, u0))
-    beyond = along - np.array([half[0], half[0], half[1], half[1]])[:, None]
-    band = (beyond > 0) & (beyond <= LIT_REACH * side) & (np.abs(across) <= np.array([half[1]] * 2 + [half[0]] * 2)[:, None])
-    counts = np.count_nonzero(band, axis=1).tolist()
-    rx, ry = _radial(obs, work)
-    v = -VIEW * np.array([rx, ry])
-    normals = (axes[0], -axes[0], axes[1], -axes[1])
-    return max(counts[e] / max(2 * half[1 - e // 2], 1.0) / side - max(0.0, float(normals[e] @ v)) for e in range(4))
-
-
-def _steps(n: int) -> np.ndarray:
-    return np.arange(n, dtype=np.float64)
-
-
 def judge(obs, work: Work, t, walls, others=()) -> str | None:
     """The reason a die that lies flat as far as its top tells is flagged for leaning: "cocked die" (the flank test
     and its verdict, :func:`rig.vision.dice_cocked.leans`), :data:`REASON`, or None. The die's window is made once."""
     around = _around(obs, work, others)
     if leans(obs, work, t, walls, others, around=around):
         return "cocked die"
-    if wrong_way(obs, work, others, around):
-        return REASON
-    return REASON if turned_to_lens(obs, work, others, around) else None
-
-
-def turned_to_lens(obs, work: Work, others=(), around: tuple | None = None) -> bool:
-    """Whether a die leans with its top turned to the lens (round 17): it misses :data:`LIT_MISSING` die sides of the
-    side face the sweep puts beyond a nadir-facing edge and shows :data:`LIT_SIDE` of side face in the room's light
-    beyond another (:func:`lit_side`). A die nearer the nadir than that side face is not measured."""
-    if VIEW * math.hypot(*_radial(obs, work)) < LIT_MISSING:
-        return False
-    found = side_faces(obs, work, others, around)
-    if found is None or found[1] < LIT_MISSING:
-        return False
-    lit = lit_side(obs, work, others, around)
-    return lit is not None and lit >= LIT_SIDE
+    return REASON if wrong_way(obs, work, others, around) else None
