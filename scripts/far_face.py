@@ -10,7 +10,9 @@ lit top's least rectangle, the die-hued pixels beyond it (any label but the lit 
 nearer the top's; joined to the lit top; within :data:`REACH` die sides; not nearer another die read), over the side
 face the flat sweep puts there (:data:`rig.vision.dice_upright.VIEW`): ``far`` per edge ``(width, sweep)``.
 ``far3`` / ``far4`` count only such pixels at least 0.3 / 0.4 (and at most 1.0) times as bright as the lit top: a cast
-shadow is darker than a side face lit by the room.
+shadow is darker than a side face lit by the room; "far4, missing" asks ``far4`` only of a die missing :data:`MISSING`
+die sides of its nadir-facing side face (``rig.vision.dice_upright.turned_to_lens`` on the branch
+``issue-dice7-litside``, which also leaves out the box's die-coloured print).
 
 ``dump`` reads twin turns as ``scripts/top_cues.py`` does (the second look off: the reader's own flags), ``report``
 prints how many truly cocked die-lights a bound on the most over the sweep would flag and how many flat ones.
@@ -35,6 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 REACH = 0.5
 #: the bounds tried on the most die-hued band over the sweep (die sides)
 BOUNDS = (0.15, 0.2, 0.25, 0.3)
+#: the guard tried with ``far4``: the die misses at least this much of the side face the sweep puts beyond a
+#: nadir-facing edge (:func:`rig.vision.dice_upright.side_faces`' second number; its top turned to the lens hides it)
+MISSING = 0.1
 VARIANTS = {"far": (0.0, 9.0), "far3": (0.3, 9.0), "far4": (0.4, 1.0)}
 
 
@@ -131,14 +136,16 @@ def report(folder: Path, sets: str) -> None:
     print(f"{sets}: {len(lines)} turn-lights")
     print("| measure | bound | unflagged cocked die-lights flagged | of them in turns read ok | unflagged flat die-lights "
           "flagged | of them in turns read ok |\n| --- | --- | --- | --- | --- | --- |")
-    for key in VARIANTS:
+    for key in (*VARIANTS, "far4, missing"):
         for bound in BOUNDS:
             c = Counter()
             for line in lines:
                 for d in line["seen"]:
                     if d["cocked"] or d["state"] == "none":
                         continue
-                    x = _over(d, key)
+                    x = _over(d, key.split(",")[0])
+                    if key.endswith("missing") and (d["sf"] is None or d["sf"][1] < MISSING):
+                        x = None
                     c[d["state"]] += 1
                     c[d["state"], "ok"] += not line["reasons"]
                     if x is not None and x >= bound:
