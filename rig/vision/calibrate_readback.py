@@ -5,11 +5,27 @@ table. When every die read wrong lies in the lamp's reflection — a veil on its
 under it reading another face without it taken off (twin table 8211, seen: a 3800 K lamp mirrored on a blue
 die's top and on the glossy disc of the print under another; read back "blue+yellow" and "blank") — the
 refusal names the dice and says to move or diffuse the lamp; otherwise it says what it said before.
+
+A ritual die the read-back does not find where the empty box itself shows the dice's colour (the profile's
+``spots``: a violet stripe of the print) is the reader's known limit, not a profile that reads wrong: the reader
+takes no die from a blob lying mostly on such a spot (:func:`rig.vision.dice_missed.print_spot`), and a game, which
+knows how many dice were thrown, asks about the die it misses there. Card table 3509 (round 16's fresh set, seen
+since): a blank die lying across a violet stripe of the printed floor was not read back, the table refused "the
+samples are not usable"; every other die of every frame read right. Such a die (:func:`lost_on_spots`) is taken
+with a warning when the frame read with the count of dice thrown is not ``ok`` or finds it.
 """
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
+
+from rig.i18n import said
+from rig.vision.dice import read_dice
 from rig.vision.dice_flag import Flag
+from rig.vision.dice_frames import prepare
+from rig.vision.light import spots_at
+from rig.vision.pixel_classes import IS_TOP
 
 #: reasons that put a die in the lamp's reflection (on its top, or on the floor under it)
 _GLARE = ("lamp's reflection on die top", "die under the floor's glare", "die in a glare spot", "(glare?)")
@@ -41,3 +57,56 @@ def in_reflection(face: str, reading) -> list[str]:
             return []
         places.append(f"({d.x:.0f}, {d.y:.0f})")
     return places
+
+
+#: a ritual die is on the spots when at least this share of the reader's blob of die-top pixels in its place lies on
+#: them (the reader drops a blob half on them that is no die top by shape: ``print_spot``)
+ON_SPOTS = 0.5
+
+
+def lost_on_spots(frame, masks, centres, scale: int, reading, profile) -> list[tuple[float, float]]:
+    """The places (frame px) of the ritual dice (``masks``, ``centres``: the finder's, ``scale`` times smaller
+    than ``frame``) that ``reading`` has no die near, when every one of them lies on the profile's die-coloured
+    spots; else none."""
+    if not masks or getattr(profile, "spots", None) is None:
+        return []
+    work = prepare(frame, profile)
+    h, w = work.labels.shape
+    top = cv2.LUT(work.labels, IS_TOP) > 0
+    cc = cv2.connectedComponents(top.view(np.uint8), connectivity=8)[1]
+    spots = spots_at(profile, (h, w)) > 0
+    side = float(np.sqrt(np.median([m.sum() for m in masks]))) * scale
+    lost = []
+    for m, (cx, cy) in zip(masks, centres):
+        x, y = cx * scale, cy * scale
+        if any(abs(d.x - x) <= 0.6 * side and abs(d.y - y) <= 0.6 * side for d in reading.dice):
+            continue
+        under = cc[top & (cv2.resize(m.view(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0)]
+        if not under.size:
+            return []
+        blob = cc == np.bincount(under).argmax()  # the reader's blob of die-top pixels in the die's place
+        if (blob & spots).sum() < ON_SPOTS * blob.sum():
+            return []
+        lost.append((x, y))
+    return lost
+
+
+def asked_about(k: str, frame, found, scale: int, reading, profile, wrong: int, n_dice: int, veiled) -> str | None:
+    """The warning that takes ``reading``, the read-back of the ``k`` ritual frame (``found``: its dice as the finder
+    found them, ``scale`` times smaller than ``frame``) with ``wrong`` dice read wrong or missed, as what a game asks
+    about, or None (the read-back is refused): every die missed lies on a die-coloured spot of the box
+    (:func:`lost_on_spots`) and the frame read with the count of dice thrown reads no die wrong and is flagged or
+    finds them; or (when no frame was taken so before, ``veiled`` None) at most two dice read wrong, each flagged in
+    the lamp's reflection (:func:`in_reflection`), the frame not ``ok`` and every die there."""
+    lost = lost_on_spots(frame, found.masks, found.centres, scale, reading, profile)
+    if lost and wrong == len(lost):
+        again = read_dice(frame, profile, thrown=n_dice)
+        if all(f == k for f in again.faces) and (len(again.dice) == len(found.masks) or again.status != "ok"):
+            where = ", ".join(f"({x:.0f}, {y:.0f})" for x, y in lost)
+            return said(f"{k} frame: the reader does not see the die at {where}: it lies on a part of the box bottom "
+                        "as violet as the dice (a die missed there is asked about)")
+    glared = [] if veiled else in_reflection(k, reading)
+    if glared and wrong == len(glared) <= 2 and reading.status != "ok" and len(reading.dice) == len(found.masks) == n_dice:
+        return said(f"{k} frame: the lamp's reflection lies on the dice at {', '.join(glared)}; dice there are asked "
+                    "about (move the lamp farther to the side or diffuse it)")
+    return None
