@@ -28,7 +28,7 @@ from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
 from rig.vision.calibrate_find import _Frame, _find_dice, _left_in_empty, ritual_dice, ritual_frames  # noqa: F401
 from rig.vision.calibrate_top import frog_pixels, top_side, within_cov
 from rig.vision.calibrate_shade import fit_shade, fit_spots, lit_band
-from rig.vision.calibrate_readback import asked_about, in_reflection, readback_advice
+from rig.vision.calibrate_readback import asked_about, dice_found, in_reflection, readback_advice
 from rig.vision.calibrate_background import fit_background, in_box
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
     _fit_glare, _lower_floor,
@@ -332,8 +332,9 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
             warnings.append(said_so)
             continue
         if wrong > 1 or wrong and reading.status == "ok":
-            raise (ReflectionError if in_reflection(k, reading) else ReadBackError)(
-                f"the fitted profile reads the {k} frame back as {reading.faces}; {readback_advice(k, reading)}"
+            ritual = dice_found(fr[k], f0, n_dice)
+            raise (ReflectionError if in_reflection(k, reading, ritual) else ReadBackError)(
+                f"the fitted profile reads the {k} frame back as {reading.faces}; {readback_advice(k, reading, ritual)}"
             )
         if wrong:
             warnings.append(said(f"{k} frame reads back as {reading.faces}: {'; '.join(reading.reasons)}"))

@@ -32,18 +32,36 @@ _GLARE = ("lamp's reflection on die top", "die under the floor's glare", "die in
 UNUSABLE = "the samples are not usable (check the light, the faces, that no die touches another)"
 
 
-def readback_advice(face: str, reading) -> str:
-    """The refusal's advice for ``reading``, the read-back of the ``face`` ritual frame."""
-    places = in_reflection(face, reading)
+def readback_advice(face: str, reading, ritual: tuple = ()) -> str:
+    """The refusal's advice for ``reading``, the read-back of the ``face`` ritual frame (``ritual``: the places,
+    frame px, of the dice the finder found in it, and their side, when it found them all)."""
+    none = phantoms(face, reading, ritual)
+    if none:
+        return (f"the reader takes the box at {', '.join(none)} for a die, where none lies (a part of its bottom or rim "
+                "in the dice's colours, or in the lamp's light); cover that part with something plain or light it less")
+    places = in_reflection(face, reading, ritual)
     if not places:
         return UNUSABLE
     return (f"the lamp's reflection lies on the {'die' if len(places) == 1 else 'dice'} at {', '.join(places)} "
             "(on the top or the floor under it); move the lamp farther to the side or diffuse it, or move those dice")
 
 
-def in_reflection(face: str, reading) -> list[str]:
+def phantoms(face: str, reading, ritual: tuple = ()) -> list[str]:
+    """The places of the dice ``reading`` reads wrong where none of the dice found in the ritual frame lies
+    (``ritual``: their places and side, or empty: none known): the box itself read as a die (twin 9703, seen: the
+    corner of the box's bright rim, its lilac speckle read as a die top, named as a die in the lamp's reflection)."""
+    if not ritual:
+        return []
+    dice, side = ritual
+    return [f"({d.x:.0f}, {d.y:.0f})" for d in reading.dice if d.face != face
+            and not any(abs(x - d.x) <= 0.6 * side and abs(y - d.y) <= 0.6 * side for x, y in dice)]
+
+
+def in_reflection(face: str, reading, ritual: tuple = ()) -> list[str]:
     """The places of the dice ``reading`` (the read-back of the ``face`` ritual frame) reads wrong when every one
-    of them lies in the lamp's reflection, else none."""
+    of them lies in the lamp's reflection (and, ``ritual`` given, where a die of the ritual frame lies), else none."""
+    if phantoms(face, reading, ritual):
+        return []
     wrong = [d for d in reading.dice if d.face != face]
     glare = set()
     for reason in reading.reasons:
@@ -105,8 +123,16 @@ def asked_about(k: str, frame, found, scale: int, reading, profile, wrong: int, 
             where = ", ".join(f"({x:.0f}, {y:.0f})" for x, y in lost)
             return said(f"{k} frame: the reader does not see the die at {where}: it lies on a part of the box bottom "
                         "as violet as the dice (a die missed there is asked about)")
-    glared = [] if veiled else in_reflection(k, reading)
+    glared = [] if veiled else in_reflection(k, reading, dice_found(found, scale, n_dice))
     if glared and wrong == len(glared) <= 2 and reading.status != "ok" and len(reading.dice) == len(found.masks) == n_dice:
         return said(f"{k} frame: the lamp's reflection lies on the dice at {', '.join(glared)}; dice there are asked "
                     "about (move the lamp farther to the side or diffuse it)")
     return None
+
+
+def dice_found(found, scale: int, n_dice: int) -> tuple:
+    """The places (frame px) and side of the dice the finder found in a ritual frame, when it found all ``n_dice``."""
+    if len(found.masks) != n_dice:
+        return ()
+    side = float(np.sqrt(np.median([m.sum() for m in found.masks]))) * scale
+    return [(x * scale, y * scale) for x, y in found.centres], side

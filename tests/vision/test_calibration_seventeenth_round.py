@@ -83,3 +83,27 @@ def test_without_asking_8211_is_told_to_move_the_lamp():
     frames, empty = ritual_frames("t8211")
     with pytest.raises(ReflectionError, match="move the lamp farther to the side"):
         _try(frames, empty)
+
+
+def test_a_die_read_where_none_lies_is_no_die_in_the_lamps_reflection():
+    # twin 9703 (seen), the pink ritual frame read back with the first fit: six pink dice right, and a "die" at
+    # (604, 28) — the corner of the box's bright rim, its lilac speckle read as a die top ("die top much like the floor
+    # (glare?)"). The refusal named it as a die in the lamp's reflection; no die of the ritual lies there.
+    from rig.vision.calibrate_readback import in_reflection, readback_advice
+    from rig.vision.dice import DiceReading, DieObservation
+
+    def die(face, x, y):
+        return DieObservation(face, x, y, (int(x) - 18, int(y) - 18, 36, 36), 1.0)
+
+    places = [(440, 141), (338, 154), (193, 184), (164, 285), (449, 331), (296, 334)]
+    dice = (die("blank", 604.2, 27.9), *(die("pink", x + 0.4, y - 0.3) for x, y in places))
+    reasons = ("die top much like the floor (glare?) at (605, 28)", "lamp's reflection on die top at (194, 184)",
+               "7 dice seen, there are only 6")
+    reading = DiceReading(dice, "uncertain", reasons)
+    assert in_reflection("pink", reading) == ["(604, 28)"]  # without the ritual's dice: as before
+    assert in_reflection("pink", reading, (places, 40.0)) == []
+    assert readback_advice("pink", reading, (places, 40.0)) == (
+        "the reader takes the box at (604, 28) for a die, where none lies (a part of its bottom or rim in the dice's "
+        "colours, or in the lamp's light); cover that part with something plain or light it less")
+    # a die read wrong where a ritual die lies keeps the lamp's advice
+    assert in_reflection("pink", reading, ([(604, 30), *places], 40.0)) == ["(604, 28)"]
