@@ -28,7 +28,7 @@ from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
 from rig.vision.calibrate_find import _Frame, _find_dice, _left_in_empty, ritual_dice, ritual_frames  # noqa: F401
 from rig.vision.calibrate_top import frog_pixels, top_side, within_cov
 from rig.vision.calibrate_shade import fit_shade, fit_spots, lit_band
-from rig.vision.calibrate_readback import in_reflection, readback_advice
+from rig.vision.calibrate_readback import asked_about, dice_found, in_reflection, readback_advice
 from rig.vision.calibrate_background import fit_background, in_box
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
     _fit_glare, _lower_floor,
@@ -102,7 +102,10 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     ritual dice's tops stand lit (:func:`rig.vision.calibrate_shade.lit_band`), then with the lamp fitted through
     as few as :data:`LAMP_FEW` die bodies (the blank frame's alone), then with that lamp kept within the bodies'
     own brightness where it would otherwise be refused as implausible (``clamp``, :func:`_lamp_from_bodies`); the
-    first refusal stands if those are refused too. A ritual die showing no frog (:class:`NoFrogError`) is tried
+    first refusal stands if those are refused too. The last try of a read-back refused (``asked``, round 17) takes
+    the first fit with what a game asks about: a ritual die the reader cannot see on a die-coloured spot of the box
+    (:func:`rig.vision.calibrate_readback.asked_about`), one frame's dice read flagged in the lamp's reflection. A
+    ritual die showing no frog (:class:`NoFrogError`) is tried
     once more with the dice found apart from their coloured shadows (``shadows``,
     :func:`rig.vision.calibrate_find.ritual_dice`)."""
     kw = dict(empty=empty, n_dice=n_dice, name=name, exposure_us=exposure_us, analogue_gain=analogue_gain,
@@ -125,11 +128,18 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
 #: them, then (round 13) the glare's floor fitted without a wall's deep shade — not when every die read wrong lies
 #: in the lamp's reflection (twin 8211: the refusal's advice, to move the lamp, is right); a frog or the violet
 #: like the box bottom, that glare's floor too (card table 2603: the rim and the table, taken for glare, lay on the
-#: floor's surface once it was taken off, and passed for floor)
+#: floor's surface once it was taken off, and passed for floor). Last of all (round 17, ``asked``) the first fit,
+#: taking what the read-back misses or misreads where a game asks about it: a die on a die-coloured spot of the box
+#: the reader cannot see, when the frame read with the count of dice thrown says so or finds it (card table 3509:
+#: a blank die across a violet stripe of the print); one frame with at most two dice read wrong, every one of them
+#: flagged in the lamp's reflection, the frame not ``ok`` and every die there (twin 8211: the blue frame's two dice
+#: under the lamp's mirror image, every die of the other three frames read right). Last, so every table accepted
+#: before takes the same try and fits the same profile.
 RETRIES: dict[type[CalibrationError], tuple[dict, ...]] = {
     NoFrogError: (dict(shadows=True),),
-    ReflectionError: (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True)),
-    ReadBackError: (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True), dict(deep=True)),
+    ReflectionError: (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True), dict(asked=True)),
+    ReadBackError: (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True), dict(deep=True),
+                    dict(asked=True)),
     BackgroundError: (dict(deep=True),),
 }
 
@@ -137,7 +147,7 @@ RETRIES: dict[type[CalibrationError], tuple[dict, ...]] = {
 def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndarray | None, n_dice: int, name: str,
                  exposure_us: int | None, analogue_gain: float | None, colour_gains: tuple[float, float] | None,
                  thresholds: Thresholds | None, least: int = LAMP_MIN, clamp: bool = False,
-                 shadows: bool = False, deep: bool = False) -> CalibrationReport:
+                 shadows: bool = False, deep: bool = False, asked: bool = False) -> CalibrationReport:
     missing = [f for f in RITUAL if f not in samples]
     if missing:
         raise CalibrationError(f"calibration needs a frame for each of {', '.join(RITUAL)}; missing {', '.join(missing)}")
@@ -311,13 +321,20 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
 
 
     test = {}
+    veiled = None
     for k in RITUAL:
         reading = read_dice(frames[k], profile)
         test[k] = (reading.faces, reading.status)
         wrong = len([f for f in reading.faces if f != k]) + max(found[k] - len(reading.dice), len(reading.dice) - n_dice, 0)
+        said_so = asked_about(k, frames[k], fr[k], f0, reading, profile, wrong, n_dice, veiled) if asked and wrong else None
+        if said_so:
+            veiled = veiled or ("lamp's reflection" in said_so and k)
+            warnings.append(said_so)
+            continue
         if wrong > 1 or wrong and reading.status == "ok":
-            raise (ReflectionError if in_reflection(k, reading) else ReadBackError)(
-                f"the fitted profile reads the {k} frame back as {reading.faces}; {readback_advice(k, reading)}"
+            ritual = dice_found(fr[k], f0, n_dice)
+            raise (ReflectionError if in_reflection(k, reading, ritual) else ReadBackError)(
+                f"the fitted profile reads the {k} frame back as {reading.faces}; {readback_advice(k, reading, ritual)}"
             )
         if wrong:
             warnings.append(said(f"{k} frame reads back as {reading.faces}: {'; '.join(reading.reasons)}"))

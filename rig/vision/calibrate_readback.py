@@ -5,29 +5,63 @@ table. When every die read wrong lies in the lamp's reflection — a veil on its
 under it reading another face without it taken off (twin table 8211, seen: a 3800 K lamp mirrored on a blue
 die's top and on the glossy disc of the print under another; read back "blue+yellow" and "blank") — the
 refusal names the dice and says to move or diffuse the lamp; otherwise it says what it said before.
+
+A ritual die the read-back does not find where the empty box itself shows the dice's colour (the profile's
+``spots``: a violet stripe of the print) is the reader's known limit, not a profile that reads wrong: the reader
+takes no die from a blob lying mostly on such a spot (:func:`rig.vision.dice_missed.print_spot`), and a game, which
+knows how many dice were thrown, asks about the die it misses there. Card table 3509 (round 16's fresh set, seen
+since): a blank die lying across a violet stripe of the printed floor was not read back, the table refused "the
+samples are not usable"; every other die of every frame read right. Such a die (:func:`lost_on_spots`) is taken
+with a warning when the frame read with the count of dice thrown is not ``ok`` or finds it.
 """
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
+
+from rig.i18n import said
+from rig.vision.dice import read_dice
 from rig.vision.dice_flag import Flag
+from rig.vision.dice_frames import prepare
+from rig.vision.light import spots_at
+from rig.vision.pixel_classes import IS_TOP
 
 #: reasons that put a die in the lamp's reflection (on its top, or on the floor under it)
 _GLARE = ("lamp's reflection on die top", "die under the floor's glare", "die in a glare spot", "(glare?)")
 UNUSABLE = "the samples are not usable (check the light, the faces, that no die touches another)"
 
 
-def readback_advice(face: str, reading) -> str:
-    """The refusal's advice for ``reading``, the read-back of the ``face`` ritual frame."""
-    places = in_reflection(face, reading)
+def readback_advice(face: str, reading, ritual: tuple = ()) -> str:
+    """The refusal's advice for ``reading``, the read-back of the ``face`` ritual frame (``ritual``: the places,
+    frame px, of the dice the finder found in it, and their side, when it found them all)."""
+    none = phantoms(face, reading, ritual)
+    if none:
+        return (f"the reader takes the box at {', '.join(none)} for a die, where none lies (a part of its bottom or rim "
+                "in the dice's colours, or in the lamp's light); cover that part with something plain or light it less")
+    places = in_reflection(face, reading, ritual)
     if not places:
         return UNUSABLE
     return (f"the lamp's reflection lies on the {'die' if len(places) == 1 else 'dice'} at {', '.join(places)} "
             "(on the top or the floor under it); move the lamp farther to the side or diffuse it, or move those dice")
 
 
-def in_reflection(face: str, reading) -> list[str]:
+def phantoms(face: str, reading, ritual: tuple = ()) -> list[str]:
+    """The places of the dice ``reading`` reads wrong where none of the dice found in the ritual frame lies
+    (``ritual``: their places and side, or empty: none known): the box itself read as a die (twin 9703, seen: the
+    corner of the box's bright rim, its lilac speckle read as a die top, named as a die in the lamp's reflection)."""
+    if not ritual:
+        return []
+    dice, side = ritual
+    return [f"({d.x:.0f}, {d.y:.0f})" for d in reading.dice if d.face != face
+            and not any(abs(x - d.x) <= 0.6 * side and abs(y - d.y) <= 0.6 * side for x, y in dice)]
+
+
+def in_reflection(face: str, reading, ritual: tuple = ()) -> list[str]:
     """The places of the dice ``reading`` (the read-back of the ``face`` ritual frame) reads wrong when every one
-    of them lies in the lamp's reflection, else none."""
+    of them lies in the lamp's reflection (and, ``ritual`` given, where a die of the ritual frame lies), else none."""
+    if phantoms(face, reading, ritual):
+        return []
     wrong = [d for d in reading.dice if d.face != face]
     glare = set()
     for reason in reading.reasons:
@@ -41,3 +75,64 @@ def in_reflection(face: str, reading) -> list[str]:
             return []
         places.append(f"({d.x:.0f}, {d.y:.0f})")
     return places
+
+
+#: a ritual die is on the spots when at least this share of the reader's blob of die-top pixels in its place lies on
+#: them (the reader drops a blob half on them that is no die top by shape: ``print_spot``)
+ON_SPOTS = 0.5
+
+
+def lost_on_spots(frame, masks, centres, scale: int, reading, profile) -> list[tuple[float, float]]:
+    """The places (frame px) of the ritual dice (``masks``, ``centres``: the finder's, ``scale`` times smaller
+    than ``frame``) that ``reading`` has no die near, when every one of them lies on the profile's die-coloured
+    spots; else none."""
+    if not masks or getattr(profile, "spots", None) is None:
+        return []
+    work = prepare(frame, profile)
+    h, w = work.labels.shape
+    top = cv2.LUT(work.labels, IS_TOP) > 0
+    cc = cv2.connectedComponents(top.view(np.uint8), connectivity=8)[1]
+    spots = spots_at(profile, (h, w)) > 0
+    side = float(np.sqrt(np.median([m.sum() for m in masks]))) * scale
+    lost = []
+    for m, (cx, cy) in zip(masks, centres):
+        x, y = cx * scale, cy * scale
+        if any(abs(d.x - x) <= 0.6 * side and abs(d.y - y) <= 0.6 * side for d in reading.dice):
+            continue
+        under = cc[top & (cv2.resize(m.view(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0)]
+        if not under.size:
+            return []
+        blob = cc == np.bincount(under).argmax()  # the reader's blob of die-top pixels in the die's place
+        if (blob & spots).sum() < ON_SPOTS * blob.sum():
+            return []
+        lost.append((x, y))
+    return lost
+
+
+def asked_about(k: str, frame, found, scale: int, reading, profile, wrong: int, n_dice: int, veiled) -> str | None:
+    """The warning that takes ``reading``, the read-back of the ``k`` ritual frame (``found``: its dice as the finder
+    found them, ``scale`` times smaller than ``frame``) with ``wrong`` dice read wrong or missed, as what a game asks
+    about, or None (the read-back is refused): every die missed lies on a die-coloured spot of the box
+    (:func:`lost_on_spots`) and the frame read with the count of dice thrown reads no die wrong and is flagged or
+    finds them; or (when no frame was taken so before, ``veiled`` None) at most two dice read wrong, each flagged in
+    the lamp's reflection (:func:`in_reflection`), the frame not ``ok`` and every die there."""
+    lost = lost_on_spots(frame, found.masks, found.centres, scale, reading, profile)
+    if lost and wrong == len(lost):
+        again = read_dice(frame, profile, thrown=n_dice)
+        if all(f == k for f in again.faces) and (len(again.dice) == len(found.masks) or again.status != "ok"):
+            where = ", ".join(f"({x:.0f}, {y:.0f})" for x, y in lost)
+            return said(f"{k} frame: the reader does not see the die at {where}: it lies on a part of the box bottom "
+                        "as violet as the dice (a die missed there is asked about)")
+    glared = [] if veiled else in_reflection(k, reading, dice_found(found, scale, n_dice))
+    if glared and wrong == len(glared) <= 2 and reading.status != "ok" and len(reading.dice) == len(found.masks) == n_dice:
+        return said(f"{k} frame: the lamp's reflection lies on the dice at {', '.join(glared)}; dice there are asked "
+                    "about (move the lamp farther to the side or diffuse it)")
+    return None
+
+
+def dice_found(found, scale: int, n_dice: int) -> tuple:
+    """The places (frame px) and side of the dice the finder found in a ritual frame, when it found all ``n_dice``."""
+    if len(found.masks) != n_dice:
+        return ()
+    side = float(np.sqrt(np.median([m.sum() for m in found.masks]))) * scale
+    return [(x * scale, y * scale) for x, y in found.centres], side

@@ -20,7 +20,7 @@ def _tried(monkeypatch, first: CalibrationError) -> list[dict]:
     tries: list[dict] = []
 
     def fit(samples, **kw):
-        tries.append({k: kw[k] for k in ("lit", "least", "clamp", "shadows", "deep") if k in kw})
+        tries.append({k: kw[k] for k in ("lit", "least", "clamp", "shadows", "deep", "asked") if k in kw})
         raise first if len(tries) == 1 else CalibrationError("refused again")
 
     monkeypatch.setattr(calibrate, "_fit_profile", fit)
@@ -36,9 +36,11 @@ def test_the_retries_are_chosen_by_the_refusals_kind_not_its_text(monkeypatch):
     assert _tried(monkeypatch, NoFrogError("pink frame: the die at (3, 4) shows no frog; turn all six dice to pink")) \
         == [dict(lit=False, shadows=True)]
     assert _tried(monkeypatch, ReadBackError("anything at all")) == [
-        dict(lit=True), dict(lit=False, least=few), dict(lit=False, least=few, clamp=True), dict(lit=False, deep=True)]
+        dict(lit=True), dict(lit=False, least=few), dict(lit=False, least=few, clamp=True), dict(lit=False, deep=True),
+        dict(lit=False, asked=True)]  # round 17: last, what a game asks about
     assert _tried(monkeypatch, ReflectionError("... the lamp's reflection lies on the die at (1, 2) ...")) == [
-        dict(lit=True), dict(lit=False, least=few), dict(lit=False, least=few, clamp=True)]  # not the glare anew
+        dict(lit=True), dict(lit=False, least=few), dict(lit=False, least=few, clamp=True),
+        dict(lit=False, asked=True)]  # not the glare anew
     # the same words without the kind: no retry (main matched the text, and retried these)
     assert _tried(monkeypatch, CalibrationError("the fitted profile reads the blue frame back as ['blank']")) == []
     assert _tried(monkeypatch, CalibrationError("blue frame: the die at (1, 2) shows no frog; turn all six dice to ")) == []
