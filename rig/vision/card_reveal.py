@@ -218,6 +218,7 @@ class CardReveal(_LyingCards, _Glimpses):
         kept: dict[int, _Lying] = {}  # cards that lie as before, settled now with a hand in view: as seen before it
         again, vanished = [], []  # (of them, hidden since / out of sight a while since the last settle: one laid on?)
         passed = []  # (of them, a hand was over since the last settle: one laid squarely on, the arm waiting? 2616)
+        echoes = []  # (booked as new, on the very edges a lying card of its colour was read with before: (event, card, it))
         for card in sorted(cards, key=lambda c: (c.box[1], c.box[0]) if c.box else (0, 0)):
             outline = card.outline()
             same = [(edge_shift(k.outline, outline), k) for k in self._lying if k.reading.card == card.card]
@@ -275,6 +276,14 @@ class CardReveal(_LyingCards, _Glimpses):
                 events.append(("ask", Question(f"was that {card.card} card one more (no: counted already)?", (card.card,))))
                 continue
             events.append(("book", card.card))
+            if match is not None and card.card not in landed and match.echo(outline, self.same):
+                echoes.append((len(events) - 1, card, match))
+        if len(events) > 1 and echoes:  # several new at once, one of them a lying card on the very edges it was read
+            # with before (nothing over it, nothing else in view), none of its colour seen coming in: that card, read
+            # again so (twin 3311: a yellow card's lower edge read on its border or its field, 7 % apart), not a new one
+            for i, card, match in reversed(echoes):
+                del events[i]
+                kept[id(card)] = match
         # a card out of sight now (under a hand that stays in view) still lies there, unless a card settled on it
         hidden = [k for k in self._lying if not any(
             c.card == k.reading.card and (edge_shift(k.outline, c.outline()) <= 2 * self.moved or _same_pile(k.reading, c))
@@ -284,8 +293,8 @@ class CardReveal(_LyingCards, _Glimpses):
             k.gone, k.lost, k.hidden_since = 0, False, False
         # a hand in view (or its shade) may join a card's outline: a card that lies as before keeps the outline it
         # was seen with before (else a shade's edge read as its pile's would make it a pile that grew, later)
-        self._lying = [_Lying(kept[id(c)].reading, kept[id(c)].outline) if self._hands and id(c) in kept
-                       else _Lying(c, c.outline()) for c in cards] + hidden
+        self._lying = [_Lying(kept[id(c)].reading, kept[id(c)].outline, seen_as=kept[id(c)].seen_as) if self._hands and id(c) in kept
+                       else _Lying(c, c.outline(), seen_as=kept[id(c)].seen_as if id(c) in kept else []) for c in cards] + hidden
         # (a card may lie squarely on them; not while a hand is in view: a part beside an arm stands for a lying card)
         unseen = unseen or lost or (sorted(set(vanished)) if events and not self._hands else [])
         if again and not events and not unseen and not self._hands:  # (nothing new anywhere: on the last one hidden?)
