@@ -31,10 +31,10 @@ class _Lying:
     #: edges read now on its border, now on its field: twin 3311's yellow card, 7 % apart from frame to frame)
     seen_as: list = field(default_factory=list)
 
-    def echo(self, outline: np.ndarray, same: float) -> bool:
-        """Whether an outline lies on the very edges (within ``same``) of one this card was read with while nothing had
-        touched it."""
-        return any(edge_shift(o, outline) <= same for o in self.seen_as)
+    def echo(self, outlines: list, same: float) -> bool:
+        """Whether a card read with these outlines (frame by frame as it settled) was read in one of them on the very
+        edges (within ``same``) of this card or of one this card was read with while nothing had touched it."""
+        return any(edge_shift(o, outline) <= same for o in [self.outline, *self.seen_as] for outline in outlines)
 
 
 

@@ -68,6 +68,8 @@ class CardReveal(_LyingCards, _Glimpses):
         self._doubt: set = set()  # colours read on the very edges of one lying card, nothing over it: confused here
         self._arms = False  # the hands in view are arms reaching in from the view's edge (none over the box alone)
         self._frames_whole = 0  # frames since a part of a card beside an arm stood for the one known to lie there
+        self._read_as: dict = {}  # the outlines each card of the candidate was read with, frame by frame (by id)
+        self._merged_as: dict = {}
 
     # -- the stream --------------------------------------------------------------------------
     def feed(self, view: CardView | CardReading) -> list[str]:
@@ -149,6 +151,7 @@ class CardReveal(_LyingCards, _Glimpses):
         back = self._merge(self._before[0], shaped) if merged is None and self._before is not None and self._count == 1 else None
         if merged is not None:
             self._candidate, self._count = merged, self._count + 1
+            self._read_as = self._merged_as
         elif back is not None:  # one odd frame (noise moved an edge) between still ones: not counted
             self._candidate, self._count, self._done = back, self._before[1] + 1, False  # (settles again: a card
             # may have come in that frame, sliding over the pile)
@@ -156,6 +159,7 @@ class CardReveal(_LyingCards, _Glimpses):
         else:
             self._before = (self._candidate, self._count) if self._candidate else None
             self._candidate, self._count, self._done = shaped, 1, False
+            self._read_as = {id(c): [c.outline()] for c in shaped}
         if self._count < self.settle or self._done or any(c.status != "ok" and not self._borne(c) for c in self._candidate):
             return []
         self._done, self._before = True, None  # (what lay before it settled is no odd frame's neighbour now)
@@ -195,7 +199,7 @@ class CardReveal(_LyingCards, _Glimpses):
         colour where any frame since read it (a colour read against another: moved)."""
         if len(before) != len(now):
             return None
-        out = []
+        out, read_as = [], {}
         for c in now:
             b = next((b for b in before if (b.card == c.card and edge_shift(b.outline(), c.outline()) <= self.moved)
                       or (b.status != "ok" or c.status != "ok") and _same_place(b.outline(), c.outline(), self.moved)
@@ -203,6 +207,8 @@ class CardReveal(_LyingCards, _Glimpses):
             if b is None:
                 return None
             out.append(c if c.status == "ok" or b.status != "ok" else b)
+            read_as[id(out[-1])] = [*self._read_as.get(id(b), [b.outline()]), c.outline()]
+        self._merged_as = read_as
         return out
 
     def _settled(self, cards: list[CardReading]) -> list[str]:
@@ -276,7 +282,7 @@ class CardReveal(_LyingCards, _Glimpses):
                 events.append(("ask", Question(f"was that {card.card} card one more (no: counted already)?", (card.card,))))
                 continue
             events.append(("book", card.card))
-            if match is not None and card.card not in landed and match.echo(outline, self.same):
+            if match is not None and card.card not in landed and match.echo(self._read_as.get(id(card), [outline]), self.same):
                 echoes.append((len(events) - 1, card, match))
         if len(events) > 1 and echoes:  # several new at once, one of them a lying card on the very edges it was read
             # with before (nothing over it, nothing else in view), none of its colour seen coming in: that card, read
