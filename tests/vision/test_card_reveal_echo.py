@@ -1,0 +1,48 @@
+"""A card that lay still, read again as several cards settle at once, is not laid again with the next one (issue 24
+part 3, round 17): on a frame of its settle it is read on its own very edges (or on edges it was read with before,
+nothing over it), so it is that card — not "n cards laid together" (twin 2401, 2816, 2905, 3311: each a truthful no)."""
+
+from rig.vision.cards import CardReading, CardReveal, CardView
+from tests.vision.test_cards_twin import _replay
+
+PILE = (100, 100, 200, 280)
+
+
+def _blue(dx=0.0, turn=0.0):
+    """The blue card on its blob ``PILE``, its corners read ``dx`` px apart (and its right side ``turn`` px lower)."""
+    x, y = 100.0 + dx, 100.0
+    corners = ((x, y), (x + 200, y + turn), (x + 200, y + 280 + turn), (x, y + 280))
+    return CardReading("blue", 1.0, "ok", (), PILE, corners, pile=PILE)
+
+
+PINK = CardReading("pink", 1.0, "ok", (), (400, 100, 200, 280), ((400, 100), (600, 100), (600, 380), (400, 380)),
+                   pile=(400, 100, 200, 280))
+HAND = CardView((), ((150, 200, 200, 200),))  # a hand over the blue card
+
+
+def _reveal(settling):
+    """The blue card laid, a hand over it, then the frames in which the pink card laid beside it settles."""
+    reveal = CardReveal(settle=3)
+    stream = [CardView((_blue(),))] * 3 + [HAND] * 2 + [CardView(cards) for cards in settling]
+    return reveal, [c for view in stream for c in reveal.feed(view)]
+
+
+def test_a_lying_card_read_on_its_own_edges_as_the_next_settles_is_not_laid_again():
+    # the blue card's corners read 40 px askew in the last frame of the pink card's settle (its blob the same): before,
+    # a new blue card with the pink one — "2 cards laid together: blue, pink in that order?"
+    reveal, booked = _reveal([(_blue(), PINK), (_blue(), PINK), (_blue(0, 40), PINK)])
+    assert booked == ["blue", "pink"] and reveal.question is None
+
+
+def test_a_lying_card_read_apart_in_every_frame_of_the_settle_is_still_asked_about():
+    # never on its own edges while the pink card settled: a card may have been laid on it (as before)
+    reveal, booked = _reveal([(_blue(0, 40), PINK)] * 3)
+    assert booked == ["blue"] and reveal.question is not None and "together" in reveal.question.text
+
+
+def test_a_card_read_again_in_one_frame_of_its_settle_is_not_laid_again_on_the_twin():
+    # twin 2401 reveal 0 (blue x 4, blank x 3): the first blue card, alone in the row's first place, read on its own
+    # edges in the frames of the second blank's settle but one, in which its corners read askew (62 % apart). Before:
+    # "2 cards laid together: blue, blank in that order?" (a truthful no)
+    cards, booked, questions = _replay("t2401-reveal0")
+    assert booked == cards and questions == []
