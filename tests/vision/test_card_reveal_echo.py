@@ -1,6 +1,7 @@
 """A card that lay still, read again as several cards settle at once, is not laid again with the next one (issue 24
 part 3, round 17): on a frame of its settle it is read on its own very edges (or on edges it was read with before,
-nothing over it), so it is that card — not "n cards laid together" (twin 2401, 2816, 2905, 3311: each a truthful no)."""
+nothing over it) or on its very blob, no hand ever over a third of it, so it is that card — not "n cards laid
+together" (twin 2401, 2816, 2905, 3118, 3311: each a truthful no)."""
 
 from rig.vision.cards import CardReading, CardReveal, CardView
 from tests.vision.test_cards_twin import _replay
@@ -20,10 +21,10 @@ PINK = CardReading("pink", 1.0, "ok", (), (400, 100, 200, 280), ((400, 100), (60
 HAND = CardView((), ((150, 200, 200, 200),))  # a hand over the blue card
 
 
-def _reveal(settling):
+def _reveal(settling, hand=HAND):
     """The blue card laid, a hand over it, then the frames in which the pink card laid beside it settles."""
     reveal = CardReveal(settle=3)
-    stream = [CardView((_blue(),))] * 3 + [HAND] * 2 + [CardView(cards) for cards in settling]
+    stream = [CardView((_blue(),))] * 3 + [hand] * 2 + [CardView(cards) for cards in settling]
     return reveal, [c for view in stream for c in reveal.feed(view)]
 
 
@@ -46,3 +47,19 @@ def test_a_card_read_again_in_one_frame_of_its_settle_is_not_laid_again_on_the_t
     # "2 cards laid together: blue, blank in that order?" (a truthful no)
     cards, booked, questions = _replay("t2401-reveal0")
     assert booked == cards and questions == []
+
+
+def test_a_lying_card_no_hand_covered_on_its_very_blob_is_not_laid_again_with_the_next():
+    # a hand reached a corner of the blue card (never over a third of it, the card seen all along); as the pink card
+    # settles, the blue is read on its very blob (the same to a few px), its corners 40 px askew in every frame: that
+    # card (twin 3118: a blank card's field read 15 % apart beside the yellow laid next). Before: "2 cards laid together"
+    reveal, booked = _reveal([(_blue(0, 40), PINK)] * 3, CardView((_blue(),), ((280, 340, 100, 100),)))
+    assert booked == ["blue", "pink"] and reveal.question is None
+
+
+def test_a_card_read_on_its_very_blob_beside_the_next_is_not_laid_again_on_the_twin():
+    # twin 3118 reveal 0 (blank x 4, yellow x 2, gray): the first blank card, its blob the same to the pixel while the
+    # second yellow is laid on the yellow pile beside it, its field's corners read 15 % apart. Before: "2 cards laid
+    # together: yellow, blank in that order?" (a truthful no). (Read by round 16's reader: t3118-reveal0 is round 12's)
+    cards, booked, questions = _replay("t3118-reveal0-r16c")
+    assert booked == cards and not any("together" in q.text for q in questions)
