@@ -68,6 +68,7 @@ class CardReveal(_LyingCards, _Glimpses):
         self._doubt: set = set()  # colours read on the very edges of one lying card, nothing over it: confused here
         self._arms = False  # the hands in view are arms reaching in from the view's edge (none over the box alone)
         self._frames_whole = 0  # frames since a part of a card beside an arm stood for the one known to lie there
+        self._laid_by: tuple = ()  # the hands in view when the last settle booked a card
         self._read_as: dict = {}  # the outlines each card of the candidate was read with, frame by frame (by id)
         self._merged_as: dict = {}
 
@@ -326,6 +327,8 @@ class CardReveal(_LyingCards, _Glimpses):
             events = [("ask", laid_next(card, tuple(after[i:i + 1]))) for i, card in enumerate(unseen)] + events
         # a card of a colour the camera read another on one lying card (blank and gray on 2815): entered by hand
         events = [("ask", _UNREAD) if e[0] == "book" and e[1] in self._doubt else e for e in events]
+        # (the hands in view as a card it saw laid settled and was booked: one waiting there after laying it)
+        self._laid_by = self._hand_boxes if any(e[0] == "book" for e in events) else ()
         return self._book(events)
 
     def _book(self, events: list[tuple[str, Question | str]]) -> list[str]:
