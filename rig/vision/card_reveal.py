@@ -69,7 +69,8 @@ class CardReveal(_LyingCards, _Glimpses):
         self._arms = False  # the hands in view are arms reaching in from the view's edge (none over the box alone)
         self._frames_whole = 0  # frames since a part of a card beside an arm stood for the one known to lie there
         self._laid_by: tuple = ()  # the hands in view when the last settle booked a card
-        self._read_as: dict = {}  # the outlines each card of the candidate was read with, frame by frame (by id)
+        #: the outlines each card of the candidate was read with, frame by frame: {id: (its reading, outlines)}
+        self._read_as: dict = {}
         self._merged_as: dict = {}
 
     # -- the stream --------------------------------------------------------------------------
@@ -156,11 +157,11 @@ class CardReveal(_LyingCards, _Glimpses):
         elif back is not None:  # one odd frame (noise moved an edge) between still ones: not counted
             self._candidate, self._count, self._done = back, self._before[1] + 1, False  # (settles again: a card
             # may have come in that frame, sliding over the pile)
-            self._before = None
+            self._before, self._read_as = None, self._merged_as
         else:
             self._before = (self._candidate, self._count) if self._candidate else None
             self._candidate, self._count, self._done = shaped, 1, False
-            self._read_as = {id(c): [c.outline()] for c in shaped}
+            self._read_as = {id(c): (c, [c.outline()]) for c in shaped}
         if self._count < self.settle or self._done or any(c.status != "ok" and not self._borne(c) for c in self._candidate):
             return []
         self._done, self._before = True, None  # (what lay before it settled is no odd frame's neighbour now)
@@ -208,9 +209,14 @@ class CardReveal(_LyingCards, _Glimpses):
             if b is None:
                 return None
             out.append(c if c.status == "ok" or b.status != "ok" else b)
-            read_as[id(out[-1])] = [*self._read_as.get(id(b), [b.outline()]), c.outline()]
+            read_as[id(out[-1])] = (out[-1], [*self._read_with(b), c.outline()])
         self._merged_as = read_as
         return out
+
+    def _read_with(self, card: CardReading) -> list:
+        """The outlines a card of the candidate was read with, frame by frame (its own alone when not known)."""
+        known = self._read_as.get(id(card))
+        return known[1] if known is not None and known[0] is card else [card.outline()]
 
     def _settled(self, cards: list[CardReading]) -> list[str]:
         events: list[tuple[str, Question | str]] = []
@@ -283,7 +289,7 @@ class CardReveal(_LyingCards, _Glimpses):
                 events.append(("ask", Question(f"was that {card.card} card one more (no: counted already)?", (card.card,))))
                 continue
             events.append(("book", card.card))
-            if match is not None and card.card not in landed and (match.echo(self._read_as.get(id(card), [outline]), self.same)
+            if match is not None and card.card not in landed and (match.echo(self._read_with(card), self.same)
                                                                   or _same_pile(match.reading, card) and not match.hidden_since and not match.lost):
                 echoes.append((len(events) - 1, card, match))
         if len(events) > 1 and echoes:  # several new at once, one of them a lying card on the very edges it was read
