@@ -90,6 +90,7 @@ class CardReveal(_LyingCards, _Glimpses):
                 # 2803), asked as one — or the players took them back: no
                 self._empty_hand, self._over_empty = 1, list(self._hand_boxes)
             self._lying = [k for k in self._lying if k.blind]
+            self._laid_by = ()
             self._under, self._doubt = [], set()
             self._candidate, self._count, self._glimpsed, self._arriving = None, 0, [], {}
             self._before = None
@@ -113,6 +114,8 @@ class CardReveal(_LyingCards, _Glimpses):
         self._touch(view)
         self._touch_glimpses(view)
         self._hand_boxes = tuple(h for h in view.hands if h is not None)
+        if not self._hand_boxes or not all(any(_same_box(h, b, 0.1) for b in self._laid_by) for h in self._hand_boxes):
+            self._laid_by = ()  # (the arm that laid the last card booked left or moved: a hand over the cards since)
         self._arms = bool(view.hands) and all(view.at_edge(h) for h in view.hands if h is not None)
         self._hands = bool(view.hands)  # (a hand in view, or its shade, may join a pile's outline)
         ok = [c for c in view.cards if c.status == "ok"]

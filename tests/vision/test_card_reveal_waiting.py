@@ -34,6 +34,8 @@ def test_an_arm_waiting_at_the_edge_after_the_card_it_brought_settled_is_not_ask
 @pytest.mark.parametrize("after", [
     [CardView((), (ARM,), SIZE)] * 6,  # no card it brought seen settling: cards askew under it?
     [CardView((PINK,), (ARM,), SIZE)] * 3 + [CardView((PINK,), ((0, 100, 270, 380),), SIZE)] * 5,  # it moved since
+    # it left, and an arm came back to the very place (the twin's arm waits at one place): a card under it?
+    [CardView((PINK,), (ARM,), SIZE)] * 3 + [CardView((PINK,), (), SIZE)] + [CardView((PINK,), (ARM,), SIZE)] * 5,
 ])
 def test_an_arm_lying_still_over_the_cards_is_still_asked_about_otherwise(after):
     reveal, booked = _reveal(after)
