@@ -27,6 +27,7 @@ class _Lying:
     hidden_since: bool = False
     lost: bool = False  # so with no hand over it (2605)
     handled: bool = False  # a hand was over it, or it was out of sight (not only its outline read apart)
+    covered: bool = False  # a hand's blob was over a third of it or more (seen through it or not)
     #: the other outlines it was read with while nothing was in view but the cards and nothing had touched it (its
     #: edges read now on its border, now on its field: twin 3311's yellow card, 7 % apart from frame to frame)
     seen_as: list = field(default_factory=list)
@@ -120,6 +121,7 @@ class _LyingCards:
                 lying.seen_as += [c.outline() for c in view.cards if c.card == lying.reading.card and c.outline() is not None
                                   and self._read_apart(lying.outline, c.outline())
                                   and min(edge_shift(o, c.outline()) for o in [lying.outline, *lying.seen_as]) > self.same][:1]
+            lying.covered = lying.covered or any(_covering(lying.reading.box, h) for h in view.hands if h is not None)
             covered = not seen and any(_covering(lying.reading.box, h) for h in view.hands if h is not None)
             lying.gone = 0 if seen else lying.gone + 1
             lying.lost = lying.lost or lying.gone >= self.settle and not covered

@@ -292,8 +292,9 @@ class CardReveal(_LyingCards, _Glimpses):
                 events.append(("ask", Question(f"was that {card.card} card one more (no: counted already)?", (card.card,))))
                 continue
             events.append(("book", card.card))
-            if match is not None and card.card not in landed and (match.echo(self._read_with(card), self.same)
-                                                                  or _same_pile(match.reading, card) and not match.hidden_since and not match.lost):
+            if match is not None and card.card not in landed and (
+                    match.echo(self._read_with(card), self.same)
+                    or _same_pile(match.reading, card) and not (match.covered or match.hidden_since or match.lost)):
                 echoes.append((len(events) - 1, card, match))
         if len(events) > 1 and echoes:  # several new at once, one of them a lying card on the very edges it was read
             # with before (nothing over it, nothing else in view), none of its colour seen coming in: that card, read

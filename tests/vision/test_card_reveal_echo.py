@@ -63,3 +63,9 @@ def test_a_card_read_on_its_very_blob_beside_the_next_is_not_laid_again_on_the_t
     # together: yellow, blank in that order?" (a truthful no). (Read by round 16's reader: t3118-reveal0 is round 12's)
     cards, booked, questions = _replay("t3118-reveal0-r16c")
     assert booked == cards and not any("together" in q.text for q in questions)
+
+
+def test_a_lying_card_a_hand_was_over_on_its_very_blob_is_still_asked_about():
+    # a hand's blob over a third of the blue card or more (the card read through it): a card may have been laid on it
+    reveal, booked = _reveal([(_blue(0, 40), PINK)] * 3, CardView((_blue(),), ((100, 100, 150, 200),)))
+    assert booked == ["blue"] and reveal.question is not None and "together" in reveal.question.text
