@@ -296,9 +296,10 @@ class CardReveal(_LyingCards, _Glimpses):
                     match.echo(self._read_with(card), self.same)
                     or _same_pile(match.reading, card) and not (match.covered or match.hidden_since or match.lost)):
                 echoes.append((len(events) - 1, card, match))
-        if len(events) > 1 and echoes:  # several new at once, one of them a lying card on the very edges it was read
-            # with before (nothing over it, nothing else in view), none of its colour seen coming in: that card, read
-            # again so (twin 3311: a yellow card's lower edge read on its border or its field, 7 % apart), not a new one
+        if len(events) > 1 and echoes:  # several new at once, one of them a lying card read in a frame of its settle
+            # on its very edges or on edges it was read with before, nothing over it (twin 2401, 3311: a yellow card's
+            # lower edge read on its border or its field, 7 % apart) — or on its very blob, no hand's blob ever over a
+            # third of it nor out of sight (3118) —, none of its colour seen coming in: that card, not a new one
             for i, card, match in reversed(echoes):
                 del events[i]
                 kept[id(card)] = match
