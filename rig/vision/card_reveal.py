@@ -244,7 +244,10 @@ class CardReveal(_LyingCards, _Glimpses):
             # the pile's outline changed under a top of the same colour: a card went onto it (its own
             # edges may read alike — an icon splitting its field, a card laid squarely)
             regrown = (match is not None and match.touched and not self._hands and None not in (match.reading.pile, card.pile)
-                       and not _same_box(match.reading.pile, card.pile))
+                       and not _same_box(match.reading.pile, card.pile) and not any(
+                           o is not card and o.pile == card.pile and o.card != card.card and not any(
+                               k.reading.card == o.card and edge_shift(k.outline, o.outline()) <= self.moved for k in self._lying)
+                           for o in cards))  # (grown by a new card of another colour on its blob beside it: twin 2712)
             if (match is not None and self._read_apart(match.outline, outline) and match.touched and not match.handled
                     and self._arms and card.card not in landed):  # an arm waiting at the view's edge, no hand ever
                 kept[id(card)] = match  # over the card nor one of its colour coming in: its outline read with the

@@ -3,6 +3,8 @@ part 3, round 17): on a frame of its settle it is read on its own very edges (or
 nothing over it) or on its very blob, no hand ever over a third of it, so it is that card — not "n cards laid
 together" (twin 2401, 2816, 2905, 3118, 3311: each a truthful no)."""
 
+import dataclasses
+
 from rig.vision.cards import CardReading, CardReveal, CardView
 from tests.vision.test_cards_twin import _replay
 
@@ -69,3 +71,30 @@ def test_a_lying_card_a_hand_was_over_on_its_very_blob_is_still_asked_about():
     # a hand's blob over a third of the blue card or more (the card read through it): a card may have been laid on it
     reveal, booked = _reveal([(_blue(0, 40), PINK)] * 3, CardView((_blue(),), ((100, 100, 150, 200),)))
     assert booked == ["blue"] and reveal.question is not None and "together" in reveal.question.text
+
+
+JOINED = (100, 100, 500, 280)  # the blue card's blob and the pink card's beside it, touching: one blob
+
+
+def test_a_blob_grown_by_a_new_card_of_another_colour_beside_is_no_card_laid_on_the_one_there():
+    # the blue card on its very edges after a hand was over it, its blob grown — by the pink card laid beside it,
+    # touching it. Before: "a second blue card?" (its pile grew) with the pink one, "2 cards laid together" (twin 2712)
+    joined = [(dataclasses.replace(_blue(), pile=JOINED), dataclasses.replace(PINK, pile=JOINED))] * 3
+    reveal, booked = _reveal(joined)
+    assert booked == ["blue", "pink"] and reveal.question is None
+
+
+def test_a_blob_grown_beside_a_card_that_lay_there_before_is_still_asked_about():
+    # the pink card lay there before (its edges as they were): the blob's growth is the blue pile's, "a second blue?"
+    reveal = CardReveal(settle=3)
+    stream = [CardView((_blue(),))] * 3 + [CardView((_blue(), PINK))] * 3 + [CardView((PINK,), HAND.hands)] * 2
+    stream += [CardView((dataclasses.replace(_blue(), pile=JOINED), dataclasses.replace(PINK, pile=JOINED)))] * 3
+    assert [c for view in stream for c in reveal.feed(view)] == ["blue", "pink"]
+    assert reveal.question is not None and reveal.question.text == "was that a second blue card?"
+
+
+def test_a_card_its_blob_joined_by_the_next_laid_beside_it_is_not_laid_again_on_the_twin():
+    # twin 2712 reveal 0 (blue x 2, blank x 2, blue x 2, yellow): the yellow card laid on the blue pile touches the
+    # first blue card, alone on its very edges: one blob. Before: "2 cards laid together: yellow, blue?" (a truthful no)
+    cards, booked, questions = _replay("t2712-reveal0")
+    assert booked == cards and questions == []
