@@ -3,7 +3,7 @@ to it since it settled — a hand over it, out of sight, its outline read apart,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -27,6 +27,15 @@ class _Lying:
     hidden_since: bool = False
     lost: bool = False  # so with no hand over it (2605)
     handled: bool = False  # a hand was over it, or it was out of sight (not only its outline read apart)
+    covered: bool = False  # a hand's blob was over a third of it or more (seen through it or not)
+    #: the other outlines it was read with while nothing was in view but the cards and nothing had touched it (its
+    #: edges read now on its border, now on its field: twin 3311's yellow card, 7 % apart from frame to frame)
+    seen_as: list = field(default_factory=list)
+
+    def echo(self, outlines: list, same: float) -> bool:
+        """Whether a card read with these outlines (frame by frame as it settled) was read in one of them on the very
+        edges (within ``same``) of this card or of one this card was read with while nothing had touched it."""
+        return any(edge_shift(o, outline) <= same for o in [self.outline, *self.seen_as] for outline in outlines)
 
 
 
@@ -108,6 +117,11 @@ class _LyingCards:
             if flip and not seen and not lying.touched and not any(_overlap(lying.reading.box, h) for h in view.hands):  # its colour read
                 self._doubt |= flip | {lying.reading.card}  # another on its very edges, nothing over it (fresh 2815)
                 seen = True
+            if seen and not view.hands and not lying.touched:  # (nothing over it, nothing else in view: it, read so)
+                lying.seen_as += [c.outline() for c in view.cards if c.card == lying.reading.card and c.outline() is not None
+                                  and self._read_apart(lying.outline, c.outline())
+                                  and min(edge_shift(o, c.outline()) for o in [lying.outline, *lying.seen_as]) > self.same][:1]
+            lying.covered = lying.covered or any(_covering(lying.reading.box, h) for h in view.hands if h is not None)
             covered = not seen and any(_covering(lying.reading.box, h) for h in view.hands if h is not None)
             lying.gone = 0 if seen else lying.gone + 1
             lying.lost = lying.lost or lying.gone >= self.settle and not covered

@@ -68,6 +68,10 @@ class CardReveal(_LyingCards, _Glimpses):
         self._doubt: set = set()  # colours read on the very edges of one lying card, nothing over it: confused here
         self._arms = False  # the hands in view are arms reaching in from the view's edge (none over the box alone)
         self._frames_whole = 0  # frames since a part of a card beside an arm stood for the one known to lie there
+        self._laid_by: tuple = ()  # the hands in view when the last settle booked a card
+        #: the outlines each card of the candidate was read with, frame by frame: {id: (its reading, outlines)}
+        self._read_as: dict = {}
+        self._merged_as: dict = {}
 
     # -- the stream --------------------------------------------------------------------------
     def feed(self, view: CardView | CardReading) -> list[str]:
@@ -86,6 +90,7 @@ class CardReveal(_LyingCards, _Glimpses):
                 # 2803), asked as one — or the players took them back: no
                 self._empty_hand, self._over_empty = 1, list(self._hand_boxes)
             self._lying = [k for k in self._lying if k.blind]
+            self._laid_by = ()
             self._under, self._doubt = [], set()
             self._candidate, self._count, self._glimpsed, self._arriving = None, 0, [], {}
             self._before = None
@@ -109,6 +114,8 @@ class CardReveal(_LyingCards, _Glimpses):
         self._touch(view)
         self._touch_glimpses(view)
         self._hand_boxes = tuple(h for h in view.hands if h is not None)
+        if not self._hand_boxes or not all(any(_same_box(h, b, 0.1) for b in self._laid_by) for h in self._hand_boxes):
+            self._laid_by = ()  # (the arm that laid the last card booked left or moved: a hand over the cards since)
         self._arms = bool(view.hands) and all(view.at_edge(h) for h in view.hands if h is not None)
         self._hands = bool(view.hands)  # (a hand in view, or its shade, may join a pile's outline)
         ok = [c for c in view.cards if c.status == "ok"]
@@ -149,13 +156,15 @@ class CardReveal(_LyingCards, _Glimpses):
         back = self._merge(self._before[0], shaped) if merged is None and self._before is not None and self._count == 1 else None
         if merged is not None:
             self._candidate, self._count = merged, self._count + 1
+            self._read_as = self._merged_as
         elif back is not None:  # one odd frame (noise moved an edge) between still ones: not counted
             self._candidate, self._count, self._done = back, self._before[1] + 1, False  # (settles again: a card
             # may have come in that frame, sliding over the pile)
-            self._before = None
+            self._before, self._read_as = None, self._merged_as
         else:
             self._before = (self._candidate, self._count) if self._candidate else None
             self._candidate, self._count, self._done = shaped, 1, False
+            self._read_as = {id(c): (c, [c.outline()]) for c in shaped}
         if self._count < self.settle or self._done or any(c.status != "ok" and not self._borne(c) for c in self._candidate):
             return []
         self._done, self._before = True, None  # (what lay before it settled is no odd frame's neighbour now)
@@ -195,7 +204,7 @@ class CardReveal(_LyingCards, _Glimpses):
         colour where any frame since read it (a colour read against another: moved)."""
         if len(before) != len(now):
             return None
-        out = []
+        out, read_as = [], {}
         for c in now:
             b = next((b for b in before if (b.card == c.card and edge_shift(b.outline(), c.outline()) <= self.moved)
                       or (b.status != "ok" or c.status != "ok") and _same_place(b.outline(), c.outline(), self.moved)
@@ -203,7 +212,14 @@ class CardReveal(_LyingCards, _Glimpses):
             if b is None:
                 return None
             out.append(c if c.status == "ok" or b.status != "ok" else b)
+            read_as[id(out[-1])] = (out[-1], [*self._read_with(b), c.outline()])
+        self._merged_as = read_as
         return out
+
+    def _read_with(self, card: CardReading) -> list:
+        """The outlines a card of the candidate was read with, frame by frame (its own alone when not known)."""
+        known = self._read_as.get(id(card))
+        return known[1] if known is not None and known[0] is card else [card.outline()]
 
     def _settled(self, cards: list[CardReading]) -> list[str]:
         events: list[tuple[str, Question | str]] = []
@@ -218,6 +234,7 @@ class CardReveal(_LyingCards, _Glimpses):
         kept: dict[int, _Lying] = {}  # cards that lie as before, settled now with a hand in view: as seen before it
         again, vanished = [], []  # (of them, hidden since / out of sight a while since the last settle: one laid on?)
         passed = []  # (of them, a hand was over since the last settle: one laid squarely on, the arm waiting? 2616)
+        echoes = []  # (booked as new, on the very edges a lying card of its colour was read with before: (event, card, it))
         for card in sorted(cards, key=lambda c: (c.box[1], c.box[0]) if c.box else (0, 0)):
             outline = card.outline()
             same = [(edge_shift(k.outline, outline), k) for k in self._lying if k.reading.card == card.card]
@@ -227,7 +244,10 @@ class CardReveal(_LyingCards, _Glimpses):
             # the pile's outline changed under a top of the same colour: a card went onto it (its own
             # edges may read alike — an icon splitting its field, a card laid squarely)
             regrown = (match is not None and match.touched and not self._hands and None not in (match.reading.pile, card.pile)
-                       and not _same_box(match.reading.pile, card.pile))
+                       and not _same_box(match.reading.pile, card.pile) and not any(
+                           o is not card and o.pile == card.pile and o.card != card.card and not any(
+                               k.reading.card == o.card and edge_shift(k.outline, o.outline()) <= self.moved for k in self._lying)
+                           for o in cards))  # (grown by a new card of another colour on its blob beside it: twin 2712)
             if (match is not None and self._read_apart(match.outline, outline) and match.touched and not match.handled
                     and self._arms and card.card not in landed):  # an arm waiting at the view's edge, no hand ever
                 kept[id(card)] = match  # over the card nor one of its colour coming in: its outline read with the
@@ -275,6 +295,17 @@ class CardReveal(_LyingCards, _Glimpses):
                 events.append(("ask", Question(f"was that {card.card} card one more (no: counted already)?", (card.card,))))
                 continue
             events.append(("book", card.card))
+            if match is not None and card.card not in landed and (
+                    match.echo(self._read_with(card), self.same)
+                    or _same_pile(match.reading, card) and not (match.covered or match.hidden_since or match.lost)):
+                echoes.append((len(events) - 1, card, match))
+        if len(events) > 1 and echoes:  # several new at once, one of them a lying card read in a frame of its settle
+            # on its very edges or on edges it was read with before, nothing over it (twin 2401, 3311: a yellow card's
+            # lower edge read on its border or its field, 7 % apart) — or on its very blob, no hand's blob ever over a
+            # third of it nor out of sight (3118) —, none of its colour seen coming in: that card, not a new one
+            for i, card, match in reversed(echoes):
+                del events[i]
+                kept[id(card)] = match
         # a card out of sight now (under a hand that stays in view) still lies there, unless a card settled on it
         hidden = [k for k in self._lying if not any(
             c.card == k.reading.card and (edge_shift(k.outline, c.outline()) <= 2 * self.moved or _same_pile(k.reading, c))
@@ -284,8 +315,8 @@ class CardReveal(_LyingCards, _Glimpses):
             k.gone, k.lost, k.hidden_since = 0, False, False
         # a hand in view (or its shade) may join a card's outline: a card that lies as before keeps the outline it
         # was seen with before (else a shade's edge read as its pile's would make it a pile that grew, later)
-        self._lying = [_Lying(kept[id(c)].reading, kept[id(c)].outline) if self._hands and id(c) in kept
-                       else _Lying(c, c.outline()) for c in cards] + hidden
+        self._lying = [_Lying(kept[id(c)].reading, kept[id(c)].outline, seen_as=kept[id(c)].seen_as) if self._hands and id(c) in kept
+                       else _Lying(c, c.outline(), seen_as=kept[id(c)].seen_as if id(c) in kept else []) for c in cards] + hidden
         # (a card may lie squarely on them; not while a hand is in view: a part beside an arm stands for a lying card)
         unseen = unseen or lost or (sorted(set(vanished)) if events and not self._hands else [])
         if again and not events and not unseen and not self._hands:  # (nothing new anywhere: on the last one hidden?)
@@ -310,6 +341,8 @@ class CardReveal(_LyingCards, _Glimpses):
             events = [("ask", laid_next(card, tuple(after[i:i + 1]))) for i, card in enumerate(unseen)] + events
         # a card of a colour the camera read another on one lying card (blank and gray on 2815): entered by hand
         events = [("ask", _UNREAD) if e[0] == "book" and e[1] in self._doubt else e for e in events]
+        # (the hands in view as a card it saw laid settled and was booked: one waiting there after laying it)
+        self._laid_by = self._hand_boxes if any(e[0] == "book" for e in events) else ()
         return self._book(events)
 
     def _book(self, events: list[tuple[str, Question | str]]) -> list[str]:

@@ -450,3 +450,12 @@ def test_a_card_glimpsed_long_enough_to_settle_then_covered_on_its_very_edges_is
     cards, booked, questions = _replay("t3306-reveal1")
     assert booked == cards
     assert [(q.yes, q.then) for q in questions] == [(("blue",), ("blue",))]
+
+
+def test_a_lying_card_read_again_on_edges_it_was_read_with_before_is_not_laid_with_the_next():
+    # twin 3311 reveal 1 (yellow x 2, gray x 2, blue x 2, yellow): the second yellow card's lower edge reads now on its
+    # border, now on its field (7 % of its long side apart) while nothing else is in view; the arm waiting at the
+    # view's edge covers it as the second blue is laid, and it settles beside it on the other of its two outlines.
+    # Before: a new yellow card with the blue — "2 cards laid together: blue, yellow in that order?" (a truthful no)
+    cards, booked, questions = _replay("t3311-reveal1")
+    assert booked == cards and questions == []
