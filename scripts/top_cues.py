@@ -98,15 +98,13 @@ def shading(obs, work, others) -> dict | None:
 
 def dump(sets: str, propped: bool, out: Path) -> None:
     import rig.vision.dice_second_look as second
-    from rig.bench.vision import pairs
     from rig.twin.optics import camera_pose
     from rig.twin.physics import NORMALS
     from rig.vision.dice_upright import side_faces
-    from twin_turns import dump_tables
+    from twin_turns import dump_tables, truth_poses
 
     def row(seed, table, profile, die_px, drift, shot, k, work, truth, reading):
-        pose = {best: (d, shot.dice[j]) for j, (d, best) in enumerate(zip(truth, pairs(truth, reading.dice, 0.6 * die_px)))
-                if best is not None}
+        pose = truth_poses(truth, reading.dice, shot, die_px)
         seen = []
         for i, o in enumerate(reading.dice):
             e = {"x": o.x, "y": o.y, "face": o.face, "cocked": bool(o.cocked), "state": "none"}

@@ -129,6 +129,14 @@ def read_table(seed: int, turns: int, spp: int, propped: bool = False) -> list[d
     return lines
 
 
+def truth_poses(truth, dice, shot, die_px: float) -> dict:
+    """The dice read (``dice``) each paired with its thrown die and pose (``truth``, ``shot.dice``): index → (die, pose)."""
+    from rig.bench.vision import pairs
+
+    return {best: (d, shot.dice[j]) for j, (d, best) in enumerate(zip(truth, pairs(truth, dice, 0.6 * die_px)))
+            if best is not None}
+
+
 def dump_tables(sets: str, propped: bool, out: Path, row) -> None:
     """Each table of ``sets``: its turns read (4 turns, 8 spp) and made rows by ``row(seed, table, *turn)``
     (``turn`` as :func:`each_turn` yields it), one JSON file a table in ``out`` (``<seed>p.json`` propped); a table
