@@ -71,7 +71,6 @@ class CardReveal(_LyingCards, _Glimpses):
         self._laid_by: tuple = ()  # the hands in view when the last settle booked a card
         #: the outlines each card of the candidate was read with, frame by frame: {id: (its reading, outlines)}
         self._read_as: dict = {}
-        self._merged_as: dict = {}
 
     # -- the stream --------------------------------------------------------------------------
     def feed(self, view: CardView | CardReading) -> list[str]:
@@ -155,12 +154,11 @@ class CardReveal(_LyingCards, _Glimpses):
         # for two frames or more, whatever then lies in a lying card's place: twin 2810, a blank card on a yellow one)
         back = self._merge(self._before[0], shaped) if merged is None and self._before is not None and self._count == 1 else None
         if merged is not None:
-            self._candidate, self._count = merged, self._count + 1
-            self._read_as = self._merged_as
+            (self._candidate, self._read_as), self._count = merged, self._count + 1
         elif back is not None:  # one odd frame (noise moved an edge) between still ones: not counted
-            self._candidate, self._count, self._done = back, self._before[1] + 1, False  # (settles again: a card
-            # may have come in that frame, sliding over the pile)
-            self._before, self._read_as = None, self._merged_as
+            (self._candidate, self._read_as), self._count, self._done = back, self._before[1] + 1, False  # (settles
+            # again: a card may have come in that frame, sliding over the pile)
+            self._before = None
         else:
             self._before = (self._candidate, self._count) if self._candidate else None
             self._candidate, self._count, self._done = shaped, 1, False
@@ -199,9 +197,10 @@ class CardReveal(_LyingCards, _Glimpses):
         where, self._over_empty, self._since_ask = tuple(self._over_empty), [], [h for h in hands if h is not None]
         return self._book([("ask", replace(_UNREAD, where=where))])
 
-    def _merge(self, before: list[CardReading], now: list[CardReading]) -> list[CardReading] | None:
+    def _merge(self, before: list[CardReading], now: list[CardReading]) -> tuple[list[CardReading], dict] | None:
         """The cards still lying as before (``None``: something moved, came or went), each with its
-        colour where any frame since read it (a colour read against another: moved)."""
+        colour where any frame since read it (a colour read against another: moved); and the outlines each was read
+        with, frame by frame (:attr:`_read_as` for them)."""
         if len(before) != len(now):
             return None
         out, read_as = [], {}
@@ -213,8 +212,7 @@ class CardReveal(_LyingCards, _Glimpses):
                 return None
             out.append(c if c.status == "ok" or b.status != "ok" else b)
             read_as[id(out[-1])] = (out[-1], [*self._read_with(b), c.outline()])
-        self._merged_as = read_as
-        return out
+        return out, read_as
 
     def _read_with(self, card: CardReading) -> list:
         """The outlines a card of the candidate was read with, frame by frame (its own alone when not known)."""
