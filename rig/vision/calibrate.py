@@ -321,15 +321,15 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
 
 
     test = {}
-    veiled = None
+    veiled = False  # one frame's dice taken as in the lamp's reflection already
     for k in RITUAL:
         reading = read_dice(frames[k], profile)
         test[k] = (reading.faces, reading.status)
         wrong = len([f for f in reading.faces if f != k]) + max(found[k] - len(reading.dice), len(reading.dice) - n_dice, 0)
         said_so = asked_about(k, frames[k], fr[k], f0, reading, profile, wrong, n_dice, veiled) if asked and wrong else None
         if said_so:
-            veiled = veiled or ("lamp's reflection" in said_so and k)
-            warnings.append(said_so)
+            warnings.append(said_so[0])
+            veiled = veiled or said_so[1]
             continue
         if wrong > 1 or wrong and reading.status == "ok":
             ritual = dice_found(fr[k], f0, n_dice)

@@ -93,7 +93,7 @@ def lost_on_spots(frame, masks, centres, scale: int, reading, profile) -> list[t
     top = cv2.LUT(work.labels, IS_TOP) > 0
     cc = cv2.connectedComponents(top.view(np.uint8), connectivity=8)[1]
     spots = spots_at(profile, (h, w)) > 0
-    side = float(np.sqrt(np.median([m.sum() for m in masks]))) * scale
+    side = _side(masks, scale)
     lost = []
     for m, (cx, cy) in zip(masks, centres):
         x, y = cx * scale, cy * scale
@@ -109,24 +109,26 @@ def lost_on_spots(frame, masks, centres, scale: int, reading, profile) -> list[t
     return lost
 
 
-def asked_about(k: str, frame, found, scale: int, reading, profile, wrong: int, n_dice: int, veiled) -> str | None:
+def asked_about(k: str, frame, found, scale: int, reading, profile, wrong: int, n_dice: int,
+                veiled: bool) -> tuple[str, bool] | None:
     """The warning that takes ``reading``, the read-back of the ``k`` ritual frame (``found``: its dice as the finder
     found them, ``scale`` times smaller than ``frame``) with ``wrong`` dice read wrong or missed, as what a game asks
     about, or None (the read-back is refused): every die missed lies on a die-coloured spot of the box
     (:func:`lost_on_spots`) and the frame read with the count of dice thrown reads no die wrong and is flagged or
-    finds them; or (when no frame was taken so before, ``veiled`` None) at most two dice read wrong, each flagged in
-    the lamp's reflection (:func:`in_reflection`), the frame not ``ok`` and every die there."""
+    finds them; or (when no frame was taken so before, ``veiled`` False) at most two dice read wrong, each flagged in
+    the lamp's reflection (:func:`in_reflection`), the frame not ``ok`` and every die there. With the warning, whether
+    it was taken for the lamp's reflection."""
     lost = lost_on_spots(frame, found.masks, found.centres, scale, reading, profile)
     if lost and wrong == len(lost):
         again = read_dice(frame, profile, thrown=n_dice)
         if all(f == k for f in again.faces) and (len(again.dice) == len(found.masks) or again.status != "ok"):
             where = ", ".join(f"({x:.0f}, {y:.0f})" for x, y in lost)
             return said(f"{k} frame: the reader does not see the die at {where}: it lies on a part of the box bottom "
-                        "as violet as the dice (a die missed there is asked about)")
+                        "as violet as the dice (a die missed there is asked about)"), False
     glared = [] if veiled else in_reflection(k, reading, dice_found(found, scale, n_dice))
     if glared and wrong == len(glared) <= 2 and reading.status != "ok" and len(reading.dice) == len(found.masks) == n_dice:
         return said(f"{k} frame: the lamp's reflection lies on the dice at {', '.join(glared)}; dice there are asked "
-                    "about (move the lamp farther to the side or diffuse it)")
+                    "about (move the lamp farther to the side or diffuse it)"), True
     return None
 
 
@@ -134,5 +136,9 @@ def dice_found(found, scale: int, n_dice: int) -> tuple:
     """The places (frame px) and side of the dice the finder found in a ritual frame, when it found all ``n_dice``."""
     if len(found.masks) != n_dice:
         return ()
-    side = float(np.sqrt(np.median([m.sum() for m in found.masks]))) * scale
-    return [(x * scale, y * scale) for x, y in found.centres], side
+    return [(x * scale, y * scale) for x, y in found.centres], _side(found.masks, scale)
+
+
+def _side(masks, scale: int) -> float:
+    """The ritual dice's side (frame px) from the finder's ``masks``, ``scale`` times smaller than the frame."""
+    return float(np.sqrt(np.median([m.sum() for m in masks]))) * scale
