@@ -15,6 +15,7 @@ import pytest
 from rig.vision import dice, dice_frames, dice_missed, light
 from rig.vision.colour_table import colour_lut
 from rig.vision.pixel_classes import _IS_ODD, _K3, BODY, CLASS_NAMES, CLIPPED, EDGE, UNKNOWN
+from tests.vision.dice_references import crop_before_round_17
 from tests.vision.dice_twin import frame_and_profile
 
 FRAMES = [("t8105-turn2-warm.jpg", "t8105"), ("t8002-turn2-warm.jpg", "t8002"), ("t8403-turn1.jpg", "t8403"),
@@ -79,15 +80,10 @@ def _full_counts_as_before(poly, x0, y0, centre, work, t, gain=None):
         under = work.glare[max(0, ys.min()) : ys.max() + 1, max(0, xs.min()) : xs.max() + 1]
         if under.size == 0 or under.max() >= 4:
             return None
-    pts = (poly.reshape(-1, 2) + (x0, y0)) * f + (f - 1) / 2
-    X0, Y0 = np.floor(pts.min(axis=0)).astype(int)
-    X1, Y1 = np.ceil(pts.max(axis=0)).astype(int) + 1
-    H, W = work.frame.shape[:2]
-    X0, Y0, X1, Y1 = max(0, X0), max(0, Y0), min(W, X1), min(H, Y1)
-    if X1 - X0 < 4 or Y1 - Y0 < 4:
+    crop = crop_before_round_17(poly, x0, y0, work)
+    if crop is None:
         return None
-    mask = np.zeros((Y1 - Y0, X1 - X0), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(pts - (X0, Y0)).astype(np.int32), 1)
+    X0, Y0, X1, Y1, mask = crop
     gh, gw = work.gain.shape[:2]
     g = work.gain[min(gh - 1, max(0, int(centre[1]))), min(gw - 1, max(0, int(centre[0])))] if gain is None else gain
     crop = cv2.multiply(work.frame[Y0:Y1, X0:X1], tuple(float(v) for v in g) + (0.0,), dtype=cv2.CV_8U)

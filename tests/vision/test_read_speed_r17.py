@@ -13,6 +13,7 @@ from rig.vision import dice
 from rig.vision.colour_table import colour_lut
 from rig.vision.dice_frames import label_pixels
 from rig.vision.pixel_classes import _IS_ODD, CLASS_NAMES, CLIPPED, UNKNOWN
+from tests.vision.dice_references import crop_before_round_17
 from tests.vision.dice_twin import frame_and_profile
 
 #: committed twin frames (seen): dice read at full resolution, in their place's light and in the frame's overall one
@@ -93,21 +94,6 @@ def test_the_band_counted_whole_is_the_float_blurs_on_random_tops():
         assert np.array_equal(whole > 0, (odd > 0) & ~dense)
 
 
-def _crop_before(poly, x0, y0, work):
-    """Round 16's ``dice._crop`` (the reference): the box from the points' floats."""
-    f = work.factor
-    pts = (poly.reshape(-1, 2) + (x0, y0)) * f + (f - 1) / 2
-    X0, Y0 = np.floor(pts.min(axis=0)).astype(int)
-    X1, Y1 = np.ceil(pts.max(axis=0)).astype(int) + 1
-    H, W = work.frame.shape[:2]
-    X0, Y0, X1, Y1 = max(0, X0), max(0, Y0), min(W, X1), min(H, Y1)
-    if X1 - X0 < 4 or Y1 - Y0 < 4:
-        return None
-    mask = np.zeros((Y1 - Y0, X1 - X0), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(pts - (X0, Y0)).astype(np.int32), 1)
-    return X0, Y0, X1, Y1, mask
-
-
 def test_a_tops_full_resolution_box_is_as_round_16s(monkeypatch):
     # the box from the working-scale polygon's whole-number bounds (no float points floored and ceiled), every shrink
     # factor, at and past the frame's edges
@@ -122,7 +108,7 @@ def test_a_tops_full_resolution_box_is_as_round_16s(monkeypatch):
         work = SimpleNamespace(factor=f, frame=np.zeros((int(rng.integers(40, 200)), int(rng.integers(40, 200)), 3), np.uint8))
         poly = rng.integers(-3, 30, (int(rng.integers(3, 9)), 1, 2)).astype(np.int32)
         x0, y0 = (int(v) for v in rng.integers(-5, 50, 2))
-        want = _crop_before(poly, x0, y0, work)
+        want = crop_before_round_17(poly, x0, y0, work)
         with monkeypatch.context() as mp:
             mp.setattr(np, "floor", boom)
             got = dice._crop(poly, x0, y0, work)
