@@ -86,7 +86,7 @@ def lost_on_spots(frame, masks, centres, scale: int, reading, profile) -> list[t
     """The places (frame px) of the ritual dice (``masks``, ``centres``: the finder's, ``scale`` times smaller
     than ``frame``) that ``reading`` has no die near, when every one of them lies on the profile's die-coloured
     spots; else none."""
-    if not masks or getattr(profile, "spots", None) is None:
+    if not masks or profile.spots is None:
         return []
     work = prepare(frame, profile)
     h, w = work.labels.shape
