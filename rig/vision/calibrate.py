@@ -178,10 +178,7 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
     glare = _fit_glare(empty_raw, deep=deep)
 
     def unglared(img: np.ndarray) -> np.ndarray:
-        if glare is None:
-            return img
-        g = cv2.resize(np.asarray(glare, np.float32), (img.shape[1], img.shape[0]), interpolation=cv2.INTER_LINEAR)
-        return cv2.subtract(img, np.clip(g, 0, 255).astype(np.uint8))
+        return _unglared(img, glare)
 
     found = {}
     warnings = []
@@ -194,10 +191,12 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
 
     # the box floor: its cells' colours and where it is, from the empty box (the light reference);
     # the lamp's gradient from the violet die bodies (a floor's own print would pass for light)
+    lamp = _lamp_from_bodies(fr, {k: unglared(v) for k, v in raw.items()}, least, clamp)
+    if lamp is None and not deep:  # the bodies give no lamp: is a wall's deep shade bending the glare's floor?
+        glare, lamp = _glare_off_shade(empty_raw, glare, fr, raw, least, clamp)
     bare = unglared(empty_raw)
     floor_cells = floor_grid(bare)
     floor = cells(bare)
-    lamp = _lamp_from_bodies(fr, {k: unglared(v) for k, v in raw.items()}, least, clamp)
     if clamp and lamp is None:
         raise CalibrationError("no lamp to keep within the bodies' brightness")
     model = FloorModel.build(floor, floor_cells, lamp)
@@ -436,6 +435,28 @@ def _lamp_from_bodies(fr: dict, raw: dict, least: int = 8, clamp: bool = False) 
     elif implausible:
         return None  # an implausible fit: fall back to the floor
     return np.clip(surface / med, 0.3, 3.0)
+
+
+def _glare_off_shade(empty_raw: np.ndarray, glare, fr: dict, raw: dict, least: int, clamp: bool):
+    """``(glare, lamp)``: the glare's floor fitted without a wall's deep shade (round 13's ``deep``) when the die
+    bodies then give the lamp, else ``glare`` and no lamp as before (issue 24, round 18: twin 10004, seen — the
+    near wall's shade band bent the glare's floor down, the lit floor beside it became a broad "glare" of up to 65
+    grey levels, taken off the ritual dice there the bodies fell to 37-62 of the open dice's 87-95 and their lamp was
+    refused as implausible; the lamp was then fitted to the floor, the band inside its cells, and lit die tops in the
+    band were corrected twice over and clipped). A table whose bodies gave a lamp, or whose glare is the same
+    without the shade, fits the profile it did."""
+    deeper = _fit_glare(empty_raw, deep=True)
+    if deeper == glare:
+        return glare, None
+    lamp = _lamp_from_bodies(fr, {k: _unglared(v, deeper) for k, v in raw.items()}, least, clamp)
+    return (glare, None) if lamp is None else (deeper, lamp)
+
+
+def _unglared(img: np.ndarray, glare) -> np.ndarray:
+    if glare is None:
+        return img
+    g = cv2.resize(np.asarray(glare, np.float32), (img.shape[1], img.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return cv2.subtract(img, np.clip(g, 0, 255).astype(np.uint8))
 
 
 def _top_pixels(small: np.ndarray, mask: np.ndarray, side: float) -> np.ndarray:
