@@ -1,16 +1,34 @@
-"""Calibration's lamp where a wall's shade band bends the glare's floor (issue 24, round 18): twin 10004 (round 16's
+"""Calibration accepted on more tables (issue 24, round 18).
+
+Calibration's lamp where a wall's shade band bends the glare's floor (issue 24, round 18): twin 10004 (round 16's
 fresh set, seen now), one lamp, the near wall's shade band across the floor. The empty box's glare floor, fitted
 through the band, fell below the lit floor beside it, which became a broad "glare" of up to 65 grey levels; taken off
 the ritual dice there, their bodies fell to 37-62 of the open dice's 87-95 and the lamp through them was refused as
 implausible. The lamp then came from the floor itself, the band inside its cells, and lit die tops on the band were
 corrected about twice over and clipped. Now, when the bodies give no lamp, the glare's floor is fitted again without
-the wall's deep shade (round 13's ``deep``) and taken when the bodies then give the lamp."""
+the wall's deep shade (round 13's ``deep``) and taken when the bodies then give the lamp.
+
+2D table 41008 (round 17's fresh set, seen now): violet blank dice on a wood photo tinted violet, every die in plain
+view — a table a player calls fine. Their tops are darker than the floor alike in every channel (a shadow to the first
+tries) and 8-13 off its hue (three found at the try by hue's 12): the last try takes a hue down to ``HUE_FAINT``. Its
+body/background separation is then 2.4: a :class:`BackgroundError`'s last try (``overlap``) takes down to
+``MIN_OVERLAP`` when every ritual frame reads back right and ``ok``."""
+
+import dataclasses
+
+import cv2
+import numpy as np
+import pytest
 
 import rig.vision.calibrate as calibrate
+import rig.vision.calibrate_lamp as lamp
 from rig.vision.calibrate import RITUAL, fit_profile
-from rig.vision.dice import read_dice
+from rig.vision.dice import read_dice, shrink
+from rig.vision import calibrate_find
+from rig.vision.calibrate_find import ritual_dice
+from rig.vision.errors import BackgroundError, CalibrationError
 
-from .dice_twin import frame_and_profile, ritual_frames
+from .dice_twin import HERE, frame_and_profile, ritual_frames
 
 
 def _near(reading, x, y, r=10):
@@ -50,5 +68,50 @@ def test_without_the_refit_the_lamp_comes_from_the_floor_and_the_band_die_clips(
 def test_a_glare_the_same_without_the_shade_changes_nothing(monkeypatch):
     # the refit is asked only when the bodies give no lamp, and taken only when the glare differs and the bodies then
     # give one: otherwise the first fit's glare stands, with no lamp
-    monkeypatch.setattr(calibrate, "_fit_glare", lambda empty, deep=False: None)
-    assert calibrate._glare_off_shade(None, None, {}, {}, 8, False) == (None, None)
+    monkeypatch.setattr(lamp, "_fit_glare", lambda empty, deep=False: None)
+    assert lamp._glare_off_shade(None, None, {}, {}, 8, False) == (None, None)
+
+
+def _u41008():
+    frames = {k: cv2.imread(str(HERE / f"u41008-ritual-{k}.jpg")) for k in RITUAL}
+    return frames, cv2.imread(str(HERE / "u41008-empty.jpg"))
+
+
+def test_violet_blank_dice_on_a_violet_tinted_wood_calibrate():
+    frames, empty = _u41008()
+    report = fit_profile(frames, empty=empty)
+    for face in RITUAL:
+        assert report.dice_found[face] == 6
+        assert report.self_test[face] == ([face] * 6, "ok")
+    assert calibrate.MIN_OVERLAP <= report.separation["body/background"] < calibrate.MIN_SEPARATION
+    assert "body/background separation only 2.4" in report.warnings
+
+
+def test_the_faint_try_finds_the_six_blank_dice(monkeypatch):
+    frames, empty = _u41008()
+    blank, bg = shrink(frames["blank"], 2), shrink(empty, 2)
+    assert len(ritual_dice("blank", blank, bg, 6, 2).masks) == 6
+    monkeypatch.setattr(calibrate_find, "HUE_FAINT", calibrate_find.SHADOW_HUE)  # as before round 18
+    with pytest.raises(CalibrationError, match="blank frame: found 2 dice, expected 6"):
+        ritual_dice("blank", blank, bg, 6, 2)
+
+
+def test_without_the_overlap_try_the_table_is_refused_as_overlapping(monkeypatch):
+    monkeypatch.setattr(calibrate, "RETRIES", {**calibrate.RETRIES, BackgroundError: (dict(deep=True),)})
+    frames, empty = _u41008()
+    with pytest.raises(BackgroundError, match="body and background overlap"):
+        fit_profile(frames, empty=empty)
+
+
+def test_the_overlap_try_asks_every_frame_read_back_right_and_ok(monkeypatch):
+    # a read-back not ``ok`` refuses the overlap try (here: the blank frame's status made uncertain)
+    read = calibrate.read_dice
+
+    def unsure(frame, profile, *a, **kw):
+        reading = read(frame, profile, *a, **kw)
+        return dataclasses.replace(reading, status="uncertain") if np.array_equal(frame, frames["blank"]) else reading
+
+    frames, empty = _u41008()
+    monkeypatch.setattr(calibrate, "read_dice", unsure)
+    with pytest.raises(BackgroundError, match="body and background overlap"):
+        fit_profile(frames, empty=empty)
