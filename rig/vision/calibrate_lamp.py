@@ -66,13 +66,45 @@ def _glare_off_shade(empty_raw: np.ndarray, glare, fr: dict, raw: dict, least: i
     near wall's shade band bent the glare's floor down, the lit floor beside it became a broad "glare" of up to 65
     grey levels, taken off the ritual dice there the bodies fell to 37-62 of the open dice's 87-95 and their lamp was
     refused as implausible; the lamp was then fitted to the floor, the band inside its cells, and lit die tops in the
-    band were corrected twice over and clipped). A table whose bodies gave a lamp, or whose glare is the same
-    without the shade, fits the profile it did."""
+    band were corrected twice over and clipped). Only where that glare was the shade's doing
+    (:func:`_glare_bent`). A table whose bodies gave a lamp, or whose glare is the same without the shade, fits the
+    profile it did."""
     deeper = _fit_glare(empty_raw, deep=True)
-    if deeper == glare:
+    if deeper == glare or glare is None or not _glare_bent(fr, raw, glare, deeper):
         return glare, None
     lamp = _lamp_from_bodies(fr, {k: _unglared(v, deeper) for k, v in raw.items()}, least, clamp)
     return (glare, None) if lamp is None else (deeper, lamp)
+
+
+#: a ritual die stands in the first fit's glare when that glare is this bright at it (grey levels, mean of B, G, R) ...
+IN_GLARE = 20.0
+#: ... and the glare without the deep shade is the shade's bending when at most this share of it is left there
+BENT_LEFT = 0.25
+
+
+def _glare_bent(fr: dict, raw: dict, glare, deeper) -> bool:
+    """Whether the first fit's glare is the wall's deep shade bending the glare's floor, not a lamp's reflection: the
+    ritual dice standing in it (:data:`IN_GLARE`) are no brighter than those out of it (a reflection lights a die's
+    top too), and without the deep shade at most :data:`BENT_LEFT` of it is left where they stand (twin 10004: 27-59
+    levels there, 0-7 without; 2D 40007, whose broad glare over a dark plank only halves, keeps its fit)."""
+    first = np.asarray(glare, np.float32).mean(axis=2)
+    then = np.zeros_like(first) if deeper is None else np.asarray(deeper, np.float32).mean(axis=2)
+    inside, outside, left = [], [], []
+    for k, frame in fr.items():
+        h, w = raw[k].shape[:2]
+        here = cv2.resize(first, (w, h), interpolation=cv2.INTER_LINEAR)
+        there = cv2.resize(then, (w, h), interpolation=cv2.INTER_LINEAR)
+        for m in frame.masks:
+            level = float(np.median(_top_pixels(raw[k], m, np.sqrt(m.sum())).astype(np.float32).mean(axis=1)))
+            g = float(here[m].mean())
+            if g >= IN_GLARE:
+                inside.append(level)
+                left.append(float(there[m].mean()) / g)
+            elif g < IN_GLARE / 2:
+                outside.append(level)
+    if len(inside) < 3 or len(outside) < 3:
+        return False
+    return np.median(inside) <= 1.1 * np.median(outside) and np.median(left) <= BENT_LEFT
 
 
 def _unglared(img: np.ndarray, glare) -> np.ndarray:
