@@ -21,18 +21,13 @@ from rig.vision.pixel_classes import IS_TOP
 SHADE = 0.8
 #: ... around a core at most this bright
 CORE = 0.55
-#: ... or (round 18) a coloured core: darker than :data:`SHADE` with its channels' shares this far apart (most over
-#: least) — one lamp's shadow lit by another lamp of another colour (twin 9955, seen: 3068 + 5202 K, the cool lamp's
-#: shadow along the left wall lit by the warm one alone, its shares B, G, R 0.53, 0.64, 0.72 of the open floor's,
-#: 0.63 of its light: no deep core; dice there, their tops in it too, read as the warm felt and were not found)
-COLOURED = 1.2
 
 
-def fit_shade(empty_small: np.ndarray, floor_cells: np.ndarray, side: float, coloured: bool = True) -> tuple | None:
+def fit_shade(empty_small: np.ndarray, floor_cells: np.ndarray, side: float) -> tuple | None:
     """The shade map (``ROWS`` x ``COLS`` x B, G, R per-cent values, 100 = the open floor's light) of the
     empty box ``empty_small`` (glare taken off, lamp gradient evened), or None when no large
     area of the box is in deep shade. ``floor_cells``: the 12 x 16 floor grid; ``side``: the
-    die side in ``empty_small``'s pixels; ``coloured``: a coloured shade's core counts too (:data:`COLOURED`)."""
+    die side in ``empty_small``'s pixels."""
     h, w = empty_small.shape[:2]
     lum = cv2.medianBlur(empty_small, 3).astype(np.float32).mean(axis=2)
     grid = cv2.resize(np.asarray(floor_cells, np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
@@ -44,18 +39,11 @@ def fit_shade(empty_small: np.ndarray, floor_cells: np.ndarray, side: float, col
     cv2.fillConvexPoly(hull, cv2.convexHull(cv2.findNonZero(grid)), 1)
     box = cv2.dilate(hull, np.ones((h // 12 * 2 + 1, w // 16 * 2 + 1), np.uint8))
     ratio = cv2.GaussianBlur(lum, (0, 0), max(1.0, side / 8)) / max(level, 1.0)
-    # per channel: the shade is lit by what the walls and the room send, often of another colour
-    blur = cv2.GaussianBlur(empty_small.astype(np.float32), (0, 0), max(1.0, side / 8))
-    floor = np.median(empty_small[grid > 0].reshape(-1, 3).astype(np.float32), axis=0)
-    share = np.clip(blur / np.maximum(floor, 1.0), DEEPEST, 1.0)
-    # a wall's shade is deep and sharp-edged: its core (darker than CORE, or darker than SHADE and coloured) at
-    # least a die wide and reaching the box's edge, grown into the half-shade beside it (a lamp's gradient the
-    # evening left is shallow and wide; a printed line or spot amid the floor is the floor's own colour)
+    # a wall's shade is deep and sharp-edged: its core (darker than CORE) at least a die wide and
+    # reaching the box's edge, grown into the half-shade beside it (a lamp's gradient the evening
+    # left is shallow and wide; a printed line or spot amid the floor is the floor's own colour)
     k = max(3, int(round(side)) | 1)
-    deep = ratio < CORE
-    if coloured:
-        deep |= (ratio < SHADE) & (share.max(axis=2) > COLOURED * share.min(axis=2))
-    core = cv2.morphologyEx(deep.view(np.uint8), cv2.MORPH_OPEN,
+    core = cv2.morphologyEx((ratio < CORE).view(np.uint8), cv2.MORPH_OPEN,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) & box
     n, cc, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
     cell = np.ones((h // 12 | 1, w // 16 | 1), np.uint8)
@@ -65,6 +53,10 @@ def fit_shade(empty_small: np.ndarray, floor_cells: np.ndarray, side: float, col
         return None
     near = cv2.dilate(np.isin(cc, wall).view(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     dark = ((near > 0) & (ratio < SHADE) & (box > 0)).astype(np.float32)
+    # per channel: the shade is lit by what the walls and the room send, often of another colour
+    blur = cv2.GaussianBlur(empty_small.astype(np.float32), (0, 0), max(1.0, side / 8))
+    floor = np.median(empty_small[grid > 0].reshape(-1, 3).astype(np.float32), axis=0)
+    share = np.clip(blur / np.maximum(floor, 1.0), DEEPEST, 1.0)
     share = share * dark[..., None] + (1.0 - dark[..., None])
     share = cv2.resize(share, (COLS, ROWS), interpolation=cv2.INTER_AREA)
     return tuple(tuple(tuple(int(round(100 * v)) for v in px) for px in row) for row in share)

@@ -24,7 +24,7 @@ import rig.vision.calibrate as calibrate
 import rig.vision.calibrate_lamp as lamp
 from rig.vision.calibrate import RITUAL, fit_profile
 from rig.vision.dice import read_dice, shrink
-from rig.vision import calibrate_find, calibrate_shade
+from rig.vision import calibrate_find
 from rig.vision.calibrate_find import ritual_dice
 from rig.vision.errors import BackgroundError, CalibrationError
 
@@ -136,29 +136,3 @@ def test_the_refit_is_taken_only_where_the_glare_was_the_shades_bending():
     assert first is None and bent and refit is not None
     first, bent, (_, refit) = _bent("u40007")
     assert first is None and not bent and refit is None
-
-
-def _near_any(reading, x, y, r=10):
-    return [d for d in reading.dice if abs(d.x - x) < r and abs(d.y - y) < r]
-
-
-def test_dice_in_a_coloured_shade_along_the_wall_are_found(monkeypatch):
-    # twin 9955 (seen; 3068 + 5202 K): the cool lamp's shadow along the left wall is lit by the warm lamp alone, at
-    # 0.53, 0.64, 0.72 of the open floor's B, G, R — no deep core, so no shade map; a die there, its top in it too,
-    # read as the warm felt: turn 0's blank at (126, 357) not found, turn 2's yellow+pink at (123, 284) "part of a die".
-    # Now the coloured shade is mapped and lifted: both are found (turn 2's flagged, read "yellow" of yellow+pink)
-    frames, empty = ritual_frames("t9955")
-    profile = fit_profile(frames, empty=empty).profile
-    assert profile.shade is not None
-    turn0 = read_dice(cv2.imread(str(HERE / "t9955-turn0.jpg")), profile, thrown=6)
-    assert sorted(turn0.faces) == ["blank", "blank", "blue", "pink", "yellow", "yellow"]
-    assert _near(turn0, 127, 356) == ["blank"]
-    turn2 = read_dice(cv2.imread(str(HERE / "t9955-turn2.jpg")), profile, thrown=6)
-    assert len(turn2.dice) == 6 and _near_any(turn2, 124, 283)
-    assert turn2.status != "ok" or sorted(turn2.faces) == ["blank", "blank", "blue", "pink+blue", "yellow",
-                                                          "yellow+pink"]
-    monkeypatch.setattr(calibrate_shade, "COLOURED", float("inf"))  # as before round 18
-    profile = fit_profile(frames, empty=empty).profile
-    assert profile.shade is None
-    turn0 = read_dice(cv2.imread(str(HERE / "t9955-turn0.jpg")), profile, thrown=6)
-    assert not _near(turn0, 127, 356) and any(r.startswith("5 of the 6 dice thrown seen") for r in turn0.reasons)
