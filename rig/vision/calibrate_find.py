@@ -33,7 +33,7 @@ HUE_OPEN = 0.45
 #: the last try's bound on the hue's difference from the empty box (Lab a, b; :data:`SHADOW_HUE` before it): 2D table
 #: 41008 (round 17's fresh set, seen now) — violet blank dice on a wood tinted violet, their tops 17-20 levels darker
 #: than the floor (in every channel alike, so a shadow to the first tries) and 8-13 off its hue: at 12, three of six
-#: tops were found, at 7 all six; the floor's own hue noise there stays under it (three quarters of it within 2)
+#: tops were found, at 7 all six (three quarters of the frame's pixels lie within 2 of the empty box's hue)
 HUE_FAINT = 7.0
 
 
