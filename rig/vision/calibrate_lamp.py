@@ -78,14 +78,18 @@ def _glare_off_shade(empty_raw: np.ndarray, glare, fr: dict, raw: dict, least: i
 
 #: a ritual die stands in the first fit's glare when that glare is this bright at it (grey levels, mean of B, G, R) ...
 IN_GLARE = 20.0
-#: ... and the glare without the deep shade is the shade's bending when at most this share of it is left there
+#: ... and the glare without the deep shade is the shade's bending when at most this share of it is left there ...
 BENT_LEFT = 0.25
+#: ... and the dice standing in it are at most this much brighter than those out of it (median top brightness; twin
+#: 10004, seen: 1.05 — twin 8707 and 9002 and the card tables 2707, 2804 and 2808, seen, 1.07-1.08: their "glare" is
+#: partly the lamp's own falloff, and with the refit 8707 read a die in 24 wrong where it read none)
+SAME_LIGHT = 1.06
 
 
 def _glare_bent(fr: dict, raw: dict, glare, deeper) -> bool:
     """Whether the first fit's glare is the wall's deep shade bending the glare's floor, not a lamp's reflection: the
-    ritual dice standing in it (:data:`IN_GLARE`) are no brighter than those out of it (a reflection lights a die's
-    top too), and without the deep shade at most :data:`BENT_LEFT` of it is left where they stand (twin 10004: 27-59
+    ritual dice standing in it (:data:`IN_GLARE`) are no brighter than those out of it (:data:`SAME_LIGHT`: a
+    reflection lights a die's top too), and without the deep shade at most :data:`BENT_LEFT` of it is left where they stand (twin 10004: 27-59
     levels there, 0-7 without; 2D 40007, whose broad glare over a dark plank only halves, keeps its fit)."""
     first = np.asarray(glare, np.float32).mean(axis=2)
     then = np.zeros_like(first) if deeper is None else np.asarray(deeper, np.float32).mean(axis=2)
@@ -104,7 +108,7 @@ def _glare_bent(fr: dict, raw: dict, glare, deeper) -> bool:
                 outside.append(level)
     if len(inside) < 3 or len(outside) < 3:
         return False
-    return np.median(inside) <= 1.1 * np.median(outside) and np.median(left) <= BENT_LEFT
+    return np.median(inside) <= SAME_LIGHT * np.median(outside) and np.median(left) <= BENT_LEFT
 
 
 def _unglared(img: np.ndarray, glare) -> np.ndarray:
