@@ -82,7 +82,7 @@ IN_GLARE = 20.0
 BENT_LEFT = 0.25
 #: ... and the dice standing in it are at most this much brighter than those out of it (median top brightness; twin
 #: 10004, seen: 1.05 — twin 8707 and 9002 and the card tables 2707, 2804 and 2808, seen, 1.07-1.08: their "glare" is
-#: partly the lamp's own falloff, and with the refit 8707 read a die in 24 wrong where it read none)
+#: partly the lamp's own falloff, and with the refit 8707 read one of its 23 dice wrong in three lights of four)
 SAME_LIGHT = 1.06
 
 
