@@ -23,7 +23,7 @@ import numpy as np
 from rig.i18n import Translator, by_pattern, core_patterns, format_number, said
 from rig.vision.dice import check_frame, read_dice, shrink
 from rig.vision.errors import BackgroundError, CalibrationError, NoFrogError, ReadBackError, ReflectionError
-from rig.vision.light import COLS, LIGHT_BASIS, ROWS, FloorModel, cells, correct, floor_grid
+from rig.vision.light import FloorModel, cells, correct, floor_grid
 from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
 from rig.vision.calibrate_find import _Frame, _find_dice, _left_in_empty, ritual_dice, ritual_frames  # noqa: F401
 from rig.vision.calibrate_top import frog_pixels, top_side, within_cov
@@ -33,9 +33,15 @@ from rig.vision.calibrate_background import fit_background, in_box
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
     _fit_glare, _lower_floor,
 )
+from rig.vision.calibrate_lamp import _glare_off_shade, _lab, _lamp_from_bodies, _top_pixels, _unglared
 
 RITUAL = ("blue", "pink", "yellow", "blank")
 MIN_SEPARATION = 3.0  # below this two classes overlap and the profile is refused
+#: ... but for the dice's colours and the box bottom's down to this in the last try of a :class:`BackgroundError`
+#: (``overlap``), when every ritual frame then reads back right and ``ok`` (issue 24, round 18: 2D table 41008, seen
+#: — violet blank dice on a wood tinted violet, body/background 2.4; read back right, and in play every die of its
+#: turns, flagged no more than other tables)
+MIN_OVERLAP = 2.0
 WARN_SEPARATION = 5.0
 
 
@@ -105,7 +111,9 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     first refusal stands if those are refused too. The last try of a read-back refused (``asked``, round 17) takes
     the first fit with what a game asks about: a ritual die the reader cannot see on a die-coloured spot of the box
     (:func:`rig.vision.calibrate_readback.asked_about`), one frame's dice read flagged in the lamp's reflection. A
-    ritual die showing no frog (:class:`NoFrogError`) is tried
+    box bottom whose colours overlap the dice's (:class:`BackgroundError`) is tried with the glare's floor fitted
+    without a wall's deep shade, then (``overlap``, round 18) taken down to :data:`MIN_OVERLAP` when every ritual frame
+    reads back right and ``ok``. A ritual die showing no frog (:class:`NoFrogError`) is tried
     once more with the dice found apart from their coloured shadows (``shadows``,
     :func:`rig.vision.calibrate_find.ritual_dice`)."""
     kw = dict(empty=empty, n_dice=n_dice, name=name, exposure_us=exposure_us, analogue_gain=analogue_gain,
@@ -134,20 +142,23 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
 #: a blank die across a violet stripe of the print); one frame with at most two dice read wrong, every one of them
 #: flagged in the lamp's reflection, the frame not ``ok`` and every die there (twin 8211: the blue frame's two dice
 #: under the lamp's mirror image, every die of the other three frames read right). Last, so every table accepted
-#: before takes the same try and fits the same profile.
+#: before takes the same try and fits the same profile. A box bottom the dice's colour overlaps, after the glare's
+#: floor without the deep shade, is taken down to :data:`MIN_OVERLAP` when every ritual frame reads back right and
+#: ``ok`` (round 18, ``overlap``: 2D table 41008).
 RETRIES: dict[type[CalibrationError], tuple[dict, ...]] = {
     NoFrogError: (dict(shadows=True),),
     ReflectionError: (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True), dict(asked=True)),
     ReadBackError: (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True), dict(deep=True),
                     dict(asked=True)),
-    BackgroundError: (dict(deep=True),),
+    BackgroundError: (dict(deep=True), dict(overlap=True)),
 }
 
 
 def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndarray | None, n_dice: int, name: str,
                  exposure_us: int | None, analogue_gain: float | None, colour_gains: tuple[float, float] | None,
                  thresholds: Thresholds | None, least: int = LAMP_MIN, clamp: bool = False,
-                 shadows: bool = False, deep: bool = False, asked: bool = False) -> CalibrationReport:
+                 shadows: bool = False, deep: bool = False, asked: bool = False,
+                 overlap: bool = False) -> CalibrationReport:
     missing = [f for f in RITUAL if f not in samples]
     if missing:
         raise CalibrationError(f"calibration needs a frame for each of {', '.join(RITUAL)}; missing {', '.join(missing)}")
@@ -178,10 +189,7 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
     glare = _fit_glare(empty_raw, deep=deep)
 
     def unglared(img: np.ndarray) -> np.ndarray:
-        if glare is None:
-            return img
-        g = cv2.resize(np.asarray(glare, np.float32), (img.shape[1], img.shape[0]), interpolation=cv2.INTER_LINEAR)
-        return cv2.subtract(img, np.clip(g, 0, 255).astype(np.uint8))
+        return _unglared(img, glare)
 
     found = {}
     warnings = []
@@ -194,10 +202,12 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
 
     # the box floor: its cells' colours and where it is, from the empty box (the light reference);
     # the lamp's gradient from the violet die bodies (a floor's own print would pass for light)
+    lamp = _lamp_from_bodies(fr, {k: unglared(v) for k, v in raw.items()}, least, clamp)
+    if lamp is None and not deep:  # the bodies give no lamp: is a wall's deep shade bending the glare's floor?
+        glare, lamp = _glare_off_shade(empty_raw, glare, fr, raw, least, clamp)
     bare = unglared(empty_raw)
     floor_cells = floor_grid(bare)
     floor = cells(bare)
-    lamp = _lamp_from_bodies(fr, {k: unglared(v) for k, v in raw.items()}, least, clamp)
     if clamp and lamp is None:
         raise CalibrationError("no lamp to keep within the bodies' brightness")
     model = FloorModel.build(floor, floor_cells, lamp)
@@ -274,7 +284,7 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
             if min(separation.values()) >= MIN_SEPARATION:
                 break
     for pair, value in separation.items():
-        if value < MIN_SEPARATION:
+        if value < MIN_SEPARATION and not (overlap and pair.endswith("/background") and value >= MIN_OVERLAP):
             a, b = pair.split("/")
             kind = BackgroundError if b == "background" else CalibrationError
             raise kind(f"{a} and {b} overlap (separation {value:.1f} < {MIN_SEPARATION}): " + _overlap_advice(a, b))
@@ -326,6 +336,8 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
         reading = read_dice(frames[k], profile)
         test[k] = (reading.faces, reading.status)
         wrong = len([f for f in reading.faces if f != k]) + max(found[k] - len(reading.dice), len(reading.dice) - n_dice, 0)
+        if overlap and (wrong or reading.status != "ok"):
+            raise BackgroundError(f"the {k} frame reads back as {reading.faces}, {reading.status}")
         said_so = asked_about(k, frames[k], fr[k], f0, reading, profile, wrong, n_dice, veiled) if asked and wrong else None
         if said_so:
             warnings.append(said_so[0])
@@ -341,10 +353,6 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
         elif reading.status != "ok":
             warnings.append(said(f"{k} frame reads back uncertain: {'; '.join(reading.reasons)}"))
     return CalibrationReport(profile, found, separation, fraction, test, tuple(warnings))
-
-
-def _lab(bgr: np.ndarray) -> np.ndarray:
-    return cv2.cvtColor(np.ascontiguousarray(bgr, np.uint8).reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float64)
 
 
 def _fit_mode(lab: np.ndarray) -> ColourModel:
@@ -391,62 +399,6 @@ def _boxes(floor_cells, empty_raw: np.ndarray, shape: tuple[int, int]):
     taken for the lamp's glare above the floor, the grown hull the whole view)."""
     yield in_box(floor_cells, shape)
     yield in_box(floor_grid(empty_raw), shape, grow=False)
-
-
-def _lamp_from_bodies(fr: dict, raw: dict, least: int = 8, clamp: bool = False) -> np.ndarray | None:
-    """The lamp's brightness over the 12 x 16 grid (relative, None when too few dice were seen):
-    a quadratic surface through the brightness of the die bodies of every ritual frame — the
-    same violet everywhere, so what varies is the light.
-
-    A surface that falls to a fifth of the bodies' median somewhere on the grid is implausible (None: the
-    floor gives the lamp). With ``clamp`` (a retry after a refused read-back) it is kept, held within the
-    darkest and brightest body measured, and None only if it would change nothing (issue 24, round 12: card
-    table 3016, seen — a plane through 15 bodies, the dice lit alike but brighter by the left wall, fell to
-    7 grey levels in the far corner, beyond every die; the floor then gave the lamp, its wall's shade lifted
-    the lit dice by it 1.6-1.9 times and two pink dice read back clipped: "blank")."""
-    body = [_lab(_top_pixels(raw["blank"], m, np.sqrt(m.sum()))) for m in fr["blank"].masks]
-    if not body:
-        return None
-    ab = np.median(np.concatenate(body)[:, 1:], axis=0)
-    xs, ys, level = [], [], []
-    for k, frame in fr.items():
-        for m, (cx, cy) in zip(frame.masks, frame.centres):
-            px = _top_pixels(raw[k], m, np.sqrt(m.sum()))
-            lab = _lab(px)
-            sel = np.hypot(*(lab[:, 1:] - ab).T) < 12
-            if sel.sum() >= 12:
-                h, w = raw[k].shape[:2]
-                xs.append((cx + 0.5) / w * COLS - 0.5)
-                ys.append((cy + 0.5) / h * ROWS - 0.5)
-                level.append(float(np.median(px[sel].astype(np.float32).mean(axis=1))))
-    if len(level) < least:
-        return None
-    x, y, level = (np.array(xs) - 7.5) / 8, (np.array(ys) - 5.5) / 6, np.array(level)
-    basis = np.column_stack([np.ones_like(x), x, y, x * x, y * y, x * y])
-    if len(level) < 16:
-        basis = basis[:, :3]
-    coef, *_ = np.linalg.lstsq(basis, level, rcond=None)
-    surface = (LIGHT_BASIS[:, : basis.shape[1]] @ coef).reshape(ROWS, COLS)
-    med = float(np.median(level))
-    implausible = med <= 0 or surface.min() <= 0.2 * med
-    if clamp:
-        if not implausible or med <= 0:
-            return None
-        surface = np.clip(surface, level.min(), level.max())
-    elif implausible:
-        return None  # an implausible fit: fall back to the floor
-    return np.clip(surface / med, 0.3, 3.0)
-
-
-def _top_pixels(small: np.ndarray, mask: np.ndarray, side: float) -> np.ndarray:
-    """BGR pixels of a die's flat top: the mask eroded past the dark rounded edges."""
-    r = max(1, int(round(side * 0.1)))
-    core = cv2.erode(mask.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
-    px = small[core > 0]
-    if len(px) < 10:
-        px = small[mask]
-    v = px.max(axis=1).astype(np.float32)
-    return px[v >= 0.7 * np.percentile(v, 90)]
 
 
 def _fit_walls(frames: Mapping[str, np.ndarray], profile: Profile) -> tuple[float, ...]:

@@ -30,6 +30,11 @@ SHADOW_HUE_LOOSE = 20.0
 #: the dice's side (``by_hue``): twin 9955 and card table 3412 (seen; violet dice on a violet felt) — the dice's
 #: violet tops differ from the floor in hue, hardly in brightness, and their coloured shadows' noise clings to them
 HUE_OPEN = 0.45
+#: the last try's bound on the hue's difference from the empty box (Lab a, b; :data:`SHADOW_HUE` before it): 2D table
+#: 41008 (round 17's fresh set, seen now) — violet blank dice on a wood tinted violet, their tops 17-20 levels darker
+#: than the floor (in every channel alike, so a shadow to the first tries) and 8-13 off its hue: at 12, three of six
+#: tops were found, at 7 all six (three quarters of the frame's pixels lie within 2 of the empty box's hue)
+HUE_FAINT = 7.0
 
 
 @dataclass
@@ -64,35 +69,38 @@ def ritual_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale
     one die fewer (a die on a spot of the box bottom as violet as the dice: its frog may show, its body does
     not); else what the first try said is wrong. ``shadows``: apart from every shadow within
     :data:`SHADOW_HUE_LOOSE` of the floor's hue, all ``n_dice`` or one fewer. Last (``by_hue``: only), the dice
-    as what differs from the empty box in hue alone, all or one fewer."""
-    tries = ((False, False, False), (True, False, False), (False, True, False), (True, True, False),
-             (False, False, True), (False, True, True))
+    as what differs from the empty box in hue alone, all or one fewer, then so by a fainter hue (:data:`HUE_FAINT`)."""
+    tries = ((False, False, False, False), (True, False, False, False), (False, True, False, False),
+             (True, True, False, False), (False, False, True, False), (False, True, True, False),
+             (False, False, True, True), (False, True, True, True))
     hue = SHADOW_HUE
-    if by_hue:
-        tries = tries[4:]
+    if by_hue:  # every frame's dice looked for by hue as one frame's were (not so faint: a table found before is so)
+        tries = tries[4:6]
     elif shadows:
-        tries, hue = ((True, False, False), (True, True, False)), SHADOW_HUE_LOOSE
+        tries, hue = ((True, False, False, False), (True, True, False, False)), SHADOW_HUE_LOOSE
     first = None
-    for hue_shadows, short, hue_alone in tries:
+    for hue_shadows, short, hue_alone, faint in tries:
         try:
             return _find_dice(name, small, bg, n_dice, scale, hue_shadows=hue_shadows, short=short, hue=hue,
-                              by_hue=hue_alone)
+                              by_hue=hue_alone, faint=faint)
         except CalibrationError as exc:
             first = first or exc
     raise first from None
 
 
 def _find_dice(name: str, small: np.ndarray, bg: np.ndarray, n_dice: int, scale: int = 1,
-               hue_shadows: bool = False, short: bool = False, hue: float = SHADOW_HUE, by_hue: bool = False) -> _Frame:
+               hue_shadows: bool = False, short: bool = False, hue: float = SHADOW_HUE, by_hue: bool = False,
+               faint: bool = False) -> _Frame:
     """``short``: a frame with one die fewer than ``n_dice`` (at least four) is taken too; ``hue``: how far from
     the floor's hue a shadow keeps it (``hue_shadows``); ``by_hue``: the dice are what differs from the empty box
     in hue alone, opened to their tops (:data:`HUE_OPEN`) — the last try, when the dice's violet is the floor's
-    brightness and their side faces and shadows join them or break them up."""
+    brightness and their side faces and shadows join them or break them up; ``faint`` (with ``by_hue``, the very
+    last try): a difference in hue down to :data:`HUE_FAINT` counts."""
     # a die differs from the box bottom in hue (violet), not only in brightness
     lab_f = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
     lab_b = cv2.cvtColor(bg, cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
     hue_d = np.hypot(*np.moveaxis(lab_f - lab_b, -1, 0))
-    hue_off = hue_d > SHADOW_HUE
+    hue_off = hue_d > (HUE_FAINT if faint else SHADOW_HUE)
     if by_hue:
         fg = _tops_by_hue(hue_off, n_dice)
     else:
