@@ -16,7 +16,7 @@ benchmark's "false dice reported ok") and the real dice on those frames read rig
 flag (their cost; the rest of the benchmark's rules are the same, so a threshold's figures are those of the bench
 with it, less the dice counted apart as ones the labels miss).
 
-Issue 25, round 18 (docs/games.md, "The twin-trained finder K's second opinion chosen at the drawn things' seeds"):
+Issue 25, round 18 (docs/games.md, "K's second opinion chosen at the drawn things' seeds, and K3"):
 K's finder (``~/.cache/rig/pips/runK``) and its check refitted on today's code (round 17's ``kre-diecheck.npz``),
 the line above; about 7 minutes a photo set at load average 16-18 on two shared cores.
 """
