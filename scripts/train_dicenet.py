@@ -74,6 +74,14 @@ at load average 18-20; it still reads the rendered white dice of ``render_pip_di
     OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python scripts/train_dicenet.py --only finder --start ~/.cache/rig/pips/runK \
         --lr 3e-4 --finder-epochs 2 --threads 1 --twin 9100-9108,9110-9129 --twin-repeat 2 --twin-big 0.25 \
         --drawn 0.28 --drawn-from photos --lowres 0.3 --distract 0.2 --seed 0 --out ~/.cache/rig/pips/runK2
+
+K's faults one by one (docs/games.md, "K's second opinion chosen at the drawn things' seeds, and K3"; not shipped):
+**K3**, K's finder trained on two more epochs by J's recipe (K's without ``--distract``; K's reader copied into OUT
+beforehand), 4.5 min at load average 14-18; it reads the rendered white dice of seed 10 right:
+
+    OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python scripts/train_dicenet.py --only finder --start ~/.cache/rig/pips/runK \
+        --lr 3e-4 --finder-epochs 2 --threads 1 --twin 9100-9108,9110-9129 --twin-repeat 2 --twin-big 0.25 \
+        --drawn 0.14 --drawn-from photos --lowres 0.3 --seed 0 --out ~/.cache/rig/pips/runK3
 """
 
 from __future__ import annotations
