@@ -1,14 +1,13 @@
 """A blob of die body in shade that no die read explains: the reader's "die in shadow or on edge" test (issue 24,
 round 18; moved out of :mod:`rig.vision.dice`).
 
-A die hidden in a wall's deep shade shows at least its top there, a die-sized square, so the blob of die body in shade
-it leaves holds a disc of about half a die side's radius. A band of a wall's shade along the box's edge, a stripe of the
-box's print or a flat die's cast shadow can be long and large, and pass the blob's size and mean width, yet hold no
-such disc (twin 10107, 10105: the shade of walls along the box's edge, 0.5-0.9 die sides wide; 10008: a dark print
-stripe 0.55 die sides thick). :data:`CORE` asks the blob for it once every die thrown is read (:func:`disc`): a die
-hidden in the shade would leave the reading a die short, and the flag is what tells of it when the count is not known.
-The noise of the deep shade's lift breaks a hidden die's blob up (twin 10106 turn 3, 10009 turn 2: a disc of only 0.16-0.34
-die sides) — the count of dice thrown, which the game gives, flags those turns.
+A blob of die body in shade is flagged because a die may lie hidden in it. Once every die thrown is read
+(:func:`disc`: the game gives the count) none can, unless a die read is no die; then a blob is flagged only when it is
+somewhere about a die's top thick, holding a disc of :data:`CORE` die sides (its farthest pixel from its outline). The
+band of a wall's shade along the box's edge, broken by the deep shade lift's noise (twin 10107: 1.1-1.6 die sides wide,
+a disc of 0.21-0.31), a flat die's cast shadow or side face beside it (10011 turn 3: 0.27) hold none. Without the
+count the flag is as before: a die hidden in the shade leaves a blob broken up as much (10106 turn 3, 10009 turn 2: a
+disc of 0.16-0.34 die sides), and the count of dice thrown is what flags those turns then.
 """
 
 from __future__ import annotations
@@ -19,8 +18,10 @@ import numpy as np
 from rig.vision.pixel_classes import _K3
 
 #: die sides: the least radius of the largest disc a blob of die body in shade holds (its farthest pixel from its
-#: outline) to be taken for a die hidden in shade; a die's top holds one of half a side (round 18)
-CORE = 0.45
+#: outline) to be flagged once every die thrown is read; a die's whole top holds one of half a side (round 18). 0.45
+#: freed the shade of two walls joined in an L on twin 10105 (0.38-0.43) too, and left propped 5008 turn 1 (lamp x0.8)
+#: "ok": its die leaning on the near wall is read flat, flagged in every light only by the print's dark violet disc (0.36)
+CORE = 0.3
 
 
 def disc(seen: int, thrown: int | None) -> float:
