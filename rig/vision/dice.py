@@ -174,7 +174,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
     # a hand reaches in over the floor (the table beyond the box is none of the reader's business);
     # a die hidden in shade may lie anywhere, a dark corner the floor grid left out included
     for table, least, what, where_, disc in ((_IS_ODD, t.foreign_area, "hand, object or glare in view",
-                                              _near_floor(profile, labels.shape), 0.0),  # (a die hides no hand: disc)
+                                              _near_floor(profile, labels.shape), 0.0),  # (no disc asked of a hand)
                                              (_IS_EDGE, t.shade_area, "die in shadow or on edge", np.uint8(255),
                                               _disc(len(dice), thrown))):
         mask = cv2.LUT(labels, table)
