@@ -31,6 +31,7 @@ from rig.vision.dice_hue import VEIL_SURE, off_hue, veiled
 from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_die, print_spot, shade_dice
 from rig.vision.dice_overall import BARE_SURE, overall_counts, under_glare
 from rig.vision.dice_second_look import second_look
+from rig.vision.dice_shade import blob as _blob, disc as _disc
 from rig.vision.dice_upright import judge
 from rig.vision.dice_flag import Flag
 from rig.vision.dice_cocked import _flank, _leaning, _radial, leans  # noqa: F401 - _flank, _leaning: their old import path
@@ -172,15 +173,16 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
     hulls = _wall_hulls(dice, work, profile.walls)
     # a hand reaches in over the floor (the table beyond the box is none of the reader's business);
     # a die hidden in shade may lie anywhere, a dark corner the floor grid left out included
-    for table, least, what, where_ in ((_IS_ODD, t.foreign_area, "hand, object or glare in view",
-                                        _near_floor(profile, labels.shape)),
-                                       (_IS_EDGE, t.shade_area, "die in shadow or on edge", np.uint8(255))):
+    for table, least, what, where_, disc in ((_IS_ODD, t.foreign_area, "hand, object or glare in view",
+                                              _near_floor(profile, labels.shape), 0.0),  # (no disc asked of a hand)
+                                             (_IS_EDGE, t.shade_area, "die in shadow or on edge", np.uint8(255),
+                                              _disc(len(dice), thrown))):
         mask = cv2.LUT(labels, table)
         if isinstance(where_, np.ndarray):
             cv2.bitwise_and(mask, where_, dst=mask)
         for hull in hulls:  # (the dice's walls cut out of the mask itself: no frame-sized mask of them, no second 'and')
             cv2.fillConvexPoly(mask, hull, 0)
-        where = _blob(mask, least * a0, 0.3 * work.side)
+        where = _blob(mask, least * a0, 0.3 * work.side, disc * work.side)
         if where is not None:
             reasons.append(_flag(what, *where, work))
 
@@ -242,21 +244,6 @@ def _wall_hulls(dice: list[DieObservation], work: Work, walls) -> list[np.ndarra
         hull = cv2.convexHull(np.array(corners + [(cx + sx, cy + sy) for cx, cy in corners], np.float32))
         out.append(np.round(hull).astype(np.int32))
     return out
-
-
-def _blob(mask: np.ndarray, least: float, thick: float = 0.0) -> tuple[float, float] | None:
-    """Centre of the first blob of at least ``least`` px once specks and thin rims are opened away,
-    and on average at least ``thick`` px wide (area / length: a line along the box's edge is not a die)."""
-    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
-    if cv2.countNonZero(opened) < least:
-        return None
-    # Grana's algorithm: the same labels, stats and centres as the default one, which took 0.5 ms on a whole frame
-    n, _, stats, centres = cv2.connectedComponentsWithStatsWithAlgorithm(opened, 8, cv2.CV_32S, cv2.CCL_GRANA)
-    for j in range(1, n):
-        area = stats[j, cv2.CC_STAT_AREA]
-        if area >= least and area >= thick * max(stats[j, cv2.CC_STAT_WIDTH], stats[j, cv2.CC_STAT_HEIGHT]):
-            return tuple(centres[j])
-    return None
 
 
 def _at(x: float, y: float, work: Work) -> tuple[float, float]:
