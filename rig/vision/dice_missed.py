@@ -36,6 +36,8 @@ die's top by shape (a die top's size, square and solid, as a split part must be)
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 
@@ -253,6 +255,84 @@ def shade_dice(work, profile, dice: list, reasons: list, read, thrown: int | Non
         return
     _read_tops(work, profile, shade_tops(work, profile.thresholds, dice, thrown - len(dice)), dice, reasons, read,
                lambda gain: (SHADE_REASON,))
+    if len(dice) < thrown:  # a top cut by a shade's edge, its two parts each brightened by their own (round 18)
+        tops = cut_tops(work, profile.thresholds, dice, thrown - len(dice))
+        # read from its relabelled working pixels: at full resolution the place's one correction leaves a part dark
+        _read_tops(dataclasses.replace(work, gain=None), profile, tops, dice, reasons, read, lambda gain: (SHADE_REASON,))
+
+
+#: a die top cut by a shade's edge (a wall's shadow across it): its lit and its shaded part lie apart in lightness by
+#: at least this factor (round 18: twin 10106 turn 3, 10009 turn 2, about 4-6) ...
+CUT_STEP = 2.0
+#: ... each at least this share of the blob
+CUT_PART = 0.2
+
+
+def cut_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, float]]:
+    """Die tops a shade's edge cuts in two (round 18): a flat die against a wall, the wall's black shade across its top
+    — a lit part (read as die top, or as die body in shade) and a part up to 10 times darker (die body in shade, or
+    floor). Neither the first pass (the lit part alone too small, or the whole blob called shade) nor
+    :func:`dark_tops` (one factor for the whole blob clips the lit part) nor :func:`shade_tops` (looks only among dark
+    pixels) reads it.
+
+    A blob of shade body and what else is no floor, die-sized and square (as :func:`dark_tops` asks), clear of every
+    die read and off the frame's edge, is split by its lightness (Otsu on the log) into two parts, each at least
+    :data:`CUT_PART` of it and lying :data:`CUT_STEP` times apart; each part is brightened by its own factor to the die
+    body's lightness (at most :data:`MOST` times). It is a die top when it then reads mostly as die top
+    (:data:`TOP_SHARE`). At most ``want`` are kept, the most die-like first; relabels ``work`` as :func:`dark_tops`
+    does (its gain per pixel)."""
+    labels, a0 = work.labels, work.top_area
+    edge = cv2.LUT(labels, _IS_EDGE)
+    if cv2.countNonZero(edge) < CUT_PART * t.die_area_min * a0:
+        return []
+    blob = cv2.morphologyEx(edge | cv2.LUT(labels, _NOT_FLOOR), cv2.MORPH_OPEN, _K3)
+    H, W = labels.shape
+    clear = _clear_of(work, dice)
+    body = _body_bgr(work.profile)
+    level = float(body.sum())
+    lut = work.lut if work.lut is not None else colour_lut(work.profile)
+    n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(blob, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    areas = stats[:, cv2.CC_STAT_AREA]
+    found = []
+    for i in np.flatnonzero((areas >= t.die_area_min * a0) & (areas <= t.die_area_max * a0)).tolist():
+        if i == 0:
+            continue  # the background
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if x == 0 or y == 0 or x + w == W or y + h == H:
+            continue
+        part = (cc[y : y + h, x : x + w] == i).view(np.uint8)
+        inside = part > 0
+        if np.count_nonzero(edge[y : y + h, x : x + w][inside]) < CUT_PART * area:
+            continue
+        if np.count_nonzero(clear[y : y + h, x : x + w][inside] == 0) or not _square(part, a0, t.die_area_min, t.die_area_max):
+            continue
+        window = np.s_[y : y + h, x : x + w]
+        lum = sum3(work.small[window].reshape(-1, 3).astype(np.float32)).reshape(h, w)
+        log = np.clip(np.log2(lum + 1.0) * 25.0, 0, 255).astype(np.uint8)
+        step, _ = cv2.threshold(log[inside].reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        lit = log > step
+        lit_in, dark_in = lit & inside, ~lit & inside
+        if min(np.count_nonzero(lit_in), np.count_nonzero(dark_in)) < CUT_PART * area:
+            continue
+        hi, lo = float(np.median(lum[lit_in])), max(1.0, float(np.median(lum[dark_in])))
+        if hi < CUT_STEP * lo or not 1.0 < level / lo <= MOST:
+            continue
+        # each part to the die body's colour, one gain per channel (the shade's light is cast: the walls', the room's)
+        parts = [body / np.maximum(np.median(work.small[window][m].astype(np.float32), axis=0), 1.0) for m in (lit_in, dark_in)]
+        if any(g.max() > CAST * g.min() for g in parts):
+            continue
+        gain = np.where(lit[..., None], np.minimum(MOST, parts[0]), parts[1]).astype(np.float32)
+        bright = np.clip(work.small[window] * gain, 0, 255).astype(np.uint8)
+        relabelled = label_pixels(bright, lut)
+        take = inside & (cv2.LUT(relabelled, IS_TOP) > 0)
+        share = np.count_nonzero(take) / area
+        if share >= TOP_SHARE:
+            found.append((share, x, y, gain, bright, relabelled, take))
+    out = []
+    for share, x, y, gain, bright, relabelled, take in sorted(found, key=lambda c: -c[0])[:want]:
+        _relabel(work, np.s_[y : y + take.shape[0], x : x + take.shape[1]], take, relabelled, bright, gain)
+        out.append((take.view(np.uint8), x, y, float(gain.max())))
+    return out
 
 
 def print_spot(spots: np.ndarray, cc: np.ndarray, i: int, box, a0: float, reasons: list, where) -> bool:
