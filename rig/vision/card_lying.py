@@ -13,6 +13,8 @@ from rig.vision.card_view import CardReading, CardView, Question
 
 #: a pile's top moved at least this share of its long side (and its outline grew, none of it left): a card laid on it
 LAID_SHIFT = 0.02
+#: an unread blob with no outline inside a lying card's box, this share of its area or more, is that card read in part
+IN_ITS_BOX = 0.8
 
 
 @dataclass
@@ -154,11 +156,14 @@ class _LyingCards:
     def _bear_unread(self, view: CardView) -> CardView:
         """A card a frame leaves unread that lies on a lying card's very edges, nothing over it since, is that card:
         the colour it was booked with (or, asked about as unread, still unread) — a card read now a colour, now
-        "uncertain" (blue or blank?) neither holds later cards back nor is lost (twin 3108)."""
+        "uncertain" (blue or blank?) neither holds later cards back nor is lost (twin 3108). So is one whose box is
+        most of that card's, inside it (twin 3616: a blank card whose lower border the
+        waiting arm's shade cuts, "of unknown colour", held the next two cards back until the arm left)."""
         cards = []
         for c in view.cards:
             k = None if c.status == "ok" or c.corners is None else next(
-                (k for k in self._lying if not k.touched and self._on_its_edges(k, c)), None)
+                (k for k in self._lying if not k.touched and (self._on_its_edges(k, c) or _in_its_box(k.reading.box, c.box))),
+                None)
             cards.append(c if k is None else k.reading)
         return CardView(tuple(cards), view.hands, view.size) if any(a is not b for a, b in zip(cards, view.cards)) else view
 
@@ -175,3 +180,13 @@ class _LyingCards:
         """Whether an outline is a lying card's read a little apart: its edges within twice ``moved``, or inside it (the
         field read as an upright box beside an arm's shade: twin 2609)."""
         return edge_shift(lying, now) <= 2 * self.moved or _one_place(lying, now) and _within(now, _card_of(lying), self.moved)
+
+
+def _in_its_box(card: tuple[int, int, int, int] | None, box: tuple[int, int, int, int] | None) -> bool:
+    """Whether a blob's box lies inside a card's box (every side within 6 px of it or inside) and covers at least
+    ``IN_ITS_BOX`` of it: the card read in part (its border cut by a shade), not a card laid beside or across it."""
+    if card is None or box is None:
+        return False
+    inside = (box[0] >= card[0] - 6 and box[1] >= card[1] - 6 and box[0] + box[2] <= card[0] + card[2] + 6
+              and box[1] + box[3] <= card[1] + card[3] + 6)
+    return inside and box[2] * box[3] >= IN_ITS_BOX * card[2] * card[3]
