@@ -8,11 +8,16 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from rig.vision.card_places import _card_of, _covering, _one_place, _overlap, _same_box, _same_pile, _within, edge_shift
+from rig.vision.card_places import (_card_of, _covering, _long_side, _one_place, _overlap, _same_box, _same_pile, _within,
+                                    edge_shift)
 from rig.vision.card_view import CardReading, CardView, Question
 
 #: a pile's top moved at least this share of its long side (and its outline grew, none of it left): a card laid on it
 LAID_SHIFT = 0.02
+#: a pile's top whose print moved this share of its long side or more after a hand was over it: a card laid on it
+PRINT_MOVED = 0.005
+#: a pile's outline whose side moved in by more than this (px): the pile left where it lay (nudged), no card laid on it
+PILE_LEFT = 2
 #: an unread blob with no outline inside a lying card's box, this share of its area or more, is that card read in part
 IN_ITS_BOX = 0.8
 
@@ -33,6 +38,8 @@ class _Lying:
     #: the other outlines it was read with while nothing was in view but the cards and nothing had touched it (its
     #: edges read now on its border, now on its field: twin 3311's yellow card, 7 % apart from frame to frame)
     seen_as: list = field(default_factory=list)
+    #: where its print lay as it settled (the mean over the frames it settled in: :meth:`CardReveal._mark`)
+    mark: np.ndarray | None = None
 
     def echo(self, outlines: list, same: float) -> bool:
         """Whether a card read with these outlines (frame by frame as it settled) was read in one of them on the very
@@ -152,6 +159,22 @@ class _LyingCards:
         grew = (before[0] - now[0], before[1] - now[1], now[0] + now[2] - before[0] - before[2],
                 now[1] + now[3] - before[1] - before[3])
         return min(grew) >= 0 and max(grew) >= 2
+
+    def _print_moved(self, lying: _Lying, card: CardReading) -> bool:
+        """Whether a pile's top of its colour, on the lying card's edges or a little apart after a hand was over it, had a
+        card laid on it by its print: the print's centroid (the mean over the frames each settled in) moved by
+        ``PRINT_MOVED`` of its long side or more — a card laid squarely lies a few px askew of the one below; a card
+        re-read with nothing laid on it keeps its print within a few tenths of a px. Not with a hand in view (an arm's
+        shade on the field moves what reads as print), and not when the pile's outline left a side (a card nudged)."""
+        now = self._mark(card)
+        if self._hands or lying.mark is None or now is None:
+            return False
+        before, after = lying.reading.pile, card.pile
+        if before is not None and after is not None and min(
+                before[0] - after[0], before[1] - after[1], after[0] + after[2] - before[0] - before[2],
+                after[1] + after[3] - before[1] - before[3]) < -PILE_LEFT:
+            return False
+        return float(np.hypot(*(now - lying.mark))) >= PRINT_MOVED * _long_side(lying.outline)
 
     def _bear_unread(self, view: CardView) -> CardView:
         """A card a frame leaves unread that lies on a lying card's very edges, nothing over it since, is that card:
