@@ -272,7 +272,7 @@ class CardReveal(_LyingCards, _Glimpses):
                     kept[id(card)] = match
                     again += [(card.card, self._print_moved(match, card))] * (match.touched and match.hidden_since)
                     vanished += [card.card] * (match.touched and match.lost)
-                    passed += [card.card] * match.touched
+                    passed += [(card.card, self._print_moved(match, card))] * match.touched
                 continue  # the same card, where it lay
             if match is not None and d <= self.moved:
                 if match.touched and (card.card in landed or regrown or self._laid_on(match, card, d)):  # seen coming
@@ -337,8 +337,9 @@ class CardReveal(_LyingCards, _Glimpses):
         elif passed and not events and not unseen and self._hands and not self._parts and self._frames_whole >= self.settle:
             # a hand came over a card, and the pile settles on its old edges, nothing new anywhere and no part of a
             # card beside the arm waiting at the view's edge: the card it brought lies squarely on it (or under the arm)
-            card = passed[-1]
-            events = [("ask", Question(f"was that a second {card} card?", (card,), under=self._hand_boxes))]
+            card, moved = passed[-1]  # (its print moved, the arm apart from it: laid squarely on it, twin 3210)
+            events = [("book", card) if moved else ("ask", Question(f"was that a second {card} card?", (card,),
+                                                                       under=self._hand_boxes))]
         if not self._hands:  # nothing hides a card now: what lay under the arm shows (or never lay there)
             self._under = []
         if len(events) > 1:  # several new cards at once: their order was not seen
