@@ -16,6 +16,8 @@ from rig.vision.card_view import CardReading, CardView, Question
 LAID_SHIFT = 0.02
 #: a pile's top whose print moved this share of its long side or more after a hand was over it: a card laid on it
 PRINT_MOVED = 0.005
+#: a settle's frames whose prints lie farther apart than this share of its long side from their mean: no print known
+PRINT_STEADY = 0.002
 #: a pile's outline whose side moved in by more than this (px): the pile left where it lay (nudged), no card laid on it
 PILE_LEFT = 2
 #: an unread blob with no outline inside a lying card's box, this share of its area or more, is that card read in part
