@@ -8,11 +8,20 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from rig.vision.card_places import _card_of, _covering, _one_place, _overlap, _same_box, _same_pile, _within, edge_shift
+from rig.vision.card_places import (_card_of, _covering, _long_side, _one_place, _overlap, _same_box, _same_pile, _within,
+                                    edge_shift)
 from rig.vision.card_view import CardReading, CardView, Question
 
 #: a pile's top moved at least this share of its long side (and its outline grew, none of it left): a card laid on it
 LAID_SHIFT = 0.02
+#: a pile's top whose print moved this share of its long side or more after a hand was over it: a card laid on it
+PRINT_MOVED = 0.005
+#: a settle's frames whose prints lie farther apart than this share of its long side from their mean: no print known
+PRINT_STEADY = 0.002
+#: a pile's outline whose side moved in by more than this (px): the pile left where it lay (nudged), no card laid on it
+PILE_LEFT = 2
+#: an unread blob with no outline inside a lying card's box, this share of its area or more, is that card read in part
+IN_ITS_BOX = 0.8
 
 
 @dataclass
@@ -31,6 +40,8 @@ class _Lying:
     #: the other outlines it was read with while nothing was in view but the cards and nothing had touched it (its
     #: edges read now on its border, now on its field: twin 3311's yellow card, 7 % apart from frame to frame)
     seen_as: list = field(default_factory=list)
+    #: where its print lay as it settled (the mean over the frames it settled in: :meth:`CardReveal._mark`)
+    mark: np.ndarray | None = None
 
     def echo(self, outlines: list, same: float) -> bool:
         """Whether a card read with these outlines (frame by frame as it settled) was read in one of them on the very
@@ -151,14 +162,35 @@ class _LyingCards:
                 now[1] + now[3] - before[1] - before[3])
         return min(grew) >= 0 and max(grew) >= 2
 
+    def _print_moved(self, lying: _Lying, card: CardReading) -> bool:
+        """Whether a pile's top of its colour, on the lying card's edges or a little apart after a hand was over it, had a
+        card laid on it by its print: the print's centroid (the mean over the frames each settled in) moved by
+        ``PRINT_MOVED`` of its long side or more — a card laid squarely lies a few px askew of the one below; a card
+        re-read with nothing laid on it keeps its print within a few tenths of a px. Not with a hand in view over the
+        card's box (an arm's shade on the field moves what reads as print: 0.38 % on twin 3010), and not when the pile's
+        outline left a side (a card nudged)."""
+        now = self._mark(card)
+        if lying.mark is None or now is None or self._hands and not self._hand_boxes or any(
+                _overlap(box, h) for h in self._hand_boxes for box in (card.box, lying.reading.box)):
+            return False
+        before, after = lying.reading.pile, card.pile
+        if before is not None and after is not None and min(
+                before[0] - after[0], before[1] - after[1], after[0] + after[2] - before[0] - before[2],
+                after[1] + after[3] - before[1] - before[3]) < -PILE_LEFT:
+            return False
+        return float(np.hypot(*(now - lying.mark))) >= PRINT_MOVED * _long_side(lying.outline)
+
     def _bear_unread(self, view: CardView) -> CardView:
         """A card a frame leaves unread that lies on a lying card's very edges, nothing over it since, is that card:
         the colour it was booked with (or, asked about as unread, still unread) — a card read now a colour, now
-        "uncertain" (blue or blank?) neither holds later cards back nor is lost (twin 3108)."""
+        "uncertain" (blue or blank?) neither holds later cards back nor is lost (twin 3108). So is one whose box is
+        most of that card's, inside it (twin 3616: a blank card whose lower border the
+        waiting arm's shade cuts, "of unknown colour", held the next two cards back until the arm left)."""
         cards = []
         for c in view.cards:
             k = None if c.status == "ok" or c.corners is None else next(
-                (k for k in self._lying if not k.touched and self._on_its_edges(k, c)), None)
+                (k for k in self._lying if not k.touched and (self._on_its_edges(k, c) or _in_its_box(k.reading.box, c.box))),
+                None)
             cards.append(c if k is None else k.reading)
         return CardView(tuple(cards), view.hands, view.size) if any(a is not b for a, b in zip(cards, view.cards)) else view
 
@@ -175,3 +207,13 @@ class _LyingCards:
         """Whether an outline is a lying card's read a little apart: its edges within twice ``moved``, or inside it (the
         field read as an upright box beside an arm's shade: twin 2609)."""
         return edge_shift(lying, now) <= 2 * self.moved or _one_place(lying, now) and _within(now, _card_of(lying), self.moved)
+
+
+def _in_its_box(card: tuple[int, int, int, int] | None, box: tuple[int, int, int, int] | None) -> bool:
+    """Whether a blob's box lies inside a card's box (every side within 6 px of it or inside) and covers at least
+    ``IN_ITS_BOX`` of it: the card read in part (its border cut by a shade), not a card laid beside or across it."""
+    if card is None or box is None:
+        return False
+    inside = (box[0] >= card[0] - 6 and box[1] >= card[1] - 6 and box[0] + box[2] <= card[0] + card[2] + 6
+              and box[1] + box[3] <= card[1] + card[3] + 6)
+    return inside and box[2] * box[3] >= IN_ITS_BOX * card[2] * card[3]

@@ -9,8 +9,9 @@ import cv2
 import numpy as np
 
 from rig.vision.card_glimpses import _Glimpses
-from rig.vision.card_lying import _Lying, _LyingCards
-from rig.vision.card_places import _card_of, _covers, _overlap, _same_box, _same_pile, _same_place, _within, edge_shift
+from rig.vision.card_lying import PRINT_STEADY, _Lying, _LyingCards
+from rig.vision.card_places import (_card_of, _covers, _long_side, _overlap, _same_box, _same_pile, _same_place, _within,
+                                    edge_shift)
 from rig.vision.card_view import _UNREAD, CardReading, CardView, Question, _as_view, laid_next  # noqa: F401  (re-exported)
 
 
@@ -162,7 +163,7 @@ class CardReveal(_LyingCards, _Glimpses):
         else:
             self._before = (self._candidate, self._count) if self._candidate else None
             self._candidate, self._count, self._done = shaped, 1, False
-            self._read_as = {id(c): (c, [c.outline()]) for c in shaped}
+            self._read_as = {id(c): (c, [c.outline()], [c.mark]) for c in shaped}
         if self._count < self.settle or self._done or any(c.status != "ok" and not self._borne(c) for c in self._candidate):
             return []
         self._done, self._before = True, None  # (what lay before it settled is no odd frame's neighbour now)
@@ -211,13 +212,29 @@ class CardReveal(_LyingCards, _Glimpses):
             if b is None:
                 return None
             out.append(c if c.status == "ok" or b.status != "ok" else b)
-            read_as[id(out[-1])] = (out[-1], [*self._read_with(b), c.outline()])
+            read_as[id(out[-1])] = (out[-1], [*self._read_with(b), c.outline()], [*self._marks_of(b), c.mark])
         return out, read_as
 
     def _read_with(self, card: CardReading) -> list:
         """The outlines a card of the candidate was read with, frame by frame (its own alone when not known)."""
         known = self._read_as.get(id(card))
         return known[1] if known is not None and known[0] is card else [card.outline()]
+
+    def _marks_of(self, card: CardReading) -> list:
+        """Where a card of the candidate's print lay, frame by frame (its own alone when not known)."""
+        known = self._read_as.get(id(card))
+        return known[2] if known is not None and known[0] is card else [card.mark]
+
+    def _mark(self, card: CardReading) -> np.ndarray | None:
+        """Where a card of the candidate's print lay, the mean over the frames it settled in — none when a frame read
+        no print or one farther than ``PRINT_STEADY`` of its long side from the mean (a faint print, light on a light
+        field, found a few px apart from frame to frame: twin 3311's yellow card, 3 % with nothing laid on it)."""
+        marks = self._marks_of(card)
+        if not marks or any(m is None for m in marks) or card.outline() is None:
+            return None
+        mean = np.mean(np.asarray(marks, np.float64), axis=0)
+        spread = max(float(np.hypot(*(np.asarray(m) - mean))) for m in marks)
+        return mean if spread <= PRINT_STEADY * _long_side(card.outline()) else None
 
     def _settled(self, cards: list[CardReading]) -> list[str]:
         events: list[tuple[str, Question | str]] = []
@@ -255,17 +272,20 @@ class CardReveal(_LyingCards, _Glimpses):
                 kept[id(card)] = match  # nothing came near it (or no hand was ever over it, never out of sight: only its
                 continue  # corners read apart, twin 3005 — none of its colour came) and its blob lies as it did: that card
             if match is not None and d <= self.same:
-                if match.touched and (card.card in landed or regrown):  # a card came: on this one?
-                    events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
+                if match.touched and (card.card in landed or regrown):  # a card came: on this one? (its print moved:
+                    events.append(("book", card.card) if self._print_moved(match, card)  # laid squarely on it)
+                                  else ("ask", Question(f"was that a second {card.card} card?", (card.card,))))
                 else:
                     kept[id(card)] = match
-                    again += [card.card] * (match.touched and match.hidden_since)
+                    again += [(card.card, self._print_moved(match, card))] * (match.touched and match.hidden_since)
                     vanished += [card.card] * (match.touched and match.lost)
-                    passed += [card.card] * match.touched
+                    passed += [(card.card, self._print_moved(match, card))] * match.touched
                 continue  # the same card, where it lay
             if match is not None and d <= self.moved:
                 if match.touched and (card.card in landed or regrown or self._laid_on(match, card, d)):  # seen coming
                     events.append(("book", card.card))  # in, the pile grew, or its top moved and its outline held: laid on
+                elif match.touched and self._print_moved(match, card):  # its print moved: laid squarely on it
+                    events.append(("book", card.card))
                 elif match.touched:
                     events.append(("ask", Question(f"was that a second {card.card} card?", (card.card,))))
                 else:
@@ -313,18 +333,20 @@ class CardReveal(_LyingCards, _Glimpses):
             k.gone, k.lost, k.hidden_since = 0, False, False
         # a hand in view (or its shade) may join a card's outline: a card that lies as before keeps the outline it
         # was seen with before (else a shade's edge read as its pile's would make it a pile that grew, later)
-        self._lying = [_Lying(kept[id(c)].reading, kept[id(c)].outline, seen_as=kept[id(c)].seen_as) if self._hands and id(c) in kept
-                       else _Lying(c, c.outline(), seen_as=kept[id(c)].seen_as if id(c) in kept else []) for c in cards] + hidden
+        self._lying = [_Lying(kept[id(c)].reading, kept[id(c)].outline, seen_as=kept[id(c)].seen_as, mark=kept[id(c)].mark)
+                       if self._hands and id(c) in kept else _Lying(c, c.outline(), seen_as=kept[id(c)].seen_as if id(c) in kept
+                                                                    else [], mark=self._mark(c)) for c in cards] + hidden
         # (a card may lie squarely on them; not while a hand is in view: a part beside an arm stands for a lying card)
         unseen = unseen or lost or (sorted(set(vanished)) if events and not self._hands else [])
         if again and not events and not unseen and not self._hands:  # (nothing new anywhere: on the last one hidden?)
-            card = again[-1]
-            events = [("ask", Question(f"was that a second {card} card?", (card,)))]
+            card, moved = again[-1]  # (its print moved: laid squarely on it)
+            events = [("book", card) if moved else ("ask", Question(f"was that a second {card} card?", (card,)))]
         elif passed and not events and not unseen and self._hands and not self._parts and self._frames_whole >= self.settle:
             # a hand came over a card, and the pile settles on its old edges, nothing new anywhere and no part of a
             # card beside the arm waiting at the view's edge: the card it brought lies squarely on it (or under the arm)
-            card = passed[-1]
-            events = [("ask", Question(f"was that a second {card} card?", (card,), under=self._hand_boxes))]
+            card, moved = passed[-1]  # (its print moved, the arm apart from it: laid squarely on it, twin 3210)
+            events = [("book", card) if moved else ("ask", Question(f"was that a second {card} card?", (card,),
+                                                                       under=self._hand_boxes))]
         if not self._hands:  # nothing hides a card now: what lay under the arm shows (or never lay there)
             self._under = []
         if len(events) > 1:  # several new cards at once: their order was not seen

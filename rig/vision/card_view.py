@@ -23,6 +23,9 @@ class CardReading:
     pile: tuple[int, int, int, int] | None = None
     #: read beside an arm reaching in (or its shade): part of the card may lie under it, its outline cut short
     hidden: bool = False
+    #: where its print (the icon in its field) lies: the centroid (full-resolution px) of the field's pixels that
+    #: differ from the field's own colour — a card laid squarely on one of its colour moves it a few px
+    mark: tuple[float, float] | None = None
 
     def to_dict(self) -> dict:
         return {"card": self.card, "confidence": round(self.confidence, 3), "status": self.status,

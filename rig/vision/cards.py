@@ -27,6 +27,7 @@ from rig.vision.card_fields import (  # noqa: F401 (the card colours and sizes: 
     _CLASS_OF, _MODEL, CARD_CLASSES, CARD_SIDES, FIELD_AREA, FIELD_ASPECT, FIELD_SHARE, NEUTRAL_CLASSES, _box,
     _field_corners, _lone_field, _whole_fields, card_shaped, field_shaped)
 from rig.vision.card_places import _overlap
+from rig.vision.card_print import print_mark
 from rig.vision.card_reveal import CardReading, CardReveal, CardView, Question, edge_shift  # noqa: F401
 from rig.vision.light import covered_cells
 from rig.vision.dice import AMBIG, BG, BLUE, BODY, CLASS_NAMES, CLIPPED, EDGE, prepare
@@ -238,6 +239,8 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
     # a card apart from the arm whose box the arm's reaches into: the arm's shade may lie on it, its field's outline
     # cut or swollen by it
     cards = [replace(c, hidden=True) if c.status == "ok" and any(_overlap(c.box, a) for a in arms) else c for c in cards]
+    # where each card's print lies: a card laid squarely on one of its colour moves it (the reveal's `_laid_on`)
+    cards = [replace(c, mark=print_mark(frame_bgr, c.corners, c.card)) if c.status == "ok" else c for c in cards]
     return CardView(tuple(cards), tuple(hands), frame_bgr.shape[1::-1])
 
 
