@@ -1,9 +1,7 @@
 """scripts/drawn_ratings.py (issue 25, round 18): a die it counts ``ok`` at a pair of the check's thresholds is one the
 reader reports ``ok`` with them, so the thresholds it chooses are the benchmark's."""
 
-import importlib.util
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 
@@ -13,18 +11,11 @@ from rig.vision.anydie import read_pip_dice
 from rig.vision.anydie_params import AnyDieParams
 from rig.vision.render_pips import render_pip_dice
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "drawn_ratings.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("drawn_ratings", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from .scripts import load_script
 
 
 def test_the_ok_dice_at_a_threshold_are_the_readers_and_the_check_is_put_back():
-    script = load_script()
+    script = load_script("drawn_ratings")
     frame, truth = render_pip_dice(4, n=3)
     add_distractors(frame, [t.box for t in truth], 50.0, np.random.default_rng(1))
     base = AnyDieParams()

@@ -12,14 +12,7 @@ from rig.bench.pip_scores import evaluate_frames
 from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicenet import Candidate, read_dice
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "tune_dicenet.py"
-
-
-def load_script():
-    spec = importlib.util.spec_from_file_location("tune_dicenet", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from .scripts import SCRIPTS, load_script
 
 
 def cand(x, y, pips, score=0.9, sure=0.97):
@@ -36,7 +29,7 @@ class CachedNets:
 
 
 def test_the_scripts_counts_on_cached_candidates_are_the_benchmarks():
-    tune = load_script()
+    tune = load_script("tune_dicenet")
     p = replace(AnyDieParams(), check_ok=0.0)
     frames = [  # two read right, one misread and sure (silent), a faint thing where no die lies
         ((LabelledDie(3, (80, 80, 40, 40)), LabelledDie(5, (200, 80, 40, 40)), LabelledDie(2, (320, 80, 40, 40))),
@@ -59,7 +52,7 @@ def test_the_scripts_counts_on_cached_candidates_are_the_benchmarks():
 
 
 def test_a_die_in_a_cut_dies_box_is_neither_required_nor_counted():
-    tune = load_script()
+    tune = load_script("tune_dicenet")
     p = replace(AnyDieParams(), check_ok=0.0)
     cut = (LabelledDie(2, (0, 0, 40, 40)),)
     dice = tune.judged([cand(20, 20, 2), cand(200, 200, 5)], p, cut)
@@ -69,7 +62,7 @@ def test_a_die_in_a_cut_dies_box_is_neither_required_nor_counted():
 def test_a_sure_die_where_none_is_labelled_is_counted_as_a_false_die_ok():
     """The twin tables' coins, screw heads and card corners are unlabelled: one read as a sure die is a false die
     reported ok (``unlabelled ok``), as the benchmark's ``extra ok``."""
-    tune = load_script()
+    tune = load_script("tune_dicenet")
     p = replace(AnyDieParams(), check_ok=0.0)
     rows = [(True, (LabelledDie(3, (80, 80, 40, 40)),), (), [cand(100, 100, 3), cand(500, 300, 1, score=0.95)])]
     assert tune.score(rows, p)["extra_ok"] == 1
@@ -82,7 +75,7 @@ def test_the_twin_test_tables_are_refused_for_tuning(monkeypatch):
     trained with flat drawn dice (9300-9311) are refused."""
     import pytest
 
-    spec = importlib.util.spec_from_file_location("twin_frames", SCRIPT.parent / "twin_frames.py")
+    spec = importlib.util.spec_from_file_location("twin_frames", SCRIPTS / "twin_frames.py")
     twin = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, "twin_frames", twin)  # its dataclass looks its module up
     spec.loader.exec_module(twin)
