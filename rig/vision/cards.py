@@ -239,7 +239,7 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
     # a card apart from the arm whose box the arm's reaches into: the arm's shade may lie on it, its field's outline
     # cut or swollen by it
     cards = [replace(c, hidden=True) if c.status == "ok" and any(_overlap(c.box, a) for a in arms) else c for c in cards]
-    # where each card's print lies: a card laid squarely on one of its colour moves it (the reveal's `_laid_on`)
+    # where each card's print lies: a card laid squarely on one of its colour moves it (the reveal's `_print_moved`)
     cards = [replace(c, mark=print_mark(frame_bgr, c.corners, c.card)) if c.status == "ok" else c for c in cards]
     return CardView(tuple(cards), tuple(hands), frame_bgr.shape[1::-1])
 
