@@ -112,6 +112,15 @@ class CardReveal(_LyingCards, _Glimpses):
             self._empty_hand = 0
             return self._ask_blind(view.hands)
         self._touch(view)
+        if not view.hands and self.question is None:
+            gone = [k for k in self._lying if k.lost and k.touched and not k.blind and k.reading.card is not None and not any(
+                c.box is not None and _overlap(c.box, k.reading.box) for c in view.cards)]
+            if gone and any(k.gone == 0 for k in self._lying):  # a card a hand was over went out of sight with the hand
+                # gone, nothing in view over it, while the cards beside it are seen where they lie (twin 3702 reveal 1:
+                # a gray card laid on the gray pile, neither read since): one the camera cannot read laid on it?
+                self._lying = [k for k in self._lying if not any(k is g for g in gone)]
+                self._candidate, self._count, self._before = None, 0, None
+                return self._book([("ask", _UNREAD)])
         self._touch_glimpses(view)
         self._hand_boxes = tuple(h for h in view.hands if h is not None)
         if not self._hand_boxes or not all(any(_same_box(h, b, 0.1) for b in self._laid_by) for h in self._hand_boxes):
