@@ -86,26 +86,8 @@ def dark_tops(work, t, dice) -> list[tuple[np.ndarray, int, int, float]]:
     """Relabel, in ``work`` (in place), each die-sized square blob of die body in shade that lies clear
     of the ``dice`` read and reads as a die top once brightened; returns each as (its top's mask, x, y:
     the mask's place at the working scale, the gain it was brightened by) for the reader to read as a die."""
-    labels, a0 = work.labels, work.top_area
-    edge = cv2.LUT(labels, _IS_EDGE)
-    if cv2.countNonZero(edge) < t.die_area_min * a0:
-        return []
-    # the blob: shade body with what else is no floor (its frog, unknown or a die colour, glare specks)
-    blob = cv2.morphologyEx(edge | cv2.LUT(labels, _NOT_FLOOR), cv2.MORPH_OPEN, _K3)
-    H, W = labels.shape
-    clear = _clear_of(work, dice)
-    n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(blob, 8, cv2.CV_32S, cv2.CCL_GRANA)
     body, lut, out = None, None, []
-    areas = stats[:, cv2.CC_STAT_AREA]
-    for i in np.flatnonzero((areas >= t.die_area_min * a0) & (areas <= t.die_area_max * a0)).tolist():  # die-sized
-        if i == 0:
-            continue  # the background
-        x, y, w, h, area = (int(v) for v in stats[i])
-        part = (cc[y : y + h, x : x + w] == i).view(np.uint8)
-        if np.count_nonzero(edge[y : y + h, x : x + w][part > 0]) < EDGE_SHARE * area:
-            continue
-        if np.count_nonzero(clear[y : y + h, x : x + w][part > 0] == 0) or not _square(part, a0, t.die_area_min, t.die_area_max):
-            continue
+    for x, y, w, h, area, part in _shade_blobs(work, t, dice, 1.0, EDGE_SHARE):
         if body is None:
             body, lut = _body_bgr(work.profile), (work.lut if work.lut is not None else colour_lut(work.profile))
         window = np.s_[y : y + h, x : x + w]
@@ -116,11 +98,39 @@ def dark_tops(work, t, dice) -> list[tuple[np.ndarray, int, int, float]]:
         bright = cv2.multiply(work.small[window], (gain,) * 3 + (0.0,), dtype=cv2.CV_8U)
         relabelled = label_pixels(bright, lut)
         take = (part > 0) & (cv2.LUT(relabelled, IS_TOP) > 0)
-        if np.count_nonzero(take | (cv2.LUT(labels[window], IS_TOP) > 0) & (part > 0)) < TOP_SHARE * area:
+        if np.count_nonzero(take | (cv2.LUT(work.labels[window], IS_TOP) > 0) & (part > 0)) < TOP_SHARE * area:
             continue
         _relabel(work, window, take, relabelled, bright, gain)
         out.append((take.view(np.uint8), x, y, gain))
     return out
+
+
+def _shade_blobs(work, t, dice, least: float, share: float, inside: bool = False):
+    """The blobs :func:`dark_tops` and :func:`cut_tops` look at: shade body with what else is no floor (its frog,
+    unknown or a die colour, glare specks), die-sized and square, clear of the ``dice`` read, at least ``share`` of it
+    shade body (none when the frame holds less shade body than ``least`` of a die's least top); with ``inside``, none
+    touching the frame's edge. Yields each as (x, y, w, h, area, its mask in its box) at the working scale."""
+    labels, a0 = work.labels, work.top_area
+    edge = cv2.LUT(labels, _IS_EDGE)
+    if cv2.countNonZero(edge) < least * t.die_area_min * a0:
+        return
+    blob = cv2.morphologyEx(edge | cv2.LUT(labels, _NOT_FLOOR), cv2.MORPH_OPEN, _K3)
+    H, W = labels.shape
+    clear = _clear_of(work, dice)
+    n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(blob, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    areas = stats[:, cv2.CC_STAT_AREA]
+    for i in np.flatnonzero((areas >= t.die_area_min * a0) & (areas <= t.die_area_max * a0)).tolist():  # die-sized
+        if i == 0:
+            continue  # the background
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if inside and (x == 0 or y == 0 or x + w == W or y + h == H):
+            continue
+        part = (cc[y : y + h, x : x + w] == i).view(np.uint8)
+        if np.count_nonzero(edge[y : y + h, x : x + w][part > 0]) < share * area:
+            continue
+        if np.count_nonzero(clear[y : y + h, x : x + w][part > 0] == 0) or not _square(part, a0, t.die_area_min, t.die_area_max):
+            continue
+        yield x, y, w, h, area, part
 
 
 def _clear_of(work, dice) -> np.ndarray:
@@ -281,31 +291,12 @@ def cut_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, float
     body's lightness (at most :data:`MOST` times). It is a die top when it then reads mostly as die top
     (:data:`TOP_SHARE`). At most ``want`` are kept, the most die-like first; relabels ``work`` as :func:`dark_tops`
     does (its gain per pixel)."""
-    labels, a0 = work.labels, work.top_area
-    edge = cv2.LUT(labels, _IS_EDGE)
-    if cv2.countNonZero(edge) < CUT_PART * t.die_area_min * a0:
-        return []
-    blob = cv2.morphologyEx(edge | cv2.LUT(labels, _NOT_FLOOR), cv2.MORPH_OPEN, _K3)
-    H, W = labels.shape
-    clear = _clear_of(work, dice)
     body = _body_bgr(work.profile)
     level = float(body.sum())
     lut = work.lut if work.lut is not None else colour_lut(work.profile)
-    n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(blob, 8, cv2.CV_32S, cv2.CCL_GRANA)
-    areas = stats[:, cv2.CC_STAT_AREA]
     found = []
-    for i in np.flatnonzero((areas >= t.die_area_min * a0) & (areas <= t.die_area_max * a0)).tolist():
-        if i == 0:
-            continue  # the background
-        x, y, w, h, area = (int(v) for v in stats[i])
-        if x == 0 or y == 0 or x + w == W or y + h == H:
-            continue
-        part = (cc[y : y + h, x : x + w] == i).view(np.uint8)
+    for x, y, w, h, area, part in _shade_blobs(work, t, dice, CUT_PART, CUT_PART, inside=True):
         inside = part > 0
-        if np.count_nonzero(edge[y : y + h, x : x + w][inside]) < CUT_PART * area:
-            continue
-        if np.count_nonzero(clear[y : y + h, x : x + w][inside] == 0) or not _square(part, a0, t.die_area_min, t.die_area_max):
-            continue
         window = np.s_[y : y + h, x : x + w]
         lum = sum3(work.small[window].reshape(-1, 3).astype(np.float32)).reshape(h, w)
         log = np.clip(np.log2(lum + 1.0) * 25.0, 0, 255).astype(np.uint8)
