@@ -27,6 +27,7 @@ import numpy as np
 from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light, floor_model, floor_surface, spots_at  # noqa: F401
 from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
+from rig.vision.dice_combo import half_partner
 from rig.vision.dice_hue import VEIL_SURE, off_hue, veiled
 from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_die, print_spot, shade_dice
 from rig.vision.dice_overall import BARE_SURE, overall_counts, under_glare
@@ -438,6 +439,8 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     # the best guess (flagged below): a frog partly unreadable under glare shows less of its colour
     hidden = (counts[BLOWN] + counts[AMBIG]) / n_in
     guess = present + [c for c in unclear if fr[c] + hidden >= t.colour_present]
+    if guess == present and (partner := half_partner(fr, present, unclear, frog_size)) is not None:
+        guess = [*present, partner]  # a half-size frog and an unclear colour: a combo's pale half (dice_combo)
     if len(guess) == 3:
         guess = sorted(guess, key=fr.get)[1:]
         reasons.append(Flag("three colours on one die", *at))
