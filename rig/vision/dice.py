@@ -439,8 +439,9 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     # the best guess (flagged below): a frog partly unreadable under glare shows less of its colour
     hidden = (counts[BLOWN] + counts[AMBIG]) / n_in
     guess = present + [c for c in unclear if fr[c] + hidden >= t.colour_present]
-    if guess == present and (partner := half_partner(fr, present, unclear, frog_size)) is not None:
-        guess = [*present, partner]  # a half-size frog and an unclear colour: a combo's pale half (dice_combo)
+    partner = half_partner(fr, present, unclear, frog_size) if guess == present and full is not None else None
+    if partner is not None and _one_frog(full[2], full[3], [*present, partner]):
+        guess = [*present, partner]  # a half-size frog and an unclear half beside it: a combo's pale half (dice_combo)
     if len(guess) == 3:
         guess = sorted(guess, key=fr.get)[1:]
         reasons.append(Flag("three colours on one die", *at))

@@ -6,7 +6,11 @@ falls under the bar and reads "unclear", and the die is read as its other half's
 yellow+pink die whose pink half lay in its own shade, read yellow in all four lights; 10205 turn 1, blue+yellow with a
 pale blue half, read yellow). A single frog is a whole frog: at least ``single_share[0]`` (0.75) of its calibrated
 size. A die showing one colour at a combo half's size (no more than :data:`HALF_MOST` of its frog) and another colour
-unclear is read as the combo of the two. The "unclear" flag stays: the face is the reader's best guess, still asked.
+unclear is read as the combo of the two when, on the full-resolution top, the two colours form one frog
+(:func:`rig.vision.dice._one_frog`: each colour one compact blob, the two halves touching). Without that guard a
+single frog half in a wall's shade, the shade's noise speckled blue round it, read as a combo (twin 10009 turn 2's
+pink, found by :func:`rig.vision.dice_missed.cut_tops`, read "pink+blue"). The "unclear" flag stays: the face is the
+reader's best guess, still asked.
 """
 
 from __future__ import annotations
