@@ -74,6 +74,15 @@ COCKED_GUARD = 0.4
 #: 8700-8911 and 2D 72000-72011: at 0.85 eight drawn leaning dice passed, the twin's figures the same at 0.9)
 SQUARE = 0.9
 WHOLE = 0.7
+#: a die the reader calls partly hidden (its top under ``die_area_min`` tops) is whole after all when its lit top
+#: joined to its own shade (:func:`rig.vision.dice_cocked._joined`: the body in shade of its hue touching it) is a
+#: square (short / long side at least SQUARE, what perspective shows of the walls added back) of JOINED_WHOLE tops or
+#: more, filling at least JOINED_FILL of its least rectangle: a flat die whose body lies in a wall's shade, its frog
+#: lit (round 19: twin 10205 turn 0, a pink die under the far wall, its top 0.36 tops lit, 1.34 with its shade; a die
+#: cut by a wall or another die shows no more of itself in shade)
+JOINED_WHOLE = 0.9
+JOINED_FILL = 0.8
+HIDDEN_KIND = "die partly hidden or on edge"
 
 
 def freeable(kind: str) -> bool:
@@ -127,6 +136,23 @@ def square(aspect: float, area: float) -> bool:
     return aspect >= SQUARE and area >= WHOLE
 
 
+def whole_in_shade(d, work, dice) -> bool:
+    """Whether die ``d`` (of the reading's ``dice``), its top read too small to be whole, is a whole square top once
+    its own shade is joined to it (:data:`JOINED_WHOLE`, :data:`JOINED_FILL`, :data:`SQUARE`)."""
+    from rig.vision.dice_cocked import _around, _joined, _radial
+
+    masks = _joined(d, work, dice, _around(d, work, dice))
+    if masks is None:
+        return False
+    body = masks[1]
+    pts = cv2.findNonZero(body.view(np.uint8))
+    (_, _), (w, h), _ = cv2.minAreaRect(pts)
+    aspect = min(w, h) / max(w, h, 1e-6) + work.profile.walls[3] * math.hypot(*_radial(d, work))
+    area = np.count_nonzero(body)
+    return (aspect >= SQUARE and area >= JOINED_WHOLE * work.top_area
+            and float(area) / ((w + 1.0) * (h + 1.0)) >= JOINED_FILL)
+
+
 def _softmax(z: np.ndarray) -> np.ndarray:
     e = np.exp(z - z.max(axis=1, keepdims=True))
     return e / e.sum(axis=1, keepdims=True)
@@ -159,6 +185,12 @@ def look(inputs: np.ndarray, measures: np.ndarray | None = None, model=None) -> 
     return np.concatenate([_softmax(z[:, : len(STATES)]), _softmax(z[:, len(STATES):])], axis=1)
 
 
+def _named_hidden(reasons, mine) -> bool:
+    """Whether a die's own flags (``mine``: indices into ``reasons``) name it partly hidden (:data:`HIDDEN_KIND`):
+    only then is its top measured joined to its shade (:func:`whole_in_shade`)."""
+    return any(str(reasons[j]).startswith(HIDDEN_KIND) for j in mine)
+
+
 def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
     """The reading's dice and reasons after the second look (see the module's text): only when every reason is a
     die's own freeable flag; the dice it frees lose them (and their ``cocked``), the others keep them."""
@@ -180,7 +212,8 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
     said = verdicts(look(inputs(idx), None, model), [dice[i].face for i in idx])
     lean = work.profile.walls[3]  # what perspective takes off a flat die's aspect per frame width out
     said = [v if v != "flat" or square(dice[i].aspect + lean * math.hypot(*_radial(dice[i], work)), dice[i].area)
-            else "keep" for i, v in zip(idx, said)]
+            or (_named_hidden(reasons, own[i]) and whole_in_shade(dice[i], work, dice)) else "keep"
+            for i, v in zip(idx, said)]
     drop, dice = set(), list(dice)
     added = []
     for i, v in zip(idx, said):
