@@ -54,6 +54,7 @@ sys.path.insert(0, str(ROOT))
 from rig.bench.pips import DEFAULT_COLOUR_DATA, DEFAULT_DATA, SCALES, load_photos, scaled_frame  # noqa: E402
 from rig.vision import diecheck  # noqa: E402
 from rig.vision.anydie_params import AnyDieParams  # noqa: E402
+from rig.vision.diebig import flag_big_boxes  # noqa: E402
 from rig.vision.dicenet import FIND_WEIGHTS, OVERLAP, READ_WEIGHTS, DiceNet, crowded, judge, second_opinion  # noqa: E402
 
 CACHE = Path.home() / ".cache" / "rig" / "tune-dicenet"
@@ -143,6 +144,7 @@ def judged(cands, p: AnyDieParams, cut) -> list:
     dice = second_opinion(kept, p)
     centres = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2, d.box[2]) for d in dice]
     dice = [d.flagged("overlap") if crowded(*c, centres, OVERLAP) else d for d, c in zip(dice, centres)]
+    dice = flag_big_boxes(dice, p.big_box)
     grown = [(x - 0.3 * max(w, h), y - 0.3 * max(w, h), w + 0.6 * max(w, h), h + 0.6 * max(w, h)) for x, y, w, h in
              (c.box for c in cut)]
     return [d for d in dice if not any(bx <= d.box[0] + d.box[2] / 2 <= bx + bw and by <= d.box[1] + d.box[3] / 2 <= by + bh

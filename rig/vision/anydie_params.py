@@ -69,6 +69,9 @@ class AnyDieParams:
                                   # (issue 25, round 13); 0: not looked at
     turned_ok: float = 0.3        # an ok die whose crop turned half round the reader gives less than this for its number
                                   # is flagged (rig.vision.dieturn; issue 25, round 14); 0: not looked at
+    big_box: float = 2.0          # an ok die whose box side is more than this times the median of the frame's other dice
+                                  # is flagged: one box around two or more dice (rig.vision.diebig; issue 25, round 19);
+                                  # 0: not looked at
     one_ok: float = 0.78          # a die read as 1 is ok only from this finder score (a coin, a knot read as a 1)
     use_net: bool = True          # check each die with the learned counter (calibration/pipnet.npz)
     die_px: float = 0.0           # the dice's side in frame px, for the learned finder (0: about 1/16 of the

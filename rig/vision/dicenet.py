@@ -28,6 +28,7 @@ import numpy as np
 from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicepeaks import (PIPS_SURE, STRIDE, PeakMemo, crowded, merged, on_one_die, peaks, pip_of_bigger,  # noqa: F401
                                   shows_pips)
+from rig.vision.diebig import flag_big_boxes
 from rig.vision.diecheck import candidate_features, default_check
 from rig.vision.diefaint import faint_kept, with_faint
 from rig.vision.dicetiles import FLOOR as TILE_FLOOR
@@ -451,6 +452,8 @@ def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet, want: int = 0) 
     centres = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2, d.box[2]) for d in dice]
     dice = [d.flagged("overlaps another die (pips seen as dice?)") if crowded(*c, centres, OVERLAP) else d
             for d, c in zip(dice, centres)]
+    # a box far bigger than the frame's other dice is one around several dice: flagged (rig.vision.diebig)
+    dice = flag_big_boxes(dice, p.big_box)
     return sorted(dice, key=lambda d: (d.box[1], d.box[0]))
 
 

@@ -59,6 +59,18 @@ def test_a_die_in_a_cut_dies_box_is_neither_required_nor_counted():
     assert [d.pips for d in dice] == [5]
 
 
+def test_a_box_far_bigger_than_the_frames_other_dice_is_flagged_as_the_reader_flags_it():
+    """Issue 25, round 19: one box around several small dice, read surely as one die, is flagged (``big_box``)."""
+    tune = load_script("tune_dicenet")
+    p = replace(AnyDieParams(), check_ok=0.0)
+    big = replace(cand(300, 300, 2), side=160.0)  # four times the frame's dice of 40 px
+    cands = [cand(100, 100, 3), cand(200, 100, 5), big]
+    assert [d.count.status for d in tune.judged(cands, p, ())] == ["ok", "ok", "uncertain"]
+    assert [(d.pips, d.count.status) for d in tune.judged(cands, p, ())] == [
+        (d.pips, d.count.status) for d in read_dice(cands, p, CachedNets())]
+    assert [d.count.status for d in tune.judged(cands, replace(p, big_box=0.0), ())] == ["ok"] * 3
+
+
 def test_a_sure_die_where_none_is_labelled_is_counted_as_a_false_die_ok():
     """The twin tables' coins, screw heads and card corners are unlabelled: one read as a sure die is a false die
     reported ok (``unlabelled ok``), as the benchmark's ``extra ok``."""
