@@ -31,7 +31,7 @@ from rig.vision.calibrate_find import _Frame, _find_dice, _left_in_empty, ritual
 from rig.vision.calibrate_top import frog_pixels, top_side, within_cov
 from rig.vision.calibrate_shade import fit_shade, fit_spots, lit_band
 from rig.vision.calibrate_readback import asked_about, dice_found, in_reflection, readback_advice
-from rig.vision.calibrate_background import fit_background, in_box, plain_bottom
+from rig.vision.calibrate_background import fit_background, in_box, plain_bottom, walls_advice
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
     _fit_glare, _lower_floor,
 )
@@ -119,7 +119,11 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     (:func:`rig.vision.calibrate_readback.asked_about`), one frame's dice read flagged in the lamp's reflection. A
     box bottom whose colours overlap the dice's (:class:`BackgroundError`) is tried with the glare's floor fitted
     without a wall's deep shade, then (``overlap``, round 18) taken down to :data:`MIN_OVERLAP` when every ritual frame
-    reads back right and ``ok``. A ritual die showing no frog (:class:`NoFrogError`) is tried
+    reads back right and ``ok``; last (``bottom``, round 19) the box bottom alone where it is plain is measured: told
+    from the dice's colours, the refusal names the walls and rim (:class:`WallsError`), never accepted that way. A frog
+    colour the fitted profile finds on hardly any die (:class:`FewFrogError`) is fitted again as the colour most dice
+    show (``most``, round 19), then with that fit's own refusal's tries. A ritual die showing no frog
+    (:class:`NoFrogError`) is tried
     once more with the dice found apart from their coloured shadows (``shadows``,
     :func:`rig.vision.calibrate_find.ritual_dice`)."""
     kw = dict(empty=empty, n_dice=n_dice, name=name, exposure_us=exposure_us, analogue_gain=analogue_gain,
@@ -142,7 +146,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
                     except CalibrationError:
                         pass
         if walls is not None and isinstance(exc, BackgroundError):  # the bottom is plain: name what overlaps
-            raise WallsError(_walls_advice(exc.colour, exc.separation, walls.separation),
+            raise WallsError(walls_advice(exc.colour, exc.separation, walls.separation, MIN_SEPARATION),
                              exc.colour, exc.separation) from None
         raise exc from None
 
@@ -165,7 +169,9 @@ def _retries(exc: CalibrationError) -> tuple[dict, ...]:
 #: under the lamp's mirror image, every die of the other three frames read right). Last, so every table accepted
 #: before takes the same try and fits the same profile. A box bottom the dice's colour overlaps, after the glare's
 #: floor without the deep shade, is taken down to :data:`MIN_OVERLAP` when every ritual frame reads back right and
-#: ``ok`` (round 18, ``overlap``: 2D table 41008).
+#: ``ok`` (round 18, ``overlap``: 2D table 41008); then (round 19, ``bottom``) the bottom alone where it is plain, which
+#: only names the walls and rim in the refusal when it is told from the dice (twin 10210). A frog colour found on hardly
+#: any die, that colour as most dice show it (round 19, ``most``: twin 10208), then that fit's refusal's own tries.
 RETRIES: dict[type[CalibrationError], tuple[dict, ...]] = {
     NoFrogError: (dict(shadows=True),),
     FewFrogError: (dict(most=True),),
@@ -480,16 +486,6 @@ def _measure_top_area(frame: np.ndarray, profile: Profile) -> float:
     if not areas:
         raise CalibrationError("the fitted profile finds no die tops in the blank frame; the samples are not usable")
     return round(float(np.median(areas)) / (work.side**2), 4)
-
-
-def _walls_advice(colour: str, value: float, bottom: float, least: float = MIN_SEPARATION) -> str:
-    """The refusal of a box whose bottom alone is told from the dice's colours (separation ``bottom``) while the
-    whole view is not (``value``): its walls and rim, or the table around it, look like ``colour`` (round 19: twin
-    10210, seen — a gray bottom in a violet tray; the advice to give it a plainer bottom was wrong there)."""
-    return said(f"{colour} and background overlap (separation {value:.1f} < {least:.1f}): the box's walls and rim or "
-                f"the table around the box look like the dice, not its bottom (the bottom alone: separation "
-                f"{bottom:.1f}); give the box walls and a rim of another colour than the dice (line them with card), "
-                "or light them more evenly (a lamp above the box)")
 
 
 def _overlap_advice(a: str, b: str) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from rig.i18n import said
 from rig.vision.light import cells
 from rig.vision.profile import ColourModel
 
@@ -71,3 +72,13 @@ def plain_bottom(empty: np.ndarray, floor_cells) -> np.ndarray | None:
         sizes[0] = 0
         plain = cc == sizes.argmax()
     return plain if plain.sum() >= 0.5 * grid.sum() else None
+
+
+def walls_advice(colour: str, value: float, bottom: float, least: float) -> str:
+    """The refusal of a box whose bottom alone is told from the dice's colours (separation ``bottom``) while the
+    whole view is not (``value`` below ``least``): its walls and rim, or the table around it, look like ``colour``
+    (round 19: twin 10210, seen — a gray bottom in a violet tray; the advice of a plainer bottom was wrong there)."""
+    return said(f"{colour} and background overlap (separation {value:.1f} < {least:.1f}): the box's walls and rim or "
+                f"the table around the box look like the dice, not its bottom (the bottom alone: separation "
+                f"{bottom:.1f}); give the box walls and a rim of another colour than the dice (line them with card), "
+                "or light them more evenly (a lamp above the box)")
