@@ -91,3 +91,23 @@ def test_a_box_without_a_plain_bottom_keeps_the_first_refusal(monkeypatch):
     with pytest.raises(CalibrationError, match="give the box a plainer bottom of another colour") as refused:
         fit_profile(frames, empty=empty)
     assert not isinstance(refused.value, WallsError)
+
+
+def test_a_few_frog_refusal_is_retried_with_the_mode_most_dice_show_then_that_fits_own_tries(monkeypatch):
+    from rig.vision.errors import ReflectionError
+
+    tries = []
+
+    def fit(samples, **kw):
+        tries.append({k: v for k, v in kw.items() if k in ("lit", "most", "asked", "least", "clamp", "deep")})
+        if len(tries) == 1:
+            raise FewFrogError("blue frame: the fitted profile finds hardly any blue frog on the dice (1% ...)")
+        raise ReflectionError("the lamp's reflection lies on the dice ...") if len(tries) == 2 else CalibrationError("no")
+
+    monkeypatch.setattr(calibrate, "_fit_profile", fit)
+    frame = np.zeros((48, 64, 3), np.uint8)
+    with pytest.raises(FewFrogError, match="finds hardly any blue frog"):  # the first refusal stands
+        fit_profile(dict.fromkeys(calibrate.RITUAL, frame), empty=frame)
+    few = calibrate.LAMP_FEW
+    assert tries[1:] == [dict(lit=False, most=True), dict(lit=True, most=True), dict(lit=False, most=True, least=few),
+                         dict(lit=False, most=True, least=few, clamp=True), dict(lit=False, most=True, asked=True)]
