@@ -22,14 +22,16 @@ import numpy as np
 
 from rig.i18n import Translator, by_pattern, core_patterns, format_number, said
 from rig.vision.dice import check_frame, read_dice, shrink
-from rig.vision.errors import BackgroundError, CalibrationError, NoFrogError, ReadBackError, ReflectionError
+from rig.vision.errors import (
+    BackgroundError, CalibrationError, FewFrogError, NoFrogError, ReadBackError, ReflectionError, WallsError,
+)
 from rig.vision.light import FloorModel, cells, correct, floor_grid
 from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
 from rig.vision.calibrate_find import _Frame, _find_dice, _left_in_empty, ritual_dice, ritual_frames  # noqa: F401
 from rig.vision.calibrate_top import frog_pixels, top_side, within_cov
 from rig.vision.calibrate_shade import fit_shade, fit_spots, lit_band
 from rig.vision.calibrate_readback import asked_about, dice_found, in_reflection, readback_advice
-from rig.vision.calibrate_background import fit_background, in_box
+from rig.vision.calibrate_background import fit_background, in_box, plain_bottom, walls_advice
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
     _fit_glare, _lower_floor,
 )
@@ -43,6 +45,10 @@ MIN_SEPARATION = 3.0  # below this two classes overlap and the profile is refuse
 #: turns, flagged no more than other tables)
 MIN_OVERLAP = 2.0
 WARN_SEPARATION = 5.0
+#: a die shows a frog colour's cluster when this share of its frog pixels lies in it (the ``most`` retry of a
+#: :class:`FewFrogError`, issue 24 round 19: twin 10208, seen — the lamp's sheen on two of the six blue frogs
+#: outweighed in pixels the four others' blue, split by lightness in two clusters)
+DIE_SHOWS = 0.25
 
 
 @dataclass(frozen=True)
@@ -113,7 +119,11 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     (:func:`rig.vision.calibrate_readback.asked_about`), one frame's dice read flagged in the lamp's reflection. A
     box bottom whose colours overlap the dice's (:class:`BackgroundError`) is tried with the glare's floor fitted
     without a wall's deep shade, then (``overlap``, round 18) taken down to :data:`MIN_OVERLAP` when every ritual frame
-    reads back right and ``ok``. A ritual die showing no frog (:class:`NoFrogError`) is tried
+    reads back right and ``ok``; last (``bottom``, round 19) the box bottom alone where it is plain is measured: told
+    from the dice's colours, the refusal names the walls and rim (:class:`WallsError`), never accepted that way. A frog
+    colour the fitted profile finds on hardly any die (:class:`FewFrogError`) is fitted again as the colour most dice
+    show (``most``, round 19), then with that fit's own refusal's tries. A ritual die showing no frog
+    (:class:`NoFrogError`) is tried
     once more with the dice found apart from their coloured shadows (``shadows``,
     :func:`rig.vision.calibrate_find.ritual_dice`)."""
     kw = dict(empty=empty, n_dice=n_dice, name=name, exposure_us=exposure_us, analogue_gain=analogue_gain,
@@ -121,13 +131,28 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     try:
         return _fit_profile(samples, lit=False, **kw)
     except CalibrationError as exc:
-        retries = next((tries for kind, tries in RETRIES.items() if isinstance(exc, kind)), ())
-        for retry in retries:
+        walls = None
+        for retry in _retries(exc):
             try:
                 return _fit_profile(samples, **{"lit": False, **retry}, **kw)
-            except CalibrationError:
-                pass
+            except WallsError as named:
+                walls = named
+            except CalibrationError as again:
+                if not retry.get("most"):
+                    continue
+                for then in _retries(again):  # the frog colour most dice show, then that refusal's own tries
+                    try:
+                        return _fit_profile(samples, **{"lit": False, **retry, **then}, **kw)
+                    except CalibrationError:
+                        pass
+        if walls is not None and isinstance(exc, BackgroundError):  # the bottom is plain: name what overlaps
+            raise WallsError(walls_advice(exc.colour, exc.separation, walls.separation, MIN_SEPARATION),
+                             exc.colour, exc.separation) from None
         raise exc from None
+
+
+def _retries(exc: CalibrationError) -> tuple[dict, ...]:
+    return next((tries for kind, tries in RETRIES.items() if isinstance(exc, kind)), ())
 
 
 #: the tries after a first refusal, by its kind (the first of them that is accepted is taken; if none is, the first
@@ -144,13 +169,16 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
 #: under the lamp's mirror image, every die of the other three frames read right). Last, so every table accepted
 #: before takes the same try and fits the same profile. A box bottom the dice's colour overlaps, after the glare's
 #: floor without the deep shade, is taken down to :data:`MIN_OVERLAP` when every ritual frame reads back right and
-#: ``ok`` (round 18, ``overlap``: 2D table 41008).
+#: ``ok`` (round 18, ``overlap``: 2D table 41008); then (round 19, ``bottom``) the bottom alone where it is plain, which
+#: only names the walls and rim in the refusal when it is told from the dice (twin 10210). A frog colour found on hardly
+#: any die, that colour as most dice show it (round 19, ``most``: twin 10208), then that fit's refusal's own tries.
 RETRIES: dict[type[CalibrationError], tuple[dict, ...]] = {
     NoFrogError: (dict(shadows=True),),
+    FewFrogError: (dict(most=True),),
     ReflectionError: (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True), dict(asked=True)),
     ReadBackError: (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True), dict(deep=True),
                     dict(asked=True)),
-    BackgroundError: (dict(deep=True), dict(overlap=True)),
+    BackgroundError: (dict(deep=True), dict(overlap=True), dict(bottom=True)),
 }
 
 
@@ -158,7 +186,7 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
                  exposure_us: int | None, analogue_gain: float | None, colour_gains: tuple[float, float] | None,
                  thresholds: Thresholds | None, least: int = LAMP_MIN, clamp: bool = False,
                  shadows: bool = False, deep: bool = False, asked: bool = False,
-                 overlap: bool = False) -> CalibrationReport:
+                 overlap: bool = False, most: bool = False, bottom: bool = False) -> CalibrationReport:
     missing = [f for f in RITUAL if f not in samples]
     if missing:
         raise CalibrationError(f"calibration needs a frame for each of {', '.join(RITUAL)}; missing {', '.join(missing)}")
@@ -241,7 +269,7 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
     body_more = [body_px]
     lows = [np.percentile(body_px.min(axis=1), 99)]
     for c in COLOURS:
-        frog_px = []
+        frog_px, owner = [], []
         for m, (cx, cy) in zip(fr[c].masks, fr[c].centres):
             top = _top_pixels(fr[c].small, m, side_small)
             lab = _lab(top)
@@ -254,11 +282,12 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
                                                     "lamp of another colour, a wall's shade): light the box evenly, "
                                                     "with lamps of one colour" if frog_px else ""))
             frog_px.append(top[frog])
+            owner.append(np.full(int(frog.sum()), len(owner)))
             lows.append(np.percentile(top.min(axis=1), 99))
             body_more.append(top[(d2 < 9.0) & ~frog])
         px = np.concatenate(frog_px)
         _check_clipped(c, px, t, share=0.5)
-        colours[c] = _fit_mode(_lab(px))
+        colours[c] = _fit_mode(_lab(px), np.concatenate(owner) if most else None)
 
     body_px = np.concatenate(body_more)
     body = ColourModel.fit(_lab(body_px), trim=0.03)
@@ -268,6 +297,16 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
     edge_bgr = np.clip(body_px.astype(np.float32) * rng.uniform(0.25, 0.68, (len(body_px), 1)), 0, 255)
     edge = ColourModel.fit(_lab(edge_bgr.astype(np.uint8)))
     background = fit_background(fr, empty_small, side_small, rng)
+    if bottom:  # what names the overlap: the box bottom's colours where it is plain, without its walls and rim
+        plain = plain_bottom(empty_raw, floor_cells)
+        if plain is None:
+            raise CalibrationError("no plain box bottom")
+        where = in_box(plain, empty_small.shape[:2], grow=False)
+        background = fit_background(fr, empty_small, side_small, np.random.default_rng(0), where)
+        least = min(c.separation(m) for c in (body, *colours.values()) for m in background)
+        if least < MIN_SEPARATION:
+            raise CalibrationError(f"the box bottom alone overlaps too (separation {least:.1f})")
+        raise WallsError("the box bottom alone is told from the dice", "", least)
 
     _check_order(colours)
     classes = {"body": body, **colours}
@@ -277,7 +316,7 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
         for b in names[i + 1 :]:
             separation[f"{a}/{b}"] = classes[a].separation(classes[b])
         separation[f"{a}/background"] = min(classes[a].separation(m) for m in background)
-    if min(separation.values()) < MIN_SEPARATION:  # the table beyond the box, lifted by the evening, is no floor
+    if min(separation.values()) < MIN_SEPARATION and not bottom:  # the table beyond the box, lifted by the evening, is no floor
         for box in _boxes(floor_cells, empty_raw, empty_small.shape[:2]):
             background = fit_background(fr, empty_small, side_small, np.random.default_rng(0), box)
             separation.update({f"{a}/background": min(classes[a].separation(m) for m in background) for a in names})
@@ -286,8 +325,8 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
     for pair, value in separation.items():
         if value < MIN_SEPARATION and not (overlap and pair.endswith("/background") and value >= MIN_OVERLAP):
             a, b = pair.split("/")
-            kind = BackgroundError if b == "background" else CalibrationError
-            raise kind(f"{a} and {b} overlap (separation {value:.1f} < {MIN_SEPARATION}): " + _overlap_advice(a, b))
+            message = f"{a} and {b} overlap (separation {value:.1f} < {MIN_SEPARATION}): " + _overlap_advice(a, b)
+            raise BackgroundError(message, a, value) if b == "background" else CalibrationError(message)
     warnings += [said(f"{k} separation only {v:.1f}") for k, v in separation.items() if v < WARN_SEPARATION]
 
     if thresholds is None:
@@ -319,7 +358,7 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
         fraction[c] = float(np.median(shares)) if shares else 0.0
     for c, share in fraction.items():  # a frog the reader finds on no die would set the thresholds to 0
         if share < 0.05:
-            raise CalibrationError(
+            raise FewFrogError(
                 f"{c} frame: the fitted profile finds hardly any {c} frog on the dice ({share:.0%} of a top face); "
                 f"redo the {c} frame with all six dice {c} frog up, evenly lit"
             )
@@ -336,7 +375,7 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
         reading = read_dice(frames[k], profile)
         test[k] = (reading.faces, reading.status)
         wrong = len([f for f in reading.faces if f != k]) + max(found[k] - len(reading.dice), len(reading.dice) - n_dice, 0)
-        if overlap and (wrong or reading.status != "ok"):
+        if (overlap or bottom) and (wrong or reading.status != "ok"):
             raise BackgroundError(f"the {k} frame reads back as {reading.faces}, {reading.status}")
         said_so = asked_about(k, frames[k], fr[k], f0, reading, profile, wrong, n_dice, veiled) if asked and wrong else None
         if said_so:
@@ -355,13 +394,21 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
     return CalibrationReport(profile, found, separation, fraction, test, tuple(warnings))
 
 
-def _fit_mode(lab: np.ndarray) -> ColourModel:
-    """The main colour among frog pixels (the frog itself, not its eyes or edge blends)."""
+def _fit_mode(lab: np.ndarray, dice: np.ndarray | None = None) -> ColourModel:
+    """The main colour among frog pixels (the frog itself, not its eyes or edge blends): the largest of three
+    clusters, or with ``dice`` (each pixel's die) the cluster most dice show (:data:`DIE_SHOWS` of a die's frog
+    pixels in it; ties by size) — the retry of a :class:`FewFrogError`."""
     data = lab.astype(np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
     cv2.setRNGSeed(1)
     _, labels, _ = cv2.kmeans(data, 3, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
-    main = np.bincount(labels.ravel(), minlength=3).argmax()
+    size = np.bincount(labels.ravel(), minlength=3)
+    main = size.argmax()
+    if dice is not None:
+        share = np.zeros((int(dice.max()) + 1, 3))
+        np.add.at(share, (dice, labels.ravel()), 1.0)
+        shown = (share / share.sum(axis=1, keepdims=True) >= DIE_SHOWS).sum(axis=0)
+        main = max(range(3), key=lambda j: (shown[j], size[j]))
     model = ColourModel.fit(lab[labels.ravel() == main])
     for _ in range(2):
         d = lab - np.array(model.mean)

@@ -7,7 +7,14 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from rig.i18n import said
+from rig.vision.light import cells
 from rig.vision.profile import ColourModel
+
+#: a floor cell of the empty box is of the plain bottom when its Lab a, b lie within this of the middle's median
+#: (issue 24, round 19: twin 10210, seen — a gray bottom in a violet tray, its walls and rim a, b ~7 off the
+#: bottom's, lifted by the evening of the light to the dice's violet)
+PLAIN_CHROMA = 4.0
 
 
 def in_box(floor_cells, shape: tuple[int, int], grow: bool = True) -> np.ndarray:
@@ -48,3 +55,30 @@ def fit_background(fr: dict, empty_small: np.ndarray | None, side: float, rng: n
         if len(sel) >= 0.01 * len(lab):
             models.append(ColourModel.fit(sel, l_floor=16.0))
     return tuple(models)
+
+
+def plain_bottom(empty: np.ndarray, floor_cells) -> np.ndarray | None:
+    """The floor cells (ROWS x COLS bool) of the box bottom of the colour of its middle: without the walls, rim and
+    table beyond that the floor grid takes in when they are lit like it (a tray of another colour than its bottom).
+    None when that leaves less than half of the floor cells (no plain bottom to speak of)."""
+    grid = np.asarray(floor_cells, bool)
+    lab = cv2.cvtColor(np.clip(cells(empty), 0, 255).astype(np.uint8), cv2.COLOR_BGR2Lab).astype(np.float32)
+    rows, cols = grid.shape
+    middle = np.median(lab[rows // 3 : rows - rows // 3, cols // 4 : cols - cols // 4, 1:].reshape(-1, 2), axis=0)
+    plain = grid & (np.abs(lab[..., 1:] - middle).max(axis=2) <= PLAIN_CHROMA)
+    n, cc = cv2.connectedComponents(plain.view(np.uint8), connectivity=4)  # the bottom, not the table beyond the rim
+    if n > 1:
+        sizes = np.bincount(cc.ravel())
+        sizes[0] = 0
+        plain = cc == sizes.argmax()
+    return plain if plain.sum() >= 0.5 * grid.sum() else None
+
+
+def walls_advice(colour: str, value: float, bottom: float, least: float) -> str:
+    """The refusal of a box whose bottom alone is told from the dice's colours (separation ``bottom``) while the
+    whole view is not (``value`` below ``least``): its walls and rim, or the table around it, look like ``colour``
+    (round 19: twin 10210, seen — a gray bottom in a violet tray; the advice of a plainer bottom was wrong there)."""
+    return said(f"{colour} and background overlap (separation {value:.1f} < {least:.1f}): the box's walls and rim or "
+                f"the table around the box look like the dice, not its bottom (the bottom alone: separation "
+                f"{bottom:.1f}); give the box walls and a rim of another colour than the dice (line them with card), "
+                "or light them more evenly (a lamp above the box)")

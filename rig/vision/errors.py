@@ -33,4 +33,19 @@ class NoFrogError(CalibrationError):
 
 
 class BackgroundError(CalibrationError):
-    """A die's colour (a frog's or the violet) overlaps the box bottom's or the table's around it."""
+    """A die's colour (a frog's or the violet) overlaps the box bottom's or the table's around it: ``colour`` (body,
+    blue, pink, yellow) and ``separation`` say which and how far apart."""
+
+    def __init__(self, message: str, colour: str = "", separation: float = 0.0):
+        super().__init__(message)
+        self.colour, self.separation = colour, separation
+
+
+class WallsError(BackgroundError):
+    """... the box bottom alone, where it is plain, is told from the dice's colours (``separation``, the least): the
+    overlap is the box's walls and rim or the table around the box."""
+
+
+class FewFrogError(CalibrationError):
+    """The fitted profile finds hardly any of a frog's colour on the ritual dice: calibration tries again with that
+    colour fitted to what most dice show (the lamp's sheen on a few dice's tops can outweigh the rest in pixels)."""

@@ -20,7 +20,7 @@ def _tried(monkeypatch, first: CalibrationError) -> list[dict]:
     tries: list[dict] = []
 
     def fit(samples, **kw):
-        tries.append({k: kw[k] for k in ("lit", "least", "clamp", "shadows", "deep", "asked", "overlap")
+        tries.append({k: kw[k] for k in ("lit", "least", "clamp", "shadows", "deep", "asked", "overlap", "bottom")
                       if k in kw})
         raise first if len(tries) == 1 else CalibrationError("refused again")
 
@@ -49,7 +49,8 @@ def test_the_retries_are_chosen_by_the_refusals_kind_not_its_text(monkeypatch):
 
 def test_a_colour_overlapping_the_box_bottom_is_a_background_refusal_retried(monkeypatch):
     assert _tried(monkeypatch, BackgroundError("yellow and background overlap (separation 1.4 < 3.0): ...")) \
-        == [dict(lit=False, deep=True), dict(lit=False, overlap=True)]  # round 18: last, read back right and ok
+        == [dict(lit=False, deep=True), dict(lit=False, overlap=True),  # round 18: read back right and ok
+            dict(lit=False, bottom=True)]  # round 19: last, the bottom alone names the walls (never accepts)
     assert _tried(monkeypatch, CalibrationError("blue and pink overlap (separation 1.2 < 3.0): ...")) == []
 
 
