@@ -46,7 +46,7 @@ MIN_SEPARATION = 3.0  # below this two classes overlap and the profile is refuse
 MIN_OVERLAP = 2.0
 WARN_SEPARATION = 5.0
 #: a die shows a frog colour's cluster when this share of its frog pixels lies in it (the ``most`` retry of a
-#: :class:`FewFrogError`, issue 24 round 19: twin 10208, seen — the lamp's sheen on two of the six blue frogs
+#: :class:`FewFrogError`, issue 24 round 19: twin 10208, seen — the lamp's sheen on two of the six dice's blue frog
 #: outweighed in pixels the four others' blue, split by lightness in two clusters)
 DIE_SHOWS = 0.25
 

@@ -12,8 +12,9 @@ HIDDEN = "die partly hidden or on edge"
 #: twin 10205 (round 18's fresh set, seen since) turn 0: six flat dice read right; a pink die under the far wall at
 #: (204, 95) whose body lies in the wall's shade, its pink frog lit: its top read 0.36 tops, flagged partly hidden
 WHOLE = ("t10205-turn0.jpg", "t10205")
-#: twin 10004 (seen) turn 1: a yellow+pink die at (348, 405) whose yellow half lies in shade, read "pink" and
-#: flagged partly hidden: its flag stays (the second look does not read it flat)
+#: twin 10004 (seen) turn 1: a yellow+pink die at (348, 405) whose yellow half lies in shade, read "pink" before
+#: round 19 and flagged partly hidden: its flag stays (the second look does not read it flat); round 19's combo rule
+#: (dice_combo.half_partner) reads it right, still flagged
 MISREAD = ("t10004-turn1.jpg", "t10004-r19")
 
 
@@ -43,7 +44,7 @@ def test_the_joined_top_is_measured_whole_and_square():
     assert dice_second_look.whole_in_shade(pink, work, list(reading.dice))
 
 
-def test_a_die_misread_in_shade_stays_flagged():
+def test_a_die_in_shade_the_second_look_does_not_read_flat_stays_flagged():
     reading = _read(MISREAD)
     assert reading.status == "uncertain" and f"{HIDDEN} at (349, 396)" in [str(r) for r in reading.reasons]
-    assert "pink" in [d.face for d in reading.dice if abs(d.x - 348) < 10 and abs(d.y - 396) < 10]
+    assert "yellow+pink" in [d.face for d in reading.dice if abs(d.x - 348) < 10 and abs(d.y - 396) < 10]
