@@ -16,6 +16,11 @@ PRINT_STEP = 12.0
 PRINT_WINDOW = 0.8
 #: a print smaller than this share of that middle: no print found (no mark)
 PRINT_MIN = 0.03
+#: the card's region is shrunk by the whole factor long side // PRINT_SIDE (a card ~190-230 px long at 640x480: by 1,
+#: looked at as it is; ~380-460 px at 1280x960: by 2, OpenCV's fast path, each px the mean of 2 x 2): the print found as at 640x480, where its centroid moves 0.12 % of the long side at most
+#: between still frames. Brought to 96 px (shrunk by 2 at 640x480 too) it moved twice as much (0.25 %, round 19's
+#: twin 3700-3704 — PRINT_STEADY is 0.2 %)
+PRINT_SIDE = 160
 
 
 def print_mark(frame_bgr: np.ndarray, corners, card: str | None) -> tuple[float, float] | None:
@@ -31,21 +36,37 @@ def print_mark(frame_bgr: np.ndarray, corners, card: str | None) -> tuple[float,
     x1, y1 = int(min(np.ceil(hi[0] + (hi[0] - lo[0]) / 4), frame_bgr.shape[1])), int(min(np.ceil(hi[1] + (hi[1] - lo[1]) / 4), frame_bgr.shape[0]))
     if x1 - x0 < 16 or y1 - y0 < 16:
         return None
-    middle = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(middle, np.int32(np.round(inner - (x0, y0))), 1)
+    long_side = max(float(np.hypot(*(quad[1] - quad[0]))), float(np.hypot(*(quad[2] - quad[1]))))
+    k = max(1, int(long_side // PRINT_SIDE))
+    x1, y1 = x0 + (x1 - x0) // k * k, y0 + (y1 - y0) // k * k
+    region = frame_bgr[y0:y1, x0:x1]
+    if k > 1:
+        region = cv2.resize(region, ((x1 - x0) // k, (y1 - y0) // k), interpolation=cv2.INTER_AREA)
+    middle = np.zeros(region.shape[:2], np.uint8)
+    cv2.fillConvexPoly(middle, np.int32(np.round((inner - (x0, y0)) / k)), 1)
     middle = middle > 0
-    if int(middle.sum()) < 64:
+    inside_px = int(middle.sum())
+    if inside_px * k * k < 64:
         return None
-    lum = cv2.cvtColor(cv2.GaussianBlur(frame_bgr[y0:y1, x0:x1], (7, 7), 0), cv2.COLOR_BGR2Lab)[..., 0].astype(np.float32)
-    level = float(np.median(lum[middle]))
+    lum = cv2.cvtColor(cv2.GaussianBlur(region, (7, 7), 0), cv2.COLOR_BGR2Lab)[..., 0]
+    level = _median(lum[middle])
     icon = (lum < level - PRINT_STEP) if card == "gray" else (lum > level + PRINT_STEP)
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(icon.astype(np.uint8), connectivity=8)
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(icon.view(np.uint8), connectivity=8)
     inside = np.bincount(labels[middle], minlength=n)
     inside[0] = 0
     best = int(np.argmax(inside))
-    if best == 0 or inside[best] < PRINT_MIN * int(middle.sum()):
+    if best == 0 or inside[best] < PRINT_MIN * inside_px:
         return None
     x, y, w, h = (int(v) for v in stats[best, :4])
     if x == 0 or y == 0 or x + w == icon.shape[1] or y + h == icon.shape[0]:
         return None  # (the shape reaches out of the card: its border, the floor, a shade — no print of its own)
-    return float(centroids[best][0] + x0), float(centroids[best][1] + y0)
+    # (a px's centre at i in the region brought to size lies at k i + (k - 1) / 2 in the frame)
+    return float(k * centroids[best][0] + (k - 1) / 2 + x0), float(k * centroids[best][1] + (k - 1) / 2 + y0)
+
+
+def _median(values: np.ndarray) -> float:
+    """``np.median`` of 8-bit values, from their histogram (the mean of the two middle ones when they are even)."""
+    below = np.cumsum(np.bincount(values, minlength=256))
+    n = int(below[-1])
+    lo, hi = int(np.searchsorted(below, (n - 1) // 2, side="right")), int(np.searchsorted(below, n // 2, side="right"))
+    return (lo + hi) / 2.0

@@ -22,7 +22,7 @@ import numpy as np
 
 # the reveal's order and the readings' types live apart (this module's size); importable from here too
 from rig.vision.card_border import MIN_TINT, _border_lab, _by_hue, _field_alone, _grey_against_border, _lab, _tint
-from rig.vision.card_empty import EmptyBox, kept, open_rings
+from rig.vision.card_empty import EmptyBox, gapped_rings, kept, open_rings
 from rig.vision.card_fields import (  # noqa: F401 (the card colours and sizes: importable from here too)
     _CLASS_OF, _MODEL, CARD_CLASSES, CARD_SIDES, FIELD_AREA, FIELD_ASPECT, FIELD_SHARE, NEUTRAL_CLASSES, _box,
     _field_corners, _lone_field, _whole_fields, card_shaped, field_shaped)
@@ -236,6 +236,11 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
             if card is not None:
                 cards.append(card)
                 hands = [h for h in hands if not any(h == box and (ring & blob).any() for blob, box in loose)]
+                taken = taken | ring
+        for ring in gapped_rings(changed, np.bitwise_or.reduce([taken, *blobs]), 8 * work.top_area):
+            found: list = []  # (a gray pile whose border a px's gap leaves open: read whole, kept only as gray)
+            _read_into(work, ring, profile, True, found, [])
+            cards += [c for c in found if c.card == "gray" and c.status == "ok"]
     # a card apart from the arm whose box the arm's reaches into: the arm's shade may lie on it, its field's outline
     # cut or swollen by it
     cards = [replace(c, hidden=True) if c.status == "ok" and any(_overlap(c.box, a) for a in arms) else c for c in cards]

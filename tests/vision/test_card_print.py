@@ -146,3 +146,29 @@ def test_a_print_found_apart_from_frame_to_frame_is_no_sign():
     stream += [CardView((_pile(dx=2.0, mark=(305.0 + dy, 240.0)),), (), SIZE) for dy in (0.0, 4.0, -3.0, 1.0)]
     booked = [c for view in stream for c in reveal.feed(view)]
     assert booked == ["blue"] and reveal.question.text == "was that a second blue card?"
+
+
+def test_the_print_of_a_card_at_twice_the_size_is_looked_for_on_its_region_shrunk(monkeypatch):
+    # round 19: at 1280x960 the print was found at full resolution over a region half as large again as the card
+    # (read_cards twice as slow as at 640x480); now on the region shrunk by a whole factor (this 250 px long field
+    # drawn twice as large: by 3), the mark where the drawn one puts it
+    import rig.vision.card_print as card_print
+
+    img = _drawn((150, 60, 220), (200, 160, 240))
+    big = cv2.resize(img, (1280, 960), interpolation=cv2.INTER_NEAREST)
+    blurred = []
+    real = cv2.GaussianBlur
+    monkeypatch.setattr(card_print.cv2, "GaussianBlur", lambda src, *a, **k: blurred.append(src.shape) or real(src, *a, **k))
+    mark = print_mark(big, tuple((2 * x, 2 * y) for x, y in FIELD), "pink")
+    small = print_mark(img, FIELD, "pink")
+    assert blurred[0][0] * blurred[0][1] <= blurred[1][0] * blurred[1][1]  # (before: 4 times as many px)
+    assert np.hypot(mark[0] - (2 * small[0] + 0.5), mark[1] - (2 * small[1] + 0.5)) < 1.0
+
+
+def test_the_median_of_8_bit_values_from_their_histogram_is_numpys():
+    from rig.vision.card_print import _median
+
+    rng = np.random.default_rng(19)
+    for n in (1, 2, 7, 64, 1001):
+        values = rng.integers(0, 256, n).astype(np.uint8)
+        assert _median(values) == float(np.median(values))

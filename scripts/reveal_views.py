@@ -1,0 +1,132 @@
+"""Twin card reveals read once, replayed through the reveal's bookkeeping as often as wanted (issue 24 part 3).
+
+``read``: the twin reveals ``rig bench reveal --twin N --first-table T --per-table P`` lays (the same tables, cards,
+shots and developed frames; renders cached in ~/.cache/rig/twin), each frame read with the ``read_cards`` on
+``PYTHONPATH`` and written, one JSON a reveal, as ``t<table>-reveal<r>-views.json`` in the form of
+``tests/vision/cards_twin`` (each reading's print ``mark`` kept). ``replay``: those readings fed to the ``CardReveal`` on
+``PYTHONPATH``, each question answered truthfully as the bench answers it: one line a reveal and the totals — so two
+readers' readings (``read`` with each) or two reveals' bookkeeping (``replay`` with each) are compared on the same
+frames.
+
+    PYTHONPATH=/work/wt-base python scripts/reveal_views.py read --first-table 3700 --tables 19 --per-table 2 --out DIR
+    PYTHONPATH=/work/wt-NAME python scripts/reveal_views.py replay DIR [--save booked.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def _reading_dict(c) -> dict:
+    d = {"card": c.card, "status": c.status, "box": list(c.box) if c.box else None}
+    if c.corners is not None:
+        d["corners"] = [[round(float(x), 1), round(float(y), 1)] for x, y in c.corners]
+    if c.pile is not None:
+        d["pile"] = list(c.pile)
+    if c.hidden:
+        d["hidden"] = True
+    if getattr(c, "mark", None) is not None:
+        d["mark"] = [round(float(c.mark[0]), 2), round(float(c.mark[1]), 2)]
+    return d
+
+
+def read(args) -> int:
+    import numpy as np
+
+    from rig.bench.reveal import reveal_cards
+    from rig.bench.tables import _photo_patch
+    from rig.bench.twin import calibrated
+    from rig.bench.unseen import textures_dir
+    from rig.twin.table import TwinTable
+    from rig.vision.card_empty import EmptyBox
+    from rig.vision.cards import read_cards
+    from rig.vision.errors import VisionError
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    data = textures_dir(None)
+    for seed in range(args.first_table, args.first_table + args.tables):
+        table = TwinTable.random(seed, photo=lambda kind, rng: _photo_patch(kind, rng, data))
+        try:
+            profile, frame = calibrated(table, {s.name: table.render(s, spp=args.spp) for s in table.shots(0)}, seed)
+        except VisionError as exc:
+            print(f"twin table {seed}: calibration refused ({exc})", flush=True)
+            continue
+        empty = EmptyBox.of(frame("empty", "same", 9))
+        for r in range(args.per_table):
+            cards = reveal_cards(np.random.default_rng([6173, table.seed, r]))
+            views = []
+            for i, (shot, laid) in enumerate(table.reveal(r, cards)):
+                rgb = table.render(shot, spp=args.spp)
+                for k in range(args.frames if shot.name.endswith("laid") else 2):
+                    view = read_cards(frame(rgb, "same", 1000 + 10 * i + k), profile, empty)
+                    views.append({"shot": shot.name, "laid": laid, "cards": [_reading_dict(c) for c in view.cards],
+                                  "hands": [list(h) for h in view.hands], "size": list(view.size) if view.size else None})
+            (out / f"t{seed}-reveal{r}-views.json").write_text(json.dumps({"table": seed, "reveal": r, "cards": cards, "views": views}))
+            print(f"twin table {seed} reveal {r}: {len(views)} frames read", flush=True)
+    return 0
+
+
+def replay_one(seen: dict) -> dict:
+    """One reveal's readings through the ``CardReveal`` on the path: what it booked and asked."""
+    from rig.bench.reveal import _answer
+    from rig.vision.cards import CardReading, CardReveal, CardView
+
+    def reading(d):
+        return CardReading(d["card"], 1.0, d["status"], (), tuple(d["box"]) if d["box"] else None,
+                           tuple(map(tuple, d["corners"])) if "corners" in d else None,
+                           tuple(d["pile"]) if "pile" in d else None, d.get("hidden", False),
+                           tuple(d["mark"]) if "mark" in d else None)
+
+    reveal, booked, questions = CardReveal(settle=3), [], []
+    for step in seen["views"]:
+        size = tuple(step["size"]) if step.get("size") else None
+        booked += reveal.feed(CardView(tuple(map(reading, step["cards"])), tuple(map(tuple, step["hands"])), size))
+        while reveal.question is not None:
+            questions.append(reveal.question.text)
+            booked += _answer(reveal, booked, seen["cards"], step["laid"])
+    cards = seen["cards"]
+    silent = sum(1 for a, b in zip(booked, cards) if a != b) + max(0, len(booked) - len(cards))
+    return {"cards": cards, "booked": booked, "questions": questions, "silent": silent,
+            "missing": max(0, len(cards) - len(booked))}
+
+
+def replay(args) -> int:
+    results = {}
+    for path in sorted(Path(args.views).glob("t*-reveal*-views.json")):
+        r = replay_one(json.loads(path.read_text()))
+        results[path.name.removesuffix("-views.json")] = r
+        flag = f" silent {r['silent']}" if r["silent"] else ""
+        flag += f" missing {r['missing']}" if r["missing"] else ""
+        asked = f" | asked: {' / '.join(r['questions'])}" if r["questions"] else ""
+        print(f"{path.name.removesuffix('-views.json')}: laid {' '.join(r['cards'])} -> booked {' '.join(r['booked'])}{flag}{asked}")
+    rs = list(results.values())
+    print(f"reveals {len(rs)}, cards {sum(len(r['cards']) for r in rs)}, silent {sum(r['silent'] for r in rs)}, "
+          f"missing {sum(r['missing'] for r in rs)}, questions {sum(len(r['questions']) for r in rs)}, "
+          f"reveals asked {sum(1 for r in rs if r['questions'])}")
+    if args.save:
+        Path(args.save).write_text(json.dumps(results, indent=1))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="verb", required=True)
+    r = sub.add_parser("read", help="render (cached) and read twin reveals, one views JSON a reveal")
+    r.add_argument("--first-table", type=int, required=True)
+    r.add_argument("--tables", type=int, default=1)
+    r.add_argument("--per-table", type=int, default=2)
+    r.add_argument("--frames", type=int, default=4)
+    r.add_argument("--spp", type=int, default=8)
+    r.add_argument("--out", required=True)
+    p = sub.add_parser("replay", help="a folder of views JSON through CardReveal")
+    p.add_argument("views")
+    p.add_argument("--save", default=None, help="write each reveal's bookings and questions here (JSON)")
+    args = parser.parse_args(argv)
+    return read(args) if args.verb == "read" else replay(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
