@@ -71,25 +71,11 @@ def read(args) -> int:
 
 def replay_one(seen: dict) -> dict:
     """One reveal's readings through the ``CardReveal`` on the path: what it booked and asked."""
-    from rig.bench.reveal import _answer
-    from rig.vision.cards import CardReading, CardReveal, CardView
+    from rig.bench.reveal import replay_views
 
-    def reading(d):
-        return CardReading(d["card"], 1.0, d["status"], (), tuple(d["box"]) if d["box"] else None,
-                           tuple(map(tuple, d["corners"])) if "corners" in d else None,
-                           tuple(d["pile"]) if "pile" in d else None, d.get("hidden", False),
-                           tuple(d["mark"]) if "mark" in d else None)
-
-    reveal, booked, questions = CardReveal(settle=3), [], []
-    for step in seen["views"]:
-        size = tuple(step["size"]) if step.get("size") else None
-        booked += reveal.feed(CardView(tuple(map(reading, step["cards"])), tuple(map(tuple, step["hands"])), size))
-        while reveal.question is not None:
-            questions.append(reveal.question.text)
-            booked += _answer(reveal, booked, seen["cards"], step["laid"])
-    cards = seen["cards"]
+    cards, booked, questions = replay_views(seen)
     silent = sum(1 for a, b in zip(booked, cards) if a != b) + max(0, len(booked) - len(cards))
-    return {"cards": cards, "booked": booked, "questions": questions, "silent": silent,
+    return {"cards": cards, "booked": booked, "questions": [q.text for q in questions], "silent": silent,
             "missing": max(0, len(cards) - len(booked))}
 
 

@@ -58,6 +58,32 @@ def _answer(reveal, booked: list[str], cards: list[str], laid: int) -> list[str]
     return reveal.answer(truth)
 
 
+def view_reading(d: dict):
+    """One card reading of a reveal's views as committed (``tests/vision/cards_twin/*-views.json``, written by
+    ``scripts/reveal_views.py read``): a :class:`rig.vision.cards.CardReading`."""
+    from rig.vision.cards import CardReading
+
+    return CardReading(d["card"], 1.0, d["status"], (), tuple(d["box"]) if d["box"] else None,
+                       tuple(map(tuple, d["corners"])) if "corners" in d else None,
+                       tuple(d["pile"]) if "pile" in d else None, d.get("hidden", False),
+                       tuple(d["mark"]) if "mark" in d else None)
+
+
+def replay_views(seen: dict) -> tuple[list[str], list[str], list]:
+    """A reveal's views (what the reader saw, frame by frame) through :class:`rig.vision.cards.CardReveal`, each
+    question answered truthfully (:func:`_answer`): the cards laid, the cards booked and the questions asked."""
+    from rig.vision.cards import CardReveal, CardView
+
+    reveal, booked, questions = CardReveal(settle=3), [], []
+    for step in seen["views"]:
+        size = tuple(step["size"]) if step.get("size") else None
+        booked += reveal.feed(CardView(tuple(map(view_reading, step["cards"])), tuple(map(tuple, step["hands"])), size))
+        while reveal.question is not None:
+            questions.append(reveal.question)
+            booked += _answer(reveal, booked, seen["cards"], step["laid"])
+    return seen["cards"], booked, questions
+
+
 def lay(seed: int, profile, frames: int) -> dict:
     """One reveal on a fresh virtual table: what was laid, what was booked, the questions."""
     import itertools

@@ -68,23 +68,10 @@ def test_no_print_found_is_no_mark():
 def _replay(name):
     """A twin reveal's committed readings with their prints (``*-print-views.json``) through CardReveal, each question
     answered truthfully as ``rig bench reveal`` does: the cards booked and the questions asked."""
-    from rig.bench.reveal import _answer
+    from rig.bench.reveal import replay_views
 
-    def reading(d):
-        return CardReading(d["card"], 1.0, d["status"], (), tuple(d["box"]) if d["box"] else None,
-                           tuple(map(tuple, d["corners"])) if "corners" in d else None,
-                           tuple(d["pile"]) if "pile" in d else None, d.get("hidden", False),
-                           tuple(d["mark"]) if "mark" in d else None)
-
-    seen = json.loads((DATA / f"{name}-print-views.json").read_text())
-    reveal, booked, questions = CardReveal(settle=3), [], []
-    for step in seen["views"]:
-        view = CardView(tuple(map(reading, step["cards"])), tuple(map(tuple, step["hands"])), tuple(step["size"]))
-        booked += reveal.feed(view)
-        while reveal.question is not None:
-            questions.append(reveal.question.text)
-            booked += _answer(reveal, booked, seen["cards"], step["laid"])
-    return seen["cards"], booked, questions
+    cards, booked, questions = replay_views(json.loads((DATA / f"{name}-print-views.json").read_text()))
+    return cards, booked, [q.text for q in questions]
 
 
 @pytest.mark.parametrize("name", ["t2403-reveal0", "t2607-reveal0", "t3210-reveal0"])

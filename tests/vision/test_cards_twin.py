@@ -152,22 +152,9 @@ def _replay(name):
     question answered truthfully as ``rig bench reveal`` does: the cards booked and the questions asked."""
     import json
 
-    from rig.bench.reveal import _answer
+    from rig.bench.reveal import replay_views
 
-    def reading(d):
-        return CardReading(d["card"], 1.0, d["status"], (), tuple(d["box"]) if d["box"] else None,
-                           tuple(map(tuple, d["corners"])) if "corners" in d else None,
-                           tuple(d["pile"]) if "pile" in d else None, d.get("hidden", False))
-
-    seen = json.loads((DATA / f"{name}-views.json").read_text())
-    reveal, booked, questions = CardReveal(settle=3), [], []
-    for step in seen["views"]:
-        view = CardView(tuple(map(reading, step["cards"])), tuple(map(tuple, step["hands"])), tuple(step["size"]))
-        booked += reveal.feed(view)
-        while reveal.question is not None:
-            questions.append(reveal.question)
-            booked += _answer(reveal, booked, seen["cards"], step["laid"])
-    return seen["cards"], booked, questions
+    return replay_views(json.loads((DATA / f"{name}-views.json").read_text()))
 
 
 def test_a_card_whose_field_jitters_in_a_walls_shade_settles_and_a_question_names_one_card():
