@@ -136,3 +136,45 @@ def test_the_fitted_report_stays_in_sight_and_the_page_is_readable(browser, rig_
     finally:
         context.close()
         rig_server.post("/api/calibration/reset", {})
+
+
+@pytest.mark.parametrize("size", [(800, 480), (390, 844)])
+def test_a_long_calibration_refusal_reads_across_the_screen(browser, rig_server, artifacts, size):
+    """A refusal whose advice takes a few sentences (round 19's walls refusal, rig.vision.calibrate_background) is shown
+    as the page's toast: on a phone it spans the screen's width (not 40 % of it: a column of a word or two a line,
+    as tall as the screen), and on the 7" screen it stays within the view."""
+    import json
+
+    from rig.vision.calibrate_background import walls_advice
+
+    width, height = size
+    advice = str(walls_advice("body", 1.6, 4.4, 3.0))
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(WAIT_S * 1000)
+    try:
+        page = context.new_page()
+        page.route("**/api/calibration/fit", lambda route: route.fulfill(
+            status=409, content_type="application/json", body=json.dumps({"error": advice})))
+        page.goto(rig_server.url + "calibrate")
+        for step in ("blue", "pink", "yellow", "blank", "empty"):
+            rig_server.post("/api/calibration/capture", {"step": step})
+        expect(page.locator("#btn-fit")).to_be_enabled()
+        # the toast's place measured as it is added (it leaves after a while: nothing here waits on that)
+        page.evaluate("""() => new MutationObserver((changes, watch) => {
+            for (const change of changes) for (const node of change.addedNodes)
+                if (node.classList && node.classList.contains("toast")) {
+                    const r = node.getBoundingClientRect();
+                    window.refusalBox = { text: node.textContent, x: r.x, y: r.y, width: r.width, height: r.height };
+                    watch.disconnect();
+                }
+        }).observe(document.body, { childList: true, subtree: true })""")
+        page.locator("#btn-fit").click()
+        box = page.wait_for_function("() => window.refusalBox").json_value()
+        assert box["text"] == advice
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, box
+        if width <= 640:
+            assert box["width"] >= 0.85 * width, box
+        page.screenshot(path=str(artifacts / f"calibration-refused-{width}x{height}.png"))
+    finally:
+        context.close()
+        rig_server.post("/api/calibration/reset", {})
