@@ -1,6 +1,7 @@
 """``read_dice``'s speed and sameness on a fixed frame corpus: two code versions read alike, timed in turn (issue 24).
 
     .venv/bin/python scripts/speed_corpus.py build                     # the corpus, once (~/.cache/rig/speed/corpus)
+    .venv/bin/python scripts/speed_corpus.py build --twin-tables 10000-10005 --dir DIR   # other cached twin tables
     git archive <commit> rig | tar -x -C ~/.cache/rig/speed/before     # the code to compare with: a tree holding rig/
     .venv/bin/python scripts/speed_corpus.py run --before ~/.cache/rig/speed/before [--after .] [--reads 7]
     .venv/bin/python scripts/speed_corpus.py record --out A.json [--code DIR]   # one version's readings and CPU ms
@@ -44,8 +45,9 @@ TWIN_TABLES = range(100, 106)
 VIRTUAL_FRAMES = 4
 
 
-def build(out: Path) -> None:
-    """Render the virtual frames, develop the twin's cached renders, fit every profile; save all under ``out``."""
+def build(out: Path, twin_tables: range = TWIN_TABLES) -> None:
+    """Render the virtual frames, develop the twin's cached renders (``twin_tables``), fit every profile; save all
+    under ``out``."""
     sys.path.insert(0, str(ROOT))
     from rig.bench.tables import _photo_patch
     from rig.bench.twin import calibrated
@@ -73,7 +75,7 @@ def build(out: Path) -> None:
                 np.save(out / f"{key}.npy", render_scene(scene, size=(w, h), seed=k))
                 index.append({"key": key, "set": f"virtual {w}x{h}", "profile": f"virtual-{name}.toml", "thrown": None})
     data = textures_dir(None)
-    for seed in TWIN_TABLES:
+    for seed in twin_tables:
         table = TwinTable.random(seed, photo=lambda kind, rng: _photo_patch(kind, rng, data))
         shots = table.shots(4)
         missing = [s.name for s in shots if not table.cache_path(s, 8).exists()]
@@ -168,7 +170,14 @@ def differences(a: dict, b: dict) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return timing_harness.main(argv, __doc__, root=ROOT, corpus=CORPUS, reads=7, build=build, load=load_corpus,
+    argv = list(sys.argv[1:] if argv is None else argv)
+    tables = TWIN_TABLES  # build's twin tables: --twin-tables FIRST-LAST (their turns cached; never rendered here)
+    if "--twin-tables" in argv:
+        i = argv.index("--twin-tables")
+        first, last = (int(v) for v in argv[i + 1].split("-"))
+        tables, argv = range(first, last + 1), argv[:i] + argv[i + 2 :]
+    return timing_harness.main(argv, __doc__, root=ROOT, corpus=CORPUS, reads=7,
+                               build=lambda out: build(out, tables), load=load_corpus,
                                version=Version, sameness=report_sameness, frame=lambda item: item,
                                key=lambda item: f"{item['set']}|{item['key']}")
 

@@ -4,7 +4,10 @@
 
 Each stage (a function of the reader) is wrapped by a timer of CPU time; every frame of the set is read once unwrapped
 (the profile's maps made), then ``--reads`` times timed. Printed per stage: its inclusive CPU time a frame (nested
-stages inside their callers: ``judge`` holds ``_around``, ``leans`` and ``wrong_way``) and its calls a frame. The
+stages inside their callers: ``judge`` holds ``_around``, ``leans`` and ``wrong_way``) and its calls a frame.
+Round 20 added the stages rounds 17-19 brought (the light's ``measure``, ``dark_tops``, ``shade_tops``, ``cut_tops``,
+the combo half's ``half_partner`` and ``_one_frog``, the second look's ``look``, ``crop`` and ``whole_in_shade``, ...),
+and wraps a stage wherever a module of ``rig.vision`` holds it by name. The
 wrappers cost a little each call: compare stages within one run, not with ``scripts/speed_corpus.py``'s times.
 """
 
@@ -26,11 +29,19 @@ import cv2  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-#: (module, function) of the reader timed as a stage
-STAGES = [("dice_frames", n) for n in ("shrink", "_measured", "apply_change", "_censored", "label_pixels", "_lift_shade")] + \
-    [("dice", n) for n in ("prepare", "read_labels", "_die", "dark_dice", "shade_dice", "_blob", "glared_die", "second_look",
-                           "_wall_hulls", "_full_counts", "overall_counts", "off_hue", "veiled", "_crop", "judge")] + \
-    [("dice_upright", n) for n in ("leans", "wrong_way", "side_faces", "_around")]
+#: (module, function) of the reader timed as a stage (every reference to it in rig.vision's modules is wrapped: a
+#: stage imported by name elsewhere is timed there too)
+STAGES = [("dice_frames", n) for n in ("shrink", "_measured", "measure", "apply_change", "_censored", "label_pixels",
+                                       "_lift_shade")] + \
+    [("dice", n) for n in ("prepare", "read_labels", "_die", "_blob", "_wall_hulls", "_full_counts", "_crop", "_one_frog",
+                           "_split", "one_place_twice")] + \
+    [("dice_missed", n) for n in ("dark_dice", "dark_tops", "shade_dice", "shade_tops", "cut_tops", "glared_die",
+                                  "print_spot")] + \
+    [("dice_overall", "overall_counts"), ("dice_hue", "off_hue"), ("dice_hue", "veiled"), ("dice_combo", "half_partner"),
+     ("dice_blobs", "unsplit")] + \
+    [("dice_second_look", n) for n in ("second_look", "look", "crop", "whole_in_shade")] + \
+    [("dice_upright", n) for n in ("judge", "wrong_way", "side_faces")] + \
+    [("dice_cocked", n) for n in ("leans", "_around", "_joined", "flank_shape")]
 
 
 def stages(items: list[dict], reads: int) -> tuple[dict, dict]:
@@ -43,9 +54,7 @@ def stages(items: list[dict], reads: int) -> tuple[dict, dict]:
     spent, calls = collections.Counter(), collections.Counter()
     on = [0]
 
-    def wrap(mod, name):
-        f = getattr(mod, name)
-
+    def wrap(mod, name, f):
         def timed(*a, **k):
             t0 = time.process_time()
             out = f(*a, **k)
@@ -57,8 +66,12 @@ def stages(items: list[dict], reads: int) -> tuple[dict, dict]:
 
     for module, name in STAGES:
         mod = importlib.import_module(f"rig.vision.{module}")
-        if hasattr(mod, name):
-            wrap(mod, name)
+        if not hasattr(mod, name):
+            continue
+        f = getattr(mod, name)
+        for other in [m for k, m in list(sys.modules.items()) if k.startswith("rig.vision.") and m is not None]:
+            if getattr(other, name, None) is f:
+                wrap(other, name, f)
     profiles: dict[str, Profile] = {}
     for item in items:
         profile = profiles.setdefault(item["profile"], Profile.parse(item["toml"]))
