@@ -117,6 +117,12 @@ def _shade_blobs(work, t, dice, least: float, share: float, inside: bool = False
     blob = cv2.morphologyEx(edge | cv2.LUT(labels, _NOT_FLOOR), cv2.MORPH_OPEN, _K3)
     H, W = labels.shape
     clear = _clear_of(work, dice)
+    # a blob yielded lies clear of the dice whole, holds die_area_min tops or more, and a share of it is shade body:
+    # a frame with fewer such pixels clear of the dice has none to yield (its blobs are not labelled: round 20)
+    free = cv2.bitwise_and(blob, clear)
+    if (cv2.countNonZero(free) < t.die_area_min * a0
+            or cv2.countNonZero(cv2.bitwise_and(edge, free)) < share * t.die_area_min * a0):
+        return
     n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(blob, 8, cv2.CV_32S, cv2.CCL_GRANA)
     areas = stats[:, cv2.CC_STAT_AREA]
     for i in np.flatnonzero((areas >= t.die_area_min * a0) & (areas <= t.die_area_max * a0)).tolist():  # die-sized
