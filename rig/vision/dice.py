@@ -354,8 +354,8 @@ def _one_frog(labels: np.ndarray, mask: np.ndarray, present: list[str]) -> bool:
     blobs = []
     for c in present:
         m = ((labels == COLOUR_CLASSES[c]) & (mask > 0)).view(np.uint8)
-        n, cc, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
-        if n <= 1:
+        n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(m, 8, cv2.CV_32S, cv2.CCL_GRANA)  # (as the
+        if n <= 1:  # default's labels and stats, both scanning 2 x 2 blocks: half its time on a full-resolution top)
             return False
         areas = stats[1:, cv2.CC_STAT_AREA]
         if areas.max() < 0.6 * areas.sum():
