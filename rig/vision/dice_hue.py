@@ -17,6 +17,8 @@ right in unflagged turns were.
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -42,10 +44,11 @@ def hue_gap(ab: np.ndarray, model_ab: np.ndarray) -> float | None:
     >>> hue_gap(np.array([3.0, 2.0]), np.array([5.0, 34.0])) is None
     True
     """
-    if np.hypot(*ab) < MIN_CHROMA or np.hypot(*model_ab) < MIN_CHROMA:
-        return None
-    turn = np.arctan2(ab[1], ab[0]) - np.arctan2(model_ab[1], model_ab[0])
-    return round(float(np.degrees(abs(np.arctan2(np.sin(turn), np.cos(turn))))), 1)
+    a0, a1, m0, m1 = float(ab[0]), float(ab[1]), float(model_ab[0]), float(model_ab[1])
+    if math.hypot(a0, a1) < MIN_CHROMA or math.hypot(m0, m1) < MIN_CHROMA:  # (the C library's functions on plain
+        return None  # floats: numpy's on scalars gave the same gaps on 200,000 seeded pairs, in six times the time)
+    turn = math.atan2(a1, a0) - math.atan2(m1, m0)
+    return round(math.degrees(abs(math.atan2(math.sin(turn), math.cos(turn)))), 1)
 
 
 def off_hue(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, present, profile) -> list[str]:
