@@ -411,7 +411,7 @@ def _two_as_one(frame: np.ndarray, die: PipDie, p: AnyDieParams, nets) -> PipDie
     floor, two dice inside) flagged; ``merged_same`` 0: unchanged."""
     c = die.count
     if c.status != "ok" or p.merged_same <= 0 or not two_dice_as_one(frame, die.box, nets, p.merged_same,
-                                                                      p.merged_scale, p.merged_find):
+                                                                      p.merged_scale, p.merged_find, p.merged_fine):
         return die
     return die.flagged("two dice found as one? its face is the floor's colour")
 

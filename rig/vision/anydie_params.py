@@ -64,6 +64,9 @@ class AnyDieParams:
     merged_scale: float = 0.4     # near and far) and inside which the finder, dice this many of its side, finds two
     merged_find: float = 0.5      # dice (from this score) a side apart is flagged: two small dice found as one
                                   # (rig.vision.diesplit; issue 25, round 13); merged_same 0: not looked at
+    merged_fine: float = 0.0      # ... the finder looking once more as if dice were this many of its side, the two
+                                  # looks' dice pooled (issue 25, round 20: 16-20 px dice in an 80 px box; 0.2 with K3,
+                                  # the twin-trained finder; on main's nets it mends nothing); 0: one look
     one_round: float = 1.55       # an ok die read as 1 whose outline is more elongated than this (rig.vision.dieface.
                                   # outline_elongation: 1 for a square, 1.67 an ellipse 1 x 0.6) is flagged: a knot
                                   # (issue 25, round 13); 0: not looked at
