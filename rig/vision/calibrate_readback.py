@@ -32,14 +32,15 @@ _GLARE = ("lamp's reflection on die top", "die under the floor's glare", "die in
 UNUSABLE = "the samples are not usable (check the light, the faces, that no die touches another)"
 
 
-def readback_advice(face: str, reading, ritual: tuple = ()) -> str:
+def readback_advice(face: str, reading, ritual: tuple = (), frame: np.ndarray | None = None) -> str:
     """The refusal's advice for ``reading``, the read-back of the ``face`` ritual frame (``ritual``: the places,
-    frame px, of the dice the finder found in it, and their side, when it found them all)."""
+    frame px, of the dice the finder found in it, and their side, when it found them all; ``frame``: the frame, to
+    see whether the dice read wrong lie in the lamp's sheen, :func:`in_sheen`)."""
     none = phantoms(face, reading, ritual)
     if none:
         return (f"the reader takes the box at {', '.join(none)} for a die, where none lies (a part of its bottom or rim "
                 "in the dice's colours, or in the lamp's light); cover that part with something plain or light it less")
-    places = in_reflection(face, reading, ritual)
+    places = in_reflection(face, reading, ritual) or in_sheen(face, reading, frame)
     if not places:
         return UNUSABLE
     return (f"the lamp's reflection lies on the {'die' if len(places) == 1 else 'dice'} at {', '.join(places)} "
@@ -75,6 +76,33 @@ def in_reflection(face: str, reading, ritual: tuple = ()) -> list[str]:
             return []
         places.append(f"({d.x:.0f}, {d.y:.0f})")
     return places
+
+
+#: a die read wrong lies in the lamp's sheen when the middle of its top is this much lighter (Lab L, 0-255) than the
+#: median of its frame's dice read right (issue 24, round 20: twin 10309, seen — a blue die whose frog the lamp's
+#: mirror image paled, read back blank, status ok: its top's middle L 185 against the others' 121-152)
+SHEEN_LIGHTER = 30.0
+
+
+def in_sheen(face: str, reading, frame: np.ndarray | None) -> list[str]:
+    """The places of the dice ``reading`` (the read-back of the ``face`` ritual ``frame``) reads wrong when every one
+    of them is paler than the dice read right (:data:`SHEEN_LIGHTER`; at least two read right), else none: the
+    lamp's mirror image on its top, which the reader need not flag (its body and frog paled alike)."""
+    wrong = [d for d in reading.dice if d.face != face]
+    right = [d for d in reading.dice if d.face == face]
+    if frame is None or not wrong or len(right) < 2:
+        return []
+    light = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)[..., 0]
+
+    def middle(d) -> float:
+        r = max(2, int(0.2 * min(d.box[2], d.box[3])))
+        x, y = int(round(d.x)), int(round(d.y))
+        return float(np.median(light[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1]))
+
+    usual = float(np.median([middle(d) for d in right]))
+    if any(middle(d) < usual + SHEEN_LIGHTER for d in wrong):
+        return []
+    return [f"({d.x:.0f}, {d.y:.0f})" for d in wrong]
 
 
 #: a ritual die is on the spots when at least this share of the reader's blob of die-top pixels in its place lies on
