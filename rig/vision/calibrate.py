@@ -395,9 +395,9 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
             continue
         if wrong > 1 or wrong and reading.status == "ok":
             ritual = dice_found(fr[k], f0, n_dice)
+            advice, faces = readback_advice(k, reading, ritual, frames[k]), reading.faces
             raise (ReflectionError if in_reflection(k, reading, ritual) else ReadBackError)(
-                f"the fitted profile reads the {k} frame back as {reading.faces}; {readback_advice(k, reading, ritual, frames[k])}"
-            )
+                said(f"the fitted profile reads the {k} frame back as {faces}; {advice}"))
         if wrong:
             warnings.append(said(f"{k} frame reads back as {reading.faces}: {'; '.join(reading.reasons)}"))
         elif reading.status != "ok":

@@ -29,7 +29,7 @@ from rig.vision.pixel_classes import IS_TOP
 
 #: reasons that put a die in the lamp's reflection (on its top, or on the floor under it)
 _GLARE = ("lamp's reflection on die top", "die under the floor's glare", "die in a glare spot", "(glare?)")
-UNUSABLE = "the samples are not usable (check the light, the faces, that no die touches another)"
+UNUSABLE = said("the samples are not usable (check the light, the faces, that no die touches another)")
 
 
 def readback_advice(face: str, reading, ritual: tuple = (), frame: np.ndarray | None = None) -> str:
@@ -38,13 +38,18 @@ def readback_advice(face: str, reading, ritual: tuple = (), frame: np.ndarray | 
     see whether the dice read wrong lie in the lamp's sheen, :func:`in_sheen`)."""
     none = phantoms(face, reading, ritual)
     if none:
-        return (f"the reader takes the box at {', '.join(none)} for a die, where none lies (a part of its bottom or rim "
-                "in the dice's colours, or in the lamp's light); cover that part with something plain or light it less")
+        where = ", ".join(none)
+        return said(f"the reader takes the box at {where} for a die, where none lies (a part of its bottom or rim in "
+                    "the dice's colours, or in the lamp's light); cover that part with something plain or light it less")
     places = in_reflection(face, reading, ritual) or in_sheen(face, reading, frame)
     if not places:
         return UNUSABLE
-    return (f"the lamp's reflection lies on the {'die' if len(places) == 1 else 'dice'} at {', '.join(places)} "
-            "(on the top or the floor under it); move the lamp farther to the side or diffuse it, or move those dice")
+    where = ", ".join(places)
+    if len(places) == 1:
+        return said(f"the lamp's reflection lies on the die at {where} (on the top or the floor under it); move the lamp "
+                    "farther to the side or diffuse it, or move that die")
+    return said(f"the lamp's reflection lies on the dice at {where} (on the top or the floor under it); move the lamp "
+                "farther to the side or diffuse it, or move those dice")
 
 
 def phantoms(face: str, reading, ritual: tuple = ()) -> list[str]:

@@ -46,6 +46,9 @@ def test_the_felt_tables_yellow_is_told_from_the_felt_and_the_refusal_names_the_
     assert "reads the blue frame back as ['blank', 'blue', 'blue', 'blue', 'blue', 'blue']" in text
     assert "the lamp's reflection lies on the die at (490, 373)" in text and "move the lamp" in text
     assert "plainer bottom" not in text
+    german = i18n.by_pattern(text, "de", i18n.core_patterns())
+    assert german.startswith("das angepasste Profil liest das Bild blau zurück als ['blank', 'blue'")
+    assert "der Widerschein der Lampe liegt auf dem Würfel bei (490, 373)" in german
 
 
 def test_without_the_core_retry_the_felt_table_is_refused_for_its_yellow(monkeypatch):
