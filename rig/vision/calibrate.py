@@ -116,8 +116,11 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     (:func:`rig.vision.calibrate_readback.asked_about`), one frame's dice read flagged in the lamp's reflection. A
     box bottom whose colours overlap the dice's (:class:`BackgroundError`) is tried with the glare's floor fitted
     without a wall's deep shade, then (``overlap``, round 18) taken down to :data:`MIN_OVERLAP` when every ritual frame
-    reads back right and ``ok``; last (``bottom``, round 19) the box bottom alone where it is plain is measured: told
-    from the dice's colours, the refusal names the walls and rim (:class:`WallsError`), never accepted that way. A frog
+    reads back right and ``ok``; then, on a frog colour, that colour fitted on its frog pixels' cluster farthest from
+    the die body (``core``, round 20: the largest was the frog's blend with the body; when it clears the overlap, its
+    own refusal stands); last (``bottom``, round 19) the box bottom alone where it is plain: told from the dice's
+    colours, the profile is fitted with it as the floor and taken when every ritual die reads back right (round 20),
+    else the refusal names the walls and rim (:class:`WallsError`). A frog
     colour the fitted profile finds on hardly any die (:class:`FewFrogError`) is fitted again as the colour most dice
     show (``most``, round 19), then with that fit's own refusal's tries. A ritual die showing no frog
     (:class:`NoFrogError`) is tried
@@ -175,8 +178,10 @@ def _retries(exc: CalibrationError) -> tuple[dict, ...]:
 #: under the lamp's mirror image, every die of the other three frames read right). Last, so every table accepted
 #: before takes the same try and fits the same profile. A box bottom the dice's colour overlaps, after the glare's
 #: floor without the deep shade, is taken down to :data:`MIN_OVERLAP` when every ritual frame reads back right and
-#: ``ok`` (round 18, ``overlap``: 2D table 41008); then (round 19, ``bottom``) the bottom alone where it is plain, which
-#: only names the walls and rim in the refusal when it is told from the dice (twin 10210). A frog colour found on hardly
+#: ``ok`` (round 18, ``overlap``: 2D table 41008); a frog colour, fitted on its cluster farthest from the die body (round
+#: 20, ``core``: twin 10309, seen); then (round 19, ``bottom``) the bottom alone where it is plain, the floor and the
+#: background since round 20, taken when every ritual die reads back right, else naming the walls and rim in the
+#: refusal (twin 10210). A frog colour found on hardly
 #: any die, that colour as most dice show it (round 19, ``most``: twin 10208), then that fit's refusal's own tries.
 RETRIES: dict[type[CalibrationError], tuple[dict, ...]] = {
     NoFrogError: (dict(shadows=True),),

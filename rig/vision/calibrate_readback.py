@@ -85,7 +85,7 @@ def in_reflection(face: str, reading, ritual: tuple = ()) -> list[str]:
 
 #: a die read wrong lies in the lamp's sheen when the middle of its top is this much lighter (Lab L, 0-255) than the
 #: median of its frame's dice read right (issue 24, round 20: twin 10309, seen — a blue die whose frog the lamp's
-#: mirror image paled, read back blank, status ok: its top's middle L 185 against the others' 121-152)
+#: mirror image paled, read back blank, status ok: its top's middle L 186 against the others' 117-151, median 134)
 SHEEN_LIGHTER = 30.0
 
 
