@@ -31,7 +31,7 @@ from rig.vision.calibrate_find import _Frame, _find_dice, _left_in_empty, ritual
 from rig.vision.calibrate_top import frog_pixels, top_side, within_cov
 from rig.vision.calibrate_frog import DIE_SHOWS, fit_mode as _fit_mode  # noqa: F401 - moved (round 20)
 from rig.vision.calibrate_shade import fit_shade, fit_spots, lit_band
-from rig.vision.calibrate_readback import asked_about, dice_found, in_reflection, readback_advice
+from rig.vision.calibrate_readback import asked_about, dice_found, in_reflection, readback_advice, sheen_asked
 from rig.vision.calibrate_background import fit_background, in_box, plain_bottom, walls_advice
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
     _fit_glare, _lower_floor,
@@ -394,6 +394,9 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
         if overlap and (wrong or reading.status != "ok"):
             raise BackgroundError(f"the {k} frame reads back as {reading.faces}, {reading.status}")
         said_so = asked_about(k, frames[k], fr[k], f0, reading, profile, wrong, n_dice, veiled) if asked and wrong else None
+        sheened = sheen_asked(k, frames[k], reading, profile, wrong, n_dice) if asked and wrong and not said_so else None
+        if sheened and not veiled:  # the lamp's mirror image paled a die's top the reader reads unsure: flagged there
+            profile, said_so = sheened[0], (sheened[1], True)
         if said_so:
             warnings.append(said_so[0])
             veiled = veiled or said_so[1]

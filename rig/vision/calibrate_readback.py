@@ -17,6 +17,8 @@ with a warning when the frame read with the count of dice thrown is not ``ok`` o
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 
@@ -163,6 +165,34 @@ def asked_about(k: str, frame, found, scale: int, reading, profile, wrong: int, 
         return said(f"{k} frame: the lamp's reflection lies on the dice at {', '.join(glared)}; dice there are asked "
                     "about (move the lamp farther to the side or diffuse it)"), True
     return None
+
+
+def sheen_asked(k: str, frame, reading, profile, wrong: int, n_dice: int):
+    """``(profile, warning)`` taking ``reading``, the read-back of the ``k`` ritual frame with ``wrong`` dice read
+    wrong, as what a game asks about, or None: every die read wrong (at most two, all ``n_dice`` found) lies in the
+    lamp's sheen (:func:`in_sheen`), and with the grid cells of their boxes kept as the profile's ``sheen`` — where
+    the reader flags a die it reads unsure (round 20: twin 10309, seen — a blue die whose frog the lamp's mirror image
+    paled, read blank at confidence 0.52, status ok) — the frame reads every one of them flagged there."""
+    from rig.vision.light import COLS, ROWS
+
+    places = in_sheen(k, reading, frame)
+    if not places or wrong != len(places) or wrong > 2 or len(reading.dice) != n_dice:
+        return None
+    h, w = frame.shape[:2]
+    grid = np.zeros((ROWS, COLS), bool)
+    for d in reading.dice:
+        if d.face != k:
+            x, y, bw, bh = d.box
+            grid[int(y * ROWS / h) : int((y + bh) * ROWS / h) + 1, int(x * COLS / w) : int((x + bw) * COLS / w) + 1] = True
+    sheened = dataclasses.replace(profile, sheen=tuple(tuple(bool(v) for v in row) for row in grid))
+    again = read_dice(frame, sheened)
+    flagged = {Flag.parse(r).at for r in again.reasons if Flag.parse(r) and "lamp's reflection" in Flag.parse(r).kind}
+    if again.faces != reading.faces or not all(any(abs(x - d.x) <= 8 and abs(y - d.y) <= 8 for x, y in flagged)
+                                                for d in again.dice if d.face != k):
+        return None
+    glared = ", ".join(places)
+    return sheened, said(f"{k} frame: the lamp's reflection lies on the dice at {glared}; dice there are asked about "
+                         "(move the lamp farther to the side or diffuse it)")
 
 
 def dice_found(found, scale: int, n_dice: int) -> tuple:
