@@ -4,9 +4,10 @@ Twin 10309 (round 19's fresh set, seen now; felt floor, 4184 K, noisy): refused 
 (separation 2.7 < 3.0) ... give the box a plainer bottom". The yellow frogs' largest cluster of frog pixels was their
 blend with the violet body (Lab ~ 165, 134, 145) beside the frog's own (~ 210, 132, 194); the yellow fitted from it lay
 2.7 from the felt. Retried (``core``) with the cluster farthest from the body, the yellow is told from the felt (6.6);
-the table is then refused by its read-back — a blue die in the lamp's sheen at (490, 373) read blank, status ok — and
-the refusal names the lamp's reflection on that die, not the box bottom. Frames committed lossless (WebP): as JPEG
-the noise changes and ``main`` accepts the table.
+that fit's read-back reads a blue die in the lamp's sheen at (490, 373) blank, status ok. Its last try (``asked``)
+keeps that die's cells as the profile's ``sheen``, where the reader flags a die it reads unsure, and the table
+calibrates; without it the refusal names the lamp's reflection on that die, not the box bottom. Frames committed
+lossless (WebP): as JPEG the noise changes and ``main`` accepts the table.
 
 Twin 10210 (round 18's fresh set, seen): a gray bottom in a violet tray. Round 19 refused it naming the walls and rim
 (the bottom alone 4.7 from the dice); now the bottom alone where it is plain is the floor (its light reference and
@@ -38,7 +39,27 @@ def _t10309():
     return frames, cv2.imread(str(HERE / "t10309-empty.webp"))
 
 
-def test_the_felt_tables_yellow_is_told_from_the_felt_and_the_refusal_names_the_sheened_die():
+def test_the_felt_table_calibrates_its_sheened_blue_die_asked_about(tmp_path):
+    frames, empty = _t10309()
+    report = fit_profile(frames, empty=empty)
+    profile = report.profile
+    assert profile.yellow.mean[2] > 170  # the frog's own yellow (b ~ 179), not the blend's (b ~ 162)
+    assert report.separation["yellow/background"] >= calibrate.MIN_SEPARATION
+    assert any("blue frame: the lamp's reflection lies on the dice at (490, 373)" in w for w in report.warnings)
+    sheen = np.asarray(profile.sheen, bool)
+    assert sheen[373 * 12 // 480, 490 * 16 // 640] and sheen.sum() <= 6  # the sheened die's cells, no more
+    reading = calibrate.read_dice(frames["blue"], profile)
+    assert reading.status == "uncertain" and any(
+        r.startswith("lamp's reflection on die top at (4") for r in reading.reasons
+    )
+    for face in ("pink", "yellow", "blank"):
+        assert report.self_test[face][0] == [face] * 6
+    profile.save(tmp_path / "p.toml")
+    assert type(profile).load(tmp_path / "p.toml").sheen == profile.sheen
+
+
+def test_without_the_sheen_the_refusal_names_the_sheened_die(monkeypatch):
+    monkeypatch.setattr(calibrate, "sheen_asked", lambda *a, **k: None)
     frames, empty = _t10309()
     with pytest.raises(ReadBackError) as refused:
         fit_profile(frames, empty=empty)
