@@ -29,8 +29,9 @@ from rig.vision.light import FloorModel, cells, correct, floor_grid
 from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
 from rig.vision.calibrate_find import _Frame, _find_dice, _left_in_empty, ritual_dice, ritual_frames  # noqa: F401
 from rig.vision.calibrate_top import frog_pixels, top_side, within_cov
+from rig.vision.calibrate_frog import DIE_SHOWS, fit_mode as _fit_mode  # noqa: F401 - moved (round 20)
 from rig.vision.calibrate_shade import fit_shade, fit_spots, lit_band
-from rig.vision.calibrate_readback import asked_about, dice_found, in_reflection, readback_advice
+from rig.vision.calibrate_readback import asked_about, dice_found, in_reflection, readback_advice, sheen_asked
 from rig.vision.calibrate_background import fit_background, in_box, plain_bottom, walls_advice
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
     _fit_glare, _lower_floor,
@@ -45,10 +46,6 @@ MIN_SEPARATION = 3.0  # below this two classes overlap and the profile is refuse
 #: turns, flagged no more than other tables)
 MIN_OVERLAP = 2.0
 WARN_SEPARATION = 5.0
-#: a die shows a frog colour's cluster when this share of its frog pixels lies in it (the ``most`` retry of a
-#: :class:`FewFrogError`, issue 24 round 19: twin 10208, seen — the lamp's sheen on two of the six dice's blue frog
-#: outweighed in pixels the four others' blue, split by lightness in two clusters)
-DIE_SHOWS = 0.25
 
 
 @dataclass(frozen=True)
@@ -119,8 +116,11 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     (:func:`rig.vision.calibrate_readback.asked_about`), one frame's dice read flagged in the lamp's reflection. A
     box bottom whose colours overlap the dice's (:class:`BackgroundError`) is tried with the glare's floor fitted
     without a wall's deep shade, then (``overlap``, round 18) taken down to :data:`MIN_OVERLAP` when every ritual frame
-    reads back right and ``ok``; last (``bottom``, round 19) the box bottom alone where it is plain is measured: told
-    from the dice's colours, the refusal names the walls and rim (:class:`WallsError`), never accepted that way. A frog
+    reads back right and ``ok``; then, on a frog colour, that colour fitted on its frog pixels' cluster farthest from
+    the die body (``core``, round 20: the largest was the frog's blend with the body; when it clears the overlap, its
+    own refusal stands); last (``bottom``, round 19) the box bottom alone where it is plain: told from the dice's
+    colours, the profile is fitted with it as the floor and taken when every ritual die reads back right (round 20),
+    else the refusal names the walls and rim (:class:`WallsError`). A frog
     colour the fitted profile finds on hardly any die (:class:`FewFrogError`) is fitted again as the colour most dice
     show (``most``, round 19), then with that fit's own refusal's tries. A ritual die showing no frog
     (:class:`NoFrogError`) is tried
@@ -131,20 +131,29 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
     try:
         return _fit_profile(samples, lit=False, **kw)
     except CalibrationError as exc:
-        walls = None
+        walls = cleared = None
         for retry in _retries(exc):
+            if retry.get("core") and exc.colour not in COLOURS:
+                continue
+            retry = {**retry, "core": exc.colour} if retry.get("core") else retry
             try:
                 return _fit_profile(samples, **{"lit": False, **retry}, **kw)
             except WallsError as named:
                 walls = named
             except CalibrationError as again:
-                if not retry.get("most"):
+                if not (retry.get("most") or retry.get("core")):
                     continue
+                if retry.get("core") and not isinstance(again, BackgroundError):
+                    cleared = again  # the frog's own colour is told from the box: what refuses the table is this
                 for then in _retries(again):  # the frog colour most dice show, then that refusal's own tries
+                    if then.get("core"):
+                        continue
                     try:
                         return _fit_profile(samples, **{"lit": False, **retry, **then}, **kw)
                     except CalibrationError:
                         pass
+        if cleared is not None:
+            raise cleared from None
         if walls is not None and isinstance(exc, BackgroundError):  # the bottom is plain: name what overlaps
             raise WallsError(walls_advice(exc.colour, exc.separation, walls.separation, MIN_SEPARATION),
                              exc.colour, exc.separation) from None
@@ -169,8 +178,10 @@ def _retries(exc: CalibrationError) -> tuple[dict, ...]:
 #: under the lamp's mirror image, every die of the other three frames read right). Last, so every table accepted
 #: before takes the same try and fits the same profile. A box bottom the dice's colour overlaps, after the glare's
 #: floor without the deep shade, is taken down to :data:`MIN_OVERLAP` when every ritual frame reads back right and
-#: ``ok`` (round 18, ``overlap``: 2D table 41008); then (round 19, ``bottom``) the bottom alone where it is plain, which
-#: only names the walls and rim in the refusal when it is told from the dice (twin 10210). A frog colour found on hardly
+#: ``ok`` (round 18, ``overlap``: 2D table 41008); a frog colour, fitted on its cluster farthest from the die body (round
+#: 20, ``core``: twin 10309, seen); then (round 19, ``bottom``) the bottom alone where it is plain, the floor and the
+#: background since round 20, taken when every ritual die reads back right, else naming the walls and rim in the
+#: refusal (twin 10210). A frog colour found on hardly
 #: any die, that colour as most dice show it (round 19, ``most``: twin 10208), then that fit's refusal's own tries.
 RETRIES: dict[type[CalibrationError], tuple[dict, ...]] = {
     NoFrogError: (dict(shadows=True),),
@@ -178,7 +189,7 @@ RETRIES: dict[type[CalibrationError], tuple[dict, ...]] = {
     ReflectionError: (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True), dict(asked=True)),
     ReadBackError: (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True), dict(deep=True),
                     dict(asked=True)),
-    BackgroundError: (dict(deep=True), dict(overlap=True), dict(bottom=True)),
+    BackgroundError: (dict(deep=True), dict(overlap=True), dict(core=True), dict(bottom=True)),
 }
 
 
@@ -186,7 +197,7 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
                  exposure_us: int | None, analogue_gain: float | None, colour_gains: tuple[float, float] | None,
                  thresholds: Thresholds | None, least: int = LAMP_MIN, clamp: bool = False,
                  shadows: bool = False, deep: bool = False, asked: bool = False,
-                 overlap: bool = False, most: bool = False, bottom: bool = False) -> CalibrationReport:
+                 overlap: bool = False, most: bool = False, bottom: bool = False, core: str = "") -> CalibrationReport:
     missing = [f for f in RITUAL if f not in samples]
     if missing:
         raise CalibrationError(f"calibration needs a frame for each of {', '.join(RITUAL)}; missing {', '.join(missing)}")
@@ -236,6 +247,10 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
     bare = unglared(empty_raw)
     floor_cells = floor_grid(bare)
     floor = cells(bare)
+    if bottom:  # the box bottom alone where it is plain is the floor: not the walls, rim and table beyond of its colour
+        floor_cells = plain_bottom(empty_raw, floor_cells)
+        if floor_cells is None:
+            raise CalibrationError("no plain box bottom")
     if clamp and lamp is None:
         raise CalibrationError("no lamp to keep within the bodies' brightness")
     model = FloorModel.build(floor, floor_cells, lamp)
@@ -287,7 +302,7 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
             body_more.append(top[(d2 < 9.0) & ~frog])
         px = np.concatenate(frog_px)
         _check_clipped(c, px, t, share=0.5)
-        colours[c] = _fit_mode(_lab(px), np.concatenate(owner) if most else None)
+        colours[c] = _fit_mode(_lab(px), np.concatenate(owner) if most else None, body if c == core else None)
 
     body_px = np.concatenate(body_more)
     body = ColourModel.fit(_lab(body_px), trim=0.03)
@@ -297,16 +312,15 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
     edge_bgr = np.clip(body_px.astype(np.float32) * rng.uniform(0.25, 0.68, (len(body_px), 1)), 0, 255)
     edge = ColourModel.fit(_lab(edge_bgr.astype(np.uint8)))
     background = fit_background(fr, empty_small, side_small, rng)
-    if bottom:  # what names the overlap: the box bottom's colours where it is plain, without its walls and rim
-        plain = plain_bottom(empty_raw, floor_cells)
-        if plain is None:
-            raise CalibrationError("no plain box bottom")
-        where = in_box(plain, empty_small.shape[:2], grow=False)
+    if bottom:  # the box bottom's colours where it is plain, without its walls and rim: told from the dice's?
+        where = in_box(floor_cells, empty_small.shape[:2], grow=False)
         background = fit_background(fr, empty_small, side_small, np.random.default_rng(0), where)
-        least = min(c.separation(m) for c in (body, *colours.values()) for m in background)
-        if least < MIN_SEPARATION:
-            raise CalibrationError(f"the box bottom alone overlaps too (separation {least:.1f})")
-        raise WallsError("the box bottom alone is told from the dice", "", least)
+        apart = min(c.separation(m) for c in (body, *colours.values()) for m in background)
+        if apart < MIN_SEPARATION:
+            raise CalibrationError(f"the box bottom alone overlaps too (separation {apart:.1f})")
+        warnings.append(said(f"the box's walls and rim or the table around the box look like the dice; only its "
+                             f"bottom (separation {apart:.1f}) is taken as the floor: a die against the walls may be "
+                             "asked about"))
 
     _check_order(colours)
     classes = {"body": body, **colours}
@@ -375,46 +389,28 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
         reading = read_dice(frames[k], profile)
         test[k] = (reading.faces, reading.status)
         wrong = len([f for f in reading.faces if f != k]) + max(found[k] - len(reading.dice), len(reading.dice) - n_dice, 0)
-        if (overlap or bottom) and (wrong or reading.status != "ok"):
+        if bottom and wrong:
+            raise WallsError(f"the {k} frame reads back as {reading.faces}, {reading.status}", "", apart)
+        if overlap and (wrong or reading.status != "ok"):
             raise BackgroundError(f"the {k} frame reads back as {reading.faces}, {reading.status}")
         said_so = asked_about(k, frames[k], fr[k], f0, reading, profile, wrong, n_dice, veiled) if asked and wrong else None
+        sheened = sheen_asked(k, frames[k], reading, profile, wrong, n_dice) if asked and wrong and not said_so else None
+        if sheened and not veiled:  # the lamp's mirror image paled a die's top the reader reads unsure: flagged there
+            profile, said_so = sheened[0], (sheened[1], True)
         if said_so:
             warnings.append(said_so[0])
             veiled = veiled or said_so[1]
             continue
         if wrong > 1 or wrong and reading.status == "ok":
             ritual = dice_found(fr[k], f0, n_dice)
+            advice, faces = readback_advice(k, reading, ritual, frames[k]), reading.faces
             raise (ReflectionError if in_reflection(k, reading, ritual) else ReadBackError)(
-                f"the fitted profile reads the {k} frame back as {reading.faces}; {readback_advice(k, reading, ritual)}"
-            )
+                said(f"the fitted profile reads the {k} frame back as {faces}; {advice}"))
         if wrong:
             warnings.append(said(f"{k} frame reads back as {reading.faces}: {'; '.join(reading.reasons)}"))
         elif reading.status != "ok":
             warnings.append(said(f"{k} frame reads back uncertain: {'; '.join(reading.reasons)}"))
     return CalibrationReport(profile, found, separation, fraction, test, tuple(warnings))
-
-
-def _fit_mode(lab: np.ndarray, dice: np.ndarray | None = None) -> ColourModel:
-    """The main colour among frog pixels (the frog itself, not its eyes or edge blends): the largest of three
-    clusters, or with ``dice`` (each pixel's die) the cluster most dice show (:data:`DIE_SHOWS` of a die's frog
-    pixels in it; ties by size) — the retry of a :class:`FewFrogError`."""
-    data = lab.astype(np.float32)
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
-    cv2.setRNGSeed(1)
-    _, labels, _ = cv2.kmeans(data, 3, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
-    size = np.bincount(labels.ravel(), minlength=3)
-    main = size.argmax()
-    if dice is not None:
-        share = np.zeros((int(dice.max()) + 1, 3))
-        np.add.at(share, (dice, labels.ravel()), 1.0)
-        shown = (share / share.sum(axis=1, keepdims=True) >= DIE_SHOWS).sum(axis=0)
-        main = max(range(3), key=lambda j: (shown[j], size[j]))
-    model = ColourModel.fit(lab[labels.ravel() == main])
-    for _ in range(2):
-        d = lab - np.array(model.mean)
-        d2 = np.einsum("ij,jk,ik->i", d, np.linalg.inv(np.array(model.cov)), d)
-        model = ColourModel.fit(lab[d2 < 12.0])
-    return model
 
 
 def _check_order(colours: dict) -> None:

@@ -17,6 +17,8 @@ with a warning when the frame read with the count of dice thrown is not ``ok`` o
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 
@@ -29,21 +31,27 @@ from rig.vision.pixel_classes import IS_TOP
 
 #: reasons that put a die in the lamp's reflection (on its top, or on the floor under it)
 _GLARE = ("lamp's reflection on die top", "die under the floor's glare", "die in a glare spot", "(glare?)")
-UNUSABLE = "the samples are not usable (check the light, the faces, that no die touches another)"
+UNUSABLE = said("the samples are not usable (check the light, the faces, that no die touches another)")
 
 
-def readback_advice(face: str, reading, ritual: tuple = ()) -> str:
+def readback_advice(face: str, reading, ritual: tuple = (), frame: np.ndarray | None = None) -> str:
     """The refusal's advice for ``reading``, the read-back of the ``face`` ritual frame (``ritual``: the places,
-    frame px, of the dice the finder found in it, and their side, when it found them all)."""
+    frame px, of the dice the finder found in it, and their side, when it found them all; ``frame``: the frame, to
+    see whether the dice read wrong lie in the lamp's sheen, :func:`in_sheen`)."""
     none = phantoms(face, reading, ritual)
     if none:
-        return (f"the reader takes the box at {', '.join(none)} for a die, where none lies (a part of its bottom or rim "
-                "in the dice's colours, or in the lamp's light); cover that part with something plain or light it less")
-    places = in_reflection(face, reading, ritual)
+        where = ", ".join(none)
+        return said(f"the reader takes the box at {where} for a die, where none lies (a part of its bottom or rim in "
+                    "the dice's colours, or in the lamp's light); cover that part with something plain or light it less")
+    places = in_reflection(face, reading, ritual) or in_sheen(face, reading, frame)
     if not places:
         return UNUSABLE
-    return (f"the lamp's reflection lies on the {'die' if len(places) == 1 else 'dice'} at {', '.join(places)} "
-            "(on the top or the floor under it); move the lamp farther to the side or diffuse it, or move those dice")
+    where = ", ".join(places)
+    if len(places) == 1:
+        return said(f"the lamp's reflection lies on the die at {where} (on the top or the floor under it); move the lamp "
+                    "farther to the side or diffuse it, or move that die")
+    return said(f"the lamp's reflection lies on the dice at {where} (on the top or the floor under it); move the lamp "
+                "farther to the side or diffuse it, or move those dice")
 
 
 def phantoms(face: str, reading, ritual: tuple = ()) -> list[str]:
@@ -75,6 +83,33 @@ def in_reflection(face: str, reading, ritual: tuple = ()) -> list[str]:
             return []
         places.append(f"({d.x:.0f}, {d.y:.0f})")
     return places
+
+
+#: a die read wrong lies in the lamp's sheen when the middle of its top is this much lighter (Lab L, 0-255) than the
+#: median of its frame's dice read right (issue 24, round 20: twin 10309, seen — a blue die whose frog the lamp's
+#: mirror image paled, read back blank, status ok: its top's middle L 186 against the others' 117-151, median 134)
+SHEEN_LIGHTER = 30.0
+
+
+def in_sheen(face: str, reading, frame: np.ndarray | None) -> list[str]:
+    """The places of the dice ``reading`` (the read-back of the ``face`` ritual ``frame``) reads wrong when every one
+    of them is paler than the dice read right (:data:`SHEEN_LIGHTER`; at least two read right), else none: the
+    lamp's mirror image on its top, which the reader need not flag (its body and frog paled alike)."""
+    wrong = [d for d in reading.dice if d.face != face]
+    right = [d for d in reading.dice if d.face == face]
+    if frame is None or not wrong or len(right) < 2:
+        return []
+    light = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)[..., 0]
+
+    def middle(d) -> float:
+        r = max(2, int(0.2 * min(d.box[2], d.box[3])))
+        x, y = int(round(d.x)), int(round(d.y))
+        return float(np.median(light[max(0, y - r) : y + r + 1, max(0, x - r) : x + r + 1]))
+
+    usual = float(np.median([middle(d) for d in right]))
+    if any(middle(d) < usual + SHEEN_LIGHTER for d in wrong):
+        return []
+    return [f"({d.x:.0f}, {d.y:.0f})" for d in wrong]
 
 
 #: a ritual die is on the spots when at least this share of the reader's blob of die-top pixels in its place lies on
@@ -130,6 +165,34 @@ def asked_about(k: str, frame, found, scale: int, reading, profile, wrong: int, 
         return said(f"{k} frame: the lamp's reflection lies on the dice at {', '.join(glared)}; dice there are asked "
                     "about (move the lamp farther to the side or diffuse it)"), True
     return None
+
+
+def sheen_asked(k: str, frame, reading, profile, wrong: int, n_dice: int):
+    """``(profile, warning)`` taking ``reading``, the read-back of the ``k`` ritual frame with ``wrong`` dice read
+    wrong, as what a game asks about, or None: every die read wrong (at most two, all ``n_dice`` found) lies in the
+    lamp's sheen (:func:`in_sheen`), and with the grid cells of their boxes kept as the profile's ``sheen`` — where
+    the reader flags a die it reads unsure (round 20: twin 10309, seen — a blue die whose frog the lamp's mirror image
+    paled, read blank at confidence 0.52, status ok) — the frame reads every one of them flagged there."""
+    from rig.vision.light import COLS, ROWS
+
+    places = in_sheen(k, reading, frame)
+    if not places or wrong != len(places) or wrong > 2 or len(reading.dice) != n_dice:
+        return None
+    h, w = frame.shape[:2]
+    grid = np.zeros((ROWS, COLS), bool)
+    for d in reading.dice:
+        if d.face != k:
+            x, y, bw, bh = d.box
+            grid[int(y * ROWS / h) : int((y + bh) * ROWS / h) + 1, int(x * COLS / w) : int((x + bw) * COLS / w) + 1] = True
+    sheened = dataclasses.replace(profile, sheen=tuple(tuple(bool(v) for v in row) for row in grid))
+    again = read_dice(frame, sheened)
+    flagged = {Flag.parse(r).at for r in again.reasons if Flag.parse(r) and "lamp's reflection" in Flag.parse(r).kind}
+    if again.faces != reading.faces or not all(any(abs(x - d.x) <= 8 and abs(y - d.y) <= 8 for x, y in flagged)
+                                                for d in again.dice if d.face != k):
+        return None
+    glared = ", ".join(places)
+    return sheened, said(f"{k} frame: the lamp's reflection lies on the dice at {glared}; dice there are asked about "
+                         "(move the lamp farther to the side or diffuse it)")
 
 
 def dice_found(found, scale: int, n_dice: int) -> tuple:

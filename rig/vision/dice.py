@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light, floor_model, floor_surface, spots_at  # noqa: F401
+from rig.vision.light import sheen_at
 from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
 from rig.vision.dice_combo import half_partner
@@ -479,7 +480,9 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     confidence = margin * (1.0 - min(1.0, odd / max(t.unknown_max, 1e-6)) * 0.5)
     if bare and confidence < BARE_SURE:
         reasons.append(Flag("die under the floor's glare reads unclear without it", *at))
-    if confidence < VEIL_SURE and veiled(top_bgr, lab, inner, work.profile):
+    sheen = sheen_at(work.profile, work.labels.shape[:2])  # where calibration saw the lamp's mirror image pale a top
+    if confidence < VEIL_SURE and (veiled(top_bgr, lab, inner, work.profile) or sheen is not None and sheen[
+            min(int(cy), sheen.shape[0] - 1), min(int(cx), sheen.shape[1] - 1)]):
         reasons.append(Flag("lamp's reflection on die top", *at))
     if cocked:
         confidence *= 0.5

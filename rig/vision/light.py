@@ -319,6 +319,16 @@ def spots_at(profile, shape: tuple[int, int]) -> np.ndarray | None:
         np.asarray(spots, np.uint8), (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST))
 
 
+def sheen_at(profile, shape: tuple[int, int]) -> np.ndarray | None:
+    """Where the lamp's mirror image paled a ritual die's top (the profile's ``sheen``) at ``shape`` (h, w), uint8
+    0/1, or None."""
+    sheen = getattr(profile, "sheen", None)
+    if sheen is None:
+        return None
+    return profile_map("sheen", profile, shape, lambda: cv2.resize(
+        np.asarray(sheen, np.uint8), (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST))
+
+
 def shade_gain(profile, shape: tuple[int, int]) -> np.ndarray | None:
     """The gain (h x w x B, G, R float32) that lifts the profile's shaded floor to the open floor's light,
     at ``shape`` (h, w); None for a profile without a shade map."""

@@ -132,6 +132,7 @@ class Profile:
     floor_cells: object = None  # which of those cells are box floor (12 x 16 bools)
     floor_lamp: object = None  # the lamp's relative brightness on that grid, from the dice bodies (or None)
     spots: object = None  # where the empty box itself shows die colours: rows x cols bools, or None
+    sheen: object = None  # where the lamp's mirror image paled a ritual die's top, read wrong: rows x cols bools, or None
     shade: object = None  # deep shade in the empty box (walls): rows x cols x BGR per cent of the open floor's light, or None
     format: int = FORMAT
 
@@ -226,6 +227,7 @@ class Profile:
             floor_lamp=_lamp(d["floor"]["lamp"]) if "lamp" in d.get("floor", {}) else None,
             shade=_shade(d["shade"]["light"]) if "shade" in d else None,
             spots=_spots(d["spots"]["cells"]) if "spots" in d else None,
+            sheen=_spots(d["sheen"]["cells"]) if "sheen" in d else None,
             format=int(d["format"]),
         )
 
@@ -301,6 +303,11 @@ class Profile:
         if self.spots is not None:
             lines += ["[spots]  # where the empty box itself shows die colours (print, things beyond the box)", "cells = ["]
             lines += [f'  "{"".join("1" if v else "0" for v in row)}",' for row in self.spots]
+            lines += ["]", ""]
+        if self.sheen is not None:
+            lines += ["[sheen]  # where the lamp's mirror image paled a ritual die's top (dice read unsure there: asked)",
+                      "cells = ["]
+            lines += [f'  "{"".join("1" if v else "0" for v in row)}",' for row in self.sheen]
             lines += ["]", ""]
         for m in self.background:
             lines += ["[[background]]", f"mean = {arr(m.mean)}", "cov = [" + ", ".join(arr(r) for r in m.cov) + "]", ""]
