@@ -38,6 +38,7 @@ from rig.vision.dice_missed import (
     _clear_of,
     _read_tops,
     _square,
+    empty_floor,
     keep_tops,
     lit_and_shade,
 )
@@ -51,6 +52,10 @@ RELIEF = 1.5
 FLOOR_SPAN = 1.4
 #: ... and looked at only where that floor is at least this many times darker than the die body (a wall's deep shade)
 SHADE_FLOOR = 2.5
+#: ... and where the empty box's floor (:func:`rig.vision.dice_missed.empty_floor`) is at least this many times darker
+#: than the die body: a wall's shade is there without dice, a lit gap among dice's shadows is not (10311's tops: 2.6-2.8;
+#: the lit gaps read "blank" on seen twin 9955 and 9960 in the drift lights: 1.3-1.75)
+EMPTY_SHADE = 2.0
 
 
 def relief_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, float]]:
@@ -70,11 +75,14 @@ def relief_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, fl
     a0, (H, W) = work.top_area, blob.shape
     lut = work.lut if work.lut is not None else colour_lut(work.profile)
     found = []
+    empty = empty_floor(work.profile, (H, W))
     sized = (stats[:, cv2.CC_STAT_AREA] >= t.die_area_min * a0) & (stats[:, cv2.CC_STAT_AREA] <= t.die_area_max * a0)
     for i in (np.flatnonzero(sized[1:]) + 1).tolist():
         x, y, w, h, area = (int(v) for v in stats[i])
         if x == 0 or y == 0 or x + w == W or y + h == H:
             continue
+        if empty is not None and EMPTY_SHADE * empty[y + h // 2, x + w // 2] >= level:
+            continue  # the empty box showed lit floor here: the shade round it is the dice's own
         part = (cc[y : y + h, x : x + w] == i).view(np.uint8)
         if not _square(part, a0, t.die_area_min, t.die_area_max):
             continue

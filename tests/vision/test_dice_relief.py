@@ -58,3 +58,13 @@ def test_the_shadow_bound_leaves_a_die_darker_than_no_empty_floor(monkeypatch):
     monkeypatch.setattr(dice_missed, "SHADOW", np.inf)
     reading = read_dice(frame, profile, thrown=6)
     assert _near(reading, 504, 398, r=20) == ["blank"]
+
+
+def test_a_lit_gap_among_dice_shadows_is_no_die_in_a_walls_shade(monkeypatch):
+    # seen twin 9960 turn 0 at lamp x0.8: a blank die at (221, 47) is lost; the lit floor between dice's shadows at
+    # (356, 363) is lighter than the shade round it, but the empty box showed lit floor there: no die is read there
+    frame, profile = frame_and_profile("t9960-turn0-lamp08.jpg", "t9960")
+    reading = read_dice(frame, profile, thrown=6)
+    assert _near(reading, 356, 363, r=20) == [] and reading.status == "uncertain"
+    monkeypatch.setattr(dice_relief, "EMPTY_SHADE", 0.0)  # without the bound it was read "blank"
+    assert _near(read_dice(frame, profile, thrown=6), 356, 363, r=20) == ["blank"]
