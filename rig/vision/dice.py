@@ -31,6 +31,7 @@ from rig.vision.roll_events import thrown_unseen
 from rig.vision.dice_combo import half_partner
 from rig.vision.dice_hue import VEIL_SURE, off_hue, veiled
 from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_die, print_spot, shade_dice
+from rig.vision.dice_relief import relief_dice
 from rig.vision.dice_overall import BARE_SURE, overall_counts, under_glare
 from rig.vision.dice_second_look import second_look
 from rig.vision.dice_shade import blob as _blob, disc as _disc
@@ -156,6 +157,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
             reasons.extend(why)
     dark_dice(work, profile, dice, reasons, _die)  # a whole top the colours call shade (rig.vision.dice_missed)
     shade_dice(work, profile, dice, reasons, _die, thrown)  # a top in deep shade, by its colour (dice_missed)
+    relief_dice(work, profile, dice, reasons, _die, thrown)  # ... on a floor of its hue, by its lightness (dice_relief)
     # leaning: judged once every die is found (the rims of the dice beside a die are theirs)
     for j, obs in enumerate(dice):  # "cocked die", or a side face the wrong way round (never freed)
         why = None if obs.cocked else judge(obs, work, t, profile.walls, dice)

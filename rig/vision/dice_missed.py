@@ -43,7 +43,7 @@ import numpy as np
 
 from rig.vision.dice_flag import Flag
 from rig.vision.dice_frames import glare_for, label_pixels
-from rig.vision.light import DEEPEST, profile_map, sum3
+from rig.vision.light import COLS, DEEPEST, ROWS, floor_model, profile_map, sum3
 from rig.vision.colour_table import colour_lut
 from rig.vision.pixel_classes import _IS_EDGE, _K3, BG, BLOWN, BODY, EDGE, IS_TOP
 
@@ -232,6 +232,7 @@ def shade_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, flo
     masks = tuple(mk & smooth for mk in masks) + masks
     found = []
     H, W = labels.shape
+    empty = empty_floor(work.profile, (H, W)) if work.gain is not None else None
     for mask in masks:
         blob = cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3), cv2.MORPH_CLOSE, _K3) & clear
         n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(blob, 8, cv2.CV_32S, cv2.CCL_GRANA)
@@ -249,6 +250,8 @@ def shade_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, flo
             lift = level / max(1.0, float(seen.sum()))
             if not 1.0 < lift <= MOST or gains.max() > CAST * gains.min():
                 continue
+            if empty is not None and SHADOW * float(seen.sum()) < empty[y + h // 2, x + w // 2]:
+                continue  # the empty box showed lit floor here: a shadow cast by a die read (round 20)
             bright = cv2.multiply(work.small[window], tuple(float(g) for g in gains) + (0.0,), dtype=cv2.CV_8U)
             relabelled = label_pixels(bright, lut)
             take = (part > 0) & (cv2.LUT(relabelled, IS_TOP) > 0)
@@ -261,6 +264,26 @@ def shade_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, flo
         _relabel(work, np.s_[y : y + take.shape[0], x : x + take.shape[1]], take, relabelled, bright, gain)
         out.append((take.view(np.uint8), x, y, float(gain.mean())))
     return out
+
+
+#: a blob darker than the empty box's floor at its place by more than this factor lies where the empty box showed lit
+#: floor: a shadow a die read casts there, no die in a wall's shade (round 20: twin 10311's blue dice's shadows on a
+#: violet felt read "blank", 2.6-3.6 times darker; the dice found in shade on the seen sets 0.34-0.95)
+SHADOW = 2.0
+
+
+def empty_floor(profile, shape: tuple[int, int]) -> np.ndarray | None:
+    """The empty box's floor as the reader's light correction shows it (its cells' colours evened as a frame's are,
+    B + G + R) at ``shape`` (h, w), float32; None for a profile without a floor model."""
+    model = floor_model(profile)
+    if model is None:
+        return None
+
+    def build():
+        floor = (model.floor * model.flat).astype(np.float32).reshape(ROWS, COLS, 3)
+        return cv2.resize(floor, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR).sum(axis=2)
+
+    return profile_map("empty floor", profile, shape, build)
 
 
 def shade_dice(work, profile, dice: list, reasons: list, read, thrown: int | None) -> None:
@@ -298,33 +321,55 @@ def cut_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, float
     (:data:`TOP_SHARE`). At most ``want`` are kept, the most die-like first; relabels ``work`` as :func:`dark_tops`
     does (its gain per pixel)."""
     body = _body_bgr(work.profile)
-    level = float(body.sum())
     lut = work.lut if work.lut is not None else colour_lut(work.profile)
     found = []
     for x, y, w, h, area, part in _shade_blobs(work, t, dice, CUT_PART, CUT_PART, inside=True):
-        inside = part > 0
-        window = np.s_[y : y + h, x : x + w]
-        lum = sum3(work.small[window].reshape(-1, 3).astype(np.float32)).reshape(h, w)
-        log = np.clip(np.log2(lum + 1.0) * 25.0, 0, 255).astype(np.uint8)
-        step, _ = cv2.threshold(log[inside].reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        lit = log > step
-        lit_in, dark_in = lit & inside, ~lit & inside
-        if min(np.count_nonzero(lit_in), np.count_nonzero(dark_in)) < CUT_PART * area:
-            continue
-        hi, lo = float(np.median(lum[lit_in])), max(1.0, float(np.median(lum[dark_in])))
-        if hi < CUT_STEP * lo or not 1.0 < level / lo <= MOST:
-            continue
-        # each part to the die body's colour, one gain per channel (the shade's light is cast: the walls', the room's)
-        parts = [body / np.maximum(np.median(work.small[window][m].astype(np.float32), axis=0), 1.0) for m in (lit_in, dark_in)]
-        if any(g.max() > CAST * g.min() for g in parts):
-            continue
-        gain = np.where(lit[..., None], np.minimum(MOST, parts[0]), parts[1]).astype(np.float32)
-        bright = np.clip(work.small[window] * gain, 0, 255).astype(np.uint8)
-        relabelled = label_pixels(bright, lut)
-        take = inside & (cv2.LUT(relabelled, IS_TOP) > 0)
-        share = np.count_nonzero(take) / area
-        if share >= TOP_SHARE:
-            found.append((share, x, y, gain, bright, relabelled, take))
+        cut = lit_and_shade(work, x, y, part, area, body, lut)
+        if cut is not None and cut[0] >= TOP_SHARE:
+            found.append((cut[0], x, y, *cut[1:]))
+    return keep_tops(work, found, want)
+
+
+def lit_and_shade(work, x: int, y: int, part: np.ndarray, area: int, body: np.ndarray, lut, seam: bool = False) -> tuple | None:
+    """A blob (``part``, its box at ``x``, ``y``) split by its lightness (Otsu on the log) into a lit and a shaded part,
+    each at least :data:`CUT_PART` of it and :data:`CUT_STEP` times apart, each brightened to the die body's colour
+    ``body`` by its own gain per channel (at most :data:`MOST` times, cast at most :data:`CAST`) and labelled with
+    ``lut``: ``(share read as die top, gain per pixel, brightened pixels, their labels, the die-top mask)``, or None
+    when the blob does not part so (:func:`cut_tops`). With ``seam`` the pixels on the two parts' border (the shade's
+    penumbra, lifted by the shaded part's gain: pink specks on twin 10311's blue tops, "pink+blue") are left out of
+    the mask, after the share is counted (:func:`rig.vision.dice_relief.relief_tops`, round 20)."""
+    h, w = part.shape
+    inside = part > 0
+    window = np.s_[y : y + h, x : x + w]
+    level = float(body.sum())
+    lum = sum3(work.small[window].reshape(-1, 3).astype(np.float32)).reshape(h, w)
+    log = np.clip(np.log2(lum + 1.0) * 25.0, 0, 255).astype(np.uint8)
+    step, _ = cv2.threshold(log[inside].reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    lit = log > step
+    lit_in, dark_in = lit & inside, ~lit & inside
+    if min(np.count_nonzero(lit_in), np.count_nonzero(dark_in)) < CUT_PART * area:
+        return None
+    hi, lo = float(np.median(lum[lit_in])), max(1.0, float(np.median(lum[dark_in])))
+    if hi < CUT_STEP * lo or not 1.0 < level / lo <= MOST:
+        return None
+    # each part to the die body's colour, one gain per channel (the shade's light is cast: the walls', the room's)
+    parts = [body / np.maximum(np.median(work.small[window][m].astype(np.float32), axis=0), 1.0) for m in (lit_in, dark_in)]
+    if any(g.max() > CAST * g.min() for g in parts):
+        return None
+    gain = np.where(lit[..., None], np.minimum(MOST, parts[0]), parts[1]).astype(np.float32)
+    bright = np.clip(work.small[window] * gain, 0, 255).astype(np.uint8)
+    relabelled = label_pixels(bright, lut)
+    take = inside & (cv2.LUT(relabelled, IS_TOP) > 0)
+    share = np.count_nonzero(take) / area
+    if seam:  # the shade's edge across the top: its penumbra's pixels, brightened by the shaded part's gain, read pink
+        edge = cv2.dilate(lit_in.view(np.uint8), _K3) & cv2.dilate(dark_in.view(np.uint8), _K3)
+        take &= edge == 0
+    return share, gain, bright, relabelled, take
+
+
+def keep_tops(work, found: list, want: int) -> list[tuple[np.ndarray, int, int, float]]:
+    """The ``want`` most die-like of ``found`` (share, x, y, gain per pixel, brightened, labels, top mask), each written
+    into ``work`` (:func:`_relabel`): (top mask, x, y, its largest gain) each, as :func:`_read_tops` takes them."""
     out = []
     for share, x, y, gain, bright, relabelled, take in sorted(found, key=lambda c: -c[0])[:want]:
         _relabel(work, np.s_[y : y + take.shape[0], x : x + take.shape[1]], take, relabelled, bright, gain)
