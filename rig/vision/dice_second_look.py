@@ -83,11 +83,6 @@ WHOLE = 0.7
 JOINED_WHOLE = 0.9
 JOINED_FILL = 0.8
 HIDDEN_KIND = "die partly hidden or on edge"
-COCKED_KIND = "cocked die"
-#: the flags whose die's top is measured joined to its shade when it fails :func:`square`: partly hidden (round 19)
-#: and cocked (round 20: the top's aspect test calls a flat die whose body lies in a wall's shade, its frog lit, cocked
-#: as often as partly hidden; a leaning die's lit top joined to its side face in shade is no square top)
-JOINED_KINDS = (HIDDEN_KIND, COCKED_KIND)
 
 
 def freeable(kind: str) -> bool:
@@ -190,10 +185,10 @@ def look(inputs: np.ndarray, measures: np.ndarray | None = None, model=None) -> 
     return np.concatenate([_softmax(z[:, : len(STATES)]), _softmax(z[:, len(STATES):])], axis=1)
 
 
-def _named_joined(reasons, mine) -> bool:
-    """Whether a die's own flags (``mine``: indices into ``reasons``) name it partly hidden or cocked
-    (:data:`JOINED_KINDS`): only then is its top measured joined to its shade (:func:`whole_in_shade`)."""
-    return any(str(reasons[j]).startswith(JOINED_KINDS) for j in mine)
+def _named_hidden(reasons, mine) -> bool:
+    """Whether a die's own flags (``mine``: indices into ``reasons``) name it partly hidden (:data:`HIDDEN_KIND`):
+    only then is its top measured joined to its shade (:func:`whole_in_shade`)."""
+    return any(str(reasons[j]).startswith(HIDDEN_KIND) for j in mine)
 
 
 def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
@@ -217,7 +212,7 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
     said = verdicts(look(inputs(idx), None, model), [dice[i].face for i in idx])
     lean = work.profile.walls[3]  # what perspective takes off a flat die's aspect per frame width out
     said = [v if v != "flat" or square(dice[i].aspect + lean * math.hypot(*_radial(dice[i], work)), dice[i].area)
-            or (_named_joined(reasons, own[i]) and whole_in_shade(dice[i], work, dice)) else "keep"
+            or (_named_hidden(reasons, own[i]) and whole_in_shade(dice[i], work, dice)) else "keep"
             for i, v in zip(idx, said)]
     drop, dice = set(), list(dice)
     added = []
