@@ -112,7 +112,8 @@ def _grey_top(work, blob: np.ndarray, field: tuple | None) -> bool:
     card's field by :func:`rig.vision.card_fields._field_corners`) as colourless as the band just round it inside the
     blob (its border, the pile's top card's: nothing covers it) and clearly darker — :func:`_grey_against_border`
     with the border where it lies. The pile's own rectangle puts its ring on the top card's field wherever the cards
-    lie askew (twin 3700 reveal 1: a light gray pile's ring 193, its top card's field 187, its border 205-209)."""
+    lie askew (twin 3700 reveal 1: a light gray pile's ring 191-193, its top card's field 187-189, its own border
+    222-231)."""
     if field is None:
         return False
     f = work.factor

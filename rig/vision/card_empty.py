@@ -211,8 +211,8 @@ def framed_fields(changed: np.ndarray, taken: np.ndarray, fields: list[np.ndarra
     read as the shadow an arm casts, nothing there) while their white border changed round it: each of ``fields`` (the
     blobs taken for shade) with the changes round it outside ``taken`` (the blobs read, and round them) that make a
     card's rectangle (size and shape as :func:`open_rings` asks) whose border changed along three of its sides or
-    more (:data:`FRAMED_SIDE` of each) — the border's own changes, not the field's — the field inside it, apart from its sides; as a filled card
-    mask (its field still to be read: gray against its border, or nothing). Twin 3810 and 3812 reveal 1 (round 19's
+    more (:data:`FRAMED_SIDE` of each) — the border's own changes, not the field's — the field inside it, apart from
+    its sides; as a filled card mask (its field still to be read: gray against its border, or nothing). Twin 3810 and 3812 reveal 1 (round 19's
     fresh set): a second gray card laid askew on a gray one on a gray floor, the field's lower part darker than the
     floor, the two borders a ring a few px short of closing — the pile not found while it lay there alone."""
     k = max(3, int(0.3 * side)) | 1
