@@ -14,6 +14,8 @@ MIN_TINT = 1.25
 #: a field alone (its border not in the blob) is this much lighter (L) round it than in it: the white border (twin
 #: 3414's blank card 76; a gray card on a dark floor has the floor round it, darker)
 BORDER_LIGHTER = 30
+#: a card's white border is about this many die sides wide (its field 0.86 x 0.9 of a 3.9 x 5.5 sides card: 0.27-0.28)
+BORDER_BAND = 0.25
 
 
 def _tint(work, blob: np.ndarray, inner: np.ndarray) -> float:
@@ -103,3 +105,30 @@ def _field_alone(work, blob: np.ndarray, inner: np.ndarray, field_area: float, c
     border = np.median(ring[bright >= np.percentile(bright, 70)], axis=0)
     ratio = np.median(field, axis=0) / np.maximum(border, 1.0)
     return float(ratio.max() / max(float(ratio.min()), 1e-3)) >= MIN_TINT
+
+
+def _grey_top(work, blob: np.ndarray, field: tuple | None) -> bool:
+    """Whether the top card of a pile is gray, measured against its own white border: ``field`` (frame px, the top
+    card's field by :func:`rig.vision.card_fields._field_corners`) as colourless as the band just round it inside the
+    blob (its border, the pile's top card's: nothing covers it) and clearly darker — :func:`_grey_against_border`
+    with the border where it lies. The pile's own rectangle puts its ring on the top card's field wherever the cards
+    lie askew (twin 3700 reveal 1: a light gray pile's ring 191-193, its top card's field 187-189, its own border
+    222-231)."""
+    if field is None:
+        return False
+    f = work.factor
+    inside = np.zeros_like(blob)
+    cv2.fillConvexPoly(inside, np.int32(np.float32(field) / f), 1)
+    k = max(3, int(BORDER_BAND * work.side)) | 1
+    band = cv2.dilate(inside, np.ones((k, k), np.uint8)) & (1 - inside) & blob
+    core = cv2.erode(inside, np.ones((3, 3), np.uint8)) & blob
+    if band.sum() < work.top_area or core.sum() < 4 * work.top_area:
+        return False
+    lab = cv2.cvtColor(work.small[core > 0].reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
+    border = np.median(cv2.cvtColor(work.small[band > 0].reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3), axis=0)
+    ring = work.small[band > 0].astype(np.float32)
+    tint = np.median(work.small[core > 0].astype(np.float32), axis=0) / np.maximum(np.median(ring, axis=0), 1.0)
+    if float(tint.max() / max(float(tint.min()), 1e-3)) >= MIN_TINT:
+        return False
+    field_lab = np.median(lab, axis=0)
+    return float(np.hypot(*(field_lab[1:] - border[1:]))) < 12 and field_lab[0] < border[0] - 20

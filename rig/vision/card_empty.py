@@ -200,6 +200,52 @@ def open_rings(changed: np.ndarray, taken: np.ndarray, side: float, card: tuple[
     return out
 
 
+#: a border round a field taken for shade: changed along this share of a side at least, on three sides (the border
+#: next to the darker field merges with it: twin 3810 reveal 1's pile 0.11, 0.83, 0.54, 0.76)
+FRAMED_SIDE = 0.5
+
+
+def framed_fields(changed: np.ndarray, taken: np.ndarray, fields: list[np.ndarray], side: float,
+                  card: tuple[float, float]) -> list[np.ndarray]:
+    """Gray cards on a floor of their colour whose field changed only as a shade does (darker, its colour the same:
+    read as the shadow an arm casts, nothing there) while their white border changed round it: each of ``fields`` (the
+    blobs taken for shade) with the changes round it outside ``taken`` (the blobs read, and round them) that make a
+    card's rectangle (size and shape as :func:`open_rings` asks) whose border changed along three of its sides or
+    more (:data:`FRAMED_SIDE` of each) — the border's own changes, not the field's — the field inside it, apart from
+    its sides; as a filled card mask (its field still to be read: gray against its border, or nothing). Twin 3810 and 3812 reveal 1 (round 19's
+    fresh set): a second gray card laid askew on a gray one on a gray floor, the field's lower part darker than the
+    floor, the two borders a ring a few px short of closing — the pile not found while it lay there alone."""
+    k = max(3, int(0.3 * side)) | 1
+    g = max(3, int(0.6 * side)) | 1  # (a border's pieces round the field: one group)
+    area = card[0] * card[1] * side ** 2
+    out = []
+    for field in fields:
+        rest = changed & (1 - cv2.dilate(taken, np.ones((k, k), np.uint8))) & (1 - cv2.dilate(field, np.ones((3, 3), np.uint8)))
+        n, cc = cv2.connectedComponents(cv2.dilate(rest, np.ones((g, g), np.uint8)), connectivity=8)
+        near_field = np.unique(cc[cv2.dilate(field, np.ones((2 * g + 1, 2 * g + 1), np.uint8)) > 0])
+        border = rest & np.isin(cc, near_field[near_field > 0]).view(np.uint8)
+        if border.sum() < 0.1 * area:
+            continue
+        rect = cv2.minAreaRect(cv2.findNonZero(border | field))
+        (cx, cy), (rw, rh), ang = rect
+        if not 0.75 * area <= rw * rh <= 1.3 * area or not 1.2 <= max(rw, rh) / max(min(rw, rh), 1.0) <= 1.65:
+            continue
+        corners = cv2.boxPoints(((cx, cy), (rw * 0.96, rh * 0.96), ang))  # along the white border's middle
+        near = cv2.dilate(border, np.ones((3, 3), np.uint8))
+        sides = [_along(near, corners[j], corners[(j + 1) % 4]) for j in range(4)]
+        inner = np.zeros_like(rest)
+        cv2.fillConvexPoly(inner, np.int32(cv2.boxPoints(((cx, cy), (rw * 0.9, rh * 0.9), ang))), 1)
+        if sum(s >= FRAMED_SIDE for s in sides) < 3 or (field & (1 - inner)).sum() > 0.05 * field.sum():
+            continue
+        box = cv2.boxPoints(rect)
+        if sum(s >= FRAMED_SIDE for s in sides) == 3:  # a side not seen: where a card's shape puts it, from the one opposite
+            box = _from_three_sides(box, int(np.argmin(sides)), card[1] / card[0])
+        blob = np.zeros_like(rest)
+        cv2.fillConvexPoly(blob, np.int32(np.round(box)), 1)
+        out.append(blob)
+    return out
+
+
 #: the most of a gapped ring's filled outline its own changed pixels may cover: a card's white border (and its icon)
 #: is a hollow ring round a field of the floor's colour, not a solid patch of change (shade, an arm)
 RING_HOLLOW = 0.6

@@ -180,6 +180,19 @@ class _LyingCards:
             return False
         return float(np.hypot(*(now - lying.mark))) >= PRINT_MOVED * _long_side(lying.outline)
 
+    def _print_held(self, lying: _Lying, card: CardReading) -> bool:
+        """Whether a pile's top of its colour, its edges read a little apart (``same`` to ``moved``) after a hand was
+        over it, is the card that lay there by its print: the print known before and now (each steady over its settle's
+        frames) and within ``PRINT_STEADY`` of its long side of where it lay — a card laid on it lies a few px askew and
+        moves it ``PRINT_MOVED`` or more, a card re-read keeps it within a few tenths of a px (twin 3705 reveal 0: a
+        blank card under the arm for a settle, its corners read 1.8 % apart after, its print 0.05 px). Not with a hand
+        in view over the card's box, nor when the pile's outline changed."""
+        now = self._mark(card)
+        if lying.mark is None or now is None or not _same_pile(lying.reading, card) or self._hands and not self._hand_boxes or any(
+                _overlap(box, h) for h in self._hand_boxes for box in (card.box, lying.reading.box)):
+            return False
+        return float(np.hypot(*(now - lying.mark))) < PRINT_STEADY * _long_side(lying.outline)
+
     def _bear_unread(self, view: CardView) -> CardView:
         """A card a frame leaves unread that lies on a lying card's very edges, nothing over it since, is that card:
         the colour it was booked with (or, asked about as unread, still unread) — a card read now a colour, now

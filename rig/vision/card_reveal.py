@@ -280,7 +280,10 @@ class CardReveal(_LyingCards, _Glimpses):
                     not match.touched or not match.handled and card.card not in landed):
                 kept[id(card)] = match  # nothing came near it (or no hand was ever over it, never out of sight: only its
                 continue  # corners read apart, twin 3005 — none of its colour came) and its blob lies as it did: that card
-            if match is not None and d <= self.same:
+            # (its edges read a little apart, after a hand was over it, its print where it lay: that card, as on its edges)
+            held = match is not None and self.same < d <= self.moved and match.touched and card.card not in landed and not (
+                regrown or self._laid_on(match, card, d) or self._print_moved(match, card)) and self._print_held(match, card)
+            if match is not None and (d <= self.same or held):
                 if match.touched and (card.card in landed or regrown):  # a card came: on this one? (its print moved:
                     events.append(("book", card.card) if self._print_moved(match, card)  # laid squarely on it)
                                   else ("ask", Question(f"was that a second {card.card} card?", (card.card,))))

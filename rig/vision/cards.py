@@ -21,8 +21,9 @@ import cv2
 import numpy as np
 
 # the reveal's order and the readings' types live apart (this module's size); importable from here too
-from rig.vision.card_border import MIN_TINT, _border_lab, _by_hue, _field_alone, _grey_against_border, _lab, _tint
-from rig.vision.card_empty import EmptyBox, gapped_rings, kept, open_rings
+from rig.vision.card_border import (MIN_TINT, _border_lab, _by_hue, _field_alone, _grey_against_border, _grey_top, _lab,
+                                    _tint)
+from rig.vision.card_empty import EmptyBox, framed_fields, gapped_rings, kept, open_rings
 from rig.vision.card_fields import (  # noqa: F401 (the card colours and sizes: importable from here too)
     _CLASS_OF, _MODEL, CARD_CLASSES, CARD_SIDES, FIELD_AREA, FIELD_ASPECT, FIELD_SHARE, NEUTRAL_CLASSES, _box,
     _field_corners, _lone_field, _whole_fields, card_shaped, field_shaped)
@@ -141,12 +142,25 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
         field = (lone if colour == "gray" else None) or _field_corners(
             work, blob, NEUTRAL_CLASSES if colour == "gray" else (_CLASS_OF[colour],))
         return CardReading(colour, 0.6, "ok", (), box, field or corners)
+    if lone is None and cast < 12:  # a pile askew: its rectangle's ring lies on the top card's field in part — that
+        top = _field_corners(work, blob, NEUTRAL_CLASSES)  # field against the top card's own border (twin 3700 reveal 1)
+        if top is not None and _top_sized(work, top) and _grey_top(work, blob, top):
+            return CardReading("gray", 0.5, "ok", (), box, top)
     border = _border_lab(work, rect, blob)  # (its labels say no colour: its hue against its own white border?)
     colour = None if border is None else _by_hue(np.median(lab, axis=0)[1:], border[1:], {
         name: profile.colour(_MODEL[cls]).mean[1:] for cls, name in CARD_CLASSES.items()})
     if colour is not None:
         return CardReading(colour, 0.5, "ok", (), box, _field_corners(work, blob, (_CLASS_OF[colour],)) or corners)
     return CardReading(None, 0.0, "uncertain", (f"card of unknown colour (off gray by {cast:.0f})",), box, corners)
+
+
+def _top_sized(work, corners) -> bool:
+    """Whether corners (frame px) outline about a card field on a pile: a field's size, a card's or a field's long side
+    over its short one (the field of a gray top card told by brightness frays into a lower card's sliver: 1.25 on twin
+    3700)."""
+    (_, _), (rw, rh), _ = cv2.minAreaRect(np.float32(corners) / work.factor)
+    return (0.85 * FIELD_AREA * work.side ** 2 <= rw * rh <= 1.3 * FIELD_AREA * work.side ** 2
+            and (card_shaped(rw, rh) or field_shaped(rw, rh)))
 
 
 def _by_field(work, profile: Profile, rect, blob, counts, lab, neutral: float, tint: float) -> str | None:
@@ -196,11 +210,12 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
     if empty is not None:
         changed, shade = compared[0] if compared else empty.compare(frame_bgr, work.small.shape[1::-1], 3 if work.factor > 1 else 5)
     cards, hands = [], []
-    hue, arms, shaded, loose = None, [], [], []
+    hue, arms, shaded, loose, shadows = None, [], [], [], []
     blobs = _blobs(work, changed)
     for blob in blobs:
         if shade is not None and _shade_alone(work, blob, shade):
-            continue  # the shadow an arm casts on the box bottom: nothing lies there
+            shadows.append(blob)
+            continue  # the shadow an arm casts on the box bottom: nothing lies there (or a gray field: its border?)
         if shade is not None and not _at_edge(blob) and int((blob & shade).sum()) >= work.top_area:
             shaded.append(blob)  # (read once the arms in view are known)
             continue
@@ -231,16 +246,26 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
         # part, the blob no card's shape), no blob to fill
         solid = [b for b in blobs if not any(b is blob for blob, _ in loose)]
         taken = np.zeros_like(changed) if not solid else np.bitwise_or.reduce(solid)
+        rings = np.zeros_like(changed)  # (the cards found by their border)
         for ring in open_rings(changed, taken, work.side, CARD_SIDES):
             card = _ring_card(work, ring, changed, profile)
             if card is not None:
                 cards.append(card)
                 hands = [h for h in hands if not any(h == box and (ring & blob).any() for blob, box in loose)]
-                taken = taken | ring
+                taken, rings = taken | ring, rings | ring
         for ring in gapped_rings(changed, np.bitwise_or.reduce([taken, *blobs]), 8 * work.top_area):
             found: list = []  # (a gray pile whose border a px's gap leaves open: read whole, kept only as gray)
             _read_into(work, ring, profile, True, found, [])
-            cards += [c for c in found if c.card == "gray" and c.status == "ok"]
+            found = [c for c in found if c.card == "gray" and c.status == "ok"]
+            cards += found
+            rings = rings | ring if found else rings
+        fields = [b for b in shadows if not (b & rings).any()]  # (a gray field taken for shade: its border round it?)
+        lit = np.bitwise_or.reduce([rings, *[b for b in solid if not any(b is f for f in shadows)]])
+        for ring in framed_fields(changed, lit, fields, work.side, CARD_SIDES):
+            card = _ring_card(work, ring, changed, profile)
+            if card is not None:
+                cards.append(card)
+                rings = rings | ring
     # a card apart from the arm whose box the arm's reaches into: the arm's shade may lie on it, its field's outline
     # cut or swollen by it
     cards = [replace(c, hidden=True) if c.status == "ok" and any(_overlap(c.box, a) for a in arms) else c for c in cards]
