@@ -5,7 +5,7 @@ The frog pixels fall in three k-means clusters; the colour is fitted on one of t
 near it. Which one: the largest (the first fit), the one most dice show (:data:`DIE_SHOWS`, the ``most`` retry of a
 :class:`~rig.vision.errors.FewFrogError`, issue 24 round 19), or the one farthest from the die body (the ``core``
 retry of a :class:`~rig.vision.errors.BackgroundError` on that colour, issue 24 round 20: twin 10309, seen — on a
-noisy felt the yellow frogs' largest cluster was their blend with the violet body, Lab 165, 134, 145 of 214
+noisy felt the yellow frog pixels' largest cluster was their blend with the violet body, Lab 165, 134, 145 of 214
 pixels, beside the frog's own 210, 132, 194; the yellow fitted from it, its b spread 19.7, lay 2.7 from the felt)."""
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ import rig.vision.calibrate_find as find
 from rig.vision.calibrate import RITUAL, fit_profile
 from rig.vision.errors import BackgroundError, CalibrationError
 
-from .dice_twin import ritual_frames
+from .dice_twin import ritual_frames, without_core
 
 
 def _without_hue(monkeypatch):
@@ -52,6 +52,7 @@ def test_one_frame_found_by_hue_finds_every_frame_so(monkeypatch):
     frames, empty = ritual_frames("t9955")
     monkeypatch.setattr(calibrate, "ritual_frames", lambda raw, bg, n, scale=1, shadows=False: {
         k: find.ritual_dice(k, v, bg, n, scale, shadows) for k, v in raw.items()})
+    without_core(monkeypatch)  # round 20's refit of the yellow away from the die body (its dark sides) passes it too
     with pytest.raises(BackgroundError, match="yellow and background overlap"):
         fit_profile(frames, empty=empty)
     monkeypatch.undo()
