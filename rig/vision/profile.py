@@ -226,8 +226,8 @@ class Profile:
             floor_cells=_cells(d["floor"]["cells"]) if "floor" in d else None,
             floor_lamp=_lamp(d["floor"]["lamp"]) if "lamp" in d.get("floor", {}) else None,
             shade=_shade(d["shade"]["light"]) if "shade" in d else None,
-            spots=_spots(d["spots"]["cells"]) if "spots" in d else None,
-            sheen=_spots(d["sheen"]["cells"]) if "sheen" in d else None,
+            spots=_grid(d["spots"]["cells"], "spots") if "spots" in d else None,
+            sheen=_grid(d["sheen"]["cells"], "sheen") if "sheen" in d else None,
             format=int(d["format"]),
         )
 
@@ -300,15 +300,14 @@ class Profile:
             lines += ["  [" + ", ".join("[" + ", ".join(str(int(v)) for v in px) + "]" for px in row) + "],"
                       for row in self.shade]
             lines += ["]", ""]
-        if self.spots is not None:
-            lines += ["[spots]  # where the empty box itself shows die colours (print, things beyond the box)", "cells = ["]
-            lines += [f'  "{"".join("1" if v else "0" for v in row)}",' for row in self.spots]
-            lines += ["]", ""]
-        if self.sheen is not None:
-            lines += ["[sheen]  # where the lamp's mirror image paled a ritual die's top (dice read unsure there: asked)",
-                      "cells = ["]
-            lines += [f'  "{"".join("1" if v else "0" for v in row)}",' for row in self.sheen]
-            lines += ["]", ""]
+        for table, grid, said in (("spots", self.spots, "where the empty box itself shows die colours (print, things "
+                                   "beyond the box)"),
+                                  ("sheen", self.sheen, "where the lamp's mirror image paled a ritual die's top (dice "
+                                   "read unsure there: asked)")):
+            if grid is not None:
+                lines += [f"[{table}]  # {said}", "cells = ["]
+                lines += [f'  "{"".join("1" if v else "0" for v in row)}",' for row in grid]
+                lines += ["]", ""]
         for m in self.background:
             lines += ["[[background]]", f"mean = {arr(m.mean)}", "cov = [" + ", ".join(arr(r) for r in m.cov) + "]", ""]
         return "\n".join(lines)
@@ -340,9 +339,10 @@ def _shade(rows) -> tuple:
     return grid
 
 
-def _spots(rows) -> tuple:
+def _grid(rows, table: str) -> tuple:
+    """A ``[table]``'s ``cells``: rows of '0'/'1' of one length, as rows of bools."""
     if not rows or any(not isinstance(r, str) or len(r) != len(rows[0]) or set(r) - {"0", "1"} for r in rows):
-        raise ValueError("spots.cells must be strings of equal length of '0'/'1'")
+        raise ValueError(f"{table}.cells must be strings of equal length of '0'/'1'")
     return tuple(tuple(c == "1" for c in r) for r in rows)
 
 

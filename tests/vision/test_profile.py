@@ -65,3 +65,15 @@ def test_colour_model_fit_and_separation():
     assert a.separation(b) > 5 and a.separation(a) == 0
     with pytest.raises(ProfileError):
         ColourModel.fit([[1, 2, 3]])
+
+
+@pytest.mark.parametrize("table", ["spots", "sheen"])
+def test_a_grid_table_round_trips_and_a_bad_one_is_refused_by_its_name(tmp_path, shipped, table):
+    import dataclasses
+
+    grid = ((True, False, False), (False, False, True))
+    p = dataclasses.replace(shipped, **{table: grid})
+    assert getattr(Profile.load(p.save(tmp_path / "p.toml")), table) == grid
+    text = p.to_toml().replace('"100"', '"1x0"', 1)
+    with pytest.raises(ProfileError, match=rf"bad value \({table}\.cells must be strings"):
+        Profile.parse(text, source="bad.toml")
