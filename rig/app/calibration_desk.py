@@ -101,8 +101,9 @@ class CalibrationDesk:
             return _.n("{n} pair close: more light, or less glare", "{n} pairs close: more light, or less glare",
                        len(low))
 
-        said = {lang: {"summary": summary(Translator(lang)), "notes": report.lines(Translator(lang))}
-                for lang in LANGUAGES}  # the page shows its viewer's language
+        said = {lang: {"summary": summary(Translator(lang)), "notes": report.lines(Translator(lang)),
+                       "warnings": report.warning_lines(Translator(lang))}
+                for lang in LANGUAGES}  # the page shows its viewer's language, the warnings above the table
         return {"ok": not low, "summary": said["en"]["summary"], "separation": rows, "notes": said["en"]["notes"],
                 "said": said, "warnings": list(report.warnings)}
 

@@ -87,8 +87,12 @@ class CalibrationReport:
         for face, (faces, status) in self.self_test.items():
             said_status = _("uncertain") if status == "uncertain" else status
             out.append(_("read back {face}: {status} {faces}", face=_(face), status=said_status, faces=faces))
-        out += [_("warning: {note}", note=by_pattern(w_, _.lang, core_patterns())) for w_ in self.warnings]
-        return out
+        return out + self.warning_lines(_)
+
+    def warning_lines(self, _: Translator | None = None) -> list[str]:
+        """The warnings as :meth:`lines` ends with them, in the language of ``_``."""
+        _ = _ or Translator("en")
+        return [_("warning: {note}", note=by_pattern(w_, _.lang, core_patterns())) for w_ in self.warnings]
 
 
 #: the fewest die bodies the lamp's surface is fitted through (a plane below 16); with fewer it is taken from

@@ -178,3 +178,45 @@ def test_a_long_calibration_refusal_reads_across_the_screen(browser, rig_server,
     finally:
         context.close()
         rig_server.post("/api/calibration/reset", {})
+
+
+@pytest.mark.parametrize("size", [(800, 480), (390, 844)])
+def test_a_fit_s_warnings_are_shown_first_and_as_warnings(browser, rig_server, artifacts, size):
+    """A profile fitted with warnings (round 20's: only the box bottom taken as the floor, twin 10210; dice in the
+    lamp's sheen asked about, twin 10309) shows them right under the summary, styled as warnings — not last, in the
+    notes' gray, below a dozen lines of figures (on a phone under eleven separation lines) — and not twice. The real
+    fit on the virtual table has none; its report, as the page fetches it, gets the two added."""
+    import json
+
+    width, height = size
+    warning = ("warning: the box's walls and rim or the table around the box look like the dice; only its bottom "
+               "(separation 4.4) is taken as the floor: a die against the walls may be asked about")
+
+    def warned(route):
+        response = route.fetch()
+        status = response.json()
+        if status.get("report"):
+            status["report"]["notes"].append(warning)
+            status["report"]["said"]["en"]["notes"].append(warning)
+            status["report"]["said"]["en"]["warnings"].append(warning)
+        route.fulfill(response=response, body=json.dumps(status), content_type="application/json")
+
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(WAIT_S * 1000)
+    try:
+        page = context.new_page()
+        page.route("**/api/calibration", warned)
+        page.goto(rig_server.url + "calibrate")
+        for step in ("blue", "pink", "yellow", "blank", "empty"):
+            rig_server.post("/api/calibration/capture", {"step": step})
+        expect(page.locator("#btn-fit")).to_be_enabled()
+        page.locator("#btn-fit").click()
+        shown = page.locator("#report p.warn")
+        expect(shown).to_have_text([warning])
+        assert page.locator("#report > *").nth(1).get_attribute("class") == "warn"  # right under the summary
+        expect(page.locator("#report p.hint", has_text="walls and rim")).to_have_count(0)
+        shown.scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / f"calibration-warning-{width}x{height}.png"))
+    finally:
+        context.close()
+        rig_server.post("/api/calibration/reset", {})

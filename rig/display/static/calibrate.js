@@ -44,6 +44,8 @@
     if (!report) { box.append(el("p", { class: "hint", text: rig.t("Capture the four faces, then fit.") })); return; }
     const said = (report.said && report.said[rig.lang]) || report;  // the report in the viewer's language
     box.append(el("p", { class: report.ok ? "ok" : "bad", text: said.summary || (report.ok ? rig.t("The classes separate well.") : rig.t("Some classes overlap.")) }));
+    const warned = new Set(said.warnings || []);  // what the builder must read first, not at the end of the notes
+    for (const line of warned) box.append(el("p", { class: "warn", text: line }));
     const rows = report.separation || [];
     if (rows.length) {
       box.append(el("table", {},
@@ -53,7 +55,7 @@
           el("td", { text: typeof row.distance === "number" ? rig.num(row.distance, 1) : String(row.distance) }),
           el("td", { class: row.ok ? "ok" : "bad", text: row.ok ? rig.t("ok") : rig.t("too close") }))))));
     }
-    for (const line of said.notes || []) box.append(el("p", { class: "hint", text: line }));
+    for (const line of said.notes || []) if (!warned.has(line)) box.append(el("p", { class: "hint", text: line }));
   }
 
   // what the ritual asks for now, above the preview (in simulation the virtual table has turned the dice)
