@@ -278,7 +278,7 @@ def test_calibration_stores_the_metadata_values(scene, tmp_path, monkeypatch):
     def fit_profile(samples, **kwargs):  # the colour fit is not what this test is about
         seen.update(kwargs)
         return SimpleNamespace(profile=Profile.load(default_profile_path()), separation={"blue/pink": 9.0},
-                               lines=lambda _=None: [], warnings=[])
+                               lines=lambda _=None: [], warning_lines=lambda _=None: [], warnings=[])
 
     monkeypatch.setattr(calibrate, "fit_profile", fit_profile)
     text = '[camera]\nsource = "picamera2"\nwidth = 320\nheight = 240\nfocus = 40\n'
