@@ -182,21 +182,12 @@ def open_rings(changed: np.ndarray, taken: np.ndarray, side: float, card: tuple[
         if pts is None or len(pts) < 0.1 * area:
             continue
         rect = cv2.minAreaRect(pts)
-        (cx, cy), (rw, rh), ang = rect
-        if not 0.75 * area <= rw * rh <= 1.3 * area or not 1.2 <= max(rw, rh) / max(min(rw, rh), 1.0) <= 1.65:
+        if not _card_sized(rect, area):
             continue
-        corners = cv2.boxPoints(((cx, cy), (rw * 0.96, rh * 0.96), ang))  # along the white border's middle
-        sides = [_along(near, corners[j], corners[(j + 1) % 4]) for j in range(4)]
-        middle = np.zeros_like(rest)
-        cv2.fillConvexPoly(middle, np.int32(cv2.boxPoints(((cx, cy), (rw * 0.5, rh * 0.5), ang))), 1)
-        if sum(s >= 0.6 for s in sides) < 3 or rest[middle > 0].mean() < 0.15:
+        sides = _border_sides(near, rect)
+        if sum(s >= 0.6 for s in sides) < 3 or rest[_inside(rect, 0.5, rest) > 0].mean() < 0.15:
             continue
-        box = cv2.boxPoints(rect)
-        if sum(s >= 0.6 for s in sides) == 3:  # a side not seen: where a card's shape puts it, from the one opposite
-            box = _from_three_sides(box, int(np.argmin(sides)), card[1] / card[0])
-        blob = np.zeros_like(rest)
-        cv2.fillConvexPoly(blob, np.int32(np.round(box)), 1)
-        out.append(blob)
+        out.append(_card_mask(rect, sides, 0.6, card, rest))
     return out
 
 
@@ -227,23 +218,46 @@ def framed_fields(changed: np.ndarray, taken: np.ndarray, fields: list[np.ndarra
         if border.sum() < 0.1 * area:
             continue
         rect = cv2.minAreaRect(cv2.findNonZero(border | field))
-        (cx, cy), (rw, rh), ang = rect
-        if not 0.75 * area <= rw * rh <= 1.3 * area or not 1.2 <= max(rw, rh) / max(min(rw, rh), 1.0) <= 1.65:
+        if not _card_sized(rect, area):
             continue
-        corners = cv2.boxPoints(((cx, cy), (rw * 0.96, rh * 0.96), ang))  # along the white border's middle
-        near = cv2.dilate(border, np.ones((3, 3), np.uint8))
-        sides = [_along(near, corners[j], corners[(j + 1) % 4]) for j in range(4)]
-        inner = np.zeros_like(rest)
-        cv2.fillConvexPoly(inner, np.int32(cv2.boxPoints(((cx, cy), (rw * 0.9, rh * 0.9), ang))), 1)
+        sides = _border_sides(cv2.dilate(border, np.ones((3, 3), np.uint8)), rect)
+        inner = _inside(rect, 0.9, rest)
         if sum(s >= FRAMED_SIDE for s in sides) < 3 or (field & (1 - inner)).sum() > 0.05 * field.sum():
             continue
-        box = cv2.boxPoints(rect)
-        if sum(s >= FRAMED_SIDE for s in sides) == 3:  # a side not seen: where a card's shape puts it, from the one opposite
-            box = _from_three_sides(box, int(np.argmin(sides)), card[1] / card[0])
-        blob = np.zeros_like(rest)
-        cv2.fillConvexPoly(blob, np.int32(np.round(box)), 1)
-        out.append(blob)
+        out.append(_card_mask(rect, sides, FRAMED_SIDE, card, rest))
     return out
+
+
+def _card_sized(rect, area: float) -> bool:
+    """Whether the rotated rectangle ``rect`` is a card's size (``area`` px, within -25 % and +30 %) and shape."""
+    _, (rw, rh), _ = rect
+    return 0.75 * area <= rw * rh <= 1.3 * area and 1.2 <= max(rw, rh) / max(min(rw, rh), 1.0) <= 1.65
+
+
+def _border_sides(near: np.ndarray, rect) -> list[float]:
+    """The share of each of ``rect``'s four sides, along the white border's middle, that ``near`` covers."""
+    (cx, cy), (rw, rh), ang = rect
+    corners = cv2.boxPoints(((cx, cy), (rw * 0.96, rh * 0.96), ang))
+    return [_along(near, corners[j], corners[(j + 1) % 4]) for j in range(4)]
+
+
+def _inside(rect, share: float, like: np.ndarray) -> np.ndarray:
+    """``rect`` shrunk to ``share`` of its sides about its centre, filled (uint8 0/1, the shape of ``like``)."""
+    (cx, cy), (rw, rh), ang = rect
+    mask = np.zeros_like(like)
+    cv2.fillConvexPoly(mask, np.int32(cv2.boxPoints(((cx, cy), (rw * share, rh * share), ang))), 1)
+    return mask
+
+
+def _card_mask(rect, sides: list[float], seen: float, card: tuple[float, float], like: np.ndarray) -> np.ndarray:
+    """``rect`` filled as a card (uint8 0/1, the shape of ``like``); with only three of its ``sides`` seen (``seen`` of
+    each), the fourth where a card's shape puts it, from the one opposite."""
+    box = cv2.boxPoints(rect)
+    if sum(s >= seen for s in sides) == 3:
+        box = _from_three_sides(box, int(np.argmin(sides)), card[1] / card[0])
+    blob = np.zeros_like(like)
+    cv2.fillConvexPoly(blob, np.int32(np.round(box)), 1)
+    return blob
 
 
 #: the most of a gapped ring's filled outline its own changed pixels may cover: a card's white border (and its icon)
