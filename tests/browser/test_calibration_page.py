@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from tests.waiting import WAIT_S
 
@@ -149,16 +151,8 @@ def test_a_long_calibration_refusal_reads_across_the_screen(browser, rig_server,
 
     width, height = size
     advice = str(walls_advice("body", 1.6, 4.4, 3.0))
-    context = browser.new_context(viewport={"width": width, "height": height})
-    context.set_default_timeout(WAIT_S * 1000)
-    try:
-        page = context.new_page()
-        page.route("**/api/calibration/fit", lambda route: route.fulfill(
-            status=409, content_type="application/json", body=json.dumps({"error": advice})))
-        page.goto(rig_server.url + "calibrate")
-        for step in ("blue", "pink", "yellow", "blank", "empty"):
-            rig_server.post("/api/calibration/capture", {"step": step})
-        expect(page.locator("#btn-fit")).to_be_enabled()
+    with _captured(browser, rig_server, size, "**/api/calibration/fit", lambda route: route.fulfill(
+            status=409, content_type="application/json", body=json.dumps({"error": advice}))) as page:
         # the toast's place measured as it is added (it leaves after a while: nothing here waits on that)
         page.evaluate("""() => new MutationObserver((changes, watch) => {
             for (const change of changes) for (const node of change.addedNodes)
@@ -175,9 +169,6 @@ def test_a_long_calibration_refusal_reads_across_the_screen(browser, rig_server,
         if width <= 640:
             assert box["width"] >= 0.85 * width, box
         page.screenshot(path=str(artifacts / f"calibration-refused-{width}x{height}.png"))
-    finally:
-        context.close()
-        rig_server.post("/api/calibration/reset", {})
 
 
 @pytest.mark.parametrize("size", [(800, 480), (390, 844)])
@@ -185,7 +176,7 @@ def test_a_fit_s_warnings_are_shown_first_and_as_warnings(browser, rig_server, a
     """A profile fitted with warnings (round 20's: only the box bottom taken as the floor, twin 10210; dice in the
     lamp's sheen asked about, twin 10309) shows them right under the summary, styled as warnings — not last, in the
     notes' gray, below a dozen lines of figures (on a phone under eleven separation lines) — and not twice. The real
-    fit on the virtual table has none; its report, as the page fetches it, gets the two added."""
+    fit on the virtual table has none; its report, as the page fetches it, gets the first of them added."""
     import json
 
     width, height = size
@@ -201,15 +192,7 @@ def test_a_fit_s_warnings_are_shown_first_and_as_warnings(browser, rig_server, a
             status["report"]["said"]["en"]["warnings"].append(warning)
         route.fulfill(response=response, body=json.dumps(status), content_type="application/json")
 
-    context = browser.new_context(viewport={"width": width, "height": height})
-    context.set_default_timeout(WAIT_S * 1000)
-    try:
-        page = context.new_page()
-        page.route("**/api/calibration", warned)
-        page.goto(rig_server.url + "calibrate")
-        for step in ("blue", "pink", "yellow", "blank", "empty"):
-            rig_server.post("/api/calibration/capture", {"step": step})
-        expect(page.locator("#btn-fit")).to_be_enabled()
+    with _captured(browser, rig_server, size, "**/api/calibration", warned) as page:
         page.locator("#btn-fit").click()
         shown = page.locator("#report p.warn")
         expect(shown).to_have_text([warning])
@@ -217,6 +200,22 @@ def test_a_fit_s_warnings_are_shown_first_and_as_warnings(browser, rig_server, a
         expect(page.locator("#report p.hint", has_text="walls and rim")).to_have_count(0)
         shown.scroll_into_view_if_needed()
         page.screenshot(path=str(artifacts / f"calibration-warning-{width}x{height}.png"))
+
+
+@contextlib.contextmanager
+def _captured(browser, rig_server, size, pattern: str, handler):
+    """The calibration page at ``size`` with every ritual step captured and requests to ``pattern`` given to
+    ``handler`` (a refusal or a report as a test wants it); the ritual reset after."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    context.set_default_timeout(WAIT_S * 1000)
+    try:
+        page = context.new_page()
+        page.route(pattern, handler)
+        page.goto(rig_server.url + "calibrate")
+        for step in ("blue", "pink", "yellow", "blank", "empty"):
+            rig_server.post("/api/calibration/capture", {"step": step})
+        expect(page.locator("#btn-fit")).to_be_enabled()
+        yield page
     finally:
         context.close()
         rig_server.post("/api/calibration/reset", {})
