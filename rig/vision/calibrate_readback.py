@@ -186,7 +186,7 @@ def sheen_asked(k: str, frame, reading, profile, wrong: int, n_dice: int):
             grid[int(y * ROWS / h) : int((y + bh) * ROWS / h) + 1, int(x * COLS / w) : int((x + bw) * COLS / w) + 1] = True
     sheened = dataclasses.replace(profile, sheen=tuple(tuple(bool(v) for v in row) for row in grid))
     again = read_dice(frame, sheened)
-    flagged = {Flag.parse(r).at for r in again.reasons if Flag.parse(r) and "lamp's reflection" in Flag.parse(r).kind}
+    flagged = {f.at for f in map(Flag.parse, again.reasons) if f and "lamp's reflection" in f.kind}
     if again.faces != reading.faces or not all(any(abs(x - d.x) <= 8 and abs(y - d.y) <= 8 for x, y in flagged)
                                                 for d in again.dice if d.face != k):
         return None
