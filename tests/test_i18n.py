@@ -252,6 +252,19 @@ def test_what_the_rules_core_says_is_translated_by_pattern():
     assert all("(?P" not in source for source, _text in page)  # JavaScript's named groups and back-references
 
 
+def test_a_number_inside_a_text_said_in_english_takes_the_languages_decimal_comma():
+    """A warning's or a notice's figure (``2.7``, ``x0.40``) in German as the language writes it, its decimals
+    kept; whole numbers and places as they are; English untouched."""
+    from rig.display.texts import rules_texts
+
+    said = {
+        "yellow separation only 2.7": "Trennung gelb nur 2,7",
+        "The light changed — recalibrate (darker x0.40)": "Das Licht hat sich geändert — neu kalibrieren (dunkler ×0,40)",
+    }
+    assert {english: i18n.by_pattern(english, "de", rules_texts()) for english in said} == said
+    assert all(i18n.by_pattern(english, "en", rules_texts()) == english for english in said)
+
+
 def test_the_league_page_in_the_viewers_language():
     from rig.league.app import create_league_app
     from rig.league.store import LeagueStore
@@ -328,7 +341,7 @@ def test_what_the_rig_says_as_it_is_is_german_on_the_page(service):
         "Camera lost (no frame for 2.0 s): retrying — the game is safe":
             "Kamera verloren (no frame for 2.0 s): neuer Versuch läuft — das Spiel ist sicher",
         "The light changed — recalibrate (brighter x1.40, cooler white balance x0.80)":
-            "Das Licht hat sich geändert — neu kalibrieren (heller ×1.40, kühlerer Weißabgleich ×0.80)",
+            "Das Licht hat sich geändert — neu kalibrieren (heller ×1,40, kühlerer Weißabgleich ×0,80)",
         "2 players but only 1 toss input: Jürgen would have no button or beam. Wire one more input per extra seat and "
         "add a [[players]] entry with its pin to the config (rig config wiring shows the free pins), or start with at "
         "most 1 players": "2 Spieler, aber nur 1 Wurfeingänge: Jürgen hätte keinen Taster und keine Lichtschranke. "

@@ -358,6 +358,6 @@ def test_rig_calibrate_reports_in_german(tmp_path, monkeypatch, capsys):
     warned = dataclasses.replace(report, warnings=("blue frame reads back uncertain: a die's frog is faint",
                                                    "body/pink separation only 4.2"))
     assert warned.lines(i18n.Translator("de"))[-2:] == [
-        "Warnung: Bild blau wird unsicher zurückgelesen: a die's frog is faint", "Warnung: Trennung body/pink nur 4.2"]
+        "Warnung: Bild blau wird unsicher zurückgelesen: a die's frog is faint", "Warnung: Trennung body/pink nur 4,2"]
     assert warned.lines()[-2:] == ["warning: blue frame reads back uncertain: a die's frog is faint",
                                    "warning: body/pink separation only 4.2"]

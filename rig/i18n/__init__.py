@@ -270,9 +270,19 @@ def by_pattern(text: str, lang: str, patterns: Patterns) -> str:
 
 
 def _value(text: str | None, lang: str, patterns: Patterns) -> str:
-    """A group's value in ``lang``: a message id's text, else by the patterns (a text inside a text)."""
+    """A group's value in ``lang``: a decimal number in the language's form (``2.7`` -> ``2,7``), a message id's
+    text, else by the patterns (a text inside a text).
+
+    >>> _value("2.70", "de", ())
+    '2,70'
+    """
+    import re
+
     if not text:
         return ""
+    decimal = re.fullmatch(r"[-+]?\d+\.(\d+)", text)
+    if decimal:
+        return format_number(float(text), lang, digits=len(decimal[1]))
     said = gettext(text, lang)
     return said if said != text else by_pattern(text, lang, patterns)
 

@@ -170,6 +170,9 @@ def test_what_the_rig_says_as_it_is_in_german_on_the_7in_display(browser, start_
             post(server, clock, type="card_revealed", card="pink")
         expect(page.locator(".notice.refused")).to_contain_text(
             "Abgelehnt: alle 4 Karten sind schon aufgedeckt: stattdessen eine Karte korrigieren")
+        # a figure inside such a text in the page's own form: the decimal comma, its decimals kept
+        assert page.evaluate("rigI18n.t('The light changed — recalibrate (darker x0.40)')") == (
+            "Das Licht hat sich geändert — neu kalibrieren (dunkler ×0,40)")
         settled(page)
         page.screenshot(path=str(artifacts / "de-notices-7in.png"))
         nothing_clipped(page, "7in", "frogs")

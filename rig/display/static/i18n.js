@@ -31,13 +31,18 @@ const rigI18n = {
         const found = pattern.exec(id);
         if (!found) continue;
         const groups = {};
-        for (const [key, value] of Object.entries(found.groups || {})) groups[key] = value === undefined ? "" : rigI18n.t(value);
+        for (const [key, value] of Object.entries(found.groups || {})) groups[key] = value === undefined ? "" : rigI18n.said(value);
         const said = rigFill(message, groups);
         // "Was that …?" as a notice says it: capitalised as the English was
         return id[0] && id[0] !== id[0].toLowerCase() ? said.charAt(0).toUpperCase() + said.slice(1) : said;
       }
     }
     return rigFill(id, values);
+  },
+  // a value inside a text said in English: a decimal number in the page's form (2.7 -> 2,7), else translated
+  said(value) {
+    const decimal = /^[-+]?\d+\.(\d+)$/.exec(value);
+    return decimal ? rigI18n.num(Number(value), decimal[1].length) : rigI18n.t(value);
   },
   nt(one, many, n, values) {
     const forms = RIG_I18N.messages[one];
