@@ -82,7 +82,24 @@ class Light:
 
 def cells(image: np.ndarray) -> np.ndarray:
     """The image's mean colour per cell of the 12 x 16 grid (float32, ROWS x COLS x 3)."""
+    h, w = image.shape[:2]
+    if image.dtype == np.uint8 and image.ndim == 3 and h % ROWS == 0 and w % COLS == 0 and h * w < 1 << 23 \
+            and (h, w) != (2 * ROWS, 2 * COLS):  # (halving: OpenCV's own rounding, half up)
+        return _block_means(image, h // ROWS, w // COLS)
     return cv2.resize(image, (COLS, ROWS), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def _block_means(image: np.ndarray, bh: int, bw: int) -> np.ndarray:
+    """``cv2.resize(image, (COLS, ROWS), interpolation=cv2.INTER_AREA)`` as float32 for a uint8 image made of whole
+    ``bh`` x ``bw`` cells, the same numbers: OpenCV's area resize by whole factors sums each cell's pixels and rounds
+    the sum times ``1 / (bh * bw)`` (both float32) to the nearest whole number (a tie to the even one); here the sums
+    come from one integral image, whose int32 sums stay exact (fewer than 2**23 pixels of at most 255). (Not for
+    2 x 2 cells: OpenCV halves with its own rounding, a half up.) A quarter
+    less time on a frame's working scale (320 x 240: 70 against 94 us; twice a frame whose light changed)."""
+    ii = cv2.integral(image)  # (h + 1) x (w + 1) x 3, int32
+    corners = ii[::bh, ::bw]
+    sums = corners[1:, 1:] - corners[:-1, 1:] - corners[1:, :-1] + corners[:-1, :-1]
+    return np.rint(sums.astype(np.float32) * np.float32(1.0 / (bh * bw)))
 
 
 def floor_grid(empty: np.ndarray) -> np.ndarray:
