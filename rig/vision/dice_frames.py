@@ -292,7 +292,10 @@ def _box_area(mask: np.ndarray) -> int:
 def _censored(small: np.ndarray, glare: np.ndarray, level: int) -> np.ndarray:
     """Bits 0/1/2 set where B/G/R clipped (at or above ``level``) under a known glare: after the
     glare is taken off, such a channel is only a lower bound of the true value."""
-    hot = cv2.compare(small, (level,) * 3, cv2.CMP_GE) & cv2.compare(glare, (4,) * 3, cv2.CMP_GE)
+    clipped = cv2.compare(small, (level,) * 3, cv2.CMP_GE)
+    if not cv2.countNonZero(clipped.reshape(clipped.shape[0], -1)):  # (a third of the twin's frames clip nothing:
+        return np.zeros(small.shape[:2], np.uint8)  # no bits to set, no glare to compare, no pass to set them)
+    hot = clipped & cv2.compare(glare, (4,) * 3, cv2.CMP_GE)
     return cv2.transform(hot, _BITS)  # 255/255 + 2 * 255/255 + 4 * 255/255: the bits, in one pass, not split and or-ed
 
 
