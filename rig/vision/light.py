@@ -186,9 +186,9 @@ def measure(small: np.ndarray, model: FloorModel, covered: np.ndarray | None = N
     bare = model.mask
     if covered is not None:
         free = ~covered.ravel()
-        if (bare & free).sum() >= 12:
+        if np.count_nonzero(bare & free) >= 12:
             bare = bare & free
-        elif free.sum() >= 24:  # the floor mostly under cards: the walls, rim and table beyond see the lamp too
+        elif np.count_nonzero(free) >= 24:  # the floor mostly under cards: the walls, rim and table beyond see the lamp too
             bare = free
     keep = bare.copy()
     # start from the largest group of floor cells that changed alike: cards laid in a row can
@@ -199,14 +199,15 @@ def measure(small: np.ndarray, model: FloorModel, covered: np.ndarray | None = N
     centre = (_commonest(np.floor(floor_cells / 0.12).astype(np.int32)) + 0.5) * 0.12  # in all three channels
     group = floor_cells[max3(np.abs(floor_cells - centre)) <= 0.15]
     typical = max3(np.abs(log_ratio - _median0(group))) <= 0.22
-    if (keep & typical).sum() >= 12:
+    if np.count_nonzero(keep & typical) >= 12:
         keep &= typical
     start = keep.copy()
     fit = fitted_on = None
     for _ in range(4):  # cells with dice, a hand or a shadow stand off the smooth change: leave them out
-        if keep.sum() < 12:
+        n = np.count_nonzero(keep)  # (counted, not summed: a bool array's sum takes several times as long)
+        if n < 12:
             break
-        surface, fitted_on = fit_surface(grey, keep, _PLANE if keep.sum() < 40 else LIGHT_BASIS), keep
+        surface, fitted_on = fit_surface(grey, keep, _PLANE if n < 40 else LIGHT_BASIS), keep
         fit = np.maximum(surface, 1e-3)
         shift = _median0(ratio[keep] / fit[keep, None])  # a white-balance change moves all floor cells alike
         off = max3(np.abs(ratio / (fit[:, None] * shift) - 1))
@@ -214,17 +215,19 @@ def measure(small: np.ndarray, model: FloorModel, covered: np.ndarray | None = N
         if (new == keep).all():
             break
         keep = new
-    seen = float(keep.sum()) / max(1, int(model.mask.sum()))
-    if keep.sum() < 12:  # hardly any floor seen: a hand or cards over the box; trust the cells most alike
-        keep = start
-    basis = _PLANE if keep.sum() < 40 else LIGHT_BASIS
+    n = np.count_nonzero(keep)
+    seen = float(n) / max(1, np.count_nonzero(model.mask))
+    if n < 12:  # hardly any floor seen: a hand or cards over the box; trust the cells most alike
+        keep, n = start, np.count_nonzero(start)
+    basis = _PLANE if n < 40 else LIGHT_BASIS
     # exposure and lamp: a smooth surface (the loop's last, when it ended on these cells: the same fit)
     level = np.clip(surface if keep is fitted_on else fit_surface(grey, keep, basis), 0.2, 5.0)
     colour = _median0(ratio[keep] / level[keep, None])  # white balance: one shift per channel
     change = level[:, None] * colour[None, :]
     med = _median0(ratio[keep])  # B, G, R change on the floor
-    light = Light(float(np.exp(np.log(np.maximum(med, 1e-3)).mean())), float(med[2] / max(med[0], 1e-3)), seen,
-                  tuple(round(float(v), 4) for v in med))
+    logs = np.log(np.maximum(med, 1e-3))  # their mean as numpy's mean takes it of three float32 (in order, then / 3)
+    light = Light(float(np.exp((logs[0] + logs[1] + logs[2]) / np.float32(3))), float(med[2] / max(med[0], 1e-3)),
+                  seen, tuple(round(float(v), 4) for v in med))
     return light, change
 
 
