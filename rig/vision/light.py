@@ -216,7 +216,7 @@ def measure(small: np.ndarray, model: FloorModel, covered: np.ndarray | None = N
             break
         keep = new
     n = np.count_nonzero(keep)
-    seen = float(n) / max(1, np.count_nonzero(model.mask))
+    seen = float(n) / max(1, int(np.count_nonzero(model.mask)))
     if n < 12:  # hardly any floor seen: a hand or cards over the box; trust the cells most alike
         keep, n = start, np.count_nonzero(start)
     basis = _PLANE if n < 40 else LIGHT_BASIS
