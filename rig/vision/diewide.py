@@ -3,11 +3,12 @@
 The reader (:class:`rig.vision.dicenet.DiceNet`) reads the crop the finder's box gives it. A box on a part of a die
 (a column of a 6's pips, the lower half of a top seen at a slant) or between two touching dice is read surely as the
 pips it holds: fewer than the die shows, or a count of two dice's halves (issue 25, round 21: a 2 read as 4 in a box
-between two touching red dice at x0.4, a 4 read as 2 in a box 0.7 of a dark die at x1.5, a twin 6 read as 3 in a box
-on one column of its pips). A whole die read in a crop a little wider still shows the same pips, now with a rim of
-floor; a part of a die shows pips the box cut off. An ``ok`` die whose crop grown ``[anydie] wide_grow`` times (about
-its centre) the reader gives less than ``[anydie] wide_ok`` for the number it read is flagged. Issue 25, docs/games.md
-"The reader's sure misreadings (issue 25, round 21)".
+between two touching red dice at x0.4, a 4 read as 2 in a box about 0.65 of a dark die at x1.5, a twin 6 read as 3
+in a box on one column of its pips). A whole die read in a crop a little wider still shows the same pips, now with a
+rim of floor; a part of a die shows pips the box cut off. An ``ok`` die whose crop grown ``[anydie] wide_grow`` times
+(about its centre) the reader gives less than ``[anydie] wide_ok`` for the number it read is flagged. Off on main's
+nets (both 0); measured with K3 at 1.4 / 0.5. Issue 25, docs/games.md "The reader's sure misreadings: a wider crop's
+second look, and a label found wrong (issue 25, round 21)".
 """
 
 from __future__ import annotations
