@@ -42,6 +42,7 @@ from rig.vision.dicenet import default_dicenet, read_dice
 from rig.vision.dieface import face_reason, outline_elongation
 from rig.vision.diesplit import two_dice_as_one
 from rig.vision.dieturn import turned_reason
+from rig.vision.diewide import wide_reason
 from rig.vision.pips import PipCount, PipDie, _pattern_ok, check_frame, top_face_pips
 
 __all__ = ["AnyDieParams"]  # re-exported: its home is rig.vision.anydie_params (no pips <-> anydie circle)
@@ -373,8 +374,7 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
     frame = check_frame(frame)
     nets = default_dicenet() if net is _SHIPPED and p.learned else None
     if nets is not None:
-        dice = [turned_reason(frame, _two_as_one(frame, _face_ends(frame, d, p), p, nets), nets, p.turned_ok)
-                for d in read_dice(frame, p, nets, min(expected) if expected else 0)]
+        dice = [_checked(frame, d, p, nets) for d in read_dice(frame, p, nets, min(expected) if expected else 0)]
     else:
         if net is _SHIPPED:
             from rig.vision.pipnet import default_net
@@ -388,6 +388,13 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
     elif not dice:  # dice are read after a roll: none found is the finder's miss, not an answer
         reasons.append("no die found")
     return PipDiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(reasons))
+
+
+def _checked(frame: np.ndarray, die: PipDie, p: AnyDieParams, nets) -> PipDie:
+    """A learned die after the checks that can only flag it: its face's ends, two dice as one, read turned half round
+    and read in a wider crop."""
+    die = turned_reason(frame, _two_as_one(frame, _face_ends(frame, die, p), p, nets), nets, p.turned_ok)
+    return wide_reason(frame, die, nets, p.wide_grow, p.wide_ok)
 
 
 def _face_ends(frame: np.ndarray, die: PipDie, p: AnyDieParams) -> PipDie:

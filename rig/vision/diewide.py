@@ -1,0 +1,39 @@
+"""A die read again in a wider crop: a check on the learned reader's ``ok`` dice that can only flag.
+
+The reader (:class:`rig.vision.dicenet.DiceNet`) reads the crop the finder's box gives it. A box on a part of a die
+(a column of a 6's pips, the lower half of a top seen at a slant) or between two touching dice is read surely as the
+pips it holds: fewer than the die shows, or a count of two dice's halves (issue 25, round 21: a 2 read as 4 in a box
+between two touching red dice at x0.4, a 4 read as 2 in a box about 0.65 of a dark die at x1.5, a twin 6 read as 3
+in a box on one column of its pips). A whole die read in a crop a little wider still shows the same pips, now with a
+rim of floor; a part of a die shows pips the box cut off. An ``ok`` die whose crop grown ``[anydie] wide_grow`` times
+(about its centre) the reader gives less than ``[anydie] wide_ok`` for the number it read is flagged. Off on main's
+nets (both 0); measured with K3 at 1.4 / 0.5. Issue 25, docs/games.md "The reader's sure misreadings: a wider crop's
+second look, and a label found wrong (issue 25, round 21)".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rig.vision.dicenet import crop_die
+from rig.vision.pips import PipDie
+
+
+def wide_probability(frame: np.ndarray, box: tuple[int, int, int, int], pips: int, nets, grow: float) -> float:
+    """The reader's probability of ``pips`` for the die in ``box`` read in a crop ``grow`` times its usual side,
+    centred on the box."""
+    x, y, w, h = box
+    crop = crop_die(frame, x + w / 2, y + h / 2, grow * max(w, h), size=nets.crop)
+    return float(nets.read([crop])[0][pips])
+
+
+def wide_reason(frame: np.ndarray, die: PipDie, nets, grow: float, least: float) -> PipDie:
+    """``die`` flagged when it is ``ok`` and, in a crop ``grow`` times wider, is read as its number less than
+    ``least`` surely (``grow`` or ``least`` 0: unchanged)."""
+    c = die.count
+    if c.status != "ok" or grow <= 0 or least <= 0 or not 1 <= c.pips <= 6:
+        return die
+    q = wide_probability(frame, die.box, c.pips, nets, grow)
+    if q >= least:
+        return die
+    return die.flagged(f"read otherwise in a wider crop ({c.pips}: {q:.2f}): a part of a die, or two?")
