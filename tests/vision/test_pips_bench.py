@@ -22,6 +22,30 @@ def test_parse_labels_and_errors():
         parse_labels("0 0.5 0.5 0.1 0.1\n0 0.5", 10, 10)
 
 
+def test_a_label_found_wrong_is_mended_as_it_is_loaded(tmp_path, monkeypatch):
+    """The erratum of round 21 (a coloured photo's die showing 3 pips labelled 2) and the bench's own folder read
+    through it; a label file that says neither the class found wrong nor the mended one is refused."""
+    import cv2
+    import numpy as np
+
+    from rig.bench import pip_photos
+
+    errata = pip_photos._errata()["real-colour-dice/IMG_20191209_095954.txt"]
+    assert errata == ((3, 1, 2),)
+    folder = tmp_path / "real-colour-dice"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "IMG_20191209_095954.jpg"), np.zeros((64, 64, 3), np.uint8))
+    label = folder / "IMG_20191209_095954.txt"
+    label.write_text("0 0.5 0.4 0.1 0.1\n1 0.5 0.5 0.1 0.1\n1 0.4 0.5 0.1 0.1\n")
+    assert [d.pips for d in bench.load_photos(folder, any_name=True)[0].dice] == [1, 2, 3]
+    assert label.read_text().splitlines()[2].startswith("1 ")  # the file as its source gave it
+    label.write_text("0 0.5 0.4 0.1 0.1\n1 0.5 0.5 0.1 0.1\n2 0.4 0.5 0.1 0.1\n")  # the source mended it
+    assert [d.pips for d in bench.load_photos(folder, any_name=True)[0].dice] == [1, 2, 3]
+    label.write_text("0 0.5 0.4 0.1 0.1\n1 0.5 0.5 0.1 0.1\n5 0.4 0.5 0.1 0.1\n")
+    with pytest.raises(BenchDataError, match="IMG_20191209_095954.txt:3: the erratum expects class 1 \\(or 2\\)"):
+        bench.load_photos(folder, any_name=True)
+
+
 def test_confusion_matrix():
     cm = Confusion()
     cm.add(3, 3)
