@@ -30,7 +30,7 @@ from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
 from rig.vision.calibrate_find import _Frame, _find_dice, _left_in_empty, ritual_dice, ritual_frames  # noqa: F401
 from rig.vision.calibrate_top import frog_pixels, top_side, within_cov
 from rig.vision.calibrate_frog import DIE_SHOWS, fit_mode as _fit_mode  # noqa: F401 - moved (round 20)
-from rig.vision.calibrate_shade import fit_shade, fit_spots, lit_band
+from rig.vision.calibrate_shade import fit_shade, fit_shaded, fit_spots, lit_band
 from rig.vision.calibrate_readback import asked_about, dice_found, in_reflection, readback_advice, sheen_asked
 from rig.vision.calibrate_background import fit_background, in_box, plain_bottom, walls_advice
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
@@ -145,10 +145,12 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
             except WallsError as named:
                 walls = named
             except CalibrationError as again:
-                if not (retry.get("most") or retry.get("core")):
+                apart = retry.get("shadows") and isinstance(again, FOUND_APART)
+                if not (retry.get("most") or retry.get("core") or apart):
                     continue
-                if retry.get("core") and not isinstance(again, BackgroundError):
-                    cleared = again  # the frog's own colour is told from the box: what refuses the table is this
+                if retry.get("core") and not isinstance(again, BackgroundError) or apart:
+                    cleared = again  # the frog's own colour is told from the box, or every die found apart from its
+                    # shadows shows its frog: what refuses the table is this
                 for then in _retries(again):  # the frog colour most dice show, then that refusal's own tries
                     if then.get("core"):
                         continue
@@ -162,6 +164,11 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
             raise WallsError(walls_advice(exc.colour, exc.separation, walls.separation, MIN_SEPARATION),
                              exc.colour, exc.separation) from None
         raise exc from None
+
+
+#: the refusals of a fit that found every die apart from its shadows and each die's frog (card table 3902, seen: two
+#: lamps' warm and blue shadows held in every die's first mask hid a plain blue frog in the violet fitted over them)
+FOUND_APART = (BackgroundError, ReadBackError, FewFrogError)
 
 
 def _retries(exc: CalibrationError) -> tuple[dict, ...]:
@@ -385,6 +392,7 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
         t = dataclasses.replace(t, colour_present=round(0.3 * smallest, 4), colour_absent=round(0.1 * smallest, 4))
     profile = dataclasses.replace(profile, thresholds=t, frog_fraction={k: round(v, 4) for k, v in fraction.items()})
     profile = dataclasses.replace(profile, spots=fit_spots(empty, profile))
+    profile = dataclasses.replace(profile, shaded=fit_shaded(empty, profile))
 
 
     test = {}
