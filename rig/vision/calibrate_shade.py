@@ -15,8 +15,7 @@ import numpy as np
 
 from rig.vision.dice_frames import prepare
 from rig.vision.light import DEEPEST, SHADE_COLS as COLS, SHADE_ROWS as ROWS
-from rig.vision.dice_shade import blob_masks
-from rig.vision.pixel_classes import _IS_EDGE, IS_TOP
+from rig.vision.pixel_classes import IS_TOP
 
 #: shade the map records: the floor at most this bright (share of the evened floor's light) ...
 SHADE = 0.8
@@ -75,23 +74,6 @@ def fit_spots(empty: np.ndarray, profile) -> tuple | None:
         return None
     spots = cv2.dilate(np.isin(cc, keep).view(np.uint8), np.ones((3, 3), np.uint8))
     grid = cv2.resize(spots.astype(np.float32), (COLS, ROWS), interpolation=cv2.INTER_AREA) > 0
-    return tuple(tuple(bool(v) for v in row) for row in grid)
-
-
-def fit_shaded(empty: np.ndarray, profile) -> tuple | None:
-    """Where the empty box itself shows what the reader flags as a die in shadow (issue 24, round 21): a blob of die
-    body in shade as large and thick as :func:`rig.vision.dice_shade.blob` flags, of the empty box read with
-    ``profile`` — a violet wall's face in its own shade (twin 10008, seen), the near wall and the table beyond it
-    that the evening lifts to the dice's violet (card table 3902, seen) — as ``ROWS`` x ``COLS`` bools, or None.
-    The reader leaves those cells out of that test (:func:`rig.vision.light.shaded_at`)."""
-    work = prepare(empty, profile)
-    t = profile.thresholds
-    mask = cv2.LUT(work.labels, _IS_EDGE)
-    found = blob_masks(mask, t.shade_area * work.top_area, 0.3 * work.side)
-    if found is None:
-        return None
-    found = cv2.dilate(found, np.ones((3, 3), np.uint8))
-    grid = cv2.resize(found.astype(np.float32), (COLS, ROWS), interpolation=cv2.INTER_AREA) > 0
     return tuple(tuple(bool(v) for v in row) for row in grid)
 
 

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light, floor_model, floor_surface, spots_at  # noqa: F401
-from rig.vision.light import shaded_at, sheen_at
+from rig.vision.light import sheen_at
 from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
 from rig.vision.dice_combo import half_partner
@@ -179,7 +179,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
     # a die hidden in shade may lie anywhere, a dark corner the floor grid left out included
     for table, least, what, where_, disc in ((_IS_ODD, t.foreign_area, "hand, object or glare in view",
                                               _near_floor(profile, labels.shape), 0.0),  # (no disc asked of a hand)
-                                             (_IS_EDGE, t.shade_area, "die in shadow or on edge", shaded_at(profile, labels.shape),
+                                             (_IS_EDGE, t.shade_area, "die in shadow or on edge", np.uint8(255),
                                               _disc(len(dice), thrown))):
         mask = cv2.LUT(labels, table)
         if isinstance(where_, np.ndarray):

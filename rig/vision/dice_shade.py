@@ -52,18 +52,3 @@ def blob(mask: np.ndarray, least: float, thick: float = 0.0, disc: float = 0.0) 
                 and (disc <= 0 or core(labels, j, stats[j]) >= disc)):
             return tuple(centres[j])
     return None
-
-
-def blob_masks(mask: np.ndarray, least: float, thick: float = 0.0) -> np.ndarray | None:
-    """Every blob :func:`blob` would flag (``disc`` not asked), as one uint8 0/1 mask of ``mask``'s shape, or None
-    when there is none."""
-    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
-    if cv2.countNonZero(opened) < least:
-        return None
-    n, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(opened, 8, cv2.CV_32S, cv2.CCL_GRANA)
-    area, w, h = stats[:, cv2.CC_STAT_AREA], stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]
-    keep = np.flatnonzero((area >= least) & (area >= thick * np.maximum(w, h)))
-    keep = keep[keep > 0]
-    if not len(keep):
-        return None
-    return np.isin(labels, keep).astype(np.uint8)

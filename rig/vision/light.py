@@ -329,17 +329,6 @@ def sheen_at(profile, shape: tuple[int, int]) -> np.ndarray | None:
         np.asarray(sheen, np.uint8), (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST))
 
 
-def shaded_at(profile, shape: tuple[int, int]) -> np.ndarray | np.uint8:
-    """255 except where the empty box itself shows die body in shade (the profile's ``shaded``) at ``shape`` (h, w),
-    uint8; a profile without that map: 255 everywhere (a scalar)."""
-    shaded = getattr(profile, "shaded", None)
-    if shaded is None:
-        return np.uint8(255)
-    return profile_map("shaded", profile, shape, lambda: cv2.resize(
-        np.where(np.asarray(shaded, bool), 0, 255).astype(np.uint8), (shape[1], shape[0]),
-        interpolation=cv2.INTER_NEAREST))
-
-
 def shade_gain(profile, shape: tuple[int, int]) -> np.ndarray | None:
     """The gain (h x w x B, G, R float32) that lifts the profile's shaded floor to the open floor's light,
     at ``shape`` (h, w); None for a profile without a shade map."""

@@ -133,7 +133,6 @@ class Profile:
     floor_lamp: object = None  # the lamp's relative brightness on that grid, from the dice bodies (or None)
     spots: object = None  # where the empty box itself shows die colours: rows x cols bools, or None
     sheen: object = None  # where the lamp's mirror image paled a ritual die's top, read wrong: rows x cols bools, or None
-    shaded: object = None  # where the empty box itself shows die body in shade (a wall's face): rows x cols bools, or None
     shade: object = None  # deep shade in the empty box (walls): rows x cols x BGR per cent of the open floor's light, or None
     format: int = FORMAT
 
@@ -229,7 +228,6 @@ class Profile:
             shade=_shade(d["shade"]["light"]) if "shade" in d else None,
             spots=_grid(d["spots"]["cells"], "spots") if "spots" in d else None,
             sheen=_grid(d["sheen"]["cells"], "sheen") if "sheen" in d else None,
-            shaded=_grid(d["shaded"]["cells"], "shaded") if "shaded" in d else None,
             format=int(d["format"]),
         )
 
@@ -305,9 +303,7 @@ class Profile:
         for table, grid, said in (("spots", self.spots, "where the empty box itself shows die colours (print, things "
                                    "beyond the box)"),
                                   ("sheen", self.sheen, "where the lamp's mirror image paled a ritual die's top (dice "
-                                   "read unsure there: asked)"),
-                                  ("shaded", self.shaded, "where the empty box itself shows die body in shade (a wall's "
-                                   "face)")):
+                                   "read unsure there: asked)")):
             if grid is not None:
                 lines += [f"[{table}]  # {said}", "cells = ["]
                 lines += [f'  "{"".join("1" if v else "0" for v in row)}",' for row in grid]
