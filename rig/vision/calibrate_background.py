@@ -15,6 +15,10 @@ from rig.vision.profile import ColourModel
 #: (issue 24, round 19: twin 10210, seen — a gray bottom in a violet tray, its walls and rim a, b ~7 off the
 #: bottom's, lifted by the evening of the light to the dice's violet)
 PLAIN_CHROMA = 4.0
+#: the least share of the floor cells the plain bottom holds to be taken as the floor (below it: no plain bottom to
+#: speak of); round 21: 0.4, not a half — card table 3902 (seen; a gray bottom, its near wall, rim and the table beyond
+#: at the top and bottom right taken into the floor grid: 177 of 192 cells) has 84 plain cells in one piece, as 10210
+PLAIN_SHARE = 0.4
 
 
 def in_box(floor_cells, shape: tuple[int, int], grow: bool = True) -> np.ndarray:
@@ -60,7 +64,7 @@ def fit_background(fr: dict, empty_small: np.ndarray | None, side: float, rng: n
 def plain_bottom(empty: np.ndarray, floor_cells) -> np.ndarray | None:
     """The floor cells (ROWS x COLS bool) of the box bottom of the colour of its middle: without the walls, rim and
     table beyond that the floor grid takes in when they are lit like it (a tray of another colour than its bottom).
-    None when that leaves less than half of the floor cells (no plain bottom to speak of)."""
+    None when that leaves less than :data:`PLAIN_SHARE` of the floor cells (no plain bottom to speak of)."""
     grid = np.asarray(floor_cells, bool)
     lab = cv2.cvtColor(np.clip(cells(empty), 0, 255).astype(np.uint8), cv2.COLOR_BGR2Lab).astype(np.float32)
     rows, cols = grid.shape
@@ -71,7 +75,7 @@ def plain_bottom(empty: np.ndarray, floor_cells) -> np.ndarray | None:
         sizes = np.bincount(cc.ravel())
         sizes[0] = 0
         plain = cc == sizes.argmax()
-    return plain if plain.sum() >= 0.5 * grid.sum() else None
+    return plain if plain.sum() >= PLAIN_SHARE * grid.sum() else None
 
 
 def walls_advice(colour: str, value: float, bottom: float, least: float) -> str:
