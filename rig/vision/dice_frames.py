@@ -210,6 +210,7 @@ def _lift_shade(small, labels, gain, lift, lut, censored):
         np.copyto(seen[part], label_pixels(lit, lut, None if cut is None else cut[part] * shaded[part]), where=shaded[part])
         lifted.append((part, lit))
         standing[part] = _white(lit)
+    standing = cv2.morphologyEx((standing & shaded).view(np.uint8), cv2.MORPH_OPEN, _K3) > 0  # a solid patch
     # lifted several times over, the camera's noise scatters specks of any colour: a die top is solid
     top, new_top = cv2.LUT(was, IS_TOP) > 0, cv2.morphologyEx(cv2.LUT(seen, IS_TOP), cv2.MORPH_OPEN, _K3) > 0
     frog = ((seen == BLUE) | (seen == PINK) | (seen == YELLOW)) & new_top
@@ -232,9 +233,8 @@ STANDING = 240
 
 
 def _white(lit: np.ndarray) -> np.ndarray:
-    """Where ``lit`` (B, G, R) is white in all three channels, as a solid patch (opened over 3 x 3)."""
-    white = cv2.inRange(lit, (STANDING,) * 3, (255, 255, 255))
-    return cv2.morphologyEx(white, cv2.MORPH_OPEN, _K3) > 0
+    """Where ``lit`` (B, G, R) is white in all three channels."""
+    return cv2.inRange(lit, (STANDING,) * 3, (255, 255, 255)) > 0
 
 
 _PATCHES: dict = {}

@@ -122,6 +122,10 @@ VIOLET = 0.12
 SHEEN_BODY = (0.3, 1.2)
 #: ... fitting the median within this many levels a channel
 SHEEN_FIT = 12.0
+#: a blob of at least this share of a top seeds the search: its sheen is fitted on it, and the box round it, grown by
+#: :data:`GROW` die sides, read again without the sheen (10405 t2's lit half: 116 px of a 318 px top)
+SEED_PART = 0.25
+GROW = 0.3
 #: ... and its blob may be squashed by the view to this aspect (10405's far wall: 0.65)
 LIT_ASPECT = 0.6
 
@@ -153,7 +157,8 @@ def lit_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, float
     violet = (np.minimum(b, r) - g >= VIOLET * level / 3) & (relabelled != YELLOW)  # a pale body: green the least
     relabelled[violet & (cv2.LUT(relabelled, IS_TOP) == 0)] = BODY
     top = cv2.LUT(relabelled, IS_TOP) & near
-    blob = cv2.morphologyEx(cv2.morphologyEx(top, cv2.MORPH_OPEN, _K3), cv2.MORPH_CLOSE, _K3) & _clear_of(work, dice)
+    clear = _clear_of(work, dice)
+    blob = cv2.morphologyEx(cv2.morphologyEx(top, cv2.MORPH_OPEN, _K3), cv2.MORPH_CLOSE, _K3) & clear
     n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(blob, 8, cv2.CV_32S, cv2.CCL_GRANA)
     a0, (H, W) = work.top_area, blob.shape
     found = []
@@ -161,31 +166,50 @@ def lit_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, float
         x, y, w, h, area = (int(v) for v in stats[i])
         if x == 0 or y == 0 or x + w == W or y + h == H:
             continue
-        part = _filled((cc[y : y + h, x : x + w] == i).view(np.uint8))  # a frog's unread pixels: a hole
+        if area < SEED_PART * a0:
+            continue
+        seed = (cc[y : y + h, x : x + w] == i).view(np.uint8)
+        # its sheen from the pixels read as body; then the box round it, grown, read again without the sheen: a frog's
+        # pixels, too pale for the colour table before, read as frog and join the top
+        fit = _unsheened(toned[y : y + h, x : x + w], seed, body, lut)
+        if fit is None:
+            continue
+        g = int(round(GROW * work.side))
+        x, y = max(1, x - g), max(1, y - g)
+        w, h = min(W - 1, x + w + 2 * g) - x, min(H - 1, y + h + 2 * g) - y
+        window = np.s_[y : y + h, x : x + w]
+        grown = _unsheened(toned[window], None, body, lut, fit[3])
+        bright, labels, a = grown[:3]
+        top = cv2.LUT(labels, IS_TOP) & near[window] & clear[window]
+        top = cv2.morphologyEx(top, cv2.MORPH_CLOSE, _K3)
+        m, cc2, stats2, _ = cv2.connectedComponentsWithStatsWithAlgorithm(top, 8, cv2.CV_32S, cv2.CCL_GRANA)
+        if m < 2:
+            continue
+        j = 1 + int(np.argmax(stats2[1:, cv2.CC_STAT_AREA]))
+        part = _filled((cc2 == j).view(np.uint8))  # a frog's unread pixels: a hole
+        area = int(np.count_nonzero(part))
         if not _foreshortened(part, a0, t.die_area_min, t.die_area_max):
             continue
-        window = np.s_[y : y + h, x : x + w]
-        read = _unsheened(toned[window], part, body, lut)
-        if read is None:
-            continue
-        bright, labels, a = read
         take = (part > 0) & (cv2.LUT(labels, IS_TOP) > 0)
         gain = np.broadcast_to(scale[window] / a, (h, w, 3)).astype(np.float32)
         found.append((np.count_nonzero(take) / area, x, y, gain, bright, labels, take))
     return keep_tops(work, [f for f in found if f[0] >= TOP_SHARE], want)
 
 
-def _unsheened(toned: np.ndarray, part: np.ndarray, body: np.ndarray, lut) -> tuple | None:
+def _unsheened(toned: np.ndarray, part, body: np.ndarray, lut, fit=None) -> tuple | None:
     """A top's pixels (``toned`` to the body's lightness) with the lamp's sheen taken off: its median is the die body
     paled, ``a`` body + ``s`` white (10405's far wall: 140, 97, 122 = 0.47 x (164, 73, 124) + 63), each pixel brought
     back as (pixel - s) / a and labelled: (pixels, labels, a), or None when the median is no paled body."""
-    seen = np.median(toned[part > 0].astype(np.float32), axis=0)
-    fit = np.stack([body, np.ones(3, np.float32)], axis=1)
-    (a, sheen), *_ = np.linalg.lstsq(fit, seen, rcond=None)
-    if not SHEEN_BODY[0] <= a <= SHEEN_BODY[1] or sheen < 0 or np.abs(fit @ (a, sheen) - seen).max() > SHEEN_FIT:
-        return None
+    if fit is None:
+        seen = np.median(toned[part > 0].astype(np.float32), axis=0)
+        model = np.stack([body, np.ones(3, np.float32)], axis=1)
+        (a, sheen), *_ = np.linalg.lstsq(model, seen, rcond=None)
+        if not SHEEN_BODY[0] <= a <= SHEEN_BODY[1] or sheen < 0 or np.abs(model @ (a, sheen) - seen).max() > SHEEN_FIT:
+            return None
+        fit = (float(a), float(sheen))
+    a, sheen = fit
     bright = np.clip((toned.astype(np.float32) - sheen) / a, 0, 255).astype(np.uint8)
-    return bright, label_pixels(bright, lut), float(a)
+    return bright, label_pixels(bright, lut), a, fit
 
 
 def _filled(part: np.ndarray) -> np.ndarray:
