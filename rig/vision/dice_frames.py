@@ -209,14 +209,17 @@ def _lift_shade(small, labels, gain, lift, lut, censored):
     # round its parts are looked up whole (its pixels picked out, three channels, took two to five times as long),
     # censored only there; lifted only there (nothing is taken from the lifted frame elsewhere)
     lifted = []
+    standing = np.zeros(shaded.shape, bool)  # lifted to white: lit where the empty box was in shade (a die standing)
     for part in parts:
         lit = cv2.multiply(box[part], up[part], dtype=cv2.CV_8U)
         np.copyto(seen[part], label_pixels(lit, lut, None if cut is None else cut[part] * shaded[part]), where=shaded[part])
         lifted.append((part, lit))
+        standing[part] = _white(lit)
+    standing = cv2.morphologyEx((standing & shaded).view(np.uint8), cv2.MORPH_OPEN, _K3) > 0  # a solid patch
     # lifted several times over, the camera's noise scatters specks of any colour: a die top is solid
     top, new_top = cv2.LUT(was, IS_TOP) > 0, cv2.morphologyEx(cv2.LUT(seen, IS_TOP), cv2.MORPH_OPEN, _K3) > 0
     frog = ((seen == BLUE) | (seen == PINK) | (seen == YELLOW)) & new_top
-    take = shaded & (was != BLOWN) & ((~top & (new_top | (seen == BG))) | ((was == BODY) & frog))
+    take = shaded & (was != BLOWN) & ~standing & ((~top & (new_top | (seen == BG))) | ((was == BODY) & frog))
     mask = take.view(np.uint8)
     gain_patch = gain[y0:y1, x0:x1]
     for part, lit in lifted:  # (taken only where it lifts: inside the parts)
@@ -226,6 +229,17 @@ def _lift_shade(small, labels, gain, lift, lut, censored):
     deep = np.zeros(labels.shape, np.uint8)  # read only once lifted more than DEEP_LIFT times: the noise came up too
     deep[y0:y1, x0:x1] = mask & deeper
     return small, labels, gain, deep
+
+
+#: a pixel lifted so that its darkest channel reaches this is lifted to white: it was lit where the empty box showed a
+#: wall's deep shade (a die top standing in front of the band, nearer the lamp: twin 10405's far wall), and is left as
+#: the frame shows it, its colour kept (issue 24, round 21)
+STANDING = 240
+
+
+def _white(lit: np.ndarray) -> np.ndarray:
+    """Where ``lit`` (B, G, R) is white in all three channels."""
+    return cv2.inRange(lit, (STANDING,) * 3, (255, 255, 255)) > 0
 
 
 _PATCHES: dict = {}

@@ -43,7 +43,7 @@ from rig.vision.dice_missed import (
     lit_and_shade,
 )
 from rig.vision.light import sum3
-from rig.vision.pixel_classes import _K3, IS_TOP
+from rig.vision.pixel_classes import _K3, BODY, IS_TOP, YELLOW
 
 #: a pixel at least this many times as light as the floor round it stands above the floor (twin 10311's tops in the
 #: far wall's shade: 1.5-3; the floor's own noise over 5 x 5 working pixels stays under it)
@@ -109,6 +109,127 @@ def _whole(work, x: int, y: int, part: np.ndarray, area: int, body: np.ndarray, 
     return np.count_nonzero(take) / area, gain, bright, relabelled, take
 
 
+#: a die top lit in front of a wall's deep shade (the empty box :data:`EMPTY_SHADE` times darker than the die body
+#: there) is at least this share of the die body's lightness (twin 10405's far wall: 1.1-1.4 times it; the band's floor
+#: lifted reads the floor's colour, its unlifted noise is far darker)
+LIT_TOP = 0.7
+#: ... where the empty box is this many times darker than the die body (the empty floor's coarse cells smear the band)
+LIT_EMPTY = 1.5
+#: ... a pixel there whose green is the least of its channels by this share of the body's mean channel is die body (the
+#: tops' sheen pales them: 10405's violet tops toned to the body's lightness read 135, 100, 124 against 164, 72, 125)
+VIOLET = 0.12
+#: ... its median a paled die body: the body's share of it (the rest the lamp's white sheen) ...
+SHEEN_BODY = (0.3, 1.2)
+#: ... fitting the median within this many levels a channel
+SHEEN_FIT = 12.0
+#: a blob of at least this share of a top seeds the search: its sheen is fitted on it, and the box round it, grown by
+#: :data:`GROW` die sides, read again without the sheen (10405 t2's lit half: 116 px of a 318 px top)
+SEED_PART = 0.25
+GROW = 0.3
+#: ... and its blob may be squashed by the view to this aspect (10405's far wall: 0.65)
+LIT_ASPECT = 0.6
+
+
+def lit_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, float]]:
+    """Die tops lit in front of a wall's deep shade, lighter than the die body as calibrated (nearer the lamp, higher
+    than the floor: twin 10405's far wall, its tops called floor or clipped), found by their colour with the lightness
+    taken out: each pixel there brought to the die body's lightness and labelled; a die-sized square blob of die top
+    clear of the dice read is taken (at most ``want``, the most die-like first), written into ``work`` as
+    :func:`relief_tops` writes its tops (issue 24, round 21)."""
+    empty = empty_floor(work.profile, work.labels.shape)
+    if empty is None:
+        return []
+    body = _body_bgr(work.profile)
+    level = float(body.sum())
+    small = work.small.astype(np.float32)
+    lum = np.maximum(small.sum(axis=2), 1.0)
+    near = (LIT_EMPTY * empty < level) & (lum >= LIT_TOP * level)
+    if work.deep is not None:  # the band's floor lifted many times: its noise, any colour
+        near &= work.deep == 0
+    near = near.view(np.uint8) * 255
+    if cv2.countNonZero(near) < t.die_area_min * work.top_area:
+        return []
+    scale = (level / lum)[..., None]
+    lut = work.lut if work.lut is not None else colour_lut(work.profile)
+    toned = np.clip(small * scale, 0, 255).astype(np.uint8)
+    relabelled = label_pixels(toned, lut)
+    b, g, r = cv2.split(toned.astype(np.int16))
+    violet = (np.minimum(b, r) - g >= VIOLET * level / 3) & (relabelled != YELLOW)  # a pale body: green the least
+    relabelled[violet & (cv2.LUT(relabelled, IS_TOP) == 0)] = BODY
+    top = cv2.LUT(relabelled, IS_TOP) & near
+    clear = _clear_of(work, dice)
+    blob = cv2.morphologyEx(cv2.morphologyEx(top, cv2.MORPH_OPEN, _K3), cv2.MORPH_CLOSE, _K3) & clear
+    n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(blob, 8, cv2.CV_32S, cv2.CCL_GRANA)
+    a0, (H, W) = work.top_area, blob.shape
+    found = []
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if x == 0 or y == 0 or x + w == W or y + h == H:
+            continue
+        if area < SEED_PART * a0:
+            continue
+        seed = (cc[y : y + h, x : x + w] == i).view(np.uint8)
+        # its sheen from the pixels read as body; then the box round it, grown, read again without the sheen: a frog's
+        # pixels, too pale for the colour table before, read as frog and join the top
+        fit = _unsheened(toned[y : y + h, x : x + w], seed, body, lut)
+        if fit is None:
+            continue
+        g = int(round(GROW * work.side))
+        x, y = max(1, x - g), max(1, y - g)
+        w, h = min(W - 1, x + w + 2 * g) - x, min(H - 1, y + h + 2 * g) - y
+        window = np.s_[y : y + h, x : x + w]
+        grown = _unsheened(toned[window], None, body, lut, fit[3])
+        bright, labels, a = grown[:3]
+        top = cv2.LUT(labels, IS_TOP) & near[window] & clear[window]
+        top = cv2.morphologyEx(top, cv2.MORPH_CLOSE, _K3)
+        m, cc2, stats2, _ = cv2.connectedComponentsWithStatsWithAlgorithm(top, 8, cv2.CV_32S, cv2.CCL_GRANA)
+        if m < 2:
+            continue
+        j = 1 + int(np.argmax(stats2[1:, cv2.CC_STAT_AREA]))
+        part = _filled((cc2 == j).view(np.uint8))  # a frog's unread pixels: a hole
+        area = int(np.count_nonzero(part))
+        if not _foreshortened(part, a0, t.die_area_min, t.die_area_max):
+            continue
+        take = (part > 0) & (cv2.LUT(labels, IS_TOP) > 0)
+        gain = np.broadcast_to(scale[window] / a, (h, w, 3)).astype(np.float32)
+        found.append((np.count_nonzero(take) / area, x, y, gain, bright, labels, take))
+    return keep_tops(work, [f for f in found if f[0] >= TOP_SHARE], want)
+
+
+def _unsheened(toned: np.ndarray, part, body: np.ndarray, lut, fit=None) -> tuple | None:
+    """A top's pixels (``toned`` to the body's lightness) with the lamp's sheen taken off: its median is the die body
+    paled, ``a`` body + ``s`` white (10405's far wall: 140, 97, 122 = 0.47 x (164, 73, 124) + 63), each pixel brought
+    back as (pixel - s) / a and labelled: (pixels, labels, a), or None when the median is no paled body."""
+    if fit is None:
+        seen = np.median(toned[part > 0].astype(np.float32), axis=0)
+        model = np.stack([body, np.ones(3, np.float32)], axis=1)
+        (a, sheen), *_ = np.linalg.lstsq(model, seen, rcond=None)
+        if not SHEEN_BODY[0] <= a <= SHEEN_BODY[1] or sheen < 0 or np.abs(model @ (a, sheen) - seen).max() > SHEEN_FIT:
+            return None
+        fit = (float(a), float(sheen))
+    a, sheen = fit
+    bright = np.clip((toned.astype(np.float32) - sheen) / a, 0, 255).astype(np.uint8)
+    return bright, label_pixels(bright, lut), a, fit
+
+
+def _filled(part: np.ndarray) -> np.ndarray:
+    """``part`` (0/1) with its holes filled."""
+    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    filled = np.zeros_like(part)
+    cv2.drawContours(filled, contours, -1, 1, cv2.FILLED)
+    return filled
+
+
+def _foreshortened(part: np.ndarray, a0: float, least: float, most: float) -> bool:
+    """Whether ``part`` is a die top's size and solid, square or squashed by the view to :data:`LIT_ASPECT` (a top
+    against the far wall, seen from the lens at a slant: 10405's 14 x 20 working pixels)."""
+    n = int(np.count_nonzero(part))
+    if not least * a0 <= n <= most * a0:
+        return False
+    (_, _), (w, h), _ = cv2.minAreaRect(cv2.findNonZero(part))
+    return min(w, h) / max(w, h, 1e-6) >= LIT_ASPECT and n >= 0.65 * w * h
+
+
 def relief_dice(work, profile, dice: list, reasons: list, read, thrown: int | None) -> None:
     """When fewer dice were read than ``thrown`` once the finders by colour have looked
     (:func:`rig.vision.dice_missed.shade_dice`), read :func:`relief_tops`' tops with ``read`` (the reader's ``_die``)
@@ -118,3 +239,7 @@ def relief_dice(work, profile, dice: list, reasons: list, read, thrown: int | No
         return
     tops = relief_tops(work, profile.thresholds, dice, thrown - len(dice))
     _read_tops(dataclasses.replace(work, gain=None), profile, tops, dice, reasons, read, lambda gain: (SHADE_REASON,))
+    if len(dice) < thrown:  # a top lit in front of the shade, lighter than the body (round 21)
+        tops = lit_tops(work, profile.thresholds, dice, thrown - len(dice))
+        lifted = dataclasses.replace(work, gain=None)
+        _read_tops(lifted, profile, tops, dice, reasons, read, lambda gain: (SHADE_REASON,))

@@ -98,7 +98,9 @@ def _prepare_as_before(frame, profile):
         top = cv2.LUT(was, IS_TOP) > 0
         new_top = cv2.morphologyEx(cv2.LUT(again, IS_TOP), cv2.MORPH_OPEN, _K3) > 0
         frog = ((again == BLUE) | (again == PINK) | (again == YELLOW)) & new_top
-        take = shaded & (was != BLOWN) & ((~top & (new_top | (again == BG))) | ((was == BODY) & frog))
+        white = cv2.inRange(lifted, (dice_frames.STANDING,) * 3, (255, 255, 255)) > 0  # round 21: lit over the band
+        standing = cv2.morphologyEx((white & shaded).view(np.uint8), cv2.MORPH_OPEN, _K3) > 0
+        take = shaded & (was != BLOWN) & ~standing & ((~top & (new_top | (again == BG))) | ((was == BODY) & frog))
         mask = take.view(np.uint8)
         cv2.copyTo(lifted, mask, small[y0:y1, x0:x1])
         np.copyto(was, again, where=take)

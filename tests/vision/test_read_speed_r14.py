@@ -222,7 +222,9 @@ def test_a_dies_side_faces_are_those_picked_as_before(monkeypatch):
 
 
 def _lift_shade_before(small, labels, gain, lift, lut, censored):
-    """Round 13's :func:`rig.vision.dice_frames._lift_shade`: the whole box round the shade lifted and looked up."""
+    """Round 13's :func:`rig.vision.dice_frames._lift_shade`: the whole box round the shade lifted and looked up (with round
+    21's pixels lifted to white left as they are)."""
+    from rig.vision import dice_frames
     from rig.vision.dice_frames import _shade_patch, label_pixels
     from rig.vision.pixel_classes import _K3, BG, BLOWN, BLUE, BODY, IS_TOP, PINK, YELLOW
 
@@ -236,7 +238,9 @@ def _lift_shade_before(small, labels, gain, lift, lut, censored):
     np.copyto(seen, label_pixels(lifted, lut, None if censored is None else censored[y0:y1, x0:x1] * shaded), where=shaded)
     top, new_top = cv2.LUT(was, IS_TOP) > 0, cv2.morphologyEx(cv2.LUT(seen, IS_TOP), cv2.MORPH_OPEN, _K3) > 0
     frog = ((seen == BLUE) | (seen == PINK) | (seen == YELLOW)) & new_top
-    take = shaded & (was != BLOWN) & ((~top & (new_top | (seen == BG))) | ((was == BODY) & frog))
+    white = cv2.inRange(lifted, (dice_frames.STANDING,) * 3, (255, 255, 255)) > 0  # round 21: lit over the band
+    standing = cv2.morphologyEx((white & shaded).view(np.uint8), cv2.MORPH_OPEN, _K3) > 0
+    take = shaded & (was != BLOWN) & ~standing & ((~top & (new_top | (seen == BG))) | ((was == BODY) & frog))
     mask = take.view(np.uint8)
     cv2.copyTo(lifted, mask, small[y0:y1, x0:x1])
     np.copyto(was, seen, where=take)
