@@ -247,7 +247,10 @@ class CardReveal(_LyingCards, _Glimpses):
 
     def _settled(self, cards: list[CardReading]) -> list[str]:
         events: list[tuple[str, Question | str]] = []
-        unseen, self._over_empty = self._unseen(cards), []
+        (unseen, seen), self._over_empty = self._unseen(cards), []
+        for colour, frames in seen:  # (a card seen lying, then laid on: the arrival of its colour was that card)
+            if self._arriving.get(colour, 0) <= frames:
+                self._arriving.pop(colour, None)
         # a card seen on its way in that settled nowhere new went onto a card (of its colour: the pile's top)
         landed = set(self._arriving) - {c.card for c in cards if not any(
             k.reading.card == c.card and edge_shift(k.outline, c.outline()) <= self.moved for k in self._lying)}
@@ -371,6 +374,7 @@ class CardReveal(_LyingCards, _Glimpses):
             later = [str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events]
             after = [*unseen[1:], *later[:1]]
             events = [("ask", laid_next(card, tuple(after[i:i + 1]))) for i, card in enumerate(unseen)] + events
+        events = [("book", colour) for colour, _ in seen] + events  # (seen lying before the card laid on it)
         # a card of a colour the camera read another on one lying card (blank and gray on 2815): entered by hand
         events = [("ask", _UNREAD) if e[0] == "book" and e[1] in self._doubt else e for e in events]
         # (the hands in view as a card it saw laid settled and was booked: one waiting there after laying it)
