@@ -3,7 +3,11 @@ blob that is no card's shape lying still over the cards, a hand over the empty b
 
 from __future__ import annotations
 
-from rig.vision.card_places import _covering, _covers, _one_place, _overlap, _same_box, _same_pile, _seen, edge_shift
+import numpy as np
+
+from rig.vision.card_lying import PRINT_MOVED, PRINT_STEADY
+from rig.vision.card_places import (_covering, _covers, _long_side, _one_place, _overlap, _same_box, _same_pile, _seen,
+                                    edge_shift)
 from rig.vision.card_view import CardReading, CardView
 
 
@@ -64,12 +68,14 @@ class _Glimpses:
             for g in self._glimpsed:
                 if g[0].card == card.card and edge_shift(g[0].outline(), card.outline()) <= 2 * self.moved:
                     g[1] += 1
+                    if not g[2]:
+                        g[5].append(card.mark)  # (where its print lay, frame by frame, before a hand came over it)
                     break
             else:  # (the card, frames seen, touched, vanished, frames seen before touched) — seen first on the very box
                 # of a blob that lay still just before, not at the view's edge, read as no card's shape: it lay there
                 # those frames too (twin 3116)
                 still = self._still is not None and card.box is not None and _same_box(self._still[0], card.box)
-                self._glimpsed.append([card, 1 + (self._still[1] if still else 0), False, False, 0])
+                self._glimpsed.append([card, 1 + (self._still[1] if still else 0), False, False, 0, [card.mark]])
 
     def _touch_glimpses(self, view: CardView) -> None:
         """Mark the cards glimpsed lying still that a hand has been over since (as :meth:`_touch` the lying ones)."""
@@ -82,9 +88,10 @@ class _Glimpses:
             g[3] = g[3] or not any(_overlap(g[0].box, b) for b in [c.box for c in view.cards if c.box is not None]
                                    + [h for h in view.hands if h is not None])
 
-    def _unseen(self, cards: list[CardReading]) -> list[str]:
+    def _unseen(self, cards: list[CardReading]) -> tuple[list[str], list[str]]:
         """Cards glimpsed lying still since the last settle (twice or more) that are gone now, under
-        the cards that settled: laid, and covered before they lay still long enough to count."""
+        the cards that settled: laid, and covered before they lay still long enough to count — asked about (colours); or
+        the one the camera saw lie there (:meth:`_seen_laid`): booked (its colour and the frames it was seen in)."""
         # (one a hand was over since, a card settled in its place with its edges moved: that card went onto it —
         # twin 108, the second yellow card seen lying, then the third laid on it askew)
         # A card seen now and then (gone from view with nothing over it, a gray card on a floor of its colour read by
@@ -100,9 +107,30 @@ class _Glimpses:
         # colour settling on its very edges now: that card, or the next laid squarely on it? Asked (no: that card)
         gone += [g[0] for g in self._glimpsed if g[2] and not g[3] and g[4] >= self.settle and any(
             c.card == g[0].card and edge_shift(g[0].outline(), c.outline()) <= self.moved for c in cards)]
+        seen = [(g[0], g[1]) for g in self._glimpsed if any(g[0] is o for o in gone) and self._seen_laid(g, cards)]
         self._glimpsed = []
         one = []  # a card glimpsed in places that overlap (its outline jumping from frame to frame) is one card
         for g in gone:
             if not any(o.card == g.card and _covers(o.outline(), g.outline()) for o in one):
                 one.append(g)
-        return [g.card for g in one]
+        if len(one) != 1 or len(seen) != 1 or seen[0][0] is not one[0]:  # (one card alone: two glimpsed are asked about)
+            return [g.card for g in one], []
+        return [], [(one[0].card, seen[0][1])]
+
+    def _seen_laid(self, glimpse: list, cards: list[CardReading]) -> bool:
+        """Whether a card glimpsed and gone now lay there as a card that settles does: seen lying a card's settle or
+        longer with no hand over it (it did not settle: a card beside the arm at the view's edge read now whole, now in
+        part or not at all — twin 3911 reveal 0, 3900 reveal 0), its print found in each of those frames where it lay
+        (within ``PRINT_STEADY`` of its long side), and now a card settled on its place, of another colour or of its
+        colour with its print ``PRINT_MOVED`` or more away: the next card laid on it. Then it was laid, and booked."""
+        card, frames, touched, _, before, marks = glimpse
+        outline = card.outline()
+        if not touched or before < self.settle or card.status != "ok" or outline is None or any(m is None for m in marks):
+            return False
+        mean = np.mean(np.asarray(marks, np.float64), axis=0)
+        side = _long_side(outline)
+        if max(float(np.hypot(*(np.asarray(m) - mean))) for m in marks) > PRINT_STEADY * side:
+            return False
+        return any(c.outline() is not None and _covers(c.outline(), outline) and _one_place(outline, c.outline())
+                   and (c.card != card.card or self._mark(c) is not None
+                        and float(np.hypot(*(self._mark(c) - mean))) >= PRINT_MOVED * side) for c in cards)

@@ -186,9 +186,11 @@ class _LyingCards:
         frames) and within ``PRINT_STEADY`` of its long side of where it lay — a card laid on it lies a few px askew and
         moves it ``PRINT_MOVED`` or more, a card re-read keeps it within a few tenths of a px (twin 3705 reveal 0: a
         blank card under the arm for a settle, its corners read 1.8 % apart after, its print 0.05 px). Not with a hand
-        in view over the card's box, nor when the pile's outline changed."""
+        in view over the card's box, nor when the pile's outline changed (one read with no pile outline: its print)."""
         now = self._mark(card)
-        if lying.mark is None or now is None or not _same_pile(lying.reading, card) or self._hands and not self._hand_boxes or any(
+        piles = None not in (lying.reading.pile, card.pile)  # (a card read with no pile: its outline joined by a
+        # neighbour's, its print where it lay — twin 3917 reveal 1; the pile's outline changed under it: asked)
+        if lying.mark is None or now is None or piles and not _same_pile(lying.reading, card) or self._hands and not self._hand_boxes or any(
                 _overlap(box, h) for h in self._hand_boxes for box in (card.box, lying.reading.box)):
             return False
         return float(np.hypot(*(now - lying.mark))) < PRINT_STEADY * _long_side(lying.outline)
