@@ -41,9 +41,8 @@ from rig.vision.calibrate_lamp import _glare_off_shade, _lab, _lamp_from_bodies,
 RITUAL = ("blue", "pink", "yellow", "blank")
 MIN_SEPARATION = 3.0  # below this two classes overlap and the profile is refused
 #: ... but for the dice's colours and the box bottom's down to this in the last try of a :class:`BackgroundError`
-#: (``overlap``), when every ritual frame then reads back right and ``ok`` (issue 24, round 18: 2D table 41008, seen
-#: — violet blank dice on a wood tinted violet, body/background 2.4; read back right, and in play every die of its
-#: turns, flagged no more than other tables)
+#: (``overlap``), when every ritual frame then reads back right and ``ok`` (round 18: 2D table 41008, violet blank
+#: dice on a wood tinted violet, body/background 2.4; every die of its turns read right, flagged no more than others)
 MIN_OVERLAP = 2.0
 WARN_SEPARATION = 5.0
 
@@ -149,8 +148,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
                 if not (retry.get("most") or retry.get("core") or apart):
                     continue
                 if retry.get("core") and not isinstance(again, BackgroundError) or apart:
-                    cleared = again  # the frog's own colour is told from the box, or every die found apart from its
-                    # shadows shows its frog: what refuses the table is this
+                    cleared = again  # the frog told from the box, or each die's frog found apart: this refuses it
                 for then in _retries(again):  # the frog colour most dice show, then that refusal's own tries
                     if then.get("core"):
                         continue
@@ -166,8 +164,7 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
         raise exc from None
 
 
-#: the refusals of a fit that found every die apart from its shadows and each die's frog (card table 3902, seen: two
-#: lamps' warm and blue shadows held in every die's first mask hid a plain blue frog in the violet fitted over them)
+#: refusals after every die and its frog were found apart from the shadows (card table 3902: two lamps' shadows)
 FOUND_APART = (BackgroundError, ReadBackError, FewFrogError)
 
 
@@ -192,8 +189,8 @@ def _retries(exc: CalibrationError) -> tuple[dict, ...]:
 #: ``ok`` (round 18, ``overlap``: 2D table 41008); a frog colour, fitted on its cluster farthest from the die body (round
 #: 20, ``core``: twin 10309, seen); then (round 19, ``bottom``) the bottom alone where it is plain, the floor and the
 #: background since round 20, taken when every ritual die reads back right, else naming the walls and rim in the
-#: refusal (twin 10210). A frog colour found on hardly
-#: any die, that colour as most dice show it (round 19, ``most``: twin 10208), then that fit's refusal's own tries.
+#: refusal (twin 10210). A frog colour found on hardly any die, that colour as most dice show it (round 19, ``most``:
+#: twin 10208), then that fit's refusal's own tries.
 RETRIES: dict[type[CalibrationError], tuple[dict, ...]] = {
     NoFrogError: (dict(shadows=True),),
     FewFrogError: (dict(most=True),),
@@ -372,8 +369,7 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
         blue=colours["blue"], pink=colours["pink"], yellow=colours["yellow"], glare=glare,
         floor=tuple(tuple(tuple(round(float(v), 1) for v in px) for px in row) for row in floor),
         floor_lamp=None if lamp is None else tuple(tuple(round(float(v), 3) for v in row) for row in lamp),
-        floor_cells=tuple(tuple(bool(v) for v in row) for row in floor_cells),
-        shade=shade,
+        floor_cells=tuple(tuple(bool(v) for v in row) for row in floor_cells), shade=shade,
     )
     # measure what the reader itself sees as a die top at its working scale
     profile = dataclasses.replace(profile, top_area=_measure_top_area(frames["blank"], profile))
