@@ -166,7 +166,8 @@ ENABLED = True
 def net() -> cv2.dnn.Net | None:
     """The shipped net, loaded once (``None`` without its file: the reader reads as it did before round 11)."""
     if not _NET:
-        n = cv2.dnn.readNetFromONNX(str(WEIGHTS)) if WEIGHTS.exists() else None
+        classic = {"engine": cv2.dnn.ENGINE_CLASSIC} if hasattr(cv2.dnn, "ENGINE_CLASSIC") else {}  # OpenCV 4's
+        n = cv2.dnn.readNetFromONNX(str(WEIGHTS), **classic) if WEIGHTS.exists() else None
         if n is not None:
             n.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
         _NET.append(n)

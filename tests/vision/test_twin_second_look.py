@@ -95,3 +95,19 @@ def test_a_drawn_leaning_die_keeps_its_flag(monkeypatch):
 def test_only_a_square_whole_top_is_freed():
     assert second.square(0.95, 1.0) and second.square(second.SQUARE, second.WHOLE)
     assert not second.square(0.61, 0.65) and not second.square(0.95, 0.5)
+
+
+def test_the_net_runs_on_opencvs_classic_engine(monkeypatch):
+    """Round 21: OpenCV 5's classic dnn engine (OpenCV 4's own) runs the second look in half the time; its
+    probabilities differ from the new engine's in the seventh digit and every reading of the speed corpus and of
+    twin 10400-10411 (four turns, four lights) was the same."""
+    import cv2
+
+    asked = []
+    monkeypatch.setattr(second, "_NET", [])
+    real = cv2.dnn.readNetFromONNX
+    monkeypatch.setattr(cv2.dnn, "readNetFromONNX", lambda path, **kw: asked.append(kw) or real(path, **kw))
+    assert second.net() is not None
+    engine = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+    assert asked == [{"engine": engine} if engine is not None else {}]
+    assert second.look(np.zeros((2, second.SIZE, second.SIZE, 4), np.float32)).shape[0] == 2
