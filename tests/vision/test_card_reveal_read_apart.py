@@ -1,0 +1,34 @@
+"""A card read apart kept by its print, a pile's side read in no nudge (issue 24 part 3, round 21, second part).
+Seen twin reveals (3605: round 20's `main` read; 3903: round 20's fresh set, read by the lead), replayed through
+CardReveal as ``rig bench reveal`` answers."""
+
+from tests.vision.test_card_reveal_seen_laid import _replay_changed
+from tests.vision.test_cards_twin import _replay
+
+
+def test_twin_3605_reveal_0_a_card_read_on_another_outline_with_its_print_where_it_lay_is_that_card():
+    # gray, gray, gray on one pile, then blank. The second gray card settles (frames 8-10) and is read in frame 11 on
+    # another outline, 8.9 % apart, its print 0.08 px from where it lay; a hand then brings the third. Before, that
+    # reading was a card glimpsed lying and gone under the third: "were the next 2 cards laid gray, then gray?"
+    cards, booked, questions = _replay("t3605-reveal0-r20")
+    assert cards == ["gray", "gray", "gray", "blank"]
+    assert booked == cards and questions == []
+
+
+def test_a_card_read_on_another_outline_whose_print_moved_is_still_asked_about():
+    # 3605 reveal 0 with frame 11's print 3 px from where the second card's lay: a card on it? Asked as before
+    def moved(card):
+        card["mark"] = [card["mark"][0] + 3.0, card["mark"][1]]
+
+    cards, booked, questions = _replay_changed("t3605-reveal0-r20", [11], moved)
+    assert booked == cards
+    assert [q.text for q in questions] == ["were the next 2 cards laid gray, then gray?"]
+
+
+def test_twin_3903_reveal_1_a_pile_whose_top_edge_read_lower_its_print_moved_is_laid_on():
+    # blue x 4 on one pile, then yellow. The fourth blue card: corners 2.1 % apart, print 2.4 px (1 %) moved, the pile's
+    # top edge read 12 px lower — taken for a card nudged before ("was that a second blue card?"); a nudged card carries
+    # its print as far as its outline left the floor
+    cards, booked, questions = _replay("t3903-reveal1-r20")
+    assert cards == ["blue", "blue", "blue", "blue", "yellow"]
+    assert booked == cards and questions == []
