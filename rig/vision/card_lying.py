@@ -161,9 +161,7 @@ class _LyingCards:
         if shift < LAID_SHIFT or before is None or now is None or self._hands and not self._hand_boxes or any(
                 _overlap(card.box, h) for h in self._hand_boxes):
             return False
-        grew = (before[0] - now[0], before[1] - now[1], now[0] + now[2] - before[0] - before[2],
-                now[1] + now[3] - before[1] - before[3])
-        return min(grew) >= 0 and max(grew) >= 2
+        return _outline_grew(before, now)
 
     def _print_moved(self, lying: _Lying, card: CardReading) -> bool:
         """Whether a pile's top of its colour, on the lying card's edges or a little apart after a hand was over it, had a
@@ -228,6 +226,14 @@ class _LyingCards:
         """Whether an outline is a lying card's read a little apart: its edges within twice ``moved``, or inside it (the
         field read as an upright box beside an arm's shade: twin 2609)."""
         return edge_shift(lying, now) <= 2 * self.moved or _one_place(lying, now) and _within(now, _card_of(lying), self.moved)
+
+
+def _outline_grew(before: tuple[int, int, int, int], now: tuple[int, int, int, int]) -> bool:
+    """Whether a pile's outline (what changed from the empty box) grew on a side (2 px or more) and left none: a card
+    laid a few px askew on the pile sticks out beyond the one below, which stays where it lay."""
+    grew = (before[0] - now[0], before[1] - now[1], now[0] + now[2] - before[0] - before[2],
+            now[1] + now[3] - before[1] - before[3])
+    return min(grew) >= 0 and max(grew) >= 2
 
 
 def _in_its_box(card: tuple[int, int, int, int] | None, box: tuple[int, int, int, int] | None) -> bool:

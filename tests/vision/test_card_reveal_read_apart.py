@@ -32,3 +32,25 @@ def test_twin_3903_reveal_1_a_pile_whose_top_edge_read_lower_its_print_moved_is_
     cards, booked, questions = _replay("t3903-reveal1-r20")
     assert cards == ["blue", "blue", "blue", "blue", "yellow"]
     assert booked == cards and questions == []
+
+
+def test_twin_3610_reveal_0_a_yellow_card_seen_lying_then_laid_on_its_outline_grown_is_booked():
+    # yellow, yellow beside it, then yellow, yellow on the second, then blank x 2. The third lies 4 frames beside the
+    # arm's shade over the first (read unsure, so nothing settles), its faint print found 40 px apart; the fourth
+    # settles on it 4.6 % apart, the pile's outline grown 4 px up and right, left on no side. Before: "were the next 2
+    # cards laid yellow, then yellow?"
+    cards, booked, questions = _replay("t3610-reveal0-r20")
+    assert cards == ["yellow", "yellow", "yellow", "yellow", "blank", "blank"]
+    assert booked == cards and questions == []
+
+
+def test_a_yellow_card_seen_lying_is_still_asked_about_when_the_one_settling_there_left_its_outline():
+    # 3610 reveal 0 with the fourth card's pile outline 4 px in on the left of where the third lay: nudged, or read
+    # apart? Asked as before
+    def shrunk(card):
+        if card["card"] == "yellow" and card["box"][0] > 200:
+            card["pile"] = [card["pile"][0] + 4, card["pile"][1], card["pile"][2] - 4, card["pile"][3]]
+
+    cards, booked, questions = _replay_changed("t3610-reveal0-r20", range(20, 24), shrunk)
+    assert booked == cards
+    assert [q.text for q in questions] == ["were the next 2 cards laid yellow, then yellow?"]
