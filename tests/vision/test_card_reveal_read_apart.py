@@ -54,3 +54,24 @@ def test_a_yellow_card_seen_lying_is_still_asked_about_when_the_one_settling_the
     cards, booked, questions = _replay_changed("t3610-reveal0-r20", range(20, 24), shrunk)
     assert booked == cards
     assert [q.text for q in questions] == ["were the next 2 cards laid yellow, then yellow?"]
+
+
+def test_twin_3604_reveal_0_a_colour_read_only_hidden_under_the_arm_is_no_card_coming_in():
+    # four pink cards. As the arm lays the third (frames 12-13) it is read "gray, hidden" under its own box, never whole;
+    # no gray card settles anywhere. Before: taken for a gray card seen coming in that went under the pink ones,
+    # "were the next 2 cards laid gray, then pink?" (the truthful answer no)
+    cards, booked, questions = _replay("t3604-reveal0-r20")
+    assert cards == ["pink"] * 4
+    assert booked == cards and questions == []
+
+
+def test_a_colour_read_whole_coming_in_that_settled_nowhere_is_still_asked_about():
+    # 3604 reveal 0 with the gray reading of frames 12-13 read whole (not hidden): a gray card seen coming in that went
+    # under the pink ones? Asked as before
+    def whole(card):
+        if card["card"] == "gray":
+            card.pop("hidden", None)
+
+    cards, booked, questions = _replay_changed("t3604-reveal0-r20", [12, 13], whole)
+    assert booked == cards
+    assert [q.text for q in questions] == ["were the next 2 cards laid gray, then pink?"]
