@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rig.vision.card_lying import PRINT_MOVED, PRINT_STEADY
+from rig.vision.card_lying import LAID_SHIFT, PRINT_MOVED, PRINT_STEADY, _outline_grew
 from rig.vision.card_places import (_covering, _covers, _long_side, _one_place, _overlap, _same_box, _same_pile, _seen,
                                     edge_shift)
 from rig.vision.card_view import CardReading, CardView
@@ -63,19 +63,46 @@ class _Glimpses:
         for card in cards:
             if any(k.reading.card in (card.card, None) and (edge_shift(k.outline, card.outline()) <= 2 * self.moved
                                                              or self._on_its_box(k, card))
-                   or not k.touched and _same_pile(k.reading, card) for k in self._lying):
+                   or not k.touched and _same_pile(k.reading, card) or self._its_print(k, card) for k in self._lying):
                 continue
             for g in self._glimpsed:
                 if g[0].card == card.card and edge_shift(g[0].outline(), card.outline()) <= 2 * self.moved:
                     g[1] += 1
                     if not g[2]:
                         g[5].append(card.mark)  # (where its print lay, frame by frame, before a hand came over it)
+                        g[6].append(card)  # (and how it was read)
                     break
             else:  # (the card, frames seen, touched, vanished, frames seen before touched) — seen first on the very box
                 # of a blob that lay still just before, not at the view's edge, read as no card's shape: it lay there
                 # those frames too (twin 3116)
                 still = self._still is not None and card.box is not None and _same_box(self._still[0], card.box)
-                self._glimpsed.append([card, 1 + (self._still[1] if still else 0), False, False, 0, [card.mark]])
+                self._glimpsed.append([card, 1 + (self._still[1] if still else 0), False, False, 0, [card.mark], [card]])
+
+    def _grown_over(self, card: CardReading, readings: list[CardReading], cards: list[CardReading]) -> bool:
+        """Whether a card glimpsed lying with no print known (a yellow card's faint print found apart from frame to
+        frame), read on its very edges (within ``same``) and with a pile outline in each frame it lay, had one of its
+        colour settle over it as round 12's pile top laid on: ``LAID_SHIFT`` or more apart, the pile's outline grown on a
+        side and left on none, no hand over it now (twin 3610 reveal 0: the third yellow card, 4 frames beside the arm's
+        shade, then the fourth on it 4.6 % apart, the outline grown 4 px up and right)."""
+        outline = card.outline()
+        if any(r.pile is None or r.outline() is None or edge_shift(outline, r.outline()) > self.same for r in readings):
+            return False
+        return any(c.card == card.card and c.outline() is not None and c.pile is not None and _covers(c.outline(), outline)
+                   and _one_place(outline, c.outline()) and edge_shift(outline, c.outline()) >= LAID_SHIFT
+                   and _outline_grew(readings[-1].pile, c.pile) and not any(_overlap(c.box, h) for h in self._hand_boxes)
+                   for c in cards)
+
+    @staticmethod
+    def _its_print(lying, card: CardReading) -> bool:
+        """A card of a lying card's colour, on its place, read with its print within ``PRINT_STEADY`` of its long side of
+        where that card's lay as it settled: that card read on another outline (twin 3605 reveal 0: the second gray card
+        read on two outlines in turn, 8.9 % apart, its print 0.08 px from where it lay) — a card laid on it moves the
+        print ``PRINT_MOVED`` or more."""
+        if lying.reading.card != card.card or lying.mark is None or card.mark is None or card.outline() is None:
+            return False
+        if not _one_place(lying.outline, card.outline()):
+            return False
+        return float(np.hypot(*(np.asarray(card.mark, np.float64) - lying.mark))) < PRINT_STEADY * _long_side(lying.outline)
 
     def _touch_glimpses(self, view: CardView) -> None:
         """Mark the cards glimpsed lying still that a hand has been over since (as :meth:`_touch` the lying ones)."""
@@ -123,14 +150,14 @@ class _Glimpses:
         part or not at all — twin 3911 reveal 0, 3900 reveal 0), its print found in each of those frames where it lay
         (within ``PRINT_STEADY`` of its long side), and now a card settled on its place, of another colour or of its
         colour with its print ``PRINT_MOVED`` or more away: the next card laid on it. Then it was laid, and booked."""
-        card, frames, touched, _, before, marks = glimpse
+        card, frames, touched, _, before, marks, readings = glimpse
         outline = card.outline()
-        if not touched or before < self.settle or card.status != "ok" or outline is None or any(m is None for m in marks):
+        if not touched or before < self.settle or card.status != "ok" or outline is None:
             return False
-        mean = np.mean(np.asarray(marks, np.float64), axis=0)
         side = _long_side(outline)
-        if max(float(np.hypot(*(np.asarray(m) - mean))) for m in marks) > PRINT_STEADY * side:
-            return False
+        mean = None if any(m is None for m in marks) else np.mean(np.asarray(marks, np.float64), axis=0)
+        if mean is None or max(float(np.hypot(*(np.asarray(m) - mean))) for m in marks) > PRINT_STEADY * side:
+            return self._grown_over(card, readings, cards)
         return any(c.outline() is not None and _covers(c.outline(), outline) and _one_place(outline, c.outline())
                    and (c.card != card.card or self._mark(c) is not None
                         and float(np.hypot(*(self._mark(c) - mean))) >= PRINT_MOVED * side) for c in cards)

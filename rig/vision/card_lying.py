@@ -20,6 +20,9 @@ PRINT_MOVED = 0.005
 PRINT_STEADY = 0.002
 #: a pile's outline whose side moved in by more than this (px): the pile left where it lay (nudged), no card laid on it
 PILE_LEFT = 2
+#: a nudged card carries its print as far as its outline left the floor: a print that moved less than this share of the
+#: side's move-in is no nudge — the pile's outline read apart (twin 3903 reveal 1: its top edge 12 px in, print 2.4 px)
+NUDGE_CARRIES = 0.5
 #: an unread blob with no outline inside a lying card's box, this share of its area or more, is that card read in part
 IN_ITS_BOX = 0.8
 
@@ -158,9 +161,7 @@ class _LyingCards:
         if shift < LAID_SHIFT or before is None or now is None or self._hands and not self._hand_boxes or any(
                 _overlap(card.box, h) for h in self._hand_boxes):
             return False
-        grew = (before[0] - now[0], before[1] - now[1], now[0] + now[2] - before[0] - before[2],
-                now[1] + now[3] - before[1] - before[3])
-        return min(grew) >= 0 and max(grew) >= 2
+        return _outline_grew(before, now)
 
     def _print_moved(self, lying: _Lying, card: CardReading) -> bool:
         """Whether a pile's top of its colour, on the lying card's edges or a little apart after a hand was over it, had a
@@ -168,17 +169,20 @@ class _LyingCards:
         ``PRINT_MOVED`` of its long side or more — a card laid squarely lies a few px askew of the one below; a card
         re-read with nothing laid on it keeps its print within a few tenths of a px. Not with a hand in view over the
         card's box (an arm's shade on the field moves what reads as print: 0.38 % on twin 3010), and not when the pile's
-        outline left a side (a card nudged)."""
+        outline left a side by more than ``PILE_LEFT`` and the print moved ``NUDGE_CARRIES`` of that or more (a card
+        nudged carries its print along; a side read in by 12 px, the print 2.4 px: the outline read apart, twin 3903)."""
         now = self._mark(card)
         if lying.mark is None or now is None or self._hands and not self._hand_boxes or any(
                 _overlap(box, h) for h in self._hand_boxes for box in (card.box, lying.reading.box)):
             return False
+        moved = float(np.hypot(*(now - lying.mark)))
         before, after = lying.reading.pile, card.pile
-        if before is not None and after is not None and min(
-                before[0] - after[0], before[1] - after[1], after[0] + after[2] - before[0] - before[2],
-                after[1] + after[3] - before[1] - before[3]) < -PILE_LEFT:
-            return False
-        return float(np.hypot(*(now - lying.mark))) >= PRINT_MOVED * _long_side(lying.outline)
+        if before is not None and after is not None:
+            left = -min(before[0] - after[0], before[1] - after[1], after[0] + after[2] - before[0] - before[2],
+                        after[1] + after[3] - before[1] - before[3])
+            if left > PILE_LEFT and moved >= NUDGE_CARRIES * left:  # (the card took its print along: nudged)
+                return False
+        return moved >= PRINT_MOVED * _long_side(lying.outline)
 
     def _print_held(self, lying: _Lying, card: CardReading) -> bool:
         """Whether a pile's top of its colour, its edges read a little apart (``same`` to ``moved``) after a hand was
@@ -222,6 +226,14 @@ class _LyingCards:
         """Whether an outline is a lying card's read a little apart: its edges within twice ``moved``, or inside it (the
         field read as an upright box beside an arm's shade: twin 2609)."""
         return edge_shift(lying, now) <= 2 * self.moved or _one_place(lying, now) and _within(now, _card_of(lying), self.moved)
+
+
+def _outline_grew(before: tuple[int, int, int, int], now: tuple[int, int, int, int]) -> bool:
+    """Whether a pile's outline (what changed from the empty box) grew on a side (2 px or more) and left none: a card
+    laid a few px askew on the pile sticks out beyond the one below, which stays where it lay."""
+    grew = (before[0] - now[0], before[1] - now[1], now[0] + now[2] - before[0] - before[2],
+            now[1] + now[3] - before[1] - before[3])
+    return min(grew) >= 0 and max(grew) >= 2
 
 
 def _in_its_box(card: tuple[int, int, int, int] | None, box: tuple[int, int, int, int] | None) -> bool:

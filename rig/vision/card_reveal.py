@@ -61,6 +61,7 @@ class CardReveal(_LyingCards, _Glimpses):
         self._asked_still: list = []
         #: the colours of cards seen since the last settle where no card lay: a card on its way in
         self._arriving: dict[str, int] = {}
+        self._arriving_whole: set = set()  # (of them, the colours read whole, not only hidden under a hand, at least once)
         self._over_empty: list = []  # the boxes of the hands seen over the empty box (no card known or in view)
         self._since_ask: list = []  # the hands seen since it asked about a card it did not see (the next one held?)
         self._blind: list[list] = []  # cards entered by hand, not seen: [where the hands were, the hands since]
@@ -93,6 +94,7 @@ class CardReveal(_LyingCards, _Glimpses):
             self._laid_by = ()
             self._under, self._doubt = [], set()
             self._candidate, self._count, self._glimpsed, self._arriving = None, 0, [], {}
+            self._arriving_whole = set()
             self._before = None
             self._still, self._waiting = None, (None, 0, False)  # a blob seen before and again moved away between
             if self._empty_hand:  # a hand came over the empty box and left no card the camera sees: one it cannot?
@@ -137,6 +139,8 @@ class CardReveal(_LyingCards, _Glimpses):
                                                      and self._read_apart(k.outline, c.outline())
                                                      or k.reading.card == c.card and self._on_its_box(k, c) for k in self._lying)}:
             self._arriving[colour] = self._arriving.get(colour, 0) + 1  # (frames it was seen in)
+            if any(c.card == colour and not c.hidden for c in ok):
+                self._arriving_whole.add(colour)
         # (a hand waiting at the box's edge hides none of them)
         self._glimpse([c for c in ok if not any(_overlap(c.box, h) for h in view.hands)])
         unread = [c for c in view.cards if c.status != "ok" and c.corners is not None and not any(
@@ -255,9 +259,11 @@ class CardReveal(_LyingCards, _Glimpses):
         landed = set(self._arriving) - {c.card for c in cards if not any(
             k.reading.card == c.card and edge_shift(k.outline, c.outline()) <= self.moved for k in self._lying)}
         # a card seen coming in (two frames or more) whose colour settled nowhere went under the cards that did
-        # (its outline never lay still: an icon splitting its field, a hand beside it): laid, not yet counted
-        lost = sorted(c for c in landed if self._arriving[c] >= 2 and c not in {k.card for k in cards})
-        self._arriving = {}
+        # (its outline never lay still: an icon splitting its field, a hand beside it): laid, not yet counted — not one
+        # read only hidden under a hand (twin 3604 reveal 0: the arm read "gray, hidden" as it laid pink cards)
+        lost = sorted(c for c in landed if self._arriving[c] >= 2 and c not in {k.card for k in cards}
+                      and c in self._arriving_whole)
+        self._arriving, self._arriving_whole = {}, set()
         kept: dict[int, _Lying] = {}  # cards that lie as before, settled now with a hand in view: as seen before it
         again, vanished = [], []  # (of them, hidden since / out of sight a while since the last settle: one laid on?)
         passed = []  # (of them, a hand was over since the last settle: one laid squarely on, the arm waiting? 2616)

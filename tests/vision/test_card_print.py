@@ -114,6 +114,13 @@ def test_a_pile_top_whose_print_moved_after_a_hand_is_booked():
     assert booked == ["blue", "blue"] and question is None
 
 
+def test_a_pile_side_read_in_while_its_print_moved_less_is_no_nudge():
+    # twin 3903 reveal 1: the fourth blue card laid squarely on the pile, its top edge read 12 px lower (in), its print
+    # 2.4 px (1 %) moved — a nudged card would carry its print as far as its outline left the floor: a card laid on it
+    booked, question = _laid(_pile(dx=2.0, mark=(302.4, 240.0), pile=(200, 112, 200, 270)))
+    assert booked == ["blue", "blue"] and question is None
+
+
 @pytest.mark.parametrize("after, hands", [
     (_pile(dx=2.0, mark=(300.5, 240.0)), ()),  # its print 0.5 px apart: a card re-read, or one laid exactly on it
     (_pile(dx=2.0, mark=(305.0, 240.0)), ((320, 200, 320, 280),)),  # an arm over the pile's box: its shade may move the print
