@@ -44,8 +44,12 @@ def dark_shares(lum: np.ndarray, empty: np.ndarray, box: tuple[int, int, int, in
     """The share of dark pixels (:data:`DARK`) in the strip beside each side of ``box`` (x, y, w, h; frame px)."""
     bx, by, bw, bh = box
     s, g = max(3, round(STRIP * side)), 1
-    strips = {"L": (by, by + bh, bx - g - s, bx - g), "R": (by, by + bh, bx + bw + g, bx + bw + g + s),
-              "T": (by - g - s, by - g, bx, bx + bw), "B": (by + bh + g, by + bh + g + s, bx, bx + bw)}
+    strips = {
+        "L": (by, by + bh, bx - g - s, bx - g),
+        "R": (by, by + bh, bx + bw + g, bx + bw + g + s),
+        "T": (by - g - s, by - g, bx, bx + bw),
+        "B": (by + bh + g, by + bh + g + s, bx, bx + bw),
+    }
     h, w = lum.shape
     out = {}
     for name, (y0, y1, x0, x1) in strips.items():
@@ -75,8 +79,11 @@ def turned_to_lens(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: flo
     shares = [dark_shares(lum, empty, d.box, side) for d in dice]
     typical = {n: median([s[n] for s in shares if n in s] or [0.0]) for n in _SIDES}
     lit = [n for n in _SIDES if typical[n] < LIT_SIDE and typical[n] <= typical[_OPPOSITE[n]]]
-    return [d for d, s in zip(dice, shares, strict=True) if not d.cocked and any(
-        s.get(n, 0.0) >= FACE and not _neighbour(d, dice, n, side) for n in lit)]
+    return [
+        d
+        for d, s in zip(dice, shares, strict=True)
+        if not d.cocked and any(s.get(n, 0.0) >= FACE and not _neighbour(d, dice, n, side) for n in lit)
+    ]
 
 
 def side_face_flags(work, profile, dice) -> list:
