@@ -27,6 +27,7 @@ def calibrated(table, renders: dict, seed: int):
     from rig.twin.optics import develop, kelvin_rgb
     from rig.twin.table import DRIFTS
     from rig.vision.calibrate import fit_profile
+    from rig.vision.card_empty import EmptyBox, remember
 
     box = table.floor_mask()
     bright = max(float(np.percentile(renders[f"ritual:{f}"][box], 99.5)) for f in ("blue", "pink", "yellow", "blank"))
@@ -43,7 +44,9 @@ def calibrated(table, renders: dict, seed: int):
         return develop(rgb, table, exposure=exposure, gains=gains, lamp=lamp, cast=cast, seed=seed * 100 + k)
 
     ritual = {f: frame(f"ritual:{f}", "same", i) for i, f in enumerate(("blue", "pink", "yellow", "blank"))}
-    profile = fit_profile(ritual, empty=frame("empty", "same", 9), name=f"twin-{table.seed}").profile
+    empty = frame("empty", "same", 9)
+    profile = fit_profile(ritual, empty=empty, name=f"twin-{table.seed}").profile
+    remember(profile, EmptyBox.of(empty))  # kept beside the profile, as `rig calibrate` does
     return profile, frame
 
 

@@ -1,0 +1,99 @@
+"""A die leaning with its top turned to the lens: its side face, dark, on the side the lamp lights (issue 24, round 21).
+
+A die leaning 25-31 degrees on a wall with its top turned towards the lens looks square and die-sized from above and
+passes every test of its top (twin 10400, 10209 and 10103 turn 3). What gives it away is beside the top: its side face
+turned from every lamp, a strip far darker than the empty box shows there, on the side of the top **towards** the
+lamp. A flat die shows such a strip only on the side away from the lamp (its cast shadow), or where a neighbour's
+shadow falls. Which sides the lamp lights is read from the frame's own dice: the sides where their strips are dark
+least often. The empty box's picture is the one calibration keeps beside the profile
+(:func:`rig.vision.card_empty.kept`); without one nothing is judged.
+"""
+
+from __future__ import annotations
+
+from statistics import median
+
+import cv2
+import numpy as np
+
+#: the strip looked at beside each side of a die's box: this many die sides wide, a pixel off the box
+STRIP = 0.3
+#: a strip pixel is dark where the frame shows less than this share of the empty box's lightness there (B + G + R)
+DARK = 0.4
+#: a side the lamp lights: the frame's dice's strips on it are dark at this share or less (their median) ...
+LIT_SIDE = 0.2
+#: ... and a die's strip on such a side this dark (share of its pixels) is its side face (twin 10400, 10209, 10103
+#: turn 3: 0.66-0.79 in every light; flat dice's strips on the lit side at most 0.6 once a neighbour's shadow is
+#: left out, seen sets 10000-10411, propped 5000-5111, every light)
+FACE = 0.6
+#: another die within this many die sides on that side (and this many across) may shade the strip: not judged
+NEIGHBOUR_AHEAD, NEIGHBOUR_ACROSS = 2.0, 1.2
+REASON = "cocked die (its side face dark towards the lamp)"
+
+_SIDES = {"L": (-1, 0), "R": (1, 0), "T": (0, -1), "B": (0, 1)}
+_OPPOSITE = {"L": "R", "R": "L", "T": "B", "B": "T"}
+
+
+def empty_lightness(empty_lab: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """The empty box's picture (uint8 Lab, any size) as B + G + R at ``shape`` (h, w), float32."""
+    bgr = cv2.cvtColor(empty_lab, cv2.COLOR_Lab2BGR)
+    return cv2.resize(bgr, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR).astype(np.float32).sum(axis=2)
+
+
+def dark_shares(lum: np.ndarray, empty: np.ndarray, box: tuple[int, int, int, int], side: float) -> dict[str, float]:
+    """The share of dark pixels (:data:`DARK`) in the strip beside each side of ``box`` (x, y, w, h; frame px)."""
+    bx, by, bw, bh = box
+    s, g = max(3, round(STRIP * side)), 1
+    strips = {
+        "L": (by, by + bh, bx - g - s, bx - g),
+        "R": (by, by + bh, bx + bw + g, bx + bw + g + s),
+        "T": (by - g - s, by - g, bx, bx + bw),
+        "B": (by + bh + g, by + bh + g + s, bx, bx + bw),
+    }
+    h, w = lum.shape
+    out = {}
+    for name, (y0, y1, x0, x1) in strips.items():
+        y0, y1, x0, x1 = max(0, y0), min(h, y1), max(0, x0), min(w, x1)
+        if y1 - y0 >= 2 and x1 - x0 >= 2:
+            out[name] = float(np.mean(lum[y0:y1, x0:x1] < DARK * empty[y0:y1, x0:x1]))
+    return out
+
+
+def _neighbour(die, dice, name: str, side: float) -> bool:
+    vx, vy = _SIDES[name]
+    for other in dice:
+        if other is die:
+            continue
+        dx, dy = other.x - die.x, other.y - die.y
+        if 0 < dx * vx + dy * vy < NEIGHBOUR_AHEAD * side and abs(dx * vy - dy * vx) < NEIGHBOUR_ACROSS * side:
+            return True
+    return False
+
+
+def turned_to_lens(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: float) -> list:
+    """The dice of ``dice`` (not read cocked) whose side face shows dark on a side the lamp lights."""
+    if len(dice) < 3:  # too few dice to tell the lamp's sides
+        return []
+    lum = frame_bgr.astype(np.float32).sum(axis=2)
+    empty = empty_lightness(empty_lab, lum.shape)
+    shares = [dark_shares(lum, empty, d.box, side) for d in dice]
+    typical = {n: median([s[n] for s in shares if n in s] or [0.0]) for n in _SIDES}
+    lit = [n for n in _SIDES if typical[n] < LIT_SIDE and typical[n] <= typical[_OPPOSITE[n]]]
+    return [
+        d
+        for d, s in zip(dice, shares, strict=True)
+        if not d.cocked and any(s.get(n, 0.0) >= FACE and not _neighbour(d, dice, n, side) for n in lit)
+    ]
+
+
+def side_face_flags(work, profile, dice) -> list:
+    """:data:`REASON` at each die :func:`turned_to_lens` finds in ``work``'s frame, as flags; none without the
+    frame or the empty box's picture kept for ``profile``."""
+    from rig.vision.card_empty import kept
+    from rig.vision.dice_flag import Flag
+
+    empty = kept(profile) if work.frame is not None else None
+    if empty is None:
+        return []
+    side = work.side * work.factor
+    return [Flag(REASON, d.x, d.y) for d in turned_to_lens(work.frame, empty.lab, dice, side)]
