@@ -73,6 +73,7 @@ def run(args) -> int:
 
     from rig.bench.tables import DRIFTS, Table
     from rig.vision.calibrate import fit_profile
+    from rig.vision.card_empty import EmptyBox, remember
     from rig.vision.dice import read_dice
     from rig.vision.errors import VisionError
 
@@ -90,6 +91,7 @@ def run(args) -> int:
         label = repr(table)[1:-1].replace("Table ", "table ")
         try:
             profile = fit_profile(frames, empty=empty, name=f"unseen-{seed}").profile
+            remember(profile, EmptyBox.of(empty))  # kept beside the profile, as `rig calibrate` does
         except VisionError as exc:
             print(f"{label}\n  calibration REFUSED: {exc}")
             continue

@@ -35,13 +35,24 @@ _OPPOSITE = {"L": "R", "R": "L", "T": "B", "B": "T"}
 
 
 def empty_lightness(empty_lab: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
-    """The empty box's picture (uint8 Lab, any size) as B + G + R at ``shape`` (h, w), float32."""
-    bgr = cv2.cvtColor(empty_lab, cv2.COLOR_Lab2BGR)
-    return cv2.resize(bgr, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR).astype(np.float32).sum(axis=2)
+    """The empty box's picture (uint8 Lab, any size) as B + G + R at ``shape`` (h, w), float32; made once a picture
+    and frame size (the same for every frame of a calibration)."""
+    key = (id(empty_lab), tuple(shape))
+    made = _LIGHTNESS.get(key)
+    if made is None or made[0] is not empty_lab:
+        bgr = cv2.cvtColor(empty_lab, cv2.COLOR_Lab2BGR)
+        lum = cv2.resize(bgr, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR).astype(np.float32).sum(axis=2)
+        _LIGHTNESS.clear()  # (one calibration's picture at a time)
+        made = _LIGHTNESS[key] = (empty_lab, lum)
+    return made[1]
 
 
-def dark_shares(lum: np.ndarray, empty: np.ndarray, box: tuple[int, int, int, int], side: float) -> dict[str, float]:
-    """The share of dark pixels (:data:`DARK`) in the strip beside each side of ``box`` (x, y, w, h; frame px)."""
+_LIGHTNESS: dict = {}
+
+
+def dark_shares(frame: np.ndarray, empty: np.ndarray, box: tuple[int, int, int, int], side: float) -> dict[str, float]:
+    """The share of dark pixels (:data:`DARK`) in the strip beside each side of ``box`` (x, y, w, h; frame px):
+    ``frame`` B, G, R (its lightness B + G + R taken in the strips only), ``empty`` the empty box's lightness."""
     bx, by, bw, bh = box
     s, g = max(3, round(STRIP * side)), 1
     strips = {
@@ -50,12 +61,13 @@ def dark_shares(lum: np.ndarray, empty: np.ndarray, box: tuple[int, int, int, in
         "T": (by - g - s, by - g, bx, bx + bw),
         "B": (by + bh + g, by + bh + g + s, bx, bx + bw),
     }
-    h, w = lum.shape
+    h, w = frame.shape[:2]
     out = {}
     for name, (y0, y1, x0, x1) in strips.items():
         y0, y1, x0, x1 = max(0, y0), min(h, y1), max(0, x0), min(w, x1)
         if y1 - y0 >= 2 and x1 - x0 >= 2:
-            out[name] = float(np.mean(lum[y0:y1, x0:x1] < DARK * empty[y0:y1, x0:x1]))
+            lum = frame[y0:y1, x0:x1].sum(axis=2, dtype=np.float32)
+            out[name] = float(np.mean(lum < DARK * empty[y0:y1, x0:x1]))
     return out
 
 
@@ -74,9 +86,8 @@ def turned_to_lens(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: flo
     """The dice of ``dice`` (not read cocked) whose side face shows dark on a side the lamp lights."""
     if len(dice) < 3:  # too few dice to tell the lamp's sides
         return []
-    lum = frame_bgr.astype(np.float32).sum(axis=2)
-    empty = empty_lightness(empty_lab, lum.shape)
-    shares = [dark_shares(lum, empty, d.box, side) for d in dice]
+    empty = empty_lightness(empty_lab, frame_bgr.shape[:2])
+    shares = [dark_shares(frame_bgr, empty, d.box, side) for d in dice]
     typical = {n: median([s[n] for s in shares if n in s] or [0.0]) for n in _SIDES}
     lit = [n for n in _SIDES if typical[n] < LIT_SIDE and typical[n] <= typical[_OPPOSITE[n]]]
     return [
