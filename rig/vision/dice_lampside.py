@@ -16,6 +16,8 @@ from statistics import median
 import cv2
 import numpy as np
 
+from rig.vision.light import profile_map
+
 #: the strip looked at beside each side of a die's box: this many die sides wide, a pixel off the box
 STRIP = 0.3
 #: a strip pixel is dark where the frame shows less than this share of the empty box's lightness there (B + G + R)
@@ -36,18 +38,14 @@ _OPPOSITE = {"L": "R", "R": "L", "T": "B", "B": "T"}
 
 def empty_lightness(empty_lab: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     """The empty box's picture (uint8 Lab, any size) as B + G + R at ``shape`` (h, w), float32; made once a picture
-    and frame size (the same for every frame of a calibration)."""
-    key = (id(empty_lab), tuple(shape))
-    made = _LIGHTNESS.get(key)
-    if made is None or made[0] is not empty_lab:
+    and frame size (the same for every frame of a calibration: :func:`rig.vision.light.profile_map`, kept by the
+    picture)."""
+
+    def build() -> np.ndarray:
         bgr = cv2.cvtColor(empty_lab, cv2.COLOR_Lab2BGR)
-        lum = cv2.resize(bgr, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR).astype(np.float32).sum(axis=2)
-        _LIGHTNESS.clear()  # (one calibration's picture at a time)
-        made = _LIGHTNESS[key] = (empty_lab, lum)
-    return made[1]
+        return cv2.resize(bgr, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR).astype(np.float32).sum(axis=2)
 
-
-_LIGHTNESS: dict = {}
+    return profile_map("lampside_empty", empty_lab, tuple(shape), build)
 
 
 def dark_shares(frame: np.ndarray, empty: np.ndarray, box: tuple[int, int, int, int], side: float) -> dict[str, float]:
