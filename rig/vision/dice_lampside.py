@@ -16,7 +16,7 @@ from statistics import median
 import cv2
 import numpy as np
 
-from rig.vision.light import profile_map
+from rig.vision.light import profile_map, sum3
 
 #: the strip looked at beside each side of a die's box: this many die sides wide, a pixel off the box
 STRIP = 0.3
@@ -64,7 +64,7 @@ def dark_shares(frame: np.ndarray, empty: np.ndarray, box: tuple[int, int, int, 
     for name, (y0, y1, x0, x1) in strips.items():
         y0, y1, x0, x1 = max(0, y0), min(h, y1), max(0, x0), min(w, x1)
         if y1 - y0 >= 2 and x1 - x0 >= 2:
-            lum = frame[y0:y1, x0:x1].sum(axis=2, dtype=np.float32)
+            lum = sum3(frame[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)).reshape(y1 - y0, x1 - x0)
             out[name] = float(np.mean(lum < DARK * empty[y0:y1, x0:x1]))
     return out
 
