@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rig.vision.card_lying import LAID_SHIFT, PRINT_MOVED, PRINT_STEADY, _outline_grew
+from rig.vision.card_lying import LAID_SHIFT, PRINT_MOVED, PRINT_STEADY, _outline_grew, steady_mark
 from rig.vision.card_places import (_covering, _covers, _long_side, _one_place, _overlap, _same_box, _same_pile, _seen,
                                     edge_shift)
 from rig.vision.card_view import CardReading, CardView
@@ -155,8 +155,8 @@ class _Glimpses:
         if not touched or before < self.settle or card.status != "ok" or outline is None:
             return False
         side = _long_side(outline)
-        mean = None if any(m is None for m in marks) else np.mean(np.asarray(marks, np.float64), axis=0)
-        if mean is None or max(float(np.hypot(*(np.asarray(m) - mean))) for m in marks) > PRINT_STEADY * side:
+        mean = steady_mark(marks, outline)
+        if mean is None:
             return self._grown_over(card, readings, cards)
         return any(c.outline() is not None and _covers(c.outline(), outline) and _one_place(outline, c.outline())
                    and (c.card != card.card or self._mark(c) is not None

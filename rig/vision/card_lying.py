@@ -228,6 +228,17 @@ class _LyingCards:
         return edge_shift(lying, now) <= 2 * self.moved or _one_place(lying, now) and _within(now, _card_of(lying), self.moved)
 
 
+def steady_mark(marks: list, outline) -> np.ndarray | None:
+    """Where a card's print lay, the mean of ``marks`` (one a frame) — none when a frame read no print or one farther
+    than ``PRINT_STEADY`` of the long side of ``outline`` from the mean (a faint print found a few px apart from frame
+    to frame: twin 3311's yellow card, 3 % with nothing laid on it)."""
+    if not marks or any(m is None for m in marks) or outline is None:
+        return None
+    mean = np.mean(np.asarray(marks, np.float64), axis=0)
+    spread = max(float(np.hypot(*(np.asarray(m) - mean))) for m in marks)
+    return mean if spread <= PRINT_STEADY * _long_side(outline) else None
+
+
 def _outline_grew(before: tuple[int, int, int, int], now: tuple[int, int, int, int]) -> bool:
     """Whether a pile's outline (what changed from the empty box) grew on a side (2 px or more) and left none: a card
     laid a few px askew on the pile sticks out beyond the one below, which stays where it lay."""

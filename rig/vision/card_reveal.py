@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 
 from rig.vision.card_glimpses import _Glimpses
-from rig.vision.card_lying import PRINT_STEADY, _Lying, _LyingCards
-from rig.vision.card_places import (_card_of, _covers, _long_side, _overlap, _same_box, _same_pile, _same_place, _within,
+from rig.vision.card_lying import _Lying, _LyingCards, steady_mark
+from rig.vision.card_places import (_card_of, _covers, _overlap, _same_box, _same_pile, _same_place, _within,
                                     edge_shift)
 from rig.vision.card_view import _UNREAD, CardReading, CardView, Question, _as_view, laid_next  # noqa: F401  (re-exported)
 
@@ -242,12 +242,7 @@ class CardReveal(_LyingCards, _Glimpses):
         """Where a card of the candidate's print lay, the mean over the frames it settled in — none when a frame read
         no print or one farther than ``PRINT_STEADY`` of its long side from the mean (a faint print, light on a light
         field, found a few px apart from frame to frame: twin 3311's yellow card, 3 % with nothing laid on it)."""
-        marks = self._marks_of(card)
-        if not marks or any(m is None for m in marks) or card.outline() is None:
-            return None
-        mean = np.mean(np.asarray(marks, np.float64), axis=0)
-        spread = max(float(np.hypot(*(np.asarray(m) - mean))) for m in marks)
-        return mean if spread <= PRINT_STEADY * _long_side(card.outline()) else None
+        return steady_mark(self._marks_of(card), card.outline())
 
     def _settled(self, cards: list[CardReading]) -> list[str]:
         events: list[tuple[str, Question | str]] = []
