@@ -178,8 +178,7 @@ class _LyingCards:
         moved = float(np.hypot(*(now - lying.mark)))
         before, after = lying.reading.pile, card.pile
         if before is not None and after is not None:
-            left = -min(before[0] - after[0], before[1] - after[1], after[0] + after[2] - before[0] - before[2],
-                        after[1] + after[3] - before[1] - before[3])
+            left = -min(_sides_grown(before, after))
             if left > PILE_LEFT and moved >= NUDGE_CARRIES * left:  # (the card took its print along: nudged)
                 return False
         return moved >= PRINT_MOVED * _long_side(lying.outline)
@@ -242,9 +241,15 @@ def steady_mark(marks: list, outline) -> np.ndarray | None:
 def _outline_grew(before: tuple[int, int, int, int], now: tuple[int, int, int, int]) -> bool:
     """Whether a pile's outline (what changed from the empty box) grew on a side (2 px or more) and left none: a card
     laid a few px askew on the pile sticks out beyond the one below, which stays where it lay."""
-    grew = (before[0] - now[0], before[1] - now[1], now[0] + now[2] - before[0] - before[2],
-            now[1] + now[3] - before[1] - before[3])
+    grew = _sides_grown(before, now)
     return min(grew) >= 0 and max(grew) >= 2
+
+
+def _sides_grown(before: tuple[int, int, int, int], now: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """How far each side of a pile's outline (x, y, w, h) moved out from ``before`` to ``now`` (px: left, top, right,
+    bottom; negative: moved in)."""
+    return (before[0] - now[0], before[1] - now[1], now[0] + now[2] - before[0] - before[2],
+            now[1] + now[3] - before[1] - before[3])
 
 
 def _in_its_box(card: tuple[int, int, int, int] | None, box: tuple[int, int, int, int] | None) -> bool:
