@@ -45,7 +45,7 @@ from rig.vision.dice_flag import Flag
 from rig.vision.dice_frames import glare_for, label_pixels
 from rig.vision.light import COLS, DEEPEST, ROWS, floor_model, profile_map, sum3
 from rig.vision.colour_table import colour_lut
-from rig.vision.pixel_classes import _IS_EDGE, _K3, BG, BLOWN, BODY, EDGE, IS_TOP
+from rig.vision.pixel_classes import _IS_EDGE, _K3, BG, BLOWN, BODY, EDGE, IS_TOP, filled
 
 _NOT_FLOOR = np.full(256, 255, np.uint8)
 _NOT_FLOOR[[BG, BLOWN]] = 0
@@ -396,10 +396,7 @@ def solid(part: np.ndarray) -> int:
     """A split part's area with its holes filled: a frog's unreadable pixels (clipped, unknown) inside a die's
     top leave a hole, not a dent (twin 8707 turn 1: two touching dice not split for a pink frog's white pixels,
     the part 0.59 of its rectangle)."""
-    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    filled = np.zeros_like(part)
-    cv2.drawContours(filled, contours, -1, 1, cv2.FILLED)
-    return int(np.count_nonzero(filled))
+    return int(np.count_nonzero(filled(part)))
 
 
 #: a die top under the lamp's glare: at least this share of a die top inside a ring of die body ...

@@ -43,7 +43,7 @@ from rig.vision.dice_missed import (
     lit_and_shade,
 )
 from rig.vision.light import sum3
-from rig.vision.pixel_classes import _K3, BODY, IS_TOP, YELLOW
+from rig.vision.pixel_classes import _K3, BODY, IS_TOP, YELLOW, filled
 
 #: a pixel at least this many times as light as the floor round it stands above the floor (twin 10311's tops in the
 #: far wall's shade: 1.5-3; the floor's own noise over 5 x 5 working pixels stays under it)
@@ -186,7 +186,7 @@ def lit_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, float
         if m < 2:
             continue
         j = 1 + int(np.argmax(stats2[1:, cv2.CC_STAT_AREA]))
-        part = _filled((cc2 == j).view(np.uint8))  # a frog's unread pixels: a hole
+        part = filled((cc2 == j).view(np.uint8))  # a frog's unread pixels: a hole
         area = int(np.count_nonzero(part))
         if not _foreshortened(part, a0, t.die_area_min, t.die_area_max):
             continue
@@ -212,14 +212,6 @@ def _unsheened(toned: np.ndarray, part, body: np.ndarray, lut, fit=None) -> tupl
     return bright, label_pixels(bright, lut), a, fit
 
 
-def _filled(part: np.ndarray) -> np.ndarray:
-    """``part`` (0/1) with its holes filled."""
-    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    filled = np.zeros_like(part)
-    cv2.drawContours(filled, contours, -1, 1, cv2.FILLED)
-    return filled
-
-
 def _foreshortened(part: np.ndarray, a0: float, least: float, most: float) -> bool:
     """Whether ``part`` is a die top's size and solid, square or squashed by the view to :data:`LIT_ASPECT` (a top
     against the far wall, seen from the lens at a slant: 10405's 14 x 20 working pixels)."""
@@ -237,9 +229,9 @@ def relief_dice(work, profile, dice: list, reasons: list, read, thrown: int | No
     :data:`~rig.vision.dice_missed.SHADE_REASON` at their place."""
     if thrown is None or len(dice) >= thrown or work.profile is None:
         return
-    tops = relief_tops(work, profile.thresholds, dice, thrown - len(dice))
-    _read_tops(dataclasses.replace(work, gain=None), profile, tops, dice, reasons, read, lambda gain: (SHADE_REASON,))
+    relabelled, flags = dataclasses.replace(work, gain=None), lambda gain: (SHADE_REASON,)  # (the tops' pixels written in)
+    _read_tops(relabelled, profile, relief_tops(work, profile.thresholds, dice, thrown - len(dice)), dice, reasons, read,
+               flags)
     if len(dice) < thrown:  # a top lit in front of the shade, lighter than the body (round 21)
-        tops = lit_tops(work, profile.thresholds, dice, thrown - len(dice))
-        lifted = dataclasses.replace(work, gain=None)
-        _read_tops(lifted, profile, tops, dice, reasons, read, lambda gain: (SHADE_REASON,))
+        _read_tops(relabelled, profile, lit_tops(work, profile.thresholds, dice, thrown - len(dice)), dice, reasons, read,
+                   flags)

@@ -23,3 +23,11 @@ _IS_EDGE = np.zeros(256, np.uint8)
 _IS_EDGE[EDGE] = 255
 _COMBOS = {frozenset(("pink", "blue")): "pink+blue", frozenset(("yellow", "pink")): "yellow+pink",
            frozenset(("blue", "yellow")): "blue+yellow"}
+
+
+def filled(part: np.ndarray) -> np.ndarray:
+    """``part`` (0/1, uint8) with its holes filled (a frog's unreadable pixels inside a die's top)."""
+    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out = np.zeros_like(part)
+    cv2.drawContours(out, contours, -1, 1, cv2.FILLED)
+    return out
