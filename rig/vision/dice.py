@@ -48,7 +48,7 @@ from rig.vision.colour_table import (  # noqa: F401 - moved (issue 29); the old 
 )
 from rig.vision.dice_blobs import _big_blob, _grow, _plausible, _split, unsplit  # noqa: F401 - _big_blob, _grow, _plausible: their old path
 from rig.vision.dice_frames import (  # noqa: F401 - moved (issue 29); the old import path works
-    label_pixels, check_frame, shrink, glare_for, Work, prepare, _censored, _near_floor, _warm_edge, _whole_top,
+    label_pixels, check_frame, shrink, glare_for, Work, prepare, _censored, _near_floor, _warm_edge, _whole_top, top_fit,
     _side_faces,
 )
 
@@ -457,8 +457,8 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     elif frog_size:
         lo, hi = t.single_share if len(present) == 1 else t.combo_share
         # too big is judged on a whole die's top: a top partly in shade leaves a smaller share to count in
-        whole = n_in / max(n_in, _whole_top(work, full is not None))
-        odd_size = [c for c in present if not lo <= fr[c] / frog_size.get(c, fr[c]) <= hi / whole]
+        whole, sides = top_fit(work, full is not None, n_in)  # (too small is judged on the top, its sides left out)
+        odd_size = [c for c in present if not lo * sides <= fr[c] / frog_size.get(c, fr[c]) <= hi / whole]
         if odd_size:
             reasons.append(Flag(f"{'/'.join(odd_size)} frog of unusual size (glare?)", *at, True))
             margin *= 0.5

@@ -353,6 +353,20 @@ def _whole_top(work: Work, full: bool) -> float:
     return k * k * work.top_area * (work.factor**2 if full else 1)
 
 
+#: a die's counted pixels may be up to this many whole tops' and its frog still be judged on the top alone: a die
+#: towards the frame's edge shows its side faces (perspective), counted in with its top, and its frog's share of
+#: them falls by as much (2D 45000: parts of 1.38-1.47 tops, their frogs read at 0.65-0.74 of their size)
+SIDES_SHOWN_MAX = 1.5
+
+
+def top_fit(work: Work, full: bool, n_in: int) -> tuple[float, float]:
+    """How a die's counted pixels ``n_in`` stand to a whole flat top's (:func:`_whole_top`): the share of a whole top
+    they cover (at most 1: a top partly in shade), and the share of them a whole top is (at most 1, at least
+    ``1 / SIDES_SHOWN_MAX``: its side faces counted in)."""
+    whole = _whole_top(work, full)
+    return n_in / max(n_in, whole), max(1.0 / SIDES_SHOWN_MAX, whole / max(n_in, whole))
+
+
 #: a dark pixel by a die is its side face while its hue is at most this many times farther from the
 #: die top's than from the floor's (tuned on the twin's tables 100-111: 1 lost cocked dice, 2 kept them)
 SIDE_HUE = 2.0
