@@ -23,7 +23,7 @@ import numpy as np
 from rig.i18n import Translator, by_pattern, core_patterns, format_number, said
 from rig.vision.dice import check_frame, read_dice, shrink
 from rig.vision.errors import (
-    BackgroundError, CalibrationError, FewFrogError, NoFrogError, ReadBackError, ReflectionError, WallsError,
+    BackgroundError, CalibrationError, FewFrogError, NoFrogError, PhantomError, ReadBackError, ReflectionError, WallsError,
 )
 from rig.vision.light import FloorModel, cells, correct, floor_grid
 from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
@@ -31,8 +31,10 @@ from rig.vision.calibrate_find import _Frame, _find_dice, _left_in_empty, ritual
 from rig.vision.calibrate_top import frog_pixels, top_side, within_cov
 from rig.vision.calibrate_frog import DIE_SHOWS, fit_mode as _fit_mode  # noqa: F401 - moved (round 20)
 from rig.vision.calibrate_shade import fit_shade, fit_spots, lit_band
-from rig.vision.calibrate_readback import asked_about, dice_found, in_reflection, readback_advice, sheen_asked
-from rig.vision.calibrate_background import fit_background, in_box, plain_bottom, walls_advice
+from rig.vision.calibrate_readback import (
+    asked_about, dice_found, in_reflection, phantoms, readback_advice, sheen_asked)
+from rig.vision.calibrate_background import (  # noqa: F401 - _boxes, _overlap_advice moved (round 22)
+    _boxes, _overlap_advice, fit_background, in_box, plain_bottom, walls_advice)
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
     _fit_glare, _lower_floor,
 )
@@ -190,11 +192,16 @@ def _retries(exc: CalibrationError) -> tuple[dict, ...]:
 #: 20, ``core``: twin 10309, seen); then (round 19, ``bottom``) the bottom alone where it is plain, the floor and the
 #: background since round 20, taken when every ritual die reads back right, else naming the walls and rim in the
 #: refusal (twin 10210). A frog colour found on hardly any die, that colour as most dice show it (round 19, ``most``:
-#: twin 10208), then that fit's refusal's own tries.
+#: twin 10208), then that fit's refusal's own tries. A die read back where no ritual die lies (round 22: card twin
+#: 4013, the dark table beyond the rim in a corner read as a die), before ``asked``, ``bottom`` too: the box bottom
+#: inside its rim alone (:func:`rig.vision.calibrate_background.plain_bottom`) the floor and the background, taken
+#: when every ritual die reads back right.
 RETRIES: dict[type[CalibrationError], tuple[dict, ...]] = {
     NoFrogError: (dict(shadows=True),),
     FewFrogError: (dict(most=True),),
     ReflectionError: (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True), dict(asked=True)),
+    PhantomError: (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True), dict(deep=True),
+                   dict(bottom=True), dict(asked=True)),
     ReadBackError: (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True), dict(deep=True),
                     dict(asked=True)),
     BackgroundError: (dict(deep=True), dict(overlap=True), dict(core=True), dict(bottom=True)),
@@ -411,7 +418,8 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
         if wrong > 1 or wrong and reading.status == "ok":
             ritual = dice_found(fr[k], f0, n_dice)
             advice, faces = readback_advice(k, reading, ritual, frames[k]), reading.faces
-            raise (ReflectionError if in_reflection(k, reading, ritual) else ReadBackError)(
+            kind = ReflectionError if in_reflection(k, reading, ritual) else ReadBackError
+            raise (PhantomError if kind is ReadBackError and phantoms(k, reading, ritual) else kind)(
                 said(f"the fitted profile reads the {k} frame back as {faces}; {advice}"))
         if wrong:
             warnings.append(said(f"{k} frame reads back as {reading.faces}: {'; '.join(reading.reasons)}"))
@@ -440,15 +448,6 @@ def _check_clipped(name: str, px: np.ndarray, t: Thresholds, share: float = 0.08
     blown = float((px.min(axis=1) >= t.clip_level).mean())
     if blown > share:
         raise CalibrationError(f"{name} frame is overexposed on the dice ({blown:.0%} of die pixels blown out); lower the exposure")
-
-
-def _boxes(floor_cells, empty_raw: np.ndarray, shape: tuple[int, int]):
-    """Where the box bottom's colours are fitted again when the whole view's overlap a die's: the floor cells'
-    hull grown by a cell, then (issue 24, round 11) the hull, not grown, of the cells of the empty box as shot —
-    with its glare off the floor cells can hold the rim and the table beyond (twin 6000, seen: a bright rim
-    taken for the lamp's glare above the floor, the grown hull the whole view)."""
-    yield in_box(floor_cells, shape)
-    yield in_box(floor_grid(empty_raw), shape, grow=False)
 
 
 def _fit_walls(frames: Mapping[str, np.ndarray], profile: Profile) -> tuple[float, ...]:
@@ -489,12 +488,3 @@ def _measure_top_area(frame: np.ndarray, profile: Profile) -> float:
     if not areas:
         raise CalibrationError("the fitted profile finds no die tops in the blank frame; the samples are not usable")
     return round(float(np.median(areas)) / (work.side**2), 4)
-
-
-def _overlap_advice(a: str, b: str) -> str:
-    """What the player can change when two colour classes overlap: a print the colour of a die, or the light."""
-    if b != "background":
-        return "check each frame shows the right face, and the light (white balance, exposure)"
-    what = "the dice's violet" if a == "body" else f"the {a} frog"
-    return (f"{what} looks like the box bottom or the table around it; give the box a plainer bottom of another "
-            "colour (a mat, a card), or check the light (white balance, exposure)")

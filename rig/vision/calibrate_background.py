@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from rig.i18n import said
-from rig.vision.light import cells
+from rig.vision.light import cells, floor_grid
 from rig.vision.profile import ColourModel
 
 #: a floor cell of the empty box is of the plain bottom when its Lab a, b lie within this of the middle's median
@@ -86,3 +86,21 @@ def walls_advice(colour: str, value: float, bottom: float, least: float) -> str:
                 f"the table around the box look like the dice, not its bottom (the bottom alone: separation "
                 f"{bottom:.1f}); give the box walls and a rim of another colour than the dice (line them with card), "
                 "or light them more evenly (a lamp above the box)")
+
+
+def _boxes(floor_cells, empty_raw: np.ndarray, shape: tuple[int, int]):
+    """Where the box bottom's colours are fitted again when the whole view's overlap a die's: the floor cells'
+    hull grown by a cell, then (issue 24, round 11) the hull, not grown, of the cells of the empty box as shot —
+    with its glare off the floor cells can hold the rim and the table beyond (twin 6000, seen: a bright rim
+    taken for the lamp's glare above the floor, the grown hull the whole view)."""
+    yield in_box(floor_cells, shape)
+    yield in_box(floor_grid(empty_raw), shape, grow=False)
+
+
+def _overlap_advice(a: str, b: str) -> str:
+    """What the player can change when two colour classes overlap: a print the colour of a die, or the light."""
+    if b != "background":
+        return "check each frame shows the right face, and the light (white balance, exposure)"
+    what = "the dice's violet" if a == "body" else f"the {a} frog"
+    return (f"{what} looks like the box bottom or the table around it; give the box a plainer bottom of another "
+            "colour (a mat, a card), or check the light (white balance, exposure)")

@@ -28,6 +28,11 @@ class ReflectionError(ReadBackError):
     floor fitted anew, which could take the reflection for the floor)."""
 
 
+class PhantomError(ReadBackError):
+    """... a die read back where none of the ritual's dice lies (the box's rim or the table beyond it taken for a die):
+    tried, before the read-back's last try, with the box's own bottom inside its rim as the floor (round 22: card twin 4013)."""
+
+
 class NoFrogError(CalibrationError):
     """A ritual die shows no frog on its top: calibration looks for the dice again apart from their shadows."""
 
