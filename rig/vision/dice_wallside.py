@@ -11,6 +11,9 @@ empty box there or lighter): its hue does. A strip pixel counts as die body wher
 profile's die body or shaded die body (``edge``) than the empty box's own (a, b) there, by a margin. The empty box's
 picture is the one calibration keeps beside the profile (:func:`rig.vision.card_empty.kept`); without one nothing
 is judged.
+
+Not called by the reader yet: hooked after :func:`rig.vision.dice_lampside.side_face_flags` it met the twin's bar but
+raised the 2D benchmark's needless flags after drift (42000-42002: 4.9 -> 5.6 %; docs/vision.md, round 22).
 """
 
 from __future__ import annotations
