@@ -1,0 +1,117 @@
+"""A die leaning on a wall with its top turned to the lens: its side face, of die-body colour, beyond the top's
+outer edge (issue 24, round 22).
+
+A die leaning 25-31 degrees on a tray wall with its top turned towards the lens looks square and die-sized from above
+(twin 10504, 10511, 10000, 10007, 10303 turn 3, read ``ok``). Perspective shows a flat die's side face only on the
+side of its top **towards** the frame's centre (the face that faces the lens); beyond the **outer** edge a flat die
+shows floor, its own shadow or the wall. The leaning die shows its wall-side face there, turned up by the lean: a band
+joined to the top, as long as its side, whose colour is the die body's (lit or in shade) where the empty box shows
+floor or the wall's shade band. Lightness does not part it (the face lies in the wall's shade band, as dark as the
+empty box there or lighter): its hue does. A strip pixel counts as die body where its (a, b) lies nearer the
+profile's die body or shaded die body (``edge``) than the empty box's own (a, b) there, by a margin. The empty box's
+picture is the one calibration keeps beside the profile (:func:`rig.vision.card_empty.kept`); without one nothing
+is judged.
+
+Not called by the reader yet: hooked after :func:`rig.vision.dice_lampside.side_face_flags` it met the twin's bar but
+raised the 2D benchmark's needless flags after drift (42000-42002: 4.9 -> 5.6 %; docs/vision.md, round 22).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from rig.vision.dice_lampside import STRIP, _neighbour
+from rig.vision.light import profile_map
+
+#: a side of a die's box faces outward when its direction carries at least this share of the die's offset from the
+#: frame's centre (the nadir taken there, as :mod:`rig.vision.dice_upright` takes it)
+OUTWARD = 0.5
+#: a strip pixel is die body where its (a, b) lies this much nearer the die body's (or shaded body's) than the empty
+#: box's there (Lab units, OpenCV's 8-bit scale)
+NEARER = 4.0
+#: ... and an outward strip this much die body (share of its pixels) is a leaning die's side face (seen twin sets,
+#: same light: the five leaning dice of ``ok`` turns 0.43-0.66; flat dice of ``ok`` turns at most 0.37)
+FACE = 0.4
+#: a leaning die's top: both sides of its box this share of the die side (the lean foreshortens it a little; a flat
+#: die's box holds what perspective shows of its walls too, larger; a box round part of a top is smaller). Seen sets,
+#: same light: the leaning dice 0.86-1.02 of the die's size; flat dice of ``ok`` turns whose outward strip passes
+#: :data:`FACE` 0.45 (a wall's shade cutting the top in two), 0.62, 1.14 (a die turned 30 degrees in the frame)
+TOP_SIZE = (0.8, 1.08)
+REASON = "cocked die (its side face beyond the top's outer edge)"
+
+_SIDES = {"L": (-1, 0), "R": (1, 0), "T": (0, -1), "B": (0, 1)}
+
+
+def empty_chroma(empty_lab: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """The empty box's picture (uint8 Lab, any size) as its (a, b) at ``shape`` (h, w), float32 h x w x 2; made once
+    a picture and frame size (:func:`rig.vision.light.profile_map`, kept by the picture)."""
+
+    def build() -> np.ndarray:
+        lab = cv2.resize(empty_lab, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
+        return np.ascontiguousarray(lab[..., 1:], dtype=np.float32)
+
+    return profile_map("wallside_empty", empty_lab, tuple(shape), build)
+
+
+def outward_sides(x: float, y: float, shape: tuple[int, int]) -> list[str]:
+    """The sides of a die's box at (x, y) that face away from the centre of a frame of ``shape`` (h, w)."""
+    rx, ry = x - shape[1] / 2, y - shape[0] / 2
+    norm = float(np.hypot(rx, ry))
+    if norm == 0.0:
+        return []
+    return [name for name, (vx, vy) in _SIDES.items() if (vx * rx + vy * ry) / norm >= OUTWARD]
+
+
+def body_share(frame: np.ndarray, empty_ab: np.ndarray, box, name: str, side: float, body_ab) -> float | None:
+    """The share of die-body pixels (:data:`NEARER`) in the strip beside side ``name`` of ``box`` (x, y, w, h; frame
+    px), or None where the strip leaves the frame. ``body_ab``: the die body's colours' (a, b), N x 2."""
+    bx, by, bw, bh = box
+    s, g = max(3, round(STRIP * side)), 1
+    y0, y1, x0, x1 = {
+        "L": (by, by + bh, bx - g - s, bx - g),
+        "R": (by, by + bh, bx + bw + g, bx + bw + g + s),
+        "T": (by - g - s, by - g, bx, bx + bw),
+        "B": (by + bh + g, by + bh + g + s, bx, bx + bw),
+    }[name]
+    h, w = frame.shape[:2]
+    y0, y1, x0, x1 = max(0, y0), min(h, y1), max(0, x0), min(w, x1)
+    if y1 - y0 < 2 or x1 - x0 < 2:
+        return None
+    ab = cv2.cvtColor(np.ascontiguousarray(frame[y0:y1, x0:x1]), cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
+    to_empty = np.linalg.norm(ab - empty_ab[y0:y1, x0:x1], axis=2)
+    to_body = np.min([np.linalg.norm(ab - c, axis=2) for c in body_ab], axis=0)
+    return float(np.mean(to_body + NEARER < to_empty))
+
+
+def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: float, body_ab) -> list:
+    """The dice of ``dice`` (not read cocked) with a die-body band beyond an outer edge and no die ahead there."""
+    empty_ab = None
+    found = []
+    for d in dice:
+        if d.cocked or not TOP_SIZE[0] * side <= min(d.box[2:]) <= max(d.box[2:]) <= TOP_SIZE[1] * side:
+            continue
+        for name in outward_sides(d.x, d.y, frame_bgr.shape[:2]):
+            if _neighbour(d, dice, name, side):
+                continue
+            if empty_ab is None:
+                empty_ab = empty_chroma(empty_lab, frame_bgr.shape[:2])
+            share = body_share(frame_bgr, empty_ab, d.box, name, side, body_ab)
+            if share is not None and share >= FACE:
+                found.append(d)
+                break
+    return found
+
+
+def wall_side_flags(work, profile, dice) -> list:
+    """:data:`REASON` at each die :func:`wall_side_faces` finds in ``work``'s frame, as flags; none without the frame
+    or the empty box's picture kept for ``profile``."""
+    from rig.vision.card_empty import kept
+    from rig.vision.dice_flag import Flag
+
+    empty = kept(profile) if work.frame is not None else None
+    if empty is None:
+        return []
+    body_ab = np.array([profile.body.mean[1:], profile.edge.mean[1:]], np.float32)
+    side = work.side * work.factor
+    return [Flag(REASON, d.x, d.y) for d in wall_side_faces(work.frame, empty.lab, dice, side, body_ab)]

@@ -1,0 +1,92 @@
+"""A die leaning on a wall with its top to the lens: its die-body side face beyond the top's outer edge (issue 24,
+round 22): twin 10504 turn 3's geometry, a die by the near wall, its face in the wall's shade band."""
+
+import cv2
+import numpy as np
+
+from rig.vision.dice import DieObservation
+from rig.vision.dice_wallside import body_share, empty_chroma, outward_sides, wall_side_faces
+
+SIDE = 37
+FLOOR = (90, 118, 120)  # olive-gray floor, B, G, R
+WALL_SHADE = (34, 38, 40)  # the near wall's shade band, grey: as dark in the empty box as in the frame
+BODY = (160, 60, 120)  # violet die body, lit
+SHADED_BODY = (62, 22, 48)  # the die body turned from the lamp: a leaning die's side face
+BAND_TOP = 420  # the wall's shade band from here to the frame's bottom
+
+
+def _lab(bgr):
+    return cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2Lab)[0, 0].astype(np.float32)
+
+
+BODY_AB = np.array([_lab(BODY)[1:], _lab(SHADED_BODY)[1:]], np.float32)
+
+
+def _box():
+    frame = np.zeros((480, 640, 3), np.uint8)
+    frame[:] = FLOOR
+    frame[BAND_TOP:] = WALL_SHADE
+    return frame
+
+
+def _die(frame, x, y, face_below=False, face_above=False, shadow_below=False):
+    """A die top at (x, y) (top-left) with, beyond its lower (outer) edge, its side face or its own shadow, and
+    above (the edge towards the centre) the side face perspective shows of a flat die."""
+    if face_below:
+        frame[y + SIDE + 1 : y + SIDE + 14, x : x + SIDE] = SHADED_BODY
+    if shadow_below:
+        frame[y + SIDE + 1 : y + SIDE + 14, x : x + SIDE] = (12, 14, 15)
+    if face_above:
+        frame[y - 12 : y, x : x + SIDE] = SHADED_BODY
+    frame[y : y + SIDE, x : x + SIDE] = BODY
+    return DieObservation("blank", x + SIDE / 2, y + SIDE / 2, (x, y, SIDE, SIDE), 1.0)
+
+
+def _empty_lab():
+    return cv2.cvtColor(_box(), cv2.COLOR_BGR2Lab)
+
+
+def test_a_die_leaning_on_the_near_wall_shows_die_body_beyond_its_outer_edge():
+    frame = _box()
+    dice = [_die(frame, 200, 150), _die(frame, 420, 200), _die(frame, 358, 382, face_below=True)]
+    assert outward_sides(dice[2].x, dice[2].y, frame.shape[:2]) == ["B"]
+    empty_ab = empty_chroma(_empty_lab(), frame.shape[:2])
+    assert body_share(frame, empty_ab, dice[2].box, "B", SIDE, BODY_AB) > 0.9
+    assert wall_side_faces(frame, _empty_lab(), dice, SIDE, BODY_AB) == [dice[2]]
+
+
+def test_a_flat_die_there_shows_its_shadow_outward_and_its_side_face_inward():
+    frame = _box()
+    dice = [_die(frame, 200, 150), _die(frame, 358, 382, face_above=True, shadow_below=True)]
+    empty_ab = empty_chroma(_empty_lab(), frame.shape[:2])
+    assert body_share(frame, empty_ab, dice[1].box, "B", SIDE, BODY_AB) < 0.1  # its shadow: grey, not violet
+    assert wall_side_faces(frame, _empty_lab(), dice, SIDE, BODY_AB) == []
+
+
+def test_a_die_just_beyond_the_outer_edge_is_no_side_face():
+    frame = _box()
+    dice = [_die(frame, 358, 330), _die(frame, 358, 372)]  # the lower die touches the upper one's outer edge
+    assert wall_side_faces(frame, _empty_lab(), dice, SIDE, BODY_AB) == []
+
+
+def test_a_die_read_cocked_already_is_not_judged_again():
+    frame = _box()
+    die = _die(frame, 358, 382, face_below=True)
+    cocked = DieObservation(die.face, die.x, die.y, die.box, die.confidence, cocked=True)
+    assert wall_side_faces(frame, _empty_lab(), [cocked], SIDE, BODY_AB) == []
+
+
+def test_the_empty_boxs_colour_is_made_once_a_picture_and_size():
+    lab = np.full((96, 128, 3), 128, np.uint8)
+    first = empty_chroma(lab, (480, 640))
+    assert empty_chroma(lab, (480, 640)) is first and first.shape == (480, 640, 2)
+
+
+def test_a_box_round_part_of_a_top_or_a_flat_dies_walls_is_not_judged():
+    """A wall's shade cutting a flat die's top in two (twin 10106 turn 1: a box 0.45 die sides tall) shows the rest of
+    its top beyond the box; a flat die's box holds its walls too (1.14 die sides)."""
+    frame = _box()
+    die = _die(frame, 358, 382, face_below=True)
+    for box in ((358, 382, SIDE, 17), (358, 382, 42, 42)):
+        part = DieObservation(die.face, die.x, die.y, box, die.confidence)
+        assert wall_side_faces(frame, _empty_lab(), [part], SIDE, BODY_AB) == []
