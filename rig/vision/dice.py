@@ -32,6 +32,7 @@ from rig.vision.dice_combo import half_partner
 from rig.vision.dice_hue import VEIL_SURE, off_hue, veiled
 from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_die, print_spot, shade_dice
 from rig.vision.dice_lampside import side_face_flags
+from rig.vision.dice_wallside import wall_side_flags
 from rig.vision.dice_relief import relief_dice
 from rig.vision.dice_overall import BARE_SURE, overall_counts, under_glare
 from rig.vision.dice_second_look import second_look
@@ -203,6 +204,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
     if reasons:  # a learned second look at the flagged dice: may take a flat die's own flags off
         dice, reasons = second_look(work, dice, list(dict.fromkeys(reasons)))
     reasons += side_face_flags(work, profile, dice)  # after the second look: it frees no leaning die's side face
+    reasons += wall_side_flags(work, profile, dice)  # the same: a leaning die's side face beyond its outer edge
     dice.sort(key=lambda d: (d.y, d.x))
     return DiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(dict.fromkeys(reasons)), work.light)
 
