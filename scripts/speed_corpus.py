@@ -52,6 +52,7 @@ def build(out: Path, twin_tables: range = TWIN_TABLES) -> None:
     from rig.bench.tables import _photo_patch
     from rig.bench.twin import calibrated
     from rig.bench.unseen import textures_dir
+    from rig.vision.card_empty import beside, keep_beside, kept
     from rig.cli.calibrate import virtual_ritual
     from rig.twin.table import DRIFTS, TwinTable
     from rig.vision.calibrate import fit_profile
@@ -64,6 +65,7 @@ def build(out: Path, twin_tables: range = TWIN_TABLES) -> None:
         frames, empty = virtual_ritual(name)
         profile = fit_profile(frames, empty=empty, name=name).profile
         profile.save(out / f"virtual-{name}.toml")
+        keep_beside(out / f"virtual-{name}.toml", empty)  # as `rig calibrate` keeps it (the side-face check reads it)
         for k in range(VIRTUAL_FRAMES):  # as rig bench vision draws its scenes (seed 1)
             rng = np.random.default_rng([1, ci, k])
             n = 6 if rng.random() < 0.5 else int(rng.integers(0, 6))
@@ -88,6 +90,8 @@ def build(out: Path, twin_tables: range = TWIN_TABLES) -> None:
             print(f"twin {seed}: calibration refused ({exc}); left out")
             continue
         profile.save(out / f"twin-{seed}.toml")
+        # the empty box calibrated() remembered, kept beside the profile as the bench and `rig calibrate` do
+        kept(profile).save(beside(out / f"twin-{seed}.toml"))
         for d, drift in enumerate(DRIFTS):
             for shot in shots:
                 if not shot.name.startswith("turn:"):
@@ -116,6 +120,8 @@ def load_corpus(folder: Path) -> list[dict]:
             frame = cv2.resize(frame, (frame.shape[1] * s, frame.shape[0] * s), interpolation=cv2.INTER_LINEAR)
         item["frame"] = np.ascontiguousarray(frame)
         item["toml"] = (folder / item["profile"]).read_text()
+        # the empty box's picture beside it, when the corpus kept one (round 22)
+        item["profile_path"] = str(folder / item["profile"])
     return items
 
 
@@ -125,18 +131,23 @@ class Version:
 
     def __init__(self, root: Path):
         root = root.resolve()
-        dice, profile = timing_harness.import_from(root, "rig.vision.dice", "rig.vision.profile")
-        self.root, self.read_dice, self.Profile = root, dice.read_dice, profile.Profile
+        dice, profile, empty = timing_harness.import_from(root, "rig.vision.dice", "rig.vision.profile",
+                                                          "rig.vision.card_empty")
+        self.root, self.read_dice, self.Profile, self._empty = root, dice.read_dice, profile.Profile, empty
         self._profiles: dict[str, object] = {}
 
-    def profile(self, toml: str):
+    def profile(self, toml: str, path: str | None = None):
+        """The profile parsed once; the empty box's picture kept beside ``path`` (if any) recalled for it, as
+        `rig calibrate` users read (round 22: the side-face check runs only where it is kept)."""
         if toml not in self._profiles:
-            self._profiles[toml] = self.Profile.parse(toml)
+            self._profiles[toml] = profile = self.Profile.parse(toml)
+            if path is not None and self._empty.beside(path).exists():
+                self._empty.recall(profile, path)
         return self._profiles[toml]
 
     def read(self, item: dict, reads: int) -> tuple[dict, float]:
         """The reading (as :func:`as_record`) and the least CPU ms of ``reads`` reads."""
-        profile = self.profile(item["toml"])
+        profile = self.profile(item["toml"], item.get("profile_path"))
         reading = self.read_dice(item["frame"], profile, thrown=item["thrown"])  # warms the profile's caches
         best = float("inf")
         for _ in range(reads):

@@ -41,13 +41,15 @@ STAGES = [("dice_frames", n) for n in ("shrink", "_measured", "measure", "apply_
      ("dice_blobs", "unsplit")] + \
     [("dice_second_look", n) for n in ("second_look", "look", "crop", "whole_in_shade")] + \
     [("dice_upright", n) for n in ("judge", "wrong_way", "side_faces")] + \
-    [("dice_cocked", n) for n in ("leans", "_around", "_joined", "flank_shape")]
+    [("dice_cocked", n) for n in ("leans", "_around", "_joined", "flank_shape")] + \
+    [("dice_lampside", n) for n in ("side_face_flags", "turned_to_lens", "empty_lightness")]
 
 
 def stages(items: list[dict], reads: int) -> tuple[dict, dict]:
     """CPU seconds and calls per stage over ``reads`` reads of every item (the ``rig`` package imported now)."""
     import importlib
 
+    from rig.vision import card_empty
     from rig.vision.dice import read_dice
     from rig.vision.profile import Profile
 
@@ -74,7 +76,11 @@ def stages(items: list[dict], reads: int) -> tuple[dict, dict]:
                 wrap(other, name, f)
     profiles: dict[str, Profile] = {}
     for item in items:
-        profile = profiles.setdefault(item["profile"], Profile.parse(item["toml"]))
+        if item["profile"] not in profiles:
+            profiles[item["profile"]] = Profile.parse(item["toml"])
+            if card_empty.beside(item["profile_path"]).exists():  # kept by the corpus (round 22): as users read
+                card_empty.recall(profiles[item["profile"]], item["profile_path"])
+        profile = profiles[item["profile"]]
         read_dice(item["frame"], profile, thrown=item["thrown"])
         on[0] = 1
         for _ in range(reads):

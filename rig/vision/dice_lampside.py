@@ -16,7 +16,7 @@ from statistics import median
 import cv2
 import numpy as np
 
-from rig.vision.light import profile_map, sum3
+from rig.vision.light import profile_map
 
 #: the strip looked at beside each side of a die's box: this many die sides wide, a pixel off the box
 STRIP = 0.3
@@ -34,6 +34,7 @@ REASON = "cocked die (its side face dark towards the lamp)"
 
 _SIDES = {"L": (-1, 0), "R": (1, 0), "T": (0, -1), "B": (0, 1)}
 _OPPOSITE = {"L": "R", "R": "L", "T": "B", "B": "T"}
+_ONES = np.ones((1, 3), np.float32)  # B + G + R as cv2.transform's one output channel
 
 
 def empty_lightness(empty_lab: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
@@ -64,8 +65,12 @@ def dark_shares(frame: np.ndarray, empty: np.ndarray, box: tuple[int, int, int, 
     for name, (y0, y1, x0, x1) in strips.items():
         y0, y1, x0, x1 = max(0, y0), min(h, y1), max(0, x0), min(w, x1)
         if y1 - y0 >= 2 and x1 - x0 >= 2:
-            lum = sum3(frame[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)).reshape(y1 - y0, x1 - x0)
-            out[name] = float(np.mean(lum < DARK * empty[y0:y1, x0:x1]))
+            # B + G + R by one transform (whole numbers in float32: the same sums as light.sum3's), the dark
+            # pixels counted by OpenCV: the same share as np.mean of the comparison, ~18 instead of ~29 us a strip
+            least = DARK * empty[y0:y1, x0:x1]  # (float32 from empty_lightness; compared in its own type)
+            lum = cv2.transform(frame[y0:y1, x0:x1].astype(least.dtype), _ONES.astype(least.dtype, copy=False))
+            dark = cv2.compare(lum, least, cv2.CMP_LT)
+            out[name] = cv2.countNonZero(dark) / ((y1 - y0) * (x1 - x0))
     return out
 
 
