@@ -34,7 +34,7 @@ from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_di
 from rig.vision.dice_lampside import side_face_flags
 from rig.vision.dice_wallside import wall_side_flags
 from rig.vision.dice_relief import relief_dice
-from rig.vision.dice_overall import BARE_SURE, overall_counts, under_glare
+from rig.vision.dice_overall import BARE_SURE, overall_counts, shows_frog, under_glare
 from rig.vision.dice_second_look import second_look
 from rig.vision.dice_shade import blob as _blob, disc as _disc
 from rig.vision.dice_upright import judge
@@ -426,7 +426,10 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     fr, present, unclear, odd = _shares(counts, n_in, t, full[2:] if full else (lab, inner))
     bare = False
     doubtful = odd > t.unknown_max or bool(unclear)
-    if work.gain is not None and (doubtful or under_glare(cx, cy, work)):
+    glared = under_glare(cx, cy, work)
+    # a clear blank top where its place's light differs from the overall is read again too: a frog pale under the
+    # lamp's sheen, darkened with its floor, can vanish into the body (twin 10508 turn 2 after a drift, round 22)
+    if work.gain is not None and (doubtful or glared or not present):
         crop = crop if first else _crop(shrunk, x0, y0, work)
         overall = overall_counts(crop, (cx, cy), work, t, _full_counts)
         if overall is not None:
@@ -434,7 +437,10 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
             lo, hi = t.single_share if len(shares[1]) == 1 else t.combo_share
             usual = all(lo <= shares[0][c] / frog_size.get(c, shares[0][c]) <= hi for c in shares[1])
             clear = shares[3] <= t.unknown_max and not shares[2] and usual
-            if doubtful and clear and set(present) <= set(shares[1]):
+            if not doubtful and not glared:  # read again only for being blank: flagged where a frog shows
+                if shows_frog(shares[0], t):
+                    reasons.append(Flag("blank die top shows a frog in the frame's overall light", *at))
+            elif doubtful and clear and set(present) <= set(shares[1]):
                 (counts, n_in), full, (fr, present, unclear, odd) = overall[:2], overall, shares
                 reasons.append(Flag("die top read in the frame's overall light", *at))
             elif not doubtful and clear and set(present) != set(shares[1]):

@@ -45,6 +45,14 @@ def overall_counts(crop: tuple | None, centre, work, t, full_counts) -> tuple | 
     return full_counts(crop, centre, work, t, gain=overall)
 
 
+def shows_frog(fractions: dict, t) -> bool:
+    """Whether a top read blank in its place's light shows a frog in the frame's overall light: any colour's share of
+    the top (``fractions``, the overall reading's) more than a blank top's most (``t.colour_absent``). A pale frog under
+    the lamp's sheen, darkened with the floor there, vanished into the body and read blank surely (twin 10508 turn 2
+    after the lamp brightened: pink 0.005 in its place's light, 0.106 in the overall; round 22): it is flagged."""
+    return any(share >= t.colour_absent for share in fractions.values())
+
+
 def overall_gain(gain: np.ndarray) -> np.ndarray:
     """The median correction over the view (every fourth working pixel each way); the frame's :class:`Work` keeps it
     (``Work.overall_gain``): one per frame, not one per die."""

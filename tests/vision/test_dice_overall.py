@@ -96,3 +96,26 @@ def test_the_views_median_correction_is_the_frames_own_not_the_modules():
     assert np.allclose(a.overall_gain, 1.1) and np.allclose(b.overall_gain, 1.4) and np.allclose(a.overall_gain, 1.1)
     assert a.overall_gain is a.overall_gain
     assert not [k for k, v in vars(dice_overall).items() if isinstance(v, tuple) and any(isinstance(x, np.ndarray) for x in v)]
+
+
+def _turn_10508():
+    # twin table 10508 (round 21's fresh set, seen now), turn 2 at lamp x1.2: a pink die in the open at (528, 143),
+    # its pink frog pale on the violet body under the lamp's sheen; the floor's light there (x0.71 against the view's
+    # x0.91) darkened the frog into the body, read "blank" surely (0.94) and the turn `ok` (round 22)
+    return frame_and_profile("t10508-turn2-lamp12.jpg", "t10508")
+
+
+def test_a_blank_top_that_shows_a_frog_in_the_overall_light_is_flagged():
+    frame, profile = _turn_10508()
+    reading = read_dice(frame, profile, thrown=6)
+    assert reading.status == "uncertain"
+    (flag,) = [r for r in reading.reasons if r.startswith("blank die top shows a frog in the frame's overall light")]
+    assert flag.endswith("at (528, 144)")
+
+
+def test_without_that_check_the_pink_die_is_blank_and_ok(monkeypatch):
+    frame, profile = _turn_10508()
+    monkeypatch.setattr(dice, "shows_frog", lambda *a: False)
+    reading = read_dice(frame, profile, thrown=6)
+    assert (reading.status, reading.reasons) == ("ok", ())
+    assert sorted(reading.faces) == ["blank", "blank", "blank", "blue+yellow", "pink", "yellow"]  # truth: 2 blank
