@@ -12,8 +12,8 @@ profile's die body or shaded die body (``edge``) than the empty box's own (a, b)
 picture is the one calibration keeps beside the profile (:func:`rig.vision.card_empty.kept`); without one nothing
 is judged.
 
-Not called by the reader yet: hooked after :func:`rig.vision.dice_lampside.side_face_flags` it met the twin's bar but
-raised the 2D benchmark's needless flags after drift (42000-42002: 4.9 -> 5.6 %; docs/vision.md, round 22).
+Called by :func:`rig.vision.dice.read_labels` right after :func:`rig.vision.dice_lampside.side_face_flags`: it
+adds a reason and removes none (docs/vision.md, round 22).
 """
 
 from __future__ import annotations
