@@ -40,6 +40,7 @@ from rig.vision.dice_shade import blob as _blob, disc as _disc
 from rig.vision.dice_upright import judge
 from rig.vision.dice_flag import Flag
 from rig.vision.dice_cocked import _flank, _leaning, _radial, leans  # noqa: F401 - _flank, _leaning: their old import path
+from rig.vision.dice_walls_seen import _wall_hulls, _walls_seen  # noqa: F401 - _walls_seen: its old import path
 from rig.vision.pixel_classes import (  # noqa: F401 - moved (issue 29); the old import path works
     BG, BODY, EDGE, BLUE, PINK, YELLOW, UNKNOWN, CLIPPED, BLOWN, AMBIG, CLASS_NAMES, COLOUR_CLASSES, IS_TOP, _IS_ODD, _K3, _DISC3, _IS_DARK, _IS_EDGE, _COMBOS,
 )
@@ -225,33 +226,6 @@ def one_place_twice(dice: list[DieObservation], side: float) -> list[tuple[DieOb
     """
     return [(a, b) for i, a in enumerate(dice) for b in dice[i + 1:]
             if math.hypot(a.x - b.x, a.y - b.y) < TWICE_APART * side]
-
-
-def _walls_seen(dice: list[DieObservation], work: Work, walls) -> np.ndarray:
-    """255 except where the flat dice read show their own side walls (towards the optical
-    centre, as wide as perspective predicts there): shade that no hidden die can be."""
-    keep = np.full(work.labels.shape, 255, np.uint8)
-    for hull in _wall_hulls(dice, work, walls):
-        cv2.fillConvexPoly(keep, hull, 0)
-    return keep
-
-
-def _wall_hulls(dice: list[DieObservation], work: Work, walls) -> list[np.ndarray]:
-    """Each flat die's top and the side walls it shows (:func:`_walls_seen`) as a polygon (int32, working px)."""
-    f = work.factor
-    out = []
-    for d in dice:
-        if d.cocked:
-            continue
-        x, y, w, h = (v / f for v in d.box)
-        rx, ry = _radial(d, work)
-        r = float(np.hypot(rx, ry))
-        reach = (walls[1] * r + 0.25) * work.side  # the wall's width in working px
-        sx, sy = -rx / max(r, 1e-6) * reach, -ry / max(r, 1e-6) * reach  # (scalars: a tenth of the arrays' time)
-        corners = [(x - 1, y - 1), (x + w + 1, y - 1), (x + w + 1, y + h + 1), (x - 1, y + h + 1)]
-        hull = cv2.convexHull(np.array(corners + [(cx + sx, cy + sy) for cx, cy in corners], np.float32))
-        out.append(np.round(hull).astype(np.int32))
-    return out
 
 
 def _at(x: float, y: float, work: Work) -> tuple[float, float]:

@@ -355,7 +355,7 @@ def _whole_top(work: Work, full: bool) -> float:
 
 #: a die's counted pixels may be up to this many whole tops' and its frog still be judged on the top alone: a die
 #: towards the frame's edge shows its side faces (perspective), counted in with its top, and its frog's share of
-#: them falls by as much (2D 45000: parts of 1.38-1.47 tops, their frogs read at 0.65-0.74 of their size)
+#: them falls by as much (2D 45000: parts of 1.38-1.47 tops, each frog read at 0.65-0.74 of their size)
 SIDES_SHOWN_MAX = 1.5
 
 

@@ -1,0 +1,37 @@
+"""The side walls a flat die shows towards the optical centre, as wide as perspective predicts there: shade that no
+hidden die can be (the searches for dice missed in shade leave them)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from rig.vision.dice_cocked import _radial
+from rig.vision.dice_frames import Work
+
+
+def _walls_seen(dice: list, work: Work, walls) -> np.ndarray:
+    """255 except where the flat dice read show their own side walls (towards the optical
+    centre, as wide as perspective predicts there): shade that no hidden die can be."""
+    keep = np.full(work.labels.shape, 255, np.uint8)
+    for hull in _wall_hulls(dice, work, walls):
+        cv2.fillConvexPoly(keep, hull, 0)
+    return keep
+
+
+def _wall_hulls(dice: list, work: Work, walls) -> list[np.ndarray]:
+    """Each flat die's top and the side walls it shows (:func:`_walls_seen`) as a polygon (int32, working px)."""
+    f = work.factor
+    out = []
+    for d in dice:
+        if d.cocked:
+            continue
+        x, y, w, h = (v / f for v in d.box)
+        rx, ry = _radial(d, work)
+        r = float(np.hypot(rx, ry))
+        reach = (walls[1] * r + 0.25) * work.side  # the wall's width in working px
+        sx, sy = -rx / max(r, 1e-6) * reach, -ry / max(r, 1e-6) * reach  # (scalars: a tenth of the arrays' time)
+        corners = [(x - 1, y - 1), (x + w + 1, y - 1), (x + w + 1, y + h + 1), (x - 1, y + h + 1)]
+        hull = cv2.convexHull(np.array(corners + [(cx + sx, cy + sy) for cx, cy in corners], np.float32))
+        out.append(np.round(hull).astype(np.int32))
+    return out
