@@ -34,6 +34,11 @@ def test_with_half_of_its_top_asked_for_it_reads_blank_and_ok(monkeypatch):
     monkeypatch.setattr(dice, "FLOOR_ON_TOP", 1.0)  # and without the ninth round's floor-coloured top
     reading = read_dice(frame, profile, thrown=6)
     assert reading.faces == ["blank"] * 4 + ["yellow"] * 2  # truly a yellow+pink among them
+    # since round 22 a clear blank read again in the frame's overall light shows its frog there: flagged even so
+    assert [r for r in reading.reasons if "(218, 338)" in r] == [
+        "blank die top shows a frog in the frame's overall light at (218, 338)"]
+    monkeypatch.setattr(dice, "shows_frog", lambda *a: False)  # and without it
+    reading = read_dice(frame, profile, thrown=6)
     assert not [r for r in reading.reasons if "(218, 338)" in r]  # read blank, nothing said of it: wrong in silence
     # (main's reader said "ok"; with the glare taken off channel by channel a die at (370, 195) is also called cocked)
 
