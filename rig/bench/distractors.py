@@ -81,7 +81,8 @@ class Tally:
     placed: dict = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
     ok: dict = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
     flagged: dict = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
-    unlabelled: int = 0     # "false dice" ok where the photo without the drawn things has an ok die too
+    unlabelled: int = 0     # "false dice" ok where the photo without the drawn things has a die found there (ok or
+                            # flagged) read the same number
     photos: int = 0
     frames_flagged: int = 0
     frames_silent: int = 0
@@ -113,7 +114,8 @@ def _centre_in(die, box) -> bool:
 def _print(tally: Tally, head: str) -> None:
     print(f"[{head}] false dice reported ok {sum(tally.ok.values())} of {sum(tally.placed.values())} distractors, "
           f"flagged {sum(tally.flagged.values())}"
-          + (f" (and {tally.unlabelled} ok on a die the labels miss: ok without the drawn thing too)" if tally.unlabelled else "")
+          + (f" (and {tally.unlabelled} ok on a die the labels miss: found there without the drawn thing too, ok or "
+             "flagged, read the same number)" if tally.unlabelled else "")
           + f"; frames (dice count known) flagged {_pct(tally.frames_flagged, tally.photos)}, with a false die and "
           f"not flagged {_pct(tally.frames_silent, tally.photos)}")
     print("  " + ", ".join(f"{kind}: {tally.ok[kind]} ok / {tally.flagged[kind]} flagged of {tally.placed[kind]}"
@@ -128,7 +130,9 @@ def report_distractors(name: str, photos, params, images: dict, reader, splits, 
     ``seed``, each ``size`` times the photo's median die across): the drawn things reported as dice, ``ok`` or
     flagged, per kind, the photos with a false die ``ok`` named, and the real dice read right, flagged and
     silent wrong there (the cost); per split asked, its :class:`Tally`. A die ``ok`` on a drawn thing where the
-    photo without it has an ``ok`` die too is a die the labels miss: named and counted apart."""
+    photo without the drawn things has a die found there, ``ok`` or flagged, read the same number is a die the
+    labels miss (a real die read right, e.g. a drawn fingertip over an unlabelled die's side face that flagged it in
+    the clean photo; issue 25, round 22): named and counted apart, not a false die."""
     out = {}
     for split in splits:
         some = [p for p in photos if p.held_out == (split == "held-out")]
@@ -151,7 +155,7 @@ def report_distractors(name: str, photos, params, images: dict, reader, splits, 
                         t.flagged[kind] += 1
                         continue
                     clean = reader(images[photo.path], params) if clean is None else clean
-                    if any(c.count.status == "ok" and _centre_in(c, f.box) for c in clean):
+                    if any(c.pips == f.pips and _centre_in(c, f.box) for c in clean):
                         t.unlabelled += 1
                         print(f"  ok on a die the labels miss ({kind} drawn over it): {photo.path.name}")
                     else:

@@ -30,6 +30,20 @@ def test_the_tally_counts_silent_wrong_flags_things_that_are_no_die_and_cocked_d
     assert (flagged.frames_flagged, flagged.frames_silent, flagged.cocked_flagged) == (1, 0, 1)
 
 
+def test_a_box_goes_to_the_die_it_lies_on_not_to_the_die_half_under_it():
+    """Twin 9309 throw 1 (issue 25, round 22): a 3 lying on a 2 that shows a sliver; the reader's box is on the 3
+    (its centre 14 px from the 3's, 90 px from the 2's, inside half the 2's side too). Matched in the truth's order
+    the 2 took the box and the bench counted a 2 read as 3 in silence; nearest first, the 3 is read right and the 2
+    is missed."""
+    truth = [TruePip(2, 572.1, 656.3, 168.2, False), TruePip(3, 618.7, 598.5, 181.2, False),
+             TruePip(3, 449.4, 378.1, 169.4, False)]
+    reading = SimpleNamespace(status="ok", dice=(_die(3, 454.5, 378.5), _die(3, 608.5, 602.5)))
+    tally = Tally()
+    tally.add(truth, reading)
+    assert (tally.dice, tally.found, tally.right, tally.silent, tally.extra) == (3, 2, 2, 0, 0)
+    assert (tally.frames, tally.frames_silent) == (1, 1)  # the 2 missed in a frame said ok: wrong in silence
+
+
 def test_the_bench_refuses_nothing_to_read_with_a_clear_message(capsys):
     from rig.cli import main
 

@@ -134,3 +134,33 @@ def test_distractors_at_several_seeds_give_a_line_each_and_a_total_with_the_real
     # the reader's second die is ok on the photo alone: where a thing is drawn over it, no false die
     assert all("false dice reported ok 0 of" in h for h in heads)
     assert any(line.startswith("  ok on a die the labels miss") for line in lines)
+
+
+def test_a_die_ok_on_a_drawn_thing_is_a_missed_die_when_the_clean_photo_finds_it_flagged_with_the_same_number(
+        tmp_path, capsys):
+    """Issue 25, round 22 (the fingertip of seed 8 on ``IMG_20191208_111530.jpg``): a thing drawn over an unlabelled
+    die's side face, the die read ``ok`` 6 there and flagged 6 in the clean photo, is a die the labels miss, not a false
+    die (the old rule asked the clean photo's die to be ``ok``); read another number there, it stays a false die."""
+    photos = [photo(tmp_path / "a.jpg", (3, 200, 200))]
+    images = {photos[0].path: np.full((240, 320, 3), 120, np.uint8)}
+    from rig.bench.distractors import add_distractors
+
+    drawn_at = add_distractors(np.full((240, 320, 3), 120, np.uint8), [(200, 200, 10, 10)], 20.0,
+                               np.random.default_rng(0))[0][1]
+    x, y = drawn_at[0] + drawn_at[2] // 2 - 5, drawn_at[1] + drawn_at[3] // 2 - 5
+
+    def reader_of(clean_pips):
+        def reader(frame, params):  # the drawn things' frame: the die ok 6; the clean photo: flagged clean_pips
+            if (frame != 120).any():
+                return [die(x, y, 6)]
+            return [die(x, y, clean_pips, "uncertain")]
+        return reader
+
+    bench.report_distractors("white", photos, None, images, reader_of(6), ("tuning",), seed=0, size=2.0)
+    out = capsys.readouterr().out
+    assert "false dice reported ok 0 of" in out
+    assert "(and 1 ok on a die the labels miss: found there without the drawn thing too, ok or flagged, read the " \
+           "same number)" in out
+    bench.report_distractors("white", photos, None, images, reader_of(5), ("tuning",), seed=0, size=2.0)
+    out = capsys.readouterr().out
+    assert "false dice reported ok 1 of" in out and "false die ok: a.jpg" in out
