@@ -49,28 +49,41 @@ def empty_lightness(empty_lab: np.ndarray, shape: tuple[int, int]) -> np.ndarray
     return profile_map("lampside_empty", empty_lab, tuple(shape), build)
 
 
-def dark_shares(frame: np.ndarray, empty: np.ndarray, box: tuple[int, int, int, int], side: float) -> dict[str, float]:
-    """The share of dark pixels (:data:`DARK`) in the strip beside each side of ``box`` (x, y, w, h; frame px):
-    ``frame`` B, G, R (its lightness B + G + R taken in the strips only), ``empty`` the empty box's lightness."""
+def strips(box: tuple[int, int, int, int], side: float, shape: tuple[int, int]) -> dict[str, tuple[int, int, int, int]]:
+    """The strip :data:`STRIP` die sides wide a pixel beyond each side of ``box`` (x, y, w, h; frame px) as (y0, y1,
+    x0, x1), cut to a frame of ``shape`` (h, w); a strip narrower than 2 px there is left out.
+
+    >>> strips((10, 10, 20, 20), 20.0, (100, 100))["R"]
+    (10, 30, 31, 37)
+    """
     bx, by, bw, bh = box
     s, g = max(3, round(STRIP * side)), 1
-    strips = {
+    around = {
         "L": (by, by + bh, bx - g - s, bx - g),
         "R": (by, by + bh, bx + bw + g, bx + bw + g + s),
         "T": (by - g - s, by - g, bx, bx + bw),
         "B": (by + bh + g, by + bh + g + s, bx, bx + bw),
     }
-    h, w = frame.shape[:2]
+    h, w = shape
     out = {}
-    for name, (y0, y1, x0, x1) in strips.items():
+    for name, (y0, y1, x0, x1) in around.items():
         y0, y1, x0, x1 = max(0, y0), min(h, y1), max(0, x0), min(w, x1)
         if y1 - y0 >= 2 and x1 - x0 >= 2:
-            # B + G + R by one transform (whole numbers in float32: the same sums as light.sum3's), the dark
-            # pixels counted by OpenCV: the same share as np.mean of the comparison, ~18 instead of ~29 us a strip
-            least = DARK * empty[y0:y1, x0:x1]  # (float32 from empty_lightness; compared in its own type)
-            lum = cv2.transform(frame[y0:y1, x0:x1].astype(least.dtype), _ONES.astype(least.dtype, copy=False))
-            dark = cv2.compare(lum, least, cv2.CMP_LT)
-            out[name] = cv2.countNonZero(dark) / ((y1 - y0) * (x1 - x0))
+            out[name] = (y0, y1, x0, x1)
+    return out
+
+
+def dark_shares(frame: np.ndarray, empty: np.ndarray, box: tuple[int, int, int, int], side: float) -> dict[str, float]:
+    """The share of dark pixels (:data:`DARK`) in the strip beside each side of ``box`` (x, y, w, h; frame px):
+    ``frame`` B, G, R (its lightness B + G + R taken in the strips only), ``empty`` the empty box's lightness."""
+    out = {}
+    for name, (y0, y1, x0, x1) in strips(box, side, frame.shape[:2]).items():
+        # B + G + R by one transform (whole numbers in float32: the same sums as light.sum3's), the dark
+        # pixels counted by OpenCV: the same share as np.mean of the comparison, ~18 instead of ~29 us a strip
+        least = DARK * empty[y0:y1, x0:x1]  # (float32 from empty_lightness; compared in its own type)
+        lum = cv2.transform(frame[y0:y1, x0:x1].astype(least.dtype), _ONES.astype(least.dtype, copy=False))
+        dark = cv2.compare(lum, least, cv2.CMP_LT)
+        out[name] = cv2.countNonZero(dark) / ((y1 - y0) * (x1 - x0))
     return out
 
 

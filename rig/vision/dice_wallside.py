@@ -21,7 +21,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from rig.vision.dice_lampside import STRIP, _neighbour
+from rig.vision.dice_lampside import _neighbour, strips
 from rig.vision.light import profile_map
 
 #: a side of a die's box faces outward when its direction carries at least this share of the die's offset from the
@@ -66,18 +66,10 @@ def outward_sides(x: float, y: float, shape: tuple[int, int]) -> list[str]:
 def body_share(frame: np.ndarray, empty_ab: np.ndarray, box, name: str, side: float, body_ab) -> float | None:
     """The share of die-body pixels (:data:`NEARER`) in the strip beside side ``name`` of ``box`` (x, y, w, h; frame
     px), or None where the strip leaves the frame. ``body_ab``: the die body's colours' (a, b), N x 2."""
-    bx, by, bw, bh = box
-    s, g = max(3, round(STRIP * side)), 1
-    y0, y1, x0, x1 = {
-        "L": (by, by + bh, bx - g - s, bx - g),
-        "R": (by, by + bh, bx + bw + g, bx + bw + g + s),
-        "T": (by - g - s, by - g, bx, bx + bw),
-        "B": (by + bh + g, by + bh + g + s, bx, bx + bw),
-    }[name]
-    h, w = frame.shape[:2]
-    y0, y1, x0, x1 = max(0, y0), min(h, y1), max(0, x0), min(w, x1)
-    if y1 - y0 < 2 or x1 - x0 < 2:
+    rect = strips(box, side, frame.shape[:2]).get(name)
+    if rect is None:
         return None
+    y0, y1, x0, x1 = rect
     ab = cv2.cvtColor(np.ascontiguousarray(frame[y0:y1, x0:x1]), cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
     to_empty = np.linalg.norm(ab - empty_ab[y0:y1, x0:x1], axis=2)
     to_body = np.min([np.linalg.norm(ab - c, axis=2) for c in body_ab], axis=0)

@@ -5,29 +5,16 @@ The corpus check (every reading of 256 frames the same before and after, the emp
 
 import numpy as np
 
-from rig.vision.dice_lampside import DARK, dark_shares
+from rig.vision.dice_lampside import DARK, dark_shares, strips
 from rig.vision.light import sum3
 
 
 def _round21_shares(frame, empty, box, side):
     """Round 21's dark_shares: B + G + R by light.sum3 in float32, np.mean of the comparison."""
-    from rig.vision.dice_lampside import STRIP
-
-    bx, by, bw, bh = box
-    s, g = max(3, round(STRIP * side)), 1
-    strips = {
-        "L": (by, by + bh, bx - g - s, bx - g),
-        "R": (by, by + bh, bx + bw + g, bx + bw + g + s),
-        "T": (by - g - s, by - g, bx, bx + bw),
-        "B": (by + bh + g, by + bh + g + s, bx, bx + bw),
-    }
-    h, w = frame.shape[:2]
     out = {}
-    for name, (y0, y1, x0, x1) in strips.items():
-        y0, y1, x0, x1 = max(0, y0), min(h, y1), max(0, x0), min(w, x1)
-        if y1 - y0 >= 2 and x1 - x0 >= 2:
-            lum = sum3(frame[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)).reshape(y1 - y0, x1 - x0)
-            out[name] = float(np.mean(lum < DARK * empty[y0:y1, x0:x1]))
+    for name, (y0, y1, x0, x1) in strips(box, side, frame.shape[:2]).items():
+        lum = sum3(frame[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)).reshape(y1 - y0, x1 - x0)
+        out[name] = float(np.mean(lum < DARK * empty[y0:y1, x0:x1]))
     return out
 
 
