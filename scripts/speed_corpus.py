@@ -141,8 +141,8 @@ class Version:
         `rig calibrate` users read (round 22: the side-face check runs only where it is kept)."""
         if toml not in self._profiles:
             self._profiles[toml] = profile = self.Profile.parse(toml)
-            if path is not None and self._empty.beside(path).exists():
-                self._empty.recall(profile, path)
+            if path is not None:
+                self._empty.recall(profile, path)  # (none kept beside it: nothing recalled)
         return self._profiles[toml]
 
     def read(self, item: dict, reads: int) -> tuple[dict, float]:

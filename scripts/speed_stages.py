@@ -78,8 +78,7 @@ def stages(items: list[dict], reads: int) -> tuple[dict, dict]:
     for item in items:
         if item["profile"] not in profiles:
             profiles[item["profile"]] = Profile.parse(item["toml"])
-            if card_empty.beside(item["profile_path"]).exists():  # kept by the corpus (round 22): as users read
-                card_empty.recall(profiles[item["profile"]], item["profile_path"])
+            card_empty.recall(profiles[item["profile"]], item["profile_path"])  # kept by the corpus (round 22)
         profile = profiles[item["profile"]]
         read_dice(item["frame"], profile, thrown=item["thrown"])
         on[0] = 1

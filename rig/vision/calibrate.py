@@ -196,14 +196,13 @@ def _retries(exc: CalibrationError) -> tuple[dict, ...]:
 #: 4013, the dark table beyond the rim in a corner read as a die), before ``asked``, ``bottom`` too: the box bottom
 #: inside its rim alone (:func:`rig.vision.calibrate_background.plain_bottom`) the floor and the background, taken
 #: when every ritual die reads back right.
+_READ_BACK = (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True), dict(deep=True))
 RETRIES: dict[type[CalibrationError], tuple[dict, ...]] = {
     NoFrogError: (dict(shadows=True),),
     FewFrogError: (dict(most=True),),
     ReflectionError: (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True), dict(asked=True)),
-    PhantomError: (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True), dict(deep=True),
-                   dict(bottom=True), dict(asked=True)),
-    ReadBackError: (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True), dict(deep=True),
-                    dict(asked=True)),
+    PhantomError: (*_READ_BACK, dict(bottom=True), dict(asked=True)),
+    ReadBackError: (*_READ_BACK, dict(asked=True)),
     BackgroundError: (dict(deep=True), dict(overlap=True), dict(core=True), dict(bottom=True)),
 }
 

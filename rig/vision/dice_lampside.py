@@ -116,11 +116,18 @@ def turned_to_lens(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: flo
 def side_face_flags(work, profile, dice) -> list:
     """:data:`REASON` at each die :func:`turned_to_lens` finds in ``work``'s frame, as flags; none without the
     frame or the empty box's picture kept for ``profile``."""
-    from rig.vision.card_empty import kept
     from rig.vision.dice_flag import Flag
 
-    empty = kept(profile) if work.frame is not None else None
+    empty = kept_with_frame(work, profile)
     if empty is None:
         return []
     side = work.side * work.factor
     return [Flag(REASON, d.x, d.y) for d in turned_to_lens(work.frame, empty.lab, dice, side)]
+
+
+def kept_with_frame(work, profile):
+    """The empty box's picture calibration kept beside ``profile`` (:func:`rig.vision.card_empty.kept`), or None
+    when there is none or ``work`` holds no full frame to compare it with: the side-face checks judge nothing then."""
+    from rig.vision.card_empty import kept
+
+    return kept(profile) if work.frame is not None else None

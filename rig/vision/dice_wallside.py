@@ -21,7 +21,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from rig.vision.dice_lampside import _neighbour, strips
+from rig.vision.dice_lampside import _SIDES, _neighbour, kept_with_frame, strips
 from rig.vision.light import profile_map
 
 #: a side of a die's box faces outward when its direction carries at least this share of the die's offset from the
@@ -39,8 +39,6 @@ FACE = 0.4
 #: :data:`FACE` 0.45 (a wall's shade cutting the top in two), 0.62, 1.14 (a die turned 30 degrees in the frame)
 TOP_SIZE = (0.8, 1.08)
 REASON = "cocked die (its side face beyond the top's outer edge)"
-
-_SIDES = {"L": (-1, 0), "R": (1, 0), "T": (0, -1), "B": (0, 1)}
 
 
 def empty_chroma(empty_lab: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
@@ -98,10 +96,9 @@ def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: fl
 def wall_side_flags(work, profile, dice) -> list:
     """:data:`REASON` at each die :func:`wall_side_faces` finds in ``work``'s frame, as flags; none without the frame
     or the empty box's picture kept for ``profile``."""
-    from rig.vision.card_empty import kept
     from rig.vision.dice_flag import Flag
 
-    empty = kept(profile) if work.frame is not None else None
+    empty = kept_with_frame(work, profile)
     if empty is None:
         return []
     body_ab = np.array([profile.body.mean[1:], profile.edge.mean[1:]], np.float32)
