@@ -23,7 +23,8 @@ import numpy as np
 from rig.i18n import Translator, by_pattern, core_patterns, format_number, said
 from rig.vision.dice import check_frame, read_dice, shrink
 from rig.vision.errors import (
-    BackgroundError, CalibrationError, FewFrogError, NoFrogError, PhantomError, ReadBackError, ReflectionError, WallsError,
+    BackgroundError, BodyError, CalibrationError, FewFrogError, NoFrogError, PhantomError, ReadBackError, ReflectionError,
+    WallsError,
 )
 from rig.vision.light import FloorModel, cells, correct, floor_grid
 from rig.vision.profile import COLOURS, ColourModel, Profile, Thresholds
@@ -149,8 +150,9 @@ def fit_profile(samples: Mapping[str, np.ndarray], *, empty: np.ndarray | None =
                 apart = retry.get("shadows") and isinstance(again, FOUND_APART)
                 if not (retry.get("most") or retry.get("core") or apart):
                     continue
-                if retry.get("core") and not isinstance(again, BackgroundError) or apart:
-                    cleared = again  # the frog told from the box, or each die's frog found apart: this refuses it
+                first = BackgroundError if isinstance(exc, BackgroundError) else type(exc)
+                if retry.get("core") and not isinstance(again, first) or apart:
+                    cleared = again  # the frog told from the box (the violet), or each frog found apart: this refuses
                 for then in _retries(again):  # the frog colour most dice show, then that refusal's own tries
                     if then.get("core"):
                         continue
@@ -195,7 +197,8 @@ def _retries(exc: CalibrationError) -> tuple[dict, ...]:
 #: twin 10208), then that fit's refusal's own tries. A die read back where no ritual die lies (round 22: card twin
 #: 4013, the dark table beyond the rim in a corner read as a die), before ``asked``, ``bottom`` too: the box bottom
 #: inside its rim alone (:func:`rig.vision.calibrate_background.plain_bottom`) the floor and the background, taken
-#: when every ritual die reads back right.
+#: when every ritual die reads back right. A frog colour like the dice's violet (round 23, :class:`BodyError`: twin 10604,
+#: 38 px dice under a 2968 K lamp, the blue frog's largest cluster its blend with the violet), that colour's ``core``.
 _READ_BACK = (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True), dict(deep=True))
 RETRIES: dict[type[CalibrationError], tuple[dict, ...]] = {
     NoFrogError: (dict(shadows=True),),
@@ -204,6 +207,7 @@ RETRIES: dict[type[CalibrationError], tuple[dict, ...]] = {
     PhantomError: (*_READ_BACK, dict(bottom=True), dict(asked=True)),
     ReadBackError: (*_READ_BACK, dict(asked=True)),
     BackgroundError: (dict(deep=True), dict(overlap=True), dict(core=True), dict(bottom=True)),
+    BodyError: (dict(core=True),),
 }
 
 
@@ -354,7 +358,9 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
         if value < MIN_SEPARATION and not (overlap and pair.endswith("/background") and value >= MIN_OVERLAP):
             a, b = pair.split("/")
             message = f"{a} and {b} overlap (separation {value:.1f} < {MIN_SEPARATION}): " + _overlap_advice(a, b)
-            raise BackgroundError(message, a, value) if b == "background" else CalibrationError(message)
+            if b == "background":
+                raise BackgroundError(message, a, value)
+            raise BodyError(message, b, value) if a == "body" else CalibrationError(message)
     warnings += [said(f"{k} separation only {v:.1f}") for k, v in separation.items() if v < WARN_SEPARATION]
 
     if thresholds is None:

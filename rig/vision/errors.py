@@ -51,6 +51,16 @@ class WallsError(BackgroundError):
     overlap is the box's walls and rim or the table around the box."""
 
 
+class BodyError(CalibrationError):
+    """A frog's colour overlaps the dice's violet (``colour``, ``separation``): calibration tries that colour fitted on
+    its frog pixels' cluster farthest from the violet (round 23: twin 10604, seen — 38 px dice under a 2968 K lamp,
+    the largest cluster of the blue frog's pixels was their blend with the violet at the frog's edge)."""
+
+    def __init__(self, message: str, colour: str = "", separation: float = 0.0):
+        super().__init__(message)
+        self.colour, self.separation = colour, separation
+
+
 class FewFrogError(CalibrationError):
     """The fitted profile finds hardly any of a frog's colour on the ritual dice: calibration tries again with that
     colour fitted to what most dice show (the lamp's sheen on a few dice's tops can outweigh the rest in pixels)."""
