@@ -35,7 +35,7 @@ from rig.vision.calibrate_shade import fit_shade, fit_spots, lit_band
 from rig.vision.calibrate_readback import (
     asked_about, dice_found, in_reflection, phantoms, readback_advice, sheen_asked)
 from rig.vision.calibrate_background import (  # noqa: F401 - _boxes, _overlap_advice moved (round 22)
-    _boxes, _overlap_advice, fit_background, in_box, plain_bottom, walls_advice)
+    _boxes, _overlap_advice, body_advice, fit_background, in_box, plain_bottom, walls_advice)
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
     _fit_glare, _lower_floor,
 )
@@ -360,7 +360,9 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
             message = f"{a} and {b} overlap (separation {value:.1f} < {MIN_SEPARATION}): " + _overlap_advice(a, b)
             if b == "background":
                 raise BackgroundError(message, a, value)
-            raise BodyError(message, b, value) if a == "body" else CalibrationError(message)
+            if a == "body":
+                raise BodyError(body_advice(b, value, MIN_SEPARATION, side_small * f0), b, value)
+            raise CalibrationError(message)
     warnings += [said(f"{k} separation only {v:.1f}") for k, v in separation.items() if v < WARN_SEPARATION]
 
     if thresholds is None:

@@ -88,6 +88,16 @@ def walls_advice(colour: str, value: float, bottom: float, least: float) -> str:
                 "or light them more evenly (a lamp above the box)")
 
 
+def body_advice(colour: str, value: float, least: float, px: float) -> str:
+    """The refusal of a frog colour that overlaps the dice's violet (``value`` below ``least``) even fitted on its frog
+    pixels' cluster farthest from the violet (round 23: twin 10604, seen — dice ``px`` 38 px wide, dark against a light
+    tray: what a rig builder can change is the light on the dice and their size in the frame)."""
+    return said(f"body and {colour} overlap (separation {value:.1f} < {least:.1f}): the frog looks like the dice's "
+                "violet; check that frame shows every die frog up, then light the dice more brightly (more light on "
+                "the box, the exposure as high as its bottom allows) or bring the camera closer, so the dice are "
+                f"larger in the frame (now {px:.0f} px)")
+
+
 def _boxes(floor_cells, empty_raw: np.ndarray, shape: tuple[int, int]):
     """Where the box bottom's colours are fitted again when the whole view's overlap a die's: the floor cells'
     hull grown by a cell, then (issue 24, round 11) the hull, not grown, of the cells of the empty box as shot —
