@@ -198,7 +198,8 @@ def _retries(exc: CalibrationError) -> tuple[dict, ...]:
 #: 4013, the dark table beyond the rim in a corner read as a die), before ``asked``, ``bottom`` too: the box bottom
 #: inside its rim alone (:func:`rig.vision.calibrate_background.plain_bottom`) the floor and the background, taken
 #: when every ritual die reads back right. A frog colour like the dice's violet (round 23, :class:`BodyError`: twin 10604,
-#: 38 px dice under a 2968 K lamp, the blue frog's largest cluster its blend with the violet), that colour's ``core``.
+#: the glare's floor bent by the near wall's shade, the lamp through the bodies sagging), the glare's floor without the
+#: deep shade, then that colour's ``core``.
 _READ_BACK = (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True), dict(deep=True))
 RETRIES: dict[type[CalibrationError], tuple[dict, ...]] = {
     NoFrogError: (dict(shadows=True),),
@@ -207,7 +208,7 @@ RETRIES: dict[type[CalibrationError], tuple[dict, ...]] = {
     PhantomError: (*_READ_BACK, dict(bottom=True), dict(asked=True)),
     ReadBackError: (*_READ_BACK, dict(asked=True)),
     BackgroundError: (dict(deep=True), dict(overlap=True), dict(core=True), dict(bottom=True)),
-    BodyError: (dict(core=True),),
+    BodyError: (dict(deep=True), dict(core=True)),
 }
 
 
