@@ -19,9 +19,13 @@ from rig.vision.pips import PipDie
 def turned_probability(frame: np.ndarray, box: tuple[int, int, int, int], pips: int, nets) -> float:
     """The reader's probability of ``pips`` for the die in ``box`` (its crop as the reader takes it, centred on the
     box, its side the box's) turned half round."""
+    return float(nets.read([_turned_crop(frame, box, nets)])[0][pips])
+
+
+def _turned_crop(frame: np.ndarray, box: tuple[int, int, int, int], nets) -> np.ndarray:
     x, y, w, h = box
     crop = crop_die(frame, x + w / 2, y + h / 2, max(w, h), size=nets.crop)
-    return float(nets.read([np.ascontiguousarray(crop[::-1, ::-1])])[0][pips])
+    return np.ascontiguousarray(crop[::-1, ::-1])
 
 
 def turned_reason(frame: np.ndarray, die: PipDie, nets, least: float) -> PipDie:
@@ -36,12 +40,7 @@ def turned_reasons(frame: np.ndarray, dice: list[PipDie], nets, least: float) ->
     todo = [i for i, d in enumerate(dice) if d.count.status == "ok" and least > 0 and 1 <= d.count.pips <= 6]
     if not todo:
         return list(dice)
-    crops = []
-    for i in todo:
-        x, y, w, h = dice[i].box
-        crop = crop_die(frame, x + w / 2, y + h / 2, max(w, h), size=nets.crop)
-        crops.append(np.ascontiguousarray(crop[::-1, ::-1]))
-    probs = nets.read(crops)
+    probs = nets.read([_turned_crop(frame, dice[i].box, nets) for i in todo])
     out = list(dice)
     for i, row in zip(todo, probs):
         c, q = dice[i].count, float(row[dice[i].count.pips])

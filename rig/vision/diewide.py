@@ -22,9 +22,12 @@ from rig.vision.pips import PipDie
 def wide_probability(frame: np.ndarray, box: tuple[int, int, int, int], pips: int, nets, grow: float) -> float:
     """The reader's probability of ``pips`` for the die in ``box`` read in a crop ``grow`` times its usual side,
     centred on the box."""
+    return float(nets.read([_wide_crop(frame, box, nets, grow)])[0][pips])
+
+
+def _wide_crop(frame: np.ndarray, box: tuple[int, int, int, int], nets, grow: float) -> np.ndarray:
     x, y, w, h = box
-    crop = crop_die(frame, x + w / 2, y + h / 2, grow * max(w, h), size=nets.crop)
-    return float(nets.read([crop])[0][pips])
+    return crop_die(frame, x + w / 2, y + h / 2, grow * max(w, h), size=nets.crop)
 
 
 def wide_reason(frame: np.ndarray, die: PipDie, nets, grow: float, least: float) -> PipDie:
@@ -40,11 +43,7 @@ def wide_reasons(frame: np.ndarray, dice: list[PipDie], nets, grow: float, least
     todo = [i for i, d in enumerate(dice) if looked and d.count.status == "ok" and 1 <= d.count.pips <= 6]
     if not todo:
         return list(dice)
-    crops = []
-    for i in todo:
-        x, y, w, h = dice[i].box
-        crops.append(crop_die(frame, x + w / 2, y + h / 2, grow * max(w, h), size=nets.crop))
-    probs = nets.read(crops)
+    probs = nets.read([_wide_crop(frame, dice[i].box, nets, grow) for i in todo])
     out = list(dice)
     for i, row in zip(todo, probs):
         c, q = dice[i].count, float(row[dice[i].count.pips])
