@@ -41,8 +41,8 @@ from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicenet import default_dicenet, read_dice
 from rig.vision.dieface import face_reason, outline_elongation
 from rig.vision.diesplit import two_dice_as_one
-from rig.vision.dieturn import turned_reason
-from rig.vision.diewide import wide_reason
+from rig.vision.dieturn import turned_reasons
+from rig.vision.diewide import wide_reasons
 from rig.vision.pips import PipCount, PipDie, _pattern_ok, check_frame, top_face_pips
 
 __all__ = ["AnyDieParams"]  # re-exported: its home is rig.vision.anydie_params (no pips <-> anydie circle)
@@ -374,7 +374,7 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
     frame = check_frame(frame)
     nets = default_dicenet() if net is _SHIPPED and p.learned else None
     if nets is not None:
-        dice = [_checked(frame, d, p, nets) for d in read_dice(frame, p, nets, min(expected) if expected else 0)]
+        dice = _checked(frame, read_dice(frame, p, nets, min(expected) if expected else 0), p, nets)
     else:
         if net is _SHIPPED:
             from rig.vision.pipnet import default_net
@@ -390,11 +390,12 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
     return PipDiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(reasons))
 
 
-def _checked(frame: np.ndarray, die: PipDie, p: AnyDieParams, nets) -> PipDie:
-    """A learned die after the checks that can only flag it: its face's ends, two dice as one, read turned half round
-    and read in a wider crop."""
-    die = turned_reason(frame, _two_as_one(frame, _face_ends(frame, die, p), p, nets), nets, p.turned_ok)
-    return wide_reason(frame, die, nets, p.wide_grow, p.wide_ok)
+def _checked(frame: np.ndarray, dice: list[PipDie], p: AnyDieParams, nets) -> list[PipDie]:
+    """The learned dice after the checks that can only flag them: each die's face's ends, two dice as one, read turned
+    half round and read in a wider crop (the last two each one batch for the frame's dice: the same readings)."""
+    dice = [_two_as_one(frame, _face_ends(frame, die, p), p, nets) for die in dice]
+    dice = turned_reasons(frame, dice, nets, p.turned_ok)
+    return wide_reasons(frame, dice, nets, p.wide_grow, p.wide_ok)
 
 
 def _face_ends(frame: np.ndarray, die: PipDie, p: AnyDieParams) -> PipDie:

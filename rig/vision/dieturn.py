@@ -19,18 +19,31 @@ from rig.vision.pips import PipDie
 def turned_probability(frame: np.ndarray, box: tuple[int, int, int, int], pips: int, nets) -> float:
     """The reader's probability of ``pips`` for the die in ``box`` (its crop as the reader takes it, centred on the
     box, its side the box's) turned half round."""
+    return float(nets.read([_turned_crop(frame, box, nets)])[0][pips])
+
+
+def _turned_crop(frame: np.ndarray, box: tuple[int, int, int, int], nets) -> np.ndarray:
     x, y, w, h = box
     crop = crop_die(frame, x + w / 2, y + h / 2, max(w, h), size=nets.crop)
-    return float(nets.read([np.ascontiguousarray(crop[::-1, ::-1])])[0][pips])
+    return np.ascontiguousarray(crop[::-1, ::-1])
 
 
 def turned_reason(frame: np.ndarray, die: PipDie, nets, least: float) -> PipDie:
     """``die`` flagged when it is ``ok`` and its half-turned crop is read as its number less than ``least`` surely
     (``least`` 0: unchanged)."""
-    c = die.count
-    if c.status != "ok" or least <= 0 or not 1 <= c.pips <= 6:
-        return die
-    q = turned_probability(frame, die.box, c.pips, nets)
-    if q >= least:
-        return die
-    return die.flagged(f"read otherwise turned half round ({c.pips}: {q:.2f}): pips unclear")
+    return turned_reasons(frame, [die], nets, least)[0]
+
+
+def turned_reasons(frame: np.ndarray, dice: list[PipDie], nets, least: float) -> list[PipDie]:
+    """:func:`turned_reason` of each die, the ``ok`` dice's half-turned crops read in one batch (the reader gives a
+    crop the same numbers alone or in a batch, to the bit, with both engines: issue 25, round 23)."""
+    todo = [i for i, d in enumerate(dice) if d.count.status == "ok" and least > 0 and 1 <= d.count.pips <= 6]
+    if not todo:
+        return list(dice)
+    probs = nets.read([_turned_crop(frame, dice[i].box, nets) for i in todo])
+    out = list(dice)
+    for i, row in zip(todo, probs):
+        c, q = dice[i].count, float(row[dice[i].count.pips])
+        if q < least:
+            out[i] = dice[i].flagged(f"read otherwise turned half round ({c.pips}: {q:.2f}): pips unclear")
+    return out
