@@ -1,4 +1,5 @@
-"""Issue 24, round 23: the side-face check's strips read from one window a die, the same shares as before.
+"""Issue 24, round 23: the side-face check's strips read from one window a die, the shade lift's take by one look-up
+of a pixel's two classes: the same numbers as before.
 
 The corpus check (every reading of 256 frames the same before and after, the empty box's picture kept) is
 ``scripts/speed_corpus.py`` on ``~/.cache/rig/speed/corpus22``."""
@@ -40,3 +41,20 @@ def test_dark_shares_from_one_window_are_round_22s():
 def test_dark_shares_without_a_strip_in_the_frame():
     frame = np.zeros((40, 40, 3), np.uint8)
     assert dark_shares(frame, np.ones((40, 40), np.float32), (60, 60, 10, 10), 10.0) == {}
+
+
+def test_lift_shades_take_by_look_up_is_round_22s_formula_for_every_class_pair():
+    from rig.vision.dice_frames import _LIFT_FLOOR, _LIFT_TOP
+    from rig.vision.pixel_classes import BG, BLOWN, BLUE, BODY, CLASS_NAMES, IS_TOP, PINK, YELLOW
+
+    n = len(CLASS_NAMES)
+    was, seen = (a.astype(np.uint8).ravel() for a in np.meshgrid(np.arange(n), np.arange(n), indexing="ij"))
+    for new_top in (False, True):
+        for standing in (False, True):
+            for shaded in (False, True):
+                top = IS_TOP[was] > 0  # round 22's _lift_shade, per pixel
+                frog = ((seen == BLUE) | (seen == PINK) | (seen == YELLOW)) & new_top
+                old = shaded & (was != BLOWN) & ~standing & ((~top & (new_top | (seen == BG))) | ((was == BODY) & frog))
+                pair = (was << 4) | seen
+                new = shaded & ~standing & ((_LIFT_FLOOR[pair] > 0) | (new_top & (_LIFT_TOP[pair] > 0)))
+                assert (new == old).all()
