@@ -217,9 +217,11 @@ def _lift_shade(small, labels, gain, lift, lut, censored):
         standing[part] = _white(lit)
     standing = cv2.morphologyEx((standing & shaded).view(np.uint8), cv2.MORPH_OPEN, _K3) > 0  # a solid patch
     # lifted several times over, the camera's noise scatters specks of any colour: a die top is solid
-    top, new_top = cv2.LUT(was, IS_TOP) > 0, cv2.morphologyEx(cv2.LUT(seen, IS_TOP), cv2.MORPH_OPEN, _K3) > 0
-    frog = ((seen == BLUE) | (seen == PINK) | (seen == YELLOW)) & new_top
-    take = shaded & (was != BLOWN) & ~standing & ((~top & (new_top | (seen == BG))) | ((was == BODY) & frog))
+    new_top = cv2.morphologyEx(cv2.LUT(seen, IS_TOP), cv2.MORPH_OPEN, _K3) > 0
+    # taken (not blown, not a top the frame read) where it reads the floor, or where it is a solid top: the frame
+    # read no top, or a frog colour the frame read as die body — a look-up of each pixel's two classes at once
+    pair = (was << 4) | seen  # (classes below 16)
+    take = shaded & ~standing & ((cv2.LUT(pair, _LIFT_FLOOR) > 0) | (new_top & (cv2.LUT(pair, _LIFT_TOP) > 0)))
     mask = take.view(np.uint8)
     gain_patch = gain[y0:y1, x0:x1]
     for part, lit in lifted:  # (taken only where it lifts: inside the parts)
@@ -230,6 +232,18 @@ def _lift_shade(small, labels, gain, lift, lut, censored):
     deep[y0:y1, x0:x1] = mask & deeper
     return small, labels, gain, deep
 
+
+def _lift_tables() -> tuple[np.ndarray, np.ndarray]:
+    """By a pixel's class as the frame read it and as lifted (``was << 4 | seen``): where the lifted reading is taken
+    when it is the floor, and where it is taken when it lies in a solid lifted top (:func:`_lift_shade`)."""
+    was, seen = np.arange(256) >> 4, np.arange(256) & 15
+    open_ = (was != BLOWN) & (IS_TOP[was] == 0)  # (not blown, not a die top the frame read)
+    floor = open_ & (seen == BG)
+    top = open_ | ((was == BODY) & np.isin(seen, (BLUE, PINK, YELLOW)))  # (blown is no body)
+    return floor.astype(np.uint8) * 255, top.astype(np.uint8) * 255
+
+
+_LIFT_FLOOR, _LIFT_TOP = _lift_tables()
 
 #: a pixel lifted so that its darkest channel reaches this is lifted to white: it was lit where the empty box showed a
 #: wall's deep shade (a die top standing in front of the band, nearer the lamp: twin 10405's far wall), and is left as
