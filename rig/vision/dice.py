@@ -37,7 +37,6 @@ from rig.vision.dice_relief import relief_dice
 from rig.vision.dice_overall import BARE_SURE, overall_counts, shows_frog, under_glare
 from rig.vision.dice_second_look import second_look
 from rig.vision.dice_shade import blob as _blob, disc as _disc
-from rig.vision.dice_stretch import perspective_stretch
 from rig.vision.dice_upright import judge
 from rig.vision.dice_flag import Flag
 from rig.vision.dice_cocked import _flank, _leaning, _radial, leans  # noqa: F401 - _flank, _leaning: their old import path
@@ -461,8 +460,7 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     if n_px < t.die_area_min * a0:
         reasons.append(Flag("die partly hidden or on edge", *at))
         cocked = True
-    elif aspect + walls[3] * _radius(cx, cy, work) < t.cocked_aspect and not perspective_stretch(  # (far out)
-            hull, cx, cy, work.side, work.labels.shape, n_px / a0, t.cocked_aspect):
+    elif aspect + walls[3] * _radius(cx, cy, work) < t.cocked_aspect:  # perspective stretches dice far out
         reasons.append(Flag("cocked die", *at))
         cocked = True
     confidence = margin * (1.0 - min(1.0, odd / max(t.unknown_max, 1e-6)) * 0.5)
