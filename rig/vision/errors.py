@@ -55,8 +55,8 @@ class BodyError(CalibrationError):
     """A frog's colour overlaps the dice's violet (``colour``, ``separation``): calibration tries the glare's floor
     fitted without a wall's deep shade, then that colour fitted on its frog pixels' cluster farthest from the violet
     (round 23: twin 10604, seen — the near wall's shade band bent the glare's floor, the lamp fitted through the
-    bodies the glare took off sagged in the middle and darkened the near dice to half: their blue frogs' pixels, dark,
-    were the largest cluster and the blue was fitted between the violet and the lit frogs)."""
+    bodies the glare took off sagged in the middle and darkened the near dice to half: their blue icons' pixels, dark,
+    were the largest cluster and the blue was fitted between the violet and the lit icons)."""
 
     def __init__(self, message: str, colour: str = "", separation: float = 0.0):
         super().__init__(message)
