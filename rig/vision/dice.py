@@ -40,7 +40,7 @@ from rig.vision.dice_shade import blob as _blob, disc as _disc
 from rig.vision.dice_upright import judge
 from rig.vision.dice_flag import Flag
 from rig.vision.dice_cocked import _flank, _leaning, _radial, leans  # noqa: F401 - _flank, _leaning: their old import path
-from rig.vision.dice_walls_seen import _wall_hulls, _walls_seen  # noqa: F401 - _walls_seen: its old import path
+from rig.vision.dice_walls_seen import _wall_hulls, _walls_seen, a_side_face  # noqa: F401 - _walls_seen: its old import path
 from rig.vision.pixel_classes import (  # noqa: F401 - moved (issue 29); the old import path works
     BG, BODY, EDGE, BLUE, PINK, YELLOW, UNKNOWN, CLIPPED, BLOWN, AMBIG, CLASS_NAMES, COLOUR_CLASSES, IS_TOP, _IS_ODD, _K3, _DISC3, _IS_DARK, _IS_EDGE, _COMBOS,
 )
@@ -171,7 +171,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
     for a, b in one_place_twice(dice, work.factor * work.side):
         reasons.append(_flag(TWICE_REASON, (a.x + b.x) / 2 / work.factor, (a.y + b.y) / 2 / work.factor, work))
     for fx, fy in fragments:  # a piece of die colour that belongs to no die we read
-        if not in_a_die(fx, fy, dice, work.factor):
+        if not in_a_die(fx, fy, dice, work.factor) and not a_side_face(fx, fy, dice, work):
             reasons.append(_flag("part of a die (glare or hidden?)", fx, fy, work))
             break
     glared = glared_die(work, dice)
