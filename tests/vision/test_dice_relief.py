@@ -73,7 +73,7 @@ def test_a_lit_gap_among_dice_shadows_is_no_die_in_a_walls_shade(monkeypatch):
 def _turn_10611():
     # round 22's fresh twin 10611 (seen now), turn 0: a yellow die against the near wall in its deep shade at (363, 369);
     # the relief finds its top, but lifted by the die body's gain its yellow frog reads "unknown": 0.56 of the blob die
-    # top, under TOP_SHARE, and the die was lost ("5 of the 6 dice thrown seen"). Lossless: a JPEG moves it over the bound.
+    # top, under TOP_SHARE, and the die was lost ("5 of the 6 dice thrown seen"). Lossless: a JPEG moves its pixels.
     return frame_and_profile("t10611-turn0.webp", "t10611")
 
 
