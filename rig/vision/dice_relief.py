@@ -43,7 +43,7 @@ from rig.vision.dice_missed import (
     lit_and_shade,
 )
 from rig.vision.light import sum3
-from rig.vision.pixel_classes import _K3, BODY, IS_TOP, YELLOW, filled
+from rig.vision.pixel_classes import _K3, BODY, CLIPPED, IS_TOP, YELLOW, filled
 
 #: a pixel at least this many times as light as the floor round it stands above the floor (twin 10311's tops in the
 #: far wall's shade: 1.5-3; the floor's own noise over 5 x 5 working pixels stays under it)
@@ -87,9 +87,27 @@ def relief_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, fl
         if not _square(part, a0, t.die_area_min, t.die_area_max):
             continue
         read = lit_and_shade(work, x, y, part, area, body, lut, seam=True) or _whole(work, x, y, part, area, body, lut)
-        if read is not None and read[0] >= TOP_SHARE:
+        if read is not None and (read[0] >= TOP_SHARE or frog_holed(read, part, area)):
             found.append((read[0], x, y, *read[1:]))
     return keep_tops(work, found, want)
+
+
+#: a top brightened by the die body's gain reads at least this share as die top ...
+HOLED_LEAST = 0.5
+
+
+def frog_holed(read: tuple, part: np.ndarray, area: int) -> bool:
+    """Whether a relief blob's reading (:func:`~rig.vision.dice_missed.lit_and_shade`'s or :func:`_whole`'s) is a die
+    top whose frog the body's gain left unread (round 23): at least :data:`HOLED_LEAST` of it reads as die top and, the
+    holes in that top filled (its pixels the gain clipped counted in), :data:`~rig.vision.dice_missed.TOP_SHARE`. Twin
+    10611 turn 0 (a yellow die against the near wall in its deep shade; round 22's fresh set) and 10605 turn 3: the
+    wall's shade cast the frog's pixels so that, lifted by the body's gain, they read "unknown" (0.56 and 0.62 of the
+    blob die top, its frog a hole)."""
+    relabelled, take = read[-2], read[-1]
+    if read[0] < HOLED_LEAST:
+        return False
+    rim = (take | (relabelled == CLIPPED)).view(np.uint8)  # (the top's lit part lifted with it clips)
+    return np.count_nonzero(filled(rim) & part) >= TOP_SHARE * area
 
 
 def _whole(work, x: int, y: int, part: np.ndarray, area: int, body: np.ndarray, lut) -> tuple | None:
