@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from rig.vision.dicenet import crop_die
+from rig.vision.dierecheck import reread_ok
 from rig.vision.pips import PipDie
 
 
@@ -35,15 +36,6 @@ def turned_reason(frame: np.ndarray, die: PipDie, nets, least: float) -> PipDie:
 
 
 def turned_reasons(frame: np.ndarray, dice: list[PipDie], nets, least: float) -> list[PipDie]:
-    """:func:`turned_reason` of each die, the ``ok`` dice's half-turned crops read in one batch (the reader gives a
-    crop the same numbers alone or in a batch, to the bit, with both engines: issue 25, round 23)."""
-    todo = [i for i, d in enumerate(dice) if d.count.status == "ok" and least > 0 and 1 <= d.count.pips <= 6]
-    if not todo:
-        return list(dice)
-    probs = nets.read([_turned_crop(frame, dice[i].box, nets) for i in todo])
-    out = list(dice)
-    for i, row in zip(todo, probs):
-        c, q = dice[i].count, float(row[dice[i].count.pips])
-        if q < least:
-            out[i] = dice[i].flagged(f"read otherwise turned half round ({c.pips}: {q:.2f}): pips unclear")
-    return out
+    """:func:`turned_reason` of each die, the ``ok`` dice's half-turned crops read in one batch."""
+    return reread_ok(dice, nets, lambda d: _turned_crop(frame, d.box, nets), least,
+                     lambda pips, q: f"read otherwise turned half round ({pips}: {q:.2f}): pips unclear")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from rig.vision.dicenet import crop_die
+from rig.vision.dierecheck import reread_ok
 from rig.vision.pips import PipDie
 
 
@@ -37,16 +38,6 @@ def wide_reason(frame: np.ndarray, die: PipDie, nets, grow: float, least: float)
 
 
 def wide_reasons(frame: np.ndarray, dice: list[PipDie], nets, grow: float, least: float) -> list[PipDie]:
-    """:func:`wide_reason` of each die, the ``ok`` dice's wider crops read in one batch (the reader gives a crop the
-    same numbers alone or in a batch, to the bit, with both engines: issue 25, round 23)."""
-    looked = grow > 0 and least > 0
-    todo = [i for i, d in enumerate(dice) if looked and d.count.status == "ok" and 1 <= d.count.pips <= 6]
-    if not todo:
-        return list(dice)
-    probs = nets.read([_wide_crop(frame, dice[i].box, nets, grow) for i in todo])
-    out = list(dice)
-    for i, row in zip(todo, probs):
-        c, q = dice[i].count, float(row[dice[i].count.pips])
-        if q < least:
-            out[i] = dice[i].flagged(f"read otherwise in a wider crop ({c.pips}: {q:.2f}): a part of a die, or two?")
-    return out
+    """:func:`wide_reason` of each die, the ``ok`` dice's wider crops read in one batch."""
+    return reread_ok(dice, nets, lambda d: _wide_crop(frame, d.box, nets, grow), least if grow > 0 else 0.0,
+                     lambda pips, q: f"read otherwise in a wider crop ({pips}: {q:.2f}): a part of a die, or two?")
