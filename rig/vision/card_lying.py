@@ -142,8 +142,10 @@ class _LyingCards:
             lying.hidden_since = lying.hidden_since or lying.gone >= self.settle or covered
             near = seen or any(c.card == lying.reading.card and c.outline() is not None
                                and self._read_apart(lying.outline, c.outline()) for c in view.cards)
-            # (an arm waiting at the view's edge beside a card seen in its place is not over it)
-            hand = any(_overlap(lying.reading.box, h) and not (seen and view.at_edge(h)) for h in view.hands)
+            # (an arm waiting at the view's edge beside a card seen in its place is not over it — unless it covers a
+            # third of it or more: an arm reaching in over a pile read in part beside it, twin 4209, round 23)
+            hand = any(_overlap(lying.reading.box, h) and not (seen and view.at_edge(h) and not _covering(lying.reading.box, h))
+                       for h in view.hands)
             # (nor is one that reaches a sliver of it, the card read a little apart beside it: its shade, 2710)
             lying.handled = lying.handled or not near or any(_overlap(lying.reading.box, h) and not (
                 near and view.at_edge(h) and not _covering(lying.reading.box, h)) for h in view.hands)

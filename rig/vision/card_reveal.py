@@ -10,7 +10,7 @@ import numpy as np
 
 from rig.vision.card_glimpses import _Glimpses
 from rig.vision.card_lying import _Lying, _LyingCards, steady_mark
-from rig.vision.card_places import (_card_of, _covers, _overlap, _same_box, _same_pile, _same_place, _within,
+from rig.vision.card_places import (_card_of, _covering, _covers, _overlap, _same_box, _same_pile, _same_place, _within,
                                     edge_shift)
 from rig.vision.card_view import _UNREAD, CardReading, CardView, Question, _as_view, laid_next  # noqa: F401  (re-exported)
 
@@ -76,7 +76,8 @@ class CardReveal(_LyingCards, _Glimpses):
 
     # -- the stream --------------------------------------------------------------------------
     def feed(self, view: CardView | CardReading) -> list[str]:
-        view = self._bear_unread(self._unhide(_as_view(view)))
+        raw = _as_view(view)
+        view = self._bear_unread(self._unhide(raw))
         if self.question is not None and self.question.where:
             self._since_ask += [h for h in view.hands if h is not None]
         if self._blind:
@@ -169,6 +170,10 @@ class CardReveal(_LyingCards, _Glimpses):
         back = self._merge(self._before[0], shaped) if merged is None and self._before is not None and self._count == 1 else None
         if merged is not None:
             (self._candidate, self._read_as), self._count = merged, self._count + 1
+            if self._done and any(c.hidden and _covering(c.box, h) for c in raw.cards for h in raw.hands if h is not None):
+                # a hand over a settled card read only in part beside it (its pile's box the same): it settles again
+                # once the hand has gone — a card laid squarely on it leaves that box as it was (twin 4209, round 23)
+                self._count, self._done = 0, False
         elif back is not None:  # one odd frame (noise moved an edge) between still ones: not counted
             (self._candidate, self._read_as), self._count, self._done = back, self._before[1] + 1, False  # (settles
             # again: a card may have come in that frame, sliding over the pile)
