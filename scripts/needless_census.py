@@ -25,18 +25,7 @@ from itertools import combinations
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from twin_turns import load, reason_kind  # noqa: E402
-
-
-def needless(line: dict) -> bool:
-    """The bench's needless turn-light: flagged, nothing wrong, no truly cocked or hidden die."""
-    return (
-        "refused" not in line
-        and line["status"] != "ok"
-        and not line["wrong"]
-        and not line["has_cocked"]
-        and not line.get("has_hidden", False)
-    )
+from twin_turns import cocked_by, load, needless, reason_kind  # noqa: E402
 
 
 def cocked_test(line: dict, x: float, y: float) -> str:
@@ -49,7 +38,7 @@ def cocked_test(line: dict, x: float, y: float) -> str:
             r2, best = d2, o
     if best is None:
         return "?"
-    return "small top" if best["small"] else "aspect" if best["aspect_test"] else "flank" if best["lean"] else "?"
+    return cocked_by(best)
 
 
 def kinds(line: dict, split_cocked: bool) -> frozenset[str]:

@@ -227,6 +227,17 @@ def near_reasons(line: dict, x: float, y: float) -> list[str]:
     return sorted({k for k, rx, ry in reason_places(line["reasons"]) if (rx - x) ** 2 + (ry - y) ** 2 < r * r})
 
 
+def needless(line: dict) -> bool:
+    """The bench's needless turn-light: calibrated, flagged, nothing wrong, no truly cocked or hidden die."""
+    return ("refused" not in line and line["status"] != "ok" and not line["wrong"] and not line["has_cocked"]
+            and not line.get("has_hidden", False))
+
+
+def cocked_by(seen: dict) -> str:
+    """Which test called a read die cocked: small top, aspect, flank, or ``?`` (none of these, e.g. a side-face check)."""
+    return "small top" if seen["small"] else "aspect" if seen["aspect_test"] else "flank" if seen["lean"] else "?"
+
+
 def figures(lines: list[dict]) -> dict:
     row = Counter()
     for s in lines:
@@ -238,7 +249,7 @@ def figures(lines: list[dict]) -> dict:
         row["dice"] += s["counted"]
         hid = s.get("has_hidden", False)
         row["silent"] += (s["wrong"] or hid) and not flagged
-        row["needless"] += flagged and not s["wrong"] and not s["has_cocked"] and not hid
+        row["needless"] += needless(s)
         row["cocked"] += s["has_cocked"]
         row["cocked_flagged"] += s["has_cocked"] and flagged
         row["hidden"] += hid
@@ -341,8 +352,7 @@ def tabulate(out: Path, spec: str) -> None:
         pairs, _ = match(s)
         for d, i in zip(s["truth"], pairs):
             if i is not None and s["seen"][i]["cocked"]:
-                o = s["seen"][i]
-                tests["small top" if o["small"] else "aspect" if o["aspect_test"] else "flank" if o["lean"] else "?"] += 1
+                tests[cocked_by(s["seen"][i])] += 1
     print("  flat dice called cocked/partly hidden on those turns, by test:", dict(tests))
 
 

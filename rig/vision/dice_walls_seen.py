@@ -49,13 +49,13 @@ def a_side_face(x: float, y: float, dice: list, work: Work) -> bool:
     f = work.factor
     px, py = (x + 0.5) * f, (y + 0.5) * f
     reach = SIDE_FACE_REACH * work.side * f
-    h, w = work.labels.shape
     for d in dice:
         if d.cocked:
             continue
         bx, by, bw, bh = d.box
         if not (bx - reach <= px <= bx + bw + reach and by - reach <= py <= by + bh + reach):
             continue
-        if (px - d.x) * (w * f / 2 - d.x) + (py - d.y) * (h * f / 2 - d.y) > 0:
+        rx, ry = _radial(d, work)  # (the die's offset from the frame's centre: the piece lies back towards it)
+        if (px - d.x) * rx + (py - d.y) * ry < 0:
             return True
     return False
