@@ -12,7 +12,6 @@ the refusal says what a rig builder can change (the light on the dice, their siz
 
 The frames are the bench's developed frames saved as JPEG q90 (on them ``main`` refuses: separation 2.8)."""
 
-import cv2
 import pytest
 
 import rig.vision.calibrate as calibrate
@@ -21,12 +20,11 @@ from rig.vision.calibrate import fit_profile
 from rig.vision.errors import BackgroundError, BodyError
 from rig.vision.light import floor_model
 
-from .dice_twin import HERE
+from .dice_twin import ritual_frames
 
 
 def _frames():
-    frames = {k: cv2.imread(str(HERE / f"t10604-ritual-{k}.jpg")) for k in calibrate.RITUAL}
-    return frames, cv2.imread(str(HERE / "t10604-empty.jpg"))
+    return ritual_frames("t10604")
 
 
 def test_without_the_wall_s_deep_shade_in_the_glare_every_ritual_die_reads_right_and_ok():

@@ -11,7 +11,6 @@ lies) is now tried, before ``asked``, with the box bottom inside its rim alone a
 The refusal rests on the developed frames' exact noise (as JPEG, even q100, they calibrate on ``main``): the frames
 are committed lossless (WebP)."""
 
-import cv2
 import numpy as np
 import pytest
 
@@ -19,12 +18,11 @@ import rig.vision.calibrate as calibrate
 from rig.vision.calibrate import fit_profile
 from rig.vision.errors import PhantomError, ReadBackError
 
-from .dice_twin import HERE
+from .dice_twin import ritual_frames
 
 
 def _frames():
-    frames = {k: cv2.imread(str(HERE / f"t4013-ritual-{k}.webp")) for k in calibrate.RITUAL}
-    return frames, cv2.imread(str(HERE / "t4013-empty.webp"))
+    return ritual_frames("t4013", "webp")
 
 
 def test_the_table_beyond_the_rim_is_no_floor_and_every_ritual_die_reads_right():

@@ -19,12 +19,12 @@ def frame_and_profile(frame: str, table: str):
     return cv2.imread(str(HERE / frame)), profile_of(table)
 
 
-def ritual_frames(table: str):
-    """``table``'s four ritual frames (by face) and its empty box, as committed here."""
+def ritual_frames(table: str, ext: str = "jpg"):
+    """``table``'s four ritual frames (by face) and its empty box, as committed here (``table``-ritual-FACE.``ext``)."""
     from rig.vision.calibrate import RITUAL
 
-    frames = {k: cv2.imread(str(HERE / f"{table}-ritual-{k}.jpg")) for k in RITUAL}
-    return frames, cv2.imread(str(HERE / f"{table}-empty.jpg"))
+    frames = {k: cv2.imread(str(HERE / f"{table}-ritual-{k}.{ext}")) for k in RITUAL}
+    return frames, cv2.imread(str(HERE / f"{table}-empty.{ext}"))
 
 
 def without_core(monkeypatch) -> None:
