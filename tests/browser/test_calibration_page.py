@@ -140,17 +140,19 @@ def test_the_fitted_report_stays_in_sight_and_the_page_is_readable(browser, rig_
         rig_server.post("/api/calibration/reset", {})
 
 
+@pytest.mark.parametrize("refusal", ["walls", "body"])
 @pytest.mark.parametrize("size", [(800, 480), (390, 844)])
-def test_a_long_calibration_refusal_reads_across_the_screen(browser, rig_server, artifacts, size):
-    """A refusal whose advice takes a few sentences (round 19's walls refusal, rig.vision.calibrate_background) is shown
-    as the page's toast: on a phone it spans the screen's width (not 40 % of it: a column of a word or two a line,
-    as tall as the screen), and on the 7" screen it stays within the view."""
+def test_a_long_calibration_refusal_reads_across_the_screen(browser, rig_server, artifacts, size, refusal):
+    """A refusal whose advice takes a few sentences (round 19's walls refusal and round 23's ``BodyError``, the
+    longest, rig.vision.calibrate_background) is shown as the page's toast: on a phone it spans the screen's width
+    (not 40 % of it: a column of a word or two a line, as tall as the screen), and on the 7" screen it stays within
+    the view."""
     import json
 
-    from rig.vision.calibrate_background import walls_advice
+    from rig.vision.calibrate_background import body_advice, walls_advice
 
     width, height = size
-    advice = str(walls_advice("body", 1.6, 4.4, 3.0))
+    advice = str(walls_advice("body", 1.6, 4.4, 3.0) if refusal == "walls" else body_advice("blue", 2.1, 3.0, 38))
     with _captured(browser, rig_server, size, "**/api/calibration/fit", lambda route: route.fulfill(
             status=409, content_type="application/json", body=json.dumps({"error": advice}))) as page:
         # the toast's place measured as it is added (it leaves after a while: nothing here waits on that)
@@ -168,7 +170,7 @@ def test_a_long_calibration_refusal_reads_across_the_screen(browser, rig_server,
         assert box["y"] >= 0 and box["y"] + box["height"] <= height, box
         if width <= 640:
             assert box["width"] >= 0.85 * width, box
-        page.screenshot(path=str(artifacts / f"calibration-refused-{width}x{height}.png"))
+        page.screenshot(path=str(artifacts / f"calibration-refused-{refusal}-{width}x{height}.png"))
 
 
 @pytest.mark.parametrize("size", [(800, 480), (390, 844)])
