@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 
 from rig.vision.dice import _crop
+from rig.vision.dice_overall import _column_medians, overall_gain
 
 
 def _round23_crop(poly, x0, y0, work):
@@ -43,3 +44,18 @@ def test_crop_in_whole_numbers_is_round_23s():
             assert (got is None) == (want is None)
             if got is not None:
                 assert got[:4] == want[:4] and np.array_equal(got[4], want[4])
+
+
+def test_the_views_median_correction_from_one_copy_is_numpys_median():
+    """The gain's every fourth pixel copied once into its channels' rows: np.median's numbers (an odd and an even
+    count of points, ties, float32 and float64), as round 23's n x 3 copy gave them."""
+    rng = np.random.default_rng(24)
+    for h, w in ((240, 320), (120, 160), (9, 13), (4, 4), (1, 1), (5, 8)):
+        for dtype in (np.float32, np.float64):
+            grid = (rng.random((12, 16, 3)) + 0.5).astype(dtype)
+            gain = cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR)
+            gain[rng.random(gain.shape) < 0.2] = 1.0  # ties
+            points = gain[::4, ::4].reshape(-1, 3)
+            want = np.median(points, axis=0)
+            for got in (overall_gain(gain), _column_medians(gain[::4, ::4]), _column_medians(points)):
+                assert got.dtype == want.dtype and np.array_equal(got, want)
