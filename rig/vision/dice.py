@@ -308,10 +308,10 @@ def _crop(poly: np.ndarray, x0: int, y0: int, work: Work) -> tuple | None:
     mask = np.zeros((Y1 - Y0, X1 - X0), np.uint8)
     # each point's full-resolution place (x + x0) * f + (f - 1) / 2, less (X0, Y0), rounded as numpy rounds, in whole
     # numbers: exact for an odd factor; for an even one it lies half-way, and the even neighbour is taken
-    pts = (poly.reshape(-1, 2) + (x0, y0)) * f - (X0 - (f - 1) // 2, Y0 - (f - 1) // 2)
+    pts = ((poly.reshape(-1, 2) + (x0, y0)) * f - (X0 - (f - 1) // 2, Y0 - (f - 1) // 2)).astype(np.int32, copy=False)
     if f % 2 == 0:
         pts += pts & 1
-    cv2.fillConvexPoly(mask, pts, 1)
+    cv2.fillConvexPoly(mask, pts, 1)  # (OpenCV takes int32 points only: numpy ints as offsets widen them)
     return X0, Y0, X1, Y1, mask
 
 
