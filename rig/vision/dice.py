@@ -299,7 +299,6 @@ def _crop(poly: np.ndarray, x0: int, y0: int, work: Work) -> tuple | None:
     and its mask there, or None when under 4 px across: made once a die by :func:`_die` and handed to both its
     readings (in its place's light and in the frame's overall light)."""
     f = work.factor
-    pts = (poly.reshape(-1, 2) + (x0, y0)) * f + (f - 1) / 2
     x, y, w, h = cv2.boundingRect(poly)  # its least and largest point, whole numbers: floor and ceil of pts' exactly
     H, W = work.frame.shape[:2]
     X0, Y0 = max(0, (x + x0) * f + (f - 1) // 2), max(0, (y + y0) * f + (f - 1) // 2)
@@ -307,7 +306,12 @@ def _crop(poly: np.ndarray, x0: int, y0: int, work: Work) -> tuple | None:
     if X1 - X0 < 4 or Y1 - Y0 < 4:
         return None
     mask = np.zeros((Y1 - Y0, X1 - X0), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(pts - (X0, Y0)).astype(np.int32), 1)
+    # each point's full-resolution place (x + x0) * f + (f - 1) / 2, less (X0, Y0), rounded as numpy rounds, in whole
+    # numbers: exact for an odd factor; for an even one it lies half-way, and the even neighbour is taken
+    pts = ((poly.reshape(-1, 2) + (x0, y0)) * f - (X0 - (f - 1) // 2, Y0 - (f - 1) // 2)).astype(np.int32, copy=False)
+    if f % 2 == 0:
+        pts += pts & 1
+    cv2.fillConvexPoly(mask, pts, 1)  # (OpenCV takes int32 points only: numpy ints as offsets widen them)
     return X0, Y0, X1, Y1, mask
 
 

@@ -56,19 +56,23 @@ def shows_frog(fractions: dict, t) -> bool:
 def overall_gain(gain: np.ndarray) -> np.ndarray:
     """The median correction over the view (every fourth working pixel each way); the frame's :class:`Work` keeps it
     (``Work.overall_gain``): one per frame, not one per die."""
-    return _column_medians(gain[::4, ::4].reshape(-1, 3))
+    return _column_medians(gain[::4, ::4])
 
 
 def _column_medians(a: np.ndarray) -> np.ndarray:
-    """``np.median(a, axis=0)`` of an n x 3 array without NaNs, the same values (the middle one, or the mean of the
-    two middle ones, in ``a``'s type): each column partitioned once, as one contiguous row, at the upper middle; the
-    lower middle is the largest value below it (a quarter of the time of numpy's median on the view's 19,200 points,
-    which partitions at both middles; on the light's grid of 192 cells the two-middle partition stays quicker)."""
-    n = a.shape[0]
+    """``np.median(a.reshape(-1, 3), axis=0)`` of an n x 3 (or h x w x 3) array without NaNs, the same values (the
+    middle one, or the mean of the two middle ones, in ``a``'s type): each channel partitioned once, as one contiguous
+    row, at the upper middle; the lower middle is the largest value below it (a quarter of the time of numpy's median
+    on the view's 4,800 points at a 320 x 240 working scale, which partitions at both middles; on the light's grid of
+    192 cells the two-middle partition stays quicker). An h x w x 3 view (the gain's every fourth pixel) is copied
+    once, straight into its channels' rows (copied to n x 3 first, then to rows, it took a fifth longer: 118 against
+    95 us)."""
+    rows = np.ascontiguousarray(a.transpose(2, 0, 1) if a.ndim == 3 else a.T).reshape(a.shape[-1], -1)
+    n = rows.shape[1]
     if n == 0:
-        return np.median(a, axis=0)
+        return np.median(rows, axis=1)
     m = n // 2
-    part = np.partition(np.ascontiguousarray(a.T), m, axis=1)
+    part = np.partition(rows, m, axis=1)
     if n % 2:
         return part[:, m]
     return (part[:, :m].max(axis=1) + part[:, m]) / 2
