@@ -37,7 +37,7 @@ def completing_strips(hull: np.ndarray) -> tuple[float, float, list[np.ndarray]]
     if n1 >= n2:  # p0-p1 and p3-p2 are the long sides; across runs along e2
         long_, short, across, sides = n1, n2, e2 / max(n2, 1e-9), ((p[0], p[1]), (p[3], p[2]))
     else:
-        long_, short, across, sides = n2, n1, e1 / max(n1, 1e-9), ((p[1], p[2]), (p[0], p[3]))
+        long_, short, across, sides = n2, n1, e1 / max(n1, 1e-9), ((p[0], p[3]), (p[1], p[2]))
     depth = long_ - short
     strips = []
     for (a, b), sign in zip(sides, (-1.0, 1.0), strict=True):
