@@ -29,6 +29,7 @@ from rig.vision.light import sheen_at
 from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
 from rig.vision.dice_combo import half_partner
+from rig.vision.dice_cut import cut_by_frame_edge
 from rig.vision.dice_hue import VEIL_SURE, off_hue, veiled
 from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_die, print_spot, shade_dice
 from rig.vision.dice_lampside import side_face_flags
@@ -464,8 +465,9 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     if n_px < t.die_area_min * a0:
         reasons.append(Flag("die partly hidden or on edge", *at))
         cocked = True
-    elif aspect + walls[3] * _radius(cx, cy, work) < t.cocked_aspect:  # perspective stretches dice far out
-        reasons.append(Flag("cocked die", *at))
+    elif aspect + walls[3] * _radius(cx, cy, work) < t.cocked_aspect and not cut_by_frame_edge(
+            hull, x0, y0, work.side, work.labels.shape, face):  # perspective stretches dice far out; the frame's
+        reasons.append(Flag("cocked die", *at))  # edge cuts a flat top (rig.vision.dice_cut)
         cocked = True
     confidence = margin * (1.0 - min(1.0, odd / max(t.unknown_max, 1e-6)) * 0.5)
     if bare and confidence < BARE_SURE:
