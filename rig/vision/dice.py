@@ -362,7 +362,7 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     n_px = cv2.countNonZero(filled)
     if n_px < 0.25 * a0:
         return None, []
-    cut = speckless(part, n_px, a0, t.die_area_min)
+    cut = speckless(part, lab, n_px, a0, t.die_area_min)
     if cut is not None:  # floor specks of die colour joined to the top, cut off (rig.vision.dice_specks)
         return _die(cut, lab, x0, y0, work, t, frog_size, walls)
     # colours are counted inside the rim: the die's rounded edges blend into the floor

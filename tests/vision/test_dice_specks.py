@@ -8,6 +8,7 @@ import numpy as np
 
 from rig.vision import dice_specks
 from rig.vision.dice import read_dice
+from rig.vision.pixel_classes import BLUE
 
 from .dice_twin import frame_and_profile
 
@@ -51,5 +52,23 @@ def test_without_the_cut_the_dice_read_blue_again(monkeypatch):
 def test_a_die_sized_top_is_not_cut():
     top = np.zeros((40, 40), np.uint8)
     top[10:30, 10:30] = 1
-    assert dice_specks.speckless(top, 400, 400.0, 0.6) is None
-    assert dice_specks.speckless(top, 700, 400.0, 0.6) is not None  # (its hull said to be large: the square is kept)
+    lab = np.full((40, 40), BLUE, np.uint8)
+    assert dice_specks.speckless(top, lab, 400, 400.0, 0.6) is None
+    # its hull said to be large: the square takes it all, nothing is cut off
+    assert dice_specks.speckless(top, lab, 700, 400.0, 0.6) is None
+
+
+def test_a_leaning_dies_lit_side_face_is_not_cut_off():
+    # propped twin 5022 turn 2 at lamp x0.8: the pink die leaning at (555, 168), its top joined to its lit side face
+    # (die body), a hull of 1.61 tops; cut to the square its blue specks read a pink+blue half (without the frog-colour
+    # bound); read whole it reads pink, as main reads it
+    frame, profile = frame_and_profile("t5022-propped2-x08.webp", "t5022")
+    reading = read_dice(frame, profile, thrown=6)
+    assert _near(reading, 552, 168) == ["pink"]
+
+
+def test_without_the_frog_colour_bound_the_leaning_die_reads_a_combo(monkeypatch):
+    monkeypatch.setattr(dice_specks, "SPECKS_LEAST", 0.0)
+    frame, profile = frame_and_profile("t5022-propped2-x08.webp", "t5022")
+    reading = read_dice(frame, profile, thrown=6)
+    assert _near(reading, 552, 168) == ["pink+blue"]
