@@ -182,12 +182,25 @@ def dumped(folder: Path, spec: str):
             yield from json.loads(path.read_text()) if path.exists() else []
 
 
+def shot_kind(lines: list[dict]) -> str:
+    """Which shots ``lines`` read: ``thrown`` (``turn:k``), ``propped`` (``propped:k``), ``both`` or ``-`` (none read).
+    Round 23 read twin tables 5000-5023's thrown turns without ``--propped`` and reported them as the propped sets (a
+    silent turn, 5014 turn 1, that the propped turns do not have): the table says which it read."""
+    kinds = {s["shot"].split(":")[0] for s in lines if "shot" in s}
+    kinds = {"thrown" if k == "turn" else k for k in kinds}
+    return "-" if not kinds else kinds.pop() if len(kinds) == 1 else "both"
+
+
 def collect(spec: str, turns: int, spp: int, out: Path, propped: bool = False) -> None:
     out.mkdir(parents=True, exist_ok=True)
+    want = "propped" if propped else "thrown"
     for first, n in seeds(spec):
         for seed in range(first, first + n):
             path = out / f"{seed}.jsonl"
-            if path.exists():
+            if path.exists():  # kept, but only when it read the same shots (a table's file is named alike for both)
+                kind = shot_kind([json.loads(s) for s in path.read_text().splitlines()])
+                if kind not in (want, "-"):
+                    raise SystemExit(f"{path} holds {kind} turns, asked for {want} ones: another --out folder")
                 continue
             lines = read_table(seed, turns, spp, propped)
             path.write_text("".join(json.dumps(line) + "\n" for line in lines))
@@ -266,6 +279,7 @@ def _pct(a, b) -> str:
 
 def tabulate(out: Path, spec: str) -> None:
     sets = load(out, spec)
+    print("turns read:", ", ".join(f"{first} {shot_kind(lines)}" for first, lines in sets.items()))
     print(f"{'set':<10} {'light':<10} {'accepted':>8} {'dice':>8} {'6/6':>8} {'silent':>6} {'needless':>9} {'cocked flagged':>14}"
           f" {'hidden flagged':>14}")
     for first, lines in sets.items():

@@ -35,6 +35,7 @@ from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_di
 from rig.vision.dice_lampside import side_face_flags
 from rig.vision.dice_wallside import wall_side_flags
 from rig.vision.dice_relief import relief_dice
+from rig.vision.dice_specks import speckless
 from rig.vision.dice_overall import BARE_SURE, overall_counts, shows_frog, under_glare
 from rig.vision.dice_second_look import second_look
 from rig.vision.dice_shade import blob as _blob, disc as _disc
@@ -366,6 +367,9 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     n_px = cv2.countNonZero(filled)
     if n_px < 0.25 * a0:
         return None, []
+    cut = speckless(part, lab, n_px, a0, t.die_area_min)
+    if cut is not None:  # floor specks of die colour joined to the top, cut off (rig.vision.dice_specks)
+        return _die(cut, lab, x0, y0, work, t, frog_size, walls)
     # colours are counted inside the rim: the die's rounded edges blend into the floor
     m = cv2.moments(hull)
     if m["m00"] <= 0:
