@@ -15,6 +15,13 @@ from rig.vision.card_places import (_card_of, _covering, _covers, _overlap, _sam
 from rig.vision.card_view import _UNREAD, CardReading, CardView, Question, _as_view, laid_next  # noqa: F401  (re-exported)
 
 
+_UNSEEN = Question("the camera cannot make out the cards just laid: enter the last one by hand, then answer yes "
+                   "(no: no card was laid)", (), (), unread=True)
+#: asked first when the same place lay still as a blob before, and a hand came over it since (twin 4205 reveal 1)
+_UNSEEN_BEFORE = Question("the camera cannot make out the cards just laid: was a card laid there before the last one? "
+                          "enter it by hand, then answer yes (no: none)", (), (), unread=True)
+
+
 class CardReveal(_LyingCards, _Glimpses):
     """The cards in the order they are laid down, from a stream of :class:`CardView` (or single
     :class:`CardReading`) frames.
@@ -59,6 +66,7 @@ class CardReveal(_LyingCards, _Glimpses):
         self._unread = 0  # hand-free frames in a row with a card in view that cannot be read
         self._still: tuple | None = None  # a shapeless blob over a lying card that does not move: (box, frames)
         self._asked_still: list = []
+        self._blobs_unasked: list = []  # blobs that lay still over the cards a card's settle, then moved: not asked
         #: the colours of cards seen since the last settle where no card lay: a card on its way in
         self._arriving: dict[str, int] = {}
         self._arriving_whole: set = set()  # (of them, the colours read whole, not only hidden under a hand, at least once)
@@ -98,6 +106,7 @@ class CardReveal(_LyingCards, _Glimpses):
             self._arriving_whole = set()
             self._before = None
             self._still, self._waiting = None, (None, 0, False)  # a blob seen before and again moved away between
+            self._blobs_unasked = []
             if self._empty_hand:  # a hand came over the empty box and left no card the camera sees: one it cannot?
                 self._empty_hand += 1
                 if self._empty_hand > self.settle:
@@ -150,9 +159,9 @@ class CardReveal(_LyingCards, _Glimpses):
         self._unread = self._unread + 1 if clear and len(clear) == len(unread) else 0
         if self._still_blob(view):  # no hand stays that still: cards askew on a pile the camera cannot outline
             self._candidate, self._count, self._before = None, 0, None
-            return self._book([("ask", Question(
-                "the camera cannot make out the cards just laid: enter the last one by hand, then answer yes "
-                "(no: no card was laid)", (), (), unread=True))])
+            before = [b for b in self._blobs_unasked if _overlap(b, self._still[0])]
+            self._blobs_unasked = []
+            return self._book([("ask", _UNSEEN_BEFORE)] * bool(before) + [("ask", _UNSEEN)])
         if self._unread == self.settle:  # a card lies still that cannot be read: later cards must wait
             self._lying = [k for k in self._lying if k.reading.card is not None]  # the one read before is under it
             self._lying.append(_Lying(unread[0], unread[0].outline()))
