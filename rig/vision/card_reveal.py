@@ -372,7 +372,7 @@ class CardReveal(_LyingCards, _Glimpses):
         # (a card may lie squarely on them; not while a hand is in view: a part beside an arm stands for a lying card)
         unseen = unseen or lost or (sorted(set(vanished)) if events and not self._hands else [])
         if again and not events and not unseen and not self._hands:  # (nothing new anywhere: on the last one hidden?)
-            card, moved = again[-1]  # (its print moved: laid squarely on it)
+            card, moved = self._print_moved_first(again)  # (its print moved: laid squarely on it)
             events = [("book", card) if moved else ("ask", Question(f"was that a second {card} card?", (card,)))]
         elif passed and not events and not unseen and self._hands and not self._parts and self._frames_whole >= self.settle:
             # a hand came over a card, and the pile settles on its old edges, nothing new anywhere and no part of a
@@ -398,6 +398,15 @@ class CardReveal(_LyingCards, _Glimpses):
         # (the hands in view as a card it saw laid settled and was booked: one waiting there after laying it)
         self._laid_by = self._hand_boxes if any(e[0] == "book" for e in events) else ()
         return self._book(events)
+
+    @staticmethod
+    def _print_moved_first(cards: list[tuple[str, bool]]) -> tuple[str, bool]:
+        """Of the lying cards hidden since the last settle (``(colour, its print moved)``), the one a card was laid
+        squarely on: the last whose print moved, else the last (asked about). Twin 4210 reveal 1: a blank laid squarely
+        on the blank pile while the arm that laid the one before waited over the gray card beside it — the blank's print
+        moved, the gray's not; before, the last (the gray) was asked about, a truthful no, and the blank went missing."""
+        moved = [c for c in cards if c[1]]
+        return (moved or cards)[-1]
 
     def _book(self, events: list[tuple[str, Question | str]]) -> list[str]:
         booked: list[str] = []

@@ -1,8 +1,10 @@
-"""A blob of no card's shape that lay still over the pile a card's settle (not asked: that takes a frame more), then a
-hand came over it and the blob lay still again: a card may lie under each (issue 24 part 3, round 24: twin 4205 reveal
-1, round 23's fresh card set, seen now — gray x 4, blue, blue, yellow laid; the third gray laid askew on the gray pile
-read as a blob 3 frames, the fourth gray too: one question entered one card, and blue, blue, yellow were booked a slot
-early in silence)."""
+"""Cards laid on a pile the camera saw only a moment (issue 24 part 3, round 24; round 23's fresh card set, seen now).
+
+Twin 4205 reveal 1 (gray x 4, blue, blue, yellow laid): a blob of no card's shape lay still over the gray pile a card's
+settle (not asked: that takes a frame more), then a hand came over it and the blob lay still again — the third and the
+fourth grays laid askew; one question entered one card, and blue, blue, yellow were booked a slot early in silence.
+Twin 4210 reveal 1: a blank laid squarely on the blank pile, the gray beside it hidden a while under the arm that laid
+the one before; the gray was asked about, not the blank whose print moved."""
 
 from rig.vision.card_reveal import _UNSEEN, _UNSEEN_BEFORE
 from tests.vision.test_cards_twin import _replay
@@ -13,3 +15,13 @@ def test_twin_4205_reveal_1_two_grays_under_a_blob_are_asked_about_one_by_one():
     assert cards == ["gray", "gray", "gray", "gray", "blue", "blue", "yellow"]
     assert booked == cards  # before: gray, gray, gray, blue, blue, yellow (2 booked wrong in silence, one missing)
     assert questions == [_UNSEEN_BEFORE, _UNSEEN]  # before: the last one alone
+
+
+def test_twin_4210_reveal_1_a_blank_laid_squarely_on_the_blank_pile_is_booked_by_its_print_not_the_gray_asked():
+    # gray x 3, blank x 3 laid; the fifth, a blank laid squarely on the blank pile while the gray card beside it had lain
+    # under the arm that laid the fourth: both hidden since the last settle, the blank's print moved, the gray's not.
+    # Before: "was that a second gray card?" (a truthful no) and the fifth card missing.
+    cards, booked, questions = _replay("t4210-reveal1")
+    assert cards == ["gray", "gray", "gray", "blank", "blank", "blank"]
+    assert booked == cards
+    assert questions == []
