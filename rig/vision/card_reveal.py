@@ -147,7 +147,8 @@ class CardReveal(_LyingCards, _Glimpses):
                                                      or not k.touched and _same_pile(k.reading, c)
                                                      or k.reading.card == c.card and not k.handled
                                                      and self._read_apart(k.outline, c.outline())
-                                                     or k.reading.card == c.card and self._on_its_box(k, c) for k in self._lying)}:
+                                                     or k.reading.card == c.card and self._on_its_box(k, c)
+                                                     or self._its_print(k, c) for k in self._lying)}:
             self._arriving[colour] = self._arriving.get(colour, 0) + 1  # (frames it was seen in)
             if any(c.card == colour and not c.hidden for c in ok):
                 self._arriving_whole.add(colour)
