@@ -15,6 +15,13 @@ from rig.vision.card_places import (_card_of, _covering, _covers, _overlap, _sam
 from rig.vision.card_view import _UNREAD, CardReading, CardView, Question, _as_view, laid_next  # noqa: F401  (re-exported)
 
 
+_UNSEEN = Question("the camera cannot make out the cards just laid: enter the last one by hand, then answer yes "
+                   "(no: no card was laid)", (), (), unread=True)
+#: asked first when the same place lay still as a blob before, and a hand came over it since (twin 4205 reveal 1)
+_UNSEEN_BEFORE = Question("the camera cannot make out the cards just laid: was a card laid there before the last one? "
+                          "enter it by hand, then answer yes (no: none)", (), (), unread=True)
+
+
 class CardReveal(_LyingCards, _Glimpses):
     """The cards in the order they are laid down, from a stream of :class:`CardView` (or single
     :class:`CardReading`) frames.
@@ -59,6 +66,7 @@ class CardReveal(_LyingCards, _Glimpses):
         self._unread = 0  # hand-free frames in a row with a card in view that cannot be read
         self._still: tuple | None = None  # a shapeless blob over a lying card that does not move: (box, frames)
         self._asked_still: list = []
+        self._blobs_unasked: list = []  # blobs that lay still over the cards a card's settle, then moved: not asked
         #: the colours of cards seen since the last settle where no card lay: a card on its way in
         self._arriving: dict[str, int] = {}
         self._arriving_whole: set = set()  # (of them, the colours read whole, not only hidden under a hand, at least once)
@@ -98,6 +106,7 @@ class CardReveal(_LyingCards, _Glimpses):
             self._arriving_whole = set()
             self._before = None
             self._still, self._waiting = None, (None, 0, False)  # a blob seen before and again moved away between
+            self._blobs_unasked = []
             if self._empty_hand:  # a hand came over the empty box and left no card the camera sees: one it cannot?
                 self._empty_hand += 1
                 if self._empty_hand > self.settle:
@@ -138,7 +147,8 @@ class CardReveal(_LyingCards, _Glimpses):
                                                      or not k.touched and _same_pile(k.reading, c)
                                                      or k.reading.card == c.card and not k.handled
                                                      and self._read_apart(k.outline, c.outline())
-                                                     or k.reading.card == c.card and self._on_its_box(k, c) for k in self._lying)}:
+                                                     or k.reading.card == c.card and self._on_its_box(k, c)
+                                                     or self._its_print(k, c) for k in self._lying)}:
             self._arriving[colour] = self._arriving.get(colour, 0) + 1  # (frames it was seen in)
             if any(c.card == colour and not c.hidden for c in ok):
                 self._arriving_whole.add(colour)
@@ -150,9 +160,9 @@ class CardReveal(_LyingCards, _Glimpses):
         self._unread = self._unread + 1 if clear and len(clear) == len(unread) else 0
         if self._still_blob(view):  # no hand stays that still: cards askew on a pile the camera cannot outline
             self._candidate, self._count, self._before = None, 0, None
-            return self._book([("ask", Question(
-                "the camera cannot make out the cards just laid: enter the last one by hand, then answer yes "
-                "(no: no card was laid)", (), (), unread=True))])
+            before = [b for b in self._blobs_unasked if _overlap(b, self._still[0])]
+            self._blobs_unasked = []
+            return self._book([("ask", _UNSEEN_BEFORE)] * bool(before) + [("ask", _UNSEEN)])
         if self._unread == self.settle:  # a card lies still that cannot be read: later cards must wait
             self._lying = [k for k in self._lying if k.reading.card is not None]  # the one read before is under it
             self._lying.append(_Lying(unread[0], unread[0].outline()))
@@ -363,7 +373,7 @@ class CardReveal(_LyingCards, _Glimpses):
         # (a card may lie squarely on them; not while a hand is in view: a part beside an arm stands for a lying card)
         unseen = unseen or lost or (sorted(set(vanished)) if events and not self._hands else [])
         if again and not events and not unseen and not self._hands:  # (nothing new anywhere: on the last one hidden?)
-            card, moved = again[-1]  # (its print moved: laid squarely on it)
+            card, moved = self._print_moved_first(again)  # (its print moved: laid squarely on it)
             events = [("book", card) if moved else ("ask", Question(f"was that a second {card} card?", (card,)))]
         elif passed and not events and not unseen and self._hands and not self._parts and self._frames_whole >= self.settle:
             # a hand came over a card, and the pile settles on its old edges, nothing new anywhere and no part of a
@@ -389,6 +399,15 @@ class CardReveal(_LyingCards, _Glimpses):
         # (the hands in view as a card it saw laid settled and was booked: one waiting there after laying it)
         self._laid_by = self._hand_boxes if any(e[0] == "book" for e in events) else ()
         return self._book(events)
+
+    @staticmethod
+    def _print_moved_first(cards: list[tuple[str, bool]]) -> tuple[str, bool]:
+        """Of the lying cards hidden since the last settle (``(colour, its print moved)``), the one a card was laid
+        squarely on: the last whose print moved, else the last (asked about). Twin 4210 reveal 1: a blank laid squarely
+        on the blank pile while the arm that laid the one before waited over the gray card beside it — the blank's print
+        moved, the gray's not; before, the last (the gray) was asked about, a truthful no, and the blank went missing."""
+        moved = [c for c in cards if c[1]]
+        return (moved or cards)[-1]
 
     def _book(self, events: list[tuple[str, Question | str]]) -> list[str]:
         booked: list[str] = []
