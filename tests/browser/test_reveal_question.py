@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -58,15 +59,25 @@ def _button_in_reach(page, button) -> bool:
         button.element_handle())
 
 
+def _unseen_before() -> str:
+    """Round 24's longest question: a card that may lie under the blob just asked about (rig.vision.card_reveal)."""
+    from rig.vision.card_reveal import _UNSEEN_BEFORE
+
+    return _UNSEEN_BEFORE.text
+
+
+@pytest.mark.parametrize("question", ["next-two", "unseen-before"])
 @pytest.mark.parametrize("viewport", [{"width": 800, "height": 480}, {"width": 1920, "height": 1080},
                                       {"width": 390, "height": 844}], ids=["7inch", "tv", "phone"])
-def test_a_long_question_keeps_its_answer_buttons_in_reach(browser, rig_server, viewport):
+def test_a_long_question_keeps_its_answer_buttons_in_reach(browser, rig_server, viewport, question, artifacts):
     """A question too long for the notices' line, behind another notice, still shows yes and no: its words are
     cut (and a phone shows them whole), never its buttons."""
+    text = LONG_QUESTION if question == "next-two" else _unseen_before()
+
     def with_question(route):
         body = route.fetch().json()
         body["notices"] = [{"key": "camera", "kind": "bad", "text": "Camera: no frame for 3 s"},
-                           {"key": "card-question", "kind": "warn", "text": LONG_QUESTION,
+                           {"key": "card-question", "kind": "warn", "text": text,
                             "ask": "/api/answer", "answers": ["yes", "no"]}]
         route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
 
@@ -82,6 +93,11 @@ def test_a_long_question_keeps_its_answer_buttons_in_reach(browser, rig_server, 
             assert _button_in_reach(page, notice.locator(f"button[data-answer={answer}]")), (viewport, answer)
         if viewport["width"] < 640:  # a phone shows the question whole
             assert notice.locator(".notice-text").evaluate("(t) => t.scrollWidth <= t.clientWidth + 1")
+        page.screenshot(path=str(artifacts / f"question-{question}-{viewport['width']}x{viewport['height']}.png"))
+        page.locator("#notices-more").click()  # the notices opened (issue 26): the question read whole
+        expect(page.locator("#notices")).to_have_class(re.compile(r"\bopen\b"))
+        assert notice.locator(".notice-text").evaluate("(t) => t.scrollWidth <= t.clientWidth + 1")  # nothing cut
+        page.screenshot(path=str(artifacts / f"question-{question}-{viewport['width']}x{viewport['height']}-open.png"))
         page.unroute_all(behavior="ignoreErrors")
     finally:
         context.close()
