@@ -48,6 +48,10 @@ FAINT_FACE = 0.3
 LIGHTER = 1.3
 #: the band next to the box whose lightness :data:`LIGHTER` judges, in die sides (4 px on a 40 px die)
 BAND = 0.1
+#: ... and that band die body at both ends of the side, this share of each end quarter: a leaning die's face runs the
+#: whole side; a corner of a flat die turned in the frame, which its axis-aligned box cuts off, pokes out in between
+#: (2D 45002: a die turned 45 degrees, its corner lit beyond the box)
+ENDS = 0.3
 REASON = "cocked die (its side face beyond the top's outer edge)"
 
 
@@ -89,6 +93,28 @@ def band_lift(frame: np.ndarray, empty_l: np.ndarray, box, name: str, side: floa
     }[name]
     light = cv2.cvtColor(np.ascontiguousarray(frame[y0:y1, x0:x1]), cv2.COLOR_BGR2Lab)[..., 0]
     return float(light.mean()) / max(1.0, float(empty_l[y0:y1, x0:x1].mean()))
+
+
+def band_ends(frame: np.ndarray, empty_ab: np.ndarray, box, name: str, side: float, body_ab) -> float:
+    """The die-body share (:data:`NEARER`) of the band :data:`BAND` die sides wide next to side ``name`` of ``box``
+    in each end quarter of the side's length: the smaller of the two (0.0 where the strip leaves the frame)."""
+    rect = strips(box, side, frame.shape[:2]).get(name)
+    if rect is None:
+        return 0.0
+    y0, y1, x0, x1 = rect
+    n = max(1, round(BAND * side))
+    y0, y1, x0, x1 = {
+        "L": (y0, y1, max(x0, x1 - n), x1),
+        "R": (y0, y1, x0, min(x1, x0 + n)),
+        "T": (max(y0, y1 - n), y1, x0, x1),
+        "B": (y0, min(y1, y0 + n), x0, x1),
+    }[name]
+    ab = cv2.cvtColor(np.ascontiguousarray(frame[y0:y1, x0:x1]), cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
+    to_empty = np.linalg.norm(ab - empty_ab[y0:y1, x0:x1], axis=2)
+    body = np.min([np.linalg.norm(ab - c, axis=2) for c in body_ab], axis=0) + NEARER < to_empty
+    along = body.mean(axis=1) if name in ("L", "R") else body.mean(axis=0)
+    q = max(1, len(along) // 4)
+    return float(min(along[:q].mean(), along[-q:].mean()))
 
 
 def outward_sides(x: float, y: float, shape: tuple[int, int]) -> list[str]:
@@ -134,6 +160,8 @@ def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: fl
                     empty_l = empty_light(empty_lab, frame_bgr.shape[:2])
                 lift = band_lift(frame_bgr, empty_l, d.box, name, side)
                 if lift is None or lift < LIGHTER:
+                    continue
+                if band_ends(frame_bgr, empty_ab, d.box, name, side, body_ab) < ENDS:
                     continue
             found.append(d)
             break

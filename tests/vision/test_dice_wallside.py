@@ -9,6 +9,8 @@ from rig.vision.dice_wallside import (
     FACE,
     FAINT_FACE,
     LIGHTER,
+    ENDS,
+    band_ends,
     band_lift,
     body_share,
     empty_chroma,
@@ -116,6 +118,7 @@ def test_a_faint_lit_band_in_the_walls_shade_is_a_leaning_dies_side_face():
     share = body_share(frame, empty_chroma(_empty_lab(), frame.shape[:2]), dice[1].box, "B", SIDE, BODY_AB)
     assert FAINT_FACE <= share < FACE
     assert band_lift(frame, empty_light(_empty_lab(), frame.shape[:2]), dice[1].box, "B", SIDE) >= LIGHTER
+    assert band_ends(frame, empty_chroma(_empty_lab(), frame.shape[:2]), dice[1].box, "B", SIDE, BODY_AB) >= ENDS
     assert wall_side_faces(frame, _empty_lab(), dice, SIDE, BODY_AB) == [dice[1]]
 
 
@@ -126,4 +129,19 @@ def test_a_faint_band_no_lighter_than_the_empty_box_is_not():
     share = body_share(frame, empty_chroma(_empty_lab(), frame.shape[:2]), dice[1].box, "B", SIDE, BODY_AB)
     assert FAINT_FACE <= share < FACE
     assert band_lift(frame, empty_light(_empty_lab(), frame.shape[:2]), dice[1].box, "B", SIDE) < LIGHTER
+    assert wall_side_faces(frame, _empty_lab(), dice, SIDE, BODY_AB) == []
+
+
+def test_a_lit_corner_of_a_die_turned_in_the_frame_is_not():
+    """A flat die turned 45 degrees in the frame (2D 45002): its axis-aligned box, round its print, cuts the top's
+    corners off, and a corner pokes out lit beyond the box's side in the middle of it, not along it."""
+    frame, dice = _faint_band(FLOOR)
+    frame[382 + SIDE + 1 : 382 + SIDE + 12, 358 : 358 + SIDE] = WALL_SHADE
+    for r in range(11):
+        half = 8.5 - 0.4 * r
+        frame[382 + SIDE + 1 + r, round(358 + 18 - half) : round(358 + 18 + half) + 1] = BODY
+    empty_ab = empty_chroma(_empty_lab(), frame.shape[:2])
+    assert FAINT_FACE <= body_share(frame, empty_ab, dice[1].box, "B", SIDE, BODY_AB) < FACE
+    assert band_lift(frame, empty_light(_empty_lab(), frame.shape[:2]), dice[1].box, "B", SIDE) >= LIGHTER
+    assert band_ends(frame, empty_ab, dice[1].box, "B", SIDE, BODY_AB) < ENDS
     assert wall_side_faces(frame, _empty_lab(), dice, SIDE, BODY_AB) == []
