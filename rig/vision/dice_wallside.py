@@ -38,6 +38,20 @@ FACE = 0.4
 #: same light: the leaning dice 0.86-1.02 of the die's size; flat dice of ``ok`` turns whose outward strip passes
 #: :data:`FACE` 0.45 (a wall's shade cutting the top in two), 0.62, 1.14 (a die turned 30 degrees in the frame)
 TOP_SIZE = (0.8, 1.08)
+#: a fainter outward strip, this much die body, is a leaning die's side face too where the band next to the box
+#: (:data:`BAND`) is lit: its lightness at least :data:`LIGHTER` times the empty box's there (round 24). The leaning
+#: die's face, turned up by the lean, lies where the empty box shows the wall's shade; what a flat die shows there (its
+#: shadow, colour bled onto the floor, a top's rim the box left out) is as dark as the empty box or darker. Seen
+#: thrown sets 10000-10711, every light, ``ok`` turns, strips 0.3-0.4 die body: the leaning dice 1.37-10.4, flat dice
+#: at most 1.29 but one (10604 turn 2 at lamp x1.2, 1.49)
+FAINT_FACE = 0.3
+LIGHTER = 1.3
+#: the band next to the box whose lightness :data:`LIGHTER` judges, in die sides (4 px on a 40 px die)
+BAND = 0.1
+#: ... and that band die body at both ends of the side, this share of each end quarter: a leaning die's face runs the
+#: whole side; a corner of a flat die turned in the frame, which its axis-aligned box cuts off, pokes out in between
+#: (2D 45002: a die turned 45 degrees, its corner lit beyond the box)
+ENDS = 0.3
 REASON = "cocked die (its side face beyond the top's outer edge)"
 
 
@@ -50,6 +64,57 @@ def empty_chroma(empty_lab: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
         return np.ascontiguousarray(lab[..., 1:], dtype=np.float32)
 
     return profile_map("wallside_empty", empty_lab, tuple(shape), build)
+
+
+def empty_light(empty_lab: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """The empty box's picture (uint8 Lab, any size) as its lightness L at ``shape`` (h, w), float32 h x w; made once
+    a picture and frame size, as :func:`empty_chroma`."""
+
+    def build() -> np.ndarray:
+        lab = cv2.resize(empty_lab, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
+        return np.ascontiguousarray(lab[..., 0], dtype=np.float32)
+
+    return profile_map("wallside_empty_light", empty_lab, tuple(shape), build)
+
+
+def band_lift(frame: np.ndarray, empty_l: np.ndarray, box, name: str, side: float) -> float | None:
+    """The frame's lightness over the empty box's (mean L) in the band :data:`BAND` die sides wide next to side
+    ``name`` of ``box``, within its strip; None where the strip leaves the frame."""
+    rect = strips(box, side, frame.shape[:2]).get(name)
+    if rect is None:
+        return None
+    y0, y1, x0, x1 = rect
+    n = max(1, round(BAND * side))
+    y0, y1, x0, x1 = {
+        "L": (y0, y1, max(x0, x1 - n), x1),
+        "R": (y0, y1, x0, min(x1, x0 + n)),
+        "T": (max(y0, y1 - n), y1, x0, x1),
+        "B": (y0, min(y1, y0 + n), x0, x1),
+    }[name]
+    light = cv2.cvtColor(np.ascontiguousarray(frame[y0:y1, x0:x1]), cv2.COLOR_BGR2Lab)[..., 0]
+    return float(light.mean()) / max(1.0, float(empty_l[y0:y1, x0:x1].mean()))
+
+
+def band_ends(frame: np.ndarray, empty_ab: np.ndarray, box, name: str, side: float, body_ab) -> float:
+    """The die-body share (:data:`NEARER`) of the band :data:`BAND` die sides wide next to side ``name`` of ``box``
+    in each end quarter of the side's length: the smaller of the two (0.0 where the strip leaves the frame)."""
+    rect = strips(box, side, frame.shape[:2]).get(name)
+    if rect is None:
+        return 0.0
+    y0, y1, x0, x1 = rect
+    n = max(1, round(BAND * side))
+    y0, y1, x0, x1 = {
+        "L": (y0, y1, max(x0, x1 - n), x1),
+        "R": (y0, y1, x0, min(x1, x0 + n)),
+        "T": (max(y0, y1 - n), y1, x0, x1),
+        "B": (y0, min(y1, y0 + n), x0, x1),
+    }[name]
+    ab = cv2.cvtColor(np.ascontiguousarray(frame[y0:y1, x0:x1]), cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
+    to_empty = np.linalg.norm(ab - empty_ab[y0:y1, x0:x1], axis=2)
+    body = np.min([np.linalg.norm(ab - c, axis=2) for c in body_ab], axis=0) + NEARER < to_empty
+    along = body.mean(axis=1) if name in ("L", "R") else body.mean(axis=0)
+    q = max(1, len(along) // 4)
+    return float(min(along[:q].mean(), along[-q:].mean()))
 
 
 def outward_sides(x: float, y: float, shape: tuple[int, int]) -> list[str]:
@@ -75,8 +140,9 @@ def body_share(frame: np.ndarray, empty_ab: np.ndarray, box, name: str, side: fl
 
 
 def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: float, body_ab) -> list:
-    """The dice of ``dice`` (not read cocked) with a die-body band beyond an outer edge and no die ahead there."""
-    empty_ab = None
+    """The dice of ``dice`` (not read cocked) with a die-body band beyond an outer edge and no die ahead there: a
+    strip :data:`FACE` die body, or :data:`FAINT_FACE` with its band next to the box lit (:data:`LIGHTER`)."""
+    empty_ab = empty_l = None
     found = []
     for d in dice:
         if d.cocked or not TOP_SIZE[0] * side <= min(d.box[2:]) <= max(d.box[2:]) <= TOP_SIZE[1] * side:
@@ -87,9 +153,18 @@ def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: fl
             if empty_ab is None:
                 empty_ab = empty_chroma(empty_lab, frame_bgr.shape[:2])
             share = body_share(frame_bgr, empty_ab, d.box, name, side, body_ab)
-            if share is not None and share >= FACE:
-                found.append(d)
-                break
+            if share is None or share < FAINT_FACE:
+                continue
+            if share < FACE:
+                if empty_l is None:
+                    empty_l = empty_light(empty_lab, frame_bgr.shape[:2])
+                lift = band_lift(frame_bgr, empty_l, d.box, name, side)
+                if lift is None or lift < LIGHTER:
+                    continue
+                if band_ends(frame_bgr, empty_ab, d.box, name, side, body_ab) < ENDS:
+                    continue
+            found.append(d)
+            break
     return found
 
 

@@ -5,7 +5,19 @@ import cv2
 import numpy as np
 
 from rig.vision.dice import DieObservation
-from rig.vision.dice_wallside import body_share, empty_chroma, outward_sides, wall_side_faces
+from rig.vision.dice_wallside import (
+    FACE,
+    FAINT_FACE,
+    LIGHTER,
+    ENDS,
+    band_ends,
+    band_lift,
+    body_share,
+    empty_chroma,
+    empty_light,
+    outward_sides,
+    wall_side_faces,
+)
 
 SIDE = 37
 FLOOR = (90, 118, 120)  # olive-gray floor, B, G, R
@@ -90,3 +102,46 @@ def test_a_box_round_part_of_a_top_or_a_flat_dies_walls_is_not_judged():
     for box in ((358, 382, SIDE, 17), (358, 382, 42, 42)):
         part = DieObservation(die.face, die.x, die.y, box, die.confidence)
         assert wall_side_faces(frame, _empty_lab(), [part], SIDE, BODY_AB) == []
+
+
+def _faint_band(colour):
+    """Twin 10707 turn 3's geometry (issue 24, round 24): a die by the wall whose side face beyond the outer edge
+    fills only 4 px of the 11 px strip (a die-body share between FAINT_FACE and FACE), in the wall's dark shade."""
+    frame = _box()
+    dice = [_die(frame, 200, 150), _die(frame, 358, 382)]
+    frame[382 + SIDE + 1 : 382 + SIDE + 5, 358 : 358 + SIDE] = colour
+    return frame, dice
+
+
+def test_a_faint_lit_band_in_the_walls_shade_is_a_leaning_dies_side_face():
+    frame, dice = _faint_band(BODY)  # the face turned up by the lean, lit, where the empty box shows the shade band
+    share = body_share(frame, empty_chroma(_empty_lab(), frame.shape[:2]), dice[1].box, "B", SIDE, BODY_AB)
+    assert FAINT_FACE <= share < FACE
+    assert band_lift(frame, empty_light(_empty_lab(), frame.shape[:2]), dice[1].box, "B", SIDE) >= LIGHTER
+    assert band_ends(frame, empty_chroma(_empty_lab(), frame.shape[:2]), dice[1].box, "B", SIDE, BODY_AB) >= ENDS
+    assert wall_side_faces(frame, _empty_lab(), dice, SIDE, BODY_AB) == [dice[1]]
+
+
+def test_a_faint_band_no_lighter_than_the_empty_box_is_not():
+    """What a flat die shows there (colour bled onto the floor, its shadow, a rim of its top the box left out) is as
+    dark as the empty box or darker: twin 10001, 10301, 10602 turn 0/2."""
+    frame, dice = _faint_band(SHADED_BODY)
+    share = body_share(frame, empty_chroma(_empty_lab(), frame.shape[:2]), dice[1].box, "B", SIDE, BODY_AB)
+    assert FAINT_FACE <= share < FACE
+    assert band_lift(frame, empty_light(_empty_lab(), frame.shape[:2]), dice[1].box, "B", SIDE) < LIGHTER
+    assert wall_side_faces(frame, _empty_lab(), dice, SIDE, BODY_AB) == []
+
+
+def test_a_lit_corner_of_a_die_turned_in_the_frame_is_not():
+    """A flat die turned 45 degrees in the frame (2D 45002): its axis-aligned box, round its print, cuts the top's
+    corners off, and a corner pokes out lit beyond the box's side in the middle of it, not along it."""
+    frame, dice = _faint_band(FLOOR)
+    frame[382 + SIDE + 1 : 382 + SIDE + 12, 358 : 358 + SIDE] = WALL_SHADE
+    for r in range(11):
+        half = 8.5 - 0.4 * r
+        frame[382 + SIDE + 1 + r, round(358 + 18 - half) : round(358 + 18 + half) + 1] = BODY
+    empty_ab = empty_chroma(_empty_lab(), frame.shape[:2])
+    assert FAINT_FACE <= body_share(frame, empty_ab, dice[1].box, "B", SIDE, BODY_AB) < FACE
+    assert band_lift(frame, empty_light(_empty_lab(), frame.shape[:2]), dice[1].box, "B", SIDE) >= LIGHTER
+    assert band_ends(frame, empty_ab, dice[1].box, "B", SIDE, BODY_AB) < ENDS
+    assert wall_side_faces(frame, _empty_lab(), dice, SIDE, BODY_AB) == []
