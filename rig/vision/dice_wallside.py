@@ -77,20 +77,29 @@ def empty_light(empty_lab: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     return profile_map("wallside_empty_light", empty_lab, tuple(shape), build)
 
 
-def band_lift(frame: np.ndarray, empty_l: np.ndarray, box, name: str, side: float) -> float | None:
-    """The frame's lightness over the empty box's (mean L) in the band :data:`BAND` die sides wide next to side
-    ``name`` of ``box``, within its strip; None where the strip leaves the frame."""
-    rect = strips(box, side, frame.shape[:2]).get(name)
+def _band(box, name: str, side: float, shape: tuple[int, int]) -> tuple[int, int, int, int] | None:
+    """The band :data:`BAND` die sides wide next to side ``name`` of ``box`` within its strip (y0, y1, x0, x1), or None
+    where the strip leaves a frame of ``shape``."""
+    rect = strips(box, side, shape).get(name)
     if rect is None:
         return None
     y0, y1, x0, x1 = rect
     n = max(1, round(BAND * side))
-    y0, y1, x0, x1 = {
+    return {
         "L": (y0, y1, max(x0, x1 - n), x1),
         "R": (y0, y1, x0, min(x1, x0 + n)),
         "T": (max(y0, y1 - n), y1, x0, x1),
         "B": (y0, min(y1, y0 + n), x0, x1),
     }[name]
+
+
+def band_lift(frame: np.ndarray, empty_l: np.ndarray, box, name: str, side: float) -> float | None:
+    """The frame's lightness over the empty box's (mean L) in the band :data:`BAND` die sides wide next to side
+    ``name`` of ``box``, within its strip; None where the strip leaves the frame."""
+    band = _band(box, name, side, frame.shape[:2])
+    if band is None:
+        return None
+    y0, y1, x0, x1 = band
     light = cv2.cvtColor(np.ascontiguousarray(frame[y0:y1, x0:x1]), cv2.COLOR_BGR2Lab)[..., 0]
     return float(light.mean()) / max(1.0, float(empty_l[y0:y1, x0:x1].mean()))
 
@@ -98,17 +107,10 @@ def band_lift(frame: np.ndarray, empty_l: np.ndarray, box, name: str, side: floa
 def band_ends(frame: np.ndarray, empty_ab: np.ndarray, box, name: str, side: float, body_ab) -> float:
     """The die-body share (:data:`NEARER`) of the band :data:`BAND` die sides wide next to side ``name`` of ``box``
     in each end quarter of the side's length: the smaller of the two (0.0 where the strip leaves the frame)."""
-    rect = strips(box, side, frame.shape[:2]).get(name)
-    if rect is None:
+    band = _band(box, name, side, frame.shape[:2])
+    if band is None:
         return 0.0
-    y0, y1, x0, x1 = rect
-    n = max(1, round(BAND * side))
-    y0, y1, x0, x1 = {
-        "L": (y0, y1, max(x0, x1 - n), x1),
-        "R": (y0, y1, x0, min(x1, x0 + n)),
-        "T": (max(y0, y1 - n), y1, x0, x1),
-        "B": (y0, min(y1, y0 + n), x0, x1),
-    }[name]
+    y0, y1, x0, x1 = band
     ab = cv2.cvtColor(np.ascontiguousarray(frame[y0:y1, x0:x1]), cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
     to_empty = np.linalg.norm(ab - empty_ab[y0:y1, x0:x1], axis=2)
     body = np.min([np.linalg.norm(ab - c, axis=2) for c in body_ab], axis=0) + NEARER < to_empty
