@@ -28,11 +28,7 @@ from rig.vision import calibrate_find
 from rig.vision.calibrate_find import ritual_dice
 from rig.vision.errors import BackgroundError, CalibrationError
 
-from .dice_twin import HERE, frame_and_profile, ritual_frames
-
-
-def _near(reading, x, y, r=10):
-    return [d.face for d in reading.dice if abs(d.x - x) < r and abs(d.y - y) < r]
+from .dice_twin import HERE, faces_near, frame_and_profile, ritual_frames
 
 
 def test_the_lamp_comes_from_the_dice_bodies_with_the_glare_floor_fitted_off_the_shade():
@@ -50,10 +46,10 @@ def test_dice_on_the_near_walls_shade_band_read_right():
     profile = fit_profile(frames, empty=empty).profile
     turn0 = read_dice(frame_and_profile("t10004-turn0.jpg", "t10004")[0], profile, thrown=6)
     assert sorted(turn0.faces) == ["blank", "blue", "blue", "blue", "pink", "pink"] and turn0.status == "ok"
-    assert _near(turn0, 330, 390) == ["pink"]
+    assert faces_near(turn0, 330, 390, 10) == ["pink"]
     turn3 = read_dice(frame_and_profile("t10004-turn3.jpg", "t10004")[0], profile, thrown=6)
     assert sorted(turn3.faces) == ["blank", "blank", "blue+yellow", "pink", "yellow", "yellow"]
-    assert _near(turn3, 421, 388) == ["pink"] and _near(turn3, 387, 360) == ["blank"]
+    assert faces_near(turn3, 421, 388, 10) == ["pink"] and faces_near(turn3, 387, 360, 10) == ["blank"]
 
 
 def test_without_the_refit_the_lamp_comes_from_the_floor_and_the_band_die_clips(monkeypatch):
@@ -62,7 +58,7 @@ def test_without_the_refit_the_lamp_comes_from_the_floor_and_the_band_die_clips(
     profile = fit_profile(frames, empty=empty).profile
     assert profile.floor_lamp is None
     turn0 = read_dice(frame_and_profile("t10004-turn0.jpg", "t10004")[0], profile, thrown=6)
-    assert _near(turn0, 330, 390) == ["blank"] and turn0.status != "ok"
+    assert faces_near(turn0, 330, 390, 10) == ["blank"] and turn0.status != "ok"
 
 
 def test_a_glare_the_same_without_the_shade_changes_nothing(monkeypatch):

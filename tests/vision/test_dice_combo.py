@@ -5,24 +5,20 @@ committed as JPEG 4:4:4 q95 with their tables' profiles: ``main`` read both as t
 from rig.vision.dice import read_dice
 from rig.vision.dice_combo import half_partner
 
-from .dice_twin import frame_and_profile
-
-
-def _near(reading, x, y, r=12):
-    return [d.face for d in reading.dice if abs(d.x - x) < r and abs(d.y - y) < r]
+from .dice_twin import faces_near, frame_and_profile
 
 
 def test_a_yellow_pink_die_whose_pink_half_lies_in_its_own_shade_reads_yellow_pink_still_flagged():
     frame, profile = frame_and_profile("t10200-turn3.jpg", "t10200")
     reading = read_dice(frame, profile, thrown=6)
-    assert _near(reading, 315, 410) == ["yellow+pink"]
+    assert faces_near(reading, 315, 410, 12) == ["yellow+pink"]
     assert reading.status == "uncertain" and any(r.startswith("unclear pink") for r in reading.reasons)
 
 
 def test_a_blue_yellow_die_with_a_pale_blue_half_reads_blue_yellow_still_flagged():
     frame, profile = frame_and_profile("t10205-turn1.jpg", "t10205")
     reading = read_dice(frame, profile, thrown=6)
-    assert _near(reading, 481, 189) == ["blue+yellow"]
+    assert faces_near(reading, 481, 189, 12) == ["blue+yellow"]
     assert reading.status == "uncertain" and any(r.startswith("unclear blue") for r in reading.reasons)
 
 

@@ -12,24 +12,20 @@ from rig.vision import dice_frames, dice_relief
 from rig.vision.dice import prepare, read_dice
 from rig.vision.dice_missed import SHADE_REASON
 
-from .dice_twin import frame_and_profile
-
-
-def _near(reading, x, y, r=12):
-    return [d.face for d in reading.dice if abs(d.x - x) < r and abs(d.y - y) < r]
+from .dice_twin import faces_near, frame_and_profile
 
 
 def test_a_lit_blue_die_against_the_far_wall_is_read_and_flagged():
     # turn 0 (its frame at lamp x0.8): the blue die at (280, 92) was "part of a die"; main read four dice of six
     frame, profile = frame_and_profile("t10405-turn0-lamp08.jpg", "t10405")
     reading = read_dice(frame, profile, thrown=6)
-    assert _near(reading, 280, 92) == ["blue"] and _near(reading, 161, 86) == ["pink+blue"]
+    assert faces_near(reading, 280, 92, 12) == ["blue"] and faces_near(reading, 161, 86, 12) == ["pink+blue"]
     assert reading.status == "uncertain" and any(r.startswith(SHADE_REASON + " at (28") for r in reading.reasons)
     assert len(reading.dice) == 6
     # the four dice main read keep their faces
-    assert _near(reading, 238, 116) == ["blank"] and _near(reading, 536, 224) == ["blank"]
+    assert faces_near(reading, 238, 116, 12) == ["blank"] and faces_near(reading, 536, 224, 12) == ["blank"]
     # without the count of dice thrown the search does not run
-    assert _near(read_dice(frame, profile), 280, 92) == []
+    assert faces_near(read_dice(frame, profile), 280, 92, 12) == []
 
 
 def test_the_lift_leaves_a_lit_top_in_the_shade_band_its_colour():
@@ -43,7 +39,7 @@ def test_without_the_lift_left_off_the_top_is_white_and_not_found(monkeypatch):
     frame, profile = frame_and_profile("t10405-turn0-lamp08.jpg", "t10405")
     monkeypatch.setattr(dice_frames, "STANDING", 256)  # nothing reaches it: every pixel in the band lifted
     reading = read_dice(frame, profile, thrown=6)
-    assert _near(reading, 280, 92) == []
+    assert faces_near(reading, 280, 92, 12) == []
 
 
 def test_the_sheen_is_taken_off_a_paled_body():
@@ -68,7 +64,7 @@ def test_a_top_whose_far_half_lies_in_the_walls_shade_is_grown_from_its_lit_half
     # pixels join the top
     frame, profile = frame_and_profile("t10405-turn2.jpg", "t10405")
     reading = read_dice(frame, profile, thrown=6)
-    assert _near(reading, 207, 86) == ["yellow"] and len(reading.dice) == 6
+    assert faces_near(reading, 207, 86, 12) == ["yellow"] and len(reading.dice) == 6
     assert any(r.startswith(SHADE_REASON) for r in reading.reasons)
 
 
@@ -77,4 +73,4 @@ def test_without_the_grown_box_the_half_lit_top_is_not_found(monkeypatch):
     monkeypatch.setattr(dice_relief, "GROW", 0.0)
     monkeypatch.setattr(dice_relief, "SEED_PART", dice_relief.LIT_ASPECT)  # a seed a whole top, as first written
     reading = read_dice(frame, profile, thrown=6)
-    assert _near(reading, 207, 86) == []
+    assert faces_near(reading, 207, 86, 12) == []

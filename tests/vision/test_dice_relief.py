@@ -11,18 +11,14 @@ from rig.vision import dice_missed, dice_relief
 from rig.vision.dice import prepare, read_dice
 from rig.vision.dice_missed import SHADE_REASON
 
-from .dice_twin import frame_and_profile
-
-
-def _near(reading, x, y, r=12):
-    return [d.face for d in reading.dice if abs(d.x - x) < r and abs(d.y - y) < r]
+from .dice_twin import faces_near, frame_and_profile
 
 
 def test_a_blue_die_in_the_far_walls_shade_on_a_violet_felt_is_read_and_flagged():
     # 10311 turn 0: the blue die at (215, 124) against the far wall; main read five dice, "part of a die" at its lit edge
     frame, profile = frame_and_profile("t10311-turn0.jpg", "t10311")
     reading = read_dice(frame, profile, thrown=6)
-    assert len(reading.dice) == 6 and _near(reading, 215, 124) == ["blue"]
+    assert len(reading.dice) == 6 and faces_near(reading, 215, 124, 12) == ["blue"]
     assert reading.status == "uncertain" and any(r.startswith(SHADE_REASON + " at (21") for r in reading.reasons)
     # the other five dice keep their faces
     assert sorted(d.face for d in reading.dice) == ["blue", "blue", "blue", "blue+yellow", "pink+blue", "yellow"]
@@ -47,8 +43,8 @@ def test_a_dies_cast_shadow_on_the_lit_felt_is_no_die_in_shade():
     # shade"; the yellow+pink die under the blank one is hidden, so the reading stays one short and flagged
     frame, profile = frame_and_profile("t10311-turn1.jpg", "t10311")
     reading = read_dice(frame, profile, thrown=6)
-    assert _near(reading, 504, 398, r=20) == []
-    assert _near(reading, 334, 123) == ["blue"]  # the far wall's blue die, found by its lightness
+    assert faces_near(reading, 504, 398, 20) == []
+    assert faces_near(reading, 334, 123, 12) == ["blue"]  # the far wall's blue die, found by its lightness
     assert reading.status == "uncertain"
 
 
@@ -57,7 +53,7 @@ def test_the_shadow_bound_leaves_a_die_darker_than_no_empty_floor(monkeypatch):
     frame, profile = frame_and_profile("t10311-turn1.jpg", "t10311")
     monkeypatch.setattr(dice_missed, "SHADOW", np.inf)
     reading = read_dice(frame, profile, thrown=6)
-    assert _near(reading, 504, 398, r=20) == ["blank"]
+    assert faces_near(reading, 504, 398, 20) == ["blank"]
 
 
 def test_a_lit_gap_among_dice_shadows_is_no_die_in_a_walls_shade(monkeypatch):
@@ -65,9 +61,9 @@ def test_a_lit_gap_among_dice_shadows_is_no_die_in_a_walls_shade(monkeypatch):
     # (356, 363) is lighter than the shade round it, but the empty box showed lit floor there: no die is read there
     frame, profile = frame_and_profile("t9960-turn0-lamp08.jpg", "t9960")
     reading = read_dice(frame, profile, thrown=6)
-    assert _near(reading, 356, 363, r=20) == [] and reading.status == "uncertain"
+    assert faces_near(reading, 356, 363, 20) == [] and reading.status == "uncertain"
     monkeypatch.setattr(dice_relief, "EMPTY_SHADE", 0.0)  # without the bound it was read "blank"
-    assert _near(read_dice(frame, profile, thrown=6), 356, 363, r=20) == ["blank"]
+    assert faces_near(read_dice(frame, profile, thrown=6), 356, 363, 20) == ["blank"]
 
 
 def _turn_10611():
@@ -80,7 +76,7 @@ def _turn_10611():
 def test_a_yellow_die_whose_frog_the_shades_gain_leaves_unread_is_read_and_flagged():
     frame, profile = _turn_10611()
     reading = read_dice(frame, profile, thrown=6)
-    assert len(reading.dice) == 6 and _near(reading, 363, 372) == ["yellow"]
+    assert len(reading.dice) == 6 and faces_near(reading, 363, 372, 12) == ["yellow"]
     assert reading.status == "uncertain" and any(r.startswith(SHADE_REASON + " at (36") for r in reading.reasons)
     assert sorted(d.face for d in reading.dice) == ["blank", "pink", "pink", "pink+blue", "yellow", "yellow"]
 
@@ -89,7 +85,7 @@ def test_without_the_frogs_hole_filled_that_die_is_lost(monkeypatch):
     frame, profile = _turn_10611()
     monkeypatch.setattr(dice_relief, "frog_holed", lambda *a: False)
     reading = read_dice(frame, profile, thrown=6)
-    assert len(reading.dice) == 5 and _near(reading, 363, 372) == []
+    assert len(reading.dice) == 5 and faces_near(reading, 363, 372, 12) == []
     assert any(r.startswith("5 of the 6 dice thrown seen") for r in reading.reasons)
 
 

@@ -10,18 +10,14 @@ from rig.vision import dice_specks
 from rig.vision.dice import read_dice
 from rig.vision.pixel_classes import BLUE
 
-from .dice_twin import frame_and_profile
-
-
-def _near(reading, x, y, r=14):
-    return [d.face for d in reading.dice if abs(d.x - x) < r and abs(d.y - y) < r]
+from .dice_twin import faces_near, frame_and_profile
 
 
 def test_a_combo_die_joined_to_blue_floor_specks_is_read_whole():
     # 10706 turn 1: the blue+yellow die at (495, 221), main read "blue" there (flagged); the turn is now read right
     frame, profile = frame_and_profile("t10706-turn1.webp", "t10706")
     reading = read_dice(frame, profile, thrown=6)
-    assert _near(reading, 495, 221) == ["blue+yellow"]
+    assert faces_near(reading, 495, 221, 14) == ["blue+yellow"]
     assert sorted(d.face for d in reading.dice) == [
         "blank",
         "blank",
@@ -37,7 +33,7 @@ def test_a_yellow_pink_die_joined_to_blue_floor_specks_is_read_whole():
     # (a blue die lies hidden under another: five of six seen)
     frame, profile = frame_and_profile("t10706-turn3.webp", "t10706")
     reading = read_dice(frame, profile, thrown=6)
-    assert _near(reading, 506, 180) == ["yellow+pink"]
+    assert faces_near(reading, 506, 180, 14) == ["yellow+pink"]
     assert reading.status == "uncertain"
 
 
@@ -46,7 +42,7 @@ def test_without_the_cut_the_dice_read_blue_again(monkeypatch):
     for name, x, y in (("t10706-turn1.webp", 495, 221), ("t10706-turn3.webp", 506, 180)):
         frame, profile = frame_and_profile(name, "t10706")
         reading = read_dice(frame, profile, thrown=6)
-        assert _near(reading, x, y) == ["blue"] and reading.status == "uncertain"
+        assert faces_near(reading, x, y, 14) == ["blue"] and reading.status == "uncertain"
 
 
 def test_a_die_sized_top_is_not_cut():
@@ -64,11 +60,11 @@ def test_a_leaning_dies_lit_side_face_is_not_cut_off():
     # bound); read whole it reads pink, as main reads it
     frame, profile = frame_and_profile("t5022-propped2-x08.webp", "t5022")
     reading = read_dice(frame, profile, thrown=6)
-    assert _near(reading, 552, 168) == ["pink"]
+    assert faces_near(reading, 552, 168, 14) == ["pink"]
 
 
 def test_without_the_frog_colour_bound_the_leaning_die_reads_a_combo(monkeypatch):
     monkeypatch.setattr(dice_specks, "SPECKS_LEAST", 0.0)
     frame, profile = frame_and_profile("t5022-propped2-x08.webp", "t5022")
     reading = read_dice(frame, profile, thrown=6)
-    assert _near(reading, 552, 168) == ["pink+blue"]
+    assert faces_near(reading, 552, 168, 14) == ["pink+blue"]

@@ -8,11 +8,7 @@ flagged (docs/vision.md, round 18)."""
 from rig.vision.dice import read_dice
 from rig.vision.dice_missed import SHADE_REASON
 
-from .dice_twin import frame_and_profile
-
-
-def _near(reading, x, y, r=10):
-    return [d.face for d in reading.dice if abs(d.x - x) < r and abs(d.y - y) < r]
+from .dice_twin import faces_near, frame_and_profile
 
 
 def test_a_blank_die_whose_top_the_far_walls_shade_cuts_is_read_and_flagged():
@@ -20,7 +16,7 @@ def test_a_blank_die_whose_top_the_far_walls_shade_cuts_is_read_and_flagged():
     # five dice and said "die in shadow or on edge" there
     frame, profile = frame_and_profile("t10106-turn3.jpg", "t10106")
     reading = read_dice(frame, profile, thrown=6)
-    assert len(reading.dice) == 6 and _near(reading, 345, 357) == ["blank"]
+    assert len(reading.dice) == 6 and faces_near(reading, 345, 357, 10) == ["blank"]
     assert reading.status == "uncertain" and any(r.startswith(SHADE_REASON + " at (34") for r in reading.reasons)
     # without the count of dice thrown (the 2D bench, calibration) the search does not run: five dice, flagged
     alone = read_dice(frame, profile)
@@ -31,5 +27,5 @@ def test_a_pink_die_cut_by_the_walls_shade_across_its_middle_is_read_and_flagged
     # 10009 turn 2: a pink die at (252, 53) turned 45 degrees against the far wall, its far half in the wall's shade
     frame, profile = frame_and_profile("t10009-turn2.jpg", "t10009")
     reading = read_dice(frame, profile, thrown=6)
-    assert len(reading.dice) == 6 and _near(reading, 252, 53) == ["pink"]
+    assert len(reading.dice) == 6 and faces_near(reading, 252, 53, 10) == ["pink"]
     assert reading.status == "uncertain" and any(r.startswith(SHADE_REASON + " at (25") for r in reading.reasons)

@@ -7,11 +7,7 @@ round 17); the reader reads them wrong, and these tests hold it to flagging them
 from rig.vision.dice import read_dice
 from rig.vision.dice_flag import Flag
 
-from .dice_twin import frame_and_profile
-
-
-def _near(reading, x, y, r=10):
-    return [d.face for d in reading.dice if abs(d.x - x) < r and abs(d.y - y) < r]
+from .dice_twin import faces_near, frame_and_profile
 
 
 def _flagged_at(reading, x, y, r=20):
@@ -24,7 +20,7 @@ def test_a_pink_die_on_the_near_walls_shade_band_is_flagged_where_it_lies():
     # correction: read blank, and flagged there (unknown colour, a big unknown blob) — never in silence
     frame, profile = frame_and_profile("t10004-turn0.jpg", "t10004")
     reading = read_dice(frame, profile, thrown=6)
-    assert _near(reading, 330, 391) == ["blank"]  # (the truth: pink)
+    assert faces_near(reading, 330, 391, 10) == ["blank"]  # (the truth: pink)
     assert reading.status == "uncertain" and _flagged_at(reading, 330, 392)
     assert "hand, object or glare in view at (330, 392)" in reading.reasons
 
@@ -34,6 +30,6 @@ def test_two_touching_dice_on_the_band_read_as_one_are_flagged_and_counted_short
     # read as a single blank between them; the reading is flagged there and one die short of the six thrown
     frame, profile = frame_and_profile("t10004-turn3.jpg", "t10004")
     reading = read_dice(frame, profile, thrown=6)
-    assert len(reading.dice) == 5 and not _near(reading, 422, 390)
+    assert len(reading.dice) == 5 and not faces_near(reading, 422, 390, 10)
     assert reading.status == "uncertain" and _flagged_at(reading, 421, 390)
     assert any(r.startswith("5 of the 6 dice thrown seen") for r in reading.reasons)

@@ -7,13 +7,9 @@ import numpy as np
 import rig.vision.dice_blobs as dice_blobs
 from rig.vision.dice import read_dice
 
-from .dice_twin import frame_and_profile
+from .dice_twin import faces_near, frame_and_profile
 
 TOUCHING = "touching dice that cannot be split"
-
-
-def _near(reading, x, y):
-    return [d.face for d in reading.dice if abs(d.x - x) < 10 and abs(d.y - y) < 10]
 
 
 def _main(monkeypatch, frame, profile):
@@ -29,12 +25,12 @@ def test_a_die_lying_on_a_hidden_one_is_read_from_a_blob_of_one_and_a_half_tops(
     # top whole; the yellow die's sliver left over (0.3 of a top) is flagged where it lies.
     frame, profile = frame_and_profile("t8809-turn3.jpg", "t8809")
     reading = read_dice(frame, profile)
-    assert _near(reading, 209, 173) == ["blue+yellow"]
+    assert faces_near(reading, 209, 173, 10) == ["blue+yellow"]
     flags = [r for r in reading.reasons if r.startswith(TOUCHING)]
     assert flags == [f"{TOUCHING} at (226, 196)"]  # the sliver's place, below and right of the die read
     assert reading.status == "uncertain"
     before = _main(monkeypatch, frame, profile)
-    assert not _near(before, 209, 173) and f"{TOUCHING} at (214, 177)" in before.reasons  # the blob's middle
+    assert not faces_near(before, 209, 173, 10) and f"{TOUCHING} at (214, 177)" in before.reasons  # the blob's middle
 
 
 def test_three_touching_dice_without_a_seam_give_two_whole_tops(monkeypatch):
@@ -44,11 +40,11 @@ def test_three_touching_dice_without_a_seam_give_two_whole_tops(monkeypatch):
     # blank at (266, 244); the top blue, cut by the blank's edge, is left over and flagged.
     frame, profile = frame_and_profile("t8001r16-turn1.jpg", "t8001r16")
     reading = read_dice(frame, profile)
-    assert _near(reading, 277, 277) == ["blue"] and _near(reading, 266, 244) == ["blank"]
+    assert faces_near(reading, 277, 277, 10) == ["blue"] and faces_near(reading, 266, 244, 10) == ["blank"]
     assert len(reading.dice) == 5 and reading.status == "uncertain"
     assert [r for r in reading.reasons if r.startswith(TOUCHING)] == [f"{TOUCHING} at (282, 211)"]
     before = _main(monkeypatch, frame, profile)
-    assert len(before.dice) == 3 and not _near(before, 277, 277) and not _near(before, 266, 244)
+    assert len(before.dice) == 3 and not faces_near(before, 277, 277, 10) and not faces_near(before, 266, 244, 10)
 
 
 def test_pack_takes_the_dice_at_a_clusters_ends_and_flags_none_when_nothing_is_left():

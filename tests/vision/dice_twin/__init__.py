@@ -19,6 +19,11 @@ def frame_and_profile(frame: str, table: str):
     return cv2.imread(str(HERE / frame)), profile_of(table)
 
 
+def faces_near(reading, x: float, y: float, r: float) -> list[str]:
+    """The faces of the dice ``reading`` holds within ``r`` px of (x, y) each way."""
+    return [d.face for d in reading.dice if abs(d.x - x) < r and abs(d.y - y) < r]
+
+
 def ritual_frames(table: str, ext: str = "jpg"):
     """``table``'s four ritual frames (by face) and its empty box, as committed here (``table``-ritual-FACE.``ext``)."""
     from rig.vision.calibrate import RITUAL
