@@ -73,9 +73,18 @@ def strips(box: tuple[int, int, int, int], side: float, shape: tuple[int, int]) 
     return out
 
 
-def dark_shares(frame: np.ndarray, empty: np.ndarray, box: tuple[int, int, int, int], side: float) -> dict[str, float]:
+def dark_least(empty_lab: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """:data:`DARK` times :func:`empty_lightness` (float32 h x w): the lightness below which a frame's pixel is dark,
+    made once a picture and frame size (kept as :func:`empty_lightness` is), not once a die (issue 24, round 25)."""
+    return profile_map("lampside_least", empty_lab, tuple(shape), lambda: DARK * empty_lightness(empty_lab, shape))
+
+
+def dark_shares(
+    frame: np.ndarray, empty: np.ndarray, box: tuple[int, int, int, int], side: float, least: np.ndarray | None = None
+) -> dict[str, float]:
     """The share of dark pixels (:data:`DARK`) in the strip beside each side of ``box`` (x, y, w, h; frame px):
-    ``frame`` B, G, R (its lightness B + G + R taken in the strips only), ``empty`` the empty box's lightness."""
+    ``frame`` B, G, R (its lightness B + G + R taken in the strips only), ``empty`` the empty box's lightness
+    (``least``: :data:`DARK` times it, :func:`dark_least`, when the caller has it: the same numbers)."""
     cut = strips(box, side, frame.shape[:2])
     if not cut:
         return {}
@@ -84,7 +93,8 @@ def dark_shares(frame: np.ndarray, empty: np.ndarray, box: tuple[int, int, int, 
     # (the same share as np.mean of the comparison; one pass a die, not four, ~2.5 times the strips' pixels)
     y0, y1 = min(r[0] for r in cut.values()), max(r[1] for r in cut.values())
     x0, x1 = min(r[2] for r in cut.values()), max(r[3] for r in cut.values())
-    least = DARK * empty[y0:y1, x0:x1]  # (float32 from empty_lightness; compared in its own type)
+    # (float32 from empty_lightness; compared in its own type)
+    least = DARK * empty[y0:y1, x0:x1] if least is None else least[y0:y1, x0:x1]
     lum = cv2.transform(frame[y0:y1, x0:x1].astype(least.dtype), _ONES.astype(least.dtype, copy=False))
     dark = cv2.compare(lum, least, cv2.CMP_LT)
     return {
@@ -109,7 +119,8 @@ def turned_to_lens(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: flo
     if len(dice) < 3:  # too few dice to tell the lamp's sides
         return []
     empty = empty_lightness(empty_lab, frame_bgr.shape[:2])
-    shares = [dark_shares(frame_bgr, empty, d.box, side) for d in dice]
+    least = dark_least(empty_lab, frame_bgr.shape[:2])
+    shares = [dark_shares(frame_bgr, empty, d.box, side, least) for d in dice]
     typical = {n: median([s[n] for s in shares if n in s] or [0.0]) for n in _SIDES}
     lit = [n for n in _SIDES if typical[n] < LIT_SIDE and typical[n] <= typical[_OPPOSITE[n]]]
     return [

@@ -69,3 +69,23 @@ def test_wallside_distances_are_round_24s():
         got, want = _distances(frame, empty_ab, rect, body_ab), _round24_distances(frame, empty_ab, rect, body_ab)
         for a, b in zip(got, want, strict=True):
             assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+def test_dark_shares_with_the_least_made_once_are_the_same():
+    from rig.vision.dice_lampside import DARK, dark_least, dark_shares, empty_lightness
+
+    rng = np.random.default_rng(7)
+    empty_lab = rng.integers(0, 256, (60, 80, 3), np.uint8)
+    shape = (120, 160)
+    empty, least = empty_lightness(empty_lab, shape), dark_least(empty_lab, shape)
+    assert dark_least(empty_lab, shape) is least and np.array_equal(least, DARK * empty)
+    frame = rng.integers(0, 120, (*shape, 3), np.uint8)
+    for _ in range(200):
+        side = float(rng.uniform(6, 30))
+        box = (
+            int(rng.integers(-10, 160)),
+            int(rng.integers(-10, 120)),
+            int(rng.integers(2, 40)),
+            int(rng.integers(2, 40)),
+        )
+        assert dark_shares(frame, empty, box, side, least) == dark_shares(frame, empty, box, side)
