@@ -7,7 +7,8 @@ Each stage (a function of the reader) is wrapped by a timer of CPU time; every f
 stages inside their callers: ``judge`` holds ``_around``, ``leans`` and ``wrong_way``) and its calls a frame.
 Round 20 added the stages rounds 17-19 brought (the light's ``measure``, ``dark_tops``, ``shade_tops``, ``cut_tops``,
 the combo half's ``half_partner`` and ``_one_frog``, the second look's ``look``, ``crop`` and ``whole_in_shade``, ...),
-and wraps a stage wherever a module of ``rig.vision`` holds it by name. The
+and wraps a stage wherever a module of ``rig.vision`` holds it by name; round 25 the wall-side check (``wall_side_flags``,
+``body_share``). The
 wrappers cost a little each call: compare stages within one run, not with ``scripts/speed_corpus.py``'s times.
 """
 
@@ -42,7 +43,8 @@ STAGES = [("dice_frames", n) for n in ("shrink", "_measured", "measure", "apply_
     [("dice_second_look", n) for n in ("second_look", "look", "crop", "whole_in_shade")] + \
     [("dice_upright", n) for n in ("judge", "wrong_way", "side_faces")] + \
     [("dice_cocked", n) for n in ("leans", "_around", "_joined", "flank_shape")] + \
-    [("dice_lampside", n) for n in ("side_face_flags", "turned_to_lens", "empty_lightness")]
+    [("dice_lampside", n) for n in ("side_face_flags", "turned_to_lens", "empty_lightness")] + \
+    [("dice_wallside", n) for n in ("wall_side_flags", "body_share")]
 
 
 def stages(items: list[dict], reads: int) -> tuple[dict, dict]:
