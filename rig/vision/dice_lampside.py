@@ -73,10 +73,17 @@ def strips(box: tuple[int, int, int, int], side: float, shape: tuple[int, int]) 
     return out
 
 
-def dark_least(empty_lab: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
-    """:data:`DARK` times :func:`empty_lightness` (float32 h x w): the lightness below which a frame's pixel is dark,
-    made once a picture and frame size (kept as :func:`empty_lightness` is), not once a die (issue 24, round 25)."""
-    return profile_map("lampside_least", empty_lab, tuple(shape), lambda: DARK * empty_lightness(empty_lab, shape))
+def dark_least(empty: np.ndarray) -> np.ndarray:
+    """:data:`DARK` times ``empty`` (:func:`empty_lightness`, float32 h x w): the lightness below which a frame's pixel
+    is dark, made once a lightness map (the last one's kept: one live calibration), not once a die (issue 24, round
+    25). (Kept beside, not among the profile's maps: one more of those would empty their cache sooner.)"""
+    hit = _LEAST[0]  # (one pair, taken and replaced whole)
+    if hit is None or hit[0] is not empty:
+        hit = _LEAST[0] = (empty, DARK * empty)
+    return hit[1]
+
+
+_LEAST: list = [None]
 
 
 def dark_shares(
@@ -119,7 +126,7 @@ def turned_to_lens(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: flo
     if len(dice) < 3:  # too few dice to tell the lamp's sides
         return []
     empty = empty_lightness(empty_lab, frame_bgr.shape[:2])
-    least = dark_least(empty_lab, frame_bgr.shape[:2])
+    least = dark_least(empty)
     shares = [dark_shares(frame_bgr, empty, d.box, side, least) for d in dice]
     typical = {n: median([s[n] for s in shares if n in s] or [0.0]) for n in _SIDES}
     lit = [n for n in _SIDES if typical[n] < LIT_SIDE and typical[n] <= typical[_OPPOSITE[n]]]

@@ -77,8 +77,11 @@ def test_dark_shares_with_the_least_made_once_are_the_same():
     rng = np.random.default_rng(7)
     empty_lab = rng.integers(0, 256, (60, 80, 3), np.uint8)
     shape = (120, 160)
-    empty, least = empty_lightness(empty_lab, shape), dark_least(empty_lab, shape)
-    assert dark_least(empty_lab, shape) is least and np.array_equal(least, DARK * empty)
+    empty = empty_lightness(empty_lab, shape)
+    least = dark_least(empty)
+    assert dark_least(empty) is least and np.array_equal(least, DARK * empty)
+    assert dark_least(empty.copy()) is not least  # (another map: made again)
+    least = dark_least(empty)
     frame = rng.integers(0, 120, (*shape, 3), np.uint8)
     for _ in range(200):
         side = float(rng.uniform(6, 30))
