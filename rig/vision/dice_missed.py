@@ -438,9 +438,12 @@ def glared_die(work, dice: list) -> tuple[float, float] | None:
     rim = cv2.LUT(labels, _RIM)
     mask = cv2.morphologyEx(rim, cv2.MORPH_CLOSE, _K3)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    for k in _glared_candidates(contours, work.side, a0, labels.shape).tolist():  # (the box tests, every blob at once)
-        c = contours[k]
+    for c in contours:
         x, y, w, h = cv2.boundingRect(c)
+        if max(w, h) > 2.0 * work.side or w * h < GLARED_AREA * a0 or min(w, h) < 0.5 * max(w, h):
+            continue
+        if x == 0 or y == 0 or x + w == labels.shape[1] or y + h == labels.shape[0]:
+            continue  # cut by the frame's edge: the table beyond the box
         if any(x * f <= d.x <= (x + w) * f and y * f <= d.y <= (y + h) * f for d in dice):
             continue  # a die read, with its rim and the shade beside it
         if places is not None and not places[y + h, x + w] - places[y, x + w] - places[y + h, x] + places[y, x]:
@@ -462,25 +465,6 @@ def glared_die(work, dice: list) -> tuple[float, float] | None:
         if not in_a_die(cx, cy, dice, f):
             return float(cx), float(cy)
     return None
-
-
-def _glared_candidates(contours, side: float, a0: float, shape: tuple[int, int]) -> np.ndarray:
-    """The indices (in order) of the ``contours`` whose bounding boxes pass :func:`glared_die`'s box tests: at most
-    two die sides (``side``) long, at least :data:`GLARED_AREA` tops (``a0``) in area, at least half as wide as long,
-    clear of the frame's edges (``shape``, h x w). The same boxes as ``cv2.boundingRect`` gives each (its points'
-    least and largest x and y), all at once: a frame's rim mask holds ~90 blobs, ~5 of them die-sized (issue 24,
-    round 25: one call a blob and its tests in Python took about a third of the step)."""
-    if not contours:
-        return np.zeros(0, np.intp)
-    sizes = np.fromiter(map(len, contours), np.intp, len(contours))
-    pts = np.concatenate(contours).reshape(-1, 2)
-    starts = np.zeros(len(contours), np.intp)
-    np.cumsum(sizes[:-1], out=starts[1:])
-    (x, y), (x1, y1) = np.minimum.reduceat(pts, starts).T, np.maximum.reduceat(pts, starts).T
-    w, h = x1 - x + 1, y1 - y + 1
-    longest, shortest = np.maximum(w, h), np.minimum(w, h)
-    fits = (longest <= 2.0 * side) & (w * h >= GLARED_AREA * a0) & (shortest >= 0.5 * longest)
-    return np.flatnonzero(fits & (x != 0) & (y != 0) & (x1 + 1 != shape[1]) & (y1 + 1 != shape[0]))
 
 
 def _glared_cells(work) -> tuple:
