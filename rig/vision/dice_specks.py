@@ -23,8 +23,10 @@ from rig.vision.dice_blobs import pack
 from rig.vision.pixel_classes import BLUE, PINK, YELLOW, filled
 
 #: a blob whose convex hull exceeds this share of a die's top is looked at for specks (the misread combo dice of twin
-#: 10706 turns 1 and 3 read 1.9-2.1; a die read right on the seen twin sets seldom over 1.5)
-HULL_MOST = 1.6
+#: 10706 turns 1 and 3 read 1.9-2.1; round 24's fresh 10810 turn 2's two blank dice, a lobe of blue-lit floor joined
+#: to each, 1.36 and 1.39, read blue at 1.6: round 25). Nothing under it is cut: the cut is kept only at
+#: :data:`HULL_KEPT` or less, and only when what it cuts off reads mostly frog colour
+HULL_MOST = 1.3
 #: the cut is kept when the top left's hull is at most this share of a die's top (a die-sized top)
 HULL_KEPT = 1.3
 #: ... and when at least this share of what it cuts off reads frog colour: specks of the floor (10706: 0.78-0.97 blue).
