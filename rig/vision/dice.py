@@ -50,7 +50,7 @@ from rig.vision.colour_table import (  # noqa: F401 - moved (issue 29); the old 
     _grid_colours, _LutBuilder, _LUTS, _BY_TABLE, _lut_key, _code_fingerprint, colour_lut_key,
     full_colour_lut, adopt_colour_lut, colour_lut,
 )
-from rig.vision.dice_blobs import _big_blob, _grow, _plausible, _split, unsplit  # noqa: F401 - _big_blob, _grow, _plausible: their old path
+from rig.vision.dice_blobs import _big_blob, _grow, _plausible, _split, held_blob, unsplit  # noqa: F401 - _big_blob, _grow, _plausible: their old path
 from rig.vision.dice_frames import (  # noqa: F401 - moved (issue 29); the old import path works
     label_pixels, check_frame, shrink, glare_for, Work, prepare, _censored, _near_floor, _warm_edge, _whole_top, top_fit,
     _side_faces,
@@ -140,6 +140,8 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
         if area < 0.25 * a0:
             fragments.append((x + w / 2, y + h / 2))
             continue
+        if held_blob(cc, stats, i, t.die_area_min * a0, t.die_area_max * a0):
+            continue  # a die top's frog, its outline round it: read with that top (rig.vision.dice_blobs)
         roi = (cc[y : y + h, x : x + w] == i).view(np.uint8)
         lab = labels[y : y + h, x : x + w]
         if area <= t.die_area_max * a0:

@@ -29,10 +29,12 @@ from rig.vision.pixel_classes import BLUE, PINK, YELLOW, filled
 HULL_MOST = 1.3
 #: the cut is kept when the top left's hull is at most this share of a die's top (a die-sized top)
 HULL_KEPT = 1.3
-#: ... and when at least this share of what it cuts off reads frog colour: specks of the floor (10706: 0.78-0.97 blue).
-#: A leaning die's lit side face is die body (propped twin 5022 turn 2's pink die: 0.88-0.96 body; cut off, its frog's
-#: share grew and its blue specks read a pink+blue half after a drift)
-SPECKS_LEAST = 0.5
+#: ... and when at least this share of what it cuts off reads frog colour: specks of the floor (10706: 0.78-0.97 blue;
+#: 10810: 0.96-1.0). A leaning die's lit side face is die body (propped twin 5022 turn 2's pink die: 0.88-0.96 body; cut
+#: off, its frog's share grew and its blue specks read a pink+blue half after a drift); propped 5005 turn 0's leaning
+#: blank die, its hull 1.40-1.46 tops, would lose a side face's pink icon in its body, 0.52-0.55 frog (round 25: 0.5
+#: before, the bound 1.6 kept it from being looked at; cut, its "unclear pink", its only flag, went)
+SPECKS_LEAST = 0.7
 
 
 def speckless(part: np.ndarray, lab: np.ndarray, n_hull: int, top_area: float, least: float) -> np.ndarray | None:
