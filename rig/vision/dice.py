@@ -30,12 +30,13 @@ from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
 from rig.vision.dice_combo import half_partner
 from rig.vision.dice_cut import cut_by_frame_edge
-from rig.vision.dice_hue import VEIL_SURE, off_hue, veiled
+from rig.vision.dice_hue import VEIL_SURE, deeply_veiled, off_hue, veiled
 from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_die, print_spot, shade_dice
 from rig.vision.dice_lampside import side_face_flags
 from rig.vision.dice_wallside import wall_side_flags
 from rig.vision.dice_relief import relief_dice
 from rig.vision.dice_specks import speckless
+from rig.vision.dice_surround import surrounded
 from rig.vision.dice_overall import BARE_SURE, overall_counts, shows_frog, under_glare
 from rig.vision.dice_second_look import second_look
 from rig.vision.dice_shade import blob as _blob, disc as _disc
@@ -445,6 +446,9 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
         reasons.append(Flag("three colours on one die", *at))
         margin = 0.0
     face = "blank" if not guess else guess[0] if len(guess) == 1 else _COMBOS[frozenset(guess)]
+    if len(guess) == 2 and surrounded(*(full[2:4] if full is not None else (lab, inner)), guess):
+        reasons.append(Flag(f"{'/'.join(guess)} one round the other (die body read as a frog colour?)", *at, True))
+        margin = 0.0  # not two halves side by side: a lit die body round a frog (rig.vision.dice_surround)
     if unclear:
         reasons.append(Flag(f"unclear {'/'.join(unclear)}", *at, True))
     elif frog_size:
@@ -481,6 +485,8 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     sheen = sheen_at(work.profile, work.labels.shape[:2])  # where calibration saw the lamp's mirror image pale a top
     if confidence < VEIL_SURE and (veiled(top_bgr, lab, inner, work.profile) or sheen is not None and sheen[
             min(int(cy), sheen.shape[0] - 1), min(int(cx), sheen.shape[1] - 1)]):
+        reasons.append(Flag("lamp's reflection on die top", *at))
+    elif not present and deeply_veiled(top_bgr, lab, inner, work.profile):  # a frog washed out, read blank surely
         reasons.append(Flag("lamp's reflection on die top", *at))
     if cocked:
         confidence *= 0.5
