@@ -58,7 +58,8 @@ def speckless(part: np.ndarray, lab: np.ndarray, n_hull: int, top_area: float, l
     if n_hull <= HULL_MOST * top_area:
         return None
     solid = filled(part)
-    packed = pack(solid, int(cv2.countNonZero(solid)), top_area)
+    # one square asked for (the area of one top): the first square packed is the die, the same as among more
+    packed = pack(solid, min(int(cv2.countNonZero(solid)), int(top_area)), top_area)
     if packed is None:
         return None
     cut = packed[0][0] & part

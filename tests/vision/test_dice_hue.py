@@ -1,6 +1,5 @@
 """A frog colour whose pixels do not have that colour's hue is flagged, never read as that colour in silence."""
 
-
 import cv2
 import numpy as np
 
