@@ -24,8 +24,8 @@ from rig.vision.pixel_classes import BLUE, PINK, YELLOW, filled
 
 #: a blob whose convex hull exceeds this share of a die's top is looked at for specks (the misread combo dice of twin
 #: 10706 turns 1 and 3 read 1.9-2.1; round 24's fresh 10810 turn 2's two blank dice, a lobe of blue-lit floor joined
-#: to each, 1.36 and 1.39, read blue at 1.6: round 25). Nothing under it is cut: the cut is kept only at
-#: :data:`HULL_KEPT` or less, and only when what it cuts off reads mostly frog colour
+#: to each, their filled hulls 1.36-1.58 over the four lights, read blue at 1.6: round 25). Nothing under it is cut:
+#: the cut is kept only at :data:`HULL_KEPT` or less, and only when what it cuts off reads mostly frog colour
 HULL_MOST = 1.3
 #: the cut is kept when the top left's hull is at most this share of a die's top (a die-sized top)
 HULL_KEPT = 1.3

@@ -72,7 +72,7 @@ def test_without_the_frog_colour_bound_the_leaning_die_reads_a_combo(monkeypatch
 
 def test_blank_dice_joined_to_a_small_lobe_of_blue_lit_floor_read_blank():
     # round 24's fresh 10810 turn 2 (seen now; round 25): beside each of two blank dice the floor reads blue in a lobe
-    # joined to the top's edge, the blob's hull 1.36 and 1.39 tops; main (HULL_MOST 1.6) read both "blue" (flagged
+    # joined to the top's edge, the blob's filled hull 1.48-1.51 tops; main (HULL_MOST 1.6) read both "blue" (flagged
     # "blue frog of unusual size (glare?)") in every light
     frame, profile = frame_and_profile("t10810-turn2.webp", "t10810")
     reading = read_dice(frame, profile, thrown=6)
