@@ -30,12 +30,13 @@ from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
 from rig.vision.dice_combo import half_partner
 from rig.vision.dice_cut import cut_by_frame_edge
-from rig.vision.dice_hue import VEIL_SURE, off_hue, veiled
+from rig.vision.dice_hue import VEIL_SURE, deeply_veiled, off_hue, veiled
 from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_die, print_spot, shade_dice
 from rig.vision.dice_lampside import side_face_flags
 from rig.vision.dice_wallside import wall_side_flags
 from rig.vision.dice_relief import relief_dice
 from rig.vision.dice_specks import speckless
+from rig.vision.dice_surround import surrounded
 from rig.vision.dice_overall import BARE_SURE, overall_counts, shows_frog, under_glare
 from rig.vision.dice_second_look import second_look
 from rig.vision.dice_shade import blob as _blob, disc as _disc
@@ -50,7 +51,7 @@ from rig.vision.colour_table import (  # noqa: F401 - moved (issue 29); the old 
     _grid_colours, _LutBuilder, _LUTS, _BY_TABLE, _lut_key, _code_fingerprint, colour_lut_key,
     full_colour_lut, adopt_colour_lut, colour_lut,
 )
-from rig.vision.dice_blobs import _big_blob, _grow, _plausible, _split, unsplit  # noqa: F401 - _big_blob, _grow, _plausible: their old path
+from rig.vision.dice_blobs import _big_blob, _grow, _plausible, _split, held_blob, unsplit  # noqa: F401 - _big_blob, _grow, _plausible: their old path
 from rig.vision.dice_frames import (  # noqa: F401 - moved (issue 29); the old import path works
     label_pixels, check_frame, shrink, glare_for, Work, prepare, _censored, _near_floor, _warm_edge, _whole_top, top_fit,
     _side_faces,
@@ -140,6 +141,8 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
         if area < 0.25 * a0:
             fragments.append((x + w / 2, y + h / 2))
             continue
+        if held_blob(cc, stats, i, t.die_area_min * a0, t.die_area_max * a0):
+            continue  # a die top's frog, its outline round it: read with that top (rig.vision.dice_blobs)
         roi = (cc[y : y + h, x : x + w] == i).view(np.uint8)
         lab = labels[y : y + h, x : x + w]
         if area <= t.die_area_max * a0:
@@ -443,6 +446,9 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
         reasons.append(Flag("three colours on one die", *at))
         margin = 0.0
     face = "blank" if not guess else guess[0] if len(guess) == 1 else _COMBOS[frozenset(guess)]
+    if len(guess) == 2 and surrounded(*(full[2:4] if full is not None else (lab, inner)), guess):
+        reasons.append(Flag(f"{'/'.join(guess)} one round the other (die body read as a frog colour?)", *at, True))
+        margin = 0.0  # not two halves side by side: a lit die body round a frog (rig.vision.dice_surround)
     if unclear:
         reasons.append(Flag(f"unclear {'/'.join(unclear)}", *at, True))
     elif frog_size:
@@ -479,6 +485,8 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     sheen = sheen_at(work.profile, work.labels.shape[:2])  # where calibration saw the lamp's mirror image pale a top
     if confidence < VEIL_SURE and (veiled(top_bgr, lab, inner, work.profile) or sheen is not None and sheen[
             min(int(cy), sheen.shape[0] - 1), min(int(cx), sheen.shape[1] - 1)]):
+        reasons.append(Flag("lamp's reflection on die top", *at))
+    elif not present and deeply_veiled(top_bgr, lab, inner, work.profile):  # a frog washed out, read blank surely
         reasons.append(Flag("lamp's reflection on die top", *at))
     if cocked:
         confidence *= 0.5

@@ -79,6 +79,36 @@ def _grow(markers: np.ndarray, mask: np.ndarray, steps: int) -> np.ndarray:
     return out
 
 
+def held_blob(cc: np.ndarray, stats: np.ndarray, i: int, least: float, most: float) -> bool:
+    """Whether blob ``i`` of a frame's die-top blobs (``cc``, ``stats``: OpenCV's connected components) is smaller than
+    ``least`` pixels and its centre lies inside the convex hull of another, larger blob of one die (at most ``most``
+    pixels: a cluster of touching dice has room between them for a third die's sliver): a die is a solid cube, and a
+    blob inside another's top is that top's frog, cut from its body ring by the frog's dark outline — its colours are
+    counted over that top's hull already. Twin 10803 turn 0 after a drift (round 24's fresh
+    set): a yellow die's frog read as a second yellow die, 0.27 tops, "two dice read on one die's place" (issue 24,
+    round 25).
+
+    >>> top = np.zeros((30, 30), np.uint8); top[5:25, 5:25] = 1; top[10:20, 10:20] = 0; top[12:18, 12:18] = 1
+    >>> n, cc, stats, _ = cv2.connectedComponentsWithStats(top, connectivity=8)
+    >>> [held_blob(cc, stats, k, 200, 500) for k in (1, 2)]   # the ring, the frog inside it
+    [False, True]
+    >>> held_blob(cc, stats, 2, 200, 250)   # the ring more than one die
+    False
+    """
+    x, y, w, h, area = (int(v) for v in stats[i])
+    if area >= least:
+        return False
+    cx, cy = x + w / 2, y + h / 2
+    for j in range(1, len(stats)):
+        bx, by, bw, bh, barea = (int(v) for v in stats[j])
+        if j == i or not area < barea <= most or not (bx <= cx < bx + bw and by <= cy < by + bh):
+            continue
+        points = cv2.findNonZero((cc[by : by + bh, bx : bx + bw] == j).view(np.uint8))
+        if cv2.pointPolygonTest(cv2.convexHull(points), (cx - bx, cy - by), False) > 0:
+            return True
+    return False
+
+
 TOUCHING = "touching dice that cannot be split"
 #: a die-sized square packed into a blob that would not split must lie on the blob over this share of it
 COVER = 0.7

@@ -32,6 +32,11 @@ VEIL_LIGHTER = 15.0
 VEIL_GREYER = 0.7
 #: ... flags a die read with less confidence than this
 VEIL_SURE = 0.9
+#: a top veiled deeper still — its body this much lighter than the model and its chroma under VEIL_DEEP_GREYER of the
+#: model's — is flagged however sure its reading: the lamp's mirror image washed its frog into the body (thrown twin
+#: 5014 turn 1: a pink die read blank, sure 0.97-1.0, status ok, body 56-61 lighter at 0.32-0.48 of the chroma; round 25)
+VEIL_DEEP_LIGHTER = 40.0
+VEIL_DEEP_GREYER = 0.55
 #: below this chroma (Lab units) a hue means nothing: such a mean is not judged
 MIN_CHROMA = 10.0
 
@@ -79,9 +84,19 @@ def _mean_lab(small: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
 
 def veiled(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, profile) -> bool:
     """Whether a die top's body pixels are paler and greyer than the body model: a lamp's reflection on it."""
+    return _veil(small, labels, inner, profile, VEIL_LIGHTER, VEIL_GREYER)
+
+
+def deeply_veiled(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, profile) -> bool:
+    """Whether a die top's body is veiled deeper still (:data:`VEIL_DEEP_LIGHTER`, :data:`VEIL_DEEP_GREYER`): a veil
+    that can hide a frog from a sure reading."""
+    return _veil(small, labels, inner, profile, VEIL_DEEP_LIGHTER, VEIL_DEEP_GREYER)
+
+
+def _veil(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, profile, lighter: float, greyer: float) -> bool:
     lab = None if profile is None else _mean_lab(small, (labels == BODY) & inner)
     if lab is None:
         return False
     model = np.asarray(profile.body.mean, np.float64)
     chroma, model_chroma = np.hypot(*(lab[1:] - 128)), np.hypot(*(model[1:] - 128))
-    return bool(lab[0] - model[0] > VEIL_LIGHTER and chroma < VEIL_GREYER * model_chroma)
+    return bool(lab[0] - model[0] > lighter and chroma < greyer * model_chroma)

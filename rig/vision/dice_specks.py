@@ -23,14 +23,18 @@ from rig.vision.dice_blobs import pack
 from rig.vision.pixel_classes import BLUE, PINK, YELLOW, filled
 
 #: a blob whose convex hull exceeds this share of a die's top is looked at for specks (the misread combo dice of twin
-#: 10706 turns 1 and 3 read 1.9-2.1; a die read right on the seen twin sets seldom over 1.5)
-HULL_MOST = 1.6
+#: 10706 turns 1 and 3 read 1.9-2.1; round 24's fresh 10810 turn 2's two blank dice, a lobe of blue-lit floor joined
+#: to each, their filled hulls 1.36-1.58 over the four lights, read blue at 1.6: round 25). Nothing under it is cut:
+#: the cut is kept only at :data:`HULL_KEPT` or less, and only when what it cuts off reads mostly frog colour
+HULL_MOST = 1.3
 #: the cut is kept when the top left's hull is at most this share of a die's top (a die-sized top)
 HULL_KEPT = 1.3
-#: ... and when at least this share of what it cuts off reads frog colour: specks of the floor (10706: 0.78-0.97 blue).
-#: A leaning die's lit side face is die body (propped twin 5022 turn 2's pink die: 0.88-0.96 body; cut off, its frog's
-#: share grew and its blue specks read a pink+blue half after a drift)
-SPECKS_LEAST = 0.5
+#: ... and when at least this share of what it cuts off reads frog colour: specks of the floor (10706: 0.78-0.97 blue;
+#: 10810: 0.96-1.0). A leaning die's lit side face is die body (propped twin 5022 turn 2's pink die: 0.88-0.96 body; cut
+#: off, its frog's share grew and its blue specks read a pink+blue half after a drift); propped 5005 turn 0's leaning
+#: blank die, its hull 1.40-1.46 tops, would lose a side face's pink icon in its body, 0.52-0.55 frog (round 25: 0.5
+#: before, the bound 1.6 kept it from being looked at; cut, its "unclear pink", its only flag, went)
+SPECKS_LEAST = 0.7
 
 
 def speckless(part: np.ndarray, lab: np.ndarray, n_hull: int, top_area: float, least: float) -> np.ndarray | None:
@@ -54,7 +58,8 @@ def speckless(part: np.ndarray, lab: np.ndarray, n_hull: int, top_area: float, l
     if n_hull <= HULL_MOST * top_area:
         return None
     solid = filled(part)
-    packed = pack(solid, int(cv2.countNonZero(solid)), top_area)
+    # one square asked for (the area of one top): the first square packed is the die, the same as among more
+    packed = pack(solid, min(int(cv2.countNonZero(solid)), int(top_area)), top_area)
     if packed is None:
         return None
     cut = packed[0][0] & part

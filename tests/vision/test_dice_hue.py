@@ -1,6 +1,5 @@
 """A frog colour whose pixels do not have that colour's hue is flagged, never read as that colour in silence."""
 
-
 import cv2
 import numpy as np
 
@@ -22,13 +21,18 @@ def test_the_veiled_pink_die_is_flagged_for_its_yellows_hue():
     frame, profile = _ritual_pink()
     reading = read_dice(frame, profile)
     assert reading.faces.count("pink") == 5 and reading.status == "uncertain"
-    assert reading.reasons == ("yellow frog of unusual colour on die at (423, 285)",)
+    # (round 25: its "yellow", a veiled body round the pink frog, is flagged by rig.vision.dice_surround too)
+    assert reading.reasons == (
+        "pink/yellow one round the other (die body read as a frog colour?) on die at (423, 285)",
+        "yellow frog of unusual colour on die at (423, 285)",
+    )
     flagged = [d for d in reading.dice if d.face == "yellow+pink"]
     assert len(flagged) == 1 and flagged[0].confidence == 0.0
 
 
 def test_without_the_hue_check_the_same_die_reads_yellow_pink_in_silence(monkeypatch):
     monkeypatch.setattr(dice, "off_hue", lambda *a: [])
+    monkeypatch.setattr(dice, "surrounded", lambda *a: False)  # (round 25's check, which flags it too, off as well)
     frame, profile = _ritual_pink()
     reading = read_dice(frame, profile)
     assert sorted(reading.faces)[-1] == "yellow+pink" and reading.status == "ok"

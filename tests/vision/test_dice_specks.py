@@ -68,3 +68,24 @@ def test_without_the_frog_colour_bound_the_leaning_die_reads_a_combo(monkeypatch
     frame, profile = frame_and_profile("t5022-propped2-x08.webp", "t5022")
     reading = read_dice(frame, profile, thrown=6)
     assert faces_near(reading, 552, 168, 14) == ["pink+blue"]
+
+
+def test_blank_dice_joined_to_a_small_lobe_of_blue_lit_floor_read_blank():
+    # round 24's fresh 10810 turn 2 (seen now; round 25): beside each of two blank dice the floor reads blue in a lobe
+    # joined to the top's edge, the blob's filled hull 1.48-1.51 tops; main (HULL_MOST 1.6) read both "blue" (flagged
+    # "blue frog of unusual size (glare?)") in every light
+    frame, profile = frame_and_profile("t10810-turn2.webp", "t10810")
+    reading = read_dice(frame, profile, thrown=6)
+    assert faces_near(reading, 277, 232, 14) == ["blank"]
+    assert faces_near(reading, 369, 207, 14) == ["blank"]
+    assert sorted(d.face for d in reading.dice) == ["blank", "blank", "blank", "pink+blue", "yellow", "yellow"]
+    assert not any("blue frog of unusual size" in r for r in reading.reasons)
+
+
+def test_with_round_24s_hull_bound_the_blank_dice_read_blue_again(monkeypatch):
+    monkeypatch.setattr(dice_specks, "HULL_MOST", 1.6)
+    frame, profile = frame_and_profile("t10810-turn2.webp", "t10810")
+    reading = read_dice(frame, profile, thrown=6)
+    assert faces_near(reading, 277, 232, 14) == ["blue"]
+    assert faces_near(reading, 369, 207, 14) == ["blue"]
+    assert reading.status == "uncertain"

@@ -1,0 +1,60 @@
+"""A combo read where one colour lies round the other: a die body lit into a frog colour, not a frog's second half
+(issue 24, round 25).
+
+A two-colour frog is two halves side by side: seen from one half's middle, the other half lies to one side, within
+about half a turn. Under a lamp's light a violet body can read blue next to a pink frog: thrown twin 5022 turn 0's pink
+die read "pink+blue", status ok, its "blue" a fringe of the body round three sides of the pink frog. A combo one of
+whose colours lies round the other (more than :data:`SURROUND_MOST` of the turn round the other's middle, in sectors of
+:data:`SECTOR` degrees each holding at least :data:`SECTOR_LEAST` of it) is flagged; the reading stays the reader's best
+guess.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rig.vision.pixel_classes import COLOUR_CLASSES
+
+#: the turn (degrees) round one colour's middle that a combo's other colour may fill: two halves side by side fill
+#: about half a turn or less (90-150 on the combos of twin 10803-10811 and 5022 turn 0's blue+yellow); 5022 turn 0's
+#: pink die's lit body, read blue, 210-240
+SURROUND_MOST = 200.0
+#: the sectors the turn is cut into, in degrees
+SECTOR = 30
+#: a sector is filled when it holds at least this share of the colour's pixels (a speck of it elsewhere is not)
+SECTOR_LEAST = 0.04
+
+
+def spread(labels: np.ndarray, mask: np.ndarray, inner: str, outer: str) -> float:
+    """Degrees of the turn round ``inner``'s pixels' middle that ``outer``'s pixels fill (within ``mask``): 360 less the
+    longest run of sectors holding under :data:`SECTOR_LEAST` of them.
+
+    >>> lab = np.zeros((21, 21), np.uint8); lab[5:16, 5:16] = COLOUR_CLASSES["pink"]
+    >>> half = lab.copy(); half[16:20, 5:16] = COLOUR_CLASSES["blue"]           # a blue half below the pink
+    >>> spread(half, np.ones_like(lab), "pink", "blue") <= 180
+    True
+    >>> ring = lab.copy(); ring[1:5, :] = ring[16:20, :] = ring[:, 16:20] = COLOUR_CLASSES["blue"]  # blue round 3 sides
+    >>> spread(ring, np.ones_like(lab), "pink", "blue") >= 270
+    True
+    """
+    m = mask > 0
+    iy, ix = np.nonzero(m & (labels == COLOUR_CLASSES[inner]))
+    oy, ox = np.nonzero(m & (labels == COLOUR_CLASSES[outer]))
+    if iy.size == 0 or oy.size == 0:
+        return 0.0
+    angles = np.degrees(np.arctan2(oy - iy.mean(), ox - ix.mean())) % 360
+    n = 360 // SECTOR
+    counts = np.bincount((angles // SECTOR).astype(int) % n, minlength=n)
+    empty = np.concatenate([counts, counts]) < SECTOR_LEAST * oy.size
+    run = longest = 0
+    for e in empty:
+        run = run + 1 if e else 0
+        longest = max(longest, run)
+    return float(360 - min(n, longest) * SECTOR)
+
+
+def surrounded(labels: np.ndarray, mask: np.ndarray, colours: list[str]) -> bool:
+    """Whether either of a combo's two ``colours`` lies round the other's middle over more than :data:`SURROUND_MOST`
+    of the turn (``labels``: the top's pixel classes, ``mask``: the top)."""
+    a, b = colours
+    return spread(labels, mask, a, b) > SURROUND_MOST or spread(labels, mask, b, a) > SURROUND_MOST
