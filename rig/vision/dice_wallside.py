@@ -77,6 +77,17 @@ def empty_light(empty_lab: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     return profile_map("wallside_empty_light", empty_lab, tuple(shape), build)
 
 
+def _lab(frame: np.ndarray, rect: tuple[int, int, int, int], channels) -> np.ndarray:
+    """The frame's pixels in ``rect`` (y0, y1, x0, x1) as uint8 Lab, each of B, G, R divided by the frame's light
+    change ``channels`` (:attr:`rig.vision.light.Light.channels`: the floor's change since calibration) where given:
+    the colours and lightness as the calibrated light shows them, as the empty box's picture was taken (round 25)."""
+    y0, y1, x0, x1 = rect
+    crop = np.ascontiguousarray(frame[y0:y1, x0:x1])
+    if channels is not None:
+        crop = cv2.multiply(crop, tuple(1.0 / c for c in channels) + (0.0,), dtype=cv2.CV_8U)
+    return cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
+
+
 def _band(box, name: str, side: float, shape: tuple[int, int]) -> tuple[int, int, int, int] | None:
     """The band :data:`BAND` die sides wide next to side ``name`` of ``box`` within its strip (y0, y1, x0, x1), or None
     where the strip leaves a frame of ``shape``."""
@@ -93,25 +104,27 @@ def _band(box, name: str, side: float, shape: tuple[int, int]) -> tuple[int, int
     }[name]
 
 
-def band_lift(frame: np.ndarray, empty_l: np.ndarray, box, name: str, side: float) -> float | None:
+def band_lift(frame: np.ndarray, empty_l: np.ndarray, box, name: str, side: float, channels=None) -> float | None:
     """The frame's lightness over the empty box's (mean L) in the band :data:`BAND` die sides wide next to side
-    ``name`` of ``box``, within its strip; None where the strip leaves the frame."""
+    ``name`` of ``box``, within its strip, the frame's light change ``channels`` taken out (:func:`_lab`); None where
+    the strip leaves the frame."""
     band = _band(box, name, side, frame.shape[:2])
     if band is None:
         return None
     y0, y1, x0, x1 = band
-    light = cv2.cvtColor(np.ascontiguousarray(frame[y0:y1, x0:x1]), cv2.COLOR_BGR2Lab)[..., 0]
+    light = _lab(frame, band, channels)[..., 0]
     return float(light.mean()) / max(1.0, float(empty_l[y0:y1, x0:x1].mean()))
 
 
-def band_ends(frame: np.ndarray, empty_ab: np.ndarray, box, name: str, side: float, body_ab) -> float:
+def band_ends(frame: np.ndarray, empty_ab: np.ndarray, box, name: str, side: float, body_ab, channels=None) -> float:
     """The die-body share (:data:`NEARER`) of the band :data:`BAND` die sides wide next to side ``name`` of ``box``
-    in each end quarter of the side's length: the smaller of the two (0.0 where the strip leaves the frame)."""
+    in each end quarter of the side's length: the smaller of the two (0.0 where the strip leaves the frame); the
+    frame's light change ``channels`` taken out (:func:`_lab`)."""
     band = _band(box, name, side, frame.shape[:2])
     if band is None:
         return 0.0
     y0, y1, x0, x1 = band
-    ab = cv2.cvtColor(np.ascontiguousarray(frame[y0:y1, x0:x1]), cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
+    ab = _lab(frame, band, channels)[..., 1:].astype(np.float32)
     to_empty = np.linalg.norm(ab - empty_ab[y0:y1, x0:x1], axis=2)
     body = np.min([np.linalg.norm(ab - c, axis=2) for c in body_ab], axis=0) + NEARER < to_empty
     along = body.mean(axis=1) if name in ("L", "R") else body.mean(axis=0)
@@ -128,22 +141,26 @@ def outward_sides(x: float, y: float, shape: tuple[int, int]) -> list[str]:
     return [name for name, (vx, vy) in _SIDES.items() if (vx * rx + vy * ry) / norm >= OUTWARD]
 
 
-def body_share(frame: np.ndarray, empty_ab: np.ndarray, box, name: str, side: float, body_ab) -> float | None:
+def body_share(
+    frame: np.ndarray, empty_ab: np.ndarray, box, name: str, side: float, body_ab, channels=None
+) -> float | None:
     """The share of die-body pixels (:data:`NEARER`) in the strip beside side ``name`` of ``box`` (x, y, w, h; frame
-    px), or None where the strip leaves the frame. ``body_ab``: the die body's colours' (a, b), N x 2."""
+    px), or None where the strip leaves the frame. ``body_ab``: the die body's colours' (a, b), N x 2; ``channels``:
+    the frame's light change, taken out (:func:`_lab`)."""
     rect = strips(box, side, frame.shape[:2]).get(name)
     if rect is None:
         return None
     y0, y1, x0, x1 = rect
-    ab = cv2.cvtColor(np.ascontiguousarray(frame[y0:y1, x0:x1]), cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
+    ab = _lab(frame, rect, channels)[..., 1:].astype(np.float32)
     to_empty = np.linalg.norm(ab - empty_ab[y0:y1, x0:x1], axis=2)
     to_body = np.min([np.linalg.norm(ab - c, axis=2) for c in body_ab], axis=0)
     return float(np.mean(to_body + NEARER < to_empty))
 
 
-def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: float, body_ab) -> list:
+def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: float, body_ab, channels=None) -> list:
     """The dice of ``dice`` (not read cocked) with a die-body band beyond an outer edge and no die ahead there: a
-    strip :data:`FACE` die body, or :data:`FAINT_FACE` with its band next to the box lit (:data:`LIGHTER`)."""
+    strip :data:`FACE` die body, or :data:`FAINT_FACE` with its band next to the box lit (:data:`LIGHTER`); the
+    frame's light change ``channels`` taken out of the strips (:func:`_lab`) where given."""
     empty_ab = empty_l = None
     found = []
     for d in dice:
@@ -154,16 +171,16 @@ def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: fl
                 continue
             if empty_ab is None:
                 empty_ab = empty_chroma(empty_lab, frame_bgr.shape[:2])
-            share = body_share(frame_bgr, empty_ab, d.box, name, side, body_ab)
+            share = body_share(frame_bgr, empty_ab, d.box, name, side, body_ab, channels)
             if share is None or share < FAINT_FACE:
                 continue
             if share < FACE:
                 if empty_l is None:
                     empty_l = empty_light(empty_lab, frame_bgr.shape[:2])
-                lift = band_lift(frame_bgr, empty_l, d.box, name, side)
+                lift = band_lift(frame_bgr, empty_l, d.box, name, side, channels)
                 if lift is None or lift < LIGHTER:
                     continue
-                if band_ends(frame_bgr, empty_ab, d.box, name, side, body_ab) < ENDS:
+                if band_ends(frame_bgr, empty_ab, d.box, name, side, body_ab, channels) < ENDS:
                     continue
             found.append(d)
             break
@@ -180,4 +197,14 @@ def wall_side_flags(work, profile, dice) -> list:
         return []
     body_ab = np.array([profile.body.mean[1:], profile.edge.mean[1:]], np.float32)
     side = work.side * work.factor
-    return [Flag(REASON, d.x, d.y) for d in wall_side_faces(work.frame, empty.lab, dice, side, body_ab)]
+    channels = light_change(work.light)
+    return [Flag(REASON, d.x, d.y) for d in wall_side_faces(work.frame, empty.lab, dice, side, body_ab, channels)]
+
+
+def light_change(light) -> tuple[float, float, float] | None:
+    """The frame's light change since calibration to take out of the strips (B, G, R), or None: none measured
+    (a profile without a floor grid), too little floor seen to trust it, or within the camera's wobble
+    (:attr:`rig.vision.light.Light.changed`: the frame read as calibrated)."""
+    if light is None or not light.reliable or not light.changed:
+        return None
+    return light.channels
