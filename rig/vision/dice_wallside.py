@@ -159,9 +159,11 @@ def body_share(
 
 def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: float, body_ab, channels=None) -> list:
     """The dice of ``dice`` (not read cocked) with a die-body band beyond an outer edge and no die ahead there: a
-    strip :data:`FACE` die body, or :data:`FAINT_FACE` with its band next to the box lit (:data:`LIGHTER`); the
-    frame's light change ``channels`` taken out of the strips (:func:`_lab`) where given."""
-    empty_ab = empty_l = None
+    strip :data:`FACE` die body, or :data:`FAINT_FACE` with its band next to the box lit (:data:`LIGHTER`), as the
+    frame shows it or, where the frame's light change ``channels`` is given, with it taken out (:func:`_lab`; round
+    25: the change taken out turns some strips fainter, at lamp x1.2, and none that the frame shows is lost)."""
+    empty_ab = None
+    looks = (None,) if channels is None else (None, channels)
     found = []
     for d in dice:
         if d.cocked or not TOP_SIZE[0] * side <= min(d.box[2:]) <= max(d.box[2:]) <= TOP_SIZE[1] * side:
@@ -171,20 +173,24 @@ def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: fl
                 continue
             if empty_ab is None:
                 empty_ab = empty_chroma(empty_lab, frame_bgr.shape[:2])
-            share = body_share(frame_bgr, empty_ab, d.box, name, side, body_ab, channels)
-            if share is None or share < FAINT_FACE:
-                continue
-            if share < FACE:
-                if empty_l is None:
-                    empty_l = empty_light(empty_lab, frame_bgr.shape[:2])
-                lift = band_lift(frame_bgr, empty_l, d.box, name, side, channels)
-                if lift is None or lift < LIGHTER:
-                    continue
-                if band_ends(frame_bgr, empty_ab, d.box, name, side, body_ab, channels) < ENDS:
-                    continue
-            found.append(d)
-            break
+            if any(_side_face(frame_bgr, empty_ab, empty_lab, d.box, name, side, body_ab, c) for c in looks):
+                found.append(d)
+                break
     return found
+
+
+def _side_face(frame, empty_ab, empty_lab, box, name: str, side: float, body_ab, channels) -> bool:
+    """Whether the strip beside side ``name`` of ``box`` is a leaning die's side face (:func:`wall_side_faces`), the
+    light change ``channels`` taken out where given."""
+    share = body_share(frame, empty_ab, box, name, side, body_ab, channels)
+    if share is None or share < FAINT_FACE:
+        return False
+    if share >= FACE:
+        return True
+    lift = band_lift(frame, empty_light(empty_lab, frame.shape[:2]), box, name, side, channels)
+    if lift is None or lift < LIGHTER:
+        return False
+    return band_ends(frame, empty_ab, box, name, side, body_ab, channels) >= ENDS
 
 
 def wall_side_flags(work, profile, dice) -> list:

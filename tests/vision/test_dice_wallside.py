@@ -176,3 +176,15 @@ def test_the_light_change_is_taken_out_only_where_measured_trusted_and_beyond_th
     assert light_change(None) is None
     assert light_change(Light(1.0, 1.0, channels=(1.02, 1.0, 0.97))) is None  # within the wobble: read as calibrated
     assert light_change(Light(0.98, 1.3, floor_seen=0.1, channels=WARMER)) is None  # the floor under a hand
+
+
+def test_a_side_face_the_frame_shows_is_kept_when_the_change_taken_out_turns_it_fainter():
+    """Propped 5109 turn 0 at lamp x1.2 (round 25): the change taken out leaves the strip under the thresholds; the
+    frame as it is shows the face, and a flag is only ever added."""
+    warm, dice = _dim_face_on_the_floor()
+    frame = cv2.multiply(warm, tuple(1.0 / c for c in WARMER) + (0.0,), dtype=cv2.CV_8U)  # the face as calibrated
+    cooler = tuple(1.0 / c for c in WARMER)  # a light change measured the other way: taken out, it warms the strip
+    empty_ab = empty_chroma(_empty_lab(), frame.shape[:2])
+    assert body_share(frame, empty_ab, dice[1].box, "B", SIDE, BODY_AB) >= FACE
+    assert body_share(frame, empty_ab, dice[1].box, "B", SIDE, BODY_AB, cooler) < FAINT_FACE
+    assert wall_side_faces(frame, _empty_lab(), dice, SIDE, BODY_AB, cooler) == [dice[1]]
