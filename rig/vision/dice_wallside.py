@@ -10,7 +10,8 @@ floor or the wall's shade band. Lightness does not part it (the face lies in the
 empty box there or lighter): its hue does. A strip pixel counts as die body where its (a, b) lies nearer the
 profile's die body or shaded die body (``edge``) than the empty box's own (a, b) there, by a margin. The empty box's
 picture is the one calibration keeps beside the profile (:func:`rig.vision.card_empty.kept`); without one nothing
-is judged.
+is judged. Where the frame's light changed since calibration, each strip is judged as the frame shows it and with
+the change taken out (round 25: lamp x0.8 and warmer light turn a leaning die's face fainter).
 
 Called by :func:`rig.vision.dice.read_labels` right after :func:`rig.vision.dice_lampside.side_face_flags`: it
 adds a reason and removes none (docs/vision.md, round 22).
