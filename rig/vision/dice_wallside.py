@@ -10,7 +10,8 @@ floor or the wall's shade band. Lightness does not part it (the face lies in the
 empty box there or lighter): its hue does. A strip pixel counts as die body where its (a, b) lies nearer the
 profile's die body or shaded die body (``edge``) than the empty box's own (a, b) there, by a margin. The empty box's
 picture is the one calibration keeps beside the profile (:func:`rig.vision.card_empty.kept`); without one nothing
-is judged.
+is judged. Where the frame's light changed since calibration, each strip is judged as the frame shows it and with
+the change taken out (round 25: lamp x0.8 and warmer light turn a leaning die's face fainter).
 
 Called by :func:`rig.vision.dice.read_labels` right after :func:`rig.vision.dice_lampside.side_face_flags`: it
 adds a reason and removes none (docs/vision.md, round 22).
@@ -77,6 +78,17 @@ def empty_light(empty_lab: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     return profile_map("wallside_empty_light", empty_lab, tuple(shape), build)
 
 
+def _lab(frame: np.ndarray, rect: tuple[int, int, int, int], channels) -> np.ndarray:
+    """The frame's pixels in ``rect`` (y0, y1, x0, x1) as uint8 Lab, each of B, G, R divided by the frame's light
+    change ``channels`` (:attr:`rig.vision.light.Light.channels`: the floor's change since calibration) where given:
+    the colours and lightness as the calibrated light shows them, as the empty box's picture was taken (round 25)."""
+    y0, y1, x0, x1 = rect
+    crop = np.ascontiguousarray(frame[y0:y1, x0:x1])
+    if channels is not None:
+        crop = cv2.multiply(crop, tuple(1.0 / c for c in channels) + (0.0,), dtype=cv2.CV_8U)
+    return cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
+
+
 def _band(box, name: str, side: float, shape: tuple[int, int]) -> tuple[int, int, int, int] | None:
     """The band :data:`BAND` die sides wide next to side ``name`` of ``box`` within its strip (y0, y1, x0, x1), or None
     where the strip leaves a frame of ``shape``."""
@@ -93,25 +105,27 @@ def _band(box, name: str, side: float, shape: tuple[int, int]) -> tuple[int, int
     }[name]
 
 
-def band_lift(frame: np.ndarray, empty_l: np.ndarray, box, name: str, side: float) -> float | None:
+def band_lift(frame: np.ndarray, empty_l: np.ndarray, box, name: str, side: float, channels=None) -> float | None:
     """The frame's lightness over the empty box's (mean L) in the band :data:`BAND` die sides wide next to side
-    ``name`` of ``box``, within its strip; None where the strip leaves the frame."""
+    ``name`` of ``box``, within its strip, the frame's light change ``channels`` taken out (:func:`_lab`); None where
+    the strip leaves the frame."""
     band = _band(box, name, side, frame.shape[:2])
     if band is None:
         return None
     y0, y1, x0, x1 = band
-    light = cv2.cvtColor(np.ascontiguousarray(frame[y0:y1, x0:x1]), cv2.COLOR_BGR2Lab)[..., 0]
+    light = _lab(frame, band, channels)[..., 0]
     return float(light.mean()) / max(1.0, float(empty_l[y0:y1, x0:x1].mean()))
 
 
-def band_ends(frame: np.ndarray, empty_ab: np.ndarray, box, name: str, side: float, body_ab) -> float:
+def band_ends(frame: np.ndarray, empty_ab: np.ndarray, box, name: str, side: float, body_ab, channels=None) -> float:
     """The die-body share (:data:`NEARER`) of the band :data:`BAND` die sides wide next to side ``name`` of ``box``
-    in each end quarter of the side's length: the smaller of the two (0.0 where the strip leaves the frame)."""
+    in each end quarter of the side's length: the smaller of the two (0.0 where the strip leaves the frame); the
+    frame's light change ``channels`` taken out (:func:`_lab`)."""
     band = _band(box, name, side, frame.shape[:2])
     if band is None:
         return 0.0
     y0, y1, x0, x1 = band
-    to_empty, to_body = _distances(frame, empty_ab, band, body_ab)
+    to_empty, to_body = _distances(frame, empty_ab, band, body_ab, channels)
     body = to_body + NEARER < to_empty
     along = body.mean(axis=1) if name in ("L", "R") else body.mean(axis=0)
     q = max(1, len(along) // 4)
@@ -127,23 +141,26 @@ def outward_sides(x: float, y: float, shape: tuple[int, int]) -> list[str]:
     return [name for name, (vx, vy) in _SIDES.items() if (vx * rx + vy * ry) / norm >= OUTWARD]
 
 
-def body_share(frame: np.ndarray, empty_ab: np.ndarray, box, name: str, side: float, body_ab) -> float | None:
+def body_share(
+    frame: np.ndarray, empty_ab: np.ndarray, box, name: str, side: float, body_ab, channels=None
+) -> float | None:
     """The share of die-body pixels (:data:`NEARER`) in the strip beside side ``name`` of ``box`` (x, y, w, h; frame
-    px), or None where the strip leaves the frame. ``body_ab``: the die body's colours' (a, b), N x 2."""
+    px), or None where the strip leaves the frame. ``body_ab``: the die body's colours' (a, b), N x 2; ``channels``:
+    the frame's light change, taken out (:func:`_lab`)."""
     rect = strips(box, side, frame.shape[:2]).get(name)
     if rect is None:
         return None
-    to_empty, to_body = _distances(frame, empty_ab, rect, body_ab)
+    to_empty, to_body = _distances(frame, empty_ab, rect, body_ab, channels)
     return float(np.mean(to_body + NEARER < to_empty))
 
 
-def _distances(frame: np.ndarray, empty_ab: np.ndarray, rect, body_ab) -> tuple[np.ndarray, np.ndarray]:
+def _distances(frame: np.ndarray, empty_ab: np.ndarray, rect, body_ab, channels=None) -> tuple[np.ndarray, np.ndarray]:
     """Each pixel's (a, b) distance, in ``rect`` (y0, y1, x0, x1) of ``frame`` (B, G, R), from the empty box's there
     and from the nearest of the die body's colours ``body_ab`` (N x 2), float32: ``np.linalg.norm(ab - other, axis=2)``
     and the least of those over ``body_ab``, the same numbers (the squares' sum of two float32, its root), without
     norm's sum over a last axis of two (issue 24, round 25: 27 against 97 us a 40 x 12 strip, 72 against 147 at 80 x 24)."""
     y0, y1, x0, x1 = rect
-    ab = cv2.cvtColor(np.ascontiguousarray(frame[y0:y1, x0:x1]), cv2.COLOR_BGR2Lab)[..., 1:].astype(np.float32)
+    ab = _lab(frame, rect, channels)[..., 1:].astype(np.float32)
     to_empty = _norm2(ab - empty_ab[y0:y1, x0:x1])
     to_body = _norm2(ab - np.asarray(body_ab)[:, None, None, :]).min(axis=0)
     return to_empty, to_body
@@ -155,10 +172,13 @@ def _norm2(d: np.ndarray) -> np.ndarray:
     return np.sqrt(a * a + b * b)
 
 
-def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: float, body_ab) -> list:
+def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: float, body_ab, channels=None) -> list:
     """The dice of ``dice`` (not read cocked) with a die-body band beyond an outer edge and no die ahead there: a
-    strip :data:`FACE` die body, or :data:`FAINT_FACE` with its band next to the box lit (:data:`LIGHTER`)."""
-    empty_ab = empty_l = None
+    strip :data:`FACE` die body, or :data:`FAINT_FACE` with its band next to the box lit (:data:`LIGHTER`), as the
+    frame shows it or, where the frame's light change ``channels`` is given, with it taken out (:func:`_lab`; round
+    25: the change taken out turns some strips fainter, at lamp x1.2, and none that the frame shows is lost)."""
+    empty_ab = None
+    looks = (None,) if channels is None else (None, channels)
     found = []
     for d in dice:
         if d.cocked or not TOP_SIZE[0] * side <= min(d.box[2:]) <= max(d.box[2:]) <= TOP_SIZE[1] * side:
@@ -168,20 +188,24 @@ def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: fl
                 continue
             if empty_ab is None:
                 empty_ab = empty_chroma(empty_lab, frame_bgr.shape[:2])
-            share = body_share(frame_bgr, empty_ab, d.box, name, side, body_ab)
-            if share is None or share < FAINT_FACE:
-                continue
-            if share < FACE:
-                if empty_l is None:
-                    empty_l = empty_light(empty_lab, frame_bgr.shape[:2])
-                lift = band_lift(frame_bgr, empty_l, d.box, name, side)
-                if lift is None or lift < LIGHTER:
-                    continue
-                if band_ends(frame_bgr, empty_ab, d.box, name, side, body_ab) < ENDS:
-                    continue
-            found.append(d)
-            break
+            if any(_side_face(frame_bgr, empty_ab, empty_lab, d.box, name, side, body_ab, c) for c in looks):
+                found.append(d)
+                break
     return found
+
+
+def _side_face(frame, empty_ab, empty_lab, box, name: str, side: float, body_ab, channels) -> bool:
+    """Whether the strip beside side ``name`` of ``box`` is a leaning die's side face (:func:`wall_side_faces`), the
+    light change ``channels`` taken out where given."""
+    share = body_share(frame, empty_ab, box, name, side, body_ab, channels)
+    if share is None or share < FAINT_FACE:
+        return False
+    if share >= FACE:
+        return True
+    lift = band_lift(frame, empty_light(empty_lab, frame.shape[:2]), box, name, side, channels)
+    if lift is None or lift < LIGHTER:
+        return False
+    return band_ends(frame, empty_ab, box, name, side, body_ab, channels) >= ENDS
 
 
 def wall_side_flags(work, profile, dice) -> list:
@@ -194,4 +218,14 @@ def wall_side_flags(work, profile, dice) -> list:
         return []
     body_ab = np.array([profile.body.mean[1:], profile.edge.mean[1:]], np.float32)
     side = work.side * work.factor
-    return [Flag(REASON, d.x, d.y) for d in wall_side_faces(work.frame, empty.lab, dice, side, body_ab)]
+    channels = light_change(work.light)
+    return [Flag(REASON, d.x, d.y) for d in wall_side_faces(work.frame, empty.lab, dice, side, body_ab, channels)]
+
+
+def light_change(light) -> tuple[float, float, float] | None:
+    """The frame's light change since calibration to take out of the strips (B, G, R), or None: none measured
+    (a profile without a floor grid), too little floor seen to trust it, or within the camera's wobble
+    (:attr:`rig.vision.light.Light.changed`: the frame read as calibrated)."""
+    if light is None or not light.reliable or not light.changed:
+        return None
+    return light.channels

@@ -15,9 +15,11 @@ from rig.vision.dice_wallside import (
     body_share,
     empty_chroma,
     empty_light,
+    light_change,
     outward_sides,
     wall_side_faces,
 )
+from rig.vision.light import Light
 
 SIDE = 37
 FLOOR = (90, 118, 120)  # olive-gray floor, B, G, R
@@ -145,3 +147,44 @@ def test_a_lit_corner_of_a_die_turned_in_the_frame_is_not():
     assert band_lift(frame, empty_light(_empty_lab(), frame.shape[:2]), dice[1].box, "B", SIDE) >= LIGHTER
     assert band_ends(frame, empty_ab, dice[1].box, "B", SIDE, BODY_AB) < ENDS
     assert wall_side_faces(frame, _empty_lab(), dice, SIDE, BODY_AB) == []
+
+
+WARMER = (0.85, 1.0, 1.1)  # the floor's B, G, R change in 700 K warmer light (twin 10804: 0.85, 1.0, 1.1)
+
+
+def _dim_face_on_the_floor():
+    """Twin 10804 turn 3's kind (round 25): a die leaning towards the lens on the open floor, its side face beyond the
+    outer edge in its own shade, a dim greyish violet on the lit floor; the frame in 700 K warmer light."""
+    frame = _box()
+    dice = [_die(frame, 200, 150), _die(frame, 300, 330)]
+    frame[330 + SIDE + 1 : 330 + SIDE + 14, 300 : 300 + SIDE] = (66, 48, 60)
+    return cv2.multiply(frame, WARMER + (0.0,), dtype=cv2.CV_8U), dice
+
+
+def test_a_side_face_in_changed_light_is_judged_with_the_change_taken_out():
+    frame, dice = _dim_face_on_the_floor()
+    assert outward_sides(dice[1].x, dice[1].y, frame.shape[:2]) == ["B"]
+    empty_ab = empty_chroma(_empty_lab(), frame.shape[:2])
+    assert body_share(frame, empty_ab, dice[1].box, "B", SIDE, BODY_AB) < FAINT_FACE  # warmed, nearer the floor's
+    assert body_share(frame, empty_ab, dice[1].box, "B", SIDE, BODY_AB, WARMER) >= FACE
+    assert wall_side_faces(frame, _empty_lab(), dice, SIDE, BODY_AB) == []
+    assert wall_side_faces(frame, _empty_lab(), dice, SIDE, BODY_AB, WARMER) == [dice[1]]
+
+
+def test_the_light_change_is_taken_out_only_where_measured_trusted_and_beyond_the_cameras_wobble():
+    assert light_change(Light(0.98, 1.3, channels=WARMER)) == WARMER
+    assert light_change(None) is None
+    assert light_change(Light(1.0, 1.0, channels=(1.02, 1.0, 0.97))) is None  # within the wobble: read as calibrated
+    assert light_change(Light(0.98, 1.3, floor_seen=0.1, channels=WARMER)) is None  # the floor under a hand
+
+
+def test_a_side_face_the_frame_shows_is_kept_when_the_change_taken_out_turns_it_fainter():
+    """Propped 5109 turn 0 at lamp x1.2 (round 25): the change taken out leaves the strip under the thresholds; the
+    frame as it is shows the face, and a flag is only ever added."""
+    warm, dice = _dim_face_on_the_floor()
+    frame = cv2.multiply(warm, tuple(1.0 / c for c in WARMER) + (0.0,), dtype=cv2.CV_8U)  # the face as calibrated
+    cooler = tuple(1.0 / c for c in WARMER)  # a light change measured the other way: taken out, it warms the strip
+    empty_ab = empty_chroma(_empty_lab(), frame.shape[:2])
+    assert body_share(frame, empty_ab, dice[1].box, "B", SIDE, BODY_AB) >= FACE
+    assert body_share(frame, empty_ab, dice[1].box, "B", SIDE, BODY_AB, cooler) < FAINT_FACE
+    assert wall_side_faces(frame, _empty_lab(), dice, SIDE, BODY_AB, cooler) == [dice[1]]
