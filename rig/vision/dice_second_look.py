@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from rig.vision.dice_flag import Flag
+from rig.vision.dice_shade_cut import cut_by_shade
 
 #: the crop: SIZE x SIZE px covering CONTEXT die sides around the die's centre
 SIZE = 48
@@ -83,6 +84,14 @@ WHOLE = 0.7
 JOINED_WHOLE = 0.9
 JOINED_FILL = 0.8
 HIDDEN_KIND = "die partly hidden or on edge"
+#: a die whose only own flag says its top was read in the frame's overall light (its place's light misread it,
+#: ``rig.vision.dice_overall``) is freed when the net reads that same face surely (FACE_SURE) and sees a die (its
+#: "no die" under NONE_BELOW), its top square and whole, whatever the net gives it for lying flat: the flag asks about
+#: the face, not the die's lie (a leaning die is flagged by the cocked tests, and the guard on the other dice stands).
+#: Round 25: on the twin's thrown sets the net kept 27 such turn-lights flagged, every die right, giving these flat
+#: dice 0.12-0.79 for lying flat (10502 turn 2, 10804 turn 1)
+OVERALL_KIND = "die top read in the frame's overall light"
+NONE_BELOW = 0.5
 
 
 def freeable(kind: str) -> bool:
@@ -192,6 +201,25 @@ def _named_hidden(reasons, mine) -> bool:
     return any(str(reasons[j]).startswith(HIDDEN_KIND) for j in mine)
 
 
+def _named_only(reasons, mine, kind: str) -> bool:
+    """Whether every one of a die's own flags (``mine``: indices into ``reasons``) is of ``kind``."""
+    return bool(mine) and all(str(reasons[j]).startswith(kind) for j in mine)
+
+
+def _named_overall_only(reasons, mine) -> bool:
+    """Whether every one of a die's own flags (``mine``: indices into ``reasons``) says its top was read in the
+    frame's overall light (:data:`OVERALL_KIND`)."""
+    return _named_only(reasons, mine, OVERALL_KIND)
+
+
+def face_confirmed(p: np.ndarray, face: str, none_below: float = NONE_BELOW) -> bool:
+    """Whether the net (``p``: a row of state then face probabilities) surely reads ``face`` (:data:`FACE_SURE`) and
+    sees a die there (its "no die" under ``none_below``)."""
+    fp = p[len(STATES) :]
+    best = int(np.argmax(fp))
+    return FACES[best] == face and fp[best] >= FACE_SURE and p[STATES.index("none")] < none_below
+
+
 def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
     """The reading's dice and reasons after the second look (see the module's text): only when every reason is a
     die's own freeable flag; the dice it frees lose them (and their ``cocked``), the others keep them."""
@@ -210,11 +238,23 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
                               _radial(dice[i], work)) for i in which])
 
     idx = [i for i, js in enumerate(own) if js]
-    said = verdicts(look(inputs(idx), None, model), [dice[i].face for i in idx])
+    probs = look(inputs(idx), None, model)
+    said = verdicts(probs, [dice[i].face for i in idx])
     lean = work.profile.walls[3]  # what perspective takes off a flat die's aspect per frame width out
+    said = [  # a flag on the face alone, the face read again (OVERALL_KIND)
+        "flat" if v == "keep" and _named_overall_only(reasons, own[i]) and face_confirmed(p, dice[i].face) else v
+        for i, v, p in zip(idx, said, probs)
+    ]
     said = [v if v != "flat" or square(dice[i].aspect + lean * math.hypot(*_radial(dice[i], work)), dice[i].area)
             or (_named_hidden(reasons, own[i]) and whole_in_shade(dice[i], work, dice)) else "keep"
             for i, v in zip(idx, said)]
+    # a top cut short along a whole side by shade, its face read again (rig.vision.dice_shade_cut); the net's "no die"
+    # is not asked: it gives these dice, most of their body in shade, 0.39-0.63 (twin 10210 turn 2, 10506 turn 0)
+    said = [
+        "flat" if v == "keep" and _named_only(reasons, own[i], HIDDEN_KIND)
+        and face_confirmed(p, dice[i].face, none_below=np.inf) and cut_by_shade(dice[i], work) else v
+        for i, v, p in zip(idx, said, probs)
+    ]
     drop, dice = set(), list(dice)
     added = []
     for i, v in zip(idx, said):
