@@ -18,8 +18,9 @@ def _ritual_blue():
     return frame_and_profile("t8101-ritual-blue.jpg", "t8101")
 
 
-def test_dice_under_the_floors_glare_are_read_in_the_overall_light_and_flagged():
+def test_dice_under_the_floors_glare_are_read_in_the_overall_light_and_flagged(monkeypatch):
     frame, profile = _ritual_blue()
+    monkeypatch.setattr(dice, "second_look", lambda work, d, reasons: (d, reasons))
     reading = read_dice(frame, profile)
     assert reading.faces == ["blue"] * 6
     assert reading.status == "uncertain"
@@ -27,6 +28,15 @@ def test_dice_under_the_floors_glare_are_read_in_the_overall_light_and_flagged()
     assert len(again) == 2 and len(reading.reasons) == 2
     xs = sorted(float(r.split("(")[1].split(",")[0]) for r in again)
     assert xs[0] < 160 and xs[1] < 160  # the two dice on the left, under the floor's reflection
+
+
+def test_the_second_look_frees_them_when_it_reads_the_same_face_surely():
+    # round 25 (rule B, rig.vision.dice_second_look): a flag for the frame's overall light, a die's only one, goes
+    # when the net reads the reader's face surely, says it is a die and the top is square and whole
+    frame, profile = _ritual_blue()
+    reading = read_dice(frame, profile)
+    assert reading.faces == ["blue"] * 6
+    assert reading.status == "ok" and not reading.reasons
 
 
 def test_without_the_second_reading_those_dice_read_blank(monkeypatch):
