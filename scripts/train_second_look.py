@@ -165,7 +165,11 @@ def train(args) -> None:
             xb = X[j].clone()
             flip = torch.from_numpy(rng.random(len(j)) < 0.5)
             xb[flip] = xb[flip].flip(2)  # mirrored across the line to the optical centre: the same die
-            gain = torch.from_numpy(rng.uniform(0.8, 1.2, (len(j), 3, 1, 1)).astype(np.float32))
+            if args.hue is None:  # round 11: each channel's gain 0.8-1.2 on its own
+                gain = torch.from_numpy(rng.uniform(0.8, 1.2, (len(j), 3, 1, 1)).astype(np.float32))
+            else:  # the light's gain 0.8-1.2, its hue shifted by each channel's 1 +- hue
+                g = rng.uniform(0.8, 1.2, (len(j), 1, 1, 1)) * rng.uniform(1 - args.hue, 1 + args.hue, (len(j), 3, 1, 1))
+                gain = torch.from_numpy(g.astype(np.float32))
             xb[:, :3] = (xb[:, :3] + 0.5) * gain - 0.5
             sx, sy = rng.integers(-2, 3, 2)
             xb = torch.roll(xb, (int(sy), int(sx)), (2, 3))
@@ -192,9 +196,17 @@ def train(args) -> None:
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
 
 
-def simulate(lines: list[dict], probs: np.ndarray, sure: tuple[float, float, float], freeable=None) -> tuple[list, Counter]:
+def unsquare_free(reasons: list[str], mine: list[int], p: np.ndarray, cocked_sure: float | None) -> bool:
+    """Whether a die whose top is not square may be freed all the same: its own flags (``mine``) are all plain
+    "cocked die" (the flank and aspect tests') and the net gives it lying flat at least ``cocked_sure``."""
+    return cocked_sure is not None and p[0] >= cocked_sure and all(
+        str(reasons[j]).split(" at (")[0] == "cocked die" for j in mine)
+
+
+def simulate(lines: list[dict], probs: np.ndarray, sure: tuple[float, float, float], freeable=None,
+             use_square: bool = True, cocked_sure: float | None = None) -> tuple[list, Counter]:
     """The turn lines as the reader with the second look would give them (status and reasons), and counts of the
-    dice it freed / flagged by their truth."""
+    dice it freed / flagged by their truth (``use_square``: the square rule; ``cocked_sure``: :func:`unsquare_free`)."""
     import rig.vision.dice_second_look as sl
 
     saved = sl.FREEABLE
@@ -210,7 +222,9 @@ def simulate(lines: list[dict], probs: np.ndarray, sure: tuple[float, float, flo
                 if not rest:
                     looked = [i for i, js in enumerate(own) if js]
                     said = verdicts(probs[[seen[i]["i"] for i in looked]], [seen[i]["face"] for i in looked], *sure)
-                    said = [v if v != "flat" or sl.square(*seen[i]["m"][:2]) else "keep" for i, v in zip(looked, said)]
+                    said = [v if v != "flat" or not use_square or sl.square(*seen[i]["m"][:2])
+                            or unsquare_free(s["reasons"], own[i], probs[seen[i]["i"]], cocked_sure) else "keep"
+                            for i, v in zip(looked, said)]
                     drop, added = set(), []
                     for i, v in zip(looked, said):
                         o = seen[i]
@@ -261,7 +275,7 @@ def evaluate(args) -> None:
         sl.COCKED_GUARD = args.guard
     if args.square is not None:
         sl.SQUARE, sl.WHOLE = (float(v) for v in args.square.split(","))
-    for part in args.evaluate.split(","):
+    for part in [args.evaluate] if args.pool else args.evaluate.split(","):
         lines, x, meas = load(args.crops, part)
         if not lines:
             continue
@@ -269,7 +283,8 @@ def evaluate(args) -> None:
                                 for b in range(0, len(x), 256)])
         print(table_row(f"{part} before", lines))
         for sure in args.sure.split(";"):  # several flat, face, other-face thresholds: one row each
-            after, tally = simulate(lines, probs, tuple(float(v) for v in sure.split(",")), freeable)
+            after, tally = simulate(lines, probs, tuple(float(v) for v in sure.split(",")), freeable,
+                                    not args.no_square, args.cocked_sure)
             print(table_row(f"{part} after {sure}", after))
             print(f"{'':<12} looked at: {dict(sorted(tally.items()))}")
             changed = [(a, b) for a, b in zip(lines, after) if a["status"] != b["status"]]
@@ -295,11 +310,19 @@ def main(argv=None) -> int:
                     help="the 2D tables' dice weigh this share of the twin's dice in all (default: as many as they are)")
     ap.add_argument("--plain", type=float, default=1.0,
                     help="the share of the flat dice no reason names trained on (default: all)")
+    ap.add_argument("--hue", type=float,
+                    help="augment by one light gain 0.8-1.2 and a hue shift (each channel 1 +- HUE) instead of "
+                         "round 11's three channel gains 0.8-1.2 on their own")
     ap.add_argument("--wide", type=int, default=1, help="the convolutions' width, in multiples of round 11's")
     ap.add_argument("--evaluate", help="FIRST:N,... sets to measure the net --out on (no training)")
     ap.add_argument("--sure", default=f"{FLAT_SURE},{FACE_SURE},{OTHER_SURE}",
                     help="flat, face and other-face thresholds (default: the module's); several ';'-separated")
     ap.add_argument("--square", help="SQUARE,WHOLE: the least aspect and area of a top freed (default: the module's)")
+    ap.add_argument("--pool", action="store_true", help="--evaluate's sets as one row (default: a row each)")
+    ap.add_argument("--no-square", action="store_true", help="simulate without the square rule")
+    ap.add_argument("--cocked-sure", type=float,
+                    help="free a die whose top is not square when its only flags are plain 'cocked die' and the net "
+                         "gives it flat at least this")
     ap.add_argument("--guard", type=float, help="COCKED_GUARD (default: the module's)")
     ap.add_argument("--freeable", help="the reason kinds it may free, ';'-separated (default: the module's)")
     args = ap.parse_args(argv)
