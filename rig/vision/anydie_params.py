@@ -75,9 +75,10 @@ class AnyDieParams:
     big_box: float = 2.0          # an ok die whose box side is more than this times the median of the frame's other dice
                                   # is flagged: one box around two or more dice (rig.vision.diebig; issue 25, round 19);
                                   # 0: not looked at
-    wide_grow: float = 0.0        # an ok die read again in a crop this many times wider, the reader giving less than
-    wide_ok: float = 0.0          # this for its number, is flagged: a box on a part of a die or between two
-                                  # (rig.vision.diewide; issue 25, round 21); either 0: not looked at
+    wide_grow: float = 1.2        # an ok die read again in a crop this many times wider, the reader giving less than
+    wide_ok: float = 0.6          # this for its number, is flagged: a box on a part of a die or between two
+                                  # (rig.vision.diewide; issue 25, round 21; on since round 25: the pip twin's two
+                                  # silent dice, 9746 and 9863, were boxes on a part of a die); either 0: not looked at
     one_ok: float = 0.78          # a die read as 1 is ok only from this finder score (a coin, a knot read as a 1)
     use_net: bool = True          # check each die with the learned counter (calibration/pipnet.npz)
     die_px: float = 0.0           # the dice's side in frame px, for the learned finder (0: about 1/16 of the

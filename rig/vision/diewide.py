@@ -6,9 +6,11 @@ pips it holds: fewer than the die shows, or a count of two dice's halves (issue 
 between two touching red dice at x0.4, a 4 read as 2 in a box about 0.65 of a dark die at x1.5, a twin 6 read as 3
 in a box on one column of its pips). A whole die read in a crop a little wider still shows the same pips, now with a
 rim of floor; a part of a die shows pips the box cut off. An ``ok`` die whose crop grown ``[anydie] wide_grow`` times
-(about its centre) the reader gives less than ``[anydie] wide_ok`` for the number it read is flagged. Off on main's
-nets (both 0); measured with K3 at 1.4 / 0.5. Issue 25, docs/games.md "The reader's sure misreadings: a wider crop's
-second look, and a label found wrong (issue 25, round 21)".
+(about its centre) the reader gives less than ``[anydie] wide_ok`` for the number it read is flagged. Measured with
+K3 at 1.4 / 0.5 (round 21, off); on since round 25 at 1.2 / 0.6 with the shipped nets (the pip twin's two silent dice
+were such boxes; 1.4 / 0.5 flags too many right dice at x1.5). Issue 25, docs/games.md "The reader's sure
+misreadings: a wider crop's second look, and a label found wrong (issue 25, round 21)" and "The pip twin's silent
+dice ... (issue 25, round 25)".
 """
 
 from __future__ import annotations

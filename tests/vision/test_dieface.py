@@ -105,5 +105,6 @@ def _drawn_ok(seed: int, kind: str, want: set[str], params: AnyDieParams) -> lis
 @pytest.mark.parametrize("seed, kind", sorted(FACE_CASES))
 def test_drawn_cards_and_coins_at_the_benchmarks_other_seeds_are_flagged(seed, kind):
     want = FACE_CASES[seed, kind]
-    assert sorted(_drawn_ok(seed, kind, want, replace(AnyDieParams(), face_same=0.0))) == sorted(want)  # before
+    before = replace(AnyDieParams(), face_same=0.0, wide_grow=0.0)  # the wider look (round 25) flags six_10's too
+    assert sorted(_drawn_ok(seed, kind, want, before)) == sorted(want)
     assert _drawn_ok(seed, kind, want, AnyDieParams()) == []

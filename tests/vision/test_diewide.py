@@ -1,10 +1,14 @@
 """Issue 25, round 21: a die the reader reads otherwise in a wider crop (rig.vision.diewide) is flagged, never
 dropped: a box on a part of a die is read as the pips it holds; the whole die read the same wider is left ok."""
 
+from pathlib import Path
+
 import cv2
 import numpy as np
+import pytest
 
 from rig.vision import dicenet
+from rig.vision.anydie_params import AnyDieParams
 from rig.vision.diewide import wide_probability, wide_reason
 from rig.vision.pips import PipCount, PipDie
 
@@ -57,3 +61,26 @@ def test_a_whole_die_read_alike_wider_or_not_ok_is_left_as_it_is():
     unsure = PipDie(part.box, PipCount(2, (), 0.6, "uncertain", ("pips unclear",)))
     reader = _CountingReader()
     assert wide_reason(frame, unsure, reader, 1.6, 0.6) is unsure and reader.crops == []
+
+
+# Issue 25, round 25: the pip twin's two dice read wrong and ok on main (no size known, the dice count given), each a
+# box the finder put on a part of the die; crops of the twin frames, the finder's box 50 px in from the corner.
+TWIN = Path(__file__).parent / "pip_twin"
+PART_BOXES = [
+    ("t9746-throw0-die.png", (50, 50, 46, 46), 2, 3),  # a 37 px white 3 on purple, the box 9 px right: a pip cut off
+    ("t9863-throw1-die.png", (50, 50, 34, 34), 3, 6),  # a 49 px white 6, the box on one row of its pips
+]
+
+
+@pytest.mark.skipif(not dicenet.FIND_WEIGHTS.exists(), reason="no shipped dice nets")
+@pytest.mark.parametrize("name, box, read, truth", PART_BOXES, ids=["9746", "9863"])
+def test_the_shipped_wider_look_flags_the_twins_part_boxes(name, box, read, truth):
+    frame = cv2.imread(str(TWIN / name))
+    nets = dicenet.default_dicenet()
+    x, y, w, h = box
+    assert nets.read([dicenet.crop_die(frame, x + w / 2, y + h / 2, max(w, h), size=nets.crop)])[0].argmax() == read
+    part = PipDie(box, PipCount(read, (), 0.94, "ok", ()))
+    p = AnyDieParams()
+    flagged = wide_reason(frame, part, nets, p.wide_grow, p.wide_ok)
+    assert flagged.count.status == "uncertain" and flagged.pips == read and "wider crop" in flagged.count.reasons[-1]
+    assert wide_probability(frame, box, truth, nets, p.wide_grow) > 0.5  # the wider crop shows the die's own number
