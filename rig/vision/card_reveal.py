@@ -162,6 +162,7 @@ class CardReveal(_LyingCards, _Glimpses):
             self._candidate, self._count, self._before = None, 0, None
             before = [b for b in self._blobs_unasked if _overlap(b, self._still[0])]
             self._blobs_unasked = []
+            self._drop_glimpsed_now(ok)  # (the card just laid, lying in view beside the blob, is the one entered)
             return self._book([("ask", _UNSEEN_BEFORE)] * bool(before) + [("ask", _UNSEEN)])
         if self._unread == self.settle:  # a card lies still that cannot be read: later cards must wait
             self._lying = [k for k in self._lying if k.reading.card is not None]  # the one read before is under it
