@@ -162,6 +162,7 @@ class CardReveal(_LyingCards, _Glimpses):
             self._candidate, self._count, self._before = None, 0, None
             before = [b for b in self._blobs_unasked if _overlap(b, self._still[0])]
             self._blobs_unasked = []
+            self._drop_glimpsed_now(ok)  # (the card just laid, lying in view beside the blob, is the one entered)
             return self._book([("ask", _UNSEEN_BEFORE)] * bool(before) + [("ask", _UNSEEN)])
         if self._unread == self.settle:  # a card lies still that cannot be read: later cards must wait
             self._lying = [k for k in self._lying if k.reading.card is not None]  # the one read before is under it
@@ -171,6 +172,9 @@ class CardReveal(_LyingCards, _Glimpses):
         # a card whose colour a frame leaves unread (noise on a colour the camera barely tells) keeps its place
         # while it lies still: its colour is the one the other frames read there
         shaped = [c for c in view.cards if c.status == "ok" or c.corners is not None]
+        if self._read_as_blob(view):  # one odd frame: a card of the candidate read as a blob on its very box
+            self._before, self._candidate, self._count = (self._candidate, self._count), None, 1
+            return []
         if len(shaped) < len(view.cards) or not shaped:  # a card unreadable (glare, hand over it): not settled
             self._candidate, self._count, self._before = None, 0, None
             return []
@@ -225,6 +229,18 @@ class CardReveal(_LyingCards, _Glimpses):
         in view as it asks (or since, until the answer) may hold the next card: one showing under it is not this one."""
         where, self._over_empty, self._since_ask = tuple(self._over_empty), [], [h for h in hands if h is not None]
         return self._book([("ask", replace(_UNREAD, where=where))])
+
+    def _read_as_blob(self, view: CardView) -> bool:
+        """Whether a card of the candidate lying still (not settled yet) is read in this frame as a blob of no card's
+        shape on its very box, nothing else in view but the candidate's other cards: one odd frame, the card lies as
+        it did (twin 4301 reveal 1: the last gray, read on the blank pile 3 of its 4 frames, a blob on its box the
+        second; the count began anew and the reveal ended one frame short of its settle — the gray missing)."""
+        if self._candidate is None or self._done or len(view.hands) != 1 or view.hands[0] is None:
+            return False
+        blob = view.hands[0]
+        card = next((c for c in self._candidate if c.box is not None and _same_box(c.box, blob)), None)
+        return card is not None and not view.at_edge(blob) and all(
+            c.box is not None and any(o is not card and _same_box(o.box, c.box) for o in self._candidate) for c in view.cards)
 
     def _merge(self, before: list[CardReading], now: list[CardReading]) -> tuple[list[CardReading], dict] | None:
         """The cards still lying as before (``None``: something moved, came or went), each with its
