@@ -8,7 +8,8 @@ stages inside their callers: ``judge`` holds ``_around``, ``leans`` and ``wrong_
 Round 20 added the stages rounds 17-19 brought (the light's ``measure``, ``dark_tops``, ``shade_tops``, ``cut_tops``,
 the combo half's ``half_partner`` and ``_one_frog``, the second look's ``look``, ``crop`` and ``whole_in_shade``, ...),
 and wraps a stage wherever a module of ``rig.vision`` holds it by name; round 25 the wall-side check (``wall_side_flags``,
-``body_share``). The
+``body_share``); round 26 round 25's new steps (``held_blob``, ``surrounded``, ``deeply_veiled``, ``cut_by_shade``) and
+``speckless``, ``_shade_blobs``. The
 wrappers cost a little each call: compare stages within one run, not with ``scripts/speed_corpus.py``'s times.
 """
 
@@ -44,7 +45,9 @@ STAGES = [("dice_frames", n) for n in ("shrink", "_measured", "measure", "apply_
     [("dice_upright", n) for n in ("judge", "wrong_way", "side_faces")] + \
     [("dice_cocked", n) for n in ("leans", "_around", "_joined", "flank_shape")] + \
     [("dice_lampside", n) for n in ("side_face_flags", "turned_to_lens", "empty_lightness")] + \
-    [("dice_wallside", n) for n in ("wall_side_flags", "body_share")]
+    [("dice_wallside", n) for n in ("wall_side_flags", "body_share")] + \
+    [("dice_missed", "_shade_blobs"), ("dice_blobs", "held_blob"), ("dice_surround", "surrounded"),
+     ("dice_hue", "deeply_veiled"), ("dice_specks", "speckless"), ("dice_shade_cut", "cut_by_shade")]
 
 
 def stages(items: list[dict], reads: int) -> tuple[dict, dict]:
@@ -69,7 +72,10 @@ def stages(items: list[dict], reads: int) -> tuple[dict, dict]:
         setattr(mod, name, timed)
 
     for module, name in STAGES:
-        mod = importlib.import_module(f"rig.vision.{module}")
+        try:
+            mod = importlib.import_module(f"rig.vision.{module}")
+        except ModuleNotFoundError:  # a stage an older tree lacks
+            continue
         if not hasattr(mod, name):
             continue
         f = getattr(mod, name)
