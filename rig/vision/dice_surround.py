@@ -38,14 +38,41 @@ def spread(labels: np.ndarray, mask: np.ndarray, inner: str, outer: str) -> floa
     True
     """
     m = mask > 0
-    iy, ix = np.nonzero(m & (labels == COLOUR_CLASSES[inner]))
-    oy, ox = np.nonzero(m & (labels == COLOUR_CLASSES[outer]))
+    return _spread(*_offsets(_points(labels, m, inner), _points(labels, m, outer)))
+
+
+def surrounded(labels: np.ndarray, mask: np.ndarray, colours: list[str]) -> bool:
+    """Whether either of a combo's two ``colours`` lies round the other's middle over more than :data:`SURROUND_MOST`
+    of the turn (``labels``: the top's pixel classes, ``mask``: the top). Each colour's pixels are found once, and a
+    colour lying wholly to one side of the other's middle is not measured: it fills half the turn at most (round 26:
+    the same answers as measuring, 20-30 % of the check's time where two halves lie side by side)."""
+    a, b = colours
+    m = mask > 0
+    pa, pb = _points(labels, m, a), _points(labels, m, b)
+    return _round(*_offsets(pa, pb)) or _round(*_offsets(pb, pa))
+
+
+def _points(labels: np.ndarray, m: np.ndarray, colour: str) -> tuple[np.ndarray, np.ndarray]:
+    """The rows and columns of ``colour``'s pixels within the boolean mask ``m``."""
+    return np.nonzero(m & (labels == COLOUR_CLASSES[colour]))
+
+
+def _offsets(inner, outer) -> tuple:
+    """``outer``'s pixels' (rows, columns) less ``inner``'s middle, or () where either colour has no pixel."""
+    (iy, ix), (oy, ox) = inner, outer
     if iy.size == 0 or oy.size == 0:
+        return ()
+    return oy - iy.mean(), ox - ix.mean()
+
+
+def _spread(dy: np.ndarray | None = None, dx: np.ndarray | None = None) -> float:
+    """:func:`spread` of the outer colour's offsets ``dy``, ``dx`` from the inner's middle (0.0 without them)."""
+    if dy is None:
         return 0.0
-    angles = np.degrees(np.arctan2(oy - iy.mean(), ox - ix.mean())) % 360
+    angles = np.degrees(np.arctan2(dy, dx)) % 360
     n = 360 // SECTOR
     counts = np.bincount((angles // SECTOR).astype(int) % n, minlength=n)
-    empty = np.concatenate([counts, counts]) < SECTOR_LEAST * oy.size
+    empty = np.concatenate([counts, counts]) < SECTOR_LEAST * dy.size
     run = longest = 0
     for e in empty:
         run = run + 1 if e else 0
@@ -53,8 +80,23 @@ def spread(labels: np.ndarray, mask: np.ndarray, inner: str, outer: str) -> floa
     return float(360 - min(n, longest) * SECTOR)
 
 
-def surrounded(labels: np.ndarray, mask: np.ndarray, colours: list[str]) -> bool:
-    """Whether either of a combo's two ``colours`` lies round the other's middle over more than :data:`SURROUND_MOST`
-    of the turn (``labels``: the top's pixel classes, ``mask``: the top)."""
-    a, b = colours
-    return spread(labels, mask, a, b) > SURROUND_MOST or spread(labels, mask, b, a) > SURROUND_MOST
+#: an offset farther than this (px) from the middle, in a row's or a column's direction, lies on that side of it for
+#: certain in the angle's float sums too (its angle at least ~1e-10 rad from the half-turn's edges, any crop under 1e4 px)
+_SIDE_EPS = 1e-6
+
+
+def _one_side(dy: np.ndarray, dx: np.ndarray) -> bool:
+    """Whether every offset lies on one side of a line through the middle (a row's or a column's): its angles then
+    fall in one half-turn, at most 180 / :data:`SECTOR` sectors in a row, and the turn it fills is 180 degrees or less
+    (whenever :data:`SECTOR` divides 180)."""
+    return bool(dy.min() > _SIDE_EPS or dy.max() < -_SIDE_EPS or dx.min() > _SIDE_EPS or dx.max() < -_SIDE_EPS)
+
+
+def _round(dy: np.ndarray | None = None, dx: np.ndarray | None = None) -> bool:
+    """Whether the outer colour's offsets ``dy``, ``dx`` fill more than :data:`SURROUND_MOST` of the turn; a colour to
+    one side (:func:`_one_side`) is not measured where that cannot be over it."""
+    if dy is None:
+        return False
+    if SURROUND_MOST >= 180 and 180 % SECTOR == 0 and _one_side(dy, dx):
+        return False
+    return _spread(dy, dx) > SURROUND_MOST
