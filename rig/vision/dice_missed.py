@@ -114,14 +114,17 @@ def _shade_blobs(work, t, dice, least: float, share: float, inside: bool = False
     edge = cv2.LUT(labels, _IS_EDGE)
     if cv2.countNonZero(edge) < least * t.die_area_min * a0:
         return
-    blob = cv2.morphologyEx(edge | cv2.LUT(labels, _NOT_FLOOR), cv2.MORPH_OPEN, _K3)
+    unopened = edge | cv2.LUT(labels, _NOT_FLOOR)
     H, W = labels.shape
     clear = _clear_of(work, dice)
     # a blob yielded lies clear of the dice whole, holds die_area_min tops or more, and a share of it is shade body:
-    # a frame with fewer such pixels clear of the dice has none to yield (its blobs are not labelled: round 20)
-    free = cv2.bitwise_and(blob, clear)
-    if (cv2.countNonZero(free) < t.die_area_min * a0
-            or cv2.countNonZero(cv2.bitwise_and(edge, free)) < share * t.die_area_min * a0):
+    # a frame with fewer such pixels clear of the dice has none to yield (its blobs are not labelled: round 20). An
+    # opening only takes pixels away: a frame failing this unopened fails it opened, and is not opened (round 26)
+    bounds = t.die_area_min * a0, share * t.die_area_min * a0
+    if _too_few(unopened, edge, clear, *bounds):
+        return
+    blob = cv2.morphologyEx(unopened, cv2.MORPH_OPEN, _K3)
+    if _too_few(blob, edge, clear, *bounds):
         return
     n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(blob, 8, cv2.CV_32S, cv2.CCL_GRANA)
     areas = stats[:, cv2.CC_STAT_AREA]
@@ -137,6 +140,13 @@ def _shade_blobs(work, t, dice, least: float, share: float, inside: bool = False
         if np.count_nonzero(clear[y : y + h, x : x + w][part > 0] == 0) or not _square(part, a0, t.die_area_min, t.die_area_max):
             continue
         yield x, y, w, h, area, part
+
+
+def _too_few(blob: np.ndarray, edge: np.ndarray, clear: np.ndarray, least: float, least_edge: float) -> bool:
+    """Whether ``blob``'s pixels clear of the dice (``clear``) number under ``least``, or its shade body (``edge``)
+    there under ``least_edge``: :func:`_shade_blobs`' gate."""
+    free = cv2.bitwise_and(blob, clear)
+    return cv2.countNonZero(free) < least or cv2.countNonZero(cv2.bitwise_and(edge, free)) < least_edge
 
 
 def _clear_of(work, dice) -> np.ndarray:
