@@ -1,0 +1,50 @@
+"""A lying card read in part, a shade over it, is no card laid (issue 24 part 3, round 26; round 24's fresh card set,
+seen now).
+
+Twin 4317 reveal 0 (blue x 4, two piles): as the third card settled on the right pile, a shade lay over the lower part of
+the first blue on the left, which no hand had come near: its field's corners were read on the lit part (its outline a
+third short, its box 34 px taller), so it counted as a new card beside the third ("2 cards laid together: blue, blue in
+that order?"), and again when it was read whole once more at the fourth's settle."""
+
+import numpy as np
+
+from rig.vision.card_reveal import CardReveal
+from rig.vision.card_view import CardReading, CardView
+from tests.vision.test_cards_twin import _replay
+
+
+def test_twin_4317_reveal_0_a_blue_read_in_part_under_a_shade_is_the_blue_that_lay_there():
+    cards, booked, questions = _replay("t4317-reveal0")
+    assert cards == ["blue", "blue", "blue", "blue"]
+    assert booked == cards
+    assert questions == []  # before: two "2 cards laid together: blue, blue in that order?"
+
+
+def _card(colour: str, corners, mark=None) -> CardReading:
+    xy = np.array(corners, np.float32)
+    x, y = xy.min(axis=0)
+    w, h = xy.max(axis=0) - (x, y)
+    box = (int(x), int(y), int(w), int(h))
+    return CardReading(colour, 1.0, "ok", (), box, corners=tuple(map(tuple, corners)), pile=box, mark=mark)
+
+
+def test_a_card_no_hand_came_near_read_in_part_as_one_is_laid_beside_is_no_new_card():
+    whole = [(107, 416), (76, 231), (202, 210), (234, 394)]
+    part = [(110, 351), (88, 230), (201, 209), (223, 330)]  # its lower third in a shade
+    beside = [(295, 408), (279, 223), (406, 211), (423, 397)]
+    askew = [(417, 429), (291, 406), (326, 222), (452, 246)]
+    reveal = CardReveal(settle=3)
+    booked = []
+    for _ in range(3):
+        booked += reveal.feed(CardView((_card("blue", whole, (154, 305)),), ()))
+    for _ in range(2):
+        booked += reveal.feed(CardView((_card("blue", whole, (154, 305)),), ((310, 242, 250, 238),)))
+    for _ in range(3):
+        booked += reveal.feed(CardView((_card("blue", whole, (154, 305)), _card("blue", beside, (350, 301))), ()))
+    # a hand lays a card askew on the right one, then the left is read in part: one card, no question
+    for _ in range(2):
+        booked += reveal.feed(CardView((_card("blue", whole, (154, 305)),), ((288, 252, 352, 228),)))
+    for _ in range(3):
+        booked += reveal.feed(CardView((_card("blue", part, (153, 295)), _card("blue", askew, (373, 317))), ()))
+    assert booked == ["blue", "blue", "blue"]
+    assert reveal.question is None
