@@ -1,5 +1,5 @@
 """A lying card read in part, a shade over it, is no card laid (issue 24 part 3, round 26; round 24's fresh card set,
-seen now).
+seen now; and round 25's, 4418 reveal 0).
 
 Twin 4317 reveal 0 (blue x 4, two piles): as the third card settled on the right pile, a shade lay over the lower part of
 the first blue on the left, which no hand had come near: its field's corners were read on the lit part (its outline a
@@ -48,3 +48,15 @@ def test_a_card_no_hand_came_near_read_in_part_as_one_is_laid_beside_is_no_new_c
         booked += reveal.feed(CardView((_card("blue", part, (153, 295)), _card("blue", askew, (373, 317))), ()))
     assert booked == ["blue", "blue", "blue"]
     assert reveal.question is None
+
+
+def test_twin_4418_reveal_0_a_blue_read_beside_the_arm_with_its_print_where_it_lay_is_that_blue():
+    # blue x 3, yellow x 2 laid (round 25's fresh set, seen now); as the third blue went onto the right pile, an arm
+    # waited at the bottom-left edge and the first blue beside it was read hidden on a box 78 px taller, its print within
+    # 0.1 px of where it lay. Before: taken for a part of a new card ("was a blue card laid just now?"), the third blue,
+    # seen lying on the right pile, asked about again with the yellow laid on it ("were the next 2 cards laid blue, then
+    # yellow?").
+    cards, booked, questions = _replay("t4418-reveal0")
+    assert cards == ["blue", "blue", "blue", "yellow", "yellow"]
+    assert booked == cards
+    assert questions == []
