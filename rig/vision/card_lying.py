@@ -222,11 +222,24 @@ class _LyingCards:
         waiting arm's shade cuts, "of unknown colour", held the next two cards back until the arm left)."""
         cards = []
         for c in view.cards:
-            k = None if c.status == "ok" or c.corners is None else next(
-                (k for k in self._lying if not k.touched and (self._on_its_edges(k, c) or _in_its_box(k.reading.box, c.box))),
-                None)
+            k = None if c.status == "ok" else next(
+                (k for k in self._lying if c.corners is not None and not k.touched and (
+                    self._on_its_edges(k, c) or _in_its_box(k.reading.box, c.box)) or self._under_arm(k, c, view)), None)
             cards.append(c if k is None else k.reading)
         return CardView(tuple(cards), view.hands, view.size) if any(a is not b for a, b in zip(cards, view.cards)) else view
+
+    @staticmethod
+    def _under_arm(lying: _Lying, c: CardReading, view: CardView) -> bool:
+        """Whether a reading left unread is a lying card under an arm reaching in from the view's edge: inside that card's
+        box (every side within 6 px), the arm over a third of the card or more, and a card read clear of every hand
+        elsewhere in view (the one the arm laid) — twin 4310 reveal 0, 4415 reveal 0: the arm waiting over the left pile
+        after laying a card on the right one, the left pile read of no colour, the card seen settle on the right; before,
+        nothing settled and the rig asked to enter the last card by hand."""
+        if lying.reading.status != "ok" or lying.reading.box is None or c.box is None or not _inside(lying.reading.box, c.box):
+            return False
+        return any(view.at_edge(h) and _covering(lying.reading.box, h) for h in view.hands if h is not None) and any(
+            o.status == "ok" and o.box is not None and not any(_overlap(o.box, h) for h in view.hands if h is not None)
+            for o in view.cards)
 
     def _borne(self, reading: CardReading) -> bool:
         """Whether a reading left unread is a lying card's own (:meth:`_bear_unread`): it does not hold a settle (a part
@@ -268,11 +281,15 @@ def _sides_grown(before: tuple[int, int, int, int], now: tuple[int, int, int, in
             now[1] + now[3] - before[1] - before[3])
 
 
+def _inside(card: tuple[int, int, int, int], box: tuple[int, int, int, int]) -> bool:
+    """Whether a blob's box lies inside a card's box (every side within 6 px of it or inside)."""
+    return (box[0] >= card[0] - 6 and box[1] >= card[1] - 6 and box[0] + box[2] <= card[0] + card[2] + 6
+            and box[1] + box[3] <= card[1] + card[3] + 6)
+
+
 def _in_its_box(card: tuple[int, int, int, int] | None, box: tuple[int, int, int, int] | None) -> bool:
     """Whether a blob's box lies inside a card's box (every side within 6 px of it or inside) and covers at least
     ``IN_ITS_BOX`` of it: the card read in part (its border cut by a shade), not a card laid beside or across it."""
     if card is None or box is None:
         return False
-    inside = (box[0] >= card[0] - 6 and box[1] >= card[1] - 6 and box[0] + box[2] <= card[0] + card[2] + 6
-              and box[1] + box[3] <= card[1] + card[3] + 6)
-    return inside and box[2] * box[3] >= IN_ITS_BOX * card[2] * card[3]
+    return _inside(card, box) and box[2] * box[3] >= IN_ITS_BOX * card[2] * card[3]

@@ -60,3 +60,18 @@ def test_twin_4418_reveal_0_a_blue_read_beside_the_arm_with_its_print_where_it_l
     assert cards == ["blue", "blue", "blue", "yellow", "yellow"]
     assert booked == cards
     assert questions == []
+
+
+def test_twin_4310_and_4415_reveal_0_a_card_seen_settle_while_an_arm_waits_over_an_unread_pile_is_booked():
+    # pink x 4, yellow (4310, round 24's fresh set) and blank x 4, blue x 3 (4415, round 25's): the arm that laid a card
+    # on the right pile waits at the left edge over the left pile, read of no colour under it; the card on the right lies
+    # still, read clearly. Before: nothing settled (a card unread in view) and the arm's blob lying still was asked about,
+    # "the camera cannot make out the cards just laid: enter the last one by hand" (4310 twice, 4415 once).
+    for name, laid, asked in (
+        ("t4310-reveal0", ["pink"] * 4 + ["yellow"], []),
+        ("t4415-reveal0", ["blank"] * 4 + ["blue"] * 3, []),
+    ):
+        cards, booked, questions = _replay(name)
+        assert cards == laid
+        assert booked == cards
+        assert [q.text for q in questions] == asked
