@@ -123,7 +123,7 @@ def replay_one(seen: dict) -> dict:
 
 def replay(args) -> int:
     results = {}
-    for path in sorted(Path(args.views).glob("t*-reveal*-views.json")):
+    for path in sorted(Path(args.views).glob("*-views.json")):
         r = replay_one(json.loads(path.read_text()))
         results[path.name.removesuffix("-views.json")] = r
         flag = f" silent {r['silent']}" if r["silent"] else ""
