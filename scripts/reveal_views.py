@@ -69,6 +69,48 @@ def read(args) -> int:
     return 0
 
 
+def virtual(args) -> int:
+    """The virtual table's reveals as ``rig bench reveal --reveals N`` lays them (``rig.bench.reveal.lay``: the same seeds,
+    cards, layouts and frames), each frame read once and written as a views JSON (``v<seed>-views.json``); each reveal
+    also booked with the ``CardReveal`` on the path as it is read, one line a reveal — so the bench's figures with the
+    tree that reads, and the same frames replayed (``replay``) with another tree's bookkeeping."""
+    import itertools
+    import time
+
+    import numpy as np
+
+    from rig.bench.reveal import replay_views, reveal_cards
+    from rig.hardware.virtual import VirtualTable
+    from rig.vision.cards import read_cards
+    from rig.vision.profile import Profile, default_profile_path
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    profile = Profile.load(default_profile_path())
+    t0 = time.perf_counter()
+    for seed in range(args.seed, args.seed + args.reveals):
+        path = out / f"v{seed:04d}-views.json"
+        if not path.exists():
+            rng = np.random.default_rng(seed)
+            cards = reveal_cards(rng)
+            layout = str(rng.choice(["pile", "row"]))
+            lingers = [bool(x) for x in rng.random(len(cards)) < 0.35]
+            views = []
+            with VirtualTable(seed=seed, realtime=False) as table:
+                source = table.frames()
+                for laid, (card, linger) in enumerate(zip(cards, lingers), 1):
+                    table.show_card(card, layout=layout, linger=linger)
+                    for _, frame in itertools.islice(source, 2 + args.frames):
+                        view = read_cards(frame, profile)
+                        views.append({"shot": f"virtual:{laid}", "laid": laid, "cards": [_reading_dict(c) for c in view.cards],
+                                      "hands": [list(h) for h in view.hands], "size": list(view.size) if view.size else None})
+            path.write_text(json.dumps({"seed": seed, "cards": cards, "layout": layout, "linger": any(lingers), "views": views}))
+        _, booked, questions = replay_views(json.loads(path.read_text()))
+        print(f"virtual reveal {seed}: booked {' '.join(booked)}{f' ({len(questions)} asked)' if questions else ''}; "
+              f"{time.perf_counter() - t0:.0f} s", flush=True)
+    return 0
+
+
 def replay_one(seen: dict) -> dict:
     """One reveal's readings through the ``CardReveal`` on the path: what it booked and asked."""
     from rig.bench.reveal import replay_views
@@ -81,7 +123,7 @@ def replay_one(seen: dict) -> dict:
 
 def replay(args) -> int:
     results = {}
-    for path in sorted(Path(args.views).glob("t*-reveal*-views.json")):
+    for path in sorted(Path(args.views).glob("*-views.json")):
         r = replay_one(json.loads(path.read_text()))
         results[path.name.removesuffix("-views.json")] = r
         flag = f" silent {r['silent']}" if r["silent"] else ""
@@ -107,11 +149,16 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--frames", type=int, default=4)
     r.add_argument("--spp", type=int, default=8)
     r.add_argument("--out", required=True)
+    v = sub.add_parser("virtual", help="read the virtual table's reveals (rig bench reveal), one views JSON a reveal")
+    v.add_argument("--seed", type=int, default=1)
+    v.add_argument("--reveals", type=int, default=500)
+    v.add_argument("--frames", type=int, default=4)
+    v.add_argument("--out", required=True)
     p = sub.add_parser("replay", help="a folder of views JSON through CardReveal")
     p.add_argument("views")
     p.add_argument("--save", default=None, help="write each reveal's bookings and questions here (JSON)")
     args = parser.parse_args(argv)
-    return read(args) if args.verb == "read" else replay(args)
+    return {"read": read, "virtual": virtual, "replay": replay}[args.verb](args)
 
 
 if __name__ == "__main__":

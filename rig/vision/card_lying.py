@@ -23,6 +23,8 @@ PILE_LEFT = 2
 #: a nudged card carries its print as far as its outline left the floor: a print that moved less than this share of the
 #: side's move-in is no nudge — the pile's outline read apart (twin 3903 reveal 1: its top edge 12 px in, print 2.4 px)
 NUDGE_CARRIES = 0.5
+#: a card's outline read inside a lying card's, smaller by this share of its area or more: that card read in part
+IN_PART = 0.15
 #: an unread blob with no outline inside a lying card's box, this share of its area or more, is that card read in part
 IN_ITS_BOX = 0.8
 
@@ -77,8 +79,9 @@ class _LyingCards:
     def _unhide(self, view: CardView) -> CardView:
         """A card read beside an arm reaching in (part of it may lie under the arm or its shade) that lies within a
         card known to lie there, of its colour, is that card: it keeps the place it was seen in before (the shade's
-        edge cuts its outline differently from frame to frame). A part of a card of none of them is asked about
-        once it lies still (:meth:`_part_lies`)."""
+        edge cuts its outline differently from frame to frame) — so is one with its print where that card's lay (twin
+        4418 reveal 0: the first blue read on a box 78 px taller beside the arm, its print within 0.1 px). A part of a
+        card of none of them is asked about once it lies still (:meth:`_part_lies`)."""
         arms = [h for h in view.hands if h is not None and view.at_edge(h)]
         self._frames_whole += 1
         if not arms:
@@ -92,7 +95,8 @@ class _LyingCards:
             k = next((k for k in self._lying if c.hidden and k.reading.card == c.card and c.outline() is not None
                       and (_within(c.outline(), _card_of(k.outline), self.moved)
                            or not k.touched and None not in (c.box, k.reading.box) and _same_box(k.reading.box, c.box)
-                           and not any(_covering(k.reading.box, a) for a in arms))), None)
+                           and not any(_covering(k.reading.box, a) for a in arms)
+                           or self._its_print(k, c))), None)
             if k is not None:
                 cards.append(k.reading)
                 if edge_shift(k.outline, c.outline()) > self.moved:  # a part standing for it, not the card seen whole
@@ -200,6 +204,16 @@ class _LyingCards:
             return False
         return float(np.hypot(*(now - lying.mark))) < PRINT_STEADY * _long_side(lying.outline)
 
+    def _read_in_part(self, lying: _Lying, card: CardReading) -> bool:
+        """Whether a card of a lying card's colour is that card read in part: its outline inside the lying card's
+        (within ``moved``), in its place, and smaller by ``IN_PART`` of its area or more — a shade cast over the lower
+        part of a card no hand came near, its field's corners read on the lit part (twin 4317 reveal 0: the first blue
+        read 34 px taller, its outline a third short, as the third card was laid on the pile beside it)."""
+        now = card.outline()
+        return (lying.reading.card == card.card and now is not None and _one_place(lying.outline, now)
+                and _within(now, _card_of(lying.outline), self.moved)
+                and cv2.contourArea(now) <= (1 - IN_PART) * cv2.contourArea(lying.outline))
+
     def _bear_unread(self, view: CardView) -> CardView:
         """A card a frame leaves unread that lies on a lying card's very edges, nothing over it since, is that card:
         the colour it was booked with (or, asked about as unread, still unread) — a card read now a colour, now
@@ -208,11 +222,24 @@ class _LyingCards:
         waiting arm's shade cuts, "of unknown colour", held the next two cards back until the arm left)."""
         cards = []
         for c in view.cards:
-            k = None if c.status == "ok" or c.corners is None else next(
-                (k for k in self._lying if not k.touched and (self._on_its_edges(k, c) or _in_its_box(k.reading.box, c.box))),
-                None)
+            k = None if c.status == "ok" else next(
+                (k for k in self._lying if c.corners is not None and not k.touched and (
+                    self._on_its_edges(k, c) or _in_its_box(k.reading.box, c.box)) or self._under_arm(k, c, view)), None)
             cards.append(c if k is None else k.reading)
         return CardView(tuple(cards), view.hands, view.size) if any(a is not b for a, b in zip(cards, view.cards)) else view
+
+    @staticmethod
+    def _under_arm(lying: _Lying, c: CardReading, view: CardView) -> bool:
+        """Whether a reading left unread is a lying card under an arm reaching in from the view's edge: inside that card's
+        box (every side within 6 px), the arm over a third of the card or more, and a card read clear of every hand
+        elsewhere in view (the one the arm laid) — twin 4310 reveal 0, 4415 reveal 0: the arm waiting over the left pile
+        after laying a card on the right one, the left pile read of no colour, the card seen settle on the right; before,
+        nothing settled and the rig asked to enter the last card by hand."""
+        if lying.reading.status != "ok" or lying.reading.box is None or c.box is None or not _inside(lying.reading.box, c.box):
+            return False
+        return any(view.at_edge(h) and _covering(lying.reading.box, h) for h in view.hands if h is not None) and any(
+            o.status == "ok" and o.box is not None and not any(_overlap(o.box, h) for h in view.hands if h is not None)
+            for o in view.cards)
 
     def _borne(self, reading: CardReading) -> bool:
         """Whether a reading left unread is a lying card's own (:meth:`_bear_unread`): it does not hold a settle (a part
@@ -254,11 +281,15 @@ def _sides_grown(before: tuple[int, int, int, int], now: tuple[int, int, int, in
             now[1] + now[3] - before[1] - before[3])
 
 
+def _inside(card: tuple[int, int, int, int], box: tuple[int, int, int, int]) -> bool:
+    """Whether a blob's box lies inside a card's box (every side within 6 px of it or inside)."""
+    return (box[0] >= card[0] - 6 and box[1] >= card[1] - 6 and box[0] + box[2] <= card[0] + card[2] + 6
+            and box[1] + box[3] <= card[1] + card[3] + 6)
+
+
 def _in_its_box(card: tuple[int, int, int, int] | None, box: tuple[int, int, int, int] | None) -> bool:
     """Whether a blob's box lies inside a card's box (every side within 6 px of it or inside) and covers at least
     ``IN_ITS_BOX`` of it: the card read in part (its border cut by a shade), not a card laid beside or across it."""
     if card is None or box is None:
         return False
-    inside = (box[0] >= card[0] - 6 and box[1] >= card[1] - 6 and box[0] + box[2] <= card[0] + card[2] + 6
-              and box[1] + box[3] <= card[1] + card[3] + 6)
-    return inside and box[2] * box[3] >= IN_ITS_BOX * card[2] * card[3]
+    return _inside(card, box) and box[2] * box[3] >= IN_ITS_BOX * card[2] * card[3]

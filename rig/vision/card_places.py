@@ -8,6 +8,9 @@ import numpy as np
 
 #: a blob that has not moved: its sides within this share of its long side
 PILE_STILL = 0.03
+#: a card's box whose three sides hold (within 2 px) and whose fourth frays within this share of its long side (a
+#: card's edge on a wall's shade band, read now on the card, now on the shade): the same card, lying still
+ONE_SIDE_FRAYS = 0.06
 
 
 def edge_shift(a: np.ndarray, b: np.ndarray) -> float:
@@ -46,7 +49,8 @@ def _same_pile(a, b) -> bool:
     if a.box is not None and b.box is not None and max(abs(a.box[0] + a.box[2] / 2 - b.box[0] - b.box[2] / 2),
                                                        abs(a.box[1] + a.box[3] / 2 - b.box[1] - b.box[3] / 2)) > 0.25 * max(a.box[2:]):
         return False  # (two cards of one colour on one blob, the row's piles touching: twin 3212, the last blue lost)
-    return max(abs(x - y) for x, y in zip(a.pile, b.pile)) <= max(4.0, PILE_STILL * max(a.pile[2], a.pile[3]))
+    return max(abs(x - y) for x, y in zip(a.pile, b.pile)) <= max(4.0, PILE_STILL * max(a.pile[2], a.pile[3])) or (
+        one_side_frays(a.pile, b.pile))
 
 
 def _overlap(a: tuple[int, int, int, int] | None, b: tuple[int, int, int, int] | None) -> bool:
@@ -100,3 +104,13 @@ def _seen(view, outline: np.ndarray) -> bool:
     """Whether a lying card (its outline) is still read in the view (a :class:`~rig.vision.card_view.CardView`), or a
     card on it."""
     return any(_covers(c.outline(), outline) for c in view.cards if c.status == "ok")
+
+
+def one_side_frays(a: tuple[int, int, int, int] | None, b: tuple[int, int, int, int] | None) -> bool:
+    """Whether two boxes (x, y, w, h) of a card are one that has not moved, one side read apart: three sides within 2 px,
+    the fourth within ``ONE_SIDE_FRAYS`` of the long side (twin 4415 reveal 1: a blank card's lower edge on the near
+    wall's shade band, its box 246 to 260 px tall from frame to frame, its corners read anywhere on its field)."""
+    if a is None or b is None:
+        return False
+    sides = [abs(a[0] - b[0]), abs(a[1] - b[1]), abs(a[0] + a[2] - b[0] - b[2]), abs(a[1] + a[3] - b[1] - b[3])]
+    return sorted(sides)[2] <= 2 and max(sides) <= ONE_SIDE_FRAYS * max(a[2], a[3], b[2], b[3])

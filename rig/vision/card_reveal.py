@@ -291,6 +291,7 @@ class CardReveal(_LyingCards, _Glimpses):
                       and c in self._arriving_whole)
         self._arriving, self._arriving_whole = {}, set()
         kept: dict[int, _Lying] = {}  # cards that lie as before, settled now with a hand in view: as seen before it
+        as_was: dict[int, _Lying] = {}  # (of them, read in part now: they keep the outline and print they lay with)
         again, vanished = [], []  # (of them, hidden since / out of sight a while since the last settle: one laid on?)
         passed = []  # (of them, a hand was over since the last settle: one laid squarely on, the arm waiting? 2616)
         echoes = []  # (booked as new, on the very edges a lying card of its colour was read with before: (event, card, it))
@@ -311,6 +312,10 @@ class CardReveal(_LyingCards, _Glimpses):
                     and self._arms and card.card not in landed):  # an arm waiting at the view's edge, no hand ever
                 kept[id(card)] = match  # over the card nor one of its colour coming in: its outline read with the
                 continue  # arm's shade joining it (twin 2606), not a card laid on it — no hand brought one
+            if match is not None and match.touched and not match.handled and card.card not in landed and not self._hands \
+                    and self._read_in_part(match, card):  # a shade over part of it, no hand ever over it (twin 4317)
+                as_was[id(card)] = match
+                continue
             if match is not None and d > self.same and _same_pile(match.reading, card) and (
                     not match.touched or not match.handled and card.card not in landed):
                 kept[id(card)] = match  # nothing came near it (or no hand was ever over it, never out of sight: only its
@@ -383,8 +388,9 @@ class CardReveal(_LyingCards, _Glimpses):
             k.gone, k.lost, k.hidden_since = 0, False, False
         # a hand in view (or its shade) may join a card's outline: a card that lies as before keeps the outline it
         # was seen with before (else a shade's edge read as its pile's would make it a pile that grew, later)
+        kept.update(as_was)
         self._lying = [_Lying(kept[id(c)].reading, kept[id(c)].outline, seen_as=kept[id(c)].seen_as, mark=kept[id(c)].mark)
-                       if self._hands and id(c) in kept else _Lying(c, c.outline(), seen_as=kept[id(c)].seen_as if id(c) in kept
+                       if (self._hands or id(c) in as_was) and id(c) in kept else _Lying(c, c.outline(), seen_as=kept[id(c)].seen_as if id(c) in kept
                                                                     else [], mark=self._mark(c)) for c in cards] + hidden
         # (a card may lie squarely on them; not while a hand is in view: a part beside an arm stands for a lying card)
         unseen = unseen or lost or (sorted(set(vanished)) if events and not self._hands else [])
