@@ -206,12 +206,6 @@ def _named_only(reasons, mine, kind: str) -> bool:
     return bool(mine) and all(str(reasons[j]).startswith(kind) for j in mine)
 
 
-def _named_overall_only(reasons, mine) -> bool:
-    """Whether every one of a die's own flags (``mine``: indices into ``reasons``) says its top was read in the
-    frame's overall light (:data:`OVERALL_KIND`)."""
-    return _named_only(reasons, mine, OVERALL_KIND)
-
-
 def face_confirmed(p: np.ndarray, face: str, none_below: float = NONE_BELOW) -> bool:
     """Whether the net (``p``: a row of state then face probabilities) surely reads ``face`` (:data:`FACE_SURE`) and
     sees a die there (its "no die" under ``none_below``)."""
@@ -242,7 +236,7 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
     said = verdicts(probs, [dice[i].face for i in idx])
     lean = work.profile.walls[3]  # what perspective takes off a flat die's aspect per frame width out
     said = [  # a flag on the face alone, the face read again (OVERALL_KIND)
-        "flat" if v == "keep" and _named_overall_only(reasons, own[i]) and face_confirmed(p, dice[i].face) else v
+        "flat" if v == "keep" and _named_only(reasons, own[i], OVERALL_KIND) and face_confirmed(p, dice[i].face) else v
         for i, v, p in zip(idx, said, probs)
     ]
     said = [v if v != "flat" or square(dice[i].aspect + lean * math.hypot(*_radial(dice[i], work)), dice[i].area)

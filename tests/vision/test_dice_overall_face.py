@@ -54,6 +54,6 @@ def test_the_face_must_be_the_readers_read_surely_on_a_die():
 
 def test_only_a_die_whose_every_own_flag_is_the_overall_light_s():
     reasons = [Flag(OVERALL, 100, 100), Flag("cocked die", 100, 100), Flag(OVERALL, 300, 300)]
-    assert not dice_second_look._named_overall_only(reasons, [0, 1])  # a cocked test's flag beside it: the net's lie
-    assert dice_second_look._named_overall_only(reasons, [2])
-    assert not dice_second_look._named_overall_only(reasons, [])
+    assert not dice_second_look._named_only(reasons, [0, 1], OVERALL)  # a cocked test's flag beside it: the net's lie
+    assert dice_second_look._named_only(reasons, [2], OVERALL)
+    assert not dice_second_look._named_only(reasons, [], OVERALL)
