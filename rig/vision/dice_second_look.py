@@ -133,7 +133,7 @@ def verdicts(probs: np.ndarray, faces, flat_sure: float = FLAT_SURE, face_sure: 
         best = int(np.argmax(fp))
         if FACES[best] != face and fp[best] >= other_sure and state[2] < 0.5:
             out.append("other")
-        elif FACES[best] == face and fp[best] >= face_sure and state[0] >= flat_sure:
+        elif _sure_face(p, face, face_sure) and state[0] >= flat_sure:
             out.append("flat")
         else:
             out.append("keep")
@@ -206,12 +206,18 @@ def _named_only(reasons, mine, kind: str) -> bool:
     return bool(mine) and all(str(reasons[j]).startswith(kind) for j in mine)
 
 
+def _sure_face(p: np.ndarray, face: str, face_sure: float = FACE_SURE) -> bool:
+    """Whether the net's likeliest face (``p``: a row of state then face probabilities) is ``face``, at ``face_sure``
+    or more: the face half of :func:`verdicts`' "flat" and of :func:`face_confirmed`."""
+    fp = p[len(STATES) :]
+    best = int(np.argmax(fp))
+    return FACES[best] == face and fp[best] >= face_sure
+
+
 def face_confirmed(p: np.ndarray, face: str, none_below: float = NONE_BELOW) -> bool:
     """Whether the net (``p``: a row of state then face probabilities) surely reads ``face`` (:data:`FACE_SURE`) and
     sees a die there (its "no die" under ``none_below``)."""
-    fp = p[len(STATES) :]
-    best = int(np.argmax(fp))
-    return FACES[best] == face and fp[best] >= FACE_SURE and p[STATES.index("none")] < none_below
+    return _sure_face(p, face) and p[STATES.index("none")] < none_below
 
 
 def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
