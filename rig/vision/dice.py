@@ -19,7 +19,6 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import Counter
-from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -42,6 +41,7 @@ from rig.vision.dice_second_look import second_look
 from rig.vision.dice_shade import blob as _blob, disc as _disc
 from rig.vision.dice_upright import judge
 from rig.vision.dice_flag import Flag
+from rig.vision.dice_reading import DiceReading, DieObservation  # noqa: F401 - moved (issue 24, round 26); the old import path works
 from rig.vision.dice_cocked import _flank, _leaning, _radial, leans  # noqa: F401 - _flank, _leaning: their old import path
 from rig.vision.dice_walls_seen import _wall_hulls, _walls_seen, a_side_face  # noqa: F401 - _walls_seen: its old import path
 from rig.vision.pixel_classes import (  # noqa: F401 - moved (issue 29); the old import path works
@@ -56,51 +56,6 @@ from rig.vision.dice_frames import (  # noqa: F401 - moved (issue 29); the old i
     label_pixels, check_frame, shrink, glare_for, Work, prepare, _censored, _near_floor, _warm_edge, _whole_top, top_fit,
     _side_faces,
 )
-
-
-@dataclass(frozen=True)
-class DieObservation:
-    """One die as seen: face name, centre (px), bounding box (x, y, w, h px), confidence 0..1."""
-
-    face: str
-    x: float
-    y: float
-    box: tuple[int, int, int, int]
-    confidence: float
-    cocked: bool = False
-    shares: tuple[float, float, float] = (0.0, 0.0, 0.0)  # blue, pink, yellow share of the top face
-    aspect: float = 1.0  # short / long side of the top seen (with what perspective shows of its walls)
-    area: float = 1.0  # the top seen, in calibrated whole tops (a leaning die's top is foreshortened)
-
-    def to_dict(self) -> dict:
-        return {"face": self.face, "x": round(self.x, 1), "y": round(self.y, 1), "box": list(self.box),
-                "confidence": round(self.confidence, 3)}
-
-
-@dataclass(frozen=True)
-class DiceReading:
-    """All dice in one frame, and whether the reader is sure (``status`` ``"ok"``/``"uncertain"``)."""
-
-    dice: tuple[DieObservation, ...]
-    status: str
-    reasons: tuple[str, ...] = ()
-    light: Light | None = None  # the frame's light relative to calibration, when the profile knows its floor
-
-    @property
-    def ok(self) -> bool:
-        return self.status == "ok"
-
-    @property
-    def faces(self) -> list[str]:
-        return sorted(d.face for d in self.dice)
-
-    def to_dict(self) -> dict:
-        # (a reason that is a Flag leaves as its plain text: the places outside the reader take JSON's types only)
-        return {"dice": [d.to_dict() for d in self.dice], "status": self.status, "reasons": [str(r) for r in self.reasons]}
-
-    def __repr__(self) -> str:
-        why = f" {list(self.reasons)}" if self.reasons else ""
-        return f"<DiceReading {self.status} {self.faces}{why}>"
 
 
 #: a die whose top lies this much where a wall's deep shade was lifted is flagged: that part is read from lifted noise

@@ -27,18 +27,21 @@ LEFT_MIN = 0.5
 BEYOND = 0.5
 
 
-def completing_strips(hull: np.ndarray) -> tuple[float, float, list[np.ndarray]]:
+def completing_strips(hull: np.ndarray, to_side: float = 0.0, least: float = 0.0) -> tuple[float, float, list]:
     """The part's rectangle (:func:`cv2.minAreaRect` of ``hull``): its long and short sides, and the two strips (4
-    corners each, float32) beyond either long side that would make it a square of the long side."""
+    corners each, float32) beyond either long side that would make it a square of the long side, or of ``to_side``
+    when that is longer, at least ``least`` deep. Each strip's first two corners are its long side of the rectangle:
+    the strips' inner edges are the rectangle's corners."""
     rect = cv2.minAreaRect(hull)
     p = cv2.boxPoints(rect).astype(np.float64)
-    e1, e2 = p[1] - p[0], p[2] - p[1]
+    e1, e2 = p[1] - p[0], p[2] - p[1]  # (e1 along the rectangle's height, e2 along its width)
     n1, n2 = float(np.hypot(*e1)), float(np.hypot(*e2))
-    if n1 >= n2:  # p0-p1 and p3-p2 are the long sides; across runs along e2
-        long_, short, across, sides = n1, n2, e2 / max(n2, 1e-9), ((p[0], p[1]), (p[3], p[2]))
+    w, h = rect[1]
+    if h > w:  # p0-p1 and p3-p2 are the long sides; across runs along e2 (a square: the width is the long side)
+        long_, short, across, sides = h, w, e2 / max(n2, 1e-9), ((p[0], p[1]), (p[3], p[2]))
     else:
-        long_, short, across, sides = n2, n1, e1 / max(n1, 1e-9), ((p[0], p[3]), (p[1], p[2]))
-    depth = long_ - short
+        long_, short, across, sides = w, h, e1 / max(n1, 1e-9), ((p[0], p[3]), (p[1], p[2]))
+    depth = max(max(long_, to_side) - short, least)
     strips = []
     for (a, b), sign in zip(sides, (-1.0, 1.0), strict=True):
         step = sign * across * depth

@@ -73,13 +73,13 @@ def _body_bgr(profile) -> np.ndarray:
     return cv2.cvtColor(lab, cv2.COLOR_Lab2BGR).reshape(3).astype(np.float32)
 
 
-def _square(part: np.ndarray, a0: float, least: float, most: float, fill: float = 0.65) -> bool:
-    """Whether ``part`` is a die top's size (``least`` to ``most`` die tops), square and solid."""
+def _square(part: np.ndarray, a0: float, least: float, most: float, fill: float = 0.65, aspect: float = 0.75) -> bool:
+    """Whether ``part`` is a die top's size (``least`` to ``most`` tops), square (``aspect``) and solid (``fill``)."""
     n = int(np.count_nonzero(part))
     if not least * a0 <= n <= most * a0:
         return False
     (_, _), (w, h), _ = cv2.minAreaRect(cv2.findNonZero(part))
-    return min(w, h) / max(w, h, 1e-6) >= 0.75 and n >= fill * w * h
+    return min(w, h) / max(w, h, 1e-6) >= aspect and n >= fill * w * h
 
 
 def dark_tops(work, t, dice) -> list[tuple[np.ndarray, int, int, float]]:

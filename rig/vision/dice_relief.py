@@ -206,7 +206,7 @@ def lit_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, float
         j = 1 + int(np.argmax(stats2[1:, cv2.CC_STAT_AREA]))
         part = filled((cc2 == j).view(np.uint8))  # a frog's unread pixels: a hole
         area = int(np.count_nonzero(part))
-        if not _foreshortened(part, a0, t.die_area_min, t.die_area_max):
+        if not _square(part, a0, t.die_area_min, t.die_area_max, aspect=LIT_ASPECT):  # (squashed by the view)
             continue
         take = (part > 0) & (cv2.LUT(labels, IS_TOP) > 0)
         gain = np.broadcast_to(scale[window] / a, (h, w, 3)).astype(np.float32)
@@ -228,16 +228,6 @@ def _unsheened(toned: np.ndarray, part, body: np.ndarray, lut, fit=None) -> tupl
     a, sheen = fit
     bright = np.clip((toned.astype(np.float32) - sheen) / a, 0, 255).astype(np.uint8)
     return bright, label_pixels(bright, lut), a, fit
-
-
-def _foreshortened(part: np.ndarray, a0: float, least: float, most: float) -> bool:
-    """Whether ``part`` is a die top's size and solid, square or squashed by the view to :data:`LIT_ASPECT` (a top
-    against the far wall, seen from the lens at a slant: 10405's 14 x 20 working pixels)."""
-    n = int(np.count_nonzero(part))
-    if not least * a0 <= n <= most * a0:
-        return False
-    (_, _), (w, h), _ = cv2.minAreaRect(cv2.findNonZero(part))
-    return min(w, h) / max(w, h, 1e-6) >= LIT_ASPECT and n >= 0.65 * w * h
 
 
 def relief_dice(work, profile, dice: list, reasons: list, read, thrown: int | None) -> None:

@@ -133,7 +133,7 @@ def verdicts(probs: np.ndarray, faces, flat_sure: float = FLAT_SURE, face_sure: 
         best = int(np.argmax(fp))
         if FACES[best] != face and fp[best] >= other_sure and state[2] < 0.5:
             out.append("other")
-        elif FACES[best] == face and fp[best] >= face_sure and state[0] >= flat_sure:
+        elif _sure_face(p, face, face_sure) and state[0] >= flat_sure:
             out.append("flat")
         else:
             out.append("keep")
@@ -206,18 +206,18 @@ def _named_only(reasons, mine, kind: str) -> bool:
     return bool(mine) and all(str(reasons[j]).startswith(kind) for j in mine)
 
 
-def _named_overall_only(reasons, mine) -> bool:
-    """Whether every one of a die's own flags (``mine``: indices into ``reasons``) says its top was read in the
-    frame's overall light (:data:`OVERALL_KIND`)."""
-    return _named_only(reasons, mine, OVERALL_KIND)
+def _sure_face(p: np.ndarray, face: str, face_sure: float = FACE_SURE) -> bool:
+    """Whether the net's likeliest face (``p``: a row of state then face probabilities) is ``face``, at ``face_sure``
+    or more: the face half of :func:`verdicts`' "flat" and of :func:`face_confirmed`."""
+    fp = p[len(STATES) :]
+    best = int(np.argmax(fp))
+    return FACES[best] == face and fp[best] >= face_sure
 
 
 def face_confirmed(p: np.ndarray, face: str, none_below: float = NONE_BELOW) -> bool:
     """Whether the net (``p``: a row of state then face probabilities) surely reads ``face`` (:data:`FACE_SURE`) and
     sees a die there (its "no die" under ``none_below``)."""
-    fp = p[len(STATES) :]
-    best = int(np.argmax(fp))
-    return FACES[best] == face and fp[best] >= FACE_SURE and p[STATES.index("none")] < none_below
+    return _sure_face(p, face) and p[STATES.index("none")] < none_below
 
 
 def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
@@ -242,7 +242,7 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
     said = verdicts(probs, [dice[i].face for i in idx])
     lean = work.profile.walls[3]  # what perspective takes off a flat die's aspect per frame width out
     said = [  # a flag on the face alone, the face read again (OVERALL_KIND)
-        "flat" if v == "keep" and _named_overall_only(reasons, own[i]) and face_confirmed(p, dice[i].face) else v
+        "flat" if v == "keep" and _named_only(reasons, own[i], OVERALL_KIND) and face_confirmed(p, dice[i].face) else v
         for i, v, p in zip(idx, said, probs)
     ]
     said = [v if v != "flat" or square(dice[i].aspect + lean * math.hypot(*_radial(dice[i], work)), dice[i].area)

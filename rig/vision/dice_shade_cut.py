@@ -11,11 +11,10 @@ shows its top foreshortened too, but the strip beside it is its side face, lit b
 
 from __future__ import annotations
 
-import math
-
 import cv2
 import numpy as np
 
+from rig.vision.dice_cut import completing_strips
 from rig.vision.pixel_classes import IS_TOP
 
 #: the lit part must be this many die sides long (a whole side: the cut runs straight across the top)
@@ -25,9 +24,9 @@ FULL_ALONG = 0.85
 DARK_STRIP = 0.12
 
 
-def _rect(obs, work) -> tuple | None:
-    """The die's lit top (its 8-connected top-colour piece under its box, working scale): ``minAreaRect`` in the
-    working frame, or None without one."""
+def _lit_top(obs, work) -> tuple[np.ndarray, tuple[int, int]] | None:
+    """The die's lit top (its 8-connected top-colour piece under its box, working scale): its pixels' places in a
+    window of the working frame and that window's corner (x, y), or None without one."""
     f = work.factor
     x, y, w, h = (v // f for v in obs.box)
     r = max(2, int(round(0.3 * work.side)))
@@ -43,9 +42,7 @@ def _rect(obs, work) -> tuple | None:
     counts[0] = 0
     if counts.max() == 0:
         return None
-    pts = cv2.findNonZero((cc == int(counts.argmax())).view(np.uint8))
-    (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts)
-    return (cx + X0, cy + Y0), (rw, rh), angle
+    return cv2.findNonZero((cc == int(counts.argmax())).view(np.uint8)), (X0, Y0)
 
 
 def _median_lightness(frame: np.ndarray, corners: np.ndarray) -> float | None:
@@ -64,31 +61,25 @@ def _median_lightness(frame: np.ndarray, corners: np.ndarray) -> float | None:
 
 def strip_ratio(obs, work) -> tuple[float, float] | None:
     """A die's lit top's long side in die sides and the darker of the two strips beyond its long sides (each as wide
-    as what completes the top to a square of a die's side, or of its long side when longer), its median lightness
-    over the lit part's; None without a top or a frame."""
+    as what completes the top to a square of a die's side, or of its long side when longer, 1 px at least:
+    :func:`rig.vision.dice_cut.completing_strips`), its median lightness over the lit part's; None without a top or a
+    frame."""
     if work.frame is None:
         return None
-    rect = _rect(obs, work)
-    if rect is None:
+    top = _lit_top(obs, work)
+    if top is None:
         return None
-    (cx, cy), (rw, rh), angle = rect
-    a = math.radians(angle)
-    ex, ey = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
-    along, across = (ex, ey) if rw >= rh else (ey, ex)
-    long_, short = max(rw, rh), min(rw, rh)
-    f, centre = work.factor, np.array([cx, cy])
+    pts, corner = top
+    long_, short, strips = completing_strips(pts, to_side=work.side, least=1.0)
+    f = work.factor
 
-    def corners(c, length, width):  # working-scale rectangle -> full-resolution corners
-        p = [c + s1 * length / 2 * along + s2 * width / 2 * across for s1, s2 in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-        return (np.array(p) + 0.5) * f - 0.5
+    def full(quad):  # working-scale corners in the window -> full-resolution corners
+        return (quad.astype(np.float64) + corner + 0.5) * f - 0.5
 
-    lit = _median_lightness(work.frame, corners(centre, long_, short))
+    lit = _median_lightness(work.frame, full(np.array([*strips[0][:2], *strips[1][1::-1]])))  # (the strips' inner edges)
     if not lit:
         return None
-    gap = max(max(long_, work.side) - short, 1.0)
-    strips = [
-        _median_lightness(work.frame, corners(centre + s * across * (short + gap) / 2, long_, gap)) for s in (1, -1)
-    ]
+    strips = [_median_lightness(work.frame, full(s)) for s in strips]
     strips = [v for v in strips if v is not None]
     if not strips:
         return None

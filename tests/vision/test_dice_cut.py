@@ -60,6 +60,19 @@ def test_completing_strips_square_the_part():
     assert ys[0] < 10 < 22 < ys[1]  # one above the part, one below it
 
 
+def test_completing_strips_to_a_die_s_side_at_least_a_pixel_deep():
+    """Round 26: ``to_side`` and ``least`` (``dice_shade_cut.strip_ratio``'s strips: a square of the die's side when
+    the part is shorter, 1 px at least); each strip's first two corners are the rectangle's long side."""
+    hull = _hull(10, 10, 20, 12, 30.0).reshape(-1, 2).astype(np.float32)
+    long_, short, strips = completing_strips(hull, to_side=26.0)
+    assert all(abs(cv2.contourArea(s) - long_ * (26.0 - short)) < 1e-3 for s in strips)
+    lit = np.array([*strips[0][:2], *strips[1][1::-1]])  # the strips' inner edges: the part's rectangle
+    assert abs(cv2.contourArea(lit) - long_ * short) < 1e-3
+    long_, short, strips = completing_strips(_hull(10, 10, 20, 20).reshape(-1, 2).astype(np.float32), least=1.0)
+    assert long_ == short and all(abs(cv2.contourArea(s) - long_) < 1e-3 for s in strips)  # a square: 1 px deep
+    assert all(cv2.contourArea(s) == 0 for s in completing_strips(_hull(10, 10, 20, 20).reshape(-1, 2))[2])
+
+
 def test_share_beyond():
     strip = np.array([[0, 110], [20, 110], [20, 130], [0, 130]], np.float32)
     assert abs(share_beyond(strip, FRAME) - 0.5) < 1e-6
