@@ -32,8 +32,14 @@ DIP = 0.8
 #: die body's lightness, twin 10005 turn 3's yellow) ...
 OUTER = 0.8
 INNER = 0.15
-#: ... and the crease and the outer face's brightest line die body in this share of their pixels at least
-HUE = 0.6
+#: ... and the crease and the outer face's brightest line die body in this share of their pixels at least: a die's
+#: edge, die body all across (seen thrown sets 10000-10911, every light: the leaning dice 1.0 but one, 0.85; flat dice
+#: whose box shows a dark line there, a frog's edge or a neighbour's shade, at most 0.92)
+HUE = 0.95
+#: the die lies out towards the tray's wall on that side: its centre at least this share of the half frame from the
+#: frame's centre along the side's direction (the leaning dice 0.53-0.83; flat dice with a crease-like line 0.13-0.44,
+#: near the view's nadir)
+FAR = 0.45
 #: a box this many die sides long at most on either side (a leaning die's top and its turned-up face)
 BOX_SIZE = (0.8, 1.45)
 REASON = "cocked die (its side face inside its box, beyond a crease)"
@@ -111,7 +117,22 @@ def creased_dice(
         and all(d is not f for f in found)
         and BOX_SIZE[0] * side <= min(d.box[2:]) <= max(d.box[2:]) <= BOX_SIZE[1] * side
         and any(
-            not _neighbour(d, dice, name, side) and creased(frame_bgr, empty_ab, d.box, name, side, body_ab, nearer)
+            not _neighbour(d, dice, name, side)
+            and _far(d.x, d.y, name, frame_bgr.shape[:2])
+            and creased(frame_bgr, empty_ab, d.box, name, side, body_ab, nearer)
             for name in outward_sides(d.x, d.y, frame_bgr.shape[:2])
         )
     ]
+
+
+def _far(x: float, y: float, name: str, shape: tuple[int, int]) -> bool:
+    """Whether a die at (x, y) lies :data:`FAR` out along side ``name``'s direction in a frame of ``shape`` (h, w).
+
+    >>> _far(600, 240, "R", (480, 640)), _far(400, 240, "R", (480, 640))
+    (True, False)
+    """
+    from rig.vision.dice_lampside import _SIDES
+
+    h, w = shape
+    vx, vy = _SIDES[name]
+    return vx * (x - w / 2) / (w / 2) + vy * (y - h / 2) / (h / 2) >= FAR

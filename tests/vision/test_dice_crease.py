@@ -78,3 +78,12 @@ def test_a_die_read_cocked_or_flagged_already_is_not_judged_again():
     cocked = DieObservation("blank", die.x, die.y, die.box, 0.5, True)
     assert creased_dice(frame, _empty_ab(), [cocked], SIDE, BODY_AB, NEARER) == []
     assert creased_dice(frame, _empty_ab(), [die], SIDE, BODY_AB, NEARER, found=[die]) == []
+
+
+def test_a_die_near_the_view_s_centre_is_not_judged():
+    # flat dice near the nadir whose box shows a crease-like line (a frog's edge): twin 10704 turn 2, 10308 turn 0
+    frame = _floor()
+    near = _die(frame, 300, 250, crease_at=6)  # 0.23 of the half frame below the centre
+    far = _die(frame, 152, 364, crease_at=6)
+    assert creased(frame, _empty_ab(), near.box, "B", SIDE, BODY_AB, NEARER)
+    assert creased_dice(frame, _empty_ab(), [near, far], SIDE, BODY_AB, NEARER) == [far]
