@@ -25,8 +25,10 @@ import numpy as np
 REACH = (0.08, 0.5)
 #: the middle share of the box's length along the side that is read (its corners left out)
 MIDDLE = 0.6
-#: the crease line is at most this share of the lightness of the lighter of the faces either side of it ...
-DIP = 0.8
+#: the crease line is at most this share of the lightness of the lighter of the faces either side of it (the
+#: leaning dice of seen thrown sets 10000-10911 read `ok` 0.62-0.735; flat 2D dice under a frame's light change whose
+#: frog's edge or rim shows a line there 0.78-0.79: 41000, 45001, 45002) ...
+DIP = 0.75
 #: ... the outer face (the brightest line between the box's outer side and the crease) at least this share of the
 #: top's beside the crease (its brightest line within :data:`INNER` die sides inward: a frog further in is not the
 #: die body's lightness, twin 10005 turn 3's yellow) ...
