@@ -20,6 +20,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from rig.vision.dice_lampside import _SIDES, _neighbour
+
 #: the crease lies this far inside the box's outer side (die sides): past the top's rounded rim, within the side
 #: face's width (twin 10702 turn 3: 0.13; 10209 turn 1: 0.45)
 REACH = (0.08, 0.5)
@@ -105,13 +107,12 @@ def creased(frame, empty_ab, box, name: str, side: float, body_ab, nearer: float
 
 
 def creased_dice(
-    frame_bgr: np.ndarray, empty_ab: np.ndarray, dice, side: float, body_ab, nearer: float, found=()
+    frame_bgr: np.ndarray, empty_ab: np.ndarray, dice, side: float, body_ab, nearer: float, outward, found=()
 ) -> list:
     """The dice of ``dice`` (not read cocked, not in ``found``: flagged already, box within :data:`BOX_SIZE`) whose
-    box holds a side face beyond a crease on an outer side with no die ahead there (:func:`creased`)."""
-    from rig.vision.dice_lampside import _neighbour
-    from rig.vision.dice_wallside import outward_sides
-
+    box holds a side face beyond a crease on an outer side (``outward(x, y, shape)``: the sides facing away from the
+    frame's centre, :func:`rig.vision.dice_wallside.outward_sides`, passed in: no import circle) with no die ahead
+    there (:func:`creased`)."""
     return [
         d
         for d in dice
@@ -122,7 +123,7 @@ def creased_dice(
             not _neighbour(d, dice, name, side)
             and _far(d.x, d.y, name, frame_bgr.shape[:2])
             and creased(frame_bgr, empty_ab, d.box, name, side, body_ab, nearer)
-            for name in outward_sides(d.x, d.y, frame_bgr.shape[:2])
+            for name in outward(d.x, d.y, frame_bgr.shape[:2])
         )
     ]
 
@@ -133,8 +134,6 @@ def _far(x: float, y: float, name: str, shape: tuple[int, int]) -> bool:
     >>> _far(600, 240, "R", (480, 640)), _far(400, 240, "R", (480, 640))
     (True, False)
     """
-    from rig.vision.dice_lampside import _SIDES
-
     h, w = shape
     vx, vy = _SIDES[name]
     return vx * (x - w / 2) / (w / 2) + vy * (y - h / 2) / (h / 2) >= FAR

@@ -223,7 +223,7 @@ def wall_side_flags(work, profile, dice) -> list:
     channels = light_change(work.light)
     faces = wall_side_faces(work.frame, empty.lab, dice, side, body_ab, channels)
     empty_ab = empty_chroma(empty.lab, work.frame.shape[:2])
-    creases = creased_dice(work.frame, empty_ab, dice, side, body_ab, NEARER, faces)
+    creases = creased_dice(work.frame, empty_ab, dice, side, body_ab, NEARER, outward_sides, faces)
     return [Flag(REASON, d.x, d.y) for d in faces] + [Flag(CREASE_REASON, d.x, d.y) for d in creases]
 
 

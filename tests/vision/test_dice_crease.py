@@ -6,7 +6,7 @@ import numpy as np
 
 from rig.vision.dice import DieObservation
 from rig.vision.dice_crease import DIP, crease, creased, creased_dice
-from rig.vision.dice_wallside import NEARER, empty_chroma
+from rig.vision.dice_wallside import NEARER, empty_chroma, outward_sides
 
 SIDE = 44
 FLOOR = (120, 122, 118)  # grey felt, B, G, R
@@ -55,7 +55,7 @@ def test_a_long_box_holding_the_top_and_its_side_face_is_a_leaning_die():
     # 10209 turn 1: a box 1.3 die sides long, the crease 0.45 die sides inside its outer side (drawn at the bottom)
     frame = _floor()
     dice = [_die(frame, 100, 120), _die(frame, 300, 100), _die(frame, 560, 380, h=57, crease_at=20)]
-    assert creased_dice(frame, _empty_ab(), dice, SIDE, BODY_AB, NEARER) == [dice[2]]
+    assert creased_dice(frame, _empty_ab(), dice, SIDE, BODY_AB, NEARER, outward_sides) == [dice[2]]
 
 
 def test_a_flat_die_its_box_ending_at_its_top_has_no_crease():
@@ -76,8 +76,8 @@ def test_a_die_read_cocked_or_flagged_already_is_not_judged_again():
     frame = _floor()
     die = _die(frame, 152, 364, crease_at=6)
     cocked = DieObservation("blank", die.x, die.y, die.box, 0.5, True)
-    assert creased_dice(frame, _empty_ab(), [cocked], SIDE, BODY_AB, NEARER) == []
-    assert creased_dice(frame, _empty_ab(), [die], SIDE, BODY_AB, NEARER, found=[die]) == []
+    assert creased_dice(frame, _empty_ab(), [cocked], SIDE, BODY_AB, NEARER, outward_sides) == []
+    assert creased_dice(frame, _empty_ab(), [die], SIDE, BODY_AB, NEARER, outward_sides, found=[die]) == []
 
 
 def test_a_die_near_the_view_s_centre_is_not_judged():
@@ -86,4 +86,4 @@ def test_a_die_near_the_view_s_centre_is_not_judged():
     near = _die(frame, 300, 250, crease_at=6)  # 0.23 of the half frame below the centre
     far = _die(frame, 152, 364, crease_at=6)
     assert creased(frame, _empty_ab(), near.box, "B", SIDE, BODY_AB, NEARER)
-    assert creased_dice(frame, _empty_ab(), [near, far], SIDE, BODY_AB, NEARER) == [far]
+    assert creased_dice(frame, _empty_ab(), [near, far], SIDE, BODY_AB, NEARER, outward_sides) == [far]
