@@ -22,6 +22,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from rig.vision.dice_crease import REASON as CREASE_REASON
+from rig.vision.dice_crease import creased_dice
 from rig.vision.dice_lampside import _SIDES, _neighbour, kept_with_frame, strips
 from rig.vision.light import profile_map
 
@@ -219,7 +221,10 @@ def wall_side_flags(work, profile, dice) -> list:
     body_ab = np.array([profile.body.mean[1:], profile.edge.mean[1:]], np.float32)
     side = work.side * work.factor
     channels = light_change(work.light)
-    return [Flag(REASON, d.x, d.y) for d in wall_side_faces(work.frame, empty.lab, dice, side, body_ab, channels)]
+    faces = wall_side_faces(work.frame, empty.lab, dice, side, body_ab, channels)
+    empty_ab = empty_chroma(empty.lab, work.frame.shape[:2])
+    creases = creased_dice(work.frame, empty_ab, dice, side, body_ab, NEARER, outward_sides, faces)
+    return [Flag(REASON, d.x, d.y) for d in faces] + [Flag(CREASE_REASON, d.x, d.y) for d in creases]
 
 
 def light_change(light) -> tuple[float, float, float] | None:
