@@ -41,6 +41,7 @@ from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicenet import default_dicenet, read_dice
 from rig.vision.dieface import face_reason, outline_elongation
 from rig.vision.diesplit import two_dice_as_one
+from rig.vision.dierelit import relit_reasons
 from rig.vision.dieturn import turned_reasons
 from rig.vision.diewide import wide_reasons
 from rig.vision.pips import PipCount, PipDie, _pattern_ok, check_frame, top_face_pips
@@ -392,10 +393,12 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
 
 def _checked(frame: np.ndarray, dice: list[PipDie], p: AnyDieParams, nets) -> list[PipDie]:
     """The learned dice after the checks that can only flag them: each die's face's ends, two dice as one, read turned
-    half round and read in a wider crop (the last two each one batch for the frame's dice: the same readings)."""
+    half round, read in a wider crop and read with its light evened out (the last three each one batch for the frame's
+    dice: the same readings)."""
     dice = [_two_as_one(frame, _face_ends(frame, die, p), p, nets) for die in dice]
     dice = turned_reasons(frame, dice, nets, p.turned_ok)
-    return wide_reasons(frame, dice, nets, p.wide_grow, p.wide_ok)
+    dice = wide_reasons(frame, dice, nets, p.wide_grow, p.wide_ok)
+    return relit_reasons(frame, dice, nets, p.relit_ok)
 
 
 def _face_ends(frame: np.ndarray, die: PipDie, p: AnyDieParams) -> PipDie:

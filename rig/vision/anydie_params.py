@@ -79,6 +79,9 @@ class AnyDieParams:
     wide_ok: float = 0.6          # this for its number, is flagged: a box on a part of a die or between two
                                   # (rig.vision.diewide; issue 25, round 21; on since round 25: the pip twin's two
                                   # silent dice, 9746 and 9863, were boxes on a part of a die); either 0: not looked at
+    relit_ok: float = 0.45        # an ok die whose crop, its light evened out, the reader gives less than this for its
+                                  # number is flagged: pips in a shadow across the face (rig.vision.dierelit; issue 25,
+                                  # round 26: the pip twin 9762's half-shadowed 4 read 2); 0: not looked at
     one_ok: float = 0.78          # a die read as 1 is ok only from this finder score (a coin, a knot read as a 1)
     use_net: bool = True          # check each die with the learned counter (calibration/pipnet.npz)
     die_px: float = 0.0           # the dice's side in frame px, for the learned finder (0: about 1/16 of the

@@ -85,7 +85,10 @@ def _read_near_label(scale: float, params: AnyDieParams) -> list[tuple[int, str]
 @pytest.mark.skipif(not dicenet.FIND_WEIGHTS.exists(), reason="no shipped nets")
 @pytest.mark.parametrize("scale", [1.0, 1.5])
 def test_the_marbled_die_read_as_4_is_flagged(scale):
-    neither = replace(AnyDieParams(), turned_ok=0.0, wide_grow=0.0)  # the wider look (round 25) catches it too
+    # the wider look (round 25) and the evened-out light (round 26) catch it too
+    neither = replace(AnyDieParams(), turned_ok=0.0, wide_grow=0.0, relit_ok=0.0)
     assert _read_near_label(scale, neither) == [(4, "ok")]   # before: 4, ok
+    relit_alone = replace(AnyDieParams(), turned_ok=0.0, wide_grow=0.0)
+    assert _read_near_label(scale, relit_alone) == [(4, "uncertain")]
     assert _read_near_label(scale, AnyDieParams()) == [(4, "uncertain")]
     assert _read_near_label(scale, replace(AnyDieParams(), wide_grow=0.0)) == [(4, "uncertain")]  # turned alone
