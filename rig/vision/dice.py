@@ -33,6 +33,7 @@ from rig.vision.dice_hue import VEIL_SURE, deeply_veiled, off_hue, veiled
 from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_die, print_spot, shade_dice
 from rig.vision.dice_lampside import side_face_flags
 from rig.vision.dice_wallside import wall_side_flags
+from rig.vision.dice_unchanged import unchanged_flags
 from rig.vision.dice_relief import relief_dice
 from rig.vision.dice_specks import speckless
 from rig.vision.dice_surround import surrounded
@@ -166,6 +167,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
         dice, reasons = second_look(work, dice, list(dict.fromkeys(reasons)))
     reasons += side_face_flags(work, profile, dice)  # after the second look: it frees no leaning die's side face
     reasons += wall_side_flags(work, profile, dice)  # the same: a leaning die's side face beyond its outer edge
+    reasons += unchanged_flags(work, profile, dice)  # a "die" the empty box shows there too (rig.vision.dice_unchanged)
     dice.sort(key=lambda d: (d.y, d.x))
     return DiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(dict.fromkeys(reasons)), work.light)
 

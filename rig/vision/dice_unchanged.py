@@ -1,0 +1,72 @@
+"""A die read where the empty box shows the same: no die there, only the light changed (issue 24, round 26).
+
+2D unseen table 49011 (a dark box bottom in a violet-pink room): after the exposure drops to x0.7 the light
+correction lifts the table beyond the box's rim, at the frame's top edge, to the dice's violet, and the reader reads
+it as a blank die. With two dice thrown nothing else was wrong: turn 9 read a third die, ``ok``. A die changes
+what the camera sees: its top is not what the empty box showed at that place. The empty box's picture calibration
+keeps beside the profile (:func:`rig.vision.card_empty.kept`), in the frame's measured light (the floor's change per
+channel, :attr:`rig.vision.light.Light.channels`), is compared with the middle of each die's top; where they are all
+but the same (:data:`UNCHANGED`) the die is flagged. Without the picture (or the full frame) nothing is judged.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from rig.vision.light import profile_map
+
+#: the middle of a die's box compared: this share of its width and height off each side
+MARGIN = 0.25
+#: the median Lab distance (OpenCV's 8-bit Lab) between the frame and the empty box in its light at a die's top
+#: below which the die is flagged: 49011's phantom 3.1-4.2 in every turn at exposure x0.7 (twin 10300, 10905, 10910's
+#: dice read on the table beyond the rim after 700 K warmer, flagged already: 3.3-4.2); the real dice read on 40 seen
+#: 2D tables (five lights) 16.3 and more, on 47 seen twin tables (four lights) 8.75 and more (round 26's probe)
+UNCHANGED = 6.0
+REASON = "die top as the empty box shows its place (no die there?)"
+
+
+def empty_bgr(empty_lab: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """The empty box's picture (uint8 Lab, any size) as BGR float32 at ``shape`` (h, w), made once a picture and
+    frame size."""
+
+    def build() -> np.ndarray:
+        bgr = cv2.cvtColor(empty_lab, cv2.COLOR_Lab2BGR)
+        return cv2.resize(bgr, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+
+    return profile_map("unchanged_empty", empty_lab, tuple(shape), build)
+
+
+def distance(frame: np.ndarray, empty: np.ndarray, channels, box: tuple[int, int, int, int]) -> float | None:
+    """The median Lab distance between ``frame`` (BGR uint8) and ``empty`` (BGR float32, the frame's size) times
+    ``channels`` (B, G, R) in the middle of ``box`` (x, y, w, h; frame px); None when that middle is empty."""
+    x, y, w, h = box
+    x0, x1 = max(0, int(x + MARGIN * w)), min(frame.shape[1], int(x + (1 - MARGIN) * w))
+    y0, y1 = max(0, int(y + MARGIN * h)), min(frame.shape[0], int(y + (1 - MARGIN) * h))
+    if x1 <= x0 or y1 <= y0:
+        return None
+    lit = np.clip(empty[y0:y1, x0:x1] * np.float32(channels), 0, 255).astype(np.uint8)
+    ya, xa = max(0, y0 - 1), max(0, x0 - 1)  # a pixel round it, blurred with it (the sensor's noise)
+    seen = cv2.blur(frame[ya : y1 + 1, xa : x1 + 1], (3, 3))[y0 - ya : y1 - ya, x0 - xa : x1 - xa]
+    a = cv2.cvtColor(lit, cv2.COLOR_BGR2Lab).astype(np.float32)
+    b = cv2.cvtColor(np.ascontiguousarray(seen), cv2.COLOR_BGR2Lab).astype(np.float32)
+    return float(np.median(np.sqrt(((a - b) ** 2).sum(axis=2))))
+
+
+def unchanged_flags(work, profile, dice) -> list:
+    """:data:`REASON` at each of ``dice`` whose top's middle is what the empty box shows there in the frame's light
+    (:data:`UNCHANGED`); none without the frame or the empty box's picture kept for ``profile``."""
+    from rig.vision.dice_flag import Flag
+    from rig.vision.dice_lampside import kept_with_frame
+
+    kept = kept_with_frame(work, profile)
+    if kept is None or not dice:
+        return []
+    empty = empty_bgr(kept.lab, work.frame.shape[:2])
+    channels = work.light.channels if work.light is not None else (1.0, 1.0, 1.0)
+    out = []
+    for d in dice:
+        gap = distance(work.frame, empty, channels, d.box)
+        if gap is not None and gap < UNCHANGED:
+            out.append(Flag(REASON, d.x, d.y))
+    return out
