@@ -33,7 +33,7 @@ from rig.vision.calibrate_top import frog_pixels, top_side, within_cov
 from rig.vision.calibrate_frog import DIE_SHOWS, fit_mode as _fit_mode  # noqa: F401 - moved (round 20)
 from rig.vision.calibrate_shade import fit_shade, fit_spots, lit_band
 from rig.vision.calibrate_readback import (
-    asked_about, dice_found, in_reflection, phantoms, readback_advice, sheen_asked)
+    asked_about, dice_found, in_reflection, overlap_clear, phantoms, readback_advice, sheen_asked)
 from rig.vision.calibrate_background import (  # noqa: F401 - _boxes, _overlap_advice moved (round 22)
     _boxes, _overlap_advice, body_advice, fit_background, in_box, plain_bottom, walls_advice)
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
@@ -413,7 +413,7 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
         wrong = len([f for f in reading.faces if f != k]) + max(found[k] - len(reading.dice), len(reading.dice) - n_dice, 0)
         if bottom and wrong:
             raise WallsError(f"the {k} frame reads back as {reading.faces}, {reading.status}", "", apart)
-        if overlap and (wrong or reading.status != "ok"):
+        if overlap and (wrong or not overlap_clear(reading)):
             raise BackgroundError(f"the {k} frame reads back as {reading.faces}, {reading.status}")
         said_so = asked_about(k, frames[k], fr[k], f0, reading, profile, wrong, n_dice, veiled) if asked and wrong else None
         sheened = sheen_asked(k, frames[k], reading, profile, wrong, n_dice) if asked and wrong and not said_so else None

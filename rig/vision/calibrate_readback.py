@@ -205,3 +205,29 @@ def dice_found(found, scale: int, n_dice: int) -> tuple:
 def _side(masks, scale: int) -> float:
     """The ritual dice's side (frame px) from the finder's ``masks``, ``scale`` times smaller than the frame."""
     return float(np.sqrt(np.median([m.sum() for m in masks]))) * scale
+
+
+#: the one flag an ``overlap`` fit's read-back may carry on a die it reads right (:func:`overlap_clear`)
+FROG_SIZE = "frog of unusual size (glare?)"
+
+
+def overlap_clear(reading) -> bool:
+    """Whether ``reading``, the read-back of a ritual frame by a profile whose dice's colours and box bottom were
+    taken down to ``MIN_OVERLAP`` (``overlap``, round 18), clears it: ``ok``, or (round 26) flagged for nothing but
+    a frog's size on dice it reads (the caller has counted every die right). What the overlap risks is the floor read
+    as die (a die too many, a piece of one, the floor's colour on a top) or a die lost in it; a frog's share is
+    measured on the ritual's own dice and says nothing of the floor. Twin table 10902 (round 25's fresh set, seen
+    now): a gray felt floor, body/background 2.9 (the body spread towards gray by two tops the lamp's mirror image
+    pales); every ritual die read right, the pink frame flagged only "pink frog of unusual size (glare?)" on one
+    of the paled dice.
+
+    >>> from types import SimpleNamespace as R
+    >>> overlap_clear(R(status="uncertain", reasons=("pink frog of unusual size (glare?) on die at (454, 328)",)))
+    True
+    >>> overlap_clear(R(status="uncertain", reasons=("part of a die (glare or hidden?) at (12, 40)",)))
+    False
+    """
+    if reading.status == "ok":
+        return True
+    flags = [Flag.parse(r) for r in reading.reasons]
+    return bool(flags) and all(f is not None and f.kind.endswith(FROG_SIZE) for f in flags)
