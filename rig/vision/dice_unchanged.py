@@ -14,6 +14,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from rig.vision.dice_flag import Flag
+from rig.vision.dice_lampside import kept_with_frame
 from rig.vision.light import profile_map
 
 #: the middle of a die's box compared: this share of its width and height off each side
@@ -56,9 +58,6 @@ def distance(frame: np.ndarray, empty: np.ndarray, channels, box: tuple[int, int
 def unchanged_flags(work, profile, dice) -> list:
     """:data:`REASON` at each of ``dice`` whose top's middle is what the empty box shows there in the frame's light
     (:data:`UNCHANGED`); none without the frame or the empty box's picture kept for ``profile``."""
-    from rig.vision.dice_flag import Flag
-    from rig.vision.dice_lampside import kept_with_frame
-
     kept = kept_with_frame(work, profile)
     if kept is None or not dice:
         return []
