@@ -32,3 +32,10 @@ def test_without_the_cut_the_blank_die_is_not_found(monkeypatch):
 def test_looked_for_only_while_a_die_thrown_is_missing():
     frame, profile = frame_and_profile("t10805-turn0.webp", "t10805")
     assert faces_near(read_dice(frame, profile), *BLANK, 10) == []  # the game's count unknown: not looked for
+
+
+def test_the_frame_s_edge_cuts_the_top_a_square_s_aspect_would_refuse_it(monkeypatch):
+    # the blank die's part, cut by the frame's top edge, is 0.67 as wide as long: at a square's 0.75 it is not read
+    monkeypatch.setattr("rig.vision.dice_beside.CUT_ASPECT", 0.75)
+    frame, profile = frame_and_profile("t10805-turn0.webp", "t10805")
+    assert faces_near(read_dice(frame, profile, thrown=6), *BLANK, 10) == []
