@@ -119,7 +119,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
             if obs is not None:
                 dice.append(obs)
             reasons.extend(why)
-    dark_dice(work, profile, dice, reasons, _die)  # a whole top the colours call shade (rig.vision.dice_missed)
+    dark_dice(work, profile, dice, reasons, _die, thrown)  # a whole top the colours call shade (rig.vision.dice_missed)
     shade_dice(work, profile, dice, reasons, _die, thrown)  # a top in deep shade, by its colour (dice_missed)
     relief_dice(work, profile, dice, reasons, _die, thrown)  # ... on a floor of its hue, by its lightness (dice_relief)
     # leaning: judged once every die is found (the rims of the dice beside a die are theirs)

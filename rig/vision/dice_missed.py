@@ -41,6 +41,7 @@ import dataclasses
 import cv2
 import numpy as np
 
+from rig.vision.dice_beside import beside_blobs
 from rig.vision.dice_flag import Flag
 from rig.vision.dice_frames import label_pixels
 from rig.vision.light import COLS, DEEPEST, ROWS, floor_model, profile_map, sum3
@@ -85,12 +86,12 @@ def _square(part: np.ndarray, a0: float, least: float, most: float, fill: float 
     return min(w, h) / max(w, h, 1e-6) >= aspect and n >= fill * w * h
 
 
-def dark_tops(work, t, dice) -> list[tuple[np.ndarray, int, int, float]]:
+def dark_tops(work, t, dice, blobs=None) -> list[tuple[np.ndarray, int, int, float]]:
     """Relabel, in ``work`` (in place), each die-sized square blob of die body in shade that lies clear
     of the ``dice`` read and reads as a die top once brightened; returns each as (its top's mask, x, y:
     the mask's place at the working scale, the gain it was brightened by) for the reader to read as a die."""
     body, lut, out = None, None, []
-    for x, y, w, h, area, part in _shade_blobs(work, t, dice, 1.0, EDGE_SHARE):
+    for x, y, w, h, area, part in _shade_blobs(work, t, dice, 1.0, EDGE_SHARE) if blobs is None else blobs:
         if body is None:
             body, lut = _body_bgr(work.profile), (work.lut if work.lut is not None else colour_lut(work.profile))
         window = np.s_[y : y + h, x : x + w]
@@ -185,12 +186,14 @@ def _read_tops(work, profile, tops, dice: list, reasons: list, read, flags) -> N
             reasons.extend([*why, *(Flag(r, obs.x + 0.5, obs.y + 0.5) for r in flags(gain))])
 
 
-def dark_dice(work, profile, dice: list, reasons: list, read) -> None:
-    """Read each of :func:`dark_tops`' blobs with ``read`` (the reader's ``_die``) and add the dice and their
-    reasons, with :data:`REASON` (and :data:`DEEP_REASON` when brightened more than :data:`LIFTED` times), to
-    ``dice`` and ``reasons``."""
-    _read_tops(work, profile, dark_tops(work, profile.thresholds, dice), dice, reasons, read,
-               lambda gain: (REASON, DEEP_REASON) if gain > LIFTED else (REASON,))
+def dark_dice(work, profile, dice: list, reasons: list, read, thrown: int | None = None) -> None:
+    """Read each of :func:`dark_tops`' blobs with ``read`` (the reader's ``_die``) and add the dice and their reasons,
+    with :data:`REASON` (and :data:`DEEP_REASON` when brightened more than :data:`LIFTED` times), to ``dice`` and
+    ``reasons``; then, while fewer than ``thrown`` are read, those joined to a die read (:mod:`rig.vision.dice_beside`)."""
+    t, flags = profile.thresholds, lambda gain: (REASON, DEEP_REASON) if gain > LIFTED else (REASON,)
+    _read_tops(work, profile, dark_tops(work, t, dice), dice, reasons, read, flags)
+    if thrown is not None and len(dice) < thrown:
+        _read_tops(work, profile, dark_tops(work, t, dice, beside_blobs(work, t, dice)), dice, reasons, read, flags)
 
 
 #: a die top in shade is looked for by its colour at any brightness among pixels darker than this many times the die
