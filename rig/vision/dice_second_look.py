@@ -80,7 +80,7 @@ WHOLE = 0.7
 #: OVER_WHOLE tops: a flat die's top with a lit strip of floor joined to it, not a top a lean foreshortens. The size
 #: alone does not part them (a leaning die's top and side read as one run to 1.8 tops); with the net's verdict it did
 #: (round 27, on round 26's probe of the seen twin 10000-10911 and propped 5000-5111): the truly cocked dice the net
-#: passes had tops of at most 0.87 tops, the flat ones up to 1.71; truly cocked tops of 1.0 or more got at most 0.69.
+#: passes had tops of at most 0.87 tops, the flat ones up to 1.71; truly cocked tops of 1.0 or more got at most 0.60.
 #: Other kinds keep the square rule: a truly cocked die flagged only "unclear pink" read 1.29 tops and the net passed
 #: it (twin 10309 turn 3 at lamp x1.2)
 OVER_WHOLE = 1.0
