@@ -75,6 +75,21 @@ COCKED_GUARD = 0.4
 #: 8700-8911 and 2D 72000-72011: at 0.85 eight drawn leaning dice passed, the twin's figures the same at 0.9)
 SQUARE = 0.9
 WHOLE = 0.7
+#: a die whose only own flag is the plain "cocked die" (the top's aspect test's, the flank test's) that the net reads
+#: flat (FLAT_SURE, its face at FACE_SURE) is freed though its top is not square when the top reads at least
+#: OVER_WHOLE tops: a flat die's top with a lit strip of floor joined to it, not a top a lean foreshortens. The size
+#: alone does not part them (a leaning die's top and side read as one run to 1.8 tops); with the net's verdict it did
+#: (round 27, on round 26's probe of the seen twin 10000-10911 and propped 5000-5111): the truly cocked dice the net
+#: passes had tops of at most 0.87 tops, the flat ones up to 1.71; truly cocked tops of 1.0 or more got at most 0.60.
+#: Other kinds keep the square rule: a truly cocked die flagged only "unclear pink" read 1.29 tops and the net passed
+#: it (twin 10309 turn 3 at lamp x1.2)
+OVER_WHOLE = 1.0
+COCKED_KIND = "cocked die"
+#: the guard on the other dice when every die freed was freed on its own top's size (OVER_WHOLE): that die's evidence
+#: is its own, so a neighbour keeps the reading flagged only when the net is WHOLE_GUARD sure it does not lie flat
+#: (round 27: on the seen twin sets 10000-11011 the guard kept five such readings, every die flat, its die at
+#: 0.41-0.89; round 26: the one truly cocked turn the guard keeps, 10510 turn 3, at 0.88 and 0.92)
+WHOLE_GUARD = 0.8
 #: a die the reader calls partly hidden (its top under ``die_area_min`` tops) is whole after all when its lit top
 #: joined to its own shade (:func:`rig.vision.dice_cocked._joined`: the body in shade of its hue touching it) is a
 #: square (short / long side at least SQUARE, what perspective shows of the walls added back) of JOINED_WHOLE tops or
@@ -206,6 +221,27 @@ def _named_only(reasons, mine, kind: str) -> bool:
     return bool(mine) and all(str(reasons[j]).startswith(kind) for j in mine)
 
 
+def _only_plain_cocked(reasons, mine) -> bool:
+    """Whether a die's own flags (``mine``: indices into ``reasons``) are all the plain :data:`COCKED_KIND` (not the
+    wall- or lamp-side kinds that carry their test in brackets)."""
+    kinds = [Flag.parse(str(reasons[j])) for j in mine]
+    return bool(kinds) and all(k is not None and k.kind == COCKED_KIND for k in kinds)
+
+
+def over_whole(reasons, mine, area: float) -> bool:
+    """Whether a die the net reads flat, flagged only as the plain "cocked die" (``mine``: its flags' indices into
+    ``reasons``), is freed though its top is not square: its top reads at least :data:`OVER_WHOLE` tops (``area``).
+    Asked only of dice the net reads flat (:func:`verdicts`)."""
+    return area >= OVER_WHOLE and _only_plain_cocked(reasons, mine)
+
+
+def guard_bound(freed, whole) -> float:
+    """How sure the net must be that another die of the reading does not lie flat to keep it flagged once every die
+    of ``freed`` is freed: :data:`WHOLE_GUARD` when each was freed on its own top's size (``whole``, see
+    :func:`over_whole`), else :data:`COCKED_GUARD`."""
+    return WHOLE_GUARD if freed and all(i in whole for i in freed) else COCKED_GUARD
+
+
 def _sure_face(p: np.ndarray, face: str, face_sure: float = FACE_SURE) -> bool:
     """Whether the net's likeliest face (``p``: a row of state then face probabilities) is ``face``, at ``face_sure``
     or more: the face half of :func:`verdicts`' "flat" and of :func:`face_confirmed`."""
@@ -245,9 +281,21 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
         "flat" if v == "keep" and _named_only(reasons, own[i], OVERALL_KIND) and face_confirmed(p, dice[i].face) else v
         for i, v, p in zip(idx, said, probs)
     ]
-    said = [v if v != "flat" or square(dice[i].aspect + lean * math.hypot(*_radial(dice[i], work)), dice[i].area)
-            or (_named_hidden(reasons, own[i]) and whole_in_shade(dice[i], work, dice)) else "keep"
-            for i, v in zip(idx, said)]
+    tops = {i: dice[i].aspect + lean * math.hypot(*_radial(dice[i], work)) for i in idx}
+    whole = {  # freed on the top's own size (OVER_WHOLE), not on a square top
+        i
+        for i, v in zip(idx, said)
+        if v == "flat" and not square(tops[i], dice[i].area) and over_whole(reasons, own[i], dice[i].area)
+    }
+    said = [
+        v
+        if v != "flat"
+        or square(tops[i], dice[i].area)
+        or i in whole
+        or (_named_hidden(reasons, own[i]) and whole_in_shade(dice[i], work, dice))
+        else "keep"
+        for i, v in zip(idx, said)
+    ]
     # a top cut short along a whole side by shade, its face read again (rig.vision.dice_shade_cut); the net's "no die"
     # is not asked: it gives these dice, most of their body in shade, 0.39-0.63 (twin 10210 turn 2, 10506 turn 0)
     said = [
@@ -268,6 +316,6 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
     rest = [i for i in range(len(dice)) if not own[i]]
     if rest:
         others = look(inputs(rest), None, model)
-        if 1.0 - others[:, 0].min() >= COCKED_GUARD:
+        if 1.0 - others[:, 0].min() >= guard_bound(idx, whole):
             return dice, reasons
     return [dataclasses.replace(d, cocked=False) if d.cocked else d for d in dice], []
