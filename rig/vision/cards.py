@@ -48,6 +48,9 @@ BLUE_VIOLET = 0.4
 #: (the gray cards of the seen twin sets that change like shade, 2905 and 3309: at least 0.51 / at most 0.25; the arm's
 #: shadow on 3211 0 / 0, on 3200 at least 0.74 / 0.53 — its umbra reaching its edges)
 ICON_DARK, ICON_SHARE, FIELD_DARK = 20, 0.25, 0.4
+#: a colourless part cut off a blob by the shade in it smaller than this share of a card field, or of no card's shape,
+#: is shadow, not a gray card (:func:`_split_shadow`)
+SHADOW_PART = 0.8
 _NOT_BG = np.full(256, 255, np.uint8)
 _NOT_BG[BG] = 0
 
@@ -463,11 +466,22 @@ def _split_shadow(work, blob: np.ndarray, profile: Profile) -> list[CardReading]
         return []
     out = []
     for i in big:
-        reading = _read_blob(work, _filled(cc, i, blob), profile)
+        part = _filled(cc, i, blob)
+        reading = _read_blob(work, part, profile)
         if reading.corners is None:
             return []
+        if reading.card == "gray" and not _card_sized(work, part):
+            continue  # the shadow a card or an arm casts on a dark floor, cut off the card: colourless, no card's shape
         out.append(reading)
-    return out
+    return out if out else []
+
+
+def _card_sized(work, part: np.ndarray) -> bool:
+    """Whether a part cut off a blob by the shade in it has a card's or a card field's shape (long side over short
+    one) and at least SHADOW_PART of a field's area (twin 4503 reveal 0: the arm's shadow on a dark floor, cut off
+    the blue card it touched, 1.1 long over short and 0.44 of a card, read as a gray card)."""
+    (_, _), (rw, rh), _ = cv2.minAreaRect(cv2.findNonZero(part))
+    return (card_shaped(rw, rh) or field_shaped(rw, rh)) and rw * rh >= SHADOW_PART * FIELD_AREA * work.side ** 2
 
 
 def _at_edge(blob: np.ndarray) -> bool:
