@@ -30,6 +30,7 @@ from rig.vision.roll_events import thrown_unseen
 from rig.vision.dice_combo import half_partner
 from rig.vision.dice_cut import cut_by_frame_edge
 from rig.vision.dice_hue import VEIL_SURE, deeply_veiled, off_hue, veiled
+from rig.vision.dice_beside import beside_blobs
 from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_die, print_spot, shade_dice
 from rig.vision.dice_lampside import side_face_flags
 from rig.vision.dice_wallside import wall_side_flags
@@ -119,7 +120,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
             if obs is not None:
                 dice.append(obs)
             reasons.extend(why)
-    dark_dice(work, profile, dice, reasons, _die, thrown)  # a whole top the colours call shade (rig.vision.dice_missed)
+    dark_dice(work, profile, dice, reasons, _die, thrown, beside_blobs)  # a whole top the colours call shade (rig.vision.dice_missed)
     shade_dice(work, profile, dice, reasons, _die, thrown)  # a top in deep shade, by its colour (dice_missed)
     relief_dice(work, profile, dice, reasons, _die, thrown)  # ... on a floor of its hue, by its lightness (dice_relief)
     # leaning: judged once every die is found (the rims of the dice beside a die are theirs)

@@ -41,7 +41,6 @@ import dataclasses
 import cv2
 import numpy as np
 
-from rig.vision.dice_beside import beside_blobs
 from rig.vision.dice_flag import Flag
 from rig.vision.dice_frames import label_pixels
 from rig.vision.light import COLS, DEEPEST, ROWS, floor_model, profile_map, sum3
@@ -186,14 +185,15 @@ def _read_tops(work, profile, tops, dice: list, reasons: list, read, flags) -> N
             reasons.extend([*why, *(Flag(r, obs.x + 0.5, obs.y + 0.5) for r in flags(gain))])
 
 
-def dark_dice(work, profile, dice: list, reasons: list, read, thrown: int | None = None) -> None:
+def dark_dice(work, profile, dice: list, reasons: list, read, thrown: int | None = None, beside=None) -> None:
     """Read each of :func:`dark_tops`' blobs with ``read`` (the reader's ``_die``) and add the dice and their reasons,
     with :data:`REASON` (and :data:`DEEP_REASON` when brightened more than :data:`LIFTED` times), to ``dice`` and
-    ``reasons``; then, while fewer than ``thrown`` are read, those joined to a die read (:mod:`rig.vision.dice_beside`)."""
+    ``reasons``; then, while fewer than ``thrown`` are read, the blobs ``beside(work, t, dice)`` yields (those joined
+    to a die read: :func:`rig.vision.dice_beside.beside_blobs`, passed in by the reader: it imports this module)."""
     t, flags = profile.thresholds, lambda gain: (REASON, DEEP_REASON) if gain > LIFTED else (REASON,)
     _read_tops(work, profile, dark_tops(work, t, dice), dice, reasons, read, flags)
-    if thrown is not None and len(dice) < thrown:
-        _read_tops(work, profile, dark_tops(work, t, dice, beside_blobs(work, t, dice)), dice, reasons, read, flags)
+    if beside is not None and thrown is not None and len(dice) < thrown:
+        _read_tops(work, profile, dark_tops(work, t, dice, beside(work, t, dice)), dice, reasons, read, flags)
 
 
 #: a die top in shade is looked for by its colour at any brightness among pixels darker than this many times the die

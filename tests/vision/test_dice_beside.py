@@ -22,7 +22,7 @@ def test_a_blank_die_touching_another_in_its_place_s_dark_light_is_found_and_fla
 
 
 def test_without_the_cut_the_blank_die_is_not_found(monkeypatch):
-    monkeypatch.setattr(dice_missed, "beside_blobs", lambda *args: iter(()))
+    monkeypatch.setattr("rig.vision.dice.beside_blobs", lambda *args: iter(()))
     frame, profile = frame_and_profile("t10805-turn0.webp", "t10805")
     reading = read_dice(frame, profile, thrown=6)
     assert faces_near(reading, *BLANK, 10) == []
