@@ -473,7 +473,7 @@ def _split_shadow(work, blob: np.ndarray, profile: Profile) -> list[CardReading]
         if reading.card == "gray" and not _card_sized(work, part):
             continue  # the shadow a card or an arm casts on a dark floor, cut off the card: colourless, no card's shape
         out.append(reading)
-    return out if out else []
+    return out
 
 
 def _card_sized(work, part: np.ndarray) -> bool:

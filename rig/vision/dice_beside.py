@@ -17,6 +17,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from rig.vision.dice_missed import _NOT_FLOOR, EDGE_SHARE, _clear_of, _square
 from rig.vision.pixel_classes import _IS_EDGE, _K3
 
 #: the blob the read dice's boxes are cut out of must hold at least this many die tops: a blob of one die or less
@@ -33,8 +34,6 @@ def beside_blobs(work, t, dice: list):
     (:func:`rig.vision.dice_missed._square`) and at least :data:`rig.vision.dice_missed.EDGE_SHARE` shade body.
     Yields (x, y, w, h, area, its mask in its box) at the working scale, as
     :func:`rig.vision.dice_missed._shade_blobs` does."""
-    from rig.vision.dice_missed import _NOT_FLOOR, EDGE_SHARE, _clear_of, _square  # (it reads what this yields)
-
     labels, a0 = work.labels, work.top_area
     edge = cv2.LUT(labels, _IS_EDGE)
     if cv2.countNonZero(edge) < t.die_area_min * a0:
