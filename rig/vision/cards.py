@@ -238,11 +238,14 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
         if arms and not any(c.status == "ok" for c in found):
             _read_parts(work, blob & (1 - shade), profile, cards, hands)
             continue
-        if more or not any(c.status == "ok" for c in found):  # a card left unread: read without the shade
+        grey = any(c.status == "ok" and c.card == "gray" for c in found)
+        if more or grey or not any(c.status == "ok" for c in found):  # a card left unread: read without the shade
             again, other = [], []
             for part in _shade_off(work, blob, shade):
                 _read_into(work, part, profile, True, again, other)
-            if sum(c.status == "ok" for c in again) > sum(c.status == "ok" for c in found) and len(other) <= len(more):
+            ok_again, ok_found = sum(c.status == "ok" for c in again), sum(c.status == "ok" for c in found)
+            # a gray card read with the arm's shade joined to it is read on the shade's outline (twin 4603 reveal 0)
+            if (ok_again > ok_found or grey and ok_again == ok_found) and len(other) <= len(more):
                 found, more = again, other
         cards, hands = cards + found, hands + more
     if changed is not None:  # a gray card on a floor of its colour: its border broken (or its field changed in
