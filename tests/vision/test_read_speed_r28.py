@@ -102,3 +102,35 @@ def test_a_versions_import_at_call_time_finds_its_own_module(tmp_path, monkeypat
     with harness.in_place(package):
         assert reader.read() == "the picture"
     assert __import__("sys").modules["rig"] is rig
+
+
+def _distance_r27(frame, empty, channels, box):
+    """Round 27's :func:`rig.vision.dice_unchanged.distance`: numpy's sum over the last axis and its median."""
+    x, y, w, h = box
+    x0, x1 = max(0, int(x + 0.25 * w)), min(frame.shape[1], int(x + 0.75 * w))
+    y0, y1 = max(0, int(y + 0.25 * h)), min(frame.shape[0], int(y + 0.75 * h))
+    if x1 <= x0 or y1 <= y0:
+        return None
+    lit = np.clip(empty[y0:y1, x0:x1] * np.float32(channels), 0, 255).astype(np.uint8)
+    ya, xa = max(0, y0 - 1), max(0, x0 - 1)
+    seen = cv2.blur(frame[ya : y1 + 1, xa : x1 + 1], (3, 3))[y0 - ya : y1 - ya, x0 - xa : x1 - xa]
+    a = cv2.cvtColor(lit, cv2.COLOR_BGR2Lab).astype(np.float32)
+    b = cv2.cvtColor(np.ascontiguousarray(seen), cv2.COLOR_BGR2Lab).astype(np.float32)
+    return float(np.median(np.sqrt(((a - b) ** 2).sum(axis=2))))
+
+
+def test_the_unchanged_distance_is_round_27s():
+    # boxes of odd and even middles (the middle value and the mean of two), at the frame's edges, one outside it
+    from rig.vision.dice_unchanged import MARGIN, distance
+
+    assert MARGIN == 0.25  # (the form above holds round 27's margin)
+    rng = np.random.default_rng(27)
+    for _ in range(400):
+        frame = rng.integers(0, 256, (120, 160, 3), dtype=np.uint8)
+        if rng.random() < 0.5:  # a plain picture, the distances small and tied
+            frame[:] = rng.integers(0, 256, 3)
+            frame = np.clip(frame + rng.normal(0, 2, frame.shape), 0, 255).astype(np.uint8)
+        empty = np.clip(frame + rng.normal(0, rng.uniform(0, 20), frame.shape), 0, 255).astype(np.float32)
+        channels = tuple(float(v) for v in rng.uniform(0.7, 1.3, 3))
+        box = (int(rng.integers(-20, 160)), int(rng.integers(-20, 120)), int(rng.integers(1, 60)), int(rng.integers(1, 60)))
+        assert distance(frame, empty, channels, box) == _distance_r27(frame, empty, channels, box)
