@@ -47,7 +47,8 @@ STAGES = [("dice_frames", n) for n in ("shrink", "_measured", "measure", "apply_
     [("dice_lampside", n) for n in ("side_face_flags", "turned_to_lens", "empty_lightness")] + \
     [("dice_wallside", n) for n in ("wall_side_flags", "body_share")] + \
     [("dice_missed", "_shade_blobs"), ("dice_blobs", "held_blob"), ("dice_surround", "surrounded"),
-     ("dice_hue", "deeply_veiled"), ("dice_specks", "speckless"), ("dice_shade_cut", "cut_by_shade")]
+     ("dice_hue", "deeply_veiled"), ("dice_specks", "speckless"), ("dice_shade_cut", "cut_by_shade"),
+     ("dice_unchanged", "unchanged_flags"), ("dice_crease", "creased_dice"), ("dice_wallside", "wall_side_faces")]
 
 
 def stages(items: list[dict], reads: int) -> tuple[dict, dict]:

@@ -17,6 +17,8 @@ body's than the empty box's, :data:`rig.vision.dice_wallside.NEARER`).
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
@@ -49,9 +51,10 @@ BOX_SIZE = (0.8, 1.45)
 REASON = "cocked die (its side face inside its box, beyond a crease)"
 
 
-def _lines(frame: np.ndarray, empty_ab: np.ndarray, box, name: str, body_ab, nearer: float):
-    """The box's lines parallel to its side ``name``, from that side inwards, read across the box's middle: each
-    line's median lightness and die-body share, as two float arrays; None where the box leaves the frame."""
+def _lines(frame: np.ndarray, empty_ab: np.ndarray, box, name: str):
+    """The box's lines parallel to its side ``name``, from that side inwards, read across the box's middle: the
+    frame's pixels there as Lab (uint8, lines x pixels x 3) and the empty box's (a, b) there (float32, lines x pixels
+    x 2); None where the box leaves the frame."""
     bx, by, bw, bh = box
     h, w = frame.shape[:2]
     if bx < 0 or by < 0 or bx + bw > w or by + bh > h or min(bw, bh) < 4:
@@ -64,26 +67,47 @@ def _lines(frame: np.ndarray, empty_ab: np.ndarray, box, name: str, body_ab, nea
         rect = (by + cut, by + bh - cut, bx, bx + bw)
     y0, y1, x0, x1 = rect
     lab = cv2.cvtColor(np.ascontiguousarray(frame[y0:y1, x0:x1]), cv2.COLOR_BGR2Lab)
-    ab = lab[..., 1:].astype(np.float32)
-    d_empty = np.hypot(*np.moveaxis(ab - empty_ab[y0:y1, x0:x1], -1, 0))
-    d_body = np.min([np.hypot(*np.moveaxis(ab - b, -1, 0)) for b in np.asarray(body_ab, np.float32)], axis=0)
-    body = (d_body + nearer < d_empty).astype(np.float32)
-    light = lab[..., 0].astype(np.float32)
+    empty = empty_ab[y0:y1, x0:x1]
     if name in ("L", "R"):  # lines as rows
-        light, body = light.T, body.T
+        lab, empty = lab.transpose(1, 0, 2), empty.transpose(1, 0, 2)
     if name in ("B", "R"):  # from the outer side inwards
-        light, body = light[::-1], body[::-1]
-    return np.median(light, axis=1), body.mean(axis=1)
+        lab, empty = lab[::-1], empty[::-1]
+    return lab, empty
+
+
+def _median(light: np.ndarray) -> np.ndarray:
+    """Each line's median of uint8 ``light`` (lines x pixels) as float32: ``np.median(light.astype(np.float32),
+    axis=1)``'s numbers (whole numbers and halves, exact) from one sort of the bytes."""
+    ordered = np.sort(light, axis=1)
+    n = ordered.shape[1]
+    return (ordered[:, (n - 1) // 2].astype(np.float32) + ordered[:, n // 2]) / np.float32(2)
+
+
+def _body_shares(lab: np.ndarray, empty: np.ndarray, body_ab, nearer: float) -> np.ndarray:
+    """Each line's share of pixels (``lab``: Lab, lines x pixels x 3) whose (a, b) lies ``nearer`` nearer the
+    nearest of the die body's colours ``body_ab`` than the empty box's there (``empty``, lines x pixels x 2)."""
+    ab = lab[..., 1:].astype(np.float32)
+    d_empty = _hypot(ab - empty)
+    d_body = functools.reduce(np.minimum, [_hypot(ab - b) for b in np.asarray(body_ab, np.float32)])
+    return (d_body + nearer < d_empty).astype(np.float32).mean(axis=1)
+
+
+def _hypot(d: np.ndarray) -> np.ndarray:
+    """The length of each (..., 2) difference, float32: ``np.hypot`` of its two parts."""
+    return np.hypot(d[..., 0], d[..., 1])
 
 
 def crease(frame: np.ndarray, empty_ab: np.ndarray, box, name: str, side: float, body_ab, nearer: float):
     """The crease's numbers beside side ``name`` of ``box``: ``(dip, outer, hue, at)`` -- the darkest line within
     :data:`REACH` over the lighter face beside it, the outer face's brightest line over the top's lightness, the
-    smaller die-body share of those two lines, the crease's depth (die sides); None where there is no such line."""
-    lines = _lines(frame, empty_ab, box, name, body_ab, nearer)
+    smaller die-body share of those two lines, the crease's depth (die sides); None where there is no such line.
+    Every line's median lightness is taken, the die-body share of those two lines only (issue 24, round 28: the
+    shares of all lines took two thirds of the time)."""
+    lines = _lines(frame, empty_ab, box, name)
     if lines is None:
         return None
-    light, body = lines
+    lab, empty = lines
+    light = _median(lab[..., 0])
     n = len(light)
     a, b = max(2, int(round(REACH[0] * side))), min(n // 2, int(round(REACH[1] * side)) + 1)
     if b <= a:
@@ -94,7 +118,8 @@ def crease(frame: np.ndarray, empty_ab: np.ndarray, box, name: str, side: float,
     if inner <= 0:
         return None
     dip = float(light[k]) / max(1.0, min(float(light[o]), inner))
-    return dip, float(light[o]) / inner, float(min(body[k], body[o])), k / side
+    hue = float(_body_shares(lab[[k, o]], empty[[k, o]], body_ab, nearer).min())
+    return dip, float(light[o]) / inner, hue, k / side
 
 
 def creased(frame, empty_ab, box, name: str, side: float, body_ab, nearer: float) -> bool:
