@@ -88,7 +88,9 @@ COCKED_KIND = "cocked die"
 #: the guard on the other dice when every die freed was freed on its own top's size (OVER_WHOLE): that die's evidence
 #: is its own, so a neighbour keeps the reading flagged only when the net is WHOLE_GUARD sure it does not lie flat
 #: (round 27: on the seen twin sets 10000-11011 the guard kept five such readings, every die flat, its die at
-#: 0.41-0.89; round 26: the one truly cocked turn the guard keeps, 10510 turn 3, at 0.88 and 0.92)
+#: 0.41-0.89; round 26: the one truly cocked turn the guard keeps, 10510 turn 3, at 0.88 and 0.92). A die freed as
+#: a top cut short by shade (``dice_shade_cut``) is judged so too (round 28: twin 10002's flat dice under the far
+#: wall, kept by a flat neighbour at 0.41-0.54)
 WHOLE_GUARD = 0.8
 #: a die the reader calls partly hidden (its top under ``die_area_min`` tops) is whole after all when its lit top
 #: joined to its own shade (:func:`rig.vision.dice_cocked._joined`: the body in shade of its hue touching it) is a
@@ -237,8 +239,8 @@ def over_whole(reasons, mine, area: float) -> bool:
 
 def guard_bound(freed, whole) -> float:
     """How sure the net must be that another die of the reading does not lie flat to keep it flagged once every die
-    of ``freed`` is freed: :data:`WHOLE_GUARD` when each was freed on its own top's size (``whole``, see
-    :func:`over_whole`), else :data:`COCKED_GUARD`."""
+    of ``freed`` is freed: :data:`WHOLE_GUARD` when each was freed on its own top's evidence (``whole``: its size, see
+    :func:`over_whole`, or its cut by shade), else :data:`COCKED_GUARD`."""
     return WHOLE_GUARD if freed and all(i in whole for i in freed) else COCKED_GUARD
 
 
@@ -298,11 +300,13 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
     ]
     # a top cut short along a whole side by shade, its face read again (rig.vision.dice_shade_cut); the net's "no die"
     # is not asked: it gives these dice, most of their body in shade, 0.39-0.63 (twin 10210 turn 2, 10506 turn 0)
-    said = [
-        "flat" if v == "keep" and _named_only(reasons, own[i], HIDDEN_KIND)
-        and face_confirmed(p, dice[i].face, none_below=np.inf) and cut_by_shade(dice[i], work) else v
+    cut = {  # freed on its own top's evidence as well: the guard judges it as it judges a top freed on its size
+        i
         for i, v, p in zip(idx, said, probs)
-    ]
+        if v == "keep" and _named_only(reasons, own[i], HIDDEN_KIND)
+        and face_confirmed(p, dice[i].face, none_below=np.inf) and cut_by_shade(dice[i], work)
+    }
+    said = ["flat" if i in cut else v for i, v in zip(idx, said)]
     drop, dice = set(), list(dice)
     added = []
     for i, v in zip(idx, said):
@@ -316,6 +320,6 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
     rest = [i for i in range(len(dice)) if not own[i]]
     if rest:
         others = look(inputs(rest), None, model)
-        if 1.0 - others[:, 0].min() >= guard_bound(idx, whole):
+        if 1.0 - others[:, 0].min() >= guard_bound(idx, whole | cut):
             return dice, reasons
     return [dataclasses.replace(d, cocked=False) if d.cocked else d for d in dice], []
