@@ -24,7 +24,7 @@ import numpy as np
 
 from rig.vision.dice_crease import REASON as CREASE_REASON
 from rig.vision.dice_crease import creased_dice
-from rig.vision.dice_lampside import _SIDES, _neighbour, kept_with_frame, strips
+from rig.vision.dice_lampside import _SIDES, STRIP, _neighbour, kept_with_frame, strips
 from rig.vision.light import profile_map
 
 #: a side of a die's box faces outward when its direction carries at least this share of the die's offset from the
@@ -55,6 +55,10 @@ BAND = 0.1
 #: whole side; a corner of a flat die turned in the frame, which its axis-aligned box cuts off, pokes out in between
 #: (2D 45002: a die turned 45 degrees, its corner lit beyond the box)
 ENDS = 0.3
+#: an outward strip the frame's edge cuts to less than this share of its depth (:data:`STRIP`) is not judged: what
+#: is left is the top's own blurred rim beyond the read box (2D 46010 turn 17: a flat die at the frame's bottom edge,
+#: 3 of its strip's 20 rows in the frame, 0.67 die body)
+WHOLE_STRIP = 0.5
 REASON = "cocked die (its side face beyond the top's outer edge)"
 
 
@@ -174,11 +178,25 @@ def _norm2(d: np.ndarray) -> np.ndarray:
     return np.sqrt(a * a + b * b)
 
 
+def cut_by_frame(box, name: str, side: float, shape: tuple[int, int]) -> bool:
+    """Whether the frame's edge cuts the strip beyond side ``name`` of ``box`` to less than :data:`WHOLE_STRIP` of its
+    depth (or leaves none of it)."""
+    rect = strips(box, side, shape).get(name)
+    if rect is None:
+        return True
+    y0, y1, x0, x1 = rect
+    depth = (y1 - y0) if name in ("T", "B") else (x1 - x0)
+    return depth < WHOLE_STRIP * max(3, round(STRIP * side))
+
+
 def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: float, body_ab, channels=None) -> list:
-    """The dice of ``dice`` (not read cocked) with a die-body band beyond an outer edge and no die ahead there: a
-    strip :data:`FACE` die body, or :data:`FAINT_FACE` with its band next to the box lit (:data:`LIGHTER`), as the
-    frame shows it or, where the frame's light change ``channels`` is given, with it taken out (:func:`_lab`; round
-    25: the change taken out turns some strips fainter, at lamp x1.2, and none that the frame shows is lost)."""
+    """The dice of ``dice`` (not read cocked) with a die-body band beyond an outer edge (a strip the frame leaves
+    whole enough, :data:`WHOLE_STRIP`) and no die ahead there: a strip :data:`FACE` die body, or :data:`FAINT_FACE`
+    with its band next to the box lit (:data:`LIGHTER`), as the frame shows it or, where the frame's light change
+    ``channels`` is given, with it taken out (:func:`_lab`; round 25: the change taken out turns some strips fainter,
+    at lamp x1.2, and none that the frame shows is lost). In the look as the frame shows it, a faint strip's band is
+    lit in that look and with the change taken out as well (round 28): a brighter light lifts every band by itself
+    (2D 44006 at exposure x1.2 and x1.3: flat dice's bands 1.35-1.44 as shown); a flag only ever goes."""
     empty_ab = None
     looks = (None,) if channels is None else (None, channels)
     found = []
@@ -186,26 +204,28 @@ def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: fl
         if d.cocked or not TOP_SIZE[0] * side <= min(d.box[2:]) <= max(d.box[2:]) <= TOP_SIZE[1] * side:
             continue
         for name in outward_sides(d.x, d.y, frame_bgr.shape[:2]):
-            if _neighbour(d, dice, name, side):
+            if _neighbour(d, dice, name, side) or cut_by_frame(d.box, name, side, frame_bgr.shape[:2]):
                 continue
             if empty_ab is None:
                 empty_ab = empty_chroma(empty_lab, frame_bgr.shape[:2])
-            if any(_side_face(frame_bgr, empty_ab, empty_lab, d.box, name, side, body_ab, c) for c in looks):
+            if any(_side_face(frame_bgr, empty_ab, empty_lab, d.box, name, side, body_ab, c, channels) for c in looks):
                 found.append(d)
                 break
     return found
 
 
-def _side_face(frame, empty_ab, empty_lab, box, name: str, side: float, body_ab, channels) -> bool:
+def _side_face(frame, empty_ab, empty_lab, box, name: str, side: float, body_ab, channels, change=None) -> bool:
     """Whether the strip beside side ``name`` of ``box`` is a leaning die's side face (:func:`wall_side_faces`), the
-    light change ``channels`` taken out where given."""
+    light change ``channels`` taken out where given; a faint strip's band lit (:data:`LIGHTER`) with ``channels`` taken
+    out and, where the frame's light change ``change`` is another, with it taken out too."""
     share = body_share(frame, empty_ab, box, name, side, body_ab, channels)
     if share is None or share < FAINT_FACE:
         return False
     if share >= FACE:
         return True
-    lift = band_lift(frame, empty_light(empty_lab, frame.shape[:2]), box, name, side, channels)
-    if lift is None or lift < LIGHTER:
+    lights = (channels,) if change is None or change is channels else (channels, change)
+    lifts = [band_lift(frame, empty_light(empty_lab, frame.shape[:2]), box, name, side, c) for c in lights]
+    if None in lifts or min(lifts) < LIGHTER:
         return False
     return band_ends(frame, empty_ab, box, name, side, body_ab, channels) >= ENDS
 
