@@ -71,7 +71,7 @@ def _a_pair(inside: list[tuple[float, float, float, float]]) -> bool:
 
 #: a finer pyramid level's peak whose likeliest class is 2-6 pips at this or more, no other of its level's peaks nearer
 #: than 0.75 of its side (:func:`rig.vision.dicepeaks.crowded`), is a die of its own for :func:`ungrouped`
-GROUP_READ = 0.4
+GROUP_READ = 0.3
 #: ... and a coarser level's peak holding two such is a group of dice when its face is the floor's colour within this
 #: (8-bit Lab, :func:`rig.vision.dieface.face_all_round`; ``[anydie] merged_same``'s default): a white die showing 2
 #: or 6 at x1 or x1.5, whose finer peaks on its pips read as dice too, keeps its face's own colour
