@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from rig.bench.distractors import _centre_in, add_distractors  # noqa: E402
 from rig.bench.pips import DEFAULT_COLOUR_DATA, DEFAULT_DATA, load_photos  # noqa: E402
+from rig.bench.pip_scores import match_labelled  # noqa: E402
 from rig.vision import dicenet, diecheck  # noqa: E402
 from rig.vision.anydie import read_pip_dice  # noqa: E402
 from rig.vision.anydie_params import AnyDieParams  # noqa: E402
@@ -111,11 +112,8 @@ def main(argv: list[str] | None = None) -> int:
                             drawn_ok.append((r, pips, alone))
                             print(f"{name} seed {seed} {photo.path.name}: {kind} read {d.pips}, check {r:.3f}"
                                   f"{', second pass alone' if alone else ''}", flush=True)
-                used: set[int] = set()
-                for die in photo.dice:
-                    hit = next((i for i, (f, *_) in enumerate(found) if i not in used and _centre_in(die, f.box)), None)
+                for die, hit in zip(photo.dice, match_labelled(photo.dice, [f for f, *_ in found])):
                     if hit is not None:
-                        used.add(hit)
                         f, r, pips, alone = found[hit]
                         if f.count.status == "ok" and f.pips == die.pips:
                             real_ok.append((r, pips, alone))

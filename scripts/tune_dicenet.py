@@ -52,6 +52,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rig.bench.pips import DEFAULT_COLOUR_DATA, DEFAULT_DATA, SCALES, load_photos, scaled_frame  # noqa: E402
+from rig.bench.pip_scores import match_labelled  # noqa: E402
 from rig.vision import diecheck  # noqa: E402
 from rig.vision.anydie_params import AnyDieParams  # noqa: E402
 from rig.vision.diebig import flag_big_boxes  # noqa: E402
@@ -156,17 +157,13 @@ def score(rows, p: AnyDieParams) -> dict:
     n = found = right = silent = flagged = frames_flagged = frames_silent = extra_ok = 0
     for _, dice, cut, cands in rows:
         got = judged(cands, p, cut)
-        used, wrong_frame = set(), False
-        for die in dice:
-            x, y, w, h = die.box
-            cx, cy = x + w / 2, y + h / 2
-            hit = next((i for i, f in enumerate(got) if i not in used
-                        and f.box[0] <= cx <= f.box[0] + f.box[2] and f.box[1] <= cy <= f.box[1] + f.box[3]), None)
+        hits, wrong_frame = match_labelled(dice, got), False
+        used = {i for i in hits if i is not None}
+        for die, hit in zip(dice, hits):
             n += 1
             if hit is None:
                 wrong_frame = True
                 continue
-            used.add(hit)
             found += 1
             wrong, flag = got[hit].pips != die.pips, got[hit].count.status != "ok"
             right += not wrong

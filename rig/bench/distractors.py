@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from rig.bench.pip_scores import match_labelled
+
 KINDS = ("coin", "ring", "screw", "knot", "fingertip", "card corner")
 
 
@@ -164,12 +166,9 @@ def report_distractors(name: str, photos, params, images: dict, reader, splits, 
             t.frames_silent += bool(false_ok) and not flagged_frame
             if false_ok:
                 print(f"  false die ok: {photo.path.name} ({', '.join(false_ok)})")
-            used: set[int] = set()
-            for die in photo.dice:
+            for die, hit in zip(photo.dice, match_labelled(photo.dice, found)):
                 t.labelled += 1
-                hit = next((i for i, f in enumerate(found) if i not in used and _centre_in(die, f.box)), None)
                 if hit is not None:
-                    used.add(hit)
                     f = found[hit]
                     t.found += 1
                     t.right += f.pips == die.pips

@@ -29,6 +29,7 @@ from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicepeaks import (PIPS_SURE, STRIDE, PeakMemo, crowded, merged, on_one_die, peaks, pip_of_bigger,  # noqa: F401
                                   shows_pips)
 from rig.vision.diebig import flag_big_boxes
+from rig.vision.diesplit import dice_at_level, ungrouped
 from rig.vision.diecheck import candidate_features, default_check
 from rig.vision.diefaint import faint_kept, with_faint
 from rig.vision.dicetiles import FLOOR as TILE_FLOOR
@@ -78,6 +79,9 @@ STOP_SURE = 0.7
 STOP_BAND = 1.3
 #: with no size hint the level is chosen on the finder's peaks above this (0: above the caller's floor, find_keep)
 LEVEL_FLOOR = 0.0
+#: a coarser level's peak holding two of a finer level's dice, its face the floor's, is scored CROWDED: a group of small
+#: dice, not one die (:func:`rig.vision.diesplit.ungrouped`; False: as before round 28)
+GROUPS = True
 #: with no size hint, a level's peak on a die the second pass read this surely is not read (0: every peak read)
 DUPES_SURE = 0.9
 
@@ -332,16 +336,23 @@ class DiceNet:
             die_px, steps, out, scored = self._scored(frame, coarse[i] if i < len(coarse) else
                                                       self._level_peaks(frame, r * long_side, floor, ran if tile else None), memo)
             # a coarser level's sure die holding two or more of this level's peaks: those are its pips
-            big = [(x, y, side) for _, _, _, coarse_peaks in seen for x, y, side, q in coarse_peaks if q >= SURE_DIE]
+            big = [(x, y, side) for _, _, _, coarse_peaks, *_ in seen for x, y, side, q in coarse_peaks if q >= SURE_DIE]
             heat, sides, s = out  # all this level's peaks, not only those scored: a die showing 2 holds two
             here = [(x / s, y / s) for x, y, _, _ in self._peaks(heat, sides, floor)] if PIPS_ALL_PEAKS else scored
-            q = float(np.mean([q * (CROWDED if pip_of_bigger(x, y, here, big) and not shows_pips(memo[(x, y, side)][0])
-                                    else 1.0) for x, y, side, q in scored])) if scored else 0.0
+            pips = [CROWDED if pip_of_bigger(x, y, here, big) and not shows_pips(memo[(x, y, side)][0]) else 1.0
+                    for x, y, side, _ in scored]
             # a level away from the finder's own (the photo sets' dice) must be the stronger for it
-            q -= STEP_COST * abs(steps)
-            seen.append((die_px, steps, out, scored))
-            if best is None or q > best[1]:
-                best = (die_px, q, out, float(np.median([side for _, _, side, _ in scored])) if scored else 0.0)
+            q = _strength(scored, pips) - STEP_COST * abs(steps)
+            seen.append([die_px, steps, out, scored, q, pips])
+            dice_here = dice_at_level(scored, memo, here) if GROUPS else []
+            while len(dice_here) >= 2:  # the strongest coarser level's die holding two of them is a group: looked at
+                top = max(seen, key=lambda level: level[4])  # only while a coarser level leads (its face is costly)
+                grouped = ungrouped(frame, top[3], dice_here, CROWDED) if top is not seen[-1] else top[3]
+                if grouped == top[3]:
+                    break
+                top[3], top[4] = grouped, _strength(grouped, top[5]) - STEP_COST * abs(top[1])
+            top = max(seen, key=lambda level: level[4])  # the first (coarsest) of equals, as before
+            best = (top[0], top[4], top[2], float(np.median([side for _, _, side, _ in top[3]])) if top[3] else 0.0)
         return best[0], max(0.0, best[1]), best[2]
 
     def _level_peaks(self, frame: np.ndarray, die_px: float, floor: float, ran: list | None = None) -> tuple:
@@ -388,6 +399,11 @@ class DiceNet:
         keep = merged([(c.x, c.y, c.side) for c in cands],
                       [c.score * float(c.probs[1:].max()) + (level_floor > 0 and c.score >= level_floor) for c in cands])
         return [cands[i] for i in keep]
+
+
+def _strength(scored, weights) -> float:
+    """A pyramid level's strength before its step cost: the mean of its scored peaks' scores, each times its weight."""
+    return float(np.mean([q * w for (*_, q), w in zip(scored, weights)])) if scored else 0.0
 
 
 def _steps(r: float) -> float:

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from rig.vision.dicepeaks import peaks
+from rig.vision.dicepeaks import crowded, peaks, pip_of_bigger
 from rig.vision.dieface import face_all_round
 
 
@@ -67,3 +67,35 @@ def _a_pair(inside: list[tuple[float, float, float, float]]) -> bool:
     """Two of the dice (x, y, side, score) more than the larger one's side apart."""
     return any(math.hypot(a[0] - b[0], a[1] - b[1]) > max(a[2], b[2])
                for i, a in enumerate(inside) for b in inside[i + 1:])
+
+
+#: a finer pyramid level's peak whose likeliest class is 2-6 pips at this or more, no other of its level's peaks nearer
+#: than 0.75 of its side (:func:`rig.vision.dicepeaks.crowded`), is a die of its own for :func:`ungrouped`
+GROUP_READ = 0.3
+#: ... and a coarser level's peak holding two such is a group of dice when its face is the floor's colour within this
+#: (8-bit Lab, :func:`rig.vision.dieface.face_all_round`; ``[anydie] merged_same``'s default): a white die showing 2
+#: or 6 at x1 or x1.5, whose finer peaks on its pips read as dice too, keeps its face's own colour
+GROUP_SAME = 20.0
+
+
+def dice_at_level(scored, memo: dict, here) -> list[tuple[float, float]]:
+    """The (x, y) of a level's scored peaks ((x, y, side, score); ``memo``: (x, y, side) -> (class probabilities,
+    ...)) read as dice showing pips (:data:`GROUP_READ`) and not crowded by the level's other peaks ``here``."""
+    out = []
+    for x, y, side, _ in scored:
+        probs = memo[(x, y, side)][0]
+        k = int(np.argmax(probs))
+        if k >= 2 and float(probs[k]) >= GROUP_READ and not crowded(x, y, side, here):
+            out.append((x, y))
+    return out
+
+
+def ungrouped(frame: np.ndarray, coarse, dice_here, weight: float) -> list[tuple[float, float, float, float]]:
+    """A coarser level's scored peaks ((x, y, side, score)), each holding two or more of a finer level's dice
+    (``dice_here``, :func:`dice_at_level`) with its face the floor's colour (:data:`GROUP_SAME`) scored ``weight``
+    times: a group of small dice, not one die (the pyramid's level chosen for it reads them as its pips; issue 25,
+    round 28: coloured ``095849`` and ``112648`` at x0.4)."""
+    def group(x: float, y: float, side: float) -> bool:
+        box = (int(round(x - side / 2)), int(round(y - side / 2)), int(round(side)), int(round(side)))
+        return pip_of_bigger(x, y, dice_here, [(x, y, side)]) and face_all_round(frame, box, GROUP_SAME)
+    return [(x, y, side, q * weight if group(x, y, side) else q) for x, y, side, q in coarse]

@@ -164,3 +164,45 @@ def test_a_die_ok_on_a_drawn_thing_is_a_missed_die_when_the_clean_photo_finds_it
     bench.report_distractors("white", photos, None, images, reader_of(5), ("tuning",), seed=0, size=2.0)
     out = capsys.readouterr().out
     assert "false dice reported ok 1 of" in out and "false die ok: a.jpg" in out
+
+
+# coloured 111628 as the drawn-things bench draws it at seed 8 (issue 25, round 27): labels in the label file's
+# order, a blue 1 whose centre lies inside the box found on the red 6 beside it
+LABELS_111628 = ((1, (461.8, 136.8, 32.5, 32.5)), (6, (445.8, 156.2, 36.3, 36.3)), (6, (470.2, 181.9, 30.8, 30.8)))
+FOUND_111628 = ((6, (448, 148, 39, 39)), (6, (468, 175, 36, 36)))  # a right box on the red 6, one on the other 6
+
+
+def photo_111628(path):
+    return bench.Photo(path, -1, tuple(bench.LabelledDie(k, box) for k, box in LABELS_111628))
+
+
+def found_111628():
+    return [PipDie(box, PipCount(k, status="ok")) for k, box in FOUND_111628]
+
+
+def test_a_box_goes_to_the_label_whose_centre_is_nearest_not_the_first_listed():
+    from rig.bench.pip_scores import match_labelled
+
+    assert match_labelled(photo_111628("p").dice, found_111628()) == [None, 0, 1]  # the blue 1 missed, not misread
+    # one box per die: two labels in one box, the nearer takes it and the other is missed
+    two = (bench.LabelledDie(2, (0, 0, 10, 10)), bench.LabelledDie(3, (4, 4, 10, 10)))
+    assert match_labelled(two, [PipDie((2, 2, 14, 14), PipCount(3))]) == [None, 0]
+    assert match_labelled(two, []) == [None, None]
+
+
+def test_the_frames_bench_books_a_right_box_beside_an_earlier_label_as_right(tmp_path):
+    p = photo_111628(tmp_path / "IMG_20191208_111628.jpg")
+    cm, extra, _, flags, frames = bench.evaluate_frames([p], None, {p.path: "frame"},
+                                                        reader=lambda frame, params: found_111628())
+    assert (cm.correct, sum(cm.missed), extra) == (2, 1, 0)
+    assert flags.silent == 0 and frames.silent == 0 and frames.flagged == 1  # two dice found of three
+
+
+def test_the_drawn_things_bench_books_a_right_box_beside_an_earlier_label_as_right(tmp_path):
+    from rig.bench.distractors import report_distractors
+
+    p = photo_111628(tmp_path / "IMG_20191208_111628.jpg")
+    frame = np.full((480, 640, 3), 120, np.uint8)
+    t = report_distractors("coloured dice", [p], None, {p.path: frame}, lambda f, params: found_111628(),
+                           ["tuning"], seed=8)["tuning"]
+    assert (t.labelled, t.found, t.right, t.silent) == (3, 2, 2, 0)

@@ -94,9 +94,37 @@ def _merged_ok(photo_name: str, scale: float, params: AnyDieParams) -> list[tupl
 
 @pytest.mark.skipif(not dicenet.FIND_WEIGHTS.exists(), reason="no shipped nets")
 @pytest.mark.parametrize("photo, scale", sorted(MERGED))
-def test_two_small_dice_found_as_one_are_flagged(photo, scale):
+def test_two_small_dice_found_as_one_are_flagged(photo, scale, monkeypatch):
+    monkeypatch.setattr(dicenet, "GROUPS", False)  # the pyramid's group rule (round 28) finds 112648's two dice apart
     assert _merged_ok(photo, scale, replace(AnyDieParams(), merged_same=0.0)) == [(2, 2)]  # before: a 2, ok
     assert _merged_ok(photo, scale, AnyDieParams()) == []
+
+
+def _dice_held(photo_name: str, scale: float) -> list[int]:
+    """How many labelled dice each die the shipped reader finds holds (its box round their centres), of those that hold one."""
+    from rig.bench.pips import colour_folder, load_photos, scaled_frame
+
+    folder = colour_folder(None)
+    if not folder.is_dir():
+        pytest.skip(f"photographs not found at {folder}")
+    photo = next(p for p in load_photos(folder, any_name=True, tuning_only=True) if p.path.name == photo_name)
+    labelled, frame, _ = scaled_frame(photo, cv2.imread(str(photo.path)), scale)
+    held = []
+    for die in read_pip_dice(frame, AnyDieParams()).dice:
+        x, y, w, h = die.box
+        held.append(sum(x <= d.box[0] + d.box[2] / 2 <= x + w and y <= d.box[1] + d.box[3] / 2 <= y + h
+                        for d in labelled.dice))
+    return sorted(h for h in held if h)  # the tray strip's holes (no label) aside
+
+
+@pytest.mark.skipif(not dicenet.FIND_WEIGHTS.exists(), reason="no shipped nets")
+def test_two_small_dice_the_pyramid_took_for_one_are_found_apart(monkeypatch):
+    """Round 28: coloured 112648 at x0.4, two dark 15 px dice 50 px apart on a pale floor: a coarse level read them
+    as one die showing 2 (the finer level's dice its pips); the coarse peak, its face the floor's colour and two of the
+    finer level's dice inside, now counts as a group (rig.vision.diesplit.ungrouped), and the finer level wins."""
+    assert _dice_held("IMG_20191208_112648.jpg", 0.4) == [1, 1]
+    monkeypatch.setattr(dicenet, "GROUPS", False)
+    assert _dice_held("IMG_20191208_112648.jpg", 0.4) == [2]  # before: one box round both
 
 
 #: knots the shipped reader (round 12) reported ok as 1 at the benchmark's seeds 10-39 (rig bench vision --game pips
@@ -193,3 +221,24 @@ def test_a_real_dies_pips_read_as_1_at_the_finer_look_are_no_pair():
                                                (102 - x0, 138 - y0, 16.0, (10.0, 22.0))], pips=1)
     p = AnyDieParams()
     assert not two_dice_as_one(frame, box, nets, p.merged_same, p.merged_scale, p.merged_find, FINE)
+
+
+def test_a_coarse_peak_holding_two_finer_dice_on_the_floor_is_a_group_a_die_showing_2_is_not():
+    from rig.vision.diesplit import dice_at_level, ungrouped
+
+    frame = _table()
+    cv2.rectangle(frame, (60, 60), (74, 74), (40, 40, 120), -1)     # two small dice ...
+    cv2.rectangle(frame, (120, 120), (134, 134), (40, 40, 120), -1)
+    die = np.array([0.0, 0.05, 0.8, 0.05, 0.05, 0.03, 0.02])         # a finer level's reading: a 2, 0.8
+    pip = np.array([0.1, 0.85, 0.01, 0.01, 0.01, 0.01, 0.01])        # ... a single pip: a 1
+    scored = [(67.0, 67.0, 15.0, 0.6), (127.0, 127.0, 15.0, 0.7)]
+    memo = {f[:3]: (die, None) for f in scored}
+    here = [f[:2] for f in scored]
+    dice = dice_at_level(scored, memo, here)
+    assert dice == [(67.0, 67.0), (127.0, 127.0)]
+    coarse = [(97.0, 97.0, 86.0, 0.7)]                               # ... seen by a coarser level as one die
+    assert ungrouped(frame, coarse, dice, 0.3) == [(97.0, 97.0, 86.0, pytest.approx(0.21))]
+    assert dice_at_level(scored, {f[:3]: (pip, None) for f in scored}, here) == []  # read as 1s: pips, no dice
+    assert dice_at_level(scored, memo, here + [(72.0, 72.0)]) == [(127.0, 127.0)]  # crowded: a pip
+    frame[54:141, 54:141] = (40, 40, 120)                           # a die showing 2: its face is not the floor
+    assert ungrouped(frame, coarse, dice, 0.3) == coarse
