@@ -37,9 +37,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rig.bench.distractors import _centre_in, add_distractors  # noqa: E402
+from rig.bench.distractors import add_distractors  # noqa: E402
 from rig.bench.pips import DEFAULT_COLOUR_DATA, DEFAULT_DATA, load_photos  # noqa: E402
-from rig.bench.pip_scores import match_labelled  # noqa: E402
+from rig.bench.pip_scores import centre_in, match_labelled  # noqa: E402
 from rig.vision import dicenet, diecheck  # noqa: E402
 from rig.vision.anydie import read_pip_dice  # noqa: E402
 from rig.vision.anydie_params import AnyDieParams  # noqa: E402
@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
                 placed += len(drawn)
                 for kind, box in drawn:
                     for d, r, pips, alone in found:
-                        if d.count.status == "ok" and _centre_in(d, box):
+                        if d.count.status == "ok" and centre_in(d, box):
                             drawn_ok.append((r, pips, alone))
                             print(f"{name} seed {seed} {photo.path.name}: {kind} read {d.pips}, check {r:.3f}"
                                   f"{', second pass alone' if alone else ''}", flush=True)

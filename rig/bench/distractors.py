@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from rig.bench.pip_scores import match_labelled
+from rig.bench.pip_scores import centre_in, match_labelled
 
 KINDS = ("coin", "ring", "screw", "knot", "fingertip", "card corner")
 
@@ -107,12 +107,6 @@ def _pct(part: int, whole: int) -> str:
     return f"{part}/{whole} = {100 * part / whole:.1f}%" if whole else "n/a"
 
 
-def _centre_in(die, box) -> bool:
-    x, y, w, h = box
-    cx, cy = die.box[0] + die.box[2] / 2, die.box[1] + die.box[3] / 2
-    return x <= cx <= x + w and y <= cy <= y + h
-
-
 def _print(tally: Tally, head: str) -> None:
     print(f"[{head}] false dice reported ok {sum(tally.ok.values())} of {sum(tally.placed.values())} distractors, "
           f"flagged {sum(tally.flagged.values())}"
@@ -151,13 +145,13 @@ def report_distractors(name: str, photos, params, images: dict, reader, splits, 
             for kind, box in drawn:
                 t.placed[kind] += 1
                 for f in found:
-                    if not _centre_in(f, box):
+                    if not centre_in(f, box):
                         continue
                     if f.count.status != "ok":
                         t.flagged[kind] += 1
                         continue
                     clean = reader(images[photo.path], params) if clean is None else clean
-                    if any(c.pips == f.pips and _centre_in(c, f.box) for c in clean):
+                    if any(c.pips == f.pips and centre_in(c, f.box) for c in clean):
                         t.unlabelled += 1
                         print(f"  ok on a die the labels miss ({kind} drawn over it): {photo.path.name}")
                     else:

@@ -83,6 +83,17 @@ class FrameFlags:
     silent: int = 0  # wrong but not flagged
 
 
+def _centre(box) -> tuple[float, float]:
+    return box[0] + box[2] / 2, box[1] + box[3] / 2
+
+
+def centre_in(die, box) -> bool:
+    """Whether the centre of ``die``'s box (x, y, w, h) lies in ``box``."""
+    x, y, w, h = box
+    cx, cy = _centre(die.box)
+    return x <= cx <= x + w and y <= cy <= y + h
+
+
 def match_labelled(labels, found) -> list[int | None]:
     """For each labelled die (``.box`` x, y, w, h), the index of the found die (``.box``) given to it, or None:
     a found box may answer for a label whose centre it holds, each box for one label at most, the pairs taken
@@ -90,16 +101,12 @@ def match_labelled(labels, found) -> list[int | None]:
     neighbour whose centre it also held (coloured ``111628`` at drawn-things seed 8: a box on a red 6 read 6,
     the blue 1 beside it listed first and its centre inside the 6's box, booked "a 1 read as 6, ok" and the 6
     missed; issue 25, round 27)."""
-    def centre(box) -> tuple[float, float]:
-        return box[0] + box[2] / 2, box[1] + box[3] / 2
-
     pairs = []
     for j, die in enumerate(labels):
-        cx, cy = centre(die.box)
+        cx, cy = _centre(die.box)
         for i, f in enumerate(found):
-            x, y, w, h = f.box
-            if x <= cx <= x + w and y <= cy <= y + h:
-                fx, fy = centre(f.box)
+            if centre_in(die, f.box):
+                fx, fy = _centre(f.box)
                 pairs.append(((fx - cx) ** 2 + (fy - cy) ** 2, j, i))
     hits: list[int | None] = [None] * len(labels)
     taken: set[int] = set()
@@ -132,15 +139,14 @@ def evaluate_frames(photos: Iterable[Photo], params, images: dict, *,
         found = reader(images[photo.path], params)
         spent += time.perf_counter() - t0
         frames += 1
-        used = set()
-        frame_wrong = False
         # one found die answers for one label at most: two dice found as one count one miss
-        for die, hit in zip(photo.dice, match_labelled(photo.dice, found)):
+        hits, frame_wrong = match_labelled(photo.dice, found), False
+        used = {i for i in hits if i is not None}
+        for die, hit in zip(photo.dice, hits):
             if hit is None:
                 cm.add(die.pips, None)
                 frame_wrong = True
             else:
-                used.add(hit)
                 cm.add(die.pips, found[hit].pips)
                 wrong, flagged = found[hit].pips != die.pips, found[hit].count.status != "ok"
                 frame_wrong |= wrong
