@@ -152,3 +152,55 @@ def test_the_levels_mean_and_median_are_numpys():
         assert _strength(scored, weights) == float(np.mean([q * w for (*_, q), w in zip(scored, weights)]))
         sides = list(rng.uniform(5, 40, n))
         assert median(sides) == float(np.median(sides))
+
+
+def _outline_before(frame: np.ndarray, box: tuple[int, int, int, int]) -> float | None:
+    """:func:`outline_elongation` as round 28 wrote it (np.median, the distances' sum over the last axis)."""
+    from rig.vision.dieface import OUTLINE_AREA, OUTLINE_CONTRAST, OUTLINE_GROW
+
+    x, y, w, h = box
+    s = max(w, h)
+    g = int(round(OUTLINE_GROW * s))
+    height, width = frame.shape[:2]
+    if x - g < 0 or y - g < 0 or x + w + g > width or y + h + g > height or s < 4:
+        return None
+    lab = cv2.cvtColor(np.ascontiguousarray(frame[y - g:y + h + g, x - g:x + w + g]), cv2.COLOR_BGR2Lab).astype(np.float32)
+    floor = np.median(np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]]), axis=0)
+    dist = np.sqrt(((lab - floor) ** 2).sum(axis=2))
+    otsu = cv2.threshold(np.clip(dist, 0, 255).astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]
+    n, labels = cv2.connectedComponents((dist > max(OUTLINE_CONTRAST, otsu)).astype(np.uint8), connectivity=8)
+    ys, xs = np.nonzero(labels)
+    if not len(ys):
+        return None
+    cy, cx = labels.shape[0] // 2, labels.shape[1] // 2
+    near = int(np.argmin((ys - cy) ** 2 + (xs - cx) ** 2))
+    part = (labels == labels[ys[near], xs[near]]).astype(np.uint8)
+    if part[0].any() or part[-1].any() or part[:, 0].any() or part[:, -1].any():
+        return None
+    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    filled = cv2.drawContours(np.zeros_like(part), contours, -1, 1, -1)
+    m = cv2.moments(filled, binaryImage=True)
+    if m["m00"] < OUTLINE_AREA * s * s:
+        return None
+    a, b, c = m["mu20"] / m["m00"], m["mu11"] / m["m00"], m["mu02"] / m["m00"]
+    root = np.sqrt(((a - c) / 2) ** 2 + b * b)
+    return float(np.sqrt(((a + c) / 2 + root) / max((a + c) / 2 - root, 1e-9)))
+
+
+def test_the_outline_is_measured_as_before():
+    from rig.vision.dieface import outline_elongation
+
+    rng = np.random.default_rng(29)
+    measured = 0
+    for _ in range(300):
+        frame = np.full((160, 160, 3), rng.integers(0, 256, 3), np.uint8)
+        centre = tuple(int(v) for v in rng.integers(60, 100, 2))
+        axes = tuple(int(v) for v in rng.integers(8, 25, 2))
+        cv2.ellipse(frame, centre, axes, float(rng.uniform(0, 180)), 0, 360, tuple(int(v) for v in rng.integers(0, 256, 3)), -1)
+        frame += rng.integers(0, 8, frame.shape, np.uint8)
+        side = int(rng.integers(16, 50))
+        box = (centre[0] - side // 2, centre[1] - side // 2, side, side)
+        got = outline_elongation(frame, box)
+        assert got == _outline_before(frame, box)
+        measured += got is not None
+    assert measured > 100
