@@ -39,11 +39,12 @@ import numpy as np
 
 from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicenet import default_dicenet, read_dice
-from rig.vision.dieface import face_reason, outline_elongation
+from rig.vision.dieface import face_reason, outline_elongation, surroundings
 from rig.vision.diesplit import two_dice_as_one
-from rig.vision.dierelit import relit_reasons
-from rig.vision.dieturn import turned_reasons
-from rig.vision.diewide import wide_reasons
+from rig.vision.dierecheck import rereads_ok, shared_box_crops
+from rig.vision.dierelit import relit_look
+from rig.vision.dieturn import turned_look
+from rig.vision.diewide import wide_look
 from rig.vision.pips import PipCount, PipDie, _pattern_ok, check_frame, top_face_pips
 
 __all__ = ["AnyDieParams"]  # re-exported: its home is rig.vision.anydie_params (no pips <-> anydie circle)
@@ -393,22 +394,33 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
 
 def _checked(frame: np.ndarray, dice: list[PipDie], p: AnyDieParams, nets) -> list[PipDie]:
     """The learned dice after the checks that can only flag them: each die's face's ends, two dice as one, read turned
-    half round, read in a wider crop and read with its light evened out (the last three each one batch for the frame's
-    dice: the same readings)."""
-    dice = [_two_as_one(frame, _face_ends(frame, die, p), p, nets) for die in dice]
-    dice = turned_reasons(frame, dice, nets, p.turned_ok)
-    dice = wide_reasons(frame, dice, nets, p.wide_grow, p.wide_ok)
-    return relit_reasons(frame, dice, nets, p.relit_ok)
+    half round, read in a wider crop and read with its light evened out (the last three in that order, their crops of
+    the frame's dice read in one batch, the turned and the evened-out crop from one crop of the die: the same
+    readings)."""
+    dice = [_face_checked(frame, die, p, nets) for die in dice]
+    crop_of = shared_box_crops(frame, nets)
+    return rereads_ok(dice, nets, [turned_look(frame, nets, p.turned_ok, crop_of),
+                                   wide_look(frame, nets, p.wide_grow, p.wide_ok),
+                                   relit_look(frame, nets, p.relit_ok, crop_of)])
 
 
-def _face_ends(frame: np.ndarray, die: PipDie, p: AnyDieParams) -> PipDie:
+def _face_checked(frame: np.ndarray, die: PipDie, p: AnyDieParams, nets) -> PipDie:
+    """:func:`_face_ends`, then :func:`_two_as_one`, of an ``ok`` die, the two looking at one :func:`surroundings` of
+    its box (its face's colour and its bands' distances worked out once)."""
+    if die.count.status != "ok" or (p.face_same <= 0 and p.merged_same <= 0):
+        return die
+    bands = surroundings(frame, die.box)
+    return _two_as_one(frame, _face_ends(frame, die, p, bands), p, nets, bands)
+
+
+def _face_ends(frame: np.ndarray, die: PipDie, p: AnyDieParams, bands=None) -> PipDie:
     """An ``ok`` die whose face does not end at its edges (:func:`rig.vision.dieface.face_reason`: a card's
     corner, a coin's glint; ``face_same`` 0: not looked at), or a 1 whose outline is no square
     (:func:`rig.vision.dieface.outline_elongation` above ``one_round``: a knot; 0: not looked at), flagged."""
     c = die.count
     if c.status != "ok":
         return die
-    reason = face_reason(frame, c.pips, die.box, p.face_same, p.face_ends) if p.face_same > 0 else None
+    reason = face_reason(frame, c.pips, die.box, p.face_same, p.face_ends, bands) if p.face_same > 0 else None
     if reason is None and c.pips == 1 and p.one_round > 0:
         long = outline_elongation(frame, die.box)
         reason = None if long is None or long <= p.one_round else f"a 1 whose outline is no square ({long:.2f}): a knot?"
@@ -417,12 +429,12 @@ def _face_ends(frame: np.ndarray, die: PipDie, p: AnyDieParams) -> PipDie:
     return die.flagged(reason)
 
 
-def _two_as_one(frame: np.ndarray, die: PipDie, p: AnyDieParams, nets) -> PipDie:
+def _two_as_one(frame: np.ndarray, die: PipDie, p: AnyDieParams, nets, bands=None) -> PipDie:
     """An ``ok`` die that is two small dice found as one (:func:`rig.vision.diesplit.two_dice_as_one`: its face the
     floor, two dice inside) flagged; ``merged_same`` 0: unchanged."""
     c = die.count
-    if c.status != "ok" or p.merged_same <= 0 or not two_dice_as_one(frame, die.box, nets, p.merged_same,
-                                                                      p.merged_scale, p.merged_find, p.merged_fine):
+    if c.status != "ok" or p.merged_same <= 0 or not two_dice_as_one(
+            frame, die.box, nets, p.merged_same, p.merged_scale, p.merged_find, p.merged_fine, bands):
         return die
     return die.flagged("two dice found as one? its face is the floor's colour")
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from statistics import median  # np.median's floats for a short list, without its machinery
 
 import cv2
 import numpy as np
@@ -35,7 +36,7 @@ from rig.vision.diefaint import faint_kept, with_faint
 from rig.vision.dicetiles import FLOOR as TILE_FLOOR
 from rig.vision.dicetiles import cells_near, run_tiled, tiles
 from rig.vision.errors import VisionError
-from rig.vision.netengine import NetLoadError, load_net
+from rig.vision.netengine import NetLoadError, as_blob, load_net
 from rig.vision.pips import PipCount, PipDie
 
 CALIBRATION = Path(__file__).resolve().parents[2] / "calibration"
@@ -198,11 +199,11 @@ class DiceNet:
         boxes = tiles(cells_near(guides, (small.shape[0] // STRIDE, small.shape[1] // STRIDE), s, FIND_DIE)) \
             if guides and self.tiled else None
         if boxes is not None:
-            heat, sides, quiet = run_tiled(lambda tile: self.finder.run(cv2.dnn.blobFromImage(tile, 1 / 255.0))[0][0],
+            heat, sides, quiet = run_tiled(lambda tile: self.finder.run(as_blob(tile[None]))[0][0],
                                            small, boxes)
             if quiet:  # else the response goes on past the tiles: run whole
                 return (heat, sides, s), True
-        out = self.finder.run(cv2.dnn.blobFromImage(small, 1 / 255.0))[0][0]
+        out = self.finder.run(as_blob(small[None]))[0][0]
         return (out[0], out[1], s), False
 
     def read(self, crops: list[np.ndarray]) -> np.ndarray:
@@ -229,7 +230,7 @@ class DiceNet:
     def _probabilities(self, crops: list[np.ndarray], hidden: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
         if not crops:
             return np.zeros((0, 7), np.float32), (np.zeros((0, 96), np.float32) if hidden else None)
-        z, f = self.reader.run(cv2.dnn.blobFromImages(crops, 1 / 255.0), hidden)
+        z, f = self.reader.run(as_blob(np.stack(crops)), hidden)
         if f is not None:
             f = f.reshape(len(crops), -1).copy()
         z = z.reshape(len(crops), 7)
@@ -278,7 +279,7 @@ class DiceNet:
         kept = [side for _, _, side, _ in self._peaks(heat, sides, floor) if BAND[0] <= side <= BAND[1]][:VOUCH]
         if not kept:
             return [out]
-        target = REFINE * float(np.median(kept)) / s
+        target = REFINE * float(median(kept)) / s
         if max(target, level_px) <= REFINE_NEAR * min(target, level_px):
             return [out]
         return [self.heat(frame, target, ran if tile and floor >= TILE_FLOOR else None), out]
@@ -288,7 +289,7 @@ class DiceNet:
         strongest peaks), and how sure (the level's strength, 0..1; 0: no dice seen)."""
         die_px, q, (heat, sides, s) = self.level(frame, floor, full=self.full_pyramid)
         kept = [side for _, _, side, _ in self._peaks(heat, sides, floor) if BAND[0] <= side <= BAND[1]][:VOUCH]
-        return (float(np.median(kept)) / s if kept and q > 0 else die_px), q
+        return (float(median(kept)) / s if kept and q > 0 else die_px), q
 
     def level(self, frame: np.ndarray, floor: float = 0.2, *, full: bool = False, memo: dict | None = None,
               ran: list | None = None, tile: bool = True) -> tuple[float, float, tuple[np.ndarray, np.ndarray, float]]:
@@ -352,7 +353,7 @@ class DiceNet:
                     break
                 top[3], top[4] = grouped, _strength(grouped, top[5]) - STEP_COST * abs(top[1])
             top = max(seen, key=lambda level: level[4])  # the first (coarsest) of equals, as before
-            best = (top[0], top[4], top[2], float(np.median([side for _, _, side, _ in top[3]])) if top[3] else 0.0)
+            best = (top[0], top[4], top[2], float(median([side for _, _, side, _ in top[3]])) if top[3] else 0.0)
         return best[0], max(0.0, best[1]), best[2]
 
     def _level_peaks(self, frame: np.ndarray, die_px: float, floor: float, ran: list | None = None) -> tuple:
@@ -402,8 +403,9 @@ class DiceNet:
 
 
 def _strength(scored, weights) -> float:
-    """A pyramid level's strength before its step cost: the mean of its scored peaks' scores, each times its weight."""
-    return float(np.mean([q * w for (*_, q), w in zip(scored, weights)])) if scored else 0.0
+    """A pyramid level's strength before its step cost: the mean of its scored peaks' scores, each times its weight
+    (added in order, as numpy's mean adds fewer than eight: the same float)."""
+    return sum(q * w for (*_, q), w in zip(scored, weights)) / len(scored) if scored else 0.0
 
 
 def _steps(r: float) -> float:

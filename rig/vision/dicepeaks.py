@@ -38,8 +38,9 @@ def peaks(heat: np.ndarray, sides: np.ndarray, floor: float) -> list[tuple[float
     near = (x[:, None] - x[None, :]) ** 2 + (y[:, None] - y[None, :]) ** 2 <= \
         (0.5 * np.maximum(side[:, None], side[None, :])) ** 2
     kept: list[int] = []
-    for i in range(len(x)):  # strongest first: a peak stays unless a stronger one kept is near
-        if not near[i, kept].any():
+    near_rows = near.tolist()  # looked up as Python lists: a quarter of numpy's indexing time (round 29)
+    for i, row in enumerate(near_rows):  # strongest first: a peak stays unless a stronger one kept is near
+        if not any(row[j] for j in kept):
             kept.append(i)
     return list(zip(x[kept].tolist(), y[kept].tolist(), side[kept].tolist(), heat[ys[kept], xs[kept]].tolist()))
 

@@ -50,12 +50,12 @@ FINE_LEAST = 2
 
 
 def two_dice_as_one(frame: np.ndarray, box: tuple[int, int, int, int], nets, same: float, scale: float,
-                    find: float, fine: float = 0.0) -> bool:
+                    find: float, fine: float = 0.0, bands=None) -> bool:
     """The box's face is the floor (:func:`rig.vision.dieface.face_all_round`) and two dice more than a side apart
     lie inside it (:func:`dice_inside`, dice ``scale`` of the box's side, and, with ``fine``, that many of it too, the
     dice read as 1 there left out (:data:`FINE_LEAST`): the two looks' dice pooled; one die seen by both is less than a
-    side from itself, never a pair)."""
-    if not face_all_round(frame, box, same):
+    side from itself, never a pair). ``bands``: the box's :func:`rig.vision.dieface.surroundings`, if made already."""
+    if not face_all_round(frame, box, same, bands):
         return False
     inside = dice_inside(frame, box, nets, scale, find)
     if fine > 0 and not _a_pair(inside):  # a real die's pips, looked at that close, are dice showing 1: not counted

@@ -10,10 +10,11 @@ the other: the reader sees a pattern, not the pips. An ``ok`` die whose half-tur
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
-from rig.vision.dicenet import crop_die
-from rig.vision.dierecheck import reread_ok
+from rig.vision.dierecheck import Look, box_crop, rereads_ok
 from rig.vision.pips import PipDie
 
 
@@ -24,8 +25,10 @@ def turned_probability(frame: np.ndarray, box: tuple[int, int, int, int], pips: 
 
 
 def _turned_crop(frame: np.ndarray, box: tuple[int, int, int, int], nets) -> np.ndarray:
-    x, y, w, h = box
-    crop = crop_die(frame, x + w / 2, y + h / 2, max(w, h), size=nets.crop)
+    return _half_turned(box_crop(frame, box, nets))
+
+
+def _half_turned(crop: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(crop[::-1, ::-1])
 
 
@@ -37,5 +40,12 @@ def turned_reason(frame: np.ndarray, die: PipDie, nets, least: float) -> PipDie:
 
 def turned_reasons(frame: np.ndarray, dice: list[PipDie], nets, least: float) -> list[PipDie]:
     """:func:`turned_reason` of each die, the ``ok`` dice's half-turned crops read in one batch."""
-    return reread_ok(dice, nets, lambda d: _turned_crop(frame, d.box, nets), least,
-                     lambda pips, q: f"read otherwise turned half round ({pips}: {q:.2f}): pips unclear")
+    return rereads_ok(dice, nets, [turned_look(frame, nets, least)])
+
+
+def turned_look(frame: np.ndarray, nets, least: float, crop_of: Callable[[PipDie], np.ndarray] | None = None) -> Look:
+    """:func:`turned_reasons`'s check as a look of :func:`rig.vision.dierecheck.rereads_ok` (``crop_of``: a die's
+    :func:`rig.vision.dierecheck.box_crop`, shared with other looks; default made here)."""
+    crop_of = crop_of or (lambda d: box_crop(frame, d.box, nets))
+    return (lambda d: _half_turned(crop_of(d)), least,
+            lambda pips, q: f"read otherwise turned half round ({pips}: {q:.2f}): pips unclear")

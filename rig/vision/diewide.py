@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from rig.vision.dicenet import crop_die
-from rig.vision.dierecheck import reread_ok
+from rig.vision.dierecheck import Look, rereads_ok
 from rig.vision.pips import PipDie
 
 
@@ -41,5 +41,10 @@ def wide_reason(frame: np.ndarray, die: PipDie, nets, grow: float, least: float)
 
 def wide_reasons(frame: np.ndarray, dice: list[PipDie], nets, grow: float, least: float) -> list[PipDie]:
     """:func:`wide_reason` of each die, the ``ok`` dice's wider crops read in one batch."""
-    return reread_ok(dice, nets, lambda d: _wide_crop(frame, d.box, nets, grow), least if grow > 0 else 0.0,
-                     lambda pips, q: f"read otherwise in a wider crop ({pips}: {q:.2f}): a part of a die, or two?")
+    return rereads_ok(dice, nets, [wide_look(frame, nets, grow, least)])
+
+
+def wide_look(frame: np.ndarray, nets, grow: float, least: float) -> Look:
+    """:func:`wide_reasons`'s check as a look of :func:`rig.vision.dierecheck.rereads_ok`."""
+    return (lambda d: _wide_crop(frame, d.box, nets, grow), least if grow > 0 else 0.0,
+            lambda pips, q: f"read otherwise in a wider crop ({pips}: {q:.2f}): a part of a die, or two?")

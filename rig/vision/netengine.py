@@ -103,6 +103,15 @@ class OrtNet:
         return session.run(["output"], {"input": blob})[0], None
 
 
+def as_blob(images: np.ndarray) -> np.ndarray:
+    """``cv2.dnn.blobFromImages(images, 1 / 255.0)`` of N x H x W x C uint8 images (N x C x H x W float32): the same
+    floats to the bit (every uint8 value checked), a little quicker (the pip reader's time outside the nets 2-4 % less
+    with it; issue 25, round 29)."""
+    blob = np.ascontiguousarray(images.transpose(0, 3, 1, 2), dtype=np.float32)
+    blob *= np.float32(1 / 255.0)
+    return blob
+
+
 def load_net(path: Path, engine: str = "", hidden: tuple[str, ...] = ()) -> CvNet | OrtNet:
     """The net in ``path`` run by :func:`engine_name`'s engine."""
     return (OrtNet if engine_name() == "onnxruntime" else CvNet)(path, engine, hidden)
