@@ -308,7 +308,8 @@ def _one_frog(labels: np.ndarray, mask: np.ndarray, present: list[str]) -> bool:
         areas = stats[1:, cv2.CC_STAT_AREA]
         if areas.max() < 0.6 * areas.sum():
             return False
-        blobs.append((cc == 1 + int(areas.argmax())).view(np.uint8))
+        if len(present) == 2:  # (a combo's halves must touch: their largest blobs)
+            blobs.append((cc == 1 + int(areas.argmax())).view(np.uint8))
     if len(blobs) == 2:
         near = cv2.dilate(blobs[0], np.ones((5, 5), np.uint8), iterations=2)
         return bool(np.any(near & blobs[1]))
