@@ -239,7 +239,9 @@ def _full_counts(crop: tuple | None, centre, work: Work, t, gain=None) -> tuple 
     k = max(5, int(round(0.09 * work.side * work.factor)) | 1)
     thin = cv2.compare(cv2.boxFilter(odd, cv2.CV_16U, (k, k), normalize=False), k * k // 2, cv2.CMP_LE) & odd
     nc = len(CLASS_NAMES)  # the top's counts and the band's in one count: a band pixel's class shifted by nc
-    both = np.bincount((labels + thin * nc)[mask > 0], minlength=2 * nc)
+    # (np.bincount of the masked pixels' values, as OpenCV's histogram: its counts whole numbers in float32, exact; no
+    # masked copy made: half the time on a 60 px top, issue 24, round 29)
+    both = cv2.calcHist([labels + thin * nc], [0], mask, [2 * nc], [0, 2 * nc]).ravel().astype(np.int64)
     counts, band = both[:nc] + both[nc:], both[nc:]
     for cls in (UNKNOWN, CLIPPED):  # band pixels leave the count
         counts[cls] = max(0, counts[cls] - int(band[cls]))
@@ -308,7 +310,8 @@ def _one_frog(labels: np.ndarray, mask: np.ndarray, present: list[str]) -> bool:
         areas = stats[1:, cv2.CC_STAT_AREA]
         if areas.max() < 0.6 * areas.sum():
             return False
-        blobs.append((cc == 1 + int(areas.argmax())).view(np.uint8))
+        if len(present) == 2:  # (a combo's halves must touch: their largest blobs)
+            blobs.append((cc == 1 + int(areas.argmax())).view(np.uint8))
     if len(blobs) == 2:
         near = cv2.dilate(blobs[0], np.ones((5, 5), np.uint8), iterations=2)
         return bool(np.any(near & blobs[1]))

@@ -51,20 +51,22 @@ BOX_SIZE = (0.8, 1.45)
 REASON = "cocked die (its side face inside its box, beyond a crease)"
 
 
-def _lines(frame: np.ndarray, empty_ab: np.ndarray, box, name: str):
-    """The box's lines parallel to its side ``name``, from that side inwards, read across the box's middle: the
-    frame's pixels there as Lab (uint8, lines x pixels x 3) and the empty box's (a, b) there (float32, lines x pixels
-    x 2); None where the box leaves the frame."""
+def _lines(frame: np.ndarray, empty_ab: np.ndarray, box, name: str, depth: int):
+    """The box's first ``depth`` lines parallel to its side ``name``, from that side inwards, read across the box's
+    middle: the frame's pixels there as Lab (uint8, lines x pixels x 3) and the empty box's (a, b) there (float32,
+    lines x pixels x 2); None where the box leaves the frame."""
     bx, by, bw, bh = box
     h, w = frame.shape[:2]
     if bx < 0 or by < 0 or bx + bw > w or by + bh > h or min(bw, bh) < 4:
         return None
     across = bw if name in ("T", "B") else bh
     cut = int(round((1.0 - MIDDLE) / 2 * across))
-    if name in ("T", "B"):
-        rect = (by, by + bh, bx + cut, bx + bw - cut)
-    else:
-        rect = (by + cut, by + bh - cut, bx, bx + bw)
+    rect = {
+        "T": (by, by + depth, bx + cut, bx + bw - cut),
+        "B": (by + bh - depth, by + bh, bx + cut, bx + bw - cut),
+        "L": (by + cut, by + bh - cut, bx, bx + depth),
+        "R": (by + cut, by + bh - cut, bx + bw - depth, bx + bw),
+    }[name]
     y0, y1, x0, x1 = rect
     lab = cv2.cvtColor(np.ascontiguousarray(frame[y0:y1, x0:x1]), cv2.COLOR_BGR2Lab)
     empty = empty_ab[y0:y1, x0:x1]
@@ -77,10 +79,10 @@ def _lines(frame: np.ndarray, empty_ab: np.ndarray, box, name: str):
 
 def _median(light: np.ndarray) -> np.ndarray:
     """Each line's median of uint8 ``light`` (lines x pixels) as float32: ``np.median(light.astype(np.float32),
-    axis=1)``'s numbers (whole numbers and halves, exact) from one sort of the bytes."""
-    ordered = np.sort(light, axis=1)
-    n = ordered.shape[1]
-    return (ordered[:, (n - 1) // 2].astype(np.float32) + ordered[:, n // 2]) / np.float32(2)
+    axis=1)``'s numbers (whole numbers and halves, exact) from the bytes' two middle values (one partition)."""
+    n = light.shape[1]
+    middle = np.partition(light, ((n - 1) // 2, n // 2), axis=1)
+    return (middle[:, (n - 1) // 2].astype(np.float32) + middle[:, n // 2]) / np.float32(2)
 
 
 def _body_shares(lab: np.ndarray, empty: np.ndarray, body_ab, nearer: float) -> np.ndarray:
@@ -101,34 +103,50 @@ def crease(frame: np.ndarray, empty_ab: np.ndarray, box, name: str, side: float,
     """The crease's numbers beside side ``name`` of ``box``: ``(dip, outer, hue, at)`` -- the darkest line within
     :data:`REACH` over the lighter face beside it, the outer face's brightest line over the top's lightness, the
     smaller die-body share of those two lines, the crease's depth (die sides); None where there is no such line.
-    Every line's median lightness is taken, the die-body share of those two lines only (issue 24, round 28: the
-    shares of all lines took two thirds of the time)."""
-    lines = _lines(frame, empty_ab, box, name)
+    The die-body share of those two lines only is taken (issue 24, round 28: the shares of all lines took two thirds
+    of the time)."""
+    found = _dip(frame, empty_ab, box, name, side)
+    if found is None:
+        return None
+    dip, outer, k, o, lab, empty = found
+    return dip, outer, _hue(lab, empty, k, o, body_ab, nearer), k / side
+
+
+def _dip(frame: np.ndarray, empty_ab: np.ndarray, box, name: str, side: float):
+    """:func:`crease`'s lightness numbers: ``(dip, outer, k, o, lab, empty)``, the crease's line ``k`` and the outer
+    face's ``o`` in :func:`_lines`'s ``lab`` and ``empty``; None where there is no such line. The lines are read only
+    as deep into the box as the crease and the top beside it reach (issue 24, round 29: a leaning die's box is about
+    a die side and a half long, its inner half never looked at)."""
+    n = box[3] if name in ("T", "B") else box[2]  # the box's lines along that side
+    a, b = max(2, int(round(REACH[0] * side))), min(n // 2, int(round(REACH[1] * side)) + 1)
+    reach_in = int(round(INNER * side))
+    # the lines used: the crease within REACH, the outer face before it and the top's lines within INNER beyond it
+    lines = _lines(frame, empty_ab, box, name, min(n, b + 1 + reach_in)) if b > a else None
     if lines is None:
         return None
     lab, empty = lines
     light = _median(lab[..., 0])
-    n = len(light)
-    a, b = max(2, int(round(REACH[0] * side))), min(n // 2, int(round(REACH[1] * side)) + 1)
-    if b <= a:
-        return None
     k = a + int(np.argmin(light[a:b]))
     o = int(np.argmax(light[:k]))
-    inner = float(np.max(light[k + 1 : k + 2 + int(round(INNER * side))]))
+    inner = float(np.max(light[k + 1 : k + 2 + reach_in]))
     if inner <= 0:
         return None
-    dip = float(light[k]) / max(1.0, min(float(light[o]), inner))
-    hue = float(_body_shares(lab[[k, o]], empty[[k, o]], body_ab, nearer).min())
-    return dip, float(light[o]) / inner, hue, k / side
+    return float(light[k]) / max(1.0, min(float(light[o]), inner)), float(light[o]) / inner, k, o, lab, empty
+
+
+def _hue(lab: np.ndarray, empty: np.ndarray, k: int, o: int, body_ab, nearer: float) -> float:
+    """The smaller die-body share (:func:`_body_shares`) of the crease's line ``k`` and the outer face's ``o``."""
+    return float(_body_shares(lab[[k, o]], empty[[k, o]], body_ab, nearer).min())
 
 
 def creased(frame, empty_ab, box, name: str, side: float, body_ab, nearer: float) -> bool:
-    """Whether the box holds a leaning die's side face beyond a crease on its side ``name`` (the module's text)."""
-    found = crease(frame, empty_ab, box, name, side, body_ab, nearer)
+    """Whether the box holds a leaning die's side face beyond a crease on its side ``name`` (the module's text); the
+    die-body shares are taken only of a line dark enough between lit faces (round 29: most boxes show none)."""
+    found = _dip(frame, empty_ab, box, name, side)
     if found is None:
         return False
-    dip, outer, hue, _ = found
-    return dip <= DIP and outer >= OUTER and hue >= HUE
+    dip, outer, k, o, lab, empty = found
+    return dip <= DIP and outer >= OUTER and _hue(lab, empty, k, o, body_ab, nearer) >= HUE
 
 
 def creased_dice(

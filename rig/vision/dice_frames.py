@@ -52,6 +52,16 @@ def _any(a: np.ndarray) -> bool:
     return bool(a.any())
 
 
+def places(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.nonzero`` of a 2-D uint8 or bool ``mask``: the rows and columns of its set pixels in raster order (int32),
+    by OpenCV's ``findNonZero`` (issue 24, round 29: 6 against 13 us on a die's window)."""
+    found = cv2.findNonZero(mask.view(np.uint8))
+    if found is None:
+        return np.empty(0, np.int32), np.empty(0, np.int32)
+    found = found.reshape(-1, 2)
+    return found[:, 1], found[:, 0]
+
+
 def _met(censored: np.ndarray, built: list[bool]) -> list[int]:
     """The censoring patterns a frame meets whose colour-table block is not built yet: each looked for
     only while it is missing (a count of all eight took a fifth of a ms a frame, every frame)."""
@@ -398,7 +408,7 @@ def _side_faces(dark: np.ndarray, lab: np.ndarray, small: np.ndarray) -> np.ndar
         return dark
     top = np.array(cv2.mean(small, body)[:3], np.float32) + 4.0  # mean colours: C speed, six dice a frame
     ground = np.array(cv2.mean(small, floor)[:3], np.float32) + 4.0
-    ys, xs = np.nonzero(dark)  # (the dark pixels by their places: picked and dropped by them, not by two boolean masks)
+    ys, xs = places(dark)  # (the dark pixels by their places: picked and dropped by them, not by two boolean masks)
     px = small[ys, xs].astype(np.float32) + 4.0
     hue = px / sum3(px)[:, None]
     drop = ~(sum3(np.abs(hue - top / top.sum())) <= SIDE_HUE * sum3(np.abs(hue - ground / ground.sum())))

@@ -43,7 +43,7 @@ import numpy as np
 
 from rig.vision.dice_flag import Flag
 from rig.vision.dice_frames import label_pixels
-from rig.vision.light import COLS, DEEPEST, ROWS, floor_model, profile_map, sum3
+from rig.vision.light import COLS, DEEPEST, ROWS, floor_model, lightness, profile_map
 from rig.vision.colour_table import colour_lut
 from rig.vision.pixel_classes import _IS_EDGE, _K3, BG, BLOWN, IS_TOP, filled
 from rig.vision.dice_glared import (  # noqa: F401  (moved; the old import path kept)
@@ -227,12 +227,13 @@ def shade_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, flo
     body = _body_bgr(work.profile)
     level = float(body.sum())
     soft = cv2.blur(work.small, (3, 3)).astype(np.float32)
-    lum = sum3(soft.reshape(-1, 3)).reshape(soft.shape[:2])  # (numpy's sum over a short last axis: ten times as long)
+    lum = lightness(soft)  # (numpy's sum over a short last axis: a hundred times as long)
     dark = (lum < SHADE_DARK * level) & (lum * MOST >= level) & (cv2.LUT(labels, IS_TOP) == 0)
     if np.count_nonzero(dark) < t.die_area_min * a0:
         return []
     lut = work.lut if work.lut is not None else colour_lut(work.profile)
-    norm = np.clip(soft * (level / np.maximum(lum, 1.0))[..., None], 0, 255).astype(np.uint8)
+    norm = soft * (level / np.maximum(lum, 1.0))[..., None]
+    norm = np.clip(norm, 0, 255, out=norm).astype(np.uint8)
     hue = label_pixels(norm, lut)
     clear = _clear_of(work, dice)
     # the blobs: the dark pixels of die colour once brightened, or of any colour but the floor's, and the first with
@@ -242,7 +243,7 @@ def shade_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, flo
     masks = (colour, cv2.morphologyEx(cv2.morphologyEx(colour, cv2.MORPH_CLOSE, k), cv2.MORPH_OPEN, k),
              ((hue != BG) & dark).view(np.uint8) * 255)
     # ... each first where the frame is smooth: a die top is one surface, the lifted shade beside it the camera's noise
-    raw = sum3(work.small.reshape(-1, 3).astype(np.float32)).reshape(work.small.shape[:2])
+    raw = lightness(work.small)
     m, m2 = cv2.blur(raw, (5, 5)), cv2.blur(raw * raw, (5, 5))
     smooth = ((m2 - m * m) < (SMOOTH * m) ** 2).view(np.uint8) * 255
     masks = tuple(mk & smooth for mk in masks) + masks
@@ -358,7 +359,7 @@ def lit_and_shade(work, x: int, y: int, part: np.ndarray, area: int, body: np.nd
     inside = part > 0
     window = np.s_[y : y + h, x : x + w]
     level = float(body.sum())
-    lum = sum3(work.small[window].reshape(-1, 3).astype(np.float32)).reshape(h, w)
+    lum = lightness(work.small[window])
     log = np.clip(np.log2(lum + 1.0) * 25.0, 0, 255).astype(np.uint8)
     step, _ = cv2.threshold(log[inside].reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     lit = log > step

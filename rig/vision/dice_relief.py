@@ -42,7 +42,7 @@ from rig.vision.dice_missed import (
     keep_tops,
     lit_and_shade,
 )
-from rig.vision.light import sum3
+from rig.vision.light import lightness
 from rig.vision.pixel_classes import _K3, BODY, CLIPPED, IS_TOP, YELLOW, filled
 
 #: a pixel at least this many times as light as the floor round it stands above the floor (twin 10311's tops in the
@@ -64,7 +64,7 @@ def relief_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, fl
     its largest gain) each at the working scale."""
     body = _body_bgr(work.profile)
     level = float(body.sum())
-    lum = cv2.blur(sum3(work.small.reshape(-1, 3).astype(np.float32)).reshape(work.small.shape[:2]), (5, 5))
+    lum = cv2.blur(lightness(work.small), (5, 5))
     span = int(round(FLOOR_SPAN * work.side)) | 1
     floor = cv2.morphologyEx(lum, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (span, span)))
     raised = ((lum >= RELIEF * floor) & (floor * SHADE_FLOOR < level)).view(np.uint8) * 255
@@ -160,7 +160,7 @@ def lit_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, float
     body = _body_bgr(work.profile)
     level = float(body.sum())
     small = work.small.astype(np.float32)
-    lum = np.maximum(small.sum(axis=2), 1.0)
+    lum = np.maximum(lightness(small), 1.0)
     near = (LIT_EMPTY * empty < level) & (lum >= LIT_TOP * level)
     if work.deep is not None:  # the band's floor lifted many times: its noise, any colour
         near &= work.deep == 0
@@ -169,7 +169,8 @@ def lit_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, float
         return []
     scale = (level / lum)[..., None]
     lut = work.lut if work.lut is not None else colour_lut(work.profile)
-    toned = np.clip(small * scale, 0, 255).astype(np.uint8)
+    toned = small * scale
+    toned = np.clip(toned, 0, 255, out=toned).astype(np.uint8)  # (clipped in place: a fifth of the time)
     relabelled = label_pixels(toned, lut)
     b, g, r = cv2.split(toned.astype(np.int16))
     violet = (np.minimum(b, r) - g >= VIOLET * level / 3) & (relabelled != YELLOW)  # a pale body: green the least

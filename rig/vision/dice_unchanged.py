@@ -47,7 +47,10 @@ def distance(frame: np.ndarray, empty: np.ndarray, channels, box: tuple[int, int
     y0, y1 = max(0, int(y + MARGIN * h)), min(frame.shape[0], int(y + (1 - MARGIN) * h))
     if x1 <= x0 or y1 <= y0:
         return None
-    lit = np.clip(empty[y0:y1, x0:x1] * np.float32(channels), 0, 255).astype(np.uint8)
+    # the empty box in the frame's light: numpy's float32 products (OpenCV's multiply gives the same numbers, without
+    # numpy's broadcasting over a strided crop: a third of the time; issue 24, round 29)
+    lit = cv2.multiply(empty[y0:y1, x0:x1], (*(float(c) for c in np.float32(channels)), 0.0))
+    lit = np.clip(lit, 0, 255, out=lit).astype(np.uint8)
     ya, xa = max(0, y0 - 1), max(0, x0 - 1)  # a pixel round it, blurred with it (the sensor's noise)
     seen = cv2.blur(frame[ya : y1 + 1, xa : x1 + 1], (3, 3))[y0 - ya : y1 - ya, x0 - xa : x1 - xa]
     d = cv2.cvtColor(lit, cv2.COLOR_BGR2Lab).astype(np.float32)

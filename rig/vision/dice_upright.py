@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from rig.vision.dice_cocked import _around, _radial, leans
-from rig.vision.dice_frames import Work
+from rig.vision.dice_frames import Work, places
 from rig.vision.pixel_classes import IS_TOP
 
 #: the frame's width on the floor over the lens's height (the twin's tables 0.53-0.71; a Camera Module 3 cropped
@@ -99,7 +99,7 @@ def _bands(around: tuple, side: float, reach: float = 0.0) -> tuple | None:
     half = ((w + 1.0) / 2, (h + 1.0) / 2)
     _, body = cv2.connectedComponents((lit | (around[0] > 0)).view(np.uint8), connectivity=8)
     sil = body == body[y0, x0]
-    dy, dx = np.nonzero(sil & ~lit)  # the shade joined to the lit top
+    dy, dx = places(sil & ~lit)  # the shade joined to the lit top
     px = np.column_stack([dx - cx, dy - cy]).astype(np.float64)
     u0, u1 = px @ axes[0], px @ axes[1]
     along = np.stack((u0, -u0, u1, -u1))  # per edge (+e1, -e1, +e2, -e2): how far out along its normal ...

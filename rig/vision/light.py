@@ -244,6 +244,16 @@ def sum3(a: np.ndarray) -> np.ndarray:
     return a[:, 0] + a[:, 1] + a[:, 2]
 
 
+_ONES = np.ones((1, 3), np.float32)  # B + G + R as cv2.transform's one output channel
+
+
+def lightness(image: np.ndarray) -> np.ndarray:
+    """B + G + R of each pixel of a uint8 image (or a float32 one holding whole numbers), float32 h x w: what
+    :func:`sum3` of its pixels gives (whole numbers under 2**24 add exactly in any order), by one OpenCV pass (issue 24,
+    round 29: 12 against 110 us on a 320 x 240 frame; numpy's ``sum(axis=2)`` took 2 ms)."""
+    return cv2.transform(image.astype(np.float32, copy=False), _ONES)
+
+
 def max3(a: np.ndarray) -> np.ndarray:
     """``a.max(axis=1)`` of an n x 3 array, the same way faster."""
     return np.maximum(np.maximum(a[:, 0], a[:, 1]), a[:, 2])

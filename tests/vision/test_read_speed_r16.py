@@ -146,16 +146,17 @@ def test_the_least_rectangle_is_taken_on_the_outline_not_every_pixel(monkeypatch
 @pytest.mark.parametrize("jpg,table,top", [("t101-turn1.jpg", "t101", (190, 208, 6.606838, 249)),
                                            ("t8800-turn1.jpg", "t8800", (153, 184, 7.598701, 294))])
 def test_a_top_in_deep_shade_is_found_as_with_numpys_sums(monkeypatch, jpg, table, top):
-    # dice_missed.shade_tops' lightness per pixel by light.sum3 (a tenth of numpy's sum over a short last axis: the
-    # same whole numbers), its blobs' specks skipped at once by their areas; the tops found as round 15 found them
+    # dice_missed.shade_tops' lightness per pixel by light.lightness (round 29; light.sum3 before it: a tenth of
+    # numpy's sum over a short last axis, the same whole numbers), its blobs' specks skipped at once by their areas;
+    # the tops found as round 15 found them
     frame, profile = frame_and_profile(jpg, table)
     found = {}
-    for how, adds in (("sum3", dice_missed.sum3), ("numpy", lambda a: a.sum(axis=1))):
-        monkeypatch.setattr(dice_missed, "sum3", adds)
+    for how, adds in (("lightness", dice_missed.lightness), ("numpy", lambda a: a.astype(np.float32).sum(axis=2))):
+        monkeypatch.setattr(dice_missed, "lightness", adds)
         work = prepare(frame, profile)
         found[how] = dice_missed.shade_tops(work, profile.thresholds, [], 1)
         assert [(x, y, round(g, 6), int(m.sum())) for m, x, y, g in found[how]] == [top]
-    (a, *_), (b, *_) = found["sum3"][0], found["numpy"][0]
+    (a, *_), (b, *_) = found["lightness"][0], found["numpy"][0]
     assert np.array_equal(a, b)
 
 
