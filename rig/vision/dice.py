@@ -27,7 +27,7 @@ from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light
 from rig.vision.light import sheen_at
 from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
-from rig.vision.dice_combo import half_partner
+from rig.vision.dice_combo import half_on_short_top, half_partner
 from rig.vision.dice_cut import cut_by_frame_edge
 from rig.vision.dice_hue import VEIL_SURE, deeply_veiled, off_hue, veiled
 from rig.vision.dice_beside import beside_blobs
@@ -39,7 +39,7 @@ from rig.vision.dice_relief import relief_dice
 from rig.vision.dice_specks import speckless
 from rig.vision.dice_surround import surrounded
 from rig.vision.dice_overall import BARE_SURE, overall_counts, shows_frog, under_glare
-from rig.vision.dice_second_look import second_look
+from rig.vision.dice_second_look import HALF_KIND, second_look
 from rig.vision.dice_shade import blob as _blob, disc as _disc
 from rig.vision.dice_upright import judge
 from rig.vision.dice_flag import Flag
@@ -420,6 +420,8 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
         if odd_size:
             reasons.append(Flag(f"{'/'.join(odd_size)} frog of unusual size (glare?)", *at, True))
             margin *= 0.5
+        elif half := half_on_short_top(fr, present, frog_size, whole):  # judged by the second look's net
+            reasons.append(Flag(f"{half} {HALF_KIND}", *at, True))
     if odd_hue := off_hue(top_bgr, lab, inner, present, work.profile):
         reasons.append(Flag(f"{'/'.join(odd_hue)} frog of unusual colour", *at, True))
         margin = 0.0

@@ -36,3 +36,27 @@ def half_partner(fr: dict, present: list[str], unclear: list[str], frog_size: di
     if not size or fr[c] > HALF_MOST * size:
         return None
     return max(unclear, key=fr.get)
+
+
+#: the most of its calibrated frog, measured against a whole top, a one-colour frog on a top read short may show and be
+#: flagged as maybe a combo's half (round 28, probed on the seen twin 10000-10005, 10100-10101, 10103, 10903: the combo
+#: dice read as one half measured 0.33-0.50, flat one-colour dice cut short 0.24-0.70). Size alone does not part them
+#: (2D 44000-44011 needless 4.2 -> 9.0 %): the second look's net judges each such die (``dice_second_look.HALF_KIND``)
+HALF_SHORT = 0.6
+
+
+def half_on_short_top(fr: dict, present: list[str], frog_size: dict, whole: float) -> str | None:
+    """The colour of a one-colour die whose frog, on a top read short (``whole``: the share of a whole top its counted
+    pixels cover, under 1), shows no more of its colour than a combo's half (of its frog, measured against a whole
+    top: :data:`HALF_SHORT`), or None. The top's missing part may hold the other half.
+
+    >>> half_on_short_top({"blue": 0.0231, "pink": 0.0, "yellow": 0.2538}, ["yellow"], {"yellow": 0.3193}, 0.521)
+    'yellow'
+    >>> half_on_short_top({"blue": 0.0, "pink": 0.0, "yellow": 0.40}, ["yellow"], {"yellow": 0.43}, 0.8) is None
+    True
+    """
+    if len(present) != 1 or whole >= 1.0:
+        return None
+    (c,) = present
+    size = frog_size.get(c)
+    return c if size and fr[c] / size * whole <= HALF_SHORT else None

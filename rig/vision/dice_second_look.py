@@ -122,6 +122,14 @@ FLANKLESS_FLAT = 0.5
 #: pass had at most 0.84 (41000-41005: without this bound 45 of their cocked turn-lights lost their flag); the twin's
 #: flat dice by a wall, cut along the flank, 0.91-0.95 (10004 turns 7 and 22)
 FLANKLESS_WIDE = 0.9
+#: a one-colour die on a top read short whose frog is no bigger than a combo's half (``dice_combo.half_on_short_top``):
+#: the top's missing part may hold the other half. The flag stays unless the net reads the reader's face (FACE_SURE)
+#: and gives the combos that hold its colour less than HALF_COMBO_DOUBT together; it is the net's own question, never
+#: freed as a die's flag. Round 29: twin 10103 turn 16, a blue+yellow die read yellow, the net 1.0 for blue+yellow;
+#: 10903 turn 15, a yellow+pink die read yellow, its pink half in a wall's shade, the net 0.93 yellow, 0.072
+#: yellow+pink; 2D 44006's right pink dice cut short, 0.95-0.97 pink, 0.003 for the combos (the rest blank)
+HALF_KIND = "frog maybe a combo's half on a top read short"
+HALF_COMBO_DOUBT = 0.02
 
 
 def freeable(kind: str) -> bool:
@@ -285,6 +293,25 @@ def face_confirmed(p: np.ndarray, face: str, none_below: float = NONE_BELOW) -> 
     return _sure_face(p, face) and p[STATES.index("none")] < none_below
 
 
+def _judge_halves(work, dice: list, reasons: list[str], model) -> list[str]:
+    """``reasons`` without the :data:`HALF_KIND` flags of dice whose one colour the net surely reads as no combo's half
+    (:data:`FACE_SURE`, :data:`HALF_COMBO_DOUBT`)."""
+    from rig.vision.dice_cocked import _radial
+
+    halves = [(j, Flag.parse(str(r))) for j, r in enumerate(reasons) if HALF_KIND in str(r)]
+    if not halves:
+        return reasons
+    f, drop = work.factor, set()
+    for j, flag in halves:
+        d = min(dice, key=lambda d: (d.x - flag.at[0]) ** 2 + (d.y - flag.at[1]) ** 2)
+        x, y = (d.x + 0.5) / f - 0.5, (d.y + 0.5) / f - 0.5
+        p = look(crop(work.small, x, y, work.side, _radial(d, work))[None], None, model)[0]
+        combos = sum(p[len(STATES) + k] for k, face in enumerate(FACES) if d.face in face.split("+") and d.face != face)
+        if _sure_face(p, d.face) and combos < HALF_COMBO_DOUBT:
+            drop.add(j)
+    return [r for j, r in enumerate(reasons) if j not in drop]
+
+
 def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
     """The reading's dice and reasons after the second look (see the module's text): only when every reason is a
     die's own freeable flag; the dice it frees lose them (and their ``cocked``), the others keep them."""
@@ -294,6 +321,9 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
     from rig.vision.dice_cocked import _radial
 
     f = work.factor
+    reasons = _judge_halves(work, dice, reasons, model)
+    if not reasons:
+        return dice, reasons
     own, rest = named(reasons, [(d.x, d.y) for d in dice], work.side * f)
     if rest:
         return dice, reasons
