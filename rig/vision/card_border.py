@@ -16,6 +16,9 @@ MIN_TINT = 1.25
 BORDER_LIGHTER = 30
 #: a card's white border is about this many die sides wide (its field 0.86 x 0.9 of a 3.9 x 5.5 sides card: 0.27-0.28)
 BORDER_BAND = 0.25
+#: a gray field, each pixel's lightness over the empty box's there, is at most this share of its border's (a white
+#: border 243, a field 20 darker: 0.92) — the wall's shade on the border and on the floor under it alike cancels
+RELIT_DARKER = 0.9
 
 
 def _tint(work, blob: np.ndarray, inner: np.ndarray) -> float:
@@ -132,3 +135,16 @@ def _grey_top(work, blob: np.ndarray, field: tuple | None) -> bool:
         return False
     field_lab = np.median(lab, axis=0)
     return float(np.hypot(*(field_lab[1:] - border[1:]))) < 12 and field_lab[0] < border[0] - 20
+
+
+def grey_relit(work, empty_lab: np.ndarray, band: np.ndarray, field: np.ndarray) -> bool:
+    """Whether a card's field is clearly darker than its white border, each measured against the empty box's
+    lightness under it (``empty_lab``: the empty box's Lab picture): a border lying in a wall's deep shade reads
+    darker than a field in the light (twin 4608 reveal 0: border L 112, field 116; over the empty box's 130 and 146
+    there, 0.86 and 0.79 — the field 0.84 of its border)."""
+    if not band.any() or not field.any():
+        return False
+    now = cv2.cvtColor(work.small, cv2.COLOR_BGR2Lab)[..., 0].astype(np.float32)
+    ref = cv2.resize(empty_lab, now.shape[::-1], interpolation=cv2.INTER_LINEAR)[..., 0].astype(np.float32)
+    rel = now / np.maximum(ref, 8.0)
+    return float(np.median(rel[field > 0])) < RELIT_DARKER * float(np.median(rel[band > 0]))

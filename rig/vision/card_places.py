@@ -11,6 +11,8 @@ PILE_STILL = 0.03
 #: a card's box whose three sides hold (within 2 px) and whose fourth frays within this share of its long side (a
 #: card's edge on a wall's shade band, read now on the card, now on the shade): the same card, lying still
 ONE_SIDE_FRAYS = 0.06
+#: a card whose field's corners enclose less than this share of its blob's box: its outline is a fragment of the field
+FRAGMENT = 0.3
 
 
 def edge_shift(a: np.ndarray, b: np.ndarray) -> float:
@@ -114,3 +116,14 @@ def one_side_frays(a: tuple[int, int, int, int] | None, b: tuple[int, int, int, 
         return False
     sides = [abs(a[0] - b[0]), abs(a[1] - b[1]), abs(a[0] + a[2] - b[0] - b[2]), abs(a[1] + a[3] - b[1] - b[3])]
     return sorted(sides)[2] <= 2 and max(sides) <= ONE_SIDE_FRAYS * max(a[2], a[3], b[2], b[3])
+
+
+def fragment_on_its_pile(a, b) -> bool:
+    """Whether two readings (:class:`rig.vision.card_view.CardReading`) of one colour are one card on a blob that has not
+    moved (every side of box and pile within 2 px), its field's corners read both times on a fragment of it (less than
+    ``FRAGMENT`` of the box): the corners of such a fragment jump from frame to frame (twin 4711 reveal 1: a blank's
+    lower part, 8-10 % apart), the blob not."""
+    if a.card != b.card or None in (a.box, b.box, a.pile, b.pile) or a.outline() is None or b.outline() is None:
+        return False
+    still = max(abs(x - y) for x, y in [*zip(a.box, b.box), *zip(a.pile, b.pile)]) <= 2
+    return still and all(cv2.contourArea(r.outline().astype(np.float32)) < FRAGMENT * r.box[2] * r.box[3] for r in (a, b))

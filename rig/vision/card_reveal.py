@@ -11,7 +11,7 @@ import numpy as np
 from rig.vision.card_glimpses import _Glimpses
 from rig.vision.card_lying import _Lying, _LyingCards, steady_mark
 from rig.vision.card_places import (_card_of, _covering, _covers, _overlap, _same_box, _same_pile, _same_place, _within,
-                                    edge_shift)
+                                    edge_shift, fragment_on_its_pile)
 from rig.vision.card_view import _UNREAD, CardReading, CardView, Question, _as_view, laid_next  # noqa: F401  (re-exported)
 
 
@@ -124,12 +124,14 @@ class CardReveal(_LyingCards, _Glimpses):
             self._empty_hand = 0
             return self._ask_blind(view.hands)
         self._touch(view)
-        if not view.hands and self.question is None:
+        if (not view.hands or self._arm_apart(raw)) and self.question is None:
             gone = [k for k in self._lying if k.lost and k.touched and not k.blind and k.reading.card is not None and not any(
                 c.box is not None and _overlap(c.box, k.reading.box) for c in view.cards)]
-            if gone and any(k.gone == 0 for k in self._lying):  # a card a hand was over went out of sight with the hand
-                # gone, nothing in view over it, while the cards beside it are seen where they lie (twin 3702 reveal 1:
-                # a gray card laid on the gray pile, neither read since): one the camera cannot read laid on it?
+            if gone and (any(k.gone == 0 for k in self._lying) or view.hands and all(k.covered for k in gone)):
+                # a card a hand was over went out of sight with the hand gone, nothing in view over it, while the cards beside it are seen where they lie
+                # (twin 3702 reveal 1: a gray card laid on the gray pile, neither read since) — or nothing in view but
+                # the arm waiting at the view's edge apart from it, a hand's blob over it before it went (4716 reveal 1:
+                # a gray card laid on the blank pile, the pile read as nothing since): one the camera cannot read laid on it?
                 self._lying = [k for k in self._lying if not any(k is g for g in gone)]
                 self._candidate, self._count, self._before = None, 0, None
                 return self._book([("ask", _UNREAD)])
@@ -184,9 +186,11 @@ class CardReveal(_LyingCards, _Glimpses):
         back = self._merge(self._before[0], shaped) if merged is None and self._before is not None and self._count == 1 else None
         if merged is not None:
             (self._candidate, self._read_as), self._count = merged, self._count + 1
-            if self._done and any(c.hidden and _covering(c.box, h) for c in raw.cards for h in raw.hands if h is not None):
+            if self._done and any(c.hidden and any(_covering(b, h) for b in [c.box, *self._whole_of(c)])
+                                  for c in raw.cards for h in raw.hands if h is not None):
                 # a hand over a settled card read only in part beside it (its pile's box the same): it settles again
-                # once the hand has gone — a card laid squarely on it leaves that box as it was (twin 4209, round 23)
+                # once the hand has gone — a card laid squarely on it leaves that box as it was (twin 4209, round 23;
+                # the hand over the whole card, not over the part read beside it: twin 4704 reveal 1, a gray on a gray)
                 self._count, self._done = 0, False
         elif back is not None:  # one odd frame (noise moved an edge) between still ones: not counted
             (self._candidate, self._read_as), self._count, self._done = back, self._before[1] + 1, False  # (settles
@@ -259,6 +263,16 @@ class CardReveal(_LyingCards, _Glimpses):
             read_as[id(out[-1])] = (out[-1], [*self._read_with(b), c.outline()], [*self._marks_of(b), c.mark])
         return out, read_as
 
+    def _arm_apart(self, view: CardView) -> bool:
+        """Nothing in view but arms at the view's edge, none over a card known to lie there."""
+        return not view.cards and all(h is not None and view.at_edge(h) and not any(
+            _overlap(h, k.reading.box) for k in self._lying if k.reading.box is not None) for h in view.hands)
+
+    def _whole_of(self, part: CardReading) -> list:
+        """The boxes of the candidate's cards of a part's colour that it overlaps: the whole card it is a part of."""
+        return [k.box for k in self._candidate or () if k.card == part.card and k.box is not None and part.box is not None
+                and _overlap(k.box, part.box)]
+
     def _read_with(self, card: CardReading) -> list:
         """The outlines a card of the candidate was read with, frame by frame (its own alone when not known)."""
         known = self._read_as.get(id(card))
@@ -294,6 +308,7 @@ class CardReveal(_LyingCards, _Glimpses):
         as_was: dict[int, _Lying] = {}  # (of them, read in part now: they keep the outline and print they lay with)
         again, vanished = [], []  # (of them, hidden since / out of sight a while since the last settle: one laid on?)
         passed = []  # (of them, a hand was over since the last settle: one laid squarely on, the arm waiting? 2616)
+        fragments = []  # (of them, read on a fragment of its field both times, its blob as it lay: (event, card, it))
         echoes = []  # (booked as new, on the very edges a lying card of its colour was read with before: (event, card, it))
         for card in sorted(cards, key=lambda c: (c.box[1], c.box[0]) if c.box else (0, 0)):
             outline = card.outline()
@@ -332,7 +347,8 @@ class CardReveal(_LyingCards, _Glimpses):
                     kept[id(card)] = match
                     if held and d > self.moved:  # (read apart beyond ``moved``, out of sight so read: its print where
                         continue  # it lay says no card lies on it — one laid on it moves the print, twin 3917 reveal 1)
-                    again += [(card.card, self._print_moved(match, card))] * (match.touched and match.hidden_since)
+                    again += [(card.card, self._print_moved(match, card))] * (match.touched and (
+                        match.hidden_since or match.covered))  # (covered: read in part beside the hand, twin 4704)
                     vanished += [card.card] * (match.touched and match.lost)
                     passed += [(card.card, self._print_moved(match, card))] * match.touched
                 continue  # the same card, where it lay
@@ -372,6 +388,12 @@ class CardReveal(_LyingCards, _Glimpses):
                     match.echo(self._read_with(card), self.same)
                     or _same_pile(match.reading, card) and not (match.covered or match.hidden_since or match.lost)):
                 echoes.append((len(events) - 1, card, match))
+            elif match is not None and card.card not in landed and fragment_on_its_pile(match.reading, card):
+                fragments.append((len(events) - 1, card, match))
+        if fragments and len(events) > len(echoes) + len(fragments):  # (a lying card read on a fragment of its field,
+            # its blob as it lay, beside the card the hand brought, none of its colour landed on a card: that card —
+            # twin 4711 reveal 1: a blank's lower part read 8-10 % apart as a blank was laid beside it)
+            echoes = sorted(echoes + fragments, key=lambda e: e[0])
         if len(events) > 1 and echoes:  # several new at once, one of them a lying card read in a frame of its settle
             # on its very edges or on edges it was read with before, nothing over it (twin 2401, 3311: a yellow card's
             # lower edge read on its border or its field, 7 % apart) — or on its very blob, no hand's blob ever over a

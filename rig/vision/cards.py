@@ -22,6 +22,7 @@ import numpy as np
 
 # the reveal's order and the readings' types live apart (this module's size); importable from here too
 from rig.vision.card_border import (MIN_TINT, _border_lab, _by_hue, _field_alone, _grey_against_border, _grey_top, _lab,
+                                    grey_relit,
                                     _tint)
 from rig.vision.card_empty import EmptyBox, framed_fields, gapped_rings, kept, open_rings
 from rig.vision.card_fields import (  # noqa: F401 (the card colours and sizes: importable from here too)
@@ -254,7 +255,7 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
         taken = np.zeros_like(changed) if not solid else np.bitwise_or.reduce(solid)
         rings = np.zeros_like(changed)  # (the cards found by their border)
         for ring in open_rings(changed, taken, work.side, CARD_SIDES):
-            card = _ring_card(work, ring, changed, profile)
+            card = _ring_card(work, ring, changed, profile, empty)
             if card is not None:
                 cards.append(card)
                 hands = [h for h in hands if not any(h == box and (ring & blob).any() for blob, box in loose)]
@@ -268,7 +269,7 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
         fields = [b for b in shadows if not (b & rings).any()]  # (a gray field taken for shade: its border round it?)
         lit = np.bitwise_or.reduce([rings, *[b for b in solid if not any(b is f for f in shadows)]])
         for ring in framed_fields(changed, lit, fields, work.side, CARD_SIDES):
-            card = _ring_card(work, ring, changed, profile)
+            card = _ring_card(work, ring, changed, profile, empty)
             if card is not None:
                 cards.append(card)
                 rings = rings | ring
@@ -280,10 +281,10 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
     return CardView(tuple(cards), tuple(hands), frame_bgr.shape[1::-1])
 
 
-def _ring_card(work, ring: np.ndarray, changed: np.ndarray, profile: Profile) -> CardReading | None:
+def _ring_card(work, ring: np.ndarray, changed: np.ndarray, profile: Profile, empty: EmptyBox) -> CardReading | None:
     """A card found by its broken border and icon (:func:`rig.vision.card_empty.open_rings`): gray when its field is
-    as colourless as that border (the part of it that changed from the empty box) and darker — else nothing (a
-    coloured card on a floor of its colour stays unread)."""
+    as colourless as that border (the part of it that changed from the empty box) and darker, or darker against the
+    empty box there (:func:`grey_relit`) — else nothing (a coloured card on a floor of its colour stays unread)."""
     reading = _read_blob(work, ring, profile, True)
     rect = cv2.minAreaRect(cv2.findNonZero(ring))
     (cx, cy), (rw, rh), ang = rect
@@ -293,7 +294,9 @@ def _ring_card(work, ring: np.ndarray, changed: np.ndarray, profile: Profile) ->
     if reading.card != "gray" or reading.status != "ok" or band.sum() < work.top_area:
         return None
     border = np.median(cv2.cvtColor(work.small[band > 0].reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3), axis=0)
-    if _tint(work, ring, inner) >= MIN_TINT or not _grey_against_border(work, rect, ring, _lab(work, ring, inner), border):
+    lab = _lab(work, ring, inner)
+    if _tint(work, ring, inner) >= MIN_TINT or not (_grey_against_border(work, rect, ring, lab, border) or len(lab) and float(
+            np.hypot(*(np.median(lab, axis=0)[1:] - border[1:]))) < 12 and grey_relit(work, empty.lab, band, inner & ring)):
         return None
     return replace(reading, pile=reading.box)
 

@@ -76,3 +76,15 @@ def test_a_card_seen_lying_then_covered_by_one_laid_askew_on_it_is_asked_about()
     assert reveal.question is not None and reveal.question.yes == ("yellow",)
     assert reveal.question.text == "were the next 2 cards laid yellow, then yellow?"
     assert reveal.answer(True) == ["yellow", "yellow"]
+
+
+def test_a_gray_card_whose_broken_border_lies_in_the_walls_deep_shade_is_read_gray():
+    # twin 4608 reveal 0 (round 29), the first gray card laid on the pink pile: half of it in the wall's deep shade, its
+    # changed part no card's shape (read as a hand), found again by its broken border — whose changed part lies mostly
+    # in the shade: border L 112, field 116, so "darker than its border by 20" failed and the reveal asked twice ("the
+    # camera cannot make out the cards just laid"). Each against the empty box's lightness under it (130 and 146 there),
+    # the field is 0.84 of its border: a gray card
+    view = _read("t4608-reveal0-4-laid")
+    assert [(c.card, c.status) for c in view.cards] == [("yellow", "ok"), ("gray", "ok")]
+    assert view.hands == ()
+    assert view.cards[1].box[0] > 200  # on the pink pile at the right, not the yellow at the left
