@@ -109,19 +109,6 @@ HIDDEN_KIND = "die partly hidden or on edge"
 #: dice 0.12-0.79 for lying flat (10502 turn 2, 10804 turn 1)
 OVERALL_KIND = "die top read in the frame's overall light"
 NONE_BELOW = 0.5
-#: a die flagged only the plain "cocked die" by its top's aspect test (its top not square), that the flank tests the
-#: reader skips for it (:func:`flank_flat`) find lying flat, is freed when the net reads its face surely (FACE_SURE)
-#: and gives it lying flat at least FLANKLESS_FLAT: a flat die whose top a wall's or neighbour's shade cuts short.
-#: Round 29, fit set twin 10000-10005: 43 of the 63 flat die-lights the aspect test called cocked showed no lean to the
-#: flank tests, no truly cocked one (1, its flank leaning); on 10100-10105 and 10900-10905 14 truly cocked die-lights
-#: passed the flank-lean test, the net giving them 0.03-0.27 for lying flat. The guard on the others is WHOLE_GUARD
-#: (the die's evidence is its own)
-FLANKLESS_FLAT = 0.5
-#: ... and only when its lit top keeps at least FLANKLESS_WIDE die sides across the flank's direction (``flank_shape``'s
-#: ``top_wid``): the 2D tables' drawn leaning dice (tops 0.58-0.84 of a square) the net reads flat and the flank tests
-#: pass had at most 0.84 (41000-41005: without this bound 45 of their cocked turn-lights lost their flag); the twin's
-#: flat dice by a wall, cut along the flank, 0.91-0.95 (10004 turns 7 and 22)
-FLANKLESS_WIDE = 0.9
 #: a one-colour die on a top read short whose frog is no bigger than a combo's half (``dice_combo.half_on_short_top``):
 #: the top's missing part may hold the other half. The flag stays unless the net reads the reader's face (FACE_SURE)
 #: and gives the combos that hold its colour less than HALF_COMBO_DOUBT together; it is the net's own question, never
@@ -198,20 +185,6 @@ def whole_in_shade(d, work, dice) -> bool:
     area = np.count_nonzero(body)
     return (aspect >= SQUARE and area >= JOINED_WHOLE * work.top_area
             and float(area) / ((w + 1.0) * (h + 1.0)) >= JOINED_FILL)
-
-
-def flank_flat(d, work, dice) -> bool:
-    """Whether the flank tests (:func:`rig.vision.dice_upright.judge`: the flank's lean and its verdict, a side face
-    the wrong way round), which the reader runs only on dice whose top looks flat, find die ``d`` lying flat, and its
-    lit top keeps at least :data:`FLANKLESS_WIDE` die sides across its flank's direction."""
-    from rig.vision.dice_cocked import flank_shape
-    from rig.vision.dice_upright import judge
-
-    t, walls = work.profile.thresholds, work.profile.walls
-    if judge(d, work, t, walls, dice) is not None:
-        return False
-    shape = flank_shape(d, work, t, walls, dice)
-    return shape is not None and float(shape[1]) >= FLANKLESS_WIDE
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
@@ -355,14 +328,6 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
         else "keep"
         for i, v in zip(idx, said)
     ]
-    flankless = {  # a top the aspect test calls cocked, its flank flat (FLANKLESS_FLAT)
-        i
-        for i, v, p in zip(idx, said, probs)
-        if v == "keep" and not square(tops[i], dice[i].area) and _only_plain_cocked(reasons, own[i])
-        and _sure_face(p, dice[i].face) and p[STATES.index("flat")] >= FLANKLESS_FLAT
-        and flank_flat(dice[i], work, dice)
-    }
-    said = ["flat" if i in flankless else v for i, v in zip(idx, said)]
     # a top cut short along a whole side by shade, its face read again (rig.vision.dice_shade_cut); the net's "no die"
     # is not asked: it gives these dice, most of their body in shade, 0.39-0.63 (twin 10210 turn 2, 10506 turn 0)
     cut = {  # freed on its own top's evidence as well: the guard judges it as it judges a top freed on its size
@@ -385,6 +350,6 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
     rest = [i for i in range(len(dice)) if not own[i]]
     if rest:
         others = look(inputs(rest), None, model)
-        if 1.0 - others[:, 0].min() >= guard_bound(idx, whole | cut | flankless):
+        if 1.0 - others[:, 0].min() >= guard_bound(idx, whole | cut):
             return dice, reasons
     return [dataclasses.replace(d, cocked=False) if d.cocked else d for d in dice], []

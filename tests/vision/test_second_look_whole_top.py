@@ -21,8 +21,7 @@ def test_a_flat_die_whose_top_reads_over_whole_is_freed():
 
 def test_the_top_size_rule_and_its_guard_are_what_free_it(monkeypatch):
     frame, profile = frame_and_profile("t10407-turn0.webp", "t10407")
-    monkeypatch.setattr(second, "OVER_WHOLE", 99.0)  # no top is that large: the square rule alone
-    monkeypatch.setattr(second, "flank_flat", lambda d, work, dice: False)  # round 29's rule frees this die too
+    monkeypatch.setattr(second, "OVER_WHOLE", 99.0)  # no top is that large: main's square rule alone
     assert read_dice(frame, profile, thrown=6).reasons == ("cocked die at (152, 282)",)
     monkeypatch.setattr(second, "OVER_WHOLE", 1.0)
     monkeypatch.setattr(second, "WHOLE_GUARD", second.COCKED_GUARD)  # the guard as for any other die: held
