@@ -60,7 +60,12 @@ def _grey_against_border(work, rect, blob: np.ndarray, lab: np.ndarray, border: 
     if border is None or len(lab) == 0:
         return False
     field = np.median(lab, axis=0)
-    return float(np.hypot(*(field[1:] - border[1:]))) < 12 and field[0] < border[0] - 20
+    return as_colourless(field, border) and field[0] < border[0] - 20
+
+
+def as_colourless(field: np.ndarray, border: np.ndarray) -> bool:
+    """Whether a field's median Lab is as colourless as its card's white border: within 12 of it in a, b."""
+    return float(np.hypot(*(field[1:] - border[1:]))) < 12
 
 
 #: a field read by its hue against its own white border (:func:`_by_hue`): coloured at least this much (a, b) ...
@@ -134,7 +139,7 @@ def _grey_top(work, blob: np.ndarray, field: tuple | None) -> bool:
     if float(tint.max() / max(float(tint.min()), 1e-3)) >= MIN_TINT:
         return False
     field_lab = np.median(lab, axis=0)
-    return float(np.hypot(*(field_lab[1:] - border[1:]))) < 12 and field_lab[0] < border[0] - 20
+    return as_colourless(field_lab, border) and field_lab[0] < border[0] - 20
 
 
 def grey_relit(work, empty_lab: np.ndarray, band: np.ndarray, field: np.ndarray) -> bool:
@@ -144,7 +149,11 @@ def grey_relit(work, empty_lab: np.ndarray, band: np.ndarray, field: np.ndarray)
     there, 0.86 and 0.79 — the field 0.84 of its border)."""
     if not band.any() or not field.any():
         return False
-    now = cv2.cvtColor(work.small, cv2.COLOR_BGR2Lab)[..., 0].astype(np.float32)
-    ref = cv2.resize(empty_lab, now.shape[::-1], interpolation=cv2.INTER_LINEAR)[..., 0].astype(np.float32)
-    rel = now / np.maximum(ref, 8.0)
-    return float(np.median(rel[field > 0])) < RELIT_DARKER * float(np.median(rel[band > 0]))
+    size = work.small.shape[1::-1]
+    ref = empty_lab if empty_lab.shape[1::-1] == size else cv2.resize(empty_lab, size, interpolation=cv2.INTER_LINEAR)
+
+    def relit(mask: np.ndarray) -> float:  # (the masks' pixels alone converted: Lab is per pixel)
+        now = cv2.cvtColor(work.small[mask > 0].reshape(-1, 1, 3), cv2.COLOR_BGR2Lab)[:, 0, 0].astype(np.float32)
+        return float(np.median(now / np.maximum(ref[mask > 0][:, 0].astype(np.float32), 8.0)))
+
+    return relit(field) < RELIT_DARKER * relit(band)

@@ -22,8 +22,7 @@ import numpy as np
 
 # the reveal's order and the readings' types live apart (this module's size); importable from here too
 from rig.vision.card_border import (MIN_TINT, _border_lab, _by_hue, _field_alone, _grey_against_border, _grey_top, _lab,
-                                    grey_relit,
-                                    _tint)
+                                    _tint, as_colourless, grey_relit)
 from rig.vision.card_empty import EmptyBox, framed_fields, gapped_rings, kept, open_rings
 from rig.vision.card_fields import (  # noqa: F401 (the card colours and sizes: importable from here too)
     _CLASS_OF, _MODEL, CARD_CLASSES, CARD_SIDES, FIELD_AREA, FIELD_ASPECT, FIELD_SHARE, NEUTRAL_CLASSES, _box,
@@ -295,8 +294,9 @@ def _ring_card(work, ring: np.ndarray, changed: np.ndarray, profile: Profile, em
         return None
     border = np.median(cv2.cvtColor(work.small[band > 0].reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3), axis=0)
     lab = _lab(work, ring, inner)
-    if _tint(work, ring, inner) >= MIN_TINT or not (_grey_against_border(work, rect, ring, lab, border) or len(lab) and float(
-            np.hypot(*(np.median(lab, axis=0)[1:] - border[1:]))) < 12 and grey_relit(work, empty.lab, band, inner & ring)):
+    if _tint(work, ring, inner) >= MIN_TINT or not (_grey_against_border(work, rect, ring, lab, border) or len(lab) and
+                                                     as_colourless(np.median(lab, axis=0), border)
+                                                     and grey_relit(work, empty.lab, band, inner & ring)):
         return None
     return replace(reading, pile=reading.box)
 

@@ -266,19 +266,24 @@ def face_confirmed(p: np.ndarray, face: str, none_below: float = NONE_BELOW) -> 
     return _sure_face(p, face) and p[STATES.index("none")] < none_below
 
 
+def _die_crop(work, d) -> np.ndarray:
+    """The net's input for die ``d`` (frame px): its crop of the working picture, turned by its radial direction."""
+    from rig.vision.dice_cocked import _radial
+
+    f = work.factor
+    return crop(work.small, (d.x + 0.5) / f - 0.5, (d.y + 0.5) / f - 0.5, work.side, _radial(d, work))
+
+
 def _judge_halves(work, dice: list, reasons: list[str], model) -> list[str]:
     """``reasons`` without the :data:`HALF_KIND` flags of dice whose one colour the net surely reads as no combo's half
     (:data:`FACE_SURE`, :data:`HALF_COMBO_DOUBT`)."""
-    from rig.vision.dice_cocked import _radial
-
     halves = [(j, Flag.parse(str(r))) for j, r in enumerate(reasons) if HALF_KIND in str(r)]
     if not halves:
         return reasons
-    f, drop = work.factor, set()
+    drop = set()
     for j, flag in halves:
         d = min(dice, key=lambda d: (d.x - flag.at[0]) ** 2 + (d.y - flag.at[1]) ** 2)
-        x, y = (d.x + 0.5) / f - 0.5, (d.y + 0.5) / f - 0.5
-        p = look(crop(work.small, x, y, work.side, _radial(d, work))[None], None, model)[0]
+        p = look(_die_crop(work, d)[None], None, model)[0]
         combos = sum(p[len(STATES) + k] for k, face in enumerate(FACES) if d.face in face.split("+") and d.face != face)
         if _sure_face(p, d.face) and combos < HALF_COMBO_DOUBT:
             drop.add(j)
@@ -302,8 +307,7 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
         return dice, reasons
 
     def inputs(which):
-        return np.stack([crop(work.small, (dice[i].x + 0.5) / f - 0.5, (dice[i].y + 0.5) / f - 0.5, work.side,
-                              _radial(dice[i], work)) for i in which])
+        return np.stack([_die_crop(work, dice[i]) for i in which])
 
     idx = [i for i, js in enumerate(own) if js]
     probs = look(inputs(idx), None, model)
