@@ -19,7 +19,6 @@ Every die comes with the finder's score and the reader's probability;
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import median  # np.median's floats for a short list, without its machinery
 
@@ -30,6 +29,8 @@ from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicepeaks import (PIPS_SURE, STRIDE, PeakMemo, crowded, merged, on_one_die, peaks, pip_of_bigger,  # noqa: F401
                                   shows_pips)
 from rig.vision.diebig import flag_big_boxes
+from rig.vision.dicecandidate import Candidate
+from rig.vision.dicelevels import SLACK, level_bound, unread_coarsest, strength as _strength
 from rig.vision.diesplit import dice_at_level, ungrouped
 from rig.vision.diecheck import candidate_features, default_check
 from rig.vision.diefaint import faint_kept, with_faint
@@ -85,6 +86,8 @@ LEVEL_FLOOR = 0.0
 GROUPS = True
 #: with no size hint, a level's peak on a die the second pass read this surely is not read (0: every peak read)
 DUPES_SURE = 0.9
+#: the coarsest levels that cannot win are not read (:mod:`rig.vision.dicelevels`; the same choice, fewer crops)
+UNREAD_LEVELS = True
 
 
 #: the reader's hidden layer, as OpenCV 5 and 4 name it (:meth:`DiceNet.read_features`)
@@ -93,33 +96,6 @@ HIDDEN = ("onnx_node!/head/head.2/Relu", "/head/head.2/Relu")
 
 class DiceNetError(VisionError):
     """A net file is missing or unreadable."""
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One die as the nets see it: centre and side (frame px), the finder's score, the reader's
-    class probabilities (index 0 = not a die, k = k pips)."""
-
-    x: float
-    y: float
-    side: float
-    score: float
-    probs: np.ndarray
-    #: the reader's hidden layer (96 numbers) for the second opinion (:mod:`rig.vision.diecheck`); None: not had
-    features: np.ndarray | None = field(default=None, compare=False, repr=False)
-    #: found only by the finder's second pass (:meth:`DiceNet.normalised`), no first-pass peak on it: ``ok`` only
-    #: when the reader and the second opinion are surer (``[anydie] alone_read_ok``, ``alone_check_ok``)
-    alone: bool = False
-
-    @property
-    def box(self) -> tuple[int, int, int, int]:
-        h = self.side / 2
-        return (int(round(self.x - h)), int(round(self.y - h)), int(round(self.side)), int(round(self.side)))
-
-    @property
-    def pips(self) -> int:
-        """The most likely pip count, 1–6 (class 0 aside)."""
-        return 1 + int(np.argmax(self.probs[1:]))
 
 
 def finder_input(frame: np.ndarray, die_px: float = 0.0) -> tuple[np.ndarray, float]:
@@ -325,23 +301,54 @@ class DiceNet:
         coarse = [self._level_peaks(frame, r * long_side, floor) for r in order if _steps(r) >= 0]
         ran = [] if ran is None else ran
         ran.extend(level[2] for level in coarse)
-        self._read_memo(frame, [f for level in coarse for f in level[4]], memo)
+        bounds = [level_bound(level, CROWDED, STEP_COST) for level in coarse]
+        skip = self._unread(frame, coarse, bounds, memo) if UNREAD_LEVELS and not full and coarse else 0
+        self._read_memo(frame, [f for level in coarse[skip:] for f in level[4]], memo)
+        mark = len(ran)
+        finer: dict = {}
+        best, low = self._search(frame, order, coarse, skip, floor, full, memo, ran, tile, finer)
+        if skip and low <= max(bound for bound, _ in bounds[:skip]):  # one left out might have led: all read, again
+            del ran[mark:]
+            self._read_memo(frame, [f for level in coarse[:skip] for f in level[4]], memo)
+            best, _ = self._search(frame, order, coarse, 0, floor, full, memo, ran, tile, finer)
+        return best[0], max(0.0, best[1]), best[2]
+
+    def _unread(self, frame: np.ndarray, coarse: list, bounds: list, memo: dict) -> int:
+        """How many of the coarsest levels :meth:`level` leaves unread (:func:`rig.vision.dicelevels.unread_coarsest`),
+        the level of the highest bound read and scored first."""
+        j = max(range(len(coarse)), key=lambda i: bounds[i][0])
+        scored = self._scored(frame, coarse[j], memo)[3]
+        likeliest = _strength(scored, [1.0] * len(scored)) - STEP_COST * abs(coarse[j][1])
+        return unread_coarsest(bounds[:j], likeliest)
+
+    def _search(self, frame: np.ndarray, order: list, coarse: list, skip: int, floor: float, full: bool, memo: dict,
+                ran: list, tile: bool, finer: dict) -> tuple[tuple, float]:
+        """:meth:`level`'s search, coarse to fine, the ``skip`` coarsest levels left out: the strongest level (die_px,
+        strength, finder output, its dice's median side) and the least strength a level had when it led."""
+        long_side, low = max(frame.shape[:2]), math.inf
         seen = []  # per level, coarse to fine: die_px, steps from the finder's own size, finder output, scored peaks
         best: tuple[float, float, tuple, float] | None = None
-        for i, r in enumerate(order):
+        for i, r in enumerate(order[skip:], skip):
             steps = _steps(r)  # < 0: a finer level (smaller dice)
             if not full and steps < 0 and best is not None and best[1] >= 1.0 - STEP_COST * abs(steps) - SKIP_SLACK:
                 break  # this level, and every finer one, could beat the strongest so far by SKIP_SLACK at most
             if not full and steps < 0 and best is not None and 0 < STOP_SURE <= best[1] and best[3] > STOP_BAND * r * long_side:
                 break  # the sure dice found are too large for this level (and every finer one) to vouch for
-            die_px, steps, out, scored = self._scored(frame, coarse[i] if i < len(coarse) else
-                                                      self._level_peaks(frame, r * long_side, floor, ran if tile else None), memo)
+            if i >= len(coarse) and i not in finer:  # a finer level's pass, kept for a search again
+                finer[i] = (self._level_peaks(frame, r * long_side, floor, ran if tile else None), len(ran))
+            elif i >= len(coarse) and len(ran) < finer[i][1]:
+                ran.append(finer[i][0][2])  # run whole the first time: guides the finer ones as then
+            die_px, steps, out, scored = self._scored(frame, coarse[i] if i < len(coarse) else finer[i][0], memo)
             # a coarser level's sure die holding two or more of this level's peaks: those are its pips
             big = [(x, y, side) for _, _, _, coarse_peaks, *_ in seen for x, y, side, q in coarse_peaks if q >= SURE_DIE]
+            unread_big = [p[:3] for level in coarse[:skip] for p in level[4] if p[3] + SLACK >= SURE_DIE]
             heat, sides, s = out  # all this level's peaks, not only those scored: a die showing 2 holds two
             here = [(x / s, y / s) for x, y, _, _ in self._peaks(heat, sides, floor)] if PIPS_ALL_PEAKS else scored
             pips = [CROWDED if pip_of_bigger(x, y, here, big) and not shows_pips(memo[(x, y, side)][0]) else 1.0
                     for x, y, side, _ in scored]
+            if any(w == 1.0 and pip_of_bigger(x, y, here, unread_big) and not shows_pips(memo[(x, y, side)][0])
+                   for (x, y, side, _), w in zip(scored, pips)):
+                low = -math.inf  # an unread level's peak might be a sure die holding these as its pips: all read, again
             # a level away from the finder's own (the photo sets' dice) must be the stronger for it
             q = _strength(scored, pips) - STEP_COST * abs(steps)
             seen.append([die_px, steps, out, scored, q, pips])
@@ -349,12 +356,14 @@ class DiceNet:
             while len(dice_here) >= 2:  # the strongest coarser level's die holding two of them is a group: looked at
                 top = max(seen, key=lambda level: level[4])  # only while a coarser level leads (its face is costly)
                 grouped = ungrouped(frame, top[3], dice_here, CROWDED) if top is not seen[-1] else top[3]
+                low = min(low, top[4]) if top is not seen[-1] else low
                 if grouped == top[3]:
                     break
                 top[3], top[4] = grouped, _strength(grouped, top[5]) - STEP_COST * abs(top[1])
             top = max(seen, key=lambda level: level[4])  # the first (coarsest) of equals, as before
+            low = min(low, top[4]) if i >= len(coarse) - 1 else low  # a coarse level's lead: for its group rule alone
             best = (top[0], top[4], top[2], float(median([side for _, _, side, _ in top[3]])) if top[3] else 0.0)
-        return best[0], max(0.0, best[1]), best[2]
+        return best, low
 
     def _level_peaks(self, frame: np.ndarray, die_px: float, floor: float, ran: list | None = None) -> tuple:
         """One pyramid level's finder pass (:meth:`level`): die_px, steps from the finder's own size, finder
@@ -400,12 +409,6 @@ class DiceNet:
         keep = merged([(c.x, c.y, c.side) for c in cands],
                       [c.score * float(c.probs[1:].max()) + (level_floor > 0 and c.score >= level_floor) for c in cands])
         return [cands[i] for i in keep]
-
-
-def _strength(scored, weights) -> float:
-    """A pyramid level's strength before its step cost: the mean of its scored peaks' scores, each times its weight
-    (added in order, as numpy's mean adds fewer than eight: the same float)."""
-    return sum(q * w for (*_, q), w in zip(scored, weights)) / len(scored) if scored else 0.0
 
 
 def _steps(r: float) -> float:
