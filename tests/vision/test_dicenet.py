@@ -228,7 +228,8 @@ def test_finer_levels_are_not_run_once_sure_dice_are_too_large_for_them(monkeypa
 def test_every_die_is_read_once_per_frame_the_levels_coarse_peaks_in_one_batch(monkeypatch):
     """With no size hint the pyramid's levels read their strongest peaks to score themselves; those readings are
     kept for the dice found (no crop read twice), and the levels at the finder's size and coarser read theirs in
-    one batch."""
+    one batch (every coarse level read, ``UNREAD_LEVELS`` off; on, the likeliest level's come first,
+    :mod:`rig.vision.dicelevels`)."""
     import rig.vision.dicenet as dicenet
 
     frame, _ = scaled_dice_frame(60)
@@ -238,8 +239,12 @@ def test_every_die_is_read_once_per_frame_the_levels_coarse_peaks_in_one_batch(m
     monkeypatch.setattr(dicenet, "crop_die", lambda f, x, y, side, *a, **k: crops.append((x, y, side)) or crop(f, x, y, side, *a, **k))
     read = DiceNet.read_features
     monkeypatch.setattr(DiceNet, "read_features", lambda self, c, hidden=True: batches.append(len(c)) or read(self, c, hidden))
-    dice = read_dice(frame, AnyDieParams(), nets)
-    assert len(dice) >= 4 and len(crops) == len(set(crops)) == sum(batches)
+    for unread in (True, False):
+        monkeypatch.setattr(dicenet, "UNREAD_LEVELS", unread)
+        crops.clear()
+        batches.clear()
+        dice = read_dice(frame, AnyDieParams(), nets)
+        assert len(dice) >= 4 and len(crops) == len(set(crops)) == sum(batches)
     assert batches[0] > 3  # the coarse levels' peaks together (each level vouches with VOUCH = 3 at most)
 
 
