@@ -37,7 +37,7 @@ from rig.vision.dice_wallside import wall_side_flags
 from rig.vision.dice_unchanged import unchanged_flags
 from rig.vision.dice_relief import relief_dice
 from rig.vision.dice_specks import speckless
-from rig.vision.dice_surround import surrounded
+from rig.vision.dice_surround import ringed, surrounded
 from rig.vision.dice_overall import BARE_SURE, overall_counts, shows_frog, under_glare
 from rig.vision.dice_second_look import HALF_KIND, second_look
 from rig.vision.dice_shade import blob as _blob, disc as _disc
@@ -407,9 +407,10 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
         reasons.append(Flag("three colours on one die", *at))
         margin = 0.0
     face = "blank" if not guess else guess[0] if len(guess) == 1 else _COMBOS[frozenset(guess)]
-    if len(guess) == 2 and surrounded(*(full[2:4] if full is not None else (lab, inner)), guess):
+    if len(guess) == 2 and surrounded(*(top := full[2:4] if full is not None else (lab, inner)), guess):
         reasons.append(Flag(f"{'/'.join(guess)} one round the other (die body read as a frog colour?)", *at, True))
         margin = 0.0  # not two halves side by side: a lit die body round a frog (rig.vision.dice_surround)
+        face = ringed(*top, guess) or face  # the frog is the colour ringed; still asked
     if unclear:
         reasons.append(Flag(f"unclear {'/'.join(unclear)}", *at, True))
     elif frog_size:

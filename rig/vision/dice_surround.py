@@ -100,3 +100,41 @@ def _round(dy: np.ndarray | None = None, dx: np.ndarray | None = None) -> bool:
     if SURROUND_MOST >= 180 and 180 % SECTOR == 0 and _one_side(dy, dx):
         return False
     return _spread(dy, dx) > SURROUND_MOST
+
+
+
+
+#: a frog's reach: this share of its pixels lies within it of the top's middle
+FROG_REACH = 0.9
+#: a colour rings the other when at least this share of its pixels lies beyond the other's reach: 0.89-1.0 on the
+#: lit bodies round twin 11308's yellow dice' frog and 11306 turn 2's blue one; 0.36-0.57 where one half of a combo lies
+#: beside the other (twin 10005 turn 0's yellow+pink) or the ring is half the frog's colour (11301 turn 3, 11311 turn 2)
+RING_BEYOND = 0.8
+
+
+def ringed(labels: np.ndarray, mask: np.ndarray, colours: list[str]) -> str | None:
+    """The one of a combo's two ``colours`` that the other rings, all but wholly beyond it from the top's middle
+    (:data:`RING_BEYOND`): the frog, its ring the lit die body; None where neither lies so far outside the other.
+    Round 30: twin 11308's yellow dice, their violet bodies lit pink round the frog under a 2713 K lamp on varnished
+    wood, read "yellow+pink" in every light; the frog is the colour ringed (the reading is still asked)."""
+    m = mask > 0
+    ys, xs = np.nonzero(m)
+    cy, cx = ys.mean(), xs.mean()
+    reach = []
+    for c in colours:
+        py, px = _points(labels, m, c)
+        reach.append(np.hypot(py - cy, px - cx))
+    a, b = colours
+    if _beyond(reach[1], reach[0]) >= RING_BEYOND:
+        return a
+    if _beyond(reach[0], reach[1]) >= RING_BEYOND:
+        return b
+    return None
+
+
+def _beyond(outer: np.ndarray, inner: np.ndarray) -> float:
+    """The share of ``outer``'s distances from the top's middle beyond :data:`FROG_REACH` of ``inner``'s (0.0 where
+    either colour has no pixel)."""
+    if outer.size == 0 or inner.size == 0:
+        return 0.0
+    return float((outer > np.quantile(inner, FROG_REACH)).mean())

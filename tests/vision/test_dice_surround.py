@@ -16,7 +16,7 @@ ROUND = "blue/pink one round the other (die body read as a frog colour?)"
 def test_a_pink_die_ringed_by_its_blue_lit_body_is_flagged():
     frame, profile = frame_and_profile("t5022-turn0.webp", "t5022")
     reading = read_dice(frame, profile, thrown=6)
-    assert faces_near(reading, 516, 191, 14) == ["pink+blue"]  # the reader's best guess, now asked
+    assert faces_near(reading, 516, 191, 14) == ["pink"]  # the colour ringed, its frog (round 30), still asked
     assert reading.status == "uncertain"
     assert [r for r in reading.reasons if "one round the other" in r] == [f"{ROUND} on die at (517, 190)"]
     # the blue+yellow die on the same table reads as before, unflagged: its halves lie side by side
