@@ -30,6 +30,8 @@ from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicepeaks import (PIPS_SURE, STRIDE, PeakMemo, crowded, merged, on_one_die, peaks, pip_of_bigger,  # noqa: F401
                                   shows_pips)
 from rig.vision.diebig import flag_big_boxes
+from rig.vision.dicelevel import chosen_again, once
+from rig.vision.dicelevel import level_strength as _strength
 from rig.vision.diesplit import dice_at_level, ungrouped
 from rig.vision.diecheck import candidate_features, default_check
 from rig.vision.diefaint import faint_kept, with_faint
@@ -271,8 +273,9 @@ class DiceNet:
         tile = floor >= TILE_FLOOR
         floor = level_floor or floor  # the level and its size chosen above level_floor, the peaks kept above floor
         ran: list = []  # the passes run whole: the second pass runs near their response
-        level_px, q, out = self.level(frame, min(floor, LEVEL_FLOOR or floor), full=self.full_pyramid, memo=memo,
-                                      ran=ran, tile=tile)
+        passes: dict = {}  # a weak level chosen again (rig.vision.dicelevel): the passes run whole not run twice
+        level_px, q, out = chosen_again(lambda f: self.level(frame, f, full=self.full_pyramid, memo=memo, ran=ran, tile=tile,
+                                                             passes=passes), min(floor, LEVEL_FLOOR or floor))
         if q <= 0 or not self.refine:
             return [out]
         heat, sides, s = out
@@ -292,7 +295,8 @@ class DiceNet:
         return (float(median(kept)) / s if kept and q > 0 else die_px), q
 
     def level(self, frame: np.ndarray, floor: float = 0.2, *, full: bool = False, memo: dict | None = None,
-              ran: list | None = None, tile: bool = True) -> tuple[float, float, tuple[np.ndarray, np.ndarray, float]]:
+              ran: list | None = None, tile: bool = True, passes: dict | None = None
+              ) -> tuple[float, float, tuple[np.ndarray, np.ndarray, float]]:
         """The pyramid level the dice are best seen at: its die size (frame px), strength and finder output.
 
         The finder runs with the dice assumed :data:`LEVELS` of the frame's longer side (each level a
@@ -322,9 +326,9 @@ class DiceNet:
         order = list(reversed(levels))
         # the levels at the finder's own size and coarser are run whatever comes (cheap: their inputs are small),
         # their peaks read in one batch; the finer ones one by one, as long as they could win
-        coarse = [self._level_peaks(frame, r * long_side, floor) for r in order if _steps(r) >= 0]
+        coarse = [self._level_peaks(frame, r * long_side, floor, None, passes) for r in order if _steps(r) >= 0]
         ran = [] if ran is None else ran
-        ran.extend(level[2] for level in coarse)
+        ran.extend(level[2] for level in coarse if all(level[2] is not out for out in ran))
         self._read_memo(frame, [f for level in coarse for f in level[4]], memo)
         seen = []  # per level, coarse to fine: die_px, steps from the finder's own size, finder output, scored peaks
         best: tuple[float, float, tuple, float] | None = None
@@ -335,7 +339,8 @@ class DiceNet:
             if not full and steps < 0 and best is not None and 0 < STOP_SURE <= best[1] and best[3] > STOP_BAND * r * long_side:
                 break  # the sure dice found are too large for this level (and every finer one) to vouch for
             die_px, steps, out, scored = self._scored(frame, coarse[i] if i < len(coarse) else
-                                                      self._level_peaks(frame, r * long_side, floor, ran if tile else None), memo)
+                                                      self._level_peaks(frame, r * long_side, floor, ran if tile else None, passes),
+                                                      memo)
             # a coarser level's sure die holding two or more of this level's peaks: those are its pips
             big = [(x, y, side) for _, _, _, coarse_peaks, *_ in seen for x, y, side, q in coarse_peaks if q >= SURE_DIE]
             heat, sides, s = out  # all this level's peaks, not only those scored: a die showing 2 holds two
@@ -356,12 +361,14 @@ class DiceNet:
             best = (top[0], top[4], top[2], float(median([side for _, _, side, _ in top[3]])) if top[3] else 0.0)
         return best[0], max(0.0, best[1]), best[2]
 
-    def _level_peaks(self, frame: np.ndarray, die_px: float, floor: float, ran: list | None = None) -> tuple:
+    def _level_peaks(self, frame: np.ndarray, die_px: float, floor: float, ran: list | None = None,
+                     passes: dict | None = None) -> tuple:
         """One pyramid level's finder pass (:meth:`level`): die_px, steps from the finder's own size, finder
         output, its peaks and its :data:`VOUCH` strongest in :data:`BAND`, as (x, y, side, score) in frame px
-        (``ran``: the passes run whole before, this one runs near their response; its output appended if run whole)."""
-        out, tiled = self.finder_pass(frame, die_px, ran if floor >= TILE_FLOOR else None)
-        if ran is not None and not tiled:  # a tiled pass's map is 0 where it was not run: no guide
+        (``ran``: the passes run whole before, this one runs near their response; its output appended if run whole;
+        ``passes``: the passes run whole by die size, one there not run again)."""
+        out, tiled = once(passes, die_px, lambda: self.finder_pass(frame, die_px, ran if floor >= TILE_FLOOR else None))
+        if ran is not None and not tiled and all(out is not seen for seen in ran):  # a tiled pass's map: no guide
             ran.append(out)
         heat, sides, s = out
         found = [(x / s, y / s, side / s, score) for x, y, side, score in self._peaks(heat, sides, floor)]
@@ -400,12 +407,6 @@ class DiceNet:
         keep = merged([(c.x, c.y, c.side) for c in cands],
                       [c.score * float(c.probs[1:].max()) + (level_floor > 0 and c.score >= level_floor) for c in cands])
         return [cands[i] for i in keep]
-
-
-def _strength(scored, weights) -> float:
-    """A pyramid level's strength before its step cost: the mean of its scored peaks' scores, each times its weight
-    (added in order, as numpy's mean adds fewer than eight: the same float)."""
-    return sum(q * w for (*_, q), w in zip(scored, weights)) / len(scored) if scored else 0.0
 
 
 def _steps(r: float) -> float:
