@@ -20,13 +20,12 @@ WEAK_FLOOR = 0.2
 Level = tuple  # (die size in frame px, strength, finder output): DiceNet.level's answer
 
 
-def chosen_again(level: Callable[[float, float], Level], floor: float) -> Level:
-    """``level(floor, 0)``'s choice; when weaker than :data:`WEAK_LEVEL`, ``level(WEAK_FLOOR, its die size)``'s (the
-    levels from the first's die size up only: a finer one is never taken) if that is coarser."""
-    first = level(floor, 0.0)
+def chosen_again(level: Callable[[float], Level], floor: float) -> Level:
+    """``level(floor)``'s choice; when weaker than :data:`WEAK_LEVEL`, ``level(WEAK_FLOOR)``'s if that is coarser."""
+    first = level(floor)
     if first[1] >= WEAK_LEVEL or floor <= WEAK_FLOOR:
         return first
-    again = level(WEAK_FLOOR, first[0])
+    again = level(WEAK_FLOOR)
     return again if again[0] > first[0] else first
 
 

@@ -274,9 +274,8 @@ class DiceNet:
         floor = level_floor or floor  # the level and its size chosen above level_floor, the peaks kept above floor
         ran: list = []  # the passes run whole: the second pass runs near their response
         passes: dict = {}  # a weak level chosen again (rig.vision.dicelevel): the passes run whole not run twice
-        level_px, q, out = chosen_again(lambda f, finest: self.level(frame, f, full=self.full_pyramid, memo=memo, ran=ran,
-                                                                     tile=tile, passes=passes, finest=finest),
-                                        min(floor, LEVEL_FLOOR or floor))
+        level_px, q, out = chosen_again(lambda f: self.level(frame, f, full=self.full_pyramid, memo=memo, ran=ran, tile=tile,
+                                                             passes=passes), min(floor, LEVEL_FLOOR or floor))
         if q <= 0 or not self.refine:
             return [out]
         heat, sides, s = out
@@ -296,7 +295,7 @@ class DiceNet:
         return (float(median(kept)) / s if kept and q > 0 else die_px), q
 
     def level(self, frame: np.ndarray, floor: float = 0.2, *, full: bool = False, memo: dict | None = None,
-              ran: list | None = None, tile: bool = True, passes: dict | None = None, finest: float = 0.0
+              ran: list | None = None, tile: bool = True, passes: dict | None = None
               ) -> tuple[float, float, tuple[np.ndarray, np.ndarray, float]]:
         """The pyramid level the dice are best seen at: its die size (frame px), strength and finder output.
 
@@ -317,11 +316,10 @@ class DiceNet:
         always run, their peaks read in one batch, and every die is read once per frame (``memo``).
         ``full``: every level is run (the search's reference, ``rig bench vision --game pips --scales``);
         ``memo``: the dice read, kept for :meth:`candidates` (:meth:`_read_memo`); ``ran``: the finder outputs of the passes
-        run whole appended (a finer level runs near their response, :attr:`tiled`; ``tile`` false: every level whole);
-        ``passes``: the passes run whole, by die size (:func:`rig.vision.dicelevel.once`); ``finest``: no smaller level.
+        run whole appended (a finer level runs near their response, :attr:`tiled`; ``tile`` false: every level whole).
         """
         long_side = max(frame.shape[:2])
-        levels = [r for r in LEVELS if r * long_side >= max(MIN_DIE, finest) and FIND_DIE / (r * long_side) <= FIND_MAX / long_side]
+        levels = [r for r in LEVELS if r * long_side >= MIN_DIE and FIND_DIE / (r * long_side) <= FIND_MAX / long_side]
         if not levels:  # a frame too small for any level
             return long_side / 16, 0.0, self.heat(frame, long_side / 16)
         memo = {} if memo is None else memo

@@ -89,13 +89,13 @@ def test_a_strong_level_is_not_chosen_again(nets, monkeypatch):
 def test_chosen_again_takes_only_a_coarser_second_choice_of_a_weak_first():
     answers = {0.45: (37.5, 0.45, "pips"), 0.2: (56.25, 0.43, "dice")}
     asked = []
-    level = lambda floor, finest: asked.append((floor, finest)) or answers[floor]  # noqa: E731
-    assert dicelevel.chosen_again(level, 0.45)[2] == "dice" and asked == [(0.45, 0.0), (0.2, 37.5)]
+    level = lambda floor: asked.append(floor) or answers[floor]  # noqa: E731
+    assert dicelevel.chosen_again(level, 0.45)[2] == "dice" and asked == [0.45, 0.2]
     answers[0.2] = (25.0, 0.5, "finer")
     assert dicelevel.chosen_again(level, 0.45)[2] == "pips"
     answers[0.45] = (37.5, 0.65, "strong")
     asked.clear()
-    assert dicelevel.chosen_again(level, 0.45)[2] == "strong" and asked == [(0.45, 0.0)]
+    assert dicelevel.chosen_again(level, 0.45)[2] == "strong" and asked == [0.45]
     assert dicelevel.chosen_again(level, 0.2) == answers[0.2]  # already on the fainter peaks: once
 
 
