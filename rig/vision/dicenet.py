@@ -30,9 +30,9 @@ from rig.vision.dicepeaks import (PIPS_SURE, STRIDE, PeakMemo, crowded, merged, 
                                   shows_pips)
 from rig.vision.diebig import flag_big_boxes
 from rig.vision.dicecandidate import Candidate
-from rig.vision.dicelevels import SLACK, level_bound, unread_coarsest, strength as _strength
+from rig.vision.dicelevels import SLACK, chosen_again, level_bound, once, unread_coarsest, strength as _strength
 from rig.vision.diesplit import dice_at_level, ungrouped
-from rig.vision.diecheck import candidate_features, default_check
+from rig.vision.diecheck import candidate_features, check_needed, default_check
 from rig.vision.diefaint import faint_kept, with_faint
 from rig.vision.dicetiles import FLOOR as TILE_FLOOR
 from rig.vision.dicetiles import cells_near, run_tiled, tiles
@@ -247,8 +247,9 @@ class DiceNet:
         tile = floor >= TILE_FLOOR
         floor = level_floor or floor  # the level and its size chosen above level_floor, the peaks kept above floor
         ran: list = []  # the passes run whole: the second pass runs near their response
-        level_px, q, out = self.level(frame, min(floor, LEVEL_FLOOR or floor), full=self.full_pyramid, memo=memo,
-                                      ran=ran, tile=tile)
+        passes: dict = {}  # a weak level chosen again (rig.vision.dicelevels.chosen_again): no pass run whole twice
+        level_px, q, out = chosen_again(lambda f: self.level(frame, f, full=self.full_pyramid, memo=memo, ran=ran, tile=tile,
+                                                             passes=passes), min(floor, LEVEL_FLOOR or floor))
         if q <= 0 or not self.refine:
             return [out]
         heat, sides, s = out
@@ -268,27 +269,28 @@ class DiceNet:
         return (float(median(kept)) / s if kept and q > 0 else die_px), q
 
     def level(self, frame: np.ndarray, floor: float = 0.2, *, full: bool = False, memo: dict | None = None,
-              ran: list | None = None, tile: bool = True) -> tuple[float, float, tuple[np.ndarray, np.ndarray, float]]:
+              ran: list | None = None, tile: bool = True, passes: dict | None = None
+              ) -> tuple[float, float, tuple[np.ndarray, np.ndarray, float]]:
         """The pyramid level the dice are best seen at: its die size (frame px), strength and finder output.
 
-        The finder runs with the dice assumed :data:`LEVELS` of the frame's longer side (each level a
-        step of 1.5 from the next, dice under :data:`MIN_DIE` px not looked for); each level vouches for
-        its :data:`VOUCH` strongest peaks of about the size it was trained on (:data:`BAND`), scored by
-        the finder and by the reader (a pip seen as a small die, a level too fine, is read as no die or
-        unsurely). The strongest level wins; a frame without dice gives the middle level, strength 0.
+        The finder runs with the dice assumed :data:`LEVELS` of the frame's longer side (each level a step of 1.5 from
+        the next, dice under :data:`MIN_DIE` px not looked for); each level vouches for its :data:`VOUCH` strongest
+        peaks of about the size it was trained on (:data:`BAND`), scored by the finder and by the reader (a pip seen as
+        a small die, a level too fine, is read as no die or unsurely). The strongest level wins; a frame without dice
+        gives the middle level, strength 0.
 
-        The levels are run coarse to fine (a finer level's finder input is 1.5 x 1.5 times larger, the
-        finest costs about half the pyramid): a finer level is skipped, with every finer one after it,
-        when the strongest level so far is within :data:`SKIP_SLACK` of the most it could score (1 less
-        its step cost). On the tuning photos (x0.4, x0.6, x1, x1.5) 0.05 keeps the full pyramid's figures
-        (0.1 lost 9 dice of 1,125 at x0.6) and runs about 1.3-2.8 times quicker. Nor is a finer level run once
-        the strongest level's dice are sure (:data:`STOP_SURE`) and more than :data:`STOP_BAND` times its die
-        size (tuning photos: 0.7 and 1.3 kept every scale's figures within 0.2 points, a third fewer finder pixels
-        at x1; 0.6 lost 0.7 points at x0.4 and x0.6, 1.1 0.3 points). The levels at the finder's size and coarser
-        always run, their peaks read in one batch, and every die is read once per frame (``memo``).
-        ``full``: every level is run (the search's reference, ``rig bench vision --game pips --scales``);
-        ``memo``: the dice read, kept for :meth:`candidates` (:meth:`_read_memo`); ``ran``: the finder outputs of the passes
-        run whole appended (a finer level runs near their response, :attr:`tiled`; ``tile`` false: every level whole).
+        The levels are run coarse to fine (a finer level's finder input is 1.5 x 1.5 times larger, the finest costs
+        about half the pyramid): a finer level is skipped, with every finer one after it, when the strongest level so
+        far is within :data:`SKIP_SLACK` of the most it could score (1 less its step cost). On the tuning photos (x0.4,
+        x0.6, x1, x1.5) 0.05 keeps the full pyramid's figures (0.1 lost 9 dice of 1,125 at x0.6) and runs about 1.3-2.8
+        times quicker. Nor is a finer level run once the strongest level's dice are sure (:data:`STOP_SURE`) and more
+        than :data:`STOP_BAND` times its die size (tuning photos: 0.7 and 1.3 kept every scale's figures within 0.2
+        points, a third fewer finder pixels at x1; 0.6 lost 0.7 points at x0.4 and x0.6, 1.1 0.3 points). The levels at
+        the finder's size and coarser always run, their peaks read in one batch, and every die is read once per frame
+        (``memo``). ``full``: every level is run (the search's reference, ``rig bench vision --game pips --scales``);
+        ``memo``: the dice read, kept for :meth:`candidates` (:meth:`_read_memo`); ``ran``: the finder outputs of the
+        passes run whole appended (a finer level runs near their response, :attr:`tiled`; ``tile`` false: every level
+        whole).
         """
         long_side = max(frame.shape[:2])
         levels = [r for r in LEVELS if r * long_side >= MIN_DIE and FIND_DIE / (r * long_side) <= FIND_MAX / long_side]
@@ -298,19 +300,19 @@ class DiceNet:
         order = list(reversed(levels))
         # the levels at the finder's own size and coarser are run whatever comes (cheap: their inputs are small),
         # their peaks read in one batch; the finer ones one by one, as long as they could win
-        coarse = [self._level_peaks(frame, r * long_side, floor) for r in order if _steps(r) >= 0]
+        coarse = [self._level_peaks(frame, r * long_side, floor, None, passes) for r in order if _steps(r) >= 0]
         ran = [] if ran is None else ran
-        ran.extend(level[2] for level in coarse)
+        ran.extend(level[2] for level in coarse if all(level[2] is not out for out in ran))
         bounds = [level_bound(level, CROWDED, STEP_COST) for level in coarse]
         skip = self._unread(frame, coarse, bounds, memo) if UNREAD_LEVELS and not full and coarse else 0
         self._read_memo(frame, [f for level in coarse[skip:] for f in level[4]], memo)
         mark = len(ran)
         finer: dict = {}
-        best, low = self._search(frame, order, coarse, skip, floor, full, memo, ran, tile, finer)
+        best, low = self._search(frame, order, coarse, skip, floor, full, memo, ran, tile, finer, passes)
         if skip and low <= max(bound for bound, _ in bounds[:skip]):  # one left out might have led: all read, again
             del ran[mark:]
             self._read_memo(frame, [f for level in coarse[:skip] for f in level[4]], memo)
-            best, _ = self._search(frame, order, coarse, 0, floor, full, memo, ran, tile, finer)
+            best, _ = self._search(frame, order, coarse, 0, floor, full, memo, ran, tile, finer, passes)
         return best[0], max(0.0, best[1]), best[2]
 
     def _unread(self, frame: np.ndarray, coarse: list, bounds: list, memo: dict) -> int:
@@ -322,7 +324,7 @@ class DiceNet:
         return unread_coarsest(bounds[:j], likeliest)
 
     def _search(self, frame: np.ndarray, order: list, coarse: list, skip: int, floor: float, full: bool, memo: dict,
-                ran: list, tile: bool, finer: dict) -> tuple[tuple, float]:
+                ran: list, tile: bool, finer: dict, passes: dict | None) -> tuple[tuple, float]:
         """:meth:`level`'s search, coarse to fine, the ``skip`` coarsest levels left out: the strongest level (die_px,
         strength, finder output, its dice's median side) and the least strength a level had when it led."""
         long_side, low = max(frame.shape[:2]), math.inf
@@ -335,7 +337,7 @@ class DiceNet:
             if not full and steps < 0 and best is not None and 0 < STOP_SURE <= best[1] and best[3] > STOP_BAND * r * long_side:
                 break  # the sure dice found are too large for this level (and every finer one) to vouch for
             if i >= len(coarse) and i not in finer:  # a finer level's pass, kept for a search again
-                finer[i] = (self._level_peaks(frame, r * long_side, floor, ran if tile else None), len(ran))
+                finer[i] = (self._level_peaks(frame, r * long_side, floor, ran if tile else None, passes), len(ran))
             elif i >= len(coarse) and len(ran) < finer[i][1]:
                 ran.append(finer[i][0][2])  # run whole the first time: guides the finer ones as then
             die_px, steps, out, scored = self._scored(frame, coarse[i] if i < len(coarse) else finer[i][0], memo)
@@ -365,12 +367,14 @@ class DiceNet:
             best = (top[0], top[4], top[2], float(median([side for _, _, side, _ in top[3]])) if top[3] else 0.0)
         return best, low
 
-    def _level_peaks(self, frame: np.ndarray, die_px: float, floor: float, ran: list | None = None) -> tuple:
+    def _level_peaks(self, frame: np.ndarray, die_px: float, floor: float, ran: list | None = None,
+                     passes: dict | None = None) -> tuple:
         """One pyramid level's finder pass (:meth:`level`): die_px, steps from the finder's own size, finder
         output, its peaks and its :data:`VOUCH` strongest in :data:`BAND`, as (x, y, side, score) in frame px
-        (``ran``: the passes run whole before, this one runs near their response; its output appended if run whole)."""
-        out, tiled = self.finder_pass(frame, die_px, ran if floor >= TILE_FLOOR else None)
-        if ran is not None and not tiled:  # a tiled pass's map is 0 where it was not run: no guide
+        (``ran``: the passes run whole before, this one runs near their response; its output appended if run whole;
+        ``passes``: the passes run whole by die size, one there not run again)."""
+        out, tiled = once(passes, die_px, lambda: self.finder_pass(frame, die_px, ran if floor >= TILE_FLOOR else None))
+        if ran is not None and not tiled and all(out is not seen for seen in ran):  # a tiled pass's map: no guide
             ran.append(out)
         heat, sides, s = out
         found = [(x / s, y / s, side / s, score) for x, y, side, score in self._peaks(heat, sides, floor)]
@@ -488,12 +492,6 @@ def second_opinion(kept: list[tuple[Candidate, PipDie]], p: AnyDieParams) -> lis
     like = check.likeness(x)
     return [d.flagged(f"unlike the dice the reader knows ({q:.2f}): a coin, a knot, a pip?")
             if d.count.status == "ok" and q < check_needed(c, p) else d for (c, d), q in zip(kept, like)]
-
-
-def check_needed(c: Candidate, p: AnyDieParams) -> float:
-    """The second opinion an ``ok`` die needs: ``check_ok``; a die read as 1 (a coin, a knot, a card corner's
-    printed dot) ``one_check_ok``; one the finder's second pass alone found ``alone_check_ok``; the most of those."""
-    return max(p.check_ok, p.one_check_ok if c.pips == 1 else 0.0, p.alone_check_ok if c.alone else 0.0)
 
 
 #: dice whose centres are nearer than this many sides are flagged (:func:`read_dice`)

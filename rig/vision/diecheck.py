@@ -88,3 +88,10 @@ def candidate_features(candidates) -> np.ndarray | None:
     sides = [c.side for c in candidates]
     return np.stack([features(c.features, c.probs, c.score, c.side, sides[:i] + sides[i + 1:])
                      for i, c in enumerate(candidates)])
+
+
+def check_needed(c, p) -> float:
+    """The second opinion an ``ok`` die (a :class:`rig.vision.dicecandidate.Candidate`, judged by
+    :class:`rig.vision.anydie_params.AnyDieParams`) needs: ``check_ok``; a die read as 1 (a coin, a knot, a card
+    corner's printed dot) ``one_check_ok``; one the finder's second pass alone found ``alone_check_ok``; the most."""
+    return max(p.check_ok, p.one_check_ok if c.pips == 1 else 0.0, p.alone_check_ok if c.alone else 0.0)

@@ -317,7 +317,8 @@ def test_the_level_is_chosen_on_peaks_above_level_floor(monkeypatch):
 
     floors = []
     out = (np.zeros((4, 4), np.float32), np.zeros((4, 4), np.float32), 1.0)
-    monkeypatch.setattr(DiceNet, "level", lambda self, frame, floor, **k: floors.append(floor) or (40.0, 0.0, out))
+    # a strong level (1.0): a weak one is chosen again above dicelevels.WEAK_FLOOR (tests/vision/test_dicenet_weak.py)
+    monkeypatch.setattr(DiceNet, "level", lambda self, frame, floor, **k: floors.append(floor) or (40.0, 1.0, out))
     nets = DiceNet.__new__(DiceNet)
     nets.full_pyramid, nets.refine = False, True
     frame = np.zeros((48, 64, 3), np.uint8)
