@@ -338,11 +338,11 @@ def _censored(small: np.ndarray, glare: np.ndarray, level: int) -> np.ndarray:
     clipped = cv2.compare(small, (level,) * 3, cv2.CMP_GE)
     if not cv2.countNonZero(clipped.reshape(clipped.shape[0], -1)):  # (a third of the twin's frames clip nothing:
         return np.zeros(small.shape[:2], np.uint8)  # no bits to set, no glare to compare, no pass to set them)
-    hot = clipped & cv2.compare(glare, (4,) * 3, cv2.CMP_GE)
-    return cv2.transform(hot, _BITS)  # 255/255 + 2 * 255/255 + 4 * 255/255: the bits, in one pass, not split and or-ed
-
-
-_BITS = np.array([[1, 2, 4]], np.float32) / 255  # (B, G, R hot, 0 or 255) -> bits 0/1/2
+    hot = cv2.bitwise_and(clipped, cv2.compare(glare, (4,) * 3, cv2.CMP_GE), dst=clipped)
+    b, g, r = cv2.split(hot)  # (each 0 or 255: its bit kept, or-ed in place; in the frame's reads 132 against the 214
+    bits = cv2.bitwise_and(b, 1)  # us a 640 x 480 frame of one float transform of the three channels, round 30)
+    cv2.bitwise_or(bits, cv2.bitwise_and(g, 2), dst=bits)
+    return cv2.bitwise_or(bits, cv2.bitwise_and(r, 4), dst=bits)
 
 
 def _near_floor(profile: Profile, shape: tuple[int, int]) -> np.ndarray | np.uint8:
