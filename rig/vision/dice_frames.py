@@ -222,7 +222,7 @@ def _lift_shade(small, labels, gain, lift, lut, censored):
     standing = np.zeros(shaded.shape, bool)  # lifted to white: lit where the empty box was in shade (a die standing)
     for part in parts:
         lit = cv2.multiply(box[part], up[part], dtype=cv2.CV_8U)
-        np.copyto(seen[part], label_pixels(lit, lut, None if cut is None else cut[part] * shaded[part]), where=shaded[part])
+        cv2.copyTo(label_pixels(lit, lut, None if cut is None else cut[part] * shaded[part]), shaded[part].view(np.uint8), seen[part])
         lifted.append((part, lit))
         standing[part] = _white(lit)
     standing = cv2.morphologyEx((standing & shaded).view(np.uint8), cv2.MORPH_OPEN, _K3) > 0  # a solid patch
@@ -237,7 +237,7 @@ def _lift_shade(small, labels, gain, lift, lut, censored):
     for part, lit in lifted:  # (taken only where it lifts: inside the parts)
         cv2.copyTo(lit, mask[part], box[part])  # this frame's own arrays: changed in place (OpenCV's
         cv2.copyTo(cv2.multiply(gain_patch[part], up[part]), mask[part], gain_patch[part])
-    np.copyto(was, seen, where=take)  # masked copies: numpy's, broadcast over three channels, took 1 ms)
+    cv2.copyTo(seen, mask, was)  # masked copies: numpy's, broadcast over three channels, took 1 ms)
     deep = np.zeros(labels.shape, np.uint8)  # read only once lifted more than DEEP_LIFT times: the noise came up too
     deep[y0:y1, x0:x1] = mask & deeper
     return small, labels, gain, deep
