@@ -222,7 +222,7 @@ def _lift_shade(small, labels, gain, lift, lut, censored):
     standing = np.zeros(shaded.shape, bool)  # lifted to white: lit where the empty box was in shade (a die standing)
     for part in parts:
         lit = cv2.multiply(box[part], up[part], dtype=cv2.CV_8U)
-        np.copyto(seen[part], label_pixels(lit, lut, None if cut is None else cut[part] * shaded[part]), where=shaded[part])
+        cv2.copyTo(label_pixels(lit, lut, None if cut is None else cut[part] * shaded[part]), shaded[part].view(np.uint8), seen[part])
         lifted.append((part, lit))
         standing[part] = _white(lit)
     standing = cv2.morphologyEx((standing & shaded).view(np.uint8), cv2.MORPH_OPEN, _K3) > 0  # a solid patch
@@ -237,7 +237,7 @@ def _lift_shade(small, labels, gain, lift, lut, censored):
     for part, lit in lifted:  # (taken only where it lifts: inside the parts)
         cv2.copyTo(lit, mask[part], box[part])  # this frame's own arrays: changed in place (OpenCV's
         cv2.copyTo(cv2.multiply(gain_patch[part], up[part]), mask[part], gain_patch[part])
-    np.copyto(was, seen, where=take)  # masked copies: numpy's, broadcast over three channels, took 1 ms)
+    cv2.copyTo(seen, mask, was)  # masked copies: numpy's, broadcast over three channels, took 1 ms)
     deep = np.zeros(labels.shape, np.uint8)  # read only once lifted more than DEEP_LIFT times: the noise came up too
     deep[y0:y1, x0:x1] = mask & deeper
     return small, labels, gain, deep
@@ -338,11 +338,11 @@ def _censored(small: np.ndarray, glare: np.ndarray, level: int) -> np.ndarray:
     clipped = cv2.compare(small, (level,) * 3, cv2.CMP_GE)
     if not cv2.countNonZero(clipped.reshape(clipped.shape[0], -1)):  # (a third of the twin's frames clip nothing:
         return np.zeros(small.shape[:2], np.uint8)  # no bits to set, no glare to compare, no pass to set them)
-    hot = clipped & cv2.compare(glare, (4,) * 3, cv2.CMP_GE)
-    return cv2.transform(hot, _BITS)  # 255/255 + 2 * 255/255 + 4 * 255/255: the bits, in one pass, not split and or-ed
-
-
-_BITS = np.array([[1, 2, 4]], np.float32) / 255  # (B, G, R hot, 0 or 255) -> bits 0/1/2
+    hot = cv2.bitwise_and(clipped, cv2.compare(glare, (4,) * 3, cv2.CMP_GE), dst=clipped)
+    b, g, r = cv2.split(hot)  # (each 0 or 255: its bit kept, or-ed in place; in the frame's reads 132 against the 214
+    bits = cv2.bitwise_and(b, 1)  # us a 640 x 480 frame of one float transform of the three channels, round 30)
+    cv2.bitwise_or(bits, cv2.bitwise_and(g, 2), dst=bits)
+    return cv2.bitwise_or(bits, cv2.bitwise_and(r, 4), dst=bits)
 
 
 def _near_floor(profile: Profile, shape: tuple[int, int]) -> np.ndarray | np.uint8:

@@ -232,7 +232,7 @@ def shade_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, flo
     if np.count_nonzero(dark) < t.die_area_min * a0:
         return []
     lut = work.lut if work.lut is not None else colour_lut(work.profile)
-    norm = soft * (level / np.maximum(lum, 1.0))[..., None]
+    norm = np.multiply(soft, (level / np.maximum(lum, 1.0))[..., None], out=soft)  # (in place: no frame-sized float)
     norm = np.clip(norm, 0, 255, out=norm).astype(np.uint8)
     hue = label_pixels(norm, lut)
     clear = _clear_of(work, dice)
@@ -252,12 +252,16 @@ def shade_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, flo
     empty = empty_floor(work.profile, (H, W)) if work.gain is not None else None
     for mask in masks:
         blob = cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3), cv2.MORPH_CLOSE, _K3) & clear
+        if cv2.countNonZero(blob) < t.die_area_min * a0:
+            continue  # (too few pixels for a die-sized blob: none labelled)
         n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(blob, 8, cv2.CV_32S, cv2.CCL_GRANA)
         sized = (stats[:, cv2.CC_STAT_AREA] >= t.die_area_min * a0) & (stats[:, cv2.CC_STAT_AREA] <= t.die_area_max * a0)
         for i in (np.flatnonzero(sized[1:]) + 1).tolist():  # (the specks skipped at once: hundreds a mask)
             x, y, w, h, area = (int(v) for v in stats[i])
             if x == 0 or y == 0 or x + w == W or y + h == H:  # (its size: ``sized``)
                 continue
+            if any(abs(x + w / 2 - u) < work.side and abs(y + h / 2 - v) < work.side for _, u, v, *_ in found):
+                continue  # a top found here already (by an earlier mask): one per place, not looked at again
             part = (cc[y : y + h, x : x + w] == i).view(np.uint8)
             if not _square(part, a0, t.die_area_min, t.die_area_max):
                 continue
@@ -273,8 +277,7 @@ def shade_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, flo
             relabelled = label_pixels(bright, lut)
             take = (part > 0) & (cv2.LUT(relabelled, IS_TOP) > 0)
             share = np.count_nonzero(take) / area
-            if share >= TOP_SHARE and not any(abs(x + w / 2 - u) < work.side and abs(y + h / 2 - v) < work.side
-                                              for _, u, v, *_ in found):
+            if share >= TOP_SHARE:
                 found.append((share, x + w / 2, y + h / 2, x, y, gains, bright, relabelled, take))
     out = []
     for share, _, _, x, y, gain, bright, relabelled, take in sorted(found, key=lambda c: -c[0])[:want]:

@@ -274,16 +274,34 @@ def _die_crop(work, d) -> np.ndarray:
     return crop(work.small, (d.x + 0.5) / f - 0.5, (d.y + 0.5) / f - 0.5, work.side, _radial(d, work))
 
 
-def _judge_halves(work, dice: list, reasons: list[str], model) -> list[str]:
+class _Looks:
+    """The net's probabilities for the dice of one reading, each die looked at once: the dice not yet looked at are
+    cropped and run in one batch (a row comes out the same in any batch: ``tests/vision/test_second_look_batch.py``)."""
+
+    def __init__(self, work, dice: list, model):
+        self.work, self.dice, self.model = work, dice, model
+        self.rows: dict[int, np.ndarray] = {}
+
+    def of(self, which: list[int]) -> np.ndarray:
+        """The rows (state then face probabilities) of dice ``which`` (indices into the reading's dice), in order."""
+        new = [i for i in dict.fromkeys(which) if i not in self.rows]
+        if new:
+            probs = look(np.stack([_die_crop(self.work, self.dice[i]) for i in new]), None, self.model)
+            self.rows.update(zip(new, probs))
+        return np.stack([self.rows[i] for i in which])
+
+
+def _judge_halves(dice: list, reasons: list[str], looks: _Looks) -> list[str]:
     """``reasons`` without the :data:`HALF_KIND` flags of dice whose one colour the net surely reads as no combo's half
     (:data:`FACE_SURE`, :data:`HALF_COMBO_DOUBT`)."""
     halves = [(j, Flag.parse(str(r))) for j, r in enumerate(reasons) if HALF_KIND in str(r)]
     if not halves:
         return reasons
+    near = [min(range(len(dice)), key=lambda i: (dice[i].x - flag.at[0]) ** 2 + (dice[i].y - flag.at[1]) ** 2)
+            for _, flag in halves]
     drop = set()
-    for j, flag in halves:
-        d = min(dice, key=lambda d: (d.x - flag.at[0]) ** 2 + (d.y - flag.at[1]) ** 2)
-        p = look(_die_crop(work, d)[None], None, model)[0]
+    for (j, _), i, p in zip(halves, near, looks.of(near)):
+        d = dice[i]
         combos = sum(p[len(STATES) + k] for k, face in enumerate(FACES) if d.face in face.split("+") and d.face != face)
         if _sure_face(p, d.face) and combos < HALF_COMBO_DOUBT:
             drop.add(j)
@@ -299,18 +317,15 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
     from rig.vision.dice_cocked import _radial
 
     f = work.factor
-    reasons = _judge_halves(work, dice, reasons, model)
+    looks = _Looks(work, dice, model)
+    reasons = _judge_halves(dice, reasons, looks)
     if not reasons:
         return dice, reasons
     own, rest = named(reasons, [(d.x, d.y) for d in dice], work.side * f)
     if rest:
         return dice, reasons
-
-    def inputs(which):
-        return np.stack([_die_crop(work, dice[i]) for i in which])
-
     idx = [i for i, js in enumerate(own) if js]
-    probs = look(inputs(idx), None, model)
+    probs = looks.of(idx)
     said = verdicts(probs, [dice[i].face for i in idx])
     lean = work.profile.walls[3]  # what perspective takes off a flat die's aspect per frame width out
     said = [  # a flag on the face alone, the face read again (OVERALL_KIND)
@@ -353,7 +368,7 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
         return dice, reasons + added  # still flagged: the reader's reasons stand as they were
     rest = [i for i in range(len(dice)) if not own[i]]
     if rest:
-        others = look(inputs(rest), None, model)
+        others = looks.of(rest)
         if 1.0 - others[:, 0].min() >= guard_bound(idx, whole | cut):
             return dice, reasons
     return [dataclasses.replace(d, cocked=False) if d.cocked else d for d in dice], []
