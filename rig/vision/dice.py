@@ -96,7 +96,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
         if spots is not None and print_spot(spots, cc, i, (x, y, w, h, area), a0, reasons, lambda u, v: _at(u, v, work)):
             continue  # the empty box shows die colour here too: the floor's print, not a die
         if area < 0.25 * a0:
-            fragments.append((x + w / 2, y + h / 2))
+            fragments.append((x + w / 2, y + h / 2, x == 0 or y == 0 or x + w == cc.shape[1] or y + h == cc.shape[0]))
             continue
         if held_blob(cc, stats, i, t.die_area_min * a0, t.die_area_max * a0):
             continue  # a die top's frog, its outline round it: read with that top (rig.vision.dice_blobs)
@@ -132,7 +132,10 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
 
     for a, b in one_place_twice(dice, work.factor * work.side):
         reasons.append(_flag(TWICE_REASON, (a.x + b.x) / 2 / work.factor, (a.y + b.y) / 2 / work.factor, work))
-    for fx, fy in fragments:  # a piece of die colour that belongs to no die we read
+    every_die = thrown is not None and len(dice) >= thrown
+    for fx, fy, cut in fragments:  # a piece of die colour that belongs to no die we read
+        if cut and every_die:
+            continue  # cut by the frame's edge, every die thrown read: the table beyond the box (twin 11205, 11308)
         if not in_a_die(fx, fy, dice, work.factor) and not a_side_face(fx, fy, dice, work):
             reasons.append(_flag("part of a die (glare or hidden?)", fx, fy, work))
             break
