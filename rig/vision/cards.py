@@ -119,6 +119,9 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
             if whole and not edge and _field_alone(work, blob, inner, FIELD_AREA * work.side ** 2,
                                                    CARD_SIDES[0] * CARD_SIDES[1] * work.side ** 2):
                 return CardReading(CARD_CLASSES[best], 0.5, "ok", (), box, corners)  # (its outline is the field's)
+            top = None if lone is not None or edge else _field_corners(work, blob, NEUTRAL_CLASSES)  # a pile askew: its
+            if top is not None and _top_sized(work, top) and _grey_top(work, blob, top):  # top card's field against
+                return CardReading("gray", 0.5, "ok", (), box, top)  # its own border (twin 4801 reveal 0: a third gray)
             return CardReading(None, 0.0, "uncertain", (f"{CARD_CLASSES[best]} or gray card? its field is as "
                                                          "neutral as its border",), box, corners)
         field = _field_corners(work, blob, (best,))

@@ -2,6 +2,9 @@
 lies on the box's floor, inside the view. Twin 4815 reveal 0 (seen set 4800-4818; JPEG 4:4:4 q95 with its table's
 calibrated profile and empty box, and the reveal's views read with this reader)."""
 
+import cv2
+import numpy as np
+
 from tests.vision.test_cards_arm import _read
 from tests.vision.test_cards_twin import _replay
 
@@ -31,3 +34,13 @@ def test_the_arms_shade_on_the_box_bottom_smaller_than_a_card_field_is_no_gray_c
     view = _read("t4805-reveal0-2-laid")
     assert [(c.card, c.status) for c in view.cards] == [("blue", "ok")]
     assert (429, 196, 123, 143) in view.hands  # the shade, with the arm
+
+
+def test_a_third_gray_card_on_a_gray_pile_is_read_by_its_own_field_and_border():
+    # twin 4801 reveal 0 (blank x 3, gray x 3), the third gray laid on the pile askew: its field reads pale yellow in
+    # part and as neutral as the pile's ring, only 13 darker there (the gray fields below show in the ring): "yellow
+    # or gray card?", and the reveal asked to enter the card by hand. Against its own border round its field: gray
+    view = _read("t4801-reveal0-5-laid")
+    assert [(c.card, c.status) for c in view.cards] == [("gray", "ok")]
+    (_, _), (w, h), _ = cv2.minAreaRect(np.float32(view.cards[0].corners))
+    assert 130 <= min(w, h) <= 160 and 190 <= max(w, h) <= 225  # the top card's field, not the pile's rectangle
