@@ -1,6 +1,6 @@
 """A card's coloured field inside its white border, for :mod:`rig.vision.cards`: the card colours, a card's and its
-field's size and shape, where a lone card's field lies, the top card's own field on a pile, and the whole fields
-inside a blob of no card's shape."""
+field's size and shape, where a lone card's field lies, the top card's own field on a pile, the whole fields
+inside a blob of no card's shape, and shade that is no card (the arm's shadow on the box bottom)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,11 @@ _MODEL = {BLUE: "blue", PINK: "pink", YELLOW: "yellow", BODY: "body"}
 FIELD_SHARE = (0.86, 0.9)
 #: a card's long side over its short one, as a blob's rectangle may show it (a card: 1.41)
 CARD_ASPECT = (1.2, 1.65)
+#: a card's icon in a field-shaped blob of shade (a gray field on a floor as light as its border): this much darker
+#: (L) than the field round it, over this share of the field's middle, the field round it at most FIELD_DARK that dark
+#: (the gray cards of the seen twin sets that change like shade, 2905 and 3309: at least 0.51 / at most 0.25; the arm's
+#: shadow on 3211 0 / 0, on 3200 at least 0.74 / 0.53 — its umbra reaching its edges)
+ICON_DARK, ICON_SHARE, FIELD_DARK = 20, 0.25, 0.4
 
 
 def card_shaped(rw: float, rh: float) -> bool:
@@ -146,3 +151,41 @@ def _field_sized(work, corners) -> bool:
 def _box(mask: np.ndarray, f: int) -> tuple[int, int, int, int]:
     x, y, w, h = cv2.boundingRect(cv2.findNonZero(mask))
     return (x * f, y * f, w * f, h * f)
+
+
+def shade_alone(work, blob: np.ndarray, shade: np.ndarray) -> bool:
+    """Whether a blob is mostly shade (darker than the empty box, its colour the same) and no card field's shape
+    (a gray field on a floor as light as its white border changes in the same way)."""
+    if (shade[blob > 0] > 0).mean() < 0.7:
+        return False
+    (_, _), (rw, rh), _ = rect = cv2.minAreaRect(cv2.findNonZero(blob))
+    area = int(blob.sum())
+    return not (area >= 0.9 * rw * rh and field_shaped(rw, rh)
+                and 0.6 * FIELD_AREA * work.side ** 2 <= area <= 1.3 * FIELD_AREA * work.side ** 2
+                and printed(work, blob, rect))
+
+
+def printed(work, blob: np.ndarray, rect) -> bool:
+    """Whether a field-shaped blob shows a card's print: its icon, a dark shape in its middle, the field round it
+    (between 60 and 85 % of its size) as light as the field. The arm's rectangular shadow is the floor darkened
+    alike (twin 3211) or its umbra a dark half reaching its edges (3200): no icon, no card."""
+    lum = cv2.blur(cv2.cvtColor(work.small, cv2.COLOR_BGR2Lab)[..., 0], (3, 3)).astype(np.float32)
+    (cx, cy), (rw, rh), ang = rect
+
+    def within(share: float) -> np.ndarray:
+        mask = np.zeros_like(blob)
+        cv2.fillConvexPoly(mask, np.int32(cv2.boxPoints(((cx, cy), (rw * share, rh * share), ang))), 1)
+        return (mask > 0) & (blob > 0)
+    middle, inner = within(0.6), within(0.85)
+    ring = inner & ~middle
+    if not middle.any() or not ring.any():
+        return True
+    dark = lum < float(np.percentile(lum[ring], 75)) - ICON_DARK
+    return float(dark[middle].mean()) >= ICON_SHARE and float(dark[ring].mean()) <= FIELD_DARK
+
+
+def shadow_shaped(work, corners) -> bool:
+    """Whether corners (frame px) outline less than a card's field, and not of its shape: no card read whole (the arm's
+    shade on the box bottom read gray, twin 4805: 0.63 of a field, 1.24 long over short)."""
+    (_, _), (rw, rh), _ = cv2.minAreaRect(np.float32(corners) / work.factor)
+    return not field_shaped(rw, rh) and rw * rh < 0.85 * FIELD_AREA * work.side ** 2

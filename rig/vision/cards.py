@@ -26,7 +26,7 @@ from rig.vision.card_border import (MIN_TINT, _border_lab, _by_hue, _field_alone
 from rig.vision.card_empty import EmptyBox, framed_fields, gapped_rings, kept, open_rings
 from rig.vision.card_fields import (  # noqa: F401 (the card colours and sizes: importable from here too)
     _CLASS_OF, _MODEL, CARD_CLASSES, CARD_SIDES, FIELD_AREA, FIELD_ASPECT, FIELD_SHARE, NEUTRAL_CLASSES, _box,
-    _field_corners, _lone_field, _whole_fields, card_shaped, field_shaped)
+    _field_corners, _lone_field, _whole_fields, card_shaped, field_shaped, shade_alone, shadow_shaped)
 from rig.vision.card_places import _overlap
 from rig.vision.card_print import print_mark
 from rig.vision.card_reveal import CardReading, CardReveal, CardView, Question, edge_shift  # noqa: F401
@@ -43,11 +43,6 @@ CARD_ASPECT_MAX = 2.2
 #: a card read blue (or blank) whose field shows the other this share of it or more is not read: either (twin 3109:
 #: its blank cards 0.44-0.54; a blue card 0.38 at most on seen 2816, 0.003 on 3109; blank cards read blank 0.38 on 3108)
 BLUE_VIOLET = 0.4
-#: a card's icon in a field-shaped blob of shade (a gray field on a floor as light as its border): this much darker
-#: (L) than the field round it, over this share of the field's middle, the field round it at most FIELD_DARK that dark
-#: (the gray cards of the seen twin sets that change like shade, 2905 and 3309: at least 0.51 / at most 0.25; the arm's
-#: shadow on 3211 0 / 0, on 3200 at least 0.74 / 0.53 — its umbra reaching its edges)
-ICON_DARK, ICON_SHARE, FIELD_DARK = 20, 0.25, 0.4
 #: a colourless part cut off a blob by the shade in it smaller than this share of a card field, or of no card's shape,
 #: is shadow, not a gray card (:func:`_split_shadow`)
 SHADOW_PART = 0.8
@@ -124,6 +119,9 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
             if whole and not edge and _field_alone(work, blob, inner, FIELD_AREA * work.side ** 2,
                                                    CARD_SIDES[0] * CARD_SIDES[1] * work.side ** 2):
                 return CardReading(CARD_CLASSES[best], 0.5, "ok", (), box, corners)  # (its outline is the field's)
+            top = None if lone is not None or edge else _field_corners(work, blob, NEUTRAL_CLASSES)  # a pile askew: its
+            if top is not None and _top_sized(work, top) and _grey_top(work, blob, top):  # top card's field against
+                return CardReading("gray", 0.5, "ok", (), box, top)  # its own border (twin 4801 reveal 0: a third gray)
             return CardReading(None, 0.0, "uncertain", (f"{CARD_CLASSES[best]} or gray card? its field is as "
                                                          "neutral as its border",), box, corners)
         field = _field_corners(work, blob, (best,))
@@ -216,7 +214,7 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
     hue, arms, shaded, loose, shadows = None, [], [], [], []
     blobs = _blobs(work, changed)
     for blob in blobs:
-        if shade is not None and _shade_alone(work, blob, shade):
+        if shade is not None and shade_alone(work, blob, shade):
             shadows.append(blob)
             continue  # the shadow an arm casts on the box bottom: nothing lies there (or a gray field: its border?)
         if shade is not None and not _at_edge(blob) and int((blob & shade).sum()) >= work.top_area:
@@ -247,6 +245,8 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
             # a gray card read with the arm's shade joined to it is read on the shade's outline (twin 4603 reveal 0)
             if (ok_again > ok_found or grey and ok_again == ok_found) and len(other) <= len(more):
                 found, more = again, other
+            elif arms and not again and all(c.card == "gray" and shadow_shaped(work, c.corners) for c in found):
+                found, more = [], [*more, _box(blob, work.factor)]  # the arm's shade, no card's shape (twin 4805)
         cards, hands = cards + found, hands + more
     if changed is not None:  # a gray card on a floor of its colour: its border broken (or its field changed in
         # part, the blob no card's shape), no blob to fill
@@ -357,6 +357,9 @@ def _read_parts(work, rest: np.ndarray, profile: Profile, cards: list, hands: li
             cards.append(replace(card, hidden=not _whole(work, card)))
             continue
         colour = _part_colour(work, part, profile) if reading.corners is None else None
+        if colour is not None and _at_edge(part):  # cut by the view's edge: no card's part (a card lies in view) but
+            hands.append(_box(part, work.factor))  # the arm's own, its shaded side (twin 4815 reveal 0: read gray)
+            continue
         if colour is not None:  # no card's shape: a card's part beside the arm (the reveal knows where it lies)
             f = work.factor
             corners = tuple((float(x * f), float(y * f)) for x, y in cv2.boxPoints(cv2.minAreaRect(cv2.findNonZero(part))))
@@ -429,37 +432,6 @@ def _filled(cc: np.ndarray, i: int, like: np.ndarray) -> np.ndarray:
 def _shade_off(work, blob: np.ndarray, shade: np.ndarray) -> list[np.ndarray]:
     """A blob without the arm's shade joined to it: each card-sized part left, filled."""
     return _parts(work, blob & (1 - shade))
-
-
-def _shade_alone(work, blob: np.ndarray, shade: np.ndarray) -> bool:
-    """Whether a blob is mostly shade (darker than the empty box, its colour the same) and no card field's shape
-    (a gray field on a floor as light as its white border changes in the same way)."""
-    if (shade[blob > 0] > 0).mean() < 0.7:
-        return False
-    (_, _), (rw, rh), _ = rect = cv2.minAreaRect(cv2.findNonZero(blob))
-    area = int(blob.sum())
-    return not (area >= 0.9 * rw * rh and field_shaped(rw, rh)
-                and 0.6 * FIELD_AREA * work.side ** 2 <= area <= 1.3 * FIELD_AREA * work.side ** 2
-                and _printed(work, blob, rect))
-
-
-def _printed(work, blob: np.ndarray, rect) -> bool:
-    """Whether a field-shaped blob shows a card's print: its icon, a dark shape in its middle, the field round it
-    (between 60 and 85 % of its size) as light as the field. The arm's rectangular shadow is the floor darkened
-    alike (twin 3211) or its umbra a dark half reaching its edges (3200): no icon, no card."""
-    lum = cv2.blur(cv2.cvtColor(work.small, cv2.COLOR_BGR2Lab)[..., 0], (3, 3)).astype(np.float32)
-    (cx, cy), (rw, rh), ang = rect
-
-    def within(share: float) -> np.ndarray:
-        mask = np.zeros_like(blob)
-        cv2.fillConvexPoly(mask, np.int32(cv2.boxPoints(((cx, cy), (rw * share, rh * share), ang))), 1)
-        return (mask > 0) & (blob > 0)
-    middle, inner = within(0.6), within(0.85)
-    ring = inner & ~middle
-    if not middle.any() or not ring.any():
-        return True
-    dark = lum < float(np.percentile(lum[ring], 75)) - ICON_DARK
-    return float(dark[middle].mean()) >= ICON_SHARE and float(dark[ring].mean()) <= FIELD_DARK
 
 
 def _split_shadow(work, blob: np.ndarray, profile: Profile) -> list[CardReading]:
