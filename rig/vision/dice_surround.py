@@ -102,8 +102,6 @@ def _round(dy: np.ndarray | None = None, dx: np.ndarray | None = None) -> bool:
     return _spread(dy, dx) > SURROUND_MOST
 
 
-
-
 #: a frog's reach: this share of its pixels lies within it of the top's middle
 FROG_REACH = 0.9
 #: a colour rings the other when at least this share of its pixels lies beyond the other's reach: 0.89-1.0 on the
