@@ -46,6 +46,8 @@ BLUE_VIOLET = 0.4
 #: a colourless part cut off a blob by the shade in it smaller than this share of a card field, or of no card's shape,
 #: is shadow, not a gray card (:func:`_split_shadow`)
 SHADOW_PART = 0.8
+#: a box this near the view's edge (frame px) reaches it (the working image's px rounded to the frame's)
+EDGE_PX = 2
 _NOT_BG = np.full(256, 255, np.uint8)
 _NOT_BG[BG] = 0
 
@@ -277,7 +279,9 @@ def read_cards(frame_bgr: np.ndarray, profile: Profile, empty: EmptyBox | None =
     cards = [replace(c, hidden=True) if c.status == "ok" and any(_overlap(c.box, a) for a in arms) else c for c in cards]
     # where each card's print lies: a card laid squarely on one of its colour moves it (the reveal's `_print_moved`)
     cards = [replace(c, mark=print_mark(frame_bgr, c.corners, c.card)) if c.status == "ok" else c for c in cards]
-    return CardView(tuple(cards), tuple(hands), frame_bgr.shape[1::-1])
+    size = frame_bgr.shape[1::-1]
+    hands += [c.box for c in cards if _unread_at_edge(c, size)]  # cards lie in view: the arm, read no card (twin 4911)
+    return CardView(tuple(c for c in cards if not _unread_at_edge(c, size)), tuple(hands), size)
 
 
 def _ring_card(work, ring: np.ndarray, changed: np.ndarray, profile: Profile, empty: EmptyBox) -> CardReading | None:
@@ -460,6 +464,17 @@ def _card_sized(work, part: np.ndarray) -> bool:
     the blue card it touched, 1.1 long over short and 0.44 of a card, read as a gray card)."""
     (_, _), (rw, rh), _ = cv2.minAreaRect(cv2.findNonZero(part))
     return (card_shaped(rw, rh) or field_shaped(rw, rh)) and rw * rh >= SHADOW_PART * FIELD_AREA * work.side ** 2
+
+
+def _unread_at_edge(card: CardReading, size: tuple[int, int]) -> bool:
+    """Whether a reading is no card read (``uncertain``, no colour) whose box reaches the view's edge: cards lie in
+    the box, in view, so that is an arm reaching in that its colour did not tell (twin 4911: the waiting arm at the
+    left edge read now as an arm, now as "the camera cannot read the card just laid" — answered, the card laid then
+    was booked twice)."""
+    if card.card is not None or card.box is None:
+        return False
+    x, y, w, h = card.box
+    return x <= EDGE_PX or y <= EDGE_PX or x + w >= size[0] - EDGE_PX or y + h >= size[1] - EDGE_PX
 
 
 def _at_edge(blob: np.ndarray) -> bool:
