@@ -121,9 +121,8 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
             if whole and not edge and _field_alone(work, blob, inner, FIELD_AREA * work.side ** 2,
                                                    CARD_SIDES[0] * CARD_SIDES[1] * work.side ** 2):
                 return CardReading(CARD_CLASSES[best], 0.5, "ok", (), box, corners)  # (its outline is the field's)
-            top = None if lone is not None or edge else _field_corners(work, blob, NEUTRAL_CLASSES)  # a pile askew: its
-            if top is not None and _top_sized(work, top) and _grey_top(work, blob, top):  # top card's field against
-                return CardReading("gray", 0.5, "ok", (), box, top)  # its own border (twin 4801 reveal 0: a third gray)
+            if lone is None and not edge and (pile := _grey_pile_top(work, blob, box)) is not None:
+                return pile  # (twin 4801 reveal 0: a third gray on a gray pile askew)
             return CardReading(None, 0.0, "uncertain", (f"{CARD_CLASSES[best]} or gray card? its field is as "
                                                          "neutral as its border",), box, corners)
         field = _field_corners(work, blob, (best,))
@@ -145,16 +144,23 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
         field = (lone if colour == "gray" else None) or _field_corners(
             work, blob, NEUTRAL_CLASSES if colour == "gray" else (_CLASS_OF[colour],))
         return CardReading(colour, 0.6, "ok", (), box, field or corners)
-    if lone is None and cast < 12:  # a pile askew: its rectangle's ring lies on the top card's field in part — that
-        top = _field_corners(work, blob, NEUTRAL_CLASSES)  # field against the top card's own border (twin 3700 reveal 1)
-        if top is not None and _top_sized(work, top) and _grey_top(work, blob, top):
-            return CardReading("gray", 0.5, "ok", (), box, top)
+    if lone is None and cast < 12 and (pile := _grey_pile_top(work, blob, box)) is not None:
+        return pile  # (twin 3700 reveal 1)
     border = _border_lab(work, rect, blob)  # (its labels say no colour: its hue against its own white border?)
     colour = None if border is None else _by_hue(np.median(lab, axis=0)[1:], border[1:], {
         name: profile.colour(_MODEL[cls]).mean[1:] for cls, name in CARD_CLASSES.items()})
     if colour is not None:
         return CardReading(colour, 0.5, "ok", (), box, _field_corners(work, blob, (_CLASS_OF[colour],)) or corners)
     return CardReading(None, 0.0, "uncertain", (f"card of unknown colour (off gray by {cast:.0f})",), box, corners)
+
+
+def _grey_pile_top(work, blob: np.ndarray, box) -> CardReading | None:
+    """A gray pile askew, its rectangle's ring lying on the top card's field in part: that field read against the top
+    card's own border (:func:`rig.vision.card_border._grey_top`), or None."""
+    top = _field_corners(work, blob, NEUTRAL_CLASSES)
+    if top is not None and _top_sized(work, top) and _grey_top(work, blob, top):
+        return CardReading("gray", 0.5, "ok", (), box, top)
+    return None
 
 
 def _top_sized(work, corners) -> bool:
