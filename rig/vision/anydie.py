@@ -375,8 +375,9 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
     p = params or AnyDieParams()
     frame = check_frame(frame)
     nets = default_dicenet() if net is _SHIPPED and p.learned else None
+    missing: list[str] = []  # the dice count not known: a die faintly seen makes the frame ask (rig.vision.diemissing)
     if nets is not None:
-        dice = _checked(frame, read_dice(frame, p, nets, min(expected) if expected else 0), p, nets)
+        dice = _checked(frame, read_dice(frame, p, nets, min(expected) if expected else 0, missing), p, nets)
     else:
         if net is _SHIPPED:
             from rig.vision.pipnet import default_net
@@ -389,6 +390,7 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
         reasons.append(f"{len(dice)} dice seen, want {want}")
     elif not dice:  # dice are read after a roll: none found is the finder's miss, not an answer
         reasons.append("no die found")
+    reasons.extend(missing)
     return PipDiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(reasons))
 
 

@@ -34,6 +34,7 @@ from rig.vision.dicelevels import SLACK, chosen_again, level_bound, once, unread
 from rig.vision.diesplit import dice_at_level, ungrouped
 from rig.vision.diecheck import candidate_features, check_needed, default_check
 from rig.vision.diefaint import faint_kept, with_faint
+from rig.vision.diemissing import worth_reading
 from rig.vision.dicetiles import FLOOR as TILE_FLOOR
 from rig.vision.dicetiles import cells_near, run_tiled, tiles
 from rig.vision.errors import VisionError
@@ -220,31 +221,31 @@ class DiceNet:
         found = self._found(frame, floor, die_px)
         return [found[i][:4] for i in merged([f[:3] for f in found], [f[3] for f in found])]
 
-    def _found(self, frame: np.ndarray, floor: float, die_px: float, memo: dict | None = None, level_floor: float = 0.0
-               ) -> list[tuple[float, float, float, float, bool]]:
+    def _found(self, frame: np.ndarray, floor: float, die_px: float, memo: dict | None = None, level_floor: float = 0.0,
+               tile_floor: float = 0.0) -> list[tuple[float, float, float, float, bool]]:
         """The peaks of every pass as (x, y, side, score, alone) in frame px; ``alone``: a second-pass peak
         (:meth:`normalised`'s first output of two) with no first-pass peak nearer than half a side."""
-        outs = [self.heat(frame, die_px)] if die_px > 0 else self.normalised(frame, floor, memo, level_floor)
+        outs = [self.heat(frame, die_px)] if die_px > 0 else self.normalised(frame, floor, memo, level_floor, tile_floor)
         passes = [[(x / s, y / s, side / s, score) for x, y, side, score in self._peaks(heat, sides, floor)]
                   for heat, sides, s in outs]
         first = passes[-1]
         if len(passes) > 1 and memo is not None and DUPES_SURE > 0:
             # a level's peak on a die the second pass read surely is not read: the second pass's peak stands
-            self._read_memo(frame, passes[0], memo)
-            sure = [f for f in passes[0] if memo[f[:3]][0][1:].max() >= DUPES_SURE and f[3] >= level_floor]
+            self._read_memo(frame, [f for f in passes[0] if f[3] >= tile_floor], memo)  # faint ones: when worth it
+            sure = [f for f in passes[0] if f[3] >= level_floor and memo[f[:3]][0][1:].max() >= DUPES_SURE]
             passes[-1] = [f for f in first if f[:3] in memo or not any(on_one_die(f[:3], g[:3]) for g in sure)]
         return [(x, y, side, score, len(passes) > 1 and i == 0 and not any(
                     on_one_die((x, y, side), f[:3]) for f in first if f[3] >= level_floor))
                 for i, found in enumerate(passes) for x, y, side, score in found]
 
-    def normalised(self, frame: np.ndarray, floor: float = 0.2, memo: dict | None = None, level_floor: float = 0.0
-                   ) -> list[tuple[np.ndarray, np.ndarray, float]]:
+    def normalised(self, frame: np.ndarray, floor: float = 0.2, memo: dict | None = None, level_floor: float = 0.0,
+                   tile_floor: float = 0.0) -> list[tuple[np.ndarray, np.ndarray, float]]:
         """The finder's outputs with no size hint: the pyramid's level (:meth:`level`), and the finder run again
         with the frame scaled so that the level's dice are the size the finder reads best at (:data:`REFINE`:
         up when they are small, down when large), unless that level already is (:data:`REFINE_NEAR`).
         :meth:`find` keeps the stronger peak of the two on each die."""
-        # tiles only where every peak kept is above the floor they were measured for (faint dice: run whole)
-        tile = floor >= TILE_FLOOR
+        # tiles only where every peak kept is above the floor they were measured for (faint dice: run whole), or where
+        tile = (tile_floor or floor) >= TILE_FLOOR  # every one from tile_floor up is (the fainter ones: a look only)
         floor = level_floor or floor  # the level and its size chosen above level_floor, the peaks kept above floor
         ran: list = []  # the passes run whole: the second pass runs near their response
         passes: dict = {}  # a weak level chosen again (rig.vision.dicelevels.chosen_again): no pass run whole twice
@@ -401,12 +402,13 @@ class DiceNet:
             for i, key in enumerate(todo):
                 memo[key] = (probs[i], None if hidden is None else hidden[i])
 
-    def candidates(self, frame: np.ndarray, floor: float = 0.2, die_px: float = 0.0, level_floor: float = 0.0
-                   ) -> list[Candidate]:
-        """Every heat-map peak above ``floor``, read (``die_px``: the dice's side in frame px, if known); two
-        peaks on one die (the pyramid's level and the size the finder reads best at): the surer, finder x reader."""
+    def candidates(self, frame: np.ndarray, floor: float = 0.2, die_px: float = 0.0, level_floor: float = 0.0,
+                   worth=None) -> list[Candidate]:
+        """Every heat-map peak above ``floor`` (``worth(peaks, level_floor)``'s, given it: passes run as for level_floor), read
+        (``die_px``: the dice's side in frame px, if known); two peaks on one die (a pass's and the next's): the surer."""
         memo: dict = {}
-        found = self._found(frame, floor, die_px, memo, level_floor)
+        found = self._found(frame, floor, die_px, memo, level_floor, level_floor if worth is not None else 0.0)
+        found = found if worth is None else worth(found, level_floor)
         self._read_memo(frame, found, memo)
         cands = [Candidate(x, y, side, score, *memo[(x, y, side)], alone) for x, y, side, score, alone in found]
         # of two on one die the surer; one above level_floor (when given) before one below it (a faint peak)
@@ -464,15 +466,15 @@ def judge(c: Candidate, p: AnyDieParams) -> PipDie | None:
     return PipDie(c.box, count)
 
 
-def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet, want: int = 0) -> list[PipDie]:
-    """Every die the nets find in ``frame``, judged (:func:`judge`), top to bottom; ``want``: the game's dice count
-    (0: not known), fewer dice found than that: faint ones the reader is sure of added (:mod:`rig.vision.diefaint`)."""
-    # a peak below find_keep is no die (judge), never read; but with the dice count known, from faint_keep, a faint die
-    # the reader is sure of fills one missing (rig.vision.diefaint), flagged; it hides no stronger one
+def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet, want: int = 0, missing: list | None = None) -> list[PipDie]:
+    """Every die the nets find in ``frame``, judged (:func:`judge`), top to bottom; ``want``: the game's dice count (0: not
+    known; ``missing``: a list for the frame's reason to ask, :mod:`rig.vision.diemissing`), more than found: faint dice added."""
+    # a peak below find_keep is no die (judge); from faint_keep, the reader sure of it, it fills one missing (diefaint)
     keep = max(p.find_floor, p.find_keep)
-    floor = max(p.find_floor, min(p.faint_keep or keep, keep)) if want else keep
-    kept = [(c, d) for c in nets.candidates(frame, floor, p.die_px, keep) for d in [judge(c, p)] if d is not None]
-    dice = with_faint(kept, p, OVERLAP, second_opinion, want)
+    floor = max(p.find_floor, min(p.faint_keep or keep, keep)) if want or missing is not None else keep
+    worth = (lambda f, k: worth_reading(f, k, OVERLAP)) if missing is not None and not want else None  # no count
+    kept = [(c, d) for c in nets.candidates(frame, floor, p.die_px, keep, worth) for d in [judge(c, p)] if d is not None]
+    dice = with_faint(kept, p, OVERLAP, second_opinion, want, missing)
     # two dice nearer than a die's side cannot both be dice (pips seen as dice, a die seen twice): flagged
     centres = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2, d.box[2]) for d in dice]
     dice = [d.flagged("overlaps another die (pips seen as dice?)") if crowded(*c, centres, OVERLAP) else d

@@ -17,6 +17,7 @@ The pyramid's level (the dice's size) is still chosen on the peaks above ``find_
 from __future__ import annotations
 
 from rig.vision.anydie_params import AnyDieParams
+from rig.vision.diemissing import looks_missing
 
 
 def faint_kept(score: float, probs, p: AnyDieParams) -> bool:
@@ -36,13 +37,17 @@ def unshadowed(kept: list, p: AnyDieParams, overlap: float) -> list:
             or not any((c.x - x) ** 2 + (c.y - y) ** 2 < (overlap * max(c.side, side)) ** 2 for x, y, side in strong)]
 
 
-def with_faint(kept: list, p: AnyDieParams, overlap: float, opinion, want: int = 0) -> list:
+def with_faint(kept: list, p: AnyDieParams, overlap: float, opinion, want: int = 0, missing: list | None = None) -> list:
     """The judged dice: those found above ``find_keep`` through the second opinion (``opinion``, as
     :func:`rig.vision.dicenet.second_opinion`; it rates a die against the frame's other candidates, so the faint
     ones are left out of it: flagged already, they change nothing it says); then, when they are fewer than ``want``
     (the game's dice count; 0: not known, no faint die), the surest faint ones (finder x reader) :func:`unshadowed`,
-    as many as are missing."""
+    as many as are missing. ``want`` 0 and ``missing`` a list: the frame's reason to ask for a die faintly seen
+    appended to it (:func:`rig.vision.diemissing.looks_missing`)."""
     dice = opinion([(c, d) for c, d in kept if c.score >= p.find_keep], p)
+    if missing is not None and not want:
+        missing.extend(looks_missing([c for c, _ in kept if c.score >= p.find_keep], len(dice),
+                                     [c for c, _ in unshadowed(kept, p, overlap) if c.score < p.find_keep], p))
     if len(dice) >= want:
         return dice
     faint = [(c, d) for c, d in unshadowed(kept, p, overlap) if c.score < p.find_keep]

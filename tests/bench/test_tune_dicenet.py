@@ -24,7 +24,7 @@ def cand(x, y, pips, score=0.9, sure=0.97):
 class CachedNets:
     """Nets whose 'frame' is already its candidates (as the script caches them)."""
 
-    def candidates(self, frame, floor, die_px=0.0, level_floor=0.0):
+    def candidates(self, frame, floor, die_px=0.0, level_floor=0.0, worth=None):
         return [c for c in frame if c.score >= floor]
 
 

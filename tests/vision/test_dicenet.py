@@ -299,13 +299,13 @@ def test_second_pass_peaks_are_marked_alone_only_where_the_first_pass_saw_nothin
     nets = DiceNet.__new__(DiceNet)
     # the second pass at twice the first's scale: its peaks at (42, 42) and (202, 42) are frame (21, 21) and
     # (101, 21); the first pass (scale 1) saw a die at (22, 21) only
-    monkeypatch.setattr(nets, "normalised", lambda frame, floor, memo=None, level_floor=0.0: [out([(42, 42), (202, 42)], 2.0), out([(22, 21)], 1.0)],
+    monkeypatch.setattr(nets, "normalised", lambda frame, floor, memo=None, level_floor=0.0, tile_floor=0.0: [out([(42, 42), (202, 42)], 2.0), out([(22, 21)], 1.0)],
                         raising=False)
     found = nets._found(np.zeros((240, 320, 3), np.uint8), 0.45, 0.0)
     got = sorted((x, a) for x, _, _, _, a in found)
     assert [a for _, a in got] == [False, False, True]  # the first pass's die and the second's on it; one alone
     assert abs(got[2][0] - 101) < 3 and all(abs(x - 22) < 4 for x, _ in got[:2])
-    monkeypatch.setattr(nets, "normalised", lambda frame, floor, memo=None, level_floor=0.0: [out([(42, 42), (202, 42)], 2.0)], raising=False)
+    monkeypatch.setattr(nets, "normalised", lambda frame, floor, memo=None, level_floor=0.0, tile_floor=0.0: [out([(42, 42), (202, 42)], 2.0)], raising=False)
     assert not any(a for *_, a in nets._found(np.zeros((240, 320, 3), np.uint8), 0.45, 0.0))  # one pass: none alone
 
 

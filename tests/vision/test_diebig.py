@@ -51,7 +51,7 @@ class _Nets:
     def __init__(self, cands: list[Candidate]) -> None:
         self.cands = cands
 
-    def candidates(self, frame, floor, die_px=0.0, keep=None):
+    def candidates(self, frame, floor, die_px=0.0, keep=None, worth=None):
         return self.cands
 
 

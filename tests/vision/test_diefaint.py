@@ -105,7 +105,7 @@ def test_a_faint_first_pass_peak_does_not_vouch_for_a_second_pass_die(monkeypatc
         return heat, np.full_like(heat, np.log(4.0)), s
 
     nets = dicenet.DiceNet.__new__(dicenet.DiceNet)
-    monkeypatch.setattr(nets, "normalised", lambda frame, floor, memo=None, level_floor=0.0:
+    monkeypatch.setattr(nets, "normalised", lambda frame, floor, memo=None, level_floor=0.0, tile_floor=0.0:
                         [out([(202, 42, 0.9)], 2.0), out([(101, 21, 0.3)], 1.0)], raising=False)
     frame = np.zeros((240, 320, 3), np.uint8)
     def second_pass_alone(level_floor):
