@@ -31,7 +31,7 @@ from rig.vision.dicepeaks import (PIPS_SURE, STRIDE, PeakMemo, crowded, merged, 
 from rig.vision.diebig import flag_big_boxes
 from rig.vision.dicecandidate import Candidate
 from rig.vision.dicelevels import SLACK, chosen_again, level_bound, once, thin_coarser, unread_coarsest, strength as _strength
-from rig.vision.diesplit import dice_at_level, ungrouped
+from rig.vision.diesplit import dice_at_level, sure_dice, ungrouped
 from rig.vision.diecheck import candidate_features, check_needed, default_check
 from rig.vision.diefaint import faint_kept, with_faint
 from rig.vision.dicetiles import FLOOR as TILE_FLOOR
@@ -342,11 +342,11 @@ class DiceNet:
                 ran.append(finer[i][0][2])  # run whole the first time: guides the finer ones as then
             this_level = coarse[i] if i < len(coarse) else finer[i][0]
             die_px, steps, out, scored = self._scored(frame, this_level, memo)
-            # a coarser level's sure die holding two or more of this level's peaks: those are its pips
-            big = [(x, y, side) for _, _, _, coarse_peaks, *_ in seen for x, y, side, q in coarse_peaks if q >= SURE_DIE]
-            unread_big = [p[:3] for level in coarse[:skip] for p in level[4] if p[3] + SLACK >= SURE_DIE]
             heat, sides, s = out  # all this level's peaks, not only those scored: a die showing 2 holds two
             here = [(x / s, y / s) for x, y, _, _ in self._peaks(heat, sides, floor)] if PIPS_ALL_PEAKS else scored
+            # a coarser level's sure die holding two or more of this level's peaks: those are its pips
+            big = sure_dice(frame, seen, memo, SURE_DIE, here, coarse[:skip], lambda f: self._read_memo(frame, f, memo))
+            unread_big = [p[:3] for level in coarse[:skip] for p in level[4] if p[3] + SLACK >= SURE_DIE]
             pips = [CROWDED if pip_of_bigger(x, y, here, big) and not shows_pips(memo[(x, y, side)][0]) else 1.0
                     for x, y, side, _ in scored]
             if any(w == 1.0 and pip_of_bigger(x, y, here, unread_big) and not shows_pips(memo[(x, y, side)][0])
