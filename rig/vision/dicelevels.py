@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rig.vision.dicepeaks import crowded
+from rig.vision.dicepeaks import crowded, peaks
+from rig.vision.diesplit import GROUP_READ
 
 #: a bound is raised by this much: the reader's probability is a float32 (a product with it may round up)
 SLACK = 1e-4
@@ -82,3 +83,60 @@ def once(passes: dict | None, die_px: float, run: Callable[[], tuple]) -> tuple:
     if passes is not None and not tiled:
         passes[die_px] = out
     return out, tiled
+
+
+#: a weak level scoring fewer peaks than a level two steps finer sees dice apart outside them has the dice it misses count
+#: 0 (:func:`thin_coarser`; False: as before round 31)
+THIN_VOUCH = True
+#: ... that finer level this many steps finer or more (a level's band takes in dice about a step smaller than its own)
+APART_STEPS = 1.9
+#: ... its dice apart found from this finder score (a weak level chosen again above WEAK_FLOOR: the fainter are clutter)
+APART_FLOOR = 0.45
+
+
+def apart_in_band(found, scale: float, band: tuple[float, float]) -> list[tuple[float, float, float, float]]:
+    """A level's peaks (``found``: (x, y, side, score) in frame px; ``scale``: finder px per frame px) from
+    :data:`APART_FLOOR` of the size the level vouches for (``band``, finder px) with none of its other peaks nearer
+    than a die's side allows (:func:`rig.vision.dicepeaks.crowded`): the dice that level sees apart."""
+    return [f for f in found if f[3] >= APART_FLOOR and band[0] <= f[2] * scale <= band[1]
+            and not crowded(f[0], f[1], f[2], found)]
+
+
+def thin_coarser(seen: list, found: list, read: Callable[[list], dict], band: tuple[float, float], vouch: int,
+                 step_cost: float) -> None:
+    """The pyramid search's levels (``seen``, coarse to fine: ``[die_px, steps, output, scored, strength, weights,
+    thinned]``, the last one just scored, ``found`` its peaks) weaker than :data:`WEAK_LEVEL` and
+    :data:`APART_STEPS` coarser, each scoring fewer than ``vouch`` peaks while there are more dice, have their strength
+    lowered as if the dice they miss scored 0 (``thinned``: the peaks scored over the dice counted). The dice: its
+    scored peaks, and the last level's dice apart (:func:`apart_in_band`) outside their boxes and off its other peaks
+    of its band's size or more (from :data:`WEAK_FLOOR`: a die it sees too) that the reader (``read``: peaks read into a
+    memo (x, y, side) -> (probabilities, ...)) takes for a die showing 2-6 (:data:`rig.vision.diesplit.GROUP_READ`).
+
+    Dark 15 px dice on a pale floor (coloured ``095859`` at x0.4; issue 25, round 31) leave every level weak: the 38-127
+    px levels vouched for one peak each, round two to seven dice (the single dice below their band or unseen), and beat the 17 px level's six dice apart (0.37 less two steps' cost): seven dice read as one showing 4. A large
+    die's pips, apart at a level too fine, lie in its box or on a fainter peak of its level (white ``two_29`` at x1.5:
+    read as 19 dice showing 1 when they counted), and are read as 1 more often than not."""
+    if not THIN_VOUCH or len(seen) < 2:
+        return
+    apart = apart_in_band(found, seen[-1][2][2], band)
+    for level in seen[:-1]:
+        n = len(level[3])
+        if not n or n >= vouch or level[4] >= WEAK_LEVEL or level[1] - seen[-1][1] < APART_STEPS or not apart:
+            continue
+        heat, sides, scale = level[2]
+        own = [(x / scale, y / scale, side / scale) for x, y, side, _ in peaks(heat, sides, WEAK_FLOOR) if side >= band[0]]
+        outside = [f for f in apart if not any(abs(f[0] - x) <= side / 2 and abs(f[1] - y) <= side / 2
+                                               for x, y, side in own + [p[:3] for p in level[3]])]
+        if not outside or level[6] <= n / min(vouch, n + len(outside)):
+            continue
+        memo = read(outside)
+        want = min(vouch, n + sum(_shows_pips(memo[tuple(f[:3])][0]) for f in outside))
+        if level[6] > n / want:
+            level[6] = n / want
+            level[4] = strength(level[3], level[5]) * level[6] - step_cost * abs(level[1])
+
+
+def _shows_pips(probs) -> bool:
+    """The reader's likeliest class is 2-6 pips, at least :data:`rig.vision.diesplit.GROUP_READ` sure of it."""
+    k = int(probs.argmax())
+    return k >= 2 and float(probs[k]) >= GROUP_READ

@@ -30,8 +30,8 @@ from rig.vision.dicepeaks import (PIPS_SURE, STRIDE, PeakMemo, crowded, merged, 
                                   shows_pips)
 from rig.vision.diebig import flag_big_boxes
 from rig.vision.dicecandidate import Candidate
-from rig.vision.dicelevels import SLACK, chosen_again, level_bound, once, unread_coarsest, strength as _strength
-from rig.vision.diesplit import dice_at_level, ungrouped
+from rig.vision.dicelevels import SLACK, chosen_again, level_bound, once, thin_coarser, unread_coarsest, strength as _strength
+from rig.vision.diesplit import dice_at_level, sure_dice, ungrouped
 from rig.vision.diecheck import candidate_features, check_needed, default_check
 from rig.vision.diefaint import faint_kept, with_faint
 from rig.vision.diemissing import worth_reading
@@ -341,12 +341,13 @@ class DiceNet:
                 finer[i] = (self._level_peaks(frame, r * long_side, floor, ran if tile else None, passes), len(ran))
             elif i >= len(coarse) and len(ran) < finer[i][1]:
                 ran.append(finer[i][0][2])  # run whole the first time: guides the finer ones as then
-            die_px, steps, out, scored = self._scored(frame, coarse[i] if i < len(coarse) else finer[i][0], memo)
-            # a coarser level's sure die holding two or more of this level's peaks: those are its pips
-            big = [(x, y, side) for _, _, _, coarse_peaks, *_ in seen for x, y, side, q in coarse_peaks if q >= SURE_DIE]
-            unread_big = [p[:3] for level in coarse[:skip] for p in level[4] if p[3] + SLACK >= SURE_DIE]
+            this_level = coarse[i] if i < len(coarse) else finer[i][0]
+            die_px, steps, out, scored = self._scored(frame, this_level, memo)
             heat, sides, s = out  # all this level's peaks, not only those scored: a die showing 2 holds two
             here = [(x / s, y / s) for x, y, _, _ in self._peaks(heat, sides, floor)] if PIPS_ALL_PEAKS else scored
+            # a coarser level's sure die holding two or more of this level's peaks: those are its pips
+            big = sure_dice(frame, seen, memo, SURE_DIE, here, coarse[:skip], lambda f: self._read_memo(frame, f, memo))
+            unread_big = [p[:3] for level in coarse[:skip] for p in level[4] if p[3] + SLACK >= SURE_DIE]
             pips = [CROWDED if pip_of_bigger(x, y, here, big) and not shows_pips(memo[(x, y, side)][0]) else 1.0
                     for x, y, side, _ in scored]
             if any(w == 1.0 and pip_of_bigger(x, y, here, unread_big) and not shows_pips(memo[(x, y, side)][0])
@@ -354,7 +355,8 @@ class DiceNet:
                 low = -math.inf  # an unread level's peak might be a sure die holding these as its pips: all read, again
             # a level away from the finder's own (the photo sets' dice) must be the stronger for it
             q = _strength(scored, pips) - STEP_COST * abs(steps)
-            seen.append([die_px, steps, out, scored, q, pips])
+            seen.append([die_px, steps, out, scored, q, pips, 1.0])
+            thin_coarser(seen, this_level[3], lambda f: self._read_memo(frame, f, memo) or memo, BAND, VOUCH, STEP_COST)
             dice_here = dice_at_level(scored, memo, here) if GROUPS else []
             while len(dice_here) >= 2:  # the strongest coarser level's die holding two of them is a group: looked at
                 top = max(seen, key=lambda level: level[4])  # only while a coarser level leads (its face is costly)
@@ -362,7 +364,7 @@ class DiceNet:
                 low = min(low, top[4]) if top is not seen[-1] else low
                 if grouped == top[3]:
                     break
-                top[3], top[4] = grouped, _strength(grouped, top[5]) - STEP_COST * abs(top[1])
+                top[3], top[4] = grouped, _strength(grouped, top[5]) * top[6] - STEP_COST * abs(top[1])
             top = max(seen, key=lambda level: level[4])  # the first (coarsest) of equals, as before
             low = min(low, top[4]) if i >= len(coarse) - 1 else low  # a coarse level's lead: for its group rule alone
             best = (top[0], top[4], top[2], float(median([side for _, _, side, _ in top[3]])) if top[3] else 0.0)

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from rig.vision.dicepeaks import crowded, peaks, pip_of_bigger
+from rig.vision.dicepeaks import crowded, peaks, pip_of_bigger, shows_pips
 from rig.vision.dieface import face_all_round
 
 
@@ -99,3 +99,48 @@ def ungrouped(frame: np.ndarray, coarse, dice_here, weight: float) -> list[tuple
         box = (int(round(x - side / 2)), int(round(y - side / 2)), int(round(side)), int(round(side)))
         return pip_of_bigger(x, y, dice_here, [(x, y, side)]) and face_all_round(frame, box, GROUP_SAME)
     return [(x, y, side, q * weight if group(x, y, side) else q) for x, y, side, q in coarse]
+
+
+#: a coarser level's peak read surely (:func:`rig.vision.dicepeaks.shows_pips`) as showing 2-6 pips, its face not the
+#: floor's colour (:data:`GROUP_SAME`), is a sure die whatever the finder scores it (:func:`sure_dice`; False: from
+#: ``sure_die``, finder x reader, only, as before round 31)
+READ_DIE = True
+#: ... from this finder score (a peak's finder x reader over the reader's surest count): below it, left to ``sure_die``
+READ_DIE_FIND = 0.5
+
+
+def sure_dice(frame: np.ndarray, levels, memo: dict, sure_die: float, here, unread=(), read=None
+              ) -> list[tuple[float, float, float]]:
+    """The (x, y, side) of the pyramid levels' scored peaks (each level's fourth item: (x, y, side, finder x reader))
+    that are sure dice, a finer level's peaks two or more inside one its pips (:func:`rig.vision.dicepeaks.pip_of_bigger`):
+    scored from ``sure_die``, or (:data:`READ_DIE`) read surely as showing 2-6 pips with a face of its own (``memo``:
+    (x, y, side) -> (probabilities, ...); the face looked at once, kept there under ("face", x, y, side), and only on a
+    peak holding two or more of the finer level's peaks ``here``, (x, y, ...): the others are no one's pips anyway).
+    The pyramid's coarsest levels left unread (``unread``: (die_px, steps, output, found, kept), :mod:`rig.vision.
+    dicelevels`) have those of their kept peaks read (``read``: peaks read into ``memo``) that could be such a die here:
+    uncrowded, from :data:`READ_DIE_FIND`, holding two of ``here`` (the search read every left-out level again for any
+    such peak: 1.12-1.15 x the time per pip twin frame; white ``two_38`` x1.5's dice showing 2 are on the 84 px level,
+    left out).
+
+    White dice of 50-100 px (the tuning photos at x1.5; issue 25, round 31): the dice's level read each die showing 2 at
+    0.95-0.97 but the finder scored it 0.45-0.65 (under ``sure_die`` 0.7 with the reader), and a level one to three
+    steps finer, reading the pips as dice showing 1 at 0.9-0.98, won: 16 of the 18 dice not found there showed 2. The
+    face: three white 9 px dice showing 1 on a pale floor (white ``dice_28`` at x0.4) are read by a coarse level as one
+    die showing 2 at 0.95, its box's middle the floor."""
+    def own_face(x: float, y: float, side: float) -> bool:
+        key = ("face", x, y, side)
+        if key not in memo:
+            box = (int(round(x - side / 2)), int(round(y - side / 2)), int(round(side)), int(round(side)))
+            memo[key] = not face_all_round(frame, box, GROUP_SAME)
+        return memo[key]
+    def read_die(x: float, y: float, side: float, q: float) -> bool:
+        return (READ_DIE and shows_pips(memo[(x, y, side)][0]) and q >= READ_DIE_FIND * float(memo[(x, y, side)][0][1:].max())
+                and pip_of_bigger(x, y, here, [(x, y, side)]) and own_face(x, y, side))
+    sure = [(x, y, side) for level in levels for x, y, side, q in level[3] if q >= sure_die or read_die(x, y, side, q)]
+    maybe = [p for level in unread for p in level[4] if READ_DIE and p[3] >= READ_DIE_FIND
+             and not crowded(p[0], p[1], p[2], level[3]) and pip_of_bigger(p[0], p[1], here, [p[:3]])]
+    if maybe and read is not None:
+        read(maybe)
+        sure += [p[:3] for p in maybe if read_die(p[0], p[1], p[2], p[3] * float(memo[p[:3]][0][1:].max()))]
+    return sure
+

@@ -50,7 +50,9 @@ def test_without_the_second_choice_the_pips_were_read_as_dice(nets, monkeypatch)
 def test_a_weak_level_is_chosen_again_only_for_a_coarser_one(nets, monkeypatch):
     """The second choice, on the peaks above WEAK_FLOOR, is kept only when it is coarser (bigger dice): the finer
     level's lone peak was a pip; a finer second choice (the tuning photos' white dice at x1.5 lost 4 dice to it)
-    is not taken."""
+    is not taken. (Since round 31 the first choice is already the dice's level: the pips' level, scoring one lone
+    pip, is thinned by the finest level's dice apart outside it, rig.vision.dicelevels.thin_coarser; left out here.)"""
+    monkeypatch.setattr(dicelevels, "THIN_VOUCH", False)
     frame = cv2.imread(str(TWIN / "t9973-throw0.jpg"))
     assert nets.level(frame, AnyDieParams().find_keep)[0] == pytest.approx(37.5)  # the pips' level, strength 0.44
     assert nets.level(frame, dicelevels.WEAK_FLOOR)[0] > 37.5
