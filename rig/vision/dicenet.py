@@ -8,11 +8,10 @@ installed, ONNX Runtime (:mod:`rig.vision.netengine`).
 - The reader sees each found die in a :data:`CROP` x :data:`CROP` px crop of the full-size frame
   (:func:`crop_die`) and gives the probabilities of 0 (not a die) and of 1–6 pips.
 
-Both nets (``calibration/dicenet_find.onnx``, ``calibration/dicenet_read.onnx``, together under
-1 MB) are trained by ``scripts/train_dicenet.py`` on the *tuning* photographs of the two shared
-photo sets only (plus heavy augmentation: rotation, flips, scale, colour, blur, JPEG). At inference
-only OpenCV and numpy are needed (ONNX Runtime, ``.[fast]``, makes them about 1.5 times quicker).
-Every die comes with the finder's score and the reader's probability;
+Both nets (``calibration/dicenet_find.onnx``, ``calibration/dicenet_read.onnx``, together under 1 MB) are trained by
+``scripts/train_dicenet.py`` on the *tuning* photographs of the two shared photo sets only (plus heavy augmentation:
+rotation, flips, scale, colour, blur, JPEG). At inference only OpenCV and numpy are needed (ONNX Runtime, ``.[fast]``,
+makes them about 1.5 times quicker). Every die comes with the finder's score and the reader's probability;
 :func:`rig.vision.anydie.read_pip_dice` turns them into ``ok`` or a flag with a reason.
 """
 
@@ -35,8 +34,7 @@ from rig.vision.diesplit import dice_at_level, sure_dice, ungrouped
 from rig.vision.diecheck import candidate_features, check_needed, default_check
 from rig.vision.diefaint import faint_kept, with_faint
 from rig.vision.diemissing import worth_reading
-from rig.vision.dicetiles import FLOOR as TILE_FLOOR
-from rig.vision.dicetiles import cells_near, run_tiled, tiles
+from rig.vision.dicetiles import FLOOR as TILE_FLOOR, cells_near, run_tiled, tiles
 from rig.vision.errors import VisionError
 from rig.vision.netengine import NetLoadError, as_blob, load_net
 from rig.vision.pips import PipCount, PipDie
