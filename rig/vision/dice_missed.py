@@ -32,6 +32,10 @@ a violet stripe of the printed floor, 73 % of its top on the stripe's cells) was
 by the count of dice thrown. A blob with at least :data:`OFF_SPOTS` of its pixels off the spots that is a
 die's top by shape (a die top's size, square and solid, as a split part must be) is read as a die, flagged
 (:data:`SPOT_REASON`): the print can make a die-shaped patch too.
+
+**A print the empty box reads as a die in shade** (round 31). Where calibration kept the places the empty box itself
+reads as a die (the profile's ``prints``: card twin 4910, a maroon disc of the floor's print, a die's size, read as a
+blank die in shade), :func:`dark_tops` takes no blob lying mostly there.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ import numpy as np
 
 from rig.vision.dice_flag import Flag
 from rig.vision.dice_frames import label_pixels
-from rig.vision.light import COLS, DEEPEST, ROWS, floor_model, lightness, profile_map
+from rig.vision.light import COLS, DEEPEST, ROWS, floor_model, lightness, prints_at, profile_map
 from rig.vision.colour_table import colour_lut
 from rig.vision.pixel_classes import _IS_EDGE, _K3, BG, BLOWN, IS_TOP, filled
 from rig.vision.dice_glared import (  # noqa: F401  (moved; the old import path kept)
@@ -90,7 +94,10 @@ def dark_tops(work, t, dice, blobs=None) -> list[tuple[np.ndarray, int, int, flo
     of the ``dice`` read and reads as a die top once brightened; returns each as (its top's mask, x, y:
     the mask's place at the working scale, the gain it was brightened by) for the reader to read as a die."""
     body, lut, out = None, None, []
+    prints = prints_at(work.profile, work.labels.shape)
     for x, y, w, h, area, part in _shade_blobs(work, t, dice, 1.0, EDGE_SHARE) if blobs is None else blobs:
+        if prints is not None and 2 * int(prints[y : y + h, x : x + w][part > 0].sum()) >= area:
+            continue  # the empty box reads as a die in shade here too: the box's print
         if body is None:
             body, lut = _body_bgr(work.profile), (work.lut if work.lut is not None else colour_lut(work.profile))
         window = np.s_[y : y + h, x : x + w]
