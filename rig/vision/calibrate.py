@@ -33,7 +33,7 @@ from rig.vision.calibrate_top import frog_pixels, top_side, within_cov
 from rig.vision.calibrate_frog import DIE_SHOWS, fit_mode as _fit_mode  # noqa: F401 - moved (round 20)
 from rig.vision.calibrate_shade import fit_shade, fit_spots, lit_band
 from rig.vision.calibrate_readback import (
-    asked_about, dice_found, in_reflection, overlap_clear, phantoms, readback_advice, sheen_asked)
+    asked_about, dice_found, fit_prints, in_reflection, overlap_clear, phantoms, readback_advice, sheen_asked)
 from rig.vision.calibrate_background import (  # noqa: F401 - _boxes, _overlap_advice moved (round 22)
     _boxes, _overlap_advice, body_advice, fit_background, in_box, plain_bottom, walls_advice)
 from rig.vision.calibrate_glare import (  # noqa: F401 - moved (issue 29); the old import path works
@@ -199,13 +199,15 @@ def _retries(exc: CalibrationError) -> tuple[dict, ...]:
 #: inside its rim alone (:func:`rig.vision.calibrate_background.plain_bottom`) the floor and the background, taken
 #: when every ritual die reads back right. A frog colour like the dice's violet (round 23, :class:`BodyError`: twin 10604,
 #: the glare's floor bent by the near wall's shade, the lamp through the bodies sagging), the glare's floor without the
-#: deep shade, then that colour's ``core``.
+#: deep shade, then that colour's ``core``. A die read back where no ritual die lies, last of all (round 31, ``prints``:
+#: card twin 4910, a disc of the floor's print read as a die in shade), where the empty box itself reads as a die kept as
+#: the box's print (:func:`rig.vision.calibrate_readback.fit_prints`), with ``asked``.
 _READ_BACK = (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True), dict(deep=True))
 RETRIES: dict[type[CalibrationError], tuple[dict, ...]] = {
     NoFrogError: (dict(shadows=True),),
     FewFrogError: (dict(most=True),),
     ReflectionError: (dict(lit=True), dict(least=LAMP_FEW), dict(least=LAMP_FEW, clamp=True), dict(asked=True)),
-    PhantomError: (*_READ_BACK, dict(bottom=True), dict(asked=True)),
+    PhantomError: (*_READ_BACK, dict(bottom=True), dict(asked=True), dict(prints=True, asked=True)),
     ReadBackError: (*_READ_BACK, dict(asked=True)),
     BackgroundError: (dict(deep=True), dict(overlap=True), dict(core=True), dict(bottom=True)),
     BodyError: (dict(deep=True), dict(core=True)),
@@ -216,7 +218,8 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
                  exposure_us: int | None, analogue_gain: float | None, colour_gains: tuple[float, float] | None,
                  thresholds: Thresholds | None, least: int = LAMP_MIN, clamp: bool = False,
                  shadows: bool = False, deep: bool = False, asked: bool = False,
-                 overlap: bool = False, most: bool = False, bottom: bool = False, core: str = "") -> CalibrationReport:
+                 overlap: bool = False, most: bool = False, bottom: bool = False, core: str = "",
+                 prints: bool = False) -> CalibrationReport:
     missing = [f for f in RITUAL if f not in samples]
     if missing:
         raise CalibrationError(f"calibration needs a frame for each of {', '.join(RITUAL)}; missing {', '.join(missing)}")
@@ -403,8 +406,7 @@ def _fit_profile(samples: Mapping[str, np.ndarray], *, lit: bool, empty: np.ndar
         t = dataclasses.replace(t, colour_present=round(0.3 * smallest, 4), colour_absent=round(0.1 * smallest, 4))
     profile = dataclasses.replace(profile, thresholds=t, frog_fraction={k: round(v, 4) for k, v in fraction.items()})
     profile = dataclasses.replace(profile, spots=fit_spots(empty, profile))
-
-
+    profile = fit_prints(empty, profile, warnings) if prints else profile  # the box's print read as a die (round 31)
     test = {}
     veiled = False  # one frame's dice taken as in the lamp's reflection already
     for k in RITUAL:

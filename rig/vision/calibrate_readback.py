@@ -23,10 +23,11 @@ import cv2
 import numpy as np
 
 from rig.i18n import said
+from rig.vision.errors import CalibrationError
 from rig.vision.dice import read_dice
 from rig.vision.dice_flag import Flag
 from rig.vision.dice_frames import prepare
-from rig.vision.light import spots_at
+from rig.vision.light import SHADE_COLS, SHADE_ROWS, spots_at
 from rig.vision.pixel_classes import IS_TOP
 
 #: reasons that put a die in the lamp's reflection (on its top, or on the floor under it)
@@ -231,3 +232,29 @@ def overlap_clear(reading) -> bool:
         return True
     flags = [Flag.parse(r) for r in reading.reasons]
     return bool(flags) and all(f is not None and f.kind.endswith(FROG_SIZE) for f in flags)
+
+
+def fit_prints(empty: np.ndarray, profile, warnings: list):
+    """``profile`` with the places where it reads the ``empty`` box itself as a die kept as its ``prints``
+    (``SHADE_ROWS`` x ``SHADE_COLS`` bools, the boxes of those dice), where the reader takes no die in shade
+    (:func:`rig.vision.dice_missed.dark_tops`); the warning that says so added to ``warnings``. Round 31, card twin
+    4910 (round 30's fresh set, seen now): a maroon disc of the printed floor, a die's size, brightened as a top in
+    shade reads as a blank die, in every ritual frame and the empty box; refused "the reader takes the box at (236, 317)
+    for a die, where none lies". Raises :class:`CalibrationError` when the empty box reads no die, or reads one still
+    with those places kept."""
+    reading = read_dice(empty, profile)
+    if not reading.dice:
+        raise CalibrationError("the empty box reads no die")
+    h, w = empty.shape[:2]
+    grid = np.zeros((SHADE_ROWS, SHADE_COLS), bool)
+    for d in reading.dice:
+        x, y, bw, bh = d.box
+        grid[int(y * SHADE_ROWS / h) : int(np.ceil((y + bh) * SHADE_ROWS / h)),
+             int(x * SHADE_COLS / w) : int(np.ceil((x + bw) * SHADE_COLS / w))] = True
+    printed = dataclasses.replace(profile, prints=tuple(tuple(bool(v) for v in row) for row in grid))
+    if read_dice(empty, printed).dice:
+        raise CalibrationError("the empty box reads a die where its print is kept")
+    where = ", ".join(f"({d.x:.0f}, {d.y:.0f})" for d in reading.dice)
+    warnings.append(said(f"the box's print at {where} reads as a die in shade, in the empty box too: no die in shade is "
+                         "read there (a die lying there is asked about)"))
+    return printed

@@ -40,7 +40,7 @@ from rig.vision.dice_specks import speckless
 from rig.vision.dice_surround import ringed, surrounded
 from rig.vision.dice_overall import BARE_SURE, overall_counts, shows_frog, under_glare
 from rig.vision.dice_second_look import HALF_KIND, second_look
-from rig.vision.dice_shade import blob as _blob, disc as _disc
+from rig.vision.dice_shade import blob as _blob, disc as _disc, off_prints
 from rig.vision.dice_upright import judge
 from rig.vision.dice_flag import Flag
 from rig.vision.dice_reading import DiceReading, DieObservation  # noqa: F401 - moved (issue 24, round 26); the old import path works
@@ -147,7 +147,8 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
     # a die hidden in shade may lie anywhere, a dark corner the floor grid left out included
     for table, least, what, where_, disc in ((_IS_ODD, t.foreign_area, "hand, object or glare in view",
                                               _near_floor(profile, labels.shape), 0.0),  # (no disc asked of a hand)
-                                             (_IS_EDGE, t.shade_area, "die in shadow or on edge", np.uint8(255),
+                                             (_IS_EDGE, t.shade_area, "die in shadow or on edge",
+                                              off_prints(profile, labels.shape, _disc(len(dice), thrown) > 0),
                                               _disc(len(dice), thrown))):
         mask = cv2.LUT(labels, table)
         if isinstance(where_, np.ndarray):

@@ -32,6 +32,10 @@ a violet stripe of the printed floor, 73 % of its top on the stripe's cells) was
 by the count of dice thrown. A blob with at least :data:`OFF_SPOTS` of its pixels off the spots that is a
 die's top by shape (a die top's size, square and solid, as a split part must be) is read as a die, flagged
 (:data:`SPOT_REASON`): the print can make a die-shaped patch too.
+
+**A print the empty box reads as a die in shade** (round 31). Where calibration kept the places the empty box itself
+reads as a die (the profile's ``prints``: card twin 4910, a maroon disc of the floor's print, a die's size, read as a
+blank die in shade), :func:`dark_tops` and :func:`shade_tops` take no blob lying mostly there.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ import numpy as np
 
 from rig.vision.dice_flag import Flag
 from rig.vision.dice_frames import label_pixels
-from rig.vision.light import COLS, DEEPEST, ROWS, floor_model, lightness, profile_map
+from rig.vision.light import COLS, DEEPEST, ROWS, floor_model, lightness, prints_at, profile_map
 from rig.vision.colour_table import colour_lut
 from rig.vision.pixel_classes import _IS_EDGE, _K3, BG, BLOWN, IS_TOP, filled
 from rig.vision.dice_glared import (  # noqa: F401  (moved; the old import path kept)
@@ -90,7 +94,10 @@ def dark_tops(work, t, dice, blobs=None) -> list[tuple[np.ndarray, int, int, flo
     of the ``dice`` read and reads as a die top once brightened; returns each as (its top's mask, x, y:
     the mask's place at the working scale, the gain it was brightened by) for the reader to read as a die."""
     body, lut, out = None, None, []
+    prints = prints_at(work.profile, work.labels.shape)
     for x, y, w, h, area, part in _shade_blobs(work, t, dice, 1.0, EDGE_SHARE) if blobs is None else blobs:
+        if _on_prints(prints, x, y, part, area):
+            continue  # the empty box reads as a die in shade here too: the box's print
         if body is None:
             body, lut = _body_bgr(work.profile), (work.lut if work.lut is not None else colour_lut(work.profile))
         window = np.s_[y : y + h, x : x + w]
@@ -106,6 +113,12 @@ def dark_tops(work, t, dice, blobs=None) -> list[tuple[np.ndarray, int, int, flo
         _relabel(work, window, take, relabelled, bright, gain)
         out.append((take.view(np.uint8), x, y, gain))
     return out
+
+
+def _on_prints(prints, x: int, y: int, part: np.ndarray, area: int) -> bool:
+    """Whether a blob (``part``, its box at ``x``, ``y``, working scale) lies mostly where the empty box itself reads as
+    a die in shade (``prints``: :func:`rig.vision.light.prints_at`, or None)."""
+    return prints is not None and 2 * int(prints[y : y + part.shape[0], x : x + part.shape[1]][part > 0].sum()) >= area
 
 
 def _shade_blobs(work, t, dice, least: float, share: float, inside: bool = False):
@@ -250,6 +263,7 @@ def shade_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, flo
     found = []
     H, W = labels.shape
     empty = empty_floor(work.profile, (H, W)) if work.gain is not None else None
+    prints = prints_at(work.profile, (H, W))
     for mask in masks:
         blob = cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3), cv2.MORPH_CLOSE, _K3) & clear
         if cv2.countNonZero(blob) < t.die_area_min * a0:
@@ -263,7 +277,7 @@ def shade_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, flo
             if any(abs(x + w / 2 - u) < work.side and abs(y + h / 2 - v) < work.side for _, u, v, *_ in found):
                 continue  # a top found here already (by an earlier mask): one per place, not looked at again
             part = (cc[y : y + h, x : x + w] == i).view(np.uint8)
-            if not _square(part, a0, t.die_area_min, t.die_area_max):
+            if not _square(part, a0, t.die_area_min, t.die_area_max) or _on_prints(prints, x, y, part, area):
                 continue
             window = np.s_[y : y + h, x : x + w]
             seen = np.median(work.small[window][part > 0].astype(np.float32), axis=0)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from rig.vision.light import prints_at, profile_map
 from rig.vision.pixel_classes import _K3
 
 #: die sides: the least radius of the largest disc a blob of die body in shade holds (its farthest pixel from its
@@ -28,6 +29,16 @@ def disc(seen: int, thrown: int | None) -> float:
     """The disc (die sides) a blob of die body in shade must hold to be flagged, ``seen`` dice read of ``thrown``: 0
     (any blob) unless every die thrown is read."""
     return CORE if thrown is not None and seen >= thrown else 0.0
+
+
+def off_prints(profile, shape: tuple[int, int], every_die: bool) -> np.ndarray | np.uint8:
+    """Where a blob of die body in shade is looked for (255): everywhere but, once every die thrown is read
+    (``every_die``), where the empty box itself reads as a die in shade (the profile's ``prints``, round 31: card twin
+    4910's maroon disc of the print, flagged in every frame)."""
+    prints = prints_at(profile, shape) if every_die else None
+    if prints is None:
+        return np.uint8(255)
+    return profile_map("off prints", profile, shape, lambda: np.where(prints > 0, 0, 255).astype(np.uint8))
 
 
 def core(labels: np.ndarray, j: int, stats: np.ndarray) -> float:

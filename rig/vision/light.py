@@ -349,6 +349,16 @@ def spots_at(profile, shape: tuple[int, int]) -> np.ndarray | None:
         np.asarray(spots, np.uint8), (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST))
 
 
+def prints_at(profile, shape: tuple[int, int]) -> np.ndarray | None:
+    """Where the reader read the empty box itself as a die in shade (the profile's ``prints``) at ``shape`` (h, w),
+    uint8 0/1, or None."""
+    prints = getattr(profile, "prints", None)
+    if prints is None:
+        return None
+    return profile_map("prints", profile, shape, lambda: cv2.resize(
+        np.asarray(prints, np.uint8), (shape[1], shape[0]), interpolation=cv2.INTER_NEAREST))
+
+
 def sheen_at(profile, shape: tuple[int, int]) -> np.ndarray | None:
     """Where the lamp's mirror image paled a ritual die's top (the profile's ``sheen``) at ``shape`` (h, w), uint8
     0/1, or None."""

@@ -133,6 +133,7 @@ class Profile:
     floor_lamp: object = None  # the lamp's relative brightness on that grid, from the dice bodies (or None)
     spots: object = None  # where the empty box itself shows die colours: rows x cols bools, or None
     sheen: object = None  # where the lamp's mirror image paled a ritual die's top, read wrong: rows x cols bools, or None
+    prints: object = None  # where the reader reads the empty box itself as a die in shade: rows x cols bools, or None
     shade: object = None  # deep shade in the empty box (walls): rows x cols x BGR per cent of the open floor's light, or None
     format: int = FORMAT
 
@@ -228,6 +229,7 @@ class Profile:
             shade=_shade(d["shade"]["light"]) if "shade" in d else None,
             spots=_grid(d["spots"]["cells"], "spots") if "spots" in d else None,
             sheen=_grid(d["sheen"]["cells"], "sheen") if "sheen" in d else None,
+            prints=_grid(d["prints"]["cells"], "prints") if "prints" in d else None,
             format=int(d["format"]),
         )
 
@@ -303,7 +305,9 @@ class Profile:
         for table, grid, said in (("spots", self.spots, "where the empty box itself shows die colours (print, things "
                                    "beyond the box)"),
                                   ("sheen", self.sheen, "where the lamp's mirror image paled a ritual die's top (dice "
-                                   "read unsure there: asked)")):
+                                   "read unsure there: asked)"),
+                                  ("prints", self.prints, "where the empty box itself reads as a die in shade (the box's "
+                                   "print: no die in shade taken there)")):
             if grid is not None:
                 lines += [f"[{table}]  # {said}", "cells = ["]
                 lines += [f'  "{"".join("1" if v else "0" for v in row)}",' for row in grid]

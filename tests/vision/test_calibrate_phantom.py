@@ -47,6 +47,6 @@ def test_without_the_box_bottom_try_the_table_beyond_the_rim_is_read_as_a_die(mo
 
 
 def test_the_box_bottom_is_tried_before_asking_and_after_the_light_s_tries():
-    tries = calibrate.RETRIES[PhantomError]
+    tries = calibrate.RETRIES[PhantomError][:-1]  # (then, last of all, the box's print: round 31, ``prints``)
     assert tries[-1] == {"asked": True} and tries[-2] == {"bottom": True}
     assert tries[:-2] == calibrate.RETRIES[ReadBackError][:-1]
