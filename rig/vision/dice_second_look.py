@@ -27,6 +27,7 @@ import numpy as np
 
 from rig.vision.dice_flag import Flag
 from rig.vision.dice_shade_cut import cut_by_shade
+from rig.vision.dice_shaded_square import body_a_top
 
 #: the crop: SIZE x SIZE px covering CONTEXT die sides around the die's centre
 SIZE = 48
@@ -308,6 +309,20 @@ def _judge_halves(dice: list, reasons: list[str], looks: _Looks) -> list[str]:
     return [r for j, r in enumerate(reasons) if j not in drop]
 
 
+def _shaded_squares(work, dice: list, reasons, own, looked: dict) -> set[int]:
+    """The dice (indices) the top's aspect test alone called cocked whose top shade cut short
+    (:func:`rig.vision.dice_shaded_square.body_a_top`), the net reading the reader's face surely: freed on their own
+    body's evidence, as a top cut by shade is. ``looked``: per die looked at, its verdict so far, the net's row and its
+    aspect with what perspective shows of the walls added back."""
+    bound = work.profile.thresholds.cocked_aspect
+    return {
+        i
+        for i, (v, p, top) in looked.items()
+        if v == "keep" and top < bound and _only_plain_cocked(reasons, own[i]) and _sure_face(p, dice[i].face)
+        and body_a_top(dice[i], work, dice)
+    }
+
+
 def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
     """The reading's dice and reasons after the second look (see the module's text): only when every reason is a
     die's own freeable flag; the dice it frees lose them (and their ``cocked``), the others keep them."""
@@ -356,6 +371,8 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
         and face_confirmed(p, dice[i].face, none_below=np.inf) and cut_by_shade(dice[i], work)
     }
     said = ["flat" if i in cut else v for i, v in zip(idx, said)]
+    shaded = _shaded_squares(work, dice, reasons, own, {i: (v, p, tops[i]) for i, v, p in zip(idx, said, probs)})
+    said = ["flat" if i in shaded else v for i, v in zip(idx, said)]
     drop, dice = set(), list(dice)
     added = []
     for i, v in zip(idx, said):
@@ -369,6 +386,6 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
     rest = [i for i in range(len(dice)) if not own[i]]
     if rest:
         others = looks.of(rest)
-        if 1.0 - others[:, 0].min() >= guard_bound(idx, whole | cut):
+        if 1.0 - others[:, 0].min() >= guard_bound(idx, whole | cut | shaded):
             return dice, reasons
     return [dataclasses.replace(d, cocked=False) if d.cocked else d for d in dice], []
