@@ -464,14 +464,16 @@ def judge(c: Candidate, p: AnyDieParams) -> PipDie | None:
     return PipDie(c.box, count)
 
 
-def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet, want: int = 0) -> list[PipDie]:
+def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet, want: int = 0, blank=None) -> list[PipDie]:
     """Every die the nets find in ``frame``, judged (:func:`judge`), top to bottom; ``want``: the game's dice count
-    (0: not known), fewer dice found than that: faint ones the reader is sure of added (:mod:`rig.vision.diefaint`)."""
+    (0: not known), fewer dice found than that: faint ones the reader is sure of added (:mod:`rig.vision.diefaint`);
+    ``blank(candidate)`` true: no die (:func:`rig.vision.anydie.blank_faint`)."""
     # a peak below find_keep is no die (judge), never read; but with the dice count known, from faint_keep, a faint die
     # the reader is sure of fills one missing (rig.vision.diefaint), flagged; it hides no stronger one
     keep = max(p.find_floor, p.find_keep)
     floor = max(p.find_floor, min(p.faint_keep or keep, keep)) if want else keep
-    kept = [(c, d) for c in nets.candidates(frame, floor, p.die_px, keep) for d in [judge(c, p)] if d is not None]
+    kept = [(c, d) for c in nets.candidates(frame, floor, p.die_px, keep) for d in [judge(c, p)]
+            if d is not None and not (blank and blank(c))]
     dice = with_faint(kept, p, OVERLAP, second_opinion, want)
     # two dice nearer than a die's side cannot both be dice (pips seen as dice, a die seen twice): flagged
     centres = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2, d.box[2]) for d in dice]
