@@ -31,6 +31,7 @@ Thresholds are the ``[anydie]`` table of ``calibration/pips.toml`` (:class:`AnyD
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +39,7 @@ import cv2
 import numpy as np
 
 from rig.vision.anydie_params import AnyDieParams
+from rig.vision.dicecandidate import Candidate
 from rig.vision.dicenet import default_dicenet, read_dice
 from rig.vision.dieface import face_reason, outline_elongation, surroundings
 from rig.vision.diesplit import two_dice_as_one
@@ -377,7 +379,8 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
     nets = default_dicenet() if net is _SHIPPED and p.learned else None
     missing: list[str] = []  # the dice count not known: a die faintly seen makes the frame ask (rig.vision.diemissing)
     if nets is not None:
-        dice = _checked(frame, read_dice(frame, p, nets, min(expected) if expected else 0, missing), p, nets)
+        blank = blank_faint(frame, p)
+        dice = _checked(frame, read_dice(frame, p, nets, min(expected) if expected else 0, missing, blank), p, nets)
     else:
         if net is _SHIPPED:
             from rig.vision.pipnet import default_net
@@ -392,6 +395,21 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
         reasons.append("no die found")
     reasons.extend(missing)
     return PipDiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(reasons))
+
+
+def blank_faint(frame: np.ndarray, p: AnyDieParams) -> Callable[[Candidate], bool]:
+    """Whether a candidate of the learned finder is no die: a faint one (finder below ``find_ok``) the reader gives
+    below ``blank_read`` for its number and on whose box the classical counter (:func:`count_top_face`) finds no pip
+    (issue 25, round 31: a binder's punched holes, grey disks, found "faint die, pips unclear" in most coloured
+    photos); ``blank_read`` 0: none."""
+    def blank(c: Candidate) -> bool:
+        if p.blank_read <= 0 or c.score >= p.find_ok or float(c.probs[c.pips]) >= p.blank_read:
+            return False
+        x, y, w, h = c.box
+        x0, y0 = max(0, x), max(0, y)
+        w, h = min(frame.shape[1], x + w) - x0, min(frame.shape[0], y + h) - y0
+        return w > 0 and h > 0 and count_top_face(frame, (x0, y0, w, h), np.ones((h, w), np.uint8), p).pips == 0
+    return blank
 
 
 def _checked(frame: np.ndarray, dice: list[PipDie], p: AnyDieParams, nets) -> list[PipDie]:

@@ -83,6 +83,9 @@ class AnyDieParams:
                                   # number is flagged: pips in a shadow across the face (rig.vision.dierelit; issue 25,
                                   # round 26: the pip twin 9762's half-shadowed 4 read 2); 0: not looked at
     one_ok: float = 0.78          # a die read as 1 is ok only from this finder score (a coin, a knot read as a 1)
+    blank_read: float = 0.4       # a faint die (finder below find_ok) the reader gives below this for its number and on
+                                  # which the classical counter finds no pip is no die: a binder's punched hole (issue
+                                  # 25, round 31; real faint dice so read had 0.5 or more); 0: none dropped
     use_net: bool = True          # check each die with the learned counter (calibration/pipnet.npz)
     die_px: float = 0.0           # the dice's side in frame px, for the learned finder (0: about 1/16 of the
                                   # frame's longer side, as in its photos; set it when the camera is nearer)

@@ -51,8 +51,7 @@ CROP_GROW = 1.3  # the reader's crop: this many times the die's side, centred on
 SURE = 0.9  # a reading less sure than this is read again, mirrored
 #: without a size hint the finder runs on a pyramid: the dice assumed to be these fractions of the frame's longer side
 LEVELS = tuple(FIND_DIE / FIND_LONG * 1.5 ** k for k in range(-2, 4))  # 0.026 .. 0.198
-#: ... for dice at least this many frame px wide
-MIN_DIE = 16.0
+MIN_DIE = 16.0  # ... for dice at least this many frame px wide
 #: a level's strength: its this many strongest peaks, as the finder and the reader score them
 VOUCH = 3
 #: a crowded peak (:func:`crowded`) counts this much towards its level's strength
@@ -61,8 +60,7 @@ CROWDED = 0.3
 STEP_COST = 0.06
 #: a coarser level's peak this strong (finder x reader) holding two of a finer level's peaks makes them pips
 SURE_DIE = 0.7
-#: ... counting all the finer level's peaks there (not only the VOUCH it scores)
-PIPS_ALL_PEAKS = True
+PIPS_ALL_PEAKS = True  # ... counting all the finer level's peaks there (not only the VOUCH it scores)
 #: a level vouches for the peaks whose side (finder px) is within this band around FIND_DIE
 BAND = (0.65 * FIND_DIE, 1.6 * FIND_DIE)
 #: the pyramid is run coarse to fine (:meth:`DiceNet.level`); a finer level is skipped when the strongest level so
@@ -71,8 +69,7 @@ SKIP_SLACK = 0.05
 #: with no size hint the finder runs once more at the level's die size (the median side of its strongest peaks) times
 #: this: the dice brought into the size the finder reads best at (:meth:`DiceNet.find`; the learned size's factor too)
 REFINE = 0.8
-#: ... unless the chosen level's own size is within this factor of it (its output is kept)
-REFINE_NEAR = 1.1
+REFINE_NEAR = 1.1  # ... unless the chosen level's own size is within this factor of it (its output is kept)
 #: coarse to fine, the finer levels are not run once the strongest level so far is this strong and its dice (the median
 #: side of its scored peaks) are more than STOP_BAND times the next finer level's die size: the dice found sure lie
 #: outside what that level vouches for, only pips or smaller things could (0: never stop so)
@@ -466,14 +463,17 @@ def judge(c: Candidate, p: AnyDieParams) -> PipDie | None:
     return PipDie(c.box, count)
 
 
-def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet, want: int = 0, missing: list | None = None) -> list[PipDie]:
+def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet, want: int = 0, missing: list | None = None,
+              blank=None) -> list[PipDie]:
     """Every die the nets find in ``frame``, judged (:func:`judge`), top to bottom; ``want``: the game's dice count (0: not
-    known; ``missing``: a list for the frame's reason to ask, :mod:`rig.vision.diemissing`), more than found: faint dice added."""
+    known; ``missing``: a list for the frame's reason to ask, :mod:`rig.vision.diemissing`), more than found: faint dice
+    added; ``blank(candidate)`` true: no die (:func:`rig.vision.anydie.blank_faint`)."""
     # a peak below find_keep is no die (judge); from faint_keep, the reader sure of it, it fills one missing (diefaint)
     keep = max(p.find_floor, p.find_keep)
     floor = max(p.find_floor, min(p.faint_keep or keep, keep)) if want or missing is not None else keep
     worth = (lambda f, k: worth_reading(f, k, OVERLAP)) if missing is not None and not want else None  # no count
-    kept = [(c, d) for c in nets.candidates(frame, floor, p.die_px, keep, worth) for d in [judge(c, p)] if d is not None]
+    kept = [(c, d) for c in nets.candidates(frame, floor, p.die_px, keep, worth) for d in [judge(c, p)]
+            if d is not None and not (blank and blank(c))]
     dice = with_faint(kept, p, OVERLAP, second_opinion, want, missing)
     # two dice nearer than a die's side cannot both be dice (pips seen as dice, a die seen twice): flagged
     centres = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2, d.box[2]) for d in dice]

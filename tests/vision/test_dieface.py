@@ -105,6 +105,8 @@ def _drawn_ok(seed: int, kind: str, want: set[str], params: AnyDieParams) -> lis
 @pytest.mark.parametrize("seed, kind", sorted(FACE_CASES))
 def test_drawn_cards_and_coins_at_the_benchmarks_other_seeds_are_flagged(seed, kind):
     want = FACE_CASES[seed, kind]
-    before = replace(AnyDieParams(), face_same=0.0, wide_grow=0.0)  # the wider look (round 25) flags six_10's too
+    # the wider look (round 25) flags six_10's too; with round 31's punched holes dropped (blank_read) the second
+    # opinion, which weighs a frame's candidates together, flags 112704's card corner at seed 31 too
+    before = replace(AnyDieParams(), face_same=0.0, wide_grow=0.0, blank_read=0.0)
     assert sorted(_drawn_ok(seed, kind, want, before)) == sorted(want)
     assert _drawn_ok(seed, kind, want, AnyDieParams()) == []
