@@ -80,7 +80,7 @@ def no_frog_colours(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, pr
     :data:`MIN_CHROMA`, the model's at least :data:`FROG_CHROMA`) or off its hue (:data:`OFF_HUE`): no frog of that
     colour, the lamp's mirror image (or a lit body) the colour's long model took in. Twin 11405 (felt, a 5168 K
     lamp): blank dice read "yellow" on 0.5-0.9 of their tops in every light, those pixels at Lab a*b* (1, -4)
-    to (6, -9), chroma 4-11, against the yellow model's 40; frogs read right lay within 22 degrees of their
+    to (6, -9), chroma 4-11, against the yellow model's 40; frog colours read right lay within 22 degrees of their
     model's hue (see :data:`OFF_HUE`; not all: twin 11301 turn 10's yellow+pink, its yellow half under the lamp's
     image, now reads pink). Read without that colour, the die is still asked (:data:`NO_FROG`)."""
     gone = []
