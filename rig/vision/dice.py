@@ -29,7 +29,7 @@ from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
 from rig.vision.dice_combo import half_on_short_top, half_partner
 from rig.vision.dice_cut import cut_by_frame_edge
-from rig.vision.dice_hue import VEIL_SURE, deeply_veiled, off_hue, veiled
+from rig.vision.dice_hue import NO_FROG, VEIL_SURE, deeply_veiled, no_frog_colours, off_hue, veiled
 from rig.vision.dice_beside import beside_blobs
 from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_die, print_spot, shade_dice
 from rig.vision.dice_lampside import side_face_flags
@@ -38,7 +38,7 @@ from rig.vision.dice_unchanged import unchanged_flags
 from rig.vision.dice_relief import relief_dice
 from rig.vision.dice_specks import speckless
 from rig.vision.dice_surround import ringed, surrounded
-from rig.vision.dice_overall import BARE_SURE, overall_counts, shows_frog, under_glare
+from rig.vision.dice_overall import BARE_SURE, LIT_ABOVE_SHADE, lit_above_shade, overall_counts, shows_frog, under_glare
 from rig.vision.dice_second_look import HALF_KIND, second_look
 from rig.vision.dice_shade import blob as _blob, disc as _disc, off_prints
 from rig.vision.dice_upright import judge
@@ -388,7 +388,10 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
             lo, hi = t.single_share if len(shares[1]) == 1 else t.combo_share
             usual = all(lo <= shares[0][c] / frog_size.get(c, shares[0][c]) <= hi for c in shares[1])
             clear = shares[3] <= t.unknown_max and not shares[2] and usual
-            if not doubtful and not glared:  # read again only for being blank: flagged where a frog shows
+            if not glared and not (doubtful and clear) and lit_above_shade((cx, cy), work, present, shares, t):
+                (counts, n_in), full, (fr, present, unclear, odd) = overall[:2], overall, shares
+                reasons.append(Flag(LIT_ABOVE_SHADE, *at))
+            elif not doubtful and not glared:  # read again only for being blank: flagged where a frog shows
                 if shows_frog(shares[0], t):
                     reasons.append(Flag("blank die top shows a frog in the frame's overall light", *at))
             elif doubtful and clear and set(present) <= set(shares[1]):
@@ -400,6 +403,9 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
                 bare = True  # without the glare taken off its top reads no clear face: asked below if unsure
     mid = (t.colour_present + t.colour_absent) / 2
     margin = min(min(1.0, abs(fr[c] - mid) / mid) for c in COLOURS)
+    if gone := no_frog_colours(top_bgr, lab, inner, present, work.profile):  # grey or off hue: the lamp's image?
+        present, margin = [c for c in present if c not in gone], 0.0
+        reasons.append(Flag(f"{'/'.join(gone)} {NO_FROG}", *at, True))
     # the best guess (flagged below): a frog partly unreadable under glare shows less of its colour
     hidden = (counts[BLOWN] + counts[AMBIG]) / n_in
     guess = present + [c for c in unclear if fr[c] + hidden >= t.colour_present]

@@ -39,6 +39,9 @@ VEIL_DEEP_LIGHTER = 40.0
 VEIL_DEEP_GREYER = 0.55
 #: below this chroma (Lab units) a hue means nothing: such a mean is not judged
 MIN_CHROMA = 10.0
+#: a frog colour whose model has at least this chroma is no frog where its pixels show less than MIN_CHROMA
+FROG_CHROMA = 25.0
+NO_FROG = "read grey or off its hue, no frog (the lamp's image?)"
 
 
 def hue_gap(ab: np.ndarray, model_ab: np.ndarray) -> float | None:
@@ -70,6 +73,30 @@ def off_hue(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, present, p
         if gap is not None and gap > OFF_HUE:
             off.append(c)
     return off
+
+
+def no_frog_colours(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, present, profile) -> list[str]:
+    """The ``present`` frog colours of a die top whose pixels are grey where their model is not (mean chroma under
+    :data:`MIN_CHROMA`, the model's at least :data:`FROG_CHROMA`) or off its hue (:data:`OFF_HUE`): no frog of that
+    colour, the lamp's mirror image (or a lit body) the colour's long model took in. Twin 11405 (felt, a 5168 K
+    lamp): blank dice read "yellow" on 0.5-0.9 of their tops in every light, those pixels at Lab a*b* (1, -4)
+    to (6, -9), chroma 4-11, against the yellow model's 40; frog colours read right lay within 22 degrees of their
+    model's hue (see :data:`OFF_HUE`; not all: twin 11301 turn 10's yellow+pink, its yellow half under the lamp's
+    image, now reads pink). Read without that colour, the die is still asked (:data:`NO_FROG`)."""
+    gone = []
+    for c in present if profile is not None else ():
+        lab = _mean_lab(small, (labels == COLOUR_CLASSES[c]) & inner)
+        if lab is None:
+            continue
+        model = np.asarray(profile.colour(c).mean, np.float64)[1:] - 128
+        if math.hypot(*(lab[1:] - 128)) < MIN_CHROMA:
+            grey = math.hypot(*model) >= FROG_CHROMA
+        else:
+            gap = hue_gap(lab[1:] - 128, model)
+            grey = gap is not None and gap > OFF_HUE
+        if grey:
+            gone.append(c)
+    return gone
 
 
 def _mean_lab(small: np.ndarray, mask: np.ndarray) -> np.ndarray | None:

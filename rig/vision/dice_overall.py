@@ -27,6 +27,10 @@ DIFFERENT = 1.15
 #: a die under the floor's glare whose top reads no clear face without the glare taken off (a lamp's veil
 #: on its own top, not the floor's) is flagged when its first reading is less sure than this
 BARE_SURE = 0.5
+#: a top whose place's correction is at least this many times the overall one in every channel lies over a shade of
+#: the floor (a wall's) that it stands above: lit, it is brightened past its colours and reads blank
+ABOVE_SHADE = 1.8
+LIT_ABOVE_SHADE = "die top over the floor's shade read in the frame's overall light"
 
 
 def overall_counts(crop: tuple | None, centre, work, t, full_counts) -> tuple | None:
@@ -43,6 +47,21 @@ def overall_counts(crop: tuple | None, centre, work, t, full_counts) -> tuple | 
     if not under_glare(cx, cy, work) and ratio.max() < DIFFERENT and ratio.min() > 1 / DIFFERENT:
         return None
     return full_counts(crop, centre, work, t, gain=overall)
+
+
+def lit_above_shade(centre, work, first_present: list, shares: tuple, t) -> bool:
+    """Whether a top read blank in its place's light (``first_present`` empty) is read by its overall reading
+    (``shares``: :func:`rig.vision.dice._shares`'s, of :func:`overall_counts`): its place's correction brightens it at
+    least :data:`ABOVE_SHADE` times the overall (the floor's shade at a wall's foot; a die's top stands above it, lit)
+    and the overall reading is a clear face, one or two frog colours, nothing unclear, no more unknown pixels than a
+    die's (twin 11410 turns 10 and 22, a pink and a blue die at the near wall, 2.1-2.4 times: their tops clipped pale,
+    read blank; in the overall light pink 0.25-0.27, blue 0.24). The reading stays flagged (:data:`LIT_ABOVE_SHADE`)."""
+    fractions, present, unclear, odd = shares
+    if first_present or not present or unclear or odd > t.unknown_max or len(present) > 2:
+        return False
+    gain = work.gain
+    cx, cy = min(gain.shape[1] - 1, max(0, int(centre[0]))), min(gain.shape[0] - 1, max(0, int(centre[1])))
+    return bool((gain[cy, cx] >= ABOVE_SHADE * np.maximum(work.overall_gain, 1e-6)).all())
 
 
 def shows_frog(fractions: dict, t) -> bool:

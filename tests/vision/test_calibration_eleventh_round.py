@@ -38,9 +38,10 @@ def test_the_box_bottoms_colours_are_fitted_in_the_box_as_shot_when_the_rim_pass
     frames, empty = ritual_frames("t6000")
     report = fit_profile(frames, empty=empty, name="t6000")
     assert min(report.separation.values()) >= calibrate.MIN_SEPARATION
-    assert {k: faces.count(k) for k, (faces, _) in report.self_test.items()} == {"blue": 6, "pink": 5, "yellow": 6,
+    # (round 31: the pink frame's sixth, read yellow+pink before, reads pink, its off-hue "yellow" left out; flagged)
+    assert {k: faces.count(k) for k, (faces, _) in report.self_test.items()} == {"blue": 6, "pink": 6, "yellow": 6,
                                                                                  "blank": 6}
-    assert all(status == "uncertain" for _, status in report.self_test.values())  # the pink frame's sixth: flagged
+    assert all(status == "uncertain" for _, status in report.self_test.values())
     boxes = calibrate._boxes
     monkeypatch.setattr(calibrate, "_boxes", lambda *args: list(boxes(*args))[:1])  # main: the grown hull only
     without_core(monkeypatch)  # round 20's refit of the yellow away from the die body also mends it

@@ -9,6 +9,7 @@ import pytest
 
 import rig.vision.calibrate as calibrate
 import rig.vision.calibrate_readback as readback
+import rig.vision.dice as dice
 from rig.vision.calibrate import RITUAL
 from rig.vision.errors import ReadBackError, ReflectionError
 
@@ -70,18 +71,25 @@ def test_one_frames_dice_in_the_lamps_reflection_read_flagged_are_asked_about():
     # twin 8211 (3800 K): in the blue frame the lamp is mirrored on one die's top (read "blue+yellow") and on the
     # glossy disc of the print under another (read "blank"), both flagged in the lamp's reflection; the pink, yellow
     # and blank frames read every die right, those two dice too, a little elsewhere.
+    # (round 31: the first die's "yellow", off its hue, is no frog (rig.vision.dice_hue.no_frog_colours): it reads
+    # blue, still flagged; the reflection is said at the other die)
     frames, empty = ritual_frames("t8211")
     report = _try(frames, empty, asked=True)
     faces, status = report.self_test["blue"]
-    assert status != "ok" and sorted(faces) == ["blank", "blue", "blue", "blue", "blue", "blue+yellow"]
+    assert status != "ok" and sorted(faces) == ["blank", "blue", "blue", "blue", "blue", "blue"]
     for face in ("pink", "yellow", "blank"):
         assert report.self_test[face][0] == [face] * 6
-    assert any(w.startswith("blue frame: the lamp's reflection lies on the dice at (493, 333), (334, 344)")
-               for w in report.warnings)
+    assert any(w.startswith("blue frame: the lamp's reflection lies on the dice at (334, 344)") for w in report.warnings)
 
 
-def test_without_asking_8211_is_told_to_move_the_lamp():
+def test_without_asking_8211_is_told_to_move_the_lamp(monkeypatch):
+    # round 31: with the first die read blue (see above) the first try is accepted, the read-back's reasons warned
+    # (the profile the same as the asked try's before); with the colour kept, it is refused as before
     frames, empty = ritual_frames("t8211")
+    report = _try(frames, empty)
+    assert any(w.startswith("blue frame reads back as ['blank', 'blue', 'blue', 'blue', 'blue', 'blue']")
+               for w in report.warnings)
+    monkeypatch.setattr(dice, "no_frog_colours", lambda *a: [])
     with pytest.raises(ReflectionError, match="move the lamp farther to the side"):
         _try(frames, empty)
 

@@ -20,6 +20,21 @@ def _ritual_pink():
 def test_the_veiled_pink_die_is_flagged_for_its_yellows_hue():
     frame, profile = _ritual_pink()
     reading = read_dice(frame, profile)
+    # round 31: its "yellow", off the yellow model's hue, is no frog (rig.vision.dice_hue.no_frog_colours): the die
+    # reads pink, asked (before, it read yellow+pink, flagged for the yellow's hue and, round 25, one round the other)
+    assert reading.faces.count("pink") == 6 and reading.status == "uncertain"
+    assert reading.reasons == (
+        "yellow read grey or off its hue, no frog (the lamp's image?) on die at (423, 285)",
+        "pink frog of unusual size (glare?) on die at (423, 285)",
+    )
+    flagged = [d for d in reading.dice if abs(d.x - 423) < 8 and abs(d.y - 285) < 8]
+    assert len(flagged) == 1 and flagged[0].confidence == 0.0
+
+
+def test_the_veiled_pink_die_kept_as_yellow_pink_is_flagged_for_its_yellows_hue(monkeypatch):
+    monkeypatch.setattr(dice, "no_frog_colours", lambda *a: [])  # (round 31's reading without the colour off)
+    frame, profile = _ritual_pink()
+    reading = read_dice(frame, profile)
     assert reading.faces.count("pink") == 5 and reading.status == "uncertain"
     # (round 25: its "yellow", a veiled body round the pink frog, is flagged by rig.vision.dice_surround too)
     assert reading.reasons == (
@@ -32,6 +47,7 @@ def test_the_veiled_pink_die_is_flagged_for_its_yellows_hue():
 
 def test_without_the_hue_check_the_same_die_reads_yellow_pink_in_silence(monkeypatch):
     monkeypatch.setattr(dice, "off_hue", lambda *a: [])
+    monkeypatch.setattr(dice, "no_frog_colours", lambda *a: [])
     monkeypatch.setattr(dice, "surrounded", lambda *a: False)  # (round 25's check, which flags it too, off as well)
     frame, profile = _ritual_pink()
     reading = read_dice(frame, profile)
