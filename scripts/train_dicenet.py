@@ -94,6 +94,7 @@ hold; tables 9170-9179 kept back to choose by (``twin_frames.py --nets OUT --tab
         --drawn-from photos --keep-photos 10 --seed 0 --out ~/.cache/rig/piptwin/runP
     ... --start DIR (the shipped finder) --lr 5e-4 --finder-epochs 6 --twin 9100-9103,9140-9169 (no --twin-big)
         --keep-photos 30 --out ~/.cache/rig/piptwin/runQ          # Q: 7 min; with --lr 1e-3 --finder-epochs 10: R, 10 min
+    ... P's line with --twin 9100-9103,9140-9169 --keep-photos 30 --sizes 9,48 --out ~/.cache/rig/piptwin/runS   # S
 """
 
 from __future__ import annotations
