@@ -82,6 +82,19 @@ beforehand), 4.5 min at load average 14-18; it reads the rendered white dice of 
     OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python scripts/train_dicenet.py --only finder --start ~/.cache/rig/pips/runK \
         --lr 3e-4 --finder-epochs 2 --threads 1 --twin 9100-9108,9110-9129 --twin-repeat 2 --twin-big 0.25 \
         --drawn 0.14 --drawn-from photos --lowres 0.3 --seed 0 --out ~/.cache/rig/pips/runK3
+
+Round 31 (docs/games.md, "The finder trained on with twin frames, the photos' own scores kept"; not shipped): **P**, the shipped
+finder trained on with new twin tables 9140-9159 (and 9100-9103) while its photo and drawn tiles ask for the shipped
+finder's own heat and sizes, not their labels (``--keep-photos``), so that the thresholds chosen on the photos still
+hold; tables 9170-9179 kept back to choose by (``twin_frames.py --nets OUT --tables 9170-9179``); one thread under
+``nice -n 10`` (load average 10-12), 22 min:
+
+    OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python scripts/train_dicenet.py --only finder --start calibration --lr 1e-3 \
+        --finder-epochs 10 --threads 1 --twin 9100-9103,9140-9159 --twin-repeat 2 --twin-big 0.25 --drawn 0.1 \
+        --drawn-from photos --keep-photos 10 --seed 0 --out ~/.cache/rig/piptwin/runP
+    ... --start DIR (the shipped finder) --lr 5e-4 --finder-epochs 6 --twin 9100-9103,9140-9169 (no --twin-big)
+        --keep-photos 30 --out ~/.cache/rig/piptwin/runQ          # Q: 7 min; with --lr 1e-3 --finder-epochs 10: R, 10 min
+    ... P's line with --twin 9100-9103,9140-9169 --keep-photos 30 --sizes 9,48 --out ~/.cache/rig/piptwin/runS   # S
 """
 
 from __future__ import annotations
@@ -407,11 +420,27 @@ def tile_source(entry, rng: np.random.Generator, drawn: float, drawn_twin: bool,
     return "twin big" if big and rng.random() < big else "twin"
 
 
+def kept_loss(out: torch.Tensor, teacher: torch.Tensor) -> torch.Tensor:
+    """How far ``out`` is from the ``teacher``'s heat and sizes: squared heat differences, ten times as heavy where the
+    teacher is sure, and the size where it sees a die (heat above 0.3), per such cell, as :func:`focal` per peak."""
+    near = (teacher[:, 0] > 0.3).float()
+    heat = ((out[:, 0] - teacher[:, 0]) ** 2 * (1 + 9 * teacher[:, 0])).sum()
+    return (heat + 0.5 * ((out[:, 1] - teacher[:, 1]).abs() * near).sum()) / near.sum().clamp(min=1)
+
+
+def finder_loss(out: torch.Tensor, heat, size, mask, weight) -> torch.Tensor:
+    if not len(out):
+        return out.sum()
+    return focal(out[:, 0], heat, weight) + 0.5 * ((out[:, 1] - size).abs() * mask).sum() / mask.sum().clamp(min=1)
+
+
 def train_finder(photos, epochs: int, rng: np.random.Generator, batch: int = 16, start: Path | None = None,
-                 lr: float = 3e-3, twin: dict | None = None, **sample) -> Finder:
+                 lr: float = 3e-3, twin: dict | None = None, keep: float = 0.0, **sample) -> Finder:
     """``start``: go on from that exported finder (else from scratch); ``sample``: :func:`finder_sample`'s options
     for the photos; ``twin``: those for the twin frames among ``photos``, and ``big``: how often a twin tile's dice
-    are drawn larger than the finder's (``limit``-``big_max`` px: no peaks, their pips "no die")."""
+    are drawn larger than the finder's (``limit``-``big_max`` px: no peaks, their pips "no die"); ``keep``: the
+    photo and drawn tiles ask for the ``start`` finder's own heat and sizes (:func:`kept_loss`, this heavy) in place
+    of their labels, so only the twin tiles teach, and the photos keep the scores the thresholds were chosen on."""
     twin = dict(twin or {})
     big, big_max, drawn = twin.pop("big", 0.0), twin.pop("big_max", 64.0), twin.pop("drawn", 0.0)
     drawn_twin = twin.pop("drawn_twin", True)
@@ -419,14 +448,15 @@ def train_finder(photos, epochs: int, rng: np.random.Generator, batch: int = 16,
     def tile(entry):
         source = tile_source(entry, rng, drawn, drawn_twin, big)
         if source == "drawn":
-            return finder_sample(*drawn_frame(rng), rng, sizes=twin.get("sizes", (9.0, 26.0)))
+            return source, finder_sample(*drawn_frame(rng), rng, sizes=twin.get("sizes", (9.0, 26.0)))
         if source == "photo":
-            return finder_sample(entry[1], entry[2], rng, **sample)
+            return source, finder_sample(entry[1], entry[2], rng, **sample)
         if source == "twin big":
-            return finder_sample(entry[1], entry[2], rng, **{**twin, "sizes": (twin["limit"], big_max)})
-        return finder_sample(entry[1], entry[2], rng, **twin)
+            return source, finder_sample(entry[1], entry[2], rng, **{**twin, "sizes": (twin["limit"], big_max)})
+        return source, finder_sample(entry[1], entry[2], rng, **twin)
 
     net = Finder() if start is None else load_onnx(Finder(folded=True), start)
+    teacher = load_onnx(Finder(folded=True), start).eval() if keep else None
     opt = torch.optim.AdamW(net.parameters(), lr, weight_decay=1e-4)
     steps = epochs * math.ceil(4 * len(photos) / batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=0.15)
@@ -435,11 +465,16 @@ def train_finder(photos, epochs: int, rng: np.random.Generator, batch: int = 16,
         order = np.concatenate([rng.permutation(len(photos)) for _ in range(4)])
         total = 0.0
         for i in range(0, len(order) - batch + 1, batch):
-            samples = [tile(photos[j]) for j in order[i:i + batch]]
+            sources, samples = zip(*(tile(photos[j]) for j in order[i:i + batch]))
             x = to_tensor([s[0] for s in samples])
-            heat, size, mask, weight = (torch.from_numpy(np.stack([s[k] for s in samples])) for k in (1, 2, 3, 4))
+            targets = [torch.from_numpy(np.stack([s[k] for s in samples])) for k in (1, 2, 3, 4)]
             out = net(x)
-            loss = focal(out[:, 0], heat, weight) + 0.5 * ((out[:, 1] - size).abs() * mask).sum() / mask.sum().clamp(min=1)
+            kept = torch.tensor([teacher is not None and s in ("photo", "drawn") for s in sources])
+            loss = finder_loss(out[~kept], *(t[~kept] for t in targets))
+            if kept.any():
+                with torch.no_grad():
+                    wanted = teacher(x[kept])
+                loss = loss + keep * kept_loss(out[kept], wanted)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -562,6 +597,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--drawn-from", choices=("all", "photos"), default="all",
                         help="--drawn: in place of any tile, or of photo tiles only (the twin share kept)")
     parser.add_argument("--twin-limit", type=float, default=28.0, help="--twin-big: dice above this (finder px) no peak")
+    parser.add_argument("--keep-photos", type=float, default=0.0, metavar="W",
+                        help="finder: photo and drawn tiles ask for the --start finder's own output (weight W), "
+                        "not their labels: the twin frames teach, the photos' scores stay")
     parser.add_argument("--val-report", action="store_true",
                         help="no training: the flag thresholds' figures on the validation slice, nets from --out")
     args = parser.parse_args(argv)
@@ -583,7 +621,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in (None, "finder"):
         finder = train_finder(photos, args.finder_epochs, rng, start=args.start and args.start / FIND_WEIGHTS.name,
                               lr=args.lr, sizes=tuple(float(v) for v in args.sizes.split(",")), lowres=args.lowres,
-                              distract=args.distract,
+                              distract=args.distract, keep=args.keep_photos,
                               twin=dict(sizes=tuple(float(v) for v in args.twin_sizes.split(",")), limit=args.twin_limit,
                                         big=args.twin_big, distract=args.distract, drawn=args.drawn,
                                         drawn_twin=args.drawn_from == "all"))

@@ -40,3 +40,40 @@ def test_drawn_dice_from_photo_tiles_only_keep_the_twin_share(monkeypatch):
     assert 0.08 < only_photos["drawn"] < 0.12 and only_photos["photo"] + only_photos["drawn"] == 0.7
     assert anywhere["twin"] + anywhere["twin big"] < 0.28  # some twin tiles drawn instead
     assert 0.2 < only_photos["twin big"] / 0.3 < 0.3
+
+
+def test_kept_photos_ask_for_the_start_finders_own_output(monkeypatch, tmp_path):
+    """``--keep-photos``: a finder that already gives the start finder's output on photo tiles has nothing to learn
+    from them, whatever their labels; a twin tile still teaches, and the start finder's output moved costs."""
+    train = load_script(monkeypatch)
+    import torch
+
+    torch.manual_seed(0)
+    net = train.Finder(folded=True).eval()
+    x = torch.rand(2, 3, 64, 64)
+    with torch.no_grad():
+        wanted = net(x)
+    assert float(train.kept_loss(wanted, wanted)) == 0.0
+    moved = wanted.clone()
+    moved[:, 0] = (moved[:, 0] + 0.2).clamp(max=1)
+    assert float(train.kept_loss(moved, wanted)) > 0.0
+    heat = torch.zeros(2, 16, 16)
+    heat[:, 8, 8] = 1.0
+    labels = (heat, torch.zeros(2, 16, 16), heat.clone(), torch.ones(2, 16, 16))
+    assert float(train.finder_loss(wanted, *labels)) > 0.0
+    assert float(train.finder_loss(wanted[:0], *(t[:0] for t in labels))) == 0.0
+
+
+def test_a_finder_trained_on_with_kept_photos_runs(monkeypatch):
+    """One step of ``train_finder`` with ``keep``: photo tiles against the start finder, twin tiles against labels."""
+    train = load_script(monkeypatch)
+    from twin_frames import TwinShot
+
+    rng = np.random.default_rng(0)
+    image = rng.integers(0, 255, (480, 640, 3), dtype=np.uint8)
+    dice = np.array([[320, 240, 40, 3]], np.float32)
+    entries = [(object(), image, dice)] * 3 + [(TwinShot(Path("twin/9140-0"), np.zeros((0, 4))), image, dice)]
+    start = Path(__file__).resolve().parents[2] / "calibration" / "dicenet_find.onnx"
+    net = train.train_finder(entries, 1, rng, start=start, lr=1e-4, keep=1.0,
+                             twin=dict(sizes=(9.0, 26.0), limit=28.0, big=0.25))
+    assert not net.training
