@@ -35,3 +35,14 @@ def virtual_profile():
     from rig.vision.profile import Profile, default_profile_path
 
     return Profile.load(default_profile_path())
+
+
+@pytest.fixture
+def nets():
+    """The shipped pip-dice nets (:func:`rig.vision.dicenet.default_dicenet`); the test skipped without them."""
+    from rig.vision import dicenet
+
+    found = dicenet.default_dicenet()
+    if found is None:
+        pytest.skip("no dice nets")
+    return found

@@ -28,14 +28,6 @@ TRUTH = {
 }
 
 
-@pytest.fixture
-def nets():
-    found = dicenet.default_dicenet()
-    if found is None:
-        pytest.skip("no dice nets")
-    return found
-
-
 def _held(name: str) -> list[tuple[int, list[int]]]:
     """Each die read in the rebuilt x0.4 frame of ``name``: its pips and the labelled dice its box holds (pips); every
     die read wrong is flagged."""

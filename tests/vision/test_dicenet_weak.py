@@ -15,14 +15,6 @@ TWIN = Path(__file__).parent / "pip_twin"
 TRUTH_9973 = [(5, 344, 299), (4, 509, 320), (5, 488, 407), (6, 397, 228)]
 
 
-@pytest.fixture
-def nets():
-    found = dicenet.default_dicenet()
-    if found is None:
-        pytest.skip("no dice nets")
-    return found
-
-
 def _by_truth(dice, truth, tol=0.5 * 73):
     found = {}
     for d in dice:

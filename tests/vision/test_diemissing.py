@@ -6,7 +6,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import pytest
 
 from rig.vision import dicenet
 from rig.vision.anydie import AnyDieParams, read_pip_dice
@@ -15,14 +14,6 @@ from rig.vision.dicecandidate import Candidate
 TWIN = Path(__file__).parent / "pip_twin"
 #: pip twin 9970 throw 0 (seen; 640x480, six red dice with yellow pips on wood with knots, 62 px): value, centre
 TRUTH_9970 = [(4, 464, 275), (6, 426, 211), (2, 279, 144), (1, 319, 375), (6, 192, 118), (1, 411, 138)]
-
-
-@pytest.fixture
-def nets():
-    found = dicenet.default_dicenet()
-    if found is None:
-        pytest.skip("no dice nets")
-    return found
 
 
 def test_a_frame_with_dice_scored_faintly_asks_without_a_dice_count(nets):

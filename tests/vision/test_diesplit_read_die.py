@@ -14,20 +14,12 @@ import cv2
 import numpy as np
 import pytest
 
-from rig.vision import dicenet, diesplit
+from rig.vision import diesplit
 from rig.vision.anydie import AnyDieParams, read_pip_dice
 
 SMALL = Path(__file__).parent / "pip_small"
 #: two_38's labelled dice in the x1.5 frame: pips, centre
 TRUTH = [(2, 114.5, 57.0), (2, 281.7, 72.0), (2, 359.7, 376.5), (2, 62.7, 420.0)]
-
-
-@pytest.fixture
-def nets():
-    found = dicenet.default_dicenet()
-    if found is None:
-        pytest.skip("no dice nets")
-    return found
 
 
 def _read() -> list[tuple[int, str, list[int]]]:
