@@ -60,6 +60,11 @@ ENDS = 0.3
 #: 3 of its strip's 20 rows in the frame, 0.67 die body)
 WHOLE_STRIP = 0.5
 REASON = "cocked die (its side face beyond the top's outer edge)"
+#: the strips are judged as the frame shows them only where its white balance is no cooler than this (the floor's
+#: warmth over calibration's, :attr:`rig.vision.light.Light.warm`): a cooler light turns a warm floor's chroma toward
+#: the die body's, every flat die's floor strip "die body" as shown (2D 55006 and 55011 at white balance x0.77: 43
+#: and 36 flags on 24 turns, each from that look alone), the change taken out none (round 31)
+AS_SHOWN_WARM = 0.9
 
 
 def empty_chroma(empty_lab: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
@@ -189,16 +194,18 @@ def cut_by_frame(box, name: str, side: float, shape: tuple[int, int]) -> bool:
     return depth < WHOLE_STRIP * max(3, round(STRIP * side))
 
 
-def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: float, body_ab, channels=None) -> list:
+def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: float, body_ab, channels=None,
+                    as_shown: bool = True) -> list:
     """The dice of ``dice`` (not read cocked) with a die-body band beyond an outer edge (a strip the frame leaves
     whole enough, :data:`WHOLE_STRIP`) and no die ahead there: a strip :data:`FACE` die body, or :data:`FAINT_FACE`
     with its band next to the box lit (:data:`LIGHTER`), as the frame shows it or, where the frame's light change
     ``channels`` is given, with it taken out (:func:`_lab`; round 25: the change taken out turns some strips fainter,
     at lamp x1.2, and none that the frame shows is lost). In the look as the frame shows it, a faint strip's band is
     lit in that look and with the change taken out as well (round 28): a brighter light lifts every band by itself
-    (2D 44006 at exposure x1.2 and x1.3: flat dice's bands 1.35-1.44 as shown); a flag only ever goes."""
+    (2D 44006 at exposure x1.2 and x1.3: flat dice's bands 1.35-1.44 as shown); a flag only ever goes. ``as_shown``
+    False: the look as the frame shows it is left out where ``channels`` is given (:data:`AS_SHOWN_WARM`)."""
     empty_ab = None
-    looks = (None,) if channels is None else (None, channels)
+    looks = (None,) if channels is None else (None, channels) if as_shown else (channels,)
     found = []
     for d in dice:
         if d.cocked or not TOP_SIZE[0] * side <= min(d.box[2:]) <= max(d.box[2:]) <= TOP_SIZE[1] * side:
@@ -241,7 +248,8 @@ def wall_side_flags(work, profile, dice) -> list:
     body_ab = np.array([profile.body.mean[1:], profile.edge.mean[1:]], np.float32)
     side = work.side * work.factor
     channels = light_change(work.light)
-    faces = wall_side_faces(work.frame, empty.lab, dice, side, body_ab, channels)
+    as_shown = work.light is None or work.light.warm >= AS_SHOWN_WARM
+    faces = wall_side_faces(work.frame, empty.lab, dice, side, body_ab, channels, as_shown)
     empty_ab = empty_chroma(empty.lab, work.frame.shape[:2])
     creases = creased_dice(work.frame, empty_ab, dice, side, body_ab, NEARER, outward_sides, faces)
     return [Flag(REASON, d.x, d.y) for d in faces] + [Flag(CREASE_REASON, d.x, d.y) for d in creases]
