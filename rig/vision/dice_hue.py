@@ -41,6 +41,10 @@ VEIL_DEEP_GREYER = 0.55
 MIN_CHROMA = 10.0
 #: a frog colour whose model has at least this chroma is no frog where its pixels show less than MIN_CHROMA
 FROG_CHROMA = 25.0
+#: ... or, of chroma from MIN_CHROMA up, where their mean hue is this far off the model's (degrees): the lamp's grey
+#: image tinted by the light turns a colour's hue across (twin 11405's "yellow" blue-grey, 140-150 degrees off); a frog
+#: under the lamp's hotspot keeps some of it (virtual table, glare: blue tops 50-73 degrees off, read blue at 45)
+NO_FROG_HUE = 90.0
 NO_FROG = "read grey or off its hue, no frog (the lamp's image?)"
 
 
@@ -77,7 +81,7 @@ def off_hue(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, present, p
 
 def no_frog_colours(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, present, profile) -> list[str]:
     """The ``present`` frog colours of a die top whose pixels are grey where their model is not (mean chroma under
-    :data:`MIN_CHROMA`, the model's at least :data:`FROG_CHROMA`) or off its hue (:data:`OFF_HUE`): no frog of that
+    :data:`MIN_CHROMA`, the model's at least :data:`FROG_CHROMA`) or far off its hue (:data:`NO_FROG_HUE`): no frog of that
     colour, the lamp's mirror image (or a lit body) the colour's long model took in. Twin 11405 (felt, a 5168 K
     lamp): blank dice read "yellow" on 0.5-0.9 of their tops in every light, those pixels at Lab a*b* (1, -4)
     to (6, -9), chroma 4-11, against the yellow model's 40; frog colours read right lay within 22 degrees of their
@@ -93,7 +97,7 @@ def no_frog_colours(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, pr
             grey = math.hypot(*model) >= FROG_CHROMA
         else:
             gap = hue_gap(lab[1:] - 128, model)
-            grey = gap is not None and gap > OFF_HUE
+            grey = gap is not None and gap > NO_FROG_HUE
         if grey:
             gone.append(c)
     return gone
