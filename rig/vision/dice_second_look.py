@@ -27,7 +27,7 @@ import numpy as np
 
 from rig.vision.dice_flag import Flag
 from rig.vision.dice_shade_cut import cut_by_shade
-from rig.vision.dice_shaded_square import body_a_top
+from rig.vision.dice_shaded_square import body_a_top, joined_body
 
 #: the crop: SIZE x SIZE px covering CONTEXT die sides around the die's centre
 SIZE = 48
@@ -65,10 +65,10 @@ FREEABLE = ("cocked die", "die partly hidden or on edge", "die top read in the f
 #: freed only when the net gives the die lying flat at least FLAT_SURE and the reader's face at least FACE_SURE;
 #: a flag is added when it gives another face at least OTHER_SURE (chosen on twin tables it was not fitted on)
 FLAT_SURE = 0.8
-#: a blank die flagged both of these is never freed (:func:`_blank_in_glare`)
-GLARE_SPOT, UNKNOWN_KIND = "die in a glare spot", "unknown colour or glare"
 FACE_SURE = 0.9
 OTHER_SURE = 0.98
+#: a blank die flagged both of these is never freed (:func:`_blank_in_glare`)
+GLARE_SPOT, UNKNOWN_KIND = "die in a glare spot", "unknown colour or glare"
 #: a reading is freed whole only when no other die of it looks this likely not flat to the net (a leaning die the
 #: hand-made tests missed, flagged only by chance for another die's reason, would pass otherwise: 8805 turn 3)
 COCKED_GUARD = 0.4
@@ -176,16 +176,10 @@ def square(aspect: float, area: float) -> bool:
 def whole_in_shade(d, work, dice) -> bool:
     """Whether die ``d`` (of the reading's ``dice``), its top read too small to be whole, is a whole square top once
     its own shade is joined to it (:data:`JOINED_WHOLE`, :data:`JOINED_FILL`, :data:`SQUARE`)."""
-    from rig.vision.dice_cocked import _around, _joined, _radial
-
-    masks = _joined(d, work, dice, _around(d, work, dice))
-    if masks is None:
+    body = joined_body(d, work, dice)
+    if body is None:
         return False
-    body = masks[1]
-    pts = cv2.findNonZero(body.view(np.uint8))
-    (_, _), (w, h), _ = cv2.minAreaRect(pts)
-    aspect = min(w, h) / max(w, h, 1e-6) + work.profile.walls[3] * math.hypot(*_radial(d, work))
-    area = np.count_nonzero(body)
+    aspect, area, w, h = body
     return (aspect >= SQUARE and area >= JOINED_WHOLE * work.top_area
             and float(area) / ((w + 1.0) * (h + 1.0)) >= JOINED_FILL)
 

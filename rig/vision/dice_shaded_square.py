@@ -27,15 +27,23 @@ BODY_SQUARE = 0.85
 BODY_TOPS = 1.05
 
 
-def body_a_top(d, work, dice) -> bool:
-    """Whether die ``d`` (of the reading's ``dice``, frame px) shows a body no bigger than one square top once its
-    lit top is joined to the shade of its own hue that touches it (:data:`BODY_SQUARE`, :data:`BODY_TOPS`)."""
+def joined_body(d, work, dice) -> tuple[float, int, float, float] | None:
+    """Die ``d``'s (of the reading's ``dice``, frame px) lit top joined to the shade of its own hue that touches it
+    (:func:`rig.vision.dice_cocked._joined`): its aspect (short / long side of its least rectangle, what perspective
+    shows of the walls added back), its area (working px) and that rectangle's sides; None where nothing joins."""
     from rig.vision.dice_cocked import _around, _joined, _radial
 
     masks = _joined(d, work, dice, _around(d, work, dice))
     if masks is None:
-        return False
+        return None
     body = masks[1]
     (_, _), (w, h), _ = cv2.minAreaRect(cv2.findNonZero(body.view(np.uint8)))
     aspect = min(w, h) / max(w, h, 1e-6) + work.profile.walls[3] * math.hypot(*_radial(d, work))
-    return aspect >= BODY_SQUARE and np.count_nonzero(body) <= BODY_TOPS * work.top_area
+    return aspect, np.count_nonzero(body), w, h
+
+
+def body_a_top(d, work, dice) -> bool:
+    """Whether die ``d`` (of the reading's ``dice``, frame px) shows a body no bigger than one square top once its
+    lit top is joined to the shade of its own hue that touches it (:data:`BODY_SQUARE`, :data:`BODY_TOPS`)."""
+    body = joined_body(d, work, dice)
+    return body is not None and body[0] >= BODY_SQUARE and body[1] <= BODY_TOPS * work.top_area

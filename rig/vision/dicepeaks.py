@@ -88,6 +88,12 @@ def on_one_die(a: tuple[float, float, float], b: tuple[float, float, float]) -> 
     return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 <= (0.5 * max(a[2], b[2])) ** 2
 
 
+def nearer(a: tuple[float, float, float], b: tuple[float, float, float], share: float) -> bool:
+    """Whether two peaks (x, y, side) are nearer than ``share`` of the larger side (:func:`on_one_die` asks the same
+    at a half, the bound itself counted near)."""
+    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 < (share * max(a[2], b[2])) ** 2
+
+
 def merged(points: list[tuple[float, float, float]], key: list[float]) -> list[int]:
     """The indices of ``points`` (x, y, side) left when the weaker (``key``) of two on one die
     (:func:`on_one_die`) goes, strongest first."""

@@ -17,6 +17,7 @@ The pyramid's level (the dice's size) is still chosen on the peaks above ``find_
 from __future__ import annotations
 
 from rig.vision.anydie_params import AnyDieParams
+from rig.vision.dicepeaks import nearer
 from rig.vision.diemissing import looks_missing
 
 
@@ -34,7 +35,7 @@ def unshadowed(kept: list, p: AnyDieParams, overlap: float) -> list:
     ``overlap`` of the larger side of a die found above ``find_keep``: a pip of it, or it found twice."""
     strong = [(c.x, c.y, c.side) for c, _ in kept if c.score >= p.find_keep]
     return [(c, d) for c, d in kept if c.score >= p.find_keep
-            or not any((c.x - x) ** 2 + (c.y - y) ** 2 < (overlap * max(c.side, side)) ** 2 for x, y, side in strong)]
+            or not any(nearer((c.x, c.y, c.side), s, overlap) for s in strong)]
 
 
 def with_faint(kept: list, p: AnyDieParams, overlap: float, opinion, want: int = 0, missing: list | None = None) -> list:

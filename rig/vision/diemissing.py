@@ -20,7 +20,7 @@ from __future__ import annotations
 from statistics import median
 
 from rig.vision.anydie_params import AnyDieParams
-from rig.vision.dicepeaks import merged
+from rig.vision.dicepeaks import merged, nearer
 
 #: a faint peak counts when its side is within this factor of the found dice's median side
 SIZE_BAND = 1.5
@@ -52,8 +52,8 @@ def worth_reading(found: list, keep: float, overlap: float) -> list:
     if not strong:
         return strong
     side = median(f[2] for f in strong)
-    alike = [f for f in found if f[3] < keep and 1 / SIZE_BAND <= f[2] / side <= SIZE_BAND and not any(
-        (f[0] - g[0]) ** 2 + (f[1] - g[1]) ** 2 < (overlap * max(f[2], g[2])) ** 2 for g in strong)]
+    alike = [f for f in found if f[3] < keep and 1 / SIZE_BAND <= f[2] / side <= SIZE_BAND
+             and not any(nearer(f, g, overlap) for g in strong)]
     dice = len(merged([f[:3] for f in strong], [f[3] for f in strong]))
     enough = len(merged([f[:3] for f in alike], [f[3] for f in alike])) >= max(AT_LEAST, dice)
     faint = {id(f) for f in alike} if enough else set()
