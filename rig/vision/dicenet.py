@@ -30,10 +30,11 @@ from rig.vision.dicepeaks import (PIPS_SURE, STRIDE, PeakMemo, crowded, merged, 
 from rig.vision.diebig import flag_big_boxes
 from rig.vision.dicecandidate import Candidate
 from rig.vision.dicelevels import SLACK, chosen_again, level_bound, once, thin_coarser, unread_coarsest, strength as _strength
-from rig.vision.diesplit import dice_at_level, sure_dice, ungrouped
+from rig.vision.diesplit import dice_at_level, pip_of_sure, sure_dice, ungrouped
 from rig.vision.diecheck import candidate_features, check_needed, default_check
 from rig.vision.diefaint import faint_kept, with_faint
 from rig.vision.diemissing import worth_reading
+from rig.vision.diesmall import read_turned
 from rig.vision.dicetiles import FLOOR as TILE_FLOOR, cells_near, run_tiled, tiles
 from rig.vision.errors import VisionError
 from rig.vision.netengine import NetLoadError, as_blob, load_net
@@ -128,9 +129,8 @@ def crop_die(frame: np.ndarray, x: float, y: float, side: float, angle: float = 
 
 
 class DiceNet:
-    """The two nets, loaded once (:func:`default_dicenet`); :meth:`candidates` runs them on a frame.
-    ``crop``: the reader's input side (px); ``sure``: a reading less sure than this is read again
-    mirrored (0: never)."""
+    """The two nets, loaded once (:func:`default_dicenet`); :meth:`candidates` runs them on a frame. ``crop``: the
+    reader's input side (px); ``sure``: a reading less sure than this is read again mirrored (0: never)."""
 
     def __init__(self, find: Path = FIND_WEIGHTS, read: Path = READ_WEIGHTS, *, crop: int = CROP,
                  sure: float = SURE) -> None:
@@ -286,8 +286,7 @@ class DiceNet:
         (``memo``). ``full``: every level is run (the search's reference, ``rig bench vision --game pips --scales``);
         ``memo``: the dice read, kept for :meth:`candidates` (:meth:`_read_memo`); ``ran``: the finder outputs of the
         passes run whole appended (a finer level runs near their response, :attr:`tiled`; ``tile`` false: every level
-        whole).
-        """
+        whole)."""
         long_side = max(frame.shape[:2])
         levels = [r for r in LEVELS if r * long_side >= MIN_DIE and FIND_DIE / (r * long_side) <= FIND_MAX / long_side]
         if not levels:  # a frame too small for any level
@@ -340,10 +339,10 @@ class DiceNet:
             die_px, steps, out, scored = self._scored(frame, this_level, memo)
             heat, sides, s = out  # all this level's peaks, not only those scored: a die showing 2 holds two
             here = [(x / s, y / s) for x, y, _, _ in self._peaks(heat, sides, floor)] if PIPS_ALL_PEAKS else scored
-            # a coarser level's sure die holding two or more of this level's peaks: those are its pips
+            # a coarser level's sure die holding this level's peaks (diesplit.pip_of_sure): those are its pips
             big = sure_dice(frame, seen, memo, SURE_DIE, here, coarse[:skip], lambda f: self._read_memo(frame, f, memo))
             unread_big = [p[:3] for level in coarse[:skip] for p in level[4] if p[3] + SLACK >= SURE_DIE]
-            pips = [CROWDED if pip_of_bigger(x, y, here, big) and not shows_pips(memo[(x, y, side)][0]) else 1.0
+            pips = [CROWDED if pip_of_sure(x, y, side, here, big, memo) and not shows_pips(memo[(x, y, side)][0]) else 1.0
                     for x, y, side, _ in scored]
             if any(w == 1.0 and pip_of_bigger(x, y, here, unread_big) and not shows_pips(memo[(x, y, side)][0])
                    for (x, y, side, _), w in zip(scored, pips)):
@@ -407,6 +406,7 @@ class DiceNet:
         found = self._found(frame, floor, die_px, memo, level_floor, level_floor if worth is not None else 0.0)
         found = found if worth is None else worth(found, level_floor)
         self._read_memo(frame, found, memo)
+        read_turned([f[:3] for f in found], memo, lambda *die: crop_die(frame, *die, size=self.crop), self.read_features)
         cands = [Candidate(x, y, side, score, *memo[(x, y, side)], alone) for x, y, side, score, alone in found]
         # of two on one die the surer; one above level_floor (when given) before one below it (a faint peak)
         keep = merged([(c.x, c.y, c.side) for c in cands],

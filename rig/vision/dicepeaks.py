@@ -119,10 +119,10 @@ def _inside(x: float, y: float, bx: float, by: float, side: float) -> bool:
     return abs(x - bx) < side / 2 and abs(y - by) < side / 2
 
 
-def pip_of_bigger(x: float, y: float, peaks_here, bigger) -> bool:
+def pip_of_bigger(x: float, y: float, peaks_here, bigger, least: int = 2) -> bool:
     """Whether the peak at (x, y) lies in one of the ``bigger`` dice ((x, y, side), a coarser level's) that
-    holds two or more of ``peaks_here`` ((x, y, ...)): then they are that die's pips."""
-    return any(_inside(x, y, bx, by, side) and sum(_inside(px, py, bx, by, side) for px, py, *_ in peaks_here) >= 2
+    holds ``least`` (two) or more of ``peaks_here`` ((x, y, ...)): then they are that die's pips."""
+    return any(_inside(x, y, bx, by, side) and sum(_inside(px, py, bx, by, side) for px, py, *_ in peaks_here) >= least
                for bx, by, side in bigger)
 
 

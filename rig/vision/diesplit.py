@@ -107,15 +107,38 @@ def ungrouped(frame: np.ndarray, coarse, dice_here, weight: float) -> list[tuple
 READ_DIE = True
 #: ... from this finder score (a peak's finder x reader over the reader's surest count): below it, left to ``sure_die``
 READ_DIE_FIND = 0.5
+#: a coarser level's sure die read surely as showing 2-6 pips (:func:`rig.vision.dicepeaks.shows_pips`) has a finer
+#: level's one peak inside it read as a die showing 1 for its pip, or for itself seen off its middle (:func:`pip_of_sure`;
+#: False: only two or more peaks inside it are its pips, as before round 32)
+LONE_PIP = True
+
+
+def pip_of_sure(x: float, y: float, side: float, here, sure, memo: dict) -> bool:
+    """Whether a finer level's peak (x, y, side) is a pip of one of the ``sure`` dice ((x, y, side), :func:`sure_dice`):
+    it lies in one holding two or more of its level's peaks ``here`` ((x, y, ...)), or (:data:`LONE_PIP`) the reader
+    reads it as a die showing 1 and it lies in one read surely as showing 2-6 (``memo``: (x, y, side) -> (class
+    probabilities, ...)). The caller leaves out the peaks read surely as showing pips: dice of their own.
+
+    White dice of 50-100 px showing 2 (the tuning photos at x1.5; issue 25, round 32): the level a step finer than
+    the dice's saw one peak on a die, read 1 at 0.84-0.95 (white ``two_34``, ``two_5``), so no die held two and that
+    level won, its peaks taken for dice showing 1. Any lone peak so taken (not only one read as 1) lost 3 white dice at
+    x0.4 (2 of them silent), 2 at x0.6 and 3 at x1: a die read 2 or 4 inside a group read as one die showing 4 or 6,
+    a die showing 1 inside itself read at a coarser level."""
+    if pip_of_bigger(x, y, here, sure):
+        return True
+    if not LONE_PIP or int(np.argmax(memo[(x, y, side)][0])) != 1:
+        return False
+    return any(pip_of_bigger(x, y, here, [die], 1) and shows_pips(memo[die][0]) for die in sure if die in memo)
 
 
 def sure_dice(frame: np.ndarray, levels, memo: dict, sure_die: float, here, unread=(), read=None
               ) -> list[tuple[float, float, float]]:
     """The (x, y, side) of the pyramid levels' scored peaks (each level's fourth item: (x, y, side, finder x reader))
-    that are sure dice, a finer level's peaks two or more inside one its pips (:func:`rig.vision.dicepeaks.pip_of_bigger`):
+    that are sure dice, a finer level's peaks inside one its pips (:func:`pip_of_sure`):
     scored from ``sure_die``, or (:data:`READ_DIE`) read surely as showing 2-6 pips with a face of its own (``memo``:
     (x, y, side) -> (probabilities, ...); the face looked at once, kept there under ("face", x, y, side), and only on a
-    peak holding two or more of the finer level's peaks ``here``, (x, y, ...): the others are no one's pips anyway).
+    peak holding one (:data:`LONE_PIP`; else two) or more of the finer level's peaks ``here``, (x, y, ...): the others
+    are no one's pips anyway).
     The pyramid's coarsest levels left unread (``unread``: (die_px, steps, output, found, kept), :mod:`rig.vision.
     dicelevels`) have those of their kept peaks read (``read``: peaks read into ``memo``) that could be such a die here:
     uncrowded, from :data:`READ_DIE_FIND`, holding two of ``here`` (the search read every left-out level again for any
@@ -135,7 +158,7 @@ def sure_dice(frame: np.ndarray, levels, memo: dict, sure_die: float, here, unre
         return memo[key]
     def read_die(x: float, y: float, side: float, q: float) -> bool:
         return (READ_DIE and shows_pips(memo[(x, y, side)][0]) and q >= READ_DIE_FIND * float(memo[(x, y, side)][0][1:].max())
-                and pip_of_bigger(x, y, here, [(x, y, side)]) and own_face(x, y, side))
+                and pip_of_bigger(x, y, here, [(x, y, side)], 1 if LONE_PIP else 2) and own_face(x, y, side))
     sure = [(x, y, side) for level in levels for x, y, side, q in level[3] if q >= sure_die or read_die(x, y, side, q)]
     maybe = [p for level in unread for p in level[4] if READ_DIE and p[3] >= READ_DIE_FIND
              and not crowded(p[0], p[1], p[2], level[3]) and pip_of_bigger(p[0], p[1], here, [p[:3]])]
