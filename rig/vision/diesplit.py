@@ -106,7 +106,8 @@ def ungrouped(frame: np.ndarray, coarse, dice_here, weight: float) -> list[tuple
 #: ``sure_die``, finder x reader, only, as before round 31)
 READ_DIE = True
 #: ... from this finder score (a peak's finder x reader over the reader's surest count): below it, left to ``sure_die``
-READ_DIE_FIND = 0.5
+#: (0.5 before round 32: white ``two_31`` at x1.5, a 72 px die read 2 at 0.94-0.97 and scored 0.45-0.46, its pips won)
+READ_DIE_FIND = 0.4
 #: a coarser level's sure die read surely as showing 2-6 pips (:func:`rig.vision.dicepeaks.shows_pips`) has a finer
 #: level's one peak inside it read as a die showing 1 for its pip, or for itself seen off its middle (:func:`pip_of_sure`;
 #: False: only two or more peaks inside it are its pips, as before round 32)
