@@ -95,6 +95,17 @@ hold; tables 9170-9179 kept back to choose by (``twin_frames.py --nets OUT --tab
     ... --start DIR (the shipped finder) --lr 5e-4 --finder-epochs 6 --twin 9100-9103,9140-9169 (no --twin-big)
         --keep-photos 30 --out ~/.cache/rig/piptwin/runQ          # Q: 7 min; with --lr 1e-3 --finder-epochs 10: R, 10 min
     ... P's line with --twin 9100-9103,9140-9169 --keep-photos 30 --sizes 9,48 --out ~/.cache/rig/piptwin/runS   # S
+
+Round 32 (docs/games.md, "The twin-trained finder with the photos kept at every scale"): **T**, P's line with tables
+9140-9169 and half the photo tiles windows of whole pyramid levels of the photo at x0.35-1.7 (``--keep-levels``: the
+shipped finder's output on the whole level asked for, as the pyramid runs it with no size hint), the shipped reader
+copied into OUT beforehand; 15 min at load average 9-15 (not shipped):
+
+    OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python scripts/train_dicenet.py --only finder --start calibration --lr 1e-3 \
+        --finder-epochs 10 --threads 1 --twin 9100-9103,9140-9169 --twin-repeat 2 --twin-big 0.25 --drawn 0.1 \
+        --drawn-from photos --keep-photos 10 --keep-levels 0.5 --seed 0 --out ~/.cache/rig/piptwin/runT
+    ... T's line with --twin-big-max 120 --out ~/.cache/rig/piptwin/runU                               # U: 17 min
+    ... U's line with --keep-photos 20 --keep-levels 0.7 --out ~/.cache/rig/piptwin/runV               # V
 """
 
 from __future__ import annotations
@@ -118,8 +129,9 @@ from onnx_weights import load_onnx  # noqa: E402 - scripts/, beside this one
 from tune_dicenet import validation_report  # noqa: E402
 from twin_frames import big_dice_targets, drawn_frame, is_twin, load_twin  # noqa: E402
 from rig.bench.pips import DEFAULT_COLOUR_DATA, DEFAULT_DATA, Photo, load_photos  # noqa: E402
-from rig.vision.dicenet import (CROP, FIND_LONG, FIND_WEIGHTS, READ_WEIGHTS, STRIDE, crop_die,  # noqa: E402
-                                crop_matrix)
+from rig.vision.dicenet import (CROP, FIND_DIE, FIND_LONG, FIND_MAX, FIND_WEIGHTS, LEVELS, MIN_DIE,  # noqa: E402
+                                READ_WEIGHTS, STRIDE, crop_die, crop_matrix, finder_input)
+from rig.vision.dicetiles import REACH  # noqa: E402
 
 FIND_SIZE = FIND_LONG  # finder training tiles: FIND_SIZE x FIND_SIZE
 
@@ -420,12 +432,52 @@ def tile_source(entry, rng: np.random.Generator, drawn: float, drawn_twin: bool,
     return "twin big" if big and rng.random() < big else "twin"
 
 
-def kept_loss(out: torch.Tensor, teacher: torch.Tensor) -> torch.Tensor:
+def kept_loss(out: torch.Tensor, teacher: torch.Tensor, weight: torch.Tensor | None = None) -> torch.Tensor:
     """How far ``out`` is from the ``teacher``'s heat and sizes: squared heat differences, ten times as heavy where the
-    teacher is sure, and the size where it sees a die (heat above 0.3), per such cell, as :func:`focal` per peak."""
-    near = (teacher[:, 0] > 0.3).float()
-    heat = ((out[:, 0] - teacher[:, 0]) ** 2 * (1 + 9 * teacher[:, 0])).sum()
+    teacher is sure, and the size where it sees a die (heat above 0.3), per such cell, as :func:`focal` per peak
+    (``weight`` 0: a cell left out)."""
+    weight = torch.ones_like(teacher[:, 0]) if weight is None else weight
+    near = (teacher[:, 0] > 0.3).float() * weight
+    heat = ((out[:, 0] - teacher[:, 0]) ** 2 * (1 + 9 * teacher[:, 0]) * weight).sum()
     return (heat + 0.5 * ((out[:, 1] - teacher[:, 1]).abs() * near).sum()) / near.sum().clamp(min=1)
+
+
+def level_sample(image: np.ndarray, rng: np.random.Generator, teacher: nn.Module, scales: tuple[float, float] = (0.35, 1.7)):
+    """A FIND_SIZE window of a whole pyramid level of the photo as the finder sees it with no size hint (the photo
+    scaled x``scales`` as a nearer or farther camera, then by :func:`finder_input` for one of the :data:`LEVELS` the
+    pyramid runs there; sometimes flipped, turned a quarter, its colours jittered) and the ``teacher``'s heat and sizes
+    on the whole level under it, as (window, heat, sizes, weight): the cells within :data:`REACH` of a cut edge
+    (weight 0) are the only ones whose output on the window differs from the whole level's."""
+    g = math.exp(rng.uniform(math.log(scales[0]), math.log(scales[1])))
+    image = cv2.resize(image, None, fx=g, fy=g, interpolation=cv2.INTER_AREA if g < 1 else cv2.INTER_LINEAR)
+    if rng.random() < 0.5:
+        image = jitter_colour(image, rng)
+    image = np.ascontiguousarray(np.rot90(image[:, ::-1] if rng.random() < 0.5 else image, int(rng.integers(4))))
+    long_side = max(image.shape[:2])
+    levels = [r for r in LEVELS if r * long_side >= MIN_DIE and FIND_DIE / (r * long_side) <= FIND_MAX / long_side]
+    level, _ = finder_input(image, float(rng.choice(levels)) * long_side)
+    h, w = level.shape[:2]
+    if h < FIND_SIZE or w < FIND_SIZE:
+        level = cv2.copyMakeBorder(level, 0, max(0, FIND_SIZE - h), 0, max(0, FIND_SIZE - w), cv2.BORDER_REPLICATE)
+    y0 = int(rng.integers(0, (level.shape[0] - FIND_SIZE) // STRIDE + 1)) * STRIDE
+    x0 = int(rng.integers(0, (level.shape[1] - FIND_SIZE) // STRIDE + 1)) * STRIDE
+    # the window grown by REACH gives the whole level's output at the window's cells (rig.vision.dicetiles)
+    ya, xa = max(0, y0 - REACH), max(0, x0 - REACH)
+    with torch.no_grad():
+        wanted = teacher(to_tensor([level[ya:y0 + FIND_SIZE + REACH, xa:x0 + FIND_SIZE + REACH]]))[0].numpy()
+    y0, x0, level = y0 - ya, x0 - xa, level[ya:y0 + FIND_SIZE + REACH, xa:x0 + FIND_SIZE + REACH]
+    n, reach = FIND_SIZE // STRIDE, REACH // STRIDE
+    weight = np.ones((n, n), np.float32)
+    if y0 > 0:
+        weight[:reach] = 0
+    if x0 > 0:
+        weight[:, :reach] = 0
+    if y0 + FIND_SIZE < level.shape[0]:
+        weight[n - reach:] = 0
+    if x0 + FIND_SIZE < level.shape[1]:
+        weight[:, n - reach:] = 0
+    cells = wanted[:, y0 // STRIDE:y0 // STRIDE + n, x0 // STRIDE:x0 // STRIDE + n]
+    return level[y0:y0 + FIND_SIZE, x0:x0 + FIND_SIZE], cells[0], cells[1], np.zeros((n, n), np.float32), weight
 
 
 def finder_loss(out: torch.Tensor, heat, size, mask, weight) -> torch.Tensor:
@@ -435,12 +487,15 @@ def finder_loss(out: torch.Tensor, heat, size, mask, weight) -> torch.Tensor:
 
 
 def train_finder(photos, epochs: int, rng: np.random.Generator, batch: int = 16, start: Path | None = None,
-                 lr: float = 3e-3, twin: dict | None = None, keep: float = 0.0, **sample) -> Finder:
+                 lr: float = 3e-3, twin: dict | None = None, keep: float = 0.0, levels: float = 0.0,
+                 **sample) -> Finder:
     """``start``: go on from that exported finder (else from scratch); ``sample``: :func:`finder_sample`'s options
     for the photos; ``twin``: those for the twin frames among ``photos``, and ``big``: how often a twin tile's dice
     are drawn larger than the finder's (``limit``-``big_max`` px: no peaks, their pips "no die"); ``keep``: the
     photo and drawn tiles ask for the ``start`` finder's own heat and sizes (:func:`kept_loss`, this heavy) in place
-    of their labels, so only the twin tiles teach, and the photos keep the scores the thresholds were chosen on."""
+    of their labels, so only the twin tiles teach, and the photos keep the scores the thresholds were chosen on;
+    ``levels``: with ``keep``, how often a photo tile is a window of a whole pyramid level instead (:func:`level_sample`:
+    the photo at any camera distance, at every level the finder runs on it with no size hint)."""
     twin = dict(twin or {})
     big, big_max, drawn = twin.pop("big", 0.0), twin.pop("big_max", 64.0), twin.pop("drawn", 0.0)
     drawn_twin = twin.pop("drawn_twin", True)
@@ -449,6 +504,8 @@ def train_finder(photos, epochs: int, rng: np.random.Generator, batch: int = 16,
         source = tile_source(entry, rng, drawn, drawn_twin, big)
         if source == "drawn":
             return source, finder_sample(*drawn_frame(rng), rng, sizes=twin.get("sizes", (9.0, 26.0)))
+        if source == "photo" and teacher is not None and levels and rng.random() < levels:
+            return "photo level", level_sample(entry[1], rng, teacher)
         if source == "photo":
             return source, finder_sample(entry[1], entry[2], rng, **sample)
         if source == "twin big":
@@ -470,11 +527,14 @@ def train_finder(photos, epochs: int, rng: np.random.Generator, batch: int = 16,
             targets = [torch.from_numpy(np.stack([s[k] for s in samples])) for k in (1, 2, 3, 4)]
             out = net(x)
             kept = torch.tensor([teacher is not None and s in ("photo", "drawn") for s in sources])
-            loss = finder_loss(out[~kept], *(t[~kept] for t in targets))
+            level = torch.tensor([s == "photo level" for s in sources])
+            loss = finder_loss(out[~(kept | level)], *(t[~(kept | level)] for t in targets))
             if kept.any():
                 with torch.no_grad():
                     wanted = teacher(x[kept])
                 loss = loss + keep * kept_loss(out[kept], wanted)
+            if level.any():
+                loss = loss + keep * kept_loss(out[level], torch.stack(targets[:2], 1)[level], targets[3][level])
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -596,10 +656,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="finder tiles: how often of flat drawn dice (twin_frames.drawn_frame) instead")
     parser.add_argument("--drawn-from", choices=("all", "photos"), default="all",
                         help="--drawn: in place of any tile, or of photo tiles only (the twin share kept)")
+    parser.add_argument("--twin-big-max", type=float, default=64.0,
+                        help="--twin-big: those dice up to this (finder px; a die the coarsest level reads is about "
+                        "115 px at the finest)")
     parser.add_argument("--twin-limit", type=float, default=28.0, help="--twin-big: dice above this (finder px) no peak")
     parser.add_argument("--keep-photos", type=float, default=0.0, metavar="W",
                         help="finder: photo and drawn tiles ask for the --start finder's own output (weight W), "
                         "not their labels: the twin frames teach, the photos' scores stay")
+    parser.add_argument("--keep-levels", type=float, default=0.0, metavar="F",
+                        help="--keep-photos: this share of the photo tiles are windows of whole pyramid levels of the "
+                        "photo at any scale, the --start finder's output on the whole level asked for")
     parser.add_argument("--val-report", action="store_true",
                         help="no training: the flag thresholds' figures on the validation slice, nets from --out")
     args = parser.parse_args(argv)
@@ -621,9 +687,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in (None, "finder"):
         finder = train_finder(photos, args.finder_epochs, rng, start=args.start and args.start / FIND_WEIGHTS.name,
                               lr=args.lr, sizes=tuple(float(v) for v in args.sizes.split(",")), lowres=args.lowres,
-                              distract=args.distract, keep=args.keep_photos,
+                              distract=args.distract, keep=args.keep_photos, levels=args.keep_levels,
                               twin=dict(sizes=tuple(float(v) for v in args.twin_sizes.split(",")), limit=args.twin_limit,
-                                        big=args.twin_big, distract=args.distract, drawn=args.drawn,
+                                        big=args.twin_big, big_max=args.twin_big_max, distract=args.distract, drawn=args.drawn,
                                         drawn_twin=args.drawn_from == "all"))
         export(finder, torch.zeros(1, 3, 192, 256), args.out / FIND_WEIGHTS.name, dynamic=True)
     if args.only in (None, "reader"):

@@ -77,3 +77,46 @@ def test_a_finder_trained_on_with_kept_photos_runs(monkeypatch):
     net = train.train_finder(entries, 1, rng, start=start, lr=1e-4, keep=1.0,
                              twin=dict(sizes=(9.0, 26.0), limit=28.0, big=0.25))
     assert not net.training
+
+
+def test_kept_levels_ask_for_the_start_finders_output_on_the_whole_level(monkeypatch):
+    """``--keep-levels``: a photo tile is a window of a whole pyramid level, its target the start finder's output on
+    the level; at the cells it weighs the window alone gives that very output, and the levels span the pyramid's
+    scales (the kept tiles of round 31 held the photos' dice at 10-25 finder px only)."""
+    train = load_script(monkeypatch)
+    import torch
+
+    from onnx_weights import load_onnx
+
+    torch.set_num_threads(1)
+    teacher = load_onnx(train.Finder(folded=True), train.FIND_WEIGHTS).eval()
+    rng = np.random.default_rng(0)
+    image = np.full((960, 1280, 3), 90, np.uint8)
+    image[::40] = 250  # a grid: the finder responds somewhere on every level
+    image[:, ::40] = 250
+    cuts, shown = 0, set()
+    for _ in range(12):
+        window, heat, sides, mask, weight = train.level_sample(image, rng, teacher)
+        assert window.shape == (256, 256, 3) and heat.shape == sides.shape == weight.shape == (64, 64)
+        assert not mask.any()
+        with torch.no_grad():
+            out = teacher(train.to_tensor([window]))[0].numpy()
+        assert np.abs(out[0] - heat)[weight > 0].max() < 1e-4
+        assert np.abs(out[1] - sides)[weight > 0].max() < 1e-4
+        cuts += int((weight == 0).any())
+        shown.add(round(float(np.mean(np.abs(np.diff(window[..., 0].astype(int), axis=1)) > 60)), 2))
+    assert cuts and len(shown) > 4  # some windows cut from larger levels; the grid at many scales
+
+
+def test_a_finder_trained_on_with_kept_levels_runs(monkeypatch):
+    train = load_script(monkeypatch)
+    from twin_frames import TwinShot
+
+    rng = np.random.default_rng(0)
+    image = rng.integers(0, 255, (480, 640, 3), dtype=np.uint8)
+    dice = np.array([[320, 240, 40, 3]], np.float32)
+    entries = [(object(), image, dice)] * 3 + [(TwinShot(Path("twin/9140-0"), np.zeros((0, 4))), image, dice)]
+    start = Path(__file__).resolve().parents[2] / "calibration" / "dicenet_find.onnx"
+    net = train.train_finder(entries, 1, rng, start=start, lr=1e-4, keep=1.0, levels=1.0,
+                             twin=dict(sizes=(9.0, 26.0), limit=28.0, big=0.25))
+    assert not net.training
