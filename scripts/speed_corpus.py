@@ -1,7 +1,7 @@
 """``read_dice``'s speed and sameness on a fixed frame corpus: two code versions read alike, timed in turn (issue 24).
 
     .venv/bin/python scripts/speed_corpus.py build                     # the corpus, once (~/.cache/rig/speed/corpus)
-    .venv/bin/python scripts/speed_corpus.py build --twin-tables 10000-10005 --dir DIR   # other cached twin tables
+    .venv/bin/python scripts/speed_corpus.py build --twin-tables 10000-10005[,11300-11302] --dir DIR   # other cached twin tables
     git archive <commit> rig | tar -x -C ~/.cache/rig/speed/before     # the code to compare with: a tree holding rig/
     .venv/bin/python scripts/speed_corpus.py run --before ~/.cache/rig/speed/before [--after .] [--reads 7]
     .venv/bin/python scripts/speed_corpus.py record --out A.json [--code DIR]   # one version's readings and CPU ms
@@ -30,6 +30,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import json  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
+from collections.abc import Iterable  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import cv2  # noqa: E402
@@ -45,7 +46,7 @@ TWIN_TABLES = range(100, 106)
 VIRTUAL_FRAMES = 4
 
 
-def build(out: Path, twin_tables: range = TWIN_TABLES) -> None:
+def build(out: Path, twin_tables: Iterable[int] = TWIN_TABLES) -> None:
     """Render the virtual frames, develop the twin's cached renders (``twin_tables``), fit every profile; save all
     under ``out``."""
     sys.path.insert(0, str(ROOT))
@@ -187,8 +188,9 @@ def main(argv: list[str] | None = None) -> int:
     tables = TWIN_TABLES  # build's twin tables: --twin-tables FIRST-LAST (their turns cached; never rendered here)
     if "--twin-tables" in argv:
         i = argv.index("--twin-tables")
-        first, last = (int(v) for v in argv[i + 1].split("-"))
-        tables, argv = range(first, last + 1), argv[:i] + argv[i + 2 :]
+        tables = [t for part in argv[i + 1].split(",")  # FIRST-LAST[,FIRST-LAST...]
+                  for first, last in [(int(v) for v in part.split("-"))] for t in range(first, last + 1)]
+        argv = argv[:i] + argv[i + 2 :]
     return timing_harness.main(argv, __doc__, root=ROOT, corpus=CORPUS, reads=7,
                                build=lambda out: build(out, tables), load=load_corpus,
                                version=Version, sameness=report_sameness, frame=lambda item: item,

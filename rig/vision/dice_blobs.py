@@ -115,6 +115,9 @@ TOUCHING = "touching dice that cannot be split"
 COVER = 0.7
 #: what is left of such a blob once its squares are taken: more than this share of a die top is flagged
 LEFT = 0.25
+#: the most a square's ring can show of "beyond the blob" (1, its ring's mean never below 0), with room for the
+#: rounding of :func:`cv2.filter2D`'s large kernels (a bound: :func:`pack` skips a turn that cannot beat the best)
+BEYOND_MOST = 1.001
 
 
 def _square(side: float, angle: float, size: int) -> np.ndarray:
@@ -153,13 +156,20 @@ def pack(roi: np.ndarray, area: int, a0: float) -> tuple[list[np.ndarray], np.nd
     squares, filters = _kernels(side, size)
     for _ in range(min(DICE_IN_SET, math.ceil(area / a0))):
         best = None
-        for k, (inside, ring) in enumerate(filters):
-            cover = cv2.filter2D(left, -1, inside, borderType=cv2.BORDER_CONSTANT)
-            beyond = 1 - cv2.filter2D(left, -1, ring, borderType=cv2.BORDER_CONSTANT)
+        covers = [cv2.filter2D(left, -1, inside, borderType=cv2.BORDER_CONSTANT) for inside, _ in filters]
+        most = [cv2.minMaxLoc(cover)[1] for cover in covers]
+        # a turn's score is at most its best cover + half of BEYOND_MOST: the turns taken best cover first, the rings
+        # filtered only while a turn can still beat the best score found (ties to the lower turn, as in turn order)
+        for k in sorted(range(len(filters)), key=lambda k: -most[k]):
+            if most[k] < COVER or (best is not None and most[k] + 0.5 * BEYOND_MOST < best[0]):
+                break
+            cover = covers[k]
+            beyond = 1 - cv2.filter2D(left, -1, filters[k][1], borderType=cv2.BORDER_CONSTANT)
             score = np.where(cover >= COVER, cover + 0.5 * beyond, -1)
             y, x = np.unravel_index(int(np.argmax(score)), score.shape)
-            if score[y, x] > 0 and (best is None or score[y, x] > best[0]):
-                best = (float(score[y, x]), k, y, x)
+            s = float(score[y, x])
+            if s > 0 and (best is None or s > best[0] or (s == best[0] and k < best[1])):
+                best = (s, k, y, x)
         if best is None:
             break
         _, k, y, x = best
