@@ -31,6 +31,10 @@ CARD_ASPECT = (1.2, 1.65)
 #: (the gray cards of the seen twin sets that change like shade, 2905 and 3309: at least 0.51 / at most 0.25; the arm's
 #: shadow on 3211 0 / 0, on 3200 at least 0.74 / 0.53 — its umbra reaching its edges)
 ICON_DARK, ICON_SHARE, FIELD_DARK = 20, 0.25, 0.4
+#: a gray field told from the white border round it by brightness: darker than this share of the way from the blob's
+#: dark end (20th percentile) to its light end (95th); on a pile, the second where the first joins the top card's field
+#: to the gray field of the card below it through its noisy border (twin 5218 reveal 1: 1.6 fields at 2/3, 0.98 at 1/2)
+GREY_CUTS = (2 / 3, 1 / 2)
 
 
 def card_shaped(rw: float, rh: float) -> bool:
@@ -57,14 +61,14 @@ def _lone_field(work, rect, fill: float) -> tuple[tuple[float, float], ...] | No
     return tuple((float(x * f), float(y * f)) for x, y in cv2.boxPoints(((cx, cy), size, ang)))
 
 
-def _field_corners(work, blob: np.ndarray, classes) -> tuple[tuple[float, float], ...] | None:
+def _field_corners(work, blob: np.ndarray, classes, cut: float = GREY_CUTS[0]) -> tuple[tuple[float, float], ...] | None:
     """The corners of the top card's own coloured field: on a pile, the blob is every card's
     outline together, while the top card's field lies inside its white border, apart from the
-    fields of the cards below."""
+    fields of the cards below (a gray field: darker than ``cut`` of the way to the blob's light end)."""
     if classes is NEUTRAL_CLASSES:  # a gray field reads like the white border round it: the border is brighter
         grey = cv2.blur(cv2.cvtColor(work.small, cv2.COLOR_BGR2GRAY), (3, 3))  # (the sensor noise frays it)
         lo, hi = np.percentile(grey[blob > 0], (20, 95))
-        field = ((grey < (lo + 2 * hi) / 3) & (blob > 0)).view(np.uint8)  # (an icon darker than the field is in it)
+        field = ((grey < lo + cut * (hi - lo)) & (blob > 0)).view(np.uint8)  # (an icon darker than the field is in it)
     else:
         field = (np.isin(work.labels, classes) & (blob > 0)).view(np.uint8)
     k = 5 if classes is NEUTRAL_CLASSES else 3  # (noise can bridge a white border between two gray fields)

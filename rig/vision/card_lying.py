@@ -14,6 +14,11 @@ from rig.vision.card_view import CardReading, CardView, Question
 
 #: a pile's top moved at least this share of its long side (and its outline grew, none of it left): a card laid on it
 LAID_SHIFT = 0.02
+#: a pile's outline grown this far (px) on a side, none left, after a hand was over it: a card laid on it however little
+#: (from ``same``) its top moved — a card re-read apart grew it 2 px at most (twin 3009 reveal 0), one laid 2-6 px; more
+#: than 6 px is a pile regrown (booked before) — twin 5202 reveal 1: a yellow on the yellow pile, its top 1.75 % apart,
+#: the outline 6 px taller at the top, the other sides to the pixel
+LAID_GREW = 4
 #: a pile's top whose print moved this share of its long side or more after a hand was over it: a card laid on it
 PRINT_MOVED = 0.005
 #: a settle's frames whose prints lie farther apart than this share of its long side from their mean: no print known
@@ -161,13 +166,14 @@ class _LyingCards:
         pile's outline (what changed from the empty box) grew on a side and left none — a card laid a few px askew sticks
         out beyond the one below, which stays where it lay. A card re-read with no card laid on it moves its corners as
         far now and then (up to 3.2 %, twin 2802), its outline not (0 px in 7 of 8 such readings of 1.5 % or more, on the
-        seen twin sets); a card a hand nudged leaves the floor bare where it lay. Else asked, as before: also with no
+        seen twin sets); a card a hand nudged leaves the floor bare where it lay. Its field moved less (from ``same``):
+        the outline grown ``LAID_GREW`` px or more, as no re-read grows it (twin 5202 reveal 1). Else asked: also with no
         outline known (no empty box) or a hand over the card now (an arm's shade may cut its outline)."""
         before, now = lying.reading.pile, card.pile
-        if shift < LAID_SHIFT or before is None or now is None or self._hands and not self._hand_boxes or any(
+        if before is None or now is None or self._hands and not self._hand_boxes or any(
                 _overlap(card.box, h) for h in self._hand_boxes):
             return False
-        return _outline_grew(before, now)
+        return _outline_grew(before, now, 2 if shift >= LAID_SHIFT else LAID_GREW)
 
     def _print_moved(self, lying: _Lying, card: CardReading) -> bool:
         """Whether a pile's top of its colour, on the lying card's edges or a little apart after a hand was over it, had a
@@ -267,11 +273,11 @@ def steady_mark(marks: list, outline) -> np.ndarray | None:
     return mean if spread <= PRINT_STEADY * _long_side(outline) else None
 
 
-def _outline_grew(before: tuple[int, int, int, int], now: tuple[int, int, int, int]) -> bool:
-    """Whether a pile's outline (what changed from the empty box) grew on a side (2 px or more) and left none: a card
+def _outline_grew(before: tuple[int, int, int, int], now: tuple[int, int, int, int], px: int = 2) -> bool:
+    """Whether a pile's outline (what changed from the empty box) grew on a side (``px`` or more) and left none: a card
     laid a few px askew on the pile sticks out beyond the one below, which stays where it lay."""
     grew = _sides_grown(before, now)
-    return min(grew) >= 0 and max(grew) >= 2
+    return min(grew) >= 0 and max(grew) >= px
 
 
 def _sides_grown(before: tuple[int, int, int, int], now: tuple[int, int, int, int]) -> tuple[int, int, int, int]:

@@ -25,8 +25,8 @@ from rig.vision.card_border import (MIN_TINT, _border_lab, _by_hue, _field_alone
                                     _tint, as_colourless, grey_relit)
 from rig.vision.card_empty import EmptyBox, framed_fields, gapped_rings, kept, open_rings
 from rig.vision.card_fields import (  # noqa: F401 (the card colours and sizes: importable from here too)
-    _CLASS_OF, _MODEL, CARD_CLASSES, CARD_SIDES, FIELD_AREA, FIELD_ASPECT, FIELD_SHARE, NEUTRAL_CLASSES, _box,
-    _field_corners, _lone_field, _whole_fields, card_shaped, field_shaped, shade_alone, shadow_shaped)
+    _CLASS_OF, _MODEL, CARD_CLASSES, CARD_SIDES, FIELD_AREA, FIELD_ASPECT, FIELD_SHARE, GREY_CUTS, NEUTRAL_CLASSES,
+    _box, _field_corners, _lone_field, _whole_fields, card_shaped, field_shaped, shade_alone, shadow_shaped)
 from rig.vision.card_places import _overlap
 from rig.vision.card_print import print_mark
 from rig.vision.card_reveal import CardReading, CardReveal, CardView, Question, edge_shift  # noqa: F401
@@ -156,10 +156,12 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
 
 def _grey_pile_top(work, blob: np.ndarray, box) -> CardReading | None:
     """A gray pile askew, its rectangle's ring lying on the top card's field in part: that field read against the top
-    card's own border (:func:`rig.vision.card_border._grey_top`), or None."""
-    top = _field_corners(work, blob, NEUTRAL_CLASSES)
-    if top is not None and _top_sized(work, top) and _grey_top(work, blob, top):
-        return CardReading("gray", 0.5, "ok", (), box, top)
+    card's own border (:func:`rig.vision.card_border._grey_top`), or None. The first cut that outlines a field's size
+    decides (a lower one where the first joins the gray card below: twin 5202 reveal 0, 5218 reveal 1)."""
+    for cut in GREY_CUTS:
+        top = _field_corners(work, blob, NEUTRAL_CLASSES, cut)
+        if top is not None and _top_sized(work, top):
+            return CardReading("gray", 0.5, "ok", (), box, top) if _grey_top(work, blob, top) else None
     return None
 
 
