@@ -48,15 +48,14 @@ def agreed(frame: np.ndarray, p: AnyDieParams, nets, count: Callable, pipnet) ->
         if p.agree_turned <= 0 or pipnet is None or c.alone or not unclear_only(die):
             return die
         k = die.count.pips
-        if turned_mean(frame, c, k, nets) < p.agree_turned:
-            return die
         x, y, w, h = die.box
         x0, y0 = max(0, x), max(0, y)
         w, h = min(frame.shape[1], x + w) - x0, min(frame.shape[0], y + h) - y0
+        # the cheapest reader first (counter ~0.8 ms a die, pip net ~1.2, the eight views ~1.9)
         if w <= 0 or h <= 0 or count(frame, (x0, y0, w, h), np.ones((h, w), np.uint8), p).pips != k:
             return die
         net_k, net_p = pipnet.classify(frame, (x0, y0, w, h))
-        if net_k != k or net_p < p.agree_pipnet:
+        if net_k != k or net_p < p.agree_pipnet or turned_mean(frame, c, k, nets) < p.agree_turned:
             return die
         return PipDie(die.box, PipCount(k, die.count.centres, die.count.confidence, "ok", ()))
     return agree
