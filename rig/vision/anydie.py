@@ -41,6 +41,7 @@ import numpy as np
 from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicecandidate import Candidate
 from rig.vision.dicenet import default_dicenet, read_dice
+from rig.vision.dieagree import agreed
 from rig.vision.dieface import face_reason, outline_elongation, surroundings
 from rig.vision.diesplit import two_dice_as_one
 from rig.vision.dierecheck import rereads_ok, shared_box_crops
@@ -379,8 +380,9 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
     nets = default_dicenet() if net is _SHIPPED and p.learned else None
     missing: list[str] = []  # the dice count not known: a die faintly seen makes the frame ask (rig.vision.diemissing)
     if nets is not None:
-        blank = blank_faint(frame, p)
-        dice = _checked(frame, read_dice(frame, p, nets, min(expected) if expected else 0, missing, blank), p, nets)
+        pip_net = _pip_net()
+        blank, agree = blank_faint(frame, p, pip_net), agreed(frame, p, nets, count_top_face, pip_net)
+        dice = _checked(frame, read_dice(frame, p, nets, min(expected) if expected else 0, missing, blank, agree), p, nets)
     else:
         if net is _SHIPPED:
             from rig.vision.pipnet import default_net
@@ -397,18 +399,31 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
     return PipDiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(reasons))
 
 
-def blank_faint(frame: np.ndarray, p: AnyDieParams) -> Callable[[Candidate], bool]:
-    """Whether a candidate of the learned finder is no die: a faint one (finder below ``find_ok``) the reader gives
-    below ``blank_read`` for its number and on whose box the classical counter (:func:`count_top_face`) finds no pip
-    (issue 25, round 31: a binder's punched holes, grey disks, found "faint die, pips unclear" in most coloured
-    photos); ``blank_read`` 0: none."""
+def _pip_net():
+    """The shipped pip net (:func:`blank_faint`, :func:`rig.vision.dieagree.agreed`); ``None`` when absent."""
+    from rig.vision.pipnet import default_net
+
+    return default_net()
+
+
+def blank_faint(frame: np.ndarray, p: AnyDieParams, pip_net=None) -> Callable[[Candidate], bool]:
+    """Whether a candidate of the learned finder is no die: one the finder scores below ``blank_find`` (``find_ok``
+    until round 32) the reader gives below ``blank_read`` for its number and for no die and on whose box the classical
+    counter (:func:`count_top_face`) finds no pip (issue 25, round 31: a binder's punched holes, grey disks, found "faint
+    die, pips unclear" in most coloured photos; round 32: the holes the finder scores 0.6-0.75, the reader giving "no
+    die" 0.01-0.03; a white 2 under a drawn thing, 0.6 and "no die" 0.6, stays flagged); from ``find_ok`` only when
+    the pip net (``pip_net``, :class:`rig.vision.pipnet.PipNet`) calls it no die too (a coloured 6 beside a drawn thing,
+    finder 0.64, read 1 at 0.39, the pip net 4, stays flagged); ``blank_read`` 0: none."""
     def blank(c: Candidate) -> bool:
-        if p.blank_read <= 0 or c.score >= p.find_ok or float(c.probs[c.pips]) >= p.blank_read:
+        unread = max(float(c.probs[c.pips]), float(c.probs[0])) < p.blank_read
+        if p.blank_read <= 0 or c.score >= p.blank_find or not unread:
             return False
         x, y, w, h = c.box
         x0, y0 = max(0, x), max(0, y)
         w, h = min(frame.shape[1], x + w) - x0, min(frame.shape[0], y + h) - y0
-        return w > 0 and h > 0 and count_top_face(frame, (x0, y0, w, h), np.ones((h, w), np.uint8), p).pips == 0
+        if w <= 0 or h <= 0 or count_top_face(frame, (x0, y0, w, h), np.ones((h, w), np.uint8), p).pips != 0:
+            return False
+        return c.score < p.find_ok or (pip_net is not None and pip_net.classify(frame, (x0, y0, w, h))[0] == 0)
     return blank
 
 

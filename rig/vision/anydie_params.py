@@ -86,6 +86,12 @@ class AnyDieParams:
     blank_read: float = 0.4       # a faint die (finder below find_ok) the reader gives below this for its number and on
                                   # which the classical counter finds no pip is no die: a binder's punched hole (issue
                                   # 25, round 31; real faint dice so read had 0.5 or more); 0: none dropped
+    blank_find: float = 0.75      # ... the finder scoring it below this (find_ok until round 32: holes scored 0.6-0.75 stayed,
+                                  # flagged "pips unclear"; the real dice so read and counted had 0.83 or more); from
+                                  # find_ok the reader's "no die" below blank_read too and the pip net's no die
+    agree_turned: float = 0.75    # a die flagged only "pips unclear" is ok when the reader gives its number this much on
+    agree_pipnet: float = 0.8     # average over its crop turned and mirrored, the classical counter counts as many and
+                                  # the pip net reads it so this sure (rig.vision.dieagree; issue 25, round 32); 0: never
     use_net: bool = True          # check each die with the learned counter (calibration/pipnet.npz)
     die_px: float = 0.0           # the dice's side in frame px, for the learned finder (0: about 1/16 of the
                                   # frame's longer side, as in its photos; set it when the camera is nearer)

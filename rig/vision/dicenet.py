@@ -464,16 +464,16 @@ def judge(c: Candidate, p: AnyDieParams) -> PipDie | None:
 
 
 def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet, want: int = 0, missing: list | None = None,
-              blank=None) -> list[PipDie]:
+              blank=None, agree=None) -> list[PipDie]:
     """Every die the nets find in ``frame``, judged (:func:`judge`), top to bottom; ``want``: the game's dice count (0: not
     known; ``missing``: a list for the frame's reason to ask, :mod:`rig.vision.diemissing`), more than found: faint dice
-    added; ``blank(candidate)`` true: no die (:func:`rig.vision.anydie.blank_faint`)."""
+    added; ``blank(c)`` true: no die (:func:`rig.vision.anydie.blank_faint`); ``agree(c, die)``: :mod:`rig.vision.dieagree`."""
     # a peak below find_keep is no die (judge); from faint_keep, the reader sure of it, it fills one missing (diefaint)
     keep = max(p.find_floor, p.find_keep)
     floor = max(p.find_floor, min(p.faint_keep or keep, keep)) if want or missing is not None else keep
     worth = (lambda f, k: worth_reading(f, k, OVERLAP)) if missing is not None and not want else None  # no count
-    kept = [(c, d) for c in nets.candidates(frame, floor, p.die_px, keep, worth) for d in [judge(c, p)]
-            if d is not None and not (blank and blank(c))]
+    kept = [(c, agree(c, d) if agree else d) for c in nets.candidates(frame, floor, p.die_px, keep, worth)
+            for d in [judge(c, p)] if d is not None and not (blank and blank(c))]
     dice = with_faint(kept, p, OVERLAP, second_opinion, want, missing)
     # two dice nearer than a die's side cannot both be dice (pips seen as dice, a die seen twice): flagged
     centres = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2, d.box[2]) for d in dice]

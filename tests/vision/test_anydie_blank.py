@@ -54,6 +54,6 @@ def test_only_a_faint_unread_candidate_without_pips_is_blank():
     unsure = [0.1, 0.2, 0.3, 0.2, 0.1, 0.05, 0.05]           # the reader's best 0.3 (a 2)
     assert blank_faint(blank_floor, p)(_candidate(0.5, unsure))
     assert not blank_faint(die, p)(_candidate(0.5, unsure))                         # pips there: kept
-    assert not blank_faint(blank_floor, p)(_candidate(p.find_ok, unsure))           # not faint: kept
+    assert not blank_faint(blank_floor, p)(_candidate(p.blank_find, unsure))        # the finder sure enough: kept
     assert not blank_faint(blank_floor, p)(_candidate(0.5, [0.1, 0, 0.5, 0.2, 0.1, 0.05, 0.05]))  # read: kept
     assert not blank_faint(blank_floor, replace(p, blank_read=0.0))(_candidate(0.5, unsure))

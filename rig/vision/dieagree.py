@@ -1,0 +1,61 @@
+"""A die the learned reader is unsure of, read alike three ways: freed (issue 25, round 32).
+
+"Pips unclear" (:func:`rig.vision.dicenet.judge`: the reader below ``read_ok`` for its number) was the commonest flag
+on the coloured tuning photos' dice read right, and the reader's own probability does not tell those from the dice it
+misreads (0.33-0.91 on dice read right, 0.32-0.88 on dice read wrong, coloured x1). A die flagged for that alone is
+``ok`` when three readers that err apart agree on its number: the reader on its crop turned the four ways and
+mirrored (:func:`turned_mean`, the mean of its number at least ``[anydie] agree_turned``), the classical counter
+(``count``: :func:`rig.vision.anydie.count_top_face`) and the classical pip net (``pipnet``:
+:class:`rig.vision.pipnet.PipNet`, its number at least ``agree_pipnet`` sure). A die found by the finder's second
+pass alone, or flagged for anything more, is left as it is; the checks that can only flag an ``ok`` die still follow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from rig.vision.anydie_params import AnyDieParams
+from rig.vision.dicecandidate import Candidate
+from rig.vision.dicenet import crop_die
+from rig.vision.pips import PipCount, PipDie
+
+UNCLEAR = "pips unclear"  # the start of judge's reason for a reader unsure of the number
+
+
+def turned_mean(frame: np.ndarray, c: Candidate, pips: int, nets) -> float:
+    """The reader's mean probability of ``pips`` over the candidate's crop turned 0, 90, 180 and 270 degrees, each as
+    it is and mirrored (one batch of eight)."""
+    crop = crop_die(frame, c.x, c.y, c.side, size=nets.crop)
+    views = []
+    for turns in range(4):
+        turned = np.rot90(crop, turns)
+        views += [np.ascontiguousarray(turned), np.ascontiguousarray(turned[:, ::-1])]
+    return float(nets.read(views)[:, pips].mean())
+
+
+def unclear_only(die: PipDie) -> bool:
+    """Whether ``die`` is flagged for its pips being unclear and for nothing else."""
+    reasons = die.count.reasons
+    return die.count.status != "ok" and bool(reasons) and all(r.startswith(UNCLEAR) for r in reasons)
+
+
+def agreed(frame: np.ndarray, p: AnyDieParams, nets, count: Callable, pipnet) -> Callable[[Candidate, PipDie], PipDie]:
+    """``agree(candidate, die)``: ``die``, ``ok`` when it is flagged only "pips unclear", not the second pass's alone,
+    and the three readers agree on its number (module doc); ``agree_turned`` 0 or no pip net: unchanged."""
+    def agree(c: Candidate, die: PipDie) -> PipDie:
+        if p.agree_turned <= 0 or pipnet is None or c.alone or not unclear_only(die):
+            return die
+        k = die.count.pips
+        x, y, w, h = die.box
+        x0, y0 = max(0, x), max(0, y)
+        w, h = min(frame.shape[1], x + w) - x0, min(frame.shape[0], y + h) - y0
+        # the cheapest reader first (counter ~0.8 ms a die, pip net ~1.2, the eight views ~1.9)
+        if w <= 0 or h <= 0 or count(frame, (x0, y0, w, h), np.ones((h, w), np.uint8), p).pips != k:
+            return die
+        net_k, net_p = pipnet.classify(frame, (x0, y0, w, h))
+        if net_k != k or net_p < p.agree_pipnet or turned_mean(frame, c, k, nets) < p.agree_turned:
+            return die
+        return PipDie(die.box, PipCount(k, die.count.centres, die.count.confidence, "ok", ()))
+    return agree
