@@ -9,27 +9,16 @@ The fixture is a tuning photo of ../shared/data/real-pip-dice (never the held-ou
 benchmark's x1.5 frame shows (rig.bench.pips.scaled_frame: the photo scaled x1.5, its middle 640 x 480 cut out), kept
 at its own size with two pixels about it (JPEG 95) and scaled here as the benchmark scales it."""
 
-from pathlib import Path
-
-import cv2
-
 from rig.vision import diesplit
-from rig.vision.anydie import AnyDieParams, read_pip_dice
 
-SMALL = Path(__file__).parent / "pip_small"
+from .pip_small import read_x15
+
 #: two_31's labelled dice in the x1.5 frame: pips, centre
 TRUTH = [(2, 44.5, 41.0), (2, 437.5, 210.0), (2, 94.5, 421.0)]
 
 
 def _read() -> list[tuple[int, str, list[int]]]:
-    """two_31's x1.5 frame read: each die's pips, status and the labelled dice (pips) its box holds."""
-    source = cv2.imread(str(SMALL / "two_31-x1.5-source.jpg"))
-    frame = cv2.resize(source, (648, 486), interpolation=cv2.INTER_LINEAR)[3:483, 4:644]
-    out = []
-    for die in read_pip_dice(frame, AnyDieParams()).dice:
-        x, y, w, h = die.box
-        out.append((die.pips, die.count.status, [v for v, tx, ty in TRUTH if x <= tx <= x + w and y <= ty <= y + h]))
-    return out
+    return read_x15("two_31", TRUTH)
 
 
 def test_a_large_die_showing_2_scored_low_by_the_finder_is_read_as_a_2(nets):
