@@ -34,7 +34,8 @@ from rig.vision.dice_beside import beside_blobs
 from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_die, print_spot, shade_dice
 from rig.vision.dice_lampside import side_face_flags
 from rig.vision.dice_wallside import wall_side_flags
-from rig.vision.dice_unchanged import unchanged_flags
+from rig.vision.dice_walldark import wall_dark_flags
+from rig.vision.dice_unchanged import as_the_empty_box, unchanged_flags
 from rig.vision.dice_relief import relief_dice
 from rig.vision.dice_specks import speckless
 from rig.vision.dice_surround import ringed, surrounded
@@ -155,7 +156,8 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
             cv2.bitwise_and(mask, where_, dst=mask)
         for hull in hulls:  # (the dice's walls cut out of the mask itself: no frame-sized mask of them, no second 'and')
             cv2.fillConvexPoly(mask, hull, 0)
-        where = _blob(mask, least * a0, 0.3 * work.side, disc * work.side)
+        where = _blob(mask, least * a0, 0.3 * work.side, disc * work.side,  # every die read: none hides where
+                      as_the_empty_box(work, profile) if disc else None)  # the frame shows the empty box (round 32)
         if where is not None:
             reasons.append(_flag(what, *where, work))
 
@@ -172,6 +174,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
         dice, reasons = second_look(work, dice, list(dict.fromkeys(reasons)))
     reasons += side_face_flags(work, profile, dice)  # after the second look: it frees no leaning die's side face
     reasons += wall_side_flags(work, profile, dice)  # the same: a leaning die's side face beyond its outer edge
+    reasons += wall_dark_flags(work, profile, dice)  # ... and a near-black one darkening the lit wall there
     reasons += unchanged_flags(work, profile, dice)  # a "die" the empty box shows there too (rig.vision.dice_unchanged)
     dice.sort(key=lambda d: (d.y, d.x))
     return DiceReading(tuple(dice), "uncertain" if reasons else "ok", tuple(dict.fromkeys(reasons)), work.light)

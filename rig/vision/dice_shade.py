@@ -12,6 +12,8 @@ disc of 0.16-0.34 die sides), and the count of dice thrown is what flags those t
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -43,15 +45,22 @@ def off_prints(profile, shape: tuple[int, int], every_die: bool) -> np.ndarray |
 
 def core(labels: np.ndarray, j: int, stats: np.ndarray) -> float:
     """Blob ``j``'s (``labels``, its ``stats`` row) largest inscribed disc's radius, px (L2 distance to its outline)."""
-    x, y, w, h = (int(v) for v in stats[:4])
-    inside = np.pad((labels[y : y + h, x : x + w] == j).view(np.uint8), 1)
+    inside = np.pad(_pixels(labels, j, stats), 1)
     return float(cv2.distanceTransform(inside, cv2.DIST_L2, 5).max())
 
 
-def blob(mask: np.ndarray, least: float, thick: float = 0.0, disc: float = 0.0) -> tuple[float, float] | None:
+def _pixels(labels: np.ndarray, j: int, stats: np.ndarray) -> np.ndarray:
+    """Blob ``j``'s pixels (``labels``, its ``stats`` row) in its box, uint8 0/1."""
+    x, y, w, h = (int(v) for v in stats[:4])
+    return (labels[y : y + h, x : x + w] == j).view(np.uint8)
+
+
+def blob(mask: np.ndarray, least: float, thick: float = 0.0, disc: float = 0.0,
+         unchanged: Callable[[np.ndarray, tuple[int, int, int, int]], bool] | None = None) -> tuple[float, float] | None:
     """Centre of the first blob of at least ``least`` px once specks and thin rims are opened away, on average at
-    least ``thick`` px wide (area / length: a line along the box's edge is not a die) and holding a disc of radius
-    ``disc`` px (:func:`core`; 0: not asked)."""
+    least ``thick`` px wide (area / length: a line along the box's edge is not a die), holding a disc of radius
+    ``disc`` px (:func:`core`; 0: not asked) and, given ``unchanged`` (its pixels in its box, uint8 0/1, and that box:
+    x, y, w, h), not one it calls unchanged since the empty box (:func:`rig.vision.dice_unchanged.as_the_empty_box`)."""
     opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _K3)
     if cv2.countNonZero(opened) < least:
         return None
@@ -60,6 +69,7 @@ def blob(mask: np.ndarray, least: float, thick: float = 0.0, disc: float = 0.0) 
     for j in range(1, n):
         area = stats[j, cv2.CC_STAT_AREA]
         if (area >= least and area >= thick * max(stats[j, cv2.CC_STAT_WIDTH], stats[j, cv2.CC_STAT_HEIGHT])
-                and (disc <= 0 or core(labels, j, stats[j]) >= disc)):
+                and (disc <= 0 or core(labels, j, stats[j]) >= disc)
+                and (unchanged is None or not unchanged(_pixels(labels, j, stats[j]), tuple(stats[j, :4])))):
             return tuple(centres[j])
     return None

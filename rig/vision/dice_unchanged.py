@@ -26,6 +26,14 @@ MARGIN = 0.25
 #: 2D tables (five lights) 16.3 and more, on 47 seen twin tables (four lights) 8.75 and more (round 26's probe)
 UNCHANGED = 6.0
 REASON = "die top as the empty box shows its place (no die there?)"
+#: a blob of die body in shade, once every die thrown is read, is no die hidden in shade when the frame shows its
+#: pixels as the empty box does: their median Lab distance (as :data:`UNCHANGED`) under this, and at most
+#: :data:`CHANGED_TOPS` of a die's top of them farther than :data:`CHANGED` (a blob may be many tops large: twin
+#: 10105's far corner, 17 tops at a median of 2.4-4.1). Twin 11501's far-wall shade: 3.0-3.3 in every light; a die
+#: lying in such a blob (seen sets, round 32's probe): 15.8 and more
+SHADE_UNCHANGED = 6.0
+CHANGED = 12.0
+CHANGED_TOPS = 0.25
 
 
 def empty_bgr(empty_lab: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
@@ -75,3 +83,32 @@ def unchanged_flags(work, profile, dice) -> list:
         if gap is not None and gap < UNCHANGED:
             out.append(Flag(REASON, d.x, d.y))
     return out
+
+
+def as_the_empty_box(work, profile):
+    """A test of a blob of die body in shade (``dice_shade.blob``'s ``unchanged``: its pixels in its box, uint8 0/1,
+    and that box, working px): True when the frame shows those pixels as the empty box does in the frame's light (their
+    median Lab distance under :data:`SHADE_UNCHANGED`, few changed: :data:`CHANGED_TOPS`), so no die lies there; None
+    without the frame or the picture.
+    Round 32: twin 11501's violet floor in the far wall's shade, as dark as a die body in shade, in every turn."""
+    kept = kept_with_frame(work, profile)
+    if kept is None:
+        return None
+    empty = empty_bgr(kept.lab, work.frame.shape[:2])
+    channels = (*(float(c) for c in np.float32(work.light.channels if work.light is not None else (1, 1, 1))), 0.0)
+
+    def unchanged(inside: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+        (x, y, w, h), f = box, work.factor
+        x0, y0 = x * f, y * f
+        x1, y1 = min(work.frame.shape[1], (x + w) * f), min(work.frame.shape[0], (y + h) * f)
+        if x1 <= x0 or y1 <= y0:
+            return False
+        at = cv2.resize(inside, (x1 - x0, y1 - y0), interpolation=cv2.INTER_NEAREST) > 0
+        lit = np.clip(cv2.multiply(empty[y0:y1, x0:x1], channels), 0, 255).astype(np.uint8)
+        seen = cv2.blur(work.frame[y0:y1, x0:x1], (3, 3))
+        d = cv2.cvtColor(lit, cv2.COLOR_BGR2Lab).astype(np.float32) - cv2.cvtColor(seen, cv2.COLOR_BGR2Lab)
+        gap = np.sqrt((d[at] ** 2).sum(axis=1))
+        return (float(np.median(gap)) < SHADE_UNCHANGED
+                and np.count_nonzero(gap > CHANGED) <= CHANGED_TOPS * (work.side * f) ** 2)
+
+    return unchanged
