@@ -55,18 +55,25 @@ def distance(frame: np.ndarray, empty: np.ndarray, channels, box: tuple[int, int
     y0, y1 = max(0, int(y + MARGIN * h)), min(frame.shape[0], int(y + (1 - MARGIN) * h))
     if x1 <= x0 or y1 <= y0:
         return None
-    # the empty box in the frame's light: numpy's float32 products (OpenCV's multiply gives the same numbers, without
-    # numpy's broadcasting over a strided crop: a third of the time; issue 24, round 29)
-    lit = cv2.multiply(empty[y0:y1, x0:x1], (*(float(c) for c in np.float32(channels)), 0.0))
-    lit = np.clip(lit, 0, 255, out=lit).astype(np.uint8)
     ya, xa = max(0, y0 - 1), max(0, x0 - 1)  # a pixel round it, blurred with it (the sensor's noise)
     seen = cv2.blur(frame[ya : y1 + 1, xa : x1 + 1], (3, 3))[y0 - ya : y1 - ya, x0 - xa : x1 - xa]
-    d = cv2.cvtColor(lit, cv2.COLOR_BGR2Lab).astype(np.float32)
-    d -= cv2.cvtColor(np.ascontiguousarray(seen), cv2.COLOR_BGR2Lab)
-    d *= d
+    d = _squared_gaps(empty[y0:y1, x0:x1], channels, seen)
     # np.median(np.sqrt(((a - b) ** 2).sum(axis=2))), the same number without numpy's generic machinery (issue 24,
     # round 28: a third of the time)
     return float(_median0(np.sqrt(sum3(d.reshape(-1, 3)))[:, None])[0])
+
+
+def _squared_gaps(empty: np.ndarray, channels, seen: np.ndarray) -> np.ndarray:
+    """Per pixel, the squared Lab differences (h x w x 3, float32) between ``empty`` (BGR float32) times ``channels``
+    (B, G, R) and ``seen`` (BGR uint8, the same size): :func:`distance`'s and :func:`as_the_empty_box`'s."""
+    # the empty box in the frame's light: numpy's float32 products (OpenCV's multiply gives the same numbers, without
+    # numpy's broadcasting over a strided crop: a third of the time; issue 24, round 29)
+    lit = cv2.multiply(empty, (*(float(c) for c in np.float32(channels)), 0.0))
+    lit = np.clip(lit, 0, 255, out=lit).astype(np.uint8)
+    d = cv2.cvtColor(lit, cv2.COLOR_BGR2Lab).astype(np.float32)
+    d -= cv2.cvtColor(np.ascontiguousarray(seen), cv2.COLOR_BGR2Lab)
+    d *= d
+    return d
 
 
 def unchanged_flags(work, profile, dice) -> list:
@@ -95,7 +102,7 @@ def as_the_empty_box(work, profile):
     if kept is None:
         return None
     empty = empty_bgr(kept.lab, work.frame.shape[:2])
-    channels = (*(float(c) for c in np.float32(work.light.channels if work.light is not None else (1, 1, 1))), 0.0)
+    channels = work.light.channels if work.light is not None else (1.0, 1.0, 1.0)
 
     def unchanged(inside: np.ndarray, box: tuple[int, int, int, int]) -> bool:
         (x, y, w, h), f = box, work.factor
@@ -104,10 +111,7 @@ def as_the_empty_box(work, profile):
         if x1 <= x0 or y1 <= y0:
             return False
         at = cv2.resize(inside, (x1 - x0, y1 - y0), interpolation=cv2.INTER_NEAREST) > 0
-        lit = np.clip(cv2.multiply(empty[y0:y1, x0:x1], channels), 0, 255).astype(np.uint8)
-        seen = cv2.blur(work.frame[y0:y1, x0:x1], (3, 3))
-        d = cv2.cvtColor(lit, cv2.COLOR_BGR2Lab).astype(np.float32) - cv2.cvtColor(seen, cv2.COLOR_BGR2Lab)
-        gap = np.sqrt((d[at] ** 2).sum(axis=1))
+        gap = np.sqrt(sum3(_squared_gaps(empty[y0:y1, x0:x1], channels, cv2.blur(work.frame[y0:y1, x0:x1], (3, 3)))[at]))
         return (float(np.median(gap)) < SHADE_UNCHANGED
                 and np.count_nonzero(gap > CHANGED) <= CHANGED_TOPS * (work.side * f) ** 2)
 
