@@ -64,8 +64,10 @@ def test_kept_photos_ask_for_the_start_finders_own_output(monkeypatch, tmp_path)
     assert float(train.finder_loss(wanted[:0], *(t[:0] for t in labels))) == 0.0
 
 
-def test_a_finder_trained_on_with_kept_photos_runs(monkeypatch):
-    """One step of ``train_finder`` with ``keep``: photo tiles against the start finder, twin tiles against labels."""
+@pytest.mark.parametrize("levels", [0.0, 1.0])
+def test_a_finder_trained_on_with_kept_photos_runs(monkeypatch, levels):
+    """One step of ``train_finder`` with ``keep``: photo tiles (``levels``: windows of whole pyramid levels) against
+    the start finder, twin tiles against labels."""
     train = load_script(monkeypatch)
     from twin_frames import TwinShot
 
@@ -74,7 +76,7 @@ def test_a_finder_trained_on_with_kept_photos_runs(monkeypatch):
     dice = np.array([[320, 240, 40, 3]], np.float32)
     entries = [(object(), image, dice)] * 3 + [(TwinShot(Path("twin/9140-0"), np.zeros((0, 4))), image, dice)]
     start = Path(__file__).resolve().parents[2] / "calibration" / "dicenet_find.onnx"
-    net = train.train_finder(entries, 1, rng, start=start, lr=1e-4, keep=1.0,
+    net = train.train_finder(entries, 1, rng, start=start, lr=1e-4, keep=1.0, levels=levels,
                              twin=dict(sizes=(9.0, 26.0), limit=28.0, big=0.25))
     assert not net.training
 
@@ -106,17 +108,3 @@ def test_kept_levels_ask_for_the_start_finders_output_on_the_whole_level(monkeyp
         cuts += int((weight == 0).any())
         shown.add(round(float(np.mean(np.abs(np.diff(window[..., 0].astype(int), axis=1)) > 60)), 2))
     assert cuts and len(shown) > 4  # some windows cut from larger levels; the grid at many scales
-
-
-def test_a_finder_trained_on_with_kept_levels_runs(monkeypatch):
-    train = load_script(monkeypatch)
-    from twin_frames import TwinShot
-
-    rng = np.random.default_rng(0)
-    image = rng.integers(0, 255, (480, 640, 3), dtype=np.uint8)
-    dice = np.array([[320, 240, 40, 3]], np.float32)
-    entries = [(object(), image, dice)] * 3 + [(TwinShot(Path("twin/9140-0"), np.zeros((0, 4))), image, dice)]
-    start = Path(__file__).resolve().parents[2] / "calibration" / "dicenet_find.onnx"
-    net = train.train_finder(entries, 1, rng, start=start, lr=1e-4, keep=1.0, levels=1.0,
-                             twin=dict(sizes=(9.0, 26.0), limit=28.0, big=0.25))
-    assert not net.training
