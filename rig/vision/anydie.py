@@ -381,7 +381,7 @@ def read_pip_dice(frame: np.ndarray, params: AnyDieParams | None = None, *,
     missing: list[str] = []  # the dice count not known: a die faintly seen makes the frame ask (rig.vision.diemissing)
     if nets is not None:
         pip_net = _pip_net()
-        blank, agree = blank_faint(frame, p, pip_net), agreed(frame, p, nets, count_top_face, pip_net)
+        blank, agree = blank_faint(frame, p, pip_net), agreed(frame, p, nets, counted_in_frame, pip_net)
         dice = _checked(frame, read_dice(frame, p, nets, min(expected) if expected else 0, missing, blank, agree), p, nets)
     else:
         if net is _SHIPPED:
@@ -418,13 +418,22 @@ def blank_faint(frame: np.ndarray, p: AnyDieParams, pip_net=None) -> Callable[[C
         unread = max(float(c.probs[c.pips]), float(c.probs[0])) < p.blank_read
         if p.blank_read <= 0 or c.score >= p.blank_find or not unread:
             return False
-        x, y, w, h = c.box
-        x0, y0 = max(0, x), max(0, y)
-        w, h = min(frame.shape[1], x + w) - x0, min(frame.shape[0], y + h) - y0
-        if w <= 0 or h <= 0 or count_top_face(frame, (x0, y0, w, h), np.ones((h, w), np.uint8), p).pips != 0:
+        inside = counted_in_frame(frame, c.box, p)
+        if inside is None or inside[1] != 0:
             return False
-        return c.score < p.find_ok or (pip_net is not None and pip_net.classify(frame, (x0, y0, w, h))[0] == 0)
+        return c.score < p.find_ok or (pip_net is not None and pip_net.classify(frame, inside[0])[0] == 0)
     return blank
+
+
+def counted_in_frame(frame: np.ndarray, box: tuple[int, int, int, int], p: AnyDieParams
+                     ) -> tuple[tuple[int, int, int, int], int] | None:
+    """``box`` (x, y, w, h) cut to the frame, and the classical counter's pips on all of it; None: not in the frame."""
+    x, y, w, h = box
+    x0, y0 = max(0, x), max(0, y)
+    w, h = min(frame.shape[1], x + w) - x0, min(frame.shape[0], y + h) - y0
+    if w <= 0 or h <= 0:
+        return None
+    return (x0, y0, w, h), count_top_face(frame, (x0, y0, w, h), np.ones((h, w), np.uint8), p).pips
 
 
 def _checked(frame: np.ndarray, dice: list[PipDie], p: AnyDieParams, nets) -> list[PipDie]:

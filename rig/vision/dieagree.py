@@ -5,7 +5,7 @@ on the coloured tuning photos' dice read right, and the reader's own probability
 misreads (0.33-0.91 on dice read right, 0.32-0.88 on dice read wrong, coloured x1). A die flagged for that alone is
 ``ok`` when three readers that err apart agree on its number: the reader on its crop turned the four ways and
 mirrored (:func:`turned_mean`, the mean of its number at least ``[anydie] agree_turned``), the classical counter
-(``count``: :func:`rig.vision.anydie.count_top_face`) and the classical pip net (``pipnet``:
+(``count``: :func:`rig.vision.anydie.counted_in_frame`) and the classical pip net (``pipnet``:
 :class:`rig.vision.pipnet.PipNet`, its number at least ``agree_pipnet`` sure). A die found by the finder's second
 pass alone, or flagged for anything more, is left as it is; the checks that can only flag an ``ok`` die still follow.
 """
@@ -48,13 +48,11 @@ def agreed(frame: np.ndarray, p: AnyDieParams, nets, count: Callable, pipnet) ->
         if p.agree_turned <= 0 or pipnet is None or c.alone or not unclear_only(die):
             return die
         k = die.count.pips
-        x, y, w, h = die.box
-        x0, y0 = max(0, x), max(0, y)
-        w, h = min(frame.shape[1], x + w) - x0, min(frame.shape[0], y + h) - y0
         # the cheapest reader first (counter ~0.8 ms a die, pip net ~1.2, the eight views ~1.9)
-        if w <= 0 or h <= 0 or count(frame, (x0, y0, w, h), np.ones((h, w), np.uint8), p).pips != k:
+        inside = count(frame, die.box, p)
+        if inside is None or inside[1] != k:
             return die
-        net_k, net_p = pipnet.classify(frame, (x0, y0, w, h))
+        net_k, net_p = pipnet.classify(frame, inside[0])
         if net_k != k or net_p < p.agree_pipnet or turned_mean(frame, c, k, nets) < p.agree_turned:
             return die
         return PipDie(die.box, PipCount(k, die.count.centres, die.count.confidence, "ok", ()))

@@ -79,7 +79,7 @@ class _PipNet:
 
 
 def _counter(pips):
-    return lambda frame, box, mask, p: PipCount(pips)
+    return lambda frame, box, p: (box, pips)
 
 
 UNCLEAR = PipDie((30, 30, 40, 40), PipCount(3, (), 0.6, "uncertain", ("pips unclear: 3 (0.60) or 2 (0.30)",)))
