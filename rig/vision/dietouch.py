@@ -8,8 +8,9 @@ side away. White dice's faint peaks so near were side faces, most read as 1. Wit
 (:mod:`rig.vision.diefaint`: the faint peaks the reader is sure of were mostly keys, prints and the side faces of
 white dice, many far from any die). Such a peak is now added as a die, flagged "faint die"
 (:func:`rig.vision.dicenet.judge`), never ``ok``, and only to a frame that asks already (a die flagged, or a die
-missing): the frames that ask stay the same, and a frame said ``ok`` keeps its dice. The white dice's side faces
-touching a die and read 2-6 are added too (flagged extras, in frames that ask).
+missing): a frame said ``ok`` keeps its dice. (The faint peaks read for it count towards
+:func:`rig.vision.diemissing.looks_missing` too; on the tuning photos no frame came to ask so.) The white dice's side
+faces touching a die and read 2-6 are added too (flagged extras, in frames that ask).
 """
 
 from __future__ import annotations
