@@ -51,6 +51,9 @@ class AnyDieParams:
     faint_keep: float = 0.2       # a peak from this high below find_keep is kept, flagged "faint", when the reader is read_ok
                                   # sure of its count and the game's dice count is not yet found (rig.vision.diefaint;
                                   # issue 25, round 15); 0: never
+    touch_reach: float = 1.1      # ... and, the dice count not known, kept when read as 2-6 and touching a die found (its
+                                  # centre within this many sides), the frame asking already (rig.vision.dietouch; issue
+                                  # 25, round 33: dice in clusters); 0: never
     read_ok: float = 0.9          # the reader's probability of its pip count, for an ok die
     check_ok: float = 0.52        # the second opinion (calibration/diecheck.npz): an ok die it rates below this is flagged
                                   # (0.365 until issue 25's "no drawn thing called ok at any seed": drawn things at 0.44-0.51)

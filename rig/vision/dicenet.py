@@ -471,7 +471,7 @@ def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet, want: int = 0, 
     # a peak below find_keep is no die (judge); from faint_keep, the reader sure of it, it fills one missing (diefaint)
     keep = max(p.find_floor, p.find_keep)
     floor = max(p.find_floor, min(p.faint_keep or keep, keep)) if want or missing is not None else keep
-    worth = (lambda f, k: worth_reading(f, k, OVERLAP)) if missing is not None and not want else None  # no count
+    worth = (lambda f, k: worth_reading(f, k, OVERLAP, p.touch_reach)) if missing is not None and not want else None  # no count
     kept = [(c, agree(c, d) if agree else d) for c in nets.candidates(frame, floor, p.die_px, keep, worth)
             for d in [judge(c, p)] if d is not None and not (blank and blank(c))]
     dice = with_faint(kept, p, OVERLAP, second_opinion, want, missing)

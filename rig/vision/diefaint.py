@@ -10,7 +10,8 @@ die was not read at all (counted missed) though the reader, given its place, rea
 (more than of "no die") and no stronger die lies on it (its pips seen as dice, a die found twice: :func:`unshadowed`):
 it is read, always flagged ("faint die", :func:`rig.vision.dicenet.judge`), never ``ok``. Without a dice count (the
 photo benchmarks, plain ``rig read --game pips``) no faint die is added: on the tuning photos read so, faint peaks the
-reader was sure of were laptop keys, a cable tag's print and the side faces of dice (52 of 53 at x1, white set).
+reader was sure of were laptop keys, a cable tag's print and the side faces of dice (52 of 53 at x1, white set); but
+for one touching a die found, read as 2-6, in a frame that asks anyway (:mod:`rig.vision.dietouch`, round 33).
 The pyramid's level (the dice's size) is still chosen on the peaks above ``find_keep``, as before.
 """
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicepeaks import nearer
 from rig.vision.diemissing import looks_missing
+from rig.vision.dietouch import touching_faint
 
 
 def faint_kept(score: float, probs, p: AnyDieParams) -> bool:
@@ -49,6 +51,7 @@ def with_faint(kept: list, p: AnyDieParams, overlap: float, opinion, want: int =
     if missing is not None and not want:
         missing.extend(looks_missing([c for c, _ in kept if c.score >= p.find_keep], len(dice),
                                      [c for c, _ in unshadowed(kept, p, overlap) if c.score < p.find_keep], p))
+        dice = dice + touching_faint(kept, dice, p, overlap, missing)
     if len(dice) >= want:
         return dice
     faint = [(c, d) for c, d in unshadowed(kept, p, overlap) if c.score < p.find_keep]

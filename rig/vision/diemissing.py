@@ -21,6 +21,7 @@ from statistics import median
 
 from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicepeaks import merged, nearer
+from rig.vision.dietouch import worth_touching
 
 #: a faint peak counts when its side is within this factor of the found dice's median side
 SIZE_BAND = 1.5
@@ -41,13 +42,13 @@ def looks_missing(strong: list, found: int, faint: list, p: AnyDieParams) -> tup
     return (f"{len(alike)} faint dice beside the {found} found (finder up to {best:.2f}): a die may be missing",)
 
 
-def worth_reading(found: list, keep: float, overlap: float) -> list:
+def worth_reading(found: list, keep: float, overlap: float, reach: float = 0.0) -> list:
     """The finder's peaks ``found`` ((x, y, side, score, ...), in order) worth reading: those from ``keep`` up, and
     the faint ones only when enough to make the frame ask could be among them: of those's size (:data:`SIZE_BAND` of
     their median side), on none of them (nearer than ``overlap`` of the larger side, as
     :func:`rig.vision.diefaint.unshadowed`), at least :data:`AT_LEAST` and as many as the dice those show (a die's
-    peaks in two passes counted once: :func:`rig.vision.dicepeaks.merged`). The rest, read for nothing, cost a frame
-    ~10 % (round 31)."""
+    peaks in two passes counted once: :func:`rig.vision.dicepeaks.merged`); and those touching one from ``keep`` up
+    (``reach``: :func:`rig.vision.dietouch.worth_touching`). The rest, read for nothing, cost a frame ~10 % (round 31)."""
     strong = [f for f in found if f[3] >= keep]
     if not strong:
         return strong
@@ -56,5 +57,5 @@ def worth_reading(found: list, keep: float, overlap: float) -> list:
              and not any(nearer(f, g, overlap) for g in strong)]
     dice = len(merged([f[:3] for f in strong], [f[3] for f in strong]))
     enough = len(merged([f[:3] for f in alike], [f[3] for f in alike])) >= max(AT_LEAST, dice)
-    faint = {id(f) for f in alike} if enough else set()
+    faint = ({id(f) for f in alike} if enough else set()) | worth_touching(found, keep, overlap, reach)
     return [f for f in found if f[3] >= keep or id(f) in faint]

@@ -2,6 +2,7 @@
 of them) says so, never ``ok`` with dice missed (rig.vision.diemissing): pip twin 9970 throw 0, red dice with yellow
 pips on knotted wood, 4 of 6 dice scored 0.29-0.40; main read the 2 found ``ok``, the frame ``ok``."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -20,8 +21,11 @@ def test_a_frame_with_dice_scored_faintly_asks_without_a_dice_count(nets):
     reading = read_pip_dice(cv2.imread(str(TWIN / "t9970-throw0.jpg")), AnyDieParams())
     assert reading.status == "uncertain"
     assert any(r.endswith("a die may be missing") for r in reading.reasons)
-    # nothing added to the dice: the two found, read right and ok, as on main
-    assert sorted((d.pips, d.count.status) for d in reading.dice) == [(4, "ok"), (6, "ok")]
+    # the two found, read right and ok, as on main; since round 33 (rig.vision.dietouch) the 6 at (426, 211) too,
+    # touching the 4 found, flagged faint: nothing else added
+    assert sorted((d.pips, d.count.status) for d in reading.dice) == [(4, "ok"), (6, "ok"), (6, "uncertain")]
+    added = [d for d in reading.dice if d.count.status != "ok"][0]
+    assert added.box[0] <= 426 <= added.box[0] + added.box[2] and added.box[1] <= 211 <= added.box[1] + added.box[3]
 
 
 def test_with_the_dice_count_the_faint_dice_are_read_as_before(nets):
@@ -67,9 +71,10 @@ def test_only_the_faint_peaks_that_could_make_the_frame_ask_are_read():
 
 def test_looking_for_a_missing_die_reads_the_dice_as_before_on_tiled_passes(nets, monkeypatch):
     """The faint look changes no die (the same boxes, counts, flags) and runs the finder's passes tiled as for the
-    peaks from find_keep up (round 31: run whole they cost the frame ~10 %)."""
+    peaks from find_keep up (round 31: run whole they cost the frame ~10 %). The faint dice touching one found
+    (round 33, rig.vision.dietouch) are added by the look: left out here."""
     frame = cv2.imread(str(TWIN / "t9970-throw0.jpg"))
-    p = AnyDieParams()
+    p = replace(AnyDieParams(), touch_reach=0.0)
     tiled = []
     real = dicenet.DiceNet.finder_pass
 
