@@ -39,7 +39,8 @@ from rig.vision.dice_unchanged import as_the_empty_box, unchanged_flags
 from rig.vision.dice_relief import relief_dice
 from rig.vision.dice_specks import speckless
 from rig.vision.dice_surround import ringed, surrounded
-from rig.vision.dice_overall import BARE_SURE, LIT_ABOVE_SHADE, lit_above_shade, overall_counts, shows_frog, under_glare
+from rig.vision.dice_overall import BARE_SURE, BLANK_SURE, LIT_ABOVE_SHADE, UNSURE_BLANK, lit_above_shade, overall_counts
+from rig.vision.dice_overall import shows_frog, under_glare
 from rig.vision.dice_second_look import HALF_KIND, second_look
 from rig.vision.dice_shade import blob as _blob, disc as _disc, off_prints
 from rig.vision.dice_upright import judge
@@ -465,6 +466,8 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
         reasons.append(Flag("lamp's reflection on die top", *at))
     elif not present and deeply_veiled(top_bgr, lab, inner, work.profile):  # a frog washed out, read blank surely
         reasons.append(Flag("lamp's reflection on die top", *at))
+    elif not guess and confidence < BLANK_SURE:
+        reasons.append(Flag(UNSURE_BLANK, *at, True))
     if cocked:
         confidence *= 0.5
     f = work.factor

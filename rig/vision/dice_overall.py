@@ -31,6 +31,11 @@ BARE_SURE = 0.5
 #: the floor (a wall's) that it stands above: lit, it is brightened past its colours and reads blank
 ABOVE_SHADE = 1.8
 LIT_ABOVE_SHADE = "die top over the floor's shade read in the frame's overall light"
+#: a top read blank with less confidence than this (a frog colour's share of it near the threshold) is flagged: twin
+#: 11702 turn 4 at lamp x0.8 read a clear blue+yellow die blank at 0.35, unflagged (round 33's fresh set); on the 78
+#: seen twin tables (7,488 turn-lights) 5 turns read right and ``ok`` hold a blank this unsure
+BLANK_SURE = 0.4
+UNSURE_BLANK = "die top read blank with a frog colour near its threshold"
 
 
 def overall_counts(crop: tuple | None, centre, work, t, full_counts) -> tuple | None:
