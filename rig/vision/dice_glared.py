@@ -77,7 +77,7 @@ def glared_die(work, dice: list) -> tuple[float, float] | None:
 
 def _die_sized(contours, side: float, a0: float, shape: tuple[int, int]) -> list[int]:
     """The indices, in order, of the ``contours`` whose boxes (``cv2.boundingRect``) may hold a glared die top: at most
-    two die ``side``\ s long, at least :data:`GLARED_AREA` of ``a0`` in area, not under half as wide as long, not
+    two die sides (``side``) long, at least :data:`GLARED_AREA` of ``a0`` in area, not under half as wide as long, not
     touching the frame's edge (``shape``: the table beyond the box). Every box found at once from the contours' points
     joined (a frame shows a few hundred specks: one ``boundingRect`` each in Python took 0.4 ms a 640 x 480 frame)."""
     if not contours:
