@@ -79,7 +79,8 @@ def _die_sized(contours, side: float, a0: float, shape: tuple[int, int]) -> list
     """The indices, in order, of the ``contours`` whose boxes (``cv2.boundingRect``) may hold a glared die top: at most
     two die sides (``side``) long, at least :data:`GLARED_AREA` of ``a0`` in area, not under half as wide as long, not
     touching the frame's edge (``shape``: the table beyond the box). Every box found at once from the contours' points
-    joined (a frame shows a few hundred specks: one ``boundingRect`` each in Python took 0.4 ms a 640 x 480 frame)."""
+    joined (a full-resolution twin frame's mask holds ~630 contours: 0.13 against 0.34 ms a call, one ``boundingRect``
+    each in Python; issue 24, round 33)."""
     if not contours:
         return []
     sizes = np.fromiter((len(c) for c in contours), np.intp, len(contours))
