@@ -29,7 +29,7 @@ from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
 from rig.vision.dice_combo import half_on_short_top, half_partner
 from rig.vision.dice_cut import cut_by_frame_edge
-from rig.vision.dice_hue import NO_FROG, VEIL_SURE, deeply_veiled, no_frog_colours, off_hue, veiled
+from rig.vision.dice_hue import NO_FROG, VEIL_SURE, deeply_veiled, frog_means, no_frog_colours, off_hue, veiled
 from rig.vision.dice_beside import beside_blobs
 from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_die, print_spot, shade_dice
 from rig.vision.dice_lampside import side_face_flags
@@ -407,7 +407,8 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
                 bare = True  # without the glare taken off its top reads no clear face: asked below if unsure
     mid = (t.colour_present + t.colour_absent) / 2
     margin = min(min(1.0, abs(fr[c] - mid) / mid) for c in COLOURS)
-    if gone := no_frog_colours(top_bgr, lab, inner, present, work.profile):  # grey or off hue: the lamp's image?
+    means = frog_means(top_bgr, lab, inner, present) if work.profile is not None else None  # (for both hue tests)
+    if gone := no_frog_colours(top_bgr, lab, inner, present, work.profile, means):  # grey or off hue: the lamp's image?
         present, margin = [c for c in present if c not in gone], 0.0
         reasons.append(Flag(f"{'/'.join(gone)} {NO_FROG}", *at, True))
     # the best guess (flagged below): a frog partly unreadable under glare shows less of its colour
@@ -437,7 +438,7 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
             margin *= 0.5
         elif half := half_on_short_top(fr, present, frog_size, whole):  # judged by the second look's net
             reasons.append(Flag(f"{half} {HALF_KIND}", *at, True))
-    if odd_hue := off_hue(top_bgr, lab, inner, present, work.profile):
+    if odd_hue := off_hue(top_bgr, lab, inner, present, work.profile, means):
         reasons.append(Flag(f"{'/'.join(odd_hue)} frog of unusual colour", *at, True))
         margin = 0.0
     if counts[BG] > FLOOR_ON_TOP * n_in:  # the floor's colour inside a die's rim: a veiled top the floor's glare matches

@@ -100,10 +100,11 @@ def held_blob(cc: np.ndarray, stats: np.ndarray, i: int, least: float, most: flo
     if area >= least:
         return False
     cx, cy = x + w / 2, y + h / 2
-    for j in range(1, len(stats)):
-        bx, by, bw, bh, barea = (int(v) for v in stats[j])
-        if j == i or not area < barea <= most or not (bx <= cx < bx + bw and by <= cy < by + bh):
-            continue
+    bx, by, bw, bh, barea = stats[:, :5].T  # (every blob's box tested at once: a frame holds a few hundred specks)
+    around = (area < barea) & (barea <= most) & (bx <= cx) & (cx < bx + bw) & (by <= cy) & (cy < by + bh)
+    around[[0, i]] = False
+    for j in np.flatnonzero(around).tolist():
+        bx, by, bw, bh = (int(v) for v in stats[j, :4])
         points = cv2.findNonZero((cc[by : by + bh, bx : bx + bw] == j).view(np.uint8))
         if cv2.pointPolygonTest(cv2.convexHull(points), (cx - bx, cy - by), False) > 0:
             return True

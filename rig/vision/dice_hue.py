@@ -63,14 +63,16 @@ def hue_gap(ab: np.ndarray, model_ab: np.ndarray) -> float | None:
     return round(math.degrees(abs(math.atan2(math.sin(turn), math.cos(turn)))), 1)
 
 
-def off_hue(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, present, profile) -> list[str]:
+def off_hue(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, present, profile, means: dict | None = None
+            ) -> list[str]:
     """The ``present`` frog colours of a die top whose pixels' mean hue is off their model's.
 
-    ``small`` (BGR) and ``labels`` are the top's crop at working scale, ``inner`` its mask.
+    ``small`` (BGR) and ``labels`` are the top's crop at working scale, ``inner`` its mask; ``means``: the colours' mean
+    Lab there as :func:`frog_means` gave them, when the caller has them (the same numbers).
     """
     off = []
     for c in present if profile is not None else ():
-        lab = _mean_lab(small, (labels == COLOUR_CLASSES[c]) & inner)
+        lab = _frog_mean(small, labels, inner, c, means)
         if lab is None:
             continue
         gap = hue_gap(lab[1:] - 128, np.asarray(profile.colour(c).mean, np.float64)[1:] - 128)
@@ -79,17 +81,19 @@ def off_hue(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, present, p
     return off
 
 
-def no_frog_colours(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, present, profile) -> list[str]:
+def no_frog_colours(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, present, profile,
+                    means: dict | None = None) -> list[str]:
     """The ``present`` frog colours of a die top whose pixels are grey where their model is not (mean chroma under
     :data:`MIN_CHROMA`, the model's at least :data:`FROG_CHROMA`) or far off its hue (:data:`NO_FROG_HUE`): no frog of that
     colour, the lamp's mirror image (or a lit body) the colour's long model took in. Twin 11405 (felt, a 5168 K
     lamp): blank dice read "yellow" on 0.5-0.9 of their tops in every light, those pixels at Lab a*b* (1, -4)
     to (6, -9), chroma 4-11, against the yellow model's 40; frog colours read right lay within 22 degrees of their
     model's hue (see :data:`OFF_HUE`; not all: twin 11301 turn 10's yellow+pink, its yellow half under the lamp's
-    image, now reads pink). Read without that colour, the die is still asked (:data:`NO_FROG`)."""
+    image, now reads pink). Read without that colour, the die is still asked (:data:`NO_FROG`). ``means``: as
+    :func:`off_hue` takes them."""
     gone = []
     for c in present if profile is not None else ():
-        lab = _mean_lab(small, (labels == COLOUR_CLASSES[c]) & inner)
+        lab = _frog_mean(small, labels, inner, c, means)
         if lab is None:
             continue
         model = np.asarray(profile.colour(c).mean, np.float64)[1:] - 128
@@ -101,6 +105,18 @@ def no_frog_colours(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, pr
         if grey:
             gone.append(c)
     return gone
+
+
+def frog_means(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, present) -> dict:
+    """The mean Lab (:func:`_mean_lab`) of each ``present`` frog colour's pixels of a die top, found once for both
+    :func:`no_frog_colours` and :func:`off_hue` (issue 24, round 33: each found them, the same, for the same top)."""
+    return {c: _mean_lab(small, (labels == COLOUR_CLASSES[c]) & inner) for c in present}
+
+
+def _frog_mean(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, colour: str, means: dict | None):
+    if means is not None and colour in means:
+        return means[colour]
+    return _mean_lab(small, (labels == COLOUR_CLASSES[colour]) & inner)
 
 
 def _mean_lab(small: np.ndarray, mask: np.ndarray) -> np.ndarray | None:

@@ -11,6 +11,7 @@ least often. The empty box's picture is the one calibration keeps beside the pro
 
 from __future__ import annotations
 
+import functools
 from statistics import median
 
 import cv2
@@ -51,11 +52,18 @@ def empty_lightness(empty_lab: np.ndarray, shape: tuple[int, int]) -> np.ndarray
 
 def strips(box: tuple[int, int, int, int], side: float, shape: tuple[int, int]) -> dict[str, tuple[int, int, int, int]]:
     """The strip :data:`STRIP` die sides wide a pixel beyond each side of ``box`` (x, y, w, h; frame px) as (y0, y1,
-    x0, x1), cut to a frame of ``shape`` (h, w); a strip narrower than 2 px there is left out.
+    x0, x1), cut to a frame of ``shape`` (h, w); a strip narrower than 2 px there is left out. Kept for the last boxes
+    asked (the side-face checks ask for each die's strips in turn: about 22 times a twin frame; issue 24, round 33):
+    read it, never change it.
 
     >>> strips((10, 10, 20, 20), 20.0, (100, 100))["R"]
     (10, 30, 31, 37)
     """
+    return _strips(tuple(box), side, tuple(shape))
+
+
+@functools.lru_cache(maxsize=64)
+def _strips(box: tuple[int, int, int, int], side: float, shape: tuple[int, int]) -> dict[str, tuple[int, int, int, int]]:
     bx, by, bw, bh = box
     s, g = max(3, round(STRIP * side)), 1
     around = {

@@ -66,10 +66,11 @@ def blob(mask: np.ndarray, least: float, thick: float = 0.0, disc: float = 0.0,
         return None
     # Grana's algorithm: the same labels, stats and centres as the default one, which took 0.5 ms on a whole frame
     n, labels, stats, centres = cv2.connectedComponentsWithStatsWithAlgorithm(opened, 8, cv2.CV_32S, cv2.CCL_GRANA)
-    for j in range(1, n):
-        area = stats[j, cv2.CC_STAT_AREA]
-        if (area >= least and area >= thick * max(stats[j, cv2.CC_STAT_WIDTH], stats[j, cv2.CC_STAT_HEIGHT])
-                and (disc <= 0 or core(labels, j, stats[j]) >= disc)
+    area, long_ = stats[:, cv2.CC_STAT_AREA], np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    big = (area >= least) & (area >= thick * long_)  # (every blob's size at once: a frame's shade holds dozens of specks)
+    big[0] = False  # the background
+    for j in np.flatnonzero(big).tolist():
+        if ((disc <= 0 or core(labels, j, stats[j]) >= disc)
                 and (unchanged is None or not unchanged(_pixels(labels, j, stats[j]), tuple(stats[j, :4])))):
             return tuple(centres[j])
     return None
