@@ -45,9 +45,10 @@ def rereads_ok(dice: list[PipDie], nets, looks: list[Look], settled: float = 0.0
     look's crops of the ``ok`` dice read in one batch. The reader gives a crop the same numbers alone or in a batch,
     to the bit, with both engines (issue 25, round 23); a die flagged by an earlier look has its later crops read for
     nothing, so the flags are the looks' one by one (round 29: one reader call a frame instead of one a look).
-    ``settled`` above 0: the last look is left out for a die the first gives at least ``settled`` for its number (its
-    crops of the other dice read in a second batch; issue 25, round 33)."""
+    ``settled`` above 0 (the first and last looks on): the last look is left out for a die the first gives at least
+    ``settled`` for its number (its crops of the other dice read in a second batch; issue 25, round 33)."""
     todo = [i for i, d in enumerate(dice) if d.count.status == "ok" and 1 <= d.count.pips <= 6]
+    settled = settled if looks and looks[0][1] > 0 and looks[-1][1] > 0 else 0.0  # the first or last look off: no skip
     looks = [look for look in looks if look[1] > 0]
     if not todo or not looks:
         return list(dice)

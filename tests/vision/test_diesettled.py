@@ -11,9 +11,10 @@ from rig.vision.dierecheck import rereads_ok
 from rig.vision.pips import PipCount, PipDie
 
 # what look k's crop of die i is filled with: 10 * i + k; the reader gives that crop Q[fill] for the die's number
-Q = {0: 0.97, 1: 0.9, 2: 0.5,      # die 0: sure turned: the relit look, which would flag it, left out
+Q = {0: 0.97, 1: 0.96, 2: 0.5,      # die 0: sure turned: the relit look, which would flag it, left out
      10: 0.1, 11: 0.9, 12: 0.9,    # die 1: flagged by the turned look
-     20: 0.9, 21: 0.9, 22: 0.1}    # die 2: unsettled, the relit look flags it
+     20: 0.9, 21: 0.9, 22: 0.1,    # die 2: unsettled, the relit look flags it
+     30: 0.97, 31: 0.5, 32: 0.9}   # die 3: sure turned, still read wider: flagged there
 
 
 class _FillReader:
@@ -35,7 +36,7 @@ def _looks(dice):
 
 
 def _dice():
-    return [PipDie((60 * i, 0, 40, 40), PipCount(2, (), 0.9, "ok", ())) for i in range(3)]
+    return [PipDie((60 * i, 0, 40, 40), PipCount(2, (), 0.9, "ok", ())) for i in range(4)]
 
 
 def _reasons(dice):
@@ -45,20 +46,27 @@ def _reasons(dice):
 def test_a_die_read_surely_turned_is_not_read_relit():
     dice, reader = _dice(), _FillReader()
     got = rereads_ok(dice, reader, _looks(dice), settled=0.95)
-    assert _reasons(got) == [(), ("look 0",), ("look 2",)]
-    assert reader.calls == 2 and reader.crops == 6 + 1  # the three turned and wider, then die 2's relit crop
+    assert _reasons(got) == [(), ("look 0",), ("look 2",), ("look 1",)]
+    assert reader.calls == 2 and reader.crops == 8 + 1  # the four turned and wider, then die 2's relit crop
 
 
 def test_without_settling_every_look_reads_every_ok_die():
     dice, reader = _dice(), _FillReader()
     got = rereads_ok(dice, reader, _looks(dice))
-    assert _reasons(got) == [("look 2",), ("look 0",), ("look 2",)]
-    assert reader.calls == 1 and reader.crops == 9
+    assert _reasons(got) == [("look 2",), ("look 0",), ("look 2",), ("look 1",)]
+    assert reader.calls == 1 and reader.crops == 12
 
 
 def test_settling_flags_as_the_one_call_where_no_die_is_settled():
     dice = _dice()
     assert rereads_ok(dice, _FillReader(), _looks(dice), settled=0.99) == rereads_ok(dice, _FillReader(), _looks(dice))
+
+
+def test_nothing_is_left_out_when_the_first_or_last_look_is_off():
+    dice = _dice()
+    for off in (0, 2):
+        looks = [(crop, 0.0 if k == off else least, why) for k, (crop, least, why) in enumerate(_looks(dice))]
+        assert rereads_ok(dice, _FillReader(), looks, settled=0.95) == rereads_ok(dice, _FillReader(), looks)
 
 
 def test_the_frames_checks_leave_a_surely_turned_die_unread_by_default():
