@@ -445,7 +445,7 @@ def _checked(frame: np.ndarray, dice: list[PipDie], p: AnyDieParams, nets) -> li
     crop_of = shared_box_crops(frame, nets)
     return rereads_ok(dice, nets, [turned_look(frame, nets, p.turned_ok, crop_of),
                                    wide_look(frame, nets, p.wide_grow, p.wide_ok),
-                                   relit_look(frame, nets, p.relit_ok, crop_of)])
+                                   relit_look(frame, nets, p.relit_ok, crop_of)], p.settled_read)
 
 
 def _face_checked(frame: np.ndarray, die: PipDie, p: AnyDieParams, nets) -> PipDie:

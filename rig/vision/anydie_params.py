@@ -85,6 +85,9 @@ class AnyDieParams:
     relit_ok: float = 0.45        # an ok die whose crop, its light evened out, the reader gives less than this for its
                                   # number is flagged: pips in a shadow across the face (rig.vision.dierelit; issue 25,
                                   # round 26: the pip twin 9762's half-shadowed 4 read 2); 0: not looked at
+    settled_read: float = 0.95    # an ok die whose turned crop (turned_ok) the reader gives at least this for its number
+                                  # is not read evened out (relit_ok): its crop saved (issue 25, round 33; also the
+                                  # wider crop left out turned a wrong die silent); 0: every ok die read in all three
     one_ok: float = 0.78          # a die read as 1 is ok only from this finder score (a coin, a knot read as a 1)
     blank_read: float = 0.4       # a faint die (finder below find_ok) the reader gives below this for its number and on
                                   # which the classical counter finds no pip is no die: a binder's punched hole (issue
