@@ -7,7 +7,8 @@ every other check passed):
 - *round, its pip a glint*: the thing in the box (:func:`rig.vision.dieface.outline_part`, the window cut to the
   frame) fills its smallest enclosing circle more than ``[anydie] one_circle`` (a square 2/pi = 0.64 at any turn, a
   disk 1) and the box holds a highlight at the camera's clip (:func:`glints`): a metal bead, a coin. Roundness alone
-  does not tell: real coloured dice of 40-76 px, blurred and rounded, fill 0.80-0.85 (the bead 0.83);
+  does not tell: real coloured dice of 40-76 px, blurred and rounded, fill up to 0.85 (the bead 0.83); a disk
+  (:data:`DISK`) is flagged glint or none;
 - *cut by the frame's edge*: the thing reaches the frame's edge inside the window: no whole face is seen (the knot
   rule, :func:`rig.vision.dieface.outline_elongation`, tells nothing there).
 
@@ -42,6 +43,10 @@ from rig.vision.dieface import OUTLINE_AREA, outline_elongation, outline_part
 #: dice, whose round shape is no disk, 0.002 and 0.29)
 GLINT_LEVEL = 250
 GLINT_SHARE = 0.01
+#: a thing filling this much of its smallest enclosing circle is a disk, glint or none (pip twin 9152 throw 1: a small
+#: bead, its highlight at 238, read as a 1 of 15 px: 1.0; the real dice read as 1 on the seen sets: at most 0.92, dice of
+#: 13-15 px on the tuning photos at x0.4)
+DISK = 0.96
 
 
 def one_shape(frame: np.ndarray, box: tuple[int, int, int, int]) -> tuple[float, bool] | None:
@@ -74,7 +79,8 @@ def glints(frame: np.ndarray, box: tuple[int, int, int, int]) -> bool:
 def one_reason(frame: np.ndarray, box: tuple[int, int, int, int], elongated: float, circle: float) -> str | None:
     """Why an ``ok`` die read as 1 at ``box`` is no die, or ``None``: its outline more elongated than ``elongated``
     (:func:`rig.vision.dieface.outline_elongation`: a knot; 0: not looked at), else cut by the frame's edge, or round
-    (:func:`one_shape` above ``circle``) with a glint (:func:`glints`) for its pip (``circle`` 0: neither looked at)."""
+    (:func:`one_shape` above ``circle``) with a glint (:func:`glints`) for its pip, or a disk (:data:`DISK`) (``circle``
+    0: none of these looked at)."""
     long = outline_elongation(frame, box) if elongated > 0 else None
     if long is not None and long > elongated:
         return f"a 1 whose outline is no square ({long:.2f}): a knot?"
@@ -84,6 +90,6 @@ def one_reason(frame: np.ndarray, box: tuple[int, int, int, int], elongated: flo
     fill, cut = shape
     if cut:
         return "a 1 cut by the frame's edge: no whole face seen"
-    if fill > circle and glints(frame, box):
-        return f"a 1 whose outline is round ({fill:.2f}) and its pip a glint: a bead, a coin?"
+    if fill >= DISK or fill > circle and glints(frame, box):
+        return f"a 1 whose outline is round ({fill:.2f}), no die's square: a bead, a coin?"
     return None
