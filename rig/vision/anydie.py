@@ -42,7 +42,8 @@ from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicecandidate import Candidate
 from rig.vision.dicenet import default_dicenet, read_dice
 from rig.vision.dieagree import agreed
-from rig.vision.dieface import face_reason, outline_elongation, surroundings
+from rig.vision.dieface import face_reason, surroundings
+from rig.vision.dieone import one_reason
 from rig.vision.diesplit import two_dice_as_one
 from rig.vision.dierecheck import rereads_ok, shared_box_crops
 from rig.vision.dierelit import relit_look
@@ -460,17 +461,15 @@ def _face_checked(frame: np.ndarray, die: PipDie, p: AnyDieParams, nets) -> PipD
 def _face_ends(frame: np.ndarray, die: PipDie, p: AnyDieParams, bands=None) -> PipDie:
     """An ``ok`` die whose face does not end at its edges (:func:`rig.vision.dieface.face_reason`: a card's
     corner, a coin's glint; ``face_same`` 0: not looked at), or a 1 whose outline is no square
-    (:func:`rig.vision.dieface.outline_elongation` above ``one_round``: a knot; 0: not looked at), flagged."""
+    (``one_round``: a knot), round (``one_circle``: a bead) or cut by the frame's edge (:func:`rig.vision.dieone.
+    one_reason`; 0: not looked at), flagged."""
     c = die.count
     if c.status != "ok":
         return die
     reason = face_reason(frame, c.pips, die.box, p.face_same, p.face_ends, bands) if p.face_same > 0 else None
-    if reason is None and c.pips == 1 and p.one_round > 0:
-        long = outline_elongation(frame, die.box)
-        reason = None if long is None or long <= p.one_round else f"a 1 whose outline is no square ({long:.2f}): a knot?"
-    if reason is None:
-        return die
-    return die.flagged(reason)
+    if reason is None and c.pips == 1:
+        reason = one_reason(frame, die.box, p.one_round, p.one_circle)
+    return die if reason is None else die.flagged(reason)
 
 
 def _two_as_one(frame: np.ndarray, die: PipDie, p: AnyDieParams, nets, bands=None) -> PipDie:

@@ -73,6 +73,9 @@ class AnyDieParams:
     one_round: float = 1.55       # an ok die read as 1 whose outline is more elongated than this (rig.vision.dieface.
                                   # outline_elongation: 1 for a square, 1.67 an ellipse 1 x 0.6) is flagged: a knot
                                   # (issue 25, round 13); 0: not looked at
+    one_circle: float = 0.75      # an ok die read as 1 filling more of its smallest enclosing circle than this (a square
+                                  # 0.64, a disk 1) with a glint for its pip, or cut by the frame's edge, is flagged: a
+                                  # bead (rig.vision.dieone; issue 25, round 33); 0: not looked at
     turned_ok: float = 0.3        # an ok die whose crop turned half round the reader gives less than this for its number
                                   # is flagged (rig.vision.dieturn; issue 25, round 14); 0: not looked at
     big_box: float = 2.0          # an ok die whose box side is more than this times the median of the frame's other dice
