@@ -36,6 +36,7 @@ from rig.vision.dice_lampside import side_face_flags
 from rig.vision.dice_wallside import wall_side_flags
 from rig.vision.dice_walldark import wall_dark_flags
 from rig.vision.dice_unchanged import as_the_empty_box, unchanged_flags
+from rig.vision.dice_piece_unchanged import PIECE_REASON, the_box_itself, unchanged_pieces
 from rig.vision.dice_relief import relief_dice
 from rig.vision.dice_specks import speckless
 from rig.vision.dice_surround import ringed, surrounded
@@ -89,7 +90,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
     top |= cv2.morphologyEx(top, cv2.MORPH_CLOSE, _K3) & cv2.LUT(labels, _IS_ODD)
     n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(top, 8, cv2.CV_32S, cv2.CCL_GRANA)
     dice: list[DieObservation] = []
-    fragments: list[tuple[float, float]] = []
+    fragments: list[tuple[float, float, bool, int]] = []
     spots = spots_at(profile, labels.shape)
     for i in np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= t.fragment_area * a0).tolist():  # (specks skipped at once)
         if i == 0:
@@ -98,7 +99,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
         if spots is not None and print_spot(spots, cc, i, (x, y, w, h, area), a0, reasons, lambda u, v: _at(u, v, work)):
             continue  # the empty box shows die colour here too: the floor's print, not a die
         if area < 0.25 * a0:
-            fragments.append((x + w / 2, y + h / 2, x == 0 or y == 0 or x + w == cc.shape[1] or y + h == cc.shape[0]))
+            fragments.append((x + w / 2, y + h / 2, x == 0 or y == 0 or x + w == cc.shape[1] or y + h == cc.shape[0], i))
             continue
         if held_blob(cc, stats, i, t.die_area_min * a0, t.die_area_max * a0):
             continue  # a die top's frog, its outline round it: read with that top (rig.vision.dice_blobs)
@@ -135,12 +136,17 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
     for a, b in one_place_twice(dice, work.factor * work.side):
         reasons.append(_flag(TWICE_REASON, (a.x + b.x) / 2 / work.factor, (a.y + b.y) / 2 / work.factor, work))
     every_die = thrown is not None and len(dice) >= thrown
-    for fx, fy, cut in fragments:  # a piece of die colour that belongs to no die we read
+    box_itself = unchanged_pieces(work, profile, cc, stats) if every_die and fragments else None
+    pieces, kept = [], None  # the pieces flagged in turn (the first as before); the first the empty box does not show
+    for fx, fy, cut, i in fragments:  # a piece of die colour that belongs to no die we read
         if cut and every_die:
             continue  # cut by the frame's edge, every die thrown read: the table beyond the box (twin 11205, 11308)
         if not in_a_die(fx, fy, dice, work.factor) and not a_side_face(fx, fy, dice, work):
-            reasons.append(_flag("part of a die (glare or hidden?)", fx, fy, work))
-            break
+            pieces.append(_flag(PIECE_REASON, fx, fy, work))
+            if box_itself is None or not box_itself(i):
+                kept = pieces[-1]
+                break
+    reasons += pieces[:1]
     glared = glared_die(work, dice)
     if glared is not None:
         reasons.append(_flag(GLARED_REASON, *glared, work))
@@ -172,7 +178,8 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
     if work.light is not None and work.light.reliable and not work.light.correctable:
         reasons.append(drift_text(work.light))
     if reasons:  # a learned second look at the flagged dice: may take a flat die's own flags off
-        dice, reasons = second_look(work, dice, list(dict.fromkeys(reasons)))
+        held, (dice, reasons) = reasons, second_look(work, dice, list(dict.fromkeys(reasons)))
+        reasons = the_box_itself(work, dice, held, reasons, pieces[:1], kept)  # (rig.vision.dice_piece_unchanged)
     reasons += side_face_flags(work, profile, dice)  # after the second look: it frees no leaning die's side face
     reasons += wall_side_flags(work, profile, dice)  # the same: a leaning die's side face beyond its outer edge
     reasons += wall_dark_flags(work, profile, dice)  # ... and a near-black one darkening the lit wall there

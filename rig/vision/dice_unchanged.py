@@ -92,26 +92,43 @@ def unchanged_flags(work, profile, dice) -> list:
     return out
 
 
-def as_the_empty_box(work, profile):
-    """A test of a blob of die body in shade (``dice_shade.blob``'s ``unchanged``: its pixels in its box, uint8 0/1,
-    and that box, working px): True when the frame shows those pixels as the empty box does in the frame's light (their
-    median Lab distance under :data:`SHADE_UNCHANGED`, few changed: :data:`CHANGED_TOPS`), so no die lies there; None
-    without the frame or the picture.
-    Round 32: twin 11501's violet floor in the far wall's shade, as dark as a die body in shade, in every turn."""
+def gaps(work, profile):
+    """A measure of pixels in a box (``(inside, box)``: pixels uint8 0/1 in the box, the box x, y, w, h in working px):
+    their Lab distances (float32, frame px) to the empty box there in the frame's light, None for a box off the frame;
+    None without the frame or the picture."""
     kept = kept_with_frame(work, profile)
     if kept is None:
         return None
     empty = empty_bgr(kept.lab, work.frame.shape[:2])
     channels = work.light.channels if work.light is not None else (1.0, 1.0, 1.0)
 
-    def unchanged(inside: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+    def seen(inside: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray | None:
         (x, y, w, h), f = box, work.factor
         x0, y0 = x * f, y * f
         x1, y1 = min(work.frame.shape[1], (x + w) * f), min(work.frame.shape[0], (y + h) * f)
         if x1 <= x0 or y1 <= y0:
-            return False
+            return None
         at = cv2.resize(inside, (x1 - x0, y1 - y0), interpolation=cv2.INTER_NEAREST) > 0
-        gap = np.sqrt(sum3(_squared_gaps(empty[y0:y1, x0:x1], channels, cv2.blur(work.frame[y0:y1, x0:x1], (3, 3)))[at]))
+        return np.sqrt(sum3(_squared_gaps(empty[y0:y1, x0:x1], channels, cv2.blur(work.frame[y0:y1, x0:x1], (3, 3)))[at]))
+
+    return seen
+
+
+def as_the_empty_box(work, profile):
+    """A test of a blob of die body in shade (``dice_shade.blob``'s ``unchanged``: its pixels in its box, uint8 0/1,
+    and that box, working px): True when the frame shows those pixels as the empty box does in the frame's light (their
+    median Lab distance under :data:`SHADE_UNCHANGED`, few changed: :data:`CHANGED_TOPS`), so no die lies there; None
+    without the frame or the picture.
+    Round 32: twin 11501's violet floor in the far wall's shade, as dark as a die body in shade, in every turn."""
+    measure = gaps(work, profile)
+    if measure is None:
+        return None
+    f = work.factor
+
+    def unchanged(inside: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+        gap = measure(inside, box)
+        if gap is None:
+            return False
         return (float(np.median(gap)) < SHADE_UNCHANGED
                 and np.count_nonzero(gap > CHANGED) <= CHANGED_TOPS * (work.side * f) ** 2)
 
