@@ -53,6 +53,9 @@ def test_a_die_under_the_floors_glare_that_reads_unclear_without_it_is_flagged(m
     import rig.vision.dice as dice
 
     monkeypatch.setattr(dice, "BARE_SURE", 0.0)
+    unsure = read_dice(frame, profile)  # round 33's flag on an unsure blank catches it too
+    assert [r for r in unsure.reasons if "(410, 384)" in r] == [f"{dice.UNSURE_BLANK} on die at (410, 384)"]
+    monkeypatch.setattr(dice, "BLANK_SURE", 0.0)
     again = read_dice(frame, profile)
     assert again.faces == reading.faces
     assert not any("(410, 384)" in r for r in again.reasons)  # the blank misreading, unflagged at its place
