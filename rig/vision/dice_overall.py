@@ -72,6 +72,19 @@ def shows_frog(fractions: dict, t) -> bool:
     return any(share >= t.colour_absent for share in fractions.values())
 
 
+def past_the_floors_glare(shares: tuple, frog_size: dict) -> bool:
+    """Whether a die under the floor's glare, read clearly in its place's light, takes its reading in the frame's
+    overall light (``shares``: :func:`rig.vision.dice._shares`'s, of :func:`overall_counts`), read clearly too and as
+    another face: the glare the empty box showed lies on the floor, a die's height below the glossy top, and taking it
+    off that top (as a tinted or darkened floor's correction) shifts the frog's colours: a blue frog under one 2710 K
+    lamp sank into the die body and read blank, a blank top took the floor's cast and read pink (twin 11601 and 11606,
+    round 33: the overall reading was the true face on all 38 such dice looked at on 11600-11611, every light). The die is
+    still asked about ("reads another face without it"). Only once calibration has measured a frog's usual size
+    (``frog_size``): it measures it on the ritual's dice as read in their places' light, and keeps doing so."""
+    fractions, present, unclear, odd = shares
+    return bool(frog_size) and not unclear and len(present) <= 2
+
+
 def overall_gain(gain: np.ndarray) -> np.ndarray:
     """The median correction over the view (every fourth working pixel each way); the frame's :class:`Work` keeps it
     (``Work.overall_gain``): one per frame, not one per die."""

@@ -1,0 +1,53 @@
+"""Round 33 (issue 24): dice under the floor's glare read in the frame's overall light when that reading is clear and
+another face (:func:`rig.vision.dice_overall.past_the_floors_glare`), still asked. Twin 11601 (tray floor, one 2710 K
+lamp), thrown turn 1: two blue dice whose frog the glare's correction sank into the die body, read blank. Twin 11606
+(wood), thrown turn 2: a blank die that took the floor's cast under the glare, read pink. Seen tables (round 32's
+fresh set)."""
+
+import pytest
+
+from rig.vision import dice
+from rig.vision.dice import read_dice
+from rig.vision.dice_overall import past_the_floors_glare
+
+from .dice_twin import faces_near, frame_and_profile
+
+GLARED = "die under the floor's glare reads another face without it"
+
+
+def _read(frame: str, table: str):
+    frame, profile = frame_and_profile(frame, table)
+    return read_dice(frame, profile, thrown=6)
+
+
+def test_blue_frog_dice_under_a_warm_lamps_glare_read_blue_and_are_asked():
+    reading = _read("t11601-turn1.jpg", "t11601")
+    assert faces_near(reading, 318, 339, 12) == ["blue"]
+    assert faces_near(reading, 222, 343, 12) == ["blue"]
+    assert reading.status == "uncertain"
+    assert f"{GLARED} at (318, 340)" in reading.reasons and f"{GLARED} at (222, 344)" in reading.reasons
+
+
+def test_a_blank_top_in_the_floors_cast_reads_blank_and_is_asked():
+    reading = _read("t11606-turn2.jpg", "t11606")
+    assert faces_near(reading, 573, 370, 12) == ["blank"]
+    assert f"{GLARED} at (573, 370)" in reading.reasons
+    assert sorted(d.face for d in reading.dice) == ["blank", "blank", "blank", "blue", "pink", "yellow+pink"]
+
+
+@pytest.mark.parametrize(("frame", "table", "x", "y", "before"),
+                         [("t11601-turn1.jpg", "t11601", 318, 339, "blank"),
+                          ("t11601-turn1.jpg", "t11601", 222, 343, "blank"),
+                          ("t11606-turn2.jpg", "t11606", 573, 370, "pink")])
+def test_kept_in_its_places_light_it_reads_another_face(monkeypatch, frame, table, x, y, before):
+    monkeypatch.setattr(dice, "past_the_floors_glare", lambda *a: False)
+    assert faces_near(_read(frame, table), x, y, 12) == [before]
+
+
+def test_an_unclear_or_three_colour_overall_reading_or_one_before_a_frogs_size_is_known_is_not_taken():
+    shares, size = {"blue": 0.3, "pink": 0.0, "yellow": 0.0}, {"blue": 0.33, "pink": 0.3, "yellow": 0.34}
+    assert past_the_floors_glare((shares, ["blue"], [], 0.0), size)
+    assert past_the_floors_glare((shares, [], [], 0.0), size)
+    assert not past_the_floors_glare((shares, ["blue"], ["pink"], 0.0), size)
+    assert not past_the_floors_glare((shares, ["blue", "pink", "yellow"], [], 0.0), size)
+    assert not past_the_floors_glare((shares, ["blue"], [], 0.0), {})  # (calibration measuring a frog's size)
