@@ -85,6 +85,19 @@ def past_the_floors_glare(shares: tuple, frog_size: dict) -> bool:
     return bool(frog_size) and not unclear and len(present) <= 2
 
 
+def lamp_on_top(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, work, cx: float, cy: float) -> bool:
+    """Whether the lamp's own reflection lies on a die's top (its body veiled paler and greyer, or calibration saw the
+    lamp's mirror image pale a ritual die's top there): then the floor's glare under it is on the top too, and read
+    without it a veiled frog vanishes (twin 11501 turn 19 after the lamp brightened: a yellow die read yellow in its
+    place's light, blank in the overall light; round 33). Such a die keeps its place's reading, asked."""
+    from rig.vision.dice_hue import veiled
+    from rig.vision.light import sheen_at
+
+    sheen = sheen_at(work.profile, work.labels.shape[:2])
+    on_sheen = sheen is not None and bool(sheen[min(int(cy), sheen.shape[0] - 1), min(int(cx), sheen.shape[1] - 1)])
+    return on_sheen or veiled(small, labels, inner, work.profile)
+
+
 def overall_gain(gain: np.ndarray) -> np.ndarray:
     """The median correction over the view (every fourth working pixel each way); the frame's :class:`Work` keeps it
     (``Work.overall_gain``): one per frame, not one per die."""

@@ -69,10 +69,8 @@ def test_a_die_under_the_floors_glare_read_another_way_without_it_is_flagged():
     frame, profile = _turn_8303()
     reading = read_dice(frame, profile, thrown=6)
     assert reading.status == "uncertain"
-    assert reading.reasons[0].startswith("die under the floor's glare reads another face without it at (13")
-    # round 33: the die takes its reading in the frame's overall light, its true face, still asked
-    # (rig.vision.dice_overall.past_the_floors_glare)
-    assert [d.face for d in reading.dice if abs(d.x - 134) < 12 and abs(d.y - 230) < 12] == ["blank"]
+    (reason,) = reading.reasons
+    assert reason.startswith("die under the floor's glare reads another face without it at (13")
 
 
 def test_without_that_check_the_blank_die_is_blue_and_ok(monkeypatch):
