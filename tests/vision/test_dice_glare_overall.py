@@ -51,3 +51,13 @@ def test_an_unclear_or_three_colour_overall_reading_or_one_before_a_frogs_size_i
     assert not past_the_floors_glare((shares, ["blue"], ["pink"], 0.0), size)
     assert not past_the_floors_glare((shares, ["blue", "pink", "yellow"], [], 0.0), size)
     assert not past_the_floors_glare((shares, ["blue"], [], 0.0), {})  # (calibration measuring a frog's size)
+
+
+def test_a_die_with_the_lamps_own_reflection_on_its_top_keeps_its_places_reading(monkeypatch):
+    # twin 11501 (seen), thrown turn 19 after the lamp brightened x1.2 (lossless): a yellow die under the floor's glare
+    # and the lamp's reflection on its own top reads yellow in its place's light, blank in the overall light
+    reading = _read("t11501-turn19-lamp12.webp", "t11501")
+    assert faces_near(reading, 454, 61, 12) == ["yellow"]
+    assert f"{GLARED} at (454, 62)" in reading.reasons
+    monkeypatch.setattr(dice, "lamp_on_top", lambda *a: False)
+    assert faces_near(_read("t11501-turn19-lamp12.webp", "t11501"), 454, 61, 12) == ["blank"]
