@@ -403,7 +403,8 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
                 (counts, n_in), full, (fr, present, unclear, odd) = overall[:2], overall, shares
                 reasons.append(Flag("die top read in the frame's overall light", *at))
             elif not doubtful and clear and set(present) != set(shares[1]):
-                if past_the_floors_glare(shares, frog_size) and not lamp_on_top(top_bgr, lab, inner, work, cx, cy):
+                past = past_the_floors_glare(shares, frog_size, (fr, present), t)
+                if past and not lamp_on_top(top_bgr, lab, inner, work, cx, cy):
                     (counts, n_in), full, (fr, present, unclear, odd) = overall[:2], overall, shares
                 reasons.append(Flag("die under the floor's glare reads another face without it", *at))
             elif not doubtful and not clear:  # (not doubtful: it was read again for lying under the glare)

@@ -7,7 +7,7 @@ light alike, and its top reads as unknown and clipped pixels, a blank die with "
 tray floor, round 33: yellow dice over the right wall's shade, 1.1 times the overall correction, read blank in every
 light). Read again with the overall correction scaled down until the top's bright pixels lie below the clip level, its
 frog shows its colour. The reader takes that reading only when it is clear (nothing unclear, no more unknown pixels
-than a die's, each frog colour of its usual share, one or two colours, every colour the first reading found), and
+than a die's, each frog colour of its usual share, one or two colours, every colour the first reading found and one more), and
 asks about it.
 """
 
@@ -46,6 +46,6 @@ def dimmed(crop, centre, work, t, counts, n_in: int, first_present: list, frog_s
     fractions, present, unclear, odd = shares
     lo, hi = t.single_share if len(present) == 1 else t.combo_share
     usual = all(lo <= fractions[c] / frog_size.get(c, fractions[c]) <= hi for c in present)
-    if unclear or odd > t.unknown_max or not usual or len(present) > 2 or not set(first_present) <= set(present):
-        return None
+    if unclear or odd > t.unknown_max or not usual or len(present) > 2 or not set(first_present) < set(present):
+        return None  # (the same colours as the first reading: nothing to take, and nothing to ask about)
     return again, shares

@@ -10,7 +10,7 @@ from rig.vision import dice
 from rig.vision.dice import read_dice
 from rig.vision.dice_overall import past_the_floors_glare
 
-from .dice_twin import faces_near, frame_and_profile
+from .dice_twin import faces_near, frame_and_profile, profile_of
 
 GLARED = "die under the floor's glare reads another face without it"
 
@@ -44,20 +44,27 @@ def test_kept_in_its_places_light_it_reads_another_face(monkeypatch, frame, tabl
     assert faces_near(_read(frame, table), x, y, 12) == [before]
 
 
-def test_an_unclear_or_three_colour_overall_reading_or_one_before_a_frogs_size_is_known_is_not_taken():
-    shares, size = {"blue": 0.3, "pink": 0.0, "yellow": 0.0}, {"blue": 0.33, "pink": 0.3, "yellow": 0.34}
-    assert past_the_floors_glare((shares, ["blue"], [], 0.0), size)
-    assert past_the_floors_glare((shares, [], [], 0.0), size)
-    assert not past_the_floors_glare((shares, ["blue"], ["pink"], 0.0), size)
-    assert not past_the_floors_glare((shares, ["blue", "pink", "yellow"], [], 0.0), size)
-    assert not past_the_floors_glare((shares, ["blue"], [], 0.0), {})  # (calibration measuring a frog's size)
+def test_an_overall_reading_unclear_of_three_colours_losing_a_frog_or_before_a_frogs_size_is_known_is_not_taken():
+    t = profile_of("t11601").thresholds
+    size = {"blue": 0.33, "pink": 0.3, "yellow": 0.34}
+    shares, none = {"blue": 0.3, "pink": 0.0, "yellow": 0.0}, {"blue": 0.0, "pink": 0.0, "yellow": 0.0}
+    blank = (none, [])
+    assert past_the_floors_glare((shares, ["blue"], [], 0.0), size, blank, t)  # a frog sunk into the body (11601)
+    assert past_the_floors_glare((none, [], [], 0.0), size, ({**none, "pink": 0.6}, ["pink"]), t)  # a cast (11606)
+    assert not past_the_floors_glare((none, [], [], 0.0), size, ({**none, "blue": 0.24}, ["blue"]), t)  # 10103
+    assert not past_the_floors_glare((shares, ["blue"], ["pink"], 0.0), size, blank, t)
+    assert not past_the_floors_glare((shares, ["blue", "pink", "yellow"], [], 0.0), size, blank, t)
+    assert not past_the_floors_glare((shares, ["blue"], [], 0.0), {}, blank, t)  # (calibration measuring a frog's size)
 
 
 def test_a_die_with_the_lamps_own_reflection_on_its_top_keeps_its_places_reading(monkeypatch):
     # twin 11501 (seen), thrown turn 19 after the lamp brightened x1.2 (lossless): a yellow die under the floor's glare
-    # and the lamp's reflection on its own top reads yellow in its place's light, blank in the overall light
+    # and the lamp's reflection on its own top reads yellow in its place's light (0.13, a small frog), blank in the
+    # overall light; both guards keep its place's reading
     reading = _read("t11501-turn19-lamp12.webp", "t11501")
     assert faces_near(reading, 454, 61, 12) == ["yellow"]
     assert f"{GLARED} at (454, 62)" in reading.reasons
+    monkeypatch.setattr(dice, "past_the_floors_glare", lambda *a: True)
+    assert faces_near(_read("t11501-turn19-lamp12.webp", "t11501"), 454, 61, 12) == ["yellow"]
     monkeypatch.setattr(dice, "lamp_on_top", lambda *a: False)
     assert faces_near(_read("t11501-turn19-lamp12.webp", "t11501"), 454, 61, 12) == ["blank"]
