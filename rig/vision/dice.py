@@ -41,7 +41,6 @@ from rig.vision.dice_specks import speckless
 from rig.vision.dice_surround import ringed, surrounded
 from rig.vision.dice_overall import BARE_SURE, LIT_ABOVE_SHADE, lit_above_shade, overall_counts, shows_frog, under_glare
 from rig.vision.dice_overall import lamp_on_top, past_the_floors_glare  # (both still asked)
-from rig.vision.dice_dimmed import DIMMED, dimmed
 from rig.vision.dice_second_look import HALF_KIND, second_look
 from rig.vision.dice_shade import blob as _blob, disc as _disc, off_prints
 from rig.vision.dice_upright import judge
@@ -409,10 +408,6 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
                 reasons.append(Flag("die under the floor's glare reads another face without it", *at))
             elif not doubtful and not clear:  # (not doubtful: it was read again for lying under the glare)
                 bare = True  # without the glare taken off its top reads no clear face: asked below if unsure
-        if odd > t.unknown_max and (dim := dimmed(crop, (cx, cy), work, t, counts, n_in, present, frog_size,
-                                                   _full_counts, _shares)):
-            (counts, n_in), full, (fr, present, unclear, odd) = dim[0][:2], dim[0], dim[1]
-            reasons.append(Flag(DIMMED, *at, True))
     mid = (t.colour_present + t.colour_absent) / 2
     margin = min(min(1.0, abs(fr[c] - mid) / mid) for c in COLOURS)
     if gone := no_frog_colours(top_bgr, lab, inner, present, work.profile):  # grey or off hue: the lamp's image?

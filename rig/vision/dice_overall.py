@@ -80,16 +80,14 @@ def past_the_floors_glare(shares: tuple, frog_size: dict, first: tuple, t) -> bo
     lamp sank into the die body and read blank, a blank top took the floor's cast and read pink (twin 11601 and 11606,
     round 33: the overall reading was the true face on all 38 such dice looked at on 11600-11611, every light). The die is
     still asked about ("reads another face without it"). Only once calibration has measured a frog's usual size
-    (``frog_size``): it measures it on the ritual's dice as read in their places' light, and keeps doing so. A colour
-    the first reading (``first``: its shares) found and the overall one loses is let go only where it covered more of
-    the top than a frog does (the floor's cast, 11606) or the first reading found three: a frog read small in its
-    place can be a veiled frog the overall light loses (twin 10103 turn 20: blue 0.24 read blank)."""
+    (``frog_size``): it measures it on the ritual's dice as read in their places' light, and keeps doing so. The
+    overall reading must keep every colour the first one (``first``: its shares) found, unless that found three: a
+    frog read in its place can be a veiled frog the overall light loses (twin 10103 turn 20: blue 0.24 read blank;
+    card table 3016's pink ritual die, lifted by a wall's shade), so 11606's blank tops read pink stay asked."""
     fractions, present, unclear, odd = shares
     if not frog_size or unclear or len(present) > 2:
         return False
-    lost = [c for c in first[1] if c not in present]
-    whole = t.single_share[1]
-    return len(first[1]) > 2 or all(first[0][c] > whole * frog_size.get(c, 1.0) for c in lost)
+    return len(first[1]) > 2 or set(first[1]) <= set(present)
 
 
 def lamp_on_top(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, work, cx: float, cy: float) -> bool:
