@@ -42,6 +42,7 @@ from rig.vision.dice_specks import speckless
 from rig.vision.dice_surround import ringed, surrounded
 from rig.vision.dice_overall import BARE_SURE, BLANK_SURE, LIT_ABOVE_SHADE, UNSURE_BLANK, lit_above_shade, overall_counts
 from rig.vision.dice_overall import shows_frog, under_glare
+from rig.vision.dice_overall import lamp_on_top, past_the_floors_glare  # (both still asked)
 from rig.vision.dice_second_look import HALF_KIND, second_look
 from rig.vision.dice_shade import blob as _blob, disc as _disc, off_prints
 from rig.vision.dice_upright import judge
@@ -409,6 +410,9 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
                 (counts, n_in), full, (fr, present, unclear, odd) = overall[:2], overall, shares
                 reasons.append(Flag("die top read in the frame's overall light", *at))
             elif not doubtful and clear and set(present) != set(shares[1]):
+                past = past_the_floors_glare(shares, frog_size, (fr, present), t)
+                if past and not lamp_on_top(top_bgr, lab, inner, work, cx, cy):
+                    (counts, n_in), full, (fr, present, unclear, odd) = overall[:2], overall, shares
                 reasons.append(Flag("die under the floor's glare reads another face without it", *at))
             elif not doubtful and not clear:  # (not doubtful: it was read again for lying under the glare)
                 bare = True  # without the glare taken off its top reads no clear face: asked below if unsure

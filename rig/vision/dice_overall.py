@@ -77,6 +77,37 @@ def shows_frog(fractions: dict, t) -> bool:
     return any(share >= t.colour_absent for share in fractions.values())
 
 
+def past_the_floors_glare(shares: tuple, frog_size: dict, first: tuple, t) -> bool:
+    """Whether a die under the floor's glare, read clearly in its place's light, takes its reading in the frame's
+    overall light (``shares``: :func:`rig.vision.dice._shares`'s, of :func:`overall_counts`), read clearly too and as
+    another face: the glare the empty box showed lies on the floor, a die's height below the glossy top, and taking it
+    off that top (as a tinted or darkened floor's correction) shifts the frog's colours: a blue frog under one 2710 K
+    lamp sank into the die body and read blank, a blank top took the floor's cast and read pink (twin 11601 and 11606,
+    round 33: the overall reading was the true face on all 38 such dice looked at on 11600-11611, every light). The die is
+    still asked about ("reads another face without it"). Only once calibration has measured a frog's usual size
+    (``frog_size``): it measures it on the ritual's dice as read in their places' light, and keeps doing so. The
+    overall reading must keep every colour the first one (``first``: its shares) found, unless that found three: a
+    frog read in its place can be a veiled frog the overall light loses (twin 10103 turn 20: blue 0.24 read blank;
+    card table 3016's pink ritual die, lifted by a wall's shade), so 11606's blank tops read pink stay asked."""
+    fractions, present, unclear, odd = shares
+    if not frog_size or unclear or len(present) > 2:
+        return False
+    return len(first[1]) > 2 or set(first[1]) <= set(present)
+
+
+def lamp_on_top(small: np.ndarray, labels: np.ndarray, inner: np.ndarray, work, cx: float, cy: float) -> bool:
+    """Whether the lamp's own reflection lies on a die's top (its body veiled paler and greyer, or calibration saw the
+    lamp's mirror image pale a ritual die's top there): then the floor's glare under it is on the top too, and read
+    without it a veiled frog vanishes (twin 11501 turn 19 after the lamp brightened: a yellow die read yellow in its
+    place's light, blank in the overall light; round 33). Such a die keeps its place's reading, asked."""
+    from rig.vision.dice_hue import veiled
+    from rig.vision.light import sheen_at
+
+    sheen = sheen_at(work.profile, work.labels.shape[:2])
+    on_sheen = sheen is not None and bool(sheen[min(int(cy), sheen.shape[0] - 1), min(int(cx), sheen.shape[1] - 1)])
+    return on_sheen or veiled(small, labels, inner, work.profile)
+
+
 def overall_gain(gain: np.ndarray) -> np.ndarray:
     """The median correction over the view (every fourth working pixel each way); the frame's :class:`Work` keeps it
     (``Work.overall_gain``): one per frame, not one per die."""

@@ -34,8 +34,11 @@ def test_the_blue_most_dice_show_is_fitted_and_the_table_calibrates():
     for face in ("pink", "yellow", "blank"):
         assert report.self_test[face][0] == [face] * 6
     faces, status = report.self_test["blue"]
-    assert sorted(faces) == ["blank", "blank", "blue", "blue", "blue", "blue"] and status == "uncertain"
-    assert any("the lamp's reflection lies on the dice at (471, 223), (505, 379)" in w for w in report.warnings)
+    # round 33: the two dice under the floor's glare read blue in the frame's overall light (they read blank in their
+    # places' light and were asked about as in the lamp's reflection); still asked, the profile the same
+    assert faces == ["blue"] * 6 and status == "uncertain"
+    glared = "die under the floor's glare reads another face without it"
+    assert any(f"{glared} at (472, 223)" in w and f"{glared} at (506, 379)" in w for w in report.warnings)
 
 
 def test_without_the_retry_the_blue_is_the_sheens_and_refused(monkeypatch):

@@ -76,16 +76,22 @@ def test_one_frames_dice_in_the_lamps_reflection_read_flagged_are_asked_about():
     frames, empty = ritual_frames("t8211")
     report = _try(frames, empty, asked=True)
     faces, status = report.self_test["blue"]
-    assert status != "ok" and sorted(faces) == ["blank", "blue", "blue", "blue", "blue", "blue"]
+    # (round 33: the die over the print's glossy disc reads blue in the frame's overall light, still asked:
+    # rig.vision.dice_overall.past_the_floors_glare)
+    assert status != "ok" and faces == ["blue"] * 6
     for face in ("pink", "yellow", "blank"):
         assert report.self_test[face][0] == [face] * 6
-    assert any(w.startswith("blue frame: the lamp's reflection lies on the dice at (334, 344)") for w in report.warnings)
+    glared = "die under the floor's glare reads another face without it at (334, 344)"
+    assert any(w.startswith("blue frame reads back uncertain") and glared in w for w in report.warnings)
 
 
 def test_without_asking_8211_is_told_to_move_the_lamp(monkeypatch):
     # round 31: with the first die read blue (see above) the first try is accepted, the read-back's reasons warned
     # (the profile the same as the asked try's before); with the colour kept, it is refused as before
     frames, empty = ritual_frames("t8211")
+    report = _try(frames, empty)
+    assert any(w.startswith("blue frame reads back uncertain") for w in report.warnings)  # (round 33: all blue)
+    monkeypatch.setattr(dice, "past_the_floors_glare", lambda *a: False)  # (round 33's rule left out, as main was)
     report = _try(frames, empty)
     assert any(w.startswith("blue frame reads back as ['blank', 'blue', 'blue', 'blue', 'blue', 'blue']")
                for w in report.warnings)
