@@ -46,3 +46,27 @@ def nets():
     if found is None:
         pytest.skip("no dice nets")
     return found
+
+
+@pytest.fixture
+def with_empty_box():
+    """``(frame, table)`` -> a twin frame of ``tests/vision/dice_twin`` and its profile with the table's empty box kept,
+    as the bench keeps it (forgotten after the test: the picture is found by the calibration's stamp, which other
+    tests' copies share)."""
+    import cv2
+
+    from rig.vision.card_empty import EmptyBox, remember
+
+    from .dice_twin import HERE, frame_and_profile
+
+    kept = []
+
+    def load(frame: str, table: str):
+        image, profile = frame_and_profile(frame, table)
+        remember(profile, EmptyBox.of(cv2.imread(str(HERE / f"{table}-empty.webp"))))
+        kept.append(profile)
+        return image, profile
+
+    yield load
+    for profile in kept:
+        remember(profile, None)

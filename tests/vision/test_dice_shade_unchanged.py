@@ -3,32 +3,11 @@ shows it as the empty box does: twin 11501's violet floor in the far wall's shad
 (456, 84) in every turn and light. Once every die thrown is read it is no die hidden there
 (``dice_unchanged.as_the_empty_box``); while a die is missing, or without the empty box's picture, it still flags."""
 
-import cv2
-import pytest
-
-from rig.vision.card_empty import EmptyBox, remember
 from rig.vision.dice import read_dice
 
-from .dice_twin import HERE, frame_and_profile
+from .dice_twin import frame_and_profile
 
 KIND = "die in shadow or on edge"
-
-
-@pytest.fixture
-def with_empty_box():
-    """``(frame, table)`` -> the frame and its profile with the table's empty box kept, as the bench keeps it
-    (forgotten after the test: the picture is found by the calibration's stamp, which other tests' copies share)."""
-    kept = []
-
-    def load(frame: str, table: str):
-        image, profile = frame_and_profile(frame, table)
-        remember(profile, EmptyBox.of(cv2.imread(str(HERE / f"{table}-empty.webp"))))
-        kept.append(profile)
-        return image, profile
-
-    yield load
-    for profile in kept:
-        remember(profile, None)
 
 
 def test_the_far_walls_shade_as_the_empty_box_shows_it_is_no_flag_once_every_die_is_read(with_empty_box):
