@@ -30,6 +30,12 @@ PILE_LEFT = 2
 NUDGE_CARRIES = 0.5
 #: a card's outline read inside a lying card's, smaller by this share of its area or more: that card read in part
 IN_PART = 0.15
+#: a card read beside an arm, its box reaching ``LAID_GREW`` px or more beyond a lying card's of its colour, whose print
+#: lies this share of its long side or more from where that card's lay: another card, not that one read in part (an
+#: arm's shade moves the print 0.38 %, twin 3010; a part cut by the shade, inside the card's box, reads it 12 % off,
+#: 5419 reveal 0; a blue laid on the blue pile beside the waiting arm, 18 px beyond it, moved it 4.6 %, 5419 reveal 1 —
+#: taken for the pile's top, it went uncounted)
+PRINT_FAR = 0.02
 #: an unread blob with no outline inside a lying card's box, this share of its area or more, is that card read in part
 IN_ITS_BOX = 0.8
 
@@ -98,7 +104,7 @@ class _LyingCards:
             # corners read on a part of it, then on the whole, twin 3118 — else the blob may be one laid squarely on
             # it, 2916, 2402)
             k = next((k for k in self._lying if c.hidden and k.reading.card == c.card and c.outline() is not None
-                      and (_within(c.outline(), _card_of(k.outline), self.moved)
+                      and not _print_far(k, c) and (_within(c.outline(), _card_of(k.outline), self.moved)
                            or not k.touched and None not in (c.box, k.reading.box) and _same_box(k.reading.box, c.box)
                            and not any(_covering(k.reading.box, a) for a in arms)
                            or self._its_print(k, c))), None)
@@ -260,6 +266,17 @@ class _LyingCards:
         """Whether an outline is a lying card's read a little apart: its edges within twice ``moved``, or inside it (the
         field read as an upright box beside an arm's shade: twin 2609)."""
         return edge_shift(lying, now) <= 2 * self.moved or _one_place(lying, now) and _within(now, _card_of(lying), self.moved)
+
+
+def _print_far(lying: _Lying, card: CardReading) -> bool:
+    """Whether a card read beside an arm is one laid on a lying card, not that card read in part: its box reaches
+    ``LAID_GREW`` px or more beyond the lying card's and its print, read in this frame, lies ``PRINT_FAR`` of its long
+    side or more from where the lying card's lay as it settled (both known)."""
+    if lying.mark is None or card.mark is None or None in (lying.reading.box, card.box):
+        return False
+    if max(_sides_grown(lying.reading.box, card.box)) < LAID_GREW:
+        return False
+    return float(np.hypot(*(np.asarray(card.mark, np.float64) - lying.mark))) >= PRINT_FAR * _long_side(lying.outline)
 
 
 def steady_mark(marks: list, outline) -> np.ndarray | None:
