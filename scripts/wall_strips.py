@@ -2,7 +2,7 @@
 
 For each die read flat and not cocked: its box in die sides, whether the twin says it is truly cocked, and for each
 outward side with no neighbour ahead (:func:`rig.vision.dice_wallside.outward_sides`, the lamp-side check's
-``_neighbour``) the strip's die-body share (``dice_wallside``'s test, the kept empty picture), its dark share
+``neighbour_on_side``) the strip's die-body share (``dice_wallside``'s test, the kept empty picture), its dark share
 (``dice_lampside``'s) and the die-body share column by column from the box outward. ``table`` then prints what a
 lower ``FACE`` would add in the turns the reader leaves ``ok`` (truly cocked turn-lights gained, needless ones added),
 and the strips just under ``FACE`` with their columns. Only a flag is added by ``dice_wallside``, so these are the
@@ -53,7 +53,7 @@ def probe(spec: str, out: Path, propped: bool) -> None:
     from twin_turns import each_turn, seeds
 
     from rig.vision.card_empty import kept
-    from rig.vision.dice_lampside import _neighbour, empty_lightness
+    from rig.vision.dice_lampside import neighbour_on_side, empty_lightness
     from rig.vision.dice_wallside import empty_chroma, outward_sides
     from rig.vision.errors import VisionError
 
@@ -75,7 +75,7 @@ def probe(spec: str, out: Path, propped: bool) -> None:
                             for name in outward_sides(d.x, d.y, frame.shape[:2]):
                                 masks = (
                                     None
-                                    if _neighbour(d, reading.dice, name, side)
+                                    if neighbour_on_side(d, reading.dice, name, side)
                                     else strip_masks(frame, empty_ab, empty_lum, d.box, name, side, body_ab)
                                 )
                                 if masks is not None:

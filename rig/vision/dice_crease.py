@@ -22,7 +22,7 @@ import functools
 import cv2
 import numpy as np
 
-from rig.vision.dice_lampside import _SIDES, _neighbour
+from rig.vision.dice_lampside import _SIDES, neighbour_on_side
 
 #: the crease lies this far inside the box's outer side (die sides): past the top's rounded rim, within the side
 #: face's width (twin 10702 turn 3: 0.13; 10209 turn 1: 0.45)
@@ -163,7 +163,7 @@ def creased_dice(
         and all(d is not f for f in found)
         and BOX_SIZE[0] * side <= min(d.box[2:]) <= max(d.box[2:]) <= BOX_SIZE[1] * side
         and any(
-            not _neighbour(d, dice, name, side)
+            not neighbour_on_side(d, dice, name, side)
             and _far(d.x, d.y, name, frame_bgr.shape[:2])
             and creased(frame_bgr, empty_ab, d.box, name, side, body_ab, nearer)
             for name in outward(d.x, d.y, frame_bgr.shape[:2])

@@ -118,7 +118,9 @@ def dark_shares(
     }
 
 
-def _neighbour(die, dice, name: str, side: float) -> bool:
+def neighbour_on_side(die, dice, name: str, side: float) -> bool:
+    """Whether another of ``dice`` lies on ``die``'s side ``name`` (a key of ``_SIDES``) within the strip a side face
+    would show in (``side``: the die's side, px): its colour there is that die's, not a side face's."""
     vx, vy = _SIDES[name]
     for other in dice:
         if other is die:
@@ -141,7 +143,7 @@ def turned_to_lens(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: flo
     return [
         d
         for d, s in zip(dice, shares, strict=True)
-        if not d.cocked and any(s.get(n, 0.0) >= FACE and not _neighbour(d, dice, n, side) for n in lit)
+        if not d.cocked and any(s.get(n, 0.0) >= FACE and not neighbour_on_side(d, dice, n, side) for n in lit)
     ]
 
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from rig.vision.dice_lampside import _neighbour, kept_with_frame, strips
-from rig.vision.dice_wallside import _lab, cut_by_frame, light_change, outward_sides
+from rig.vision.dice_lampside import neighbour_on_side, kept_with_frame, strips
+from rig.vision.dice_wallside import lab_unlit, cut_by_frame, light_change, outward_sides
 from rig.vision.light import profile_map
 
 #: an outward strip (:func:`rig.vision.dice_lampside.strips`) is a lit wall where the empty box shows it at least
@@ -67,7 +67,7 @@ def wall_dark_dice(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: flo
         if d.cocked:
             continue
         for name in outward_sides(d.x, d.y, shape):
-            if _neighbour(d, dice, name, side) or cut_by_frame(d.box, name, side, shape):
+            if neighbour_on_side(d, dice, name, side) or cut_by_frame(d.box, name, side, shape):
                 continue
             rect = strips(d.box, side, shape)[name]
             if _near_black_band(frame_bgr, empty_lab, rect, _beyond(rect, name, shape), channels):
@@ -83,11 +83,11 @@ def _near_black_band(frame_bgr, empty_lab, rect, beyond, channels) -> bool:
     light = float(empty[..., 0].mean())
     if beyond is None or light < LIT_WALL or _chroma(empty) > GREY_WALL:
         return False
-    seen = _lab(frame_bgr, rect, channels)[..., 0]
+    seen = lab_unlit(frame_bgr, rect, channels)[..., 0]
     if float(seen.mean()) >= DARKER * light or float(np.percentile(seen, 10)) > NEAR_BLACK:
         return False
     wall = float(empty_lab[beyond[0] : beyond[1], beyond[2] : beyond[3], 0].mean())
-    return float(_lab(frame_bgr, beyond, channels)[..., 0].mean()) >= BEYOND * wall
+    return float(lab_unlit(frame_bgr, beyond, channels)[..., 0].mean()) >= BEYOND * wall
 
 
 def wall_dark_flags(work, profile, dice) -> list:

@@ -24,7 +24,7 @@ import numpy as np
 
 from rig.vision.dice_crease import REASON as CREASE_REASON
 from rig.vision.dice_crease import creased_dice
-from rig.vision.dice_lampside import _SIDES, STRIP, _neighbour, kept_with_frame, strips
+from rig.vision.dice_lampside import _SIDES, STRIP, neighbour_on_side, kept_with_frame, strips
 from rig.vision.light import profile_map
 
 #: a side of a die's box faces outward when its direction carries at least this share of the die's offset from the
@@ -89,7 +89,7 @@ def empty_light(empty_lab: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
     return profile_map("wallside_empty_light", empty_lab, tuple(shape), build)
 
 
-def _lab(frame: np.ndarray, rect: tuple[int, int, int, int], channels) -> np.ndarray:
+def lab_unlit(frame: np.ndarray, rect: tuple[int, int, int, int], channels) -> np.ndarray:
     """The frame's pixels in ``rect`` (y0, y1, x0, x1) as uint8 Lab, each of B, G, R divided by the frame's light
     change ``channels`` (:attr:`rig.vision.light.Light.channels`: the floor's change since calibration) where given:
     the colours and lightness as the calibrated light shows them, as the empty box's picture was taken (round 25)."""
@@ -118,20 +118,20 @@ def _band(box, name: str, side: float, shape: tuple[int, int]) -> tuple[int, int
 
 def band_lift(frame: np.ndarray, empty_l: np.ndarray, box, name: str, side: float, channels=None) -> float | None:
     """The frame's lightness over the empty box's (mean L) in the band :data:`BAND` die sides wide next to side
-    ``name`` of ``box``, within its strip, the frame's light change ``channels`` taken out (:func:`_lab`); None where
+    ``name`` of ``box``, within its strip, the frame's light change ``channels`` taken out (:func:`lab_unlit`); None where
     the strip leaves the frame."""
     band = _band(box, name, side, frame.shape[:2])
     if band is None:
         return None
     y0, y1, x0, x1 = band
-    light = _lab(frame, band, channels)[..., 0]
+    light = lab_unlit(frame, band, channels)[..., 0]
     return float(light.mean()) / max(1.0, float(empty_l[y0:y1, x0:x1].mean()))
 
 
 def band_ends(frame: np.ndarray, empty_ab: np.ndarray, box, name: str, side: float, body_ab, channels=None) -> float:
     """The die-body share (:data:`NEARER`) of the band :data:`BAND` die sides wide next to side ``name`` of ``box``
     in each end quarter of the side's length: the smaller of the two (0.0 where the strip leaves the frame); the
-    frame's light change ``channels`` taken out (:func:`_lab`)."""
+    frame's light change ``channels`` taken out (:func:`lab_unlit`)."""
     band = _band(box, name, side, frame.shape[:2])
     if band is None:
         return 0.0
@@ -157,7 +157,7 @@ def body_share(
 ) -> float | None:
     """The share of die-body pixels (:data:`NEARER`) in the strip beside side ``name`` of ``box`` (x, y, w, h; frame
     px), or None where the strip leaves the frame. ``body_ab``: the die body's colours' (a, b), N x 2; ``channels``:
-    the frame's light change, taken out (:func:`_lab`)."""
+    the frame's light change, taken out (:func:`lab_unlit`)."""
     rect = strips(box, side, frame.shape[:2]).get(name)
     if rect is None:
         return None
@@ -171,7 +171,7 @@ def _distances(frame: np.ndarray, empty_ab: np.ndarray, rect, body_ab, channels=
     and the least of those over ``body_ab``, the same numbers (the squares' sum of two float32, its root), without
     norm's sum over a last axis of two (issue 24, round 25: 27 against 97 us a 40 x 12 strip, 72 against 147 at 80 x 24)."""
     y0, y1, x0, x1 = rect
-    ab = _lab(frame, rect, channels)[..., 1:].astype(np.float32)
+    ab = lab_unlit(frame, rect, channels)[..., 1:].astype(np.float32)
     to_empty = _norm2(ab - empty_ab[y0:y1, x0:x1])
     to_body = _norm2(ab - np.asarray(body_ab)[:, None, None, :]).min(axis=0)
     return to_empty, to_body
@@ -199,7 +199,7 @@ def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: fl
     """The dice of ``dice`` (not read cocked) with a die-body band beyond an outer edge (a strip the frame leaves
     whole enough, :data:`WHOLE_STRIP`) and no die ahead there: a strip :data:`FACE` die body, or :data:`FAINT_FACE`
     with its band next to the box lit (:data:`LIGHTER`), as the frame shows it or, where the frame's light change
-    ``channels`` is given, with it taken out (:func:`_lab`; round 25: the change taken out turns some strips fainter,
+    ``channels`` is given, with it taken out (:func:`lab_unlit`; round 25: the change taken out turns some strips fainter,
     at lamp x1.2, and none that the frame shows is lost). In the look as the frame shows it, a faint strip's band is
     lit in that look and with the change taken out as well (round 28): a brighter light lifts every band by itself
     (2D 44006 at exposure x1.2 and x1.3: flat dice's bands 1.35-1.44 as shown); a flag only ever goes. ``as_shown``
@@ -211,7 +211,7 @@ def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: fl
         if d.cocked or not TOP_SIZE[0] * side <= min(d.box[2:]) <= max(d.box[2:]) <= TOP_SIZE[1] * side:
             continue
         for name in outward_sides(d.x, d.y, frame_bgr.shape[:2]):
-            if _neighbour(d, dice, name, side) or cut_by_frame(d.box, name, side, frame_bgr.shape[:2]):
+            if neighbour_on_side(d, dice, name, side) or cut_by_frame(d.box, name, side, frame_bgr.shape[:2]):
                 continue
             if empty_ab is None:
                 empty_ab = empty_chroma(empty_lab, frame_bgr.shape[:2])
