@@ -40,7 +40,8 @@ from rig.vision.dice_piece_unchanged import PIECE_REASON, the_box_itself, unchan
 from rig.vision.dice_relief import relief_dice
 from rig.vision.dice_specks import speckless
 from rig.vision.dice_surround import ringed, surrounded
-from rig.vision.dice_overall import BARE_SURE, BLANK_SURE, LIT_ABOVE_SHADE, UNSURE_BLANK, lit_above_shade, overall_counts
+from rig.vision.dice_overall import BARE_SURE, BLANK_SURE, FLOOR_IN_OVERALL, LIT_ABOVE_SHADE, UNSURE_BLANK, lit_above_shade
+from rig.vision.dice_overall import overall_counts
 from rig.vision.dice_overall import shows_frog, under_glare
 from rig.vision.dice_overall import lamp_on_top, past_the_floors_glare  # (both still asked)
 from rig.vision.dice_second_look import HALF_KIND, second_look
@@ -69,6 +70,9 @@ from rig.vision.dice_frames import (  # noqa: F401 - moved (issue 29); the old i
 DEEP_SHARE = 0.25
 #: a die whose top (inside its rim) is more than this share the floor's colour is flagged (twin 8002, turn 2)
 FLOOR_ON_TOP = 0.4
+#: ... and a top read blank whose reading in the frame's overall light is more than FLOOR_ON_TOP the floor's class, and
+#: more than this in its place's light (:data:`rig.vision.dice_overall.FLOOR_IN_OVERALL`; round 33)
+FLOOR_FIRST = 0.25
 
 
 # --------------------------------------------------------------------------- reading
@@ -406,6 +410,8 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
             elif not doubtful and not glared:  # read again only for being blank: flagged where a frog shows
                 if shows_frog(shares[0], t):
                     reasons.append(Flag("blank die top shows a frog in the frame's overall light", *at))
+                elif overall[0][BG] > FLOOR_ON_TOP * overall[1] and counts[BG] > FLOOR_FIRST * n_in:
+                    reasons.append(Flag(FLOOR_IN_OVERALL, *at, True))
             elif doubtful and clear and set(present) <= set(shares[1]):
                 (counts, n_in), full, (fr, present, unclear, odd) = overall[:2], overall, shares
                 reasons.append(Flag("die top read in the frame's overall light", *at))
