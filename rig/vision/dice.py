@@ -40,10 +40,8 @@ from rig.vision.dice_piece_unchanged import PIECE_REASON, the_box_itself, unchan
 from rig.vision.dice_relief import relief_dice
 from rig.vision.dice_specks import speckless
 from rig.vision.dice_surround import ringed, surrounded
-from rig.vision.dice_overall import BARE_SURE, BLANK_SURE, FLOOR_IN_OVERALL, LIT_ABOVE_SHADE, UNSURE_BLANK, lit_above_shade
-from rig.vision.dice_overall import overall_counts
-from rig.vision.dice_overall import shows_frog, under_glare
-from rig.vision.dice_overall import lamp_on_top, past_the_floors_glare  # (both still asked)
+from rig.vision.dice_overall import BARE_SURE, BLANK_SURE, FLOOR_IN_OVERALL, LIT_ABOVE_SHADE, UNSURE_BLANK, lamp_on_top
+from rig.vision.dice_overall import lit_above_shade, overall_counts, past_the_floors_glare, shows_frog, under_glare
 from rig.vision.dice_second_look import HALF_KIND, second_look
 from rig.vision.dice_shade import blob as _blob, disc as _disc, off_prints
 from rig.vision.dice_upright import judge
@@ -142,16 +140,17 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
         reasons.append(_flag(TWICE_REASON, (a.x + b.x) / 2 / work.factor, (a.y + b.y) / 2 / work.factor, work))
     every_die = thrown is not None and len(dice) >= thrown
     box_itself = unchanged_pieces(work, profile, cc, stats) if every_die and fragments else None
-    pieces, kept = [], None  # the pieces flagged in turn (the first as before); the first the empty box does not show
+    first, kept = [], None  # the first piece flagged (as before); the first piece the empty box does not show
     for fx, fy, cut, i in fragments:  # a piece of die colour that belongs to no die we read
         if cut and every_die:
             continue  # cut by the frame's edge, every die thrown read: the table beyond the box (twin 11205, 11308)
         if not in_a_die(fx, fy, dice, work.factor) and not a_side_face(fx, fy, dice, work):
-            pieces.append(_flag(PIECE_REASON, fx, fy, work))
+            flag = _flag(PIECE_REASON, fx, fy, work)
+            first = first or [flag]
             if box_itself is None or not box_itself(i):
-                kept = pieces[-1]
+                kept = flag
                 break
-    reasons += pieces[:1]
+    reasons += first
     glared = glared_die(work, dice)
     if glared is not None:
         reasons.append(_flag(GLARED_REASON, *glared, work))
@@ -184,7 +183,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
         reasons.append(drift_text(work.light))
     if reasons:  # a learned second look at the flagged dice: may take a flat die's own flags off
         held, (dice, reasons) = reasons, second_look(work, dice, list(dict.fromkeys(reasons)))
-        reasons = the_box_itself(work, dice, held, reasons, pieces[:1], kept)  # (rig.vision.dice_piece_unchanged)
+        reasons = the_box_itself(work, dice, held, reasons, first, kept)  # (rig.vision.dice_piece_unchanged)
     reasons += side_face_flags(work, profile, dice)  # after the second look: it frees no leaning die's side face
     reasons += wall_side_flags(work, profile, dice)  # the same: a leaning die's side face beyond its outer edge
     reasons += wall_dark_flags(work, profile, dice)  # ... and a near-black one darkening the lit wall there

@@ -36,10 +36,10 @@ LIT_ABOVE_SHADE = "die top over the floor's shade read in the frame's overall li
 #: seen twin tables (7,488 turn-lights) 5 turns read right and ``ok`` hold a blank this unsure
 BLANK_SURE = 0.4
 UNSURE_BLANK = "die top read blank with a frog colour near its threshold"
-#: a top read blank whose overall reading is more than ``dice.FLOOR_ON_TOP`` the floor's class (and its first reading more
-#: than ``dice.FLOOR_FIRST``) is flagged: twin 11710
-#: turn 10 at lamp x1.2 and 700 K warmer (round 33's fresh set) read a pink die blank at 0.95, its pale frog clipped in
-#: red and classed as the floor (the lamp's reflection on the varnish taught the floor pale pink): 594 of 977 pixels
+#: a top read blank whose overall reading is more than ``dice.FLOOR_ON_TOP`` the floor's class (and its first reading
+#: more than ``dice.FLOOR_FIRST``) is flagged: twin 11710 turn 10 at lamp x1.2 and 700 K warmer (round 33's fresh set)
+#: read a pink die blank at 0.95, its pale frog clipped in red and classed as the floor (the lamp's reflection on the
+#: varnish taught the floor pale pink): 594 of 977 pixels
 FLOOR_IN_OVERALL = "blank die top reads as the floor in the frame's overall light"
 
 

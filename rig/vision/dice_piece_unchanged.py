@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from rig.vision.dice_second_look import every_die_flat
 from rig.vision.dice_unchanged import CHANGED, gaps
 
 PIECE_REASON = "part of a die (glare or hidden?)"
@@ -40,30 +41,15 @@ def unchanged_pieces(work, profile, cc: np.ndarray, stats: np.ndarray) -> Callab
     return unchanged
 
 
-
 def the_box_itself(work, dice: list, held: list, reasons: list, first: list, kept) -> list:
     """``reasons`` (the second look's) with the piece flagged first (``first``: its flag, or none) replaced by ``kept``
     (the first piece the empty box does not show, or None), where that piece was all the reader flagged (``held``: its
     reasons before the second look) and, were the reading freed whole, the second look's guard passes on ``dice``
-    (:func:`guard_passes`). A piece flag keeps a reading from being freed: the second look, which took flags off the
+    (:func:`rig.vision.dice_second_look.every_die_flat`). A piece flag keeps a reading from being freed: the second look, which took flags off the
     dice of readings so kept, was never the last word on them (twin 11607 turn 15, lamp x1.2: a yellow die leaning on
     the left wall read flat, flagged "die top read in the frame's overall light", which the net takes off)."""
     if not first or first[0] == kept or set(held) != {first[0]}:
         return reasons
-    if kept is None and not guard_passes(work, dice):
+    if kept is None and not every_die_flat(work, dice):
         return reasons
     return [r for r in reasons if r != first[0]] + ([kept] if kept is not None else [])
-
-
-def guard_passes(work, dice: list) -> bool:
-    """Whether the second look's net sees every one of ``dice`` lying flat (not flat under
-    :data:`rig.vision.dice_second_look.COCKED_GUARD`), as it asks of a reading it frees whole; False without the net.
-    Twin 11502 turn 3 (lamp x1.2), 11201 turn 19, 11211 turn 11 (700 K warmer): a die leaning on a wall that nothing
-    flags at its place in that light, the turn flagged only by a piece of the empty box 4-7 sides away."""
-    from rig.vision.dice_second_look import COCKED_GUARD, ENABLED, _Looks, net
-
-    model = net() if ENABLED else None
-    if model is None or work.profile is None or not dice:
-        return False
-    rows = _Looks(work, dice, model).of(list(range(len(dice))))
-    return 1.0 - float(rows[:, 0].min()) < COCKED_GUARD

@@ -395,3 +395,16 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
         if 1.0 - others[:, 0].min() >= guard_bound(idx, whole | cut | shaded):
             return dice, reasons
     return [dataclasses.replace(d, cocked=False) if d.cocked else d for d in dice], []
+
+
+def every_die_flat(work, dice: list) -> bool:
+    """Whether the net sees every one of ``dice`` lying flat (not flat under :data:`COCKED_GUARD`), as it asks of a
+    reading it frees whole; False without the net. Used where a flag the second look does not judge is taken off
+    (:func:`rig.vision.dice_piece_unchanged.the_box_itself`): twin 11502 turn 3 (lamp x1.2), 11201 turn 19, 11211 turn
+    11 (700 K warmer): a die leaning on a wall that nothing flags at its place in that light, the turn flagged only by a
+    piece of the empty box 4-7 sides away."""
+    model = net() if ENABLED else None
+    if model is None or work.profile is None or not dice:
+        return False
+    rows = _Looks(work, dice, model).of(list(range(len(dice))))
+    return 1.0 - float(rows[:, 0].min()) < COCKED_GUARD
