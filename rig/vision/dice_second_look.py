@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from rig.vision.dice_flag import Flag
+from rig.vision.profile import COLOURS
 from rig.vision.dice_shade_cut import cut_by_shade
 from rig.vision.dice_shaded_square import body_a_top, joined_body
 
@@ -67,6 +68,10 @@ FREEABLE = ("cocked die", "die partly hidden or on edge", "die top read in the f
 FLAT_SURE = 0.8
 FACE_SURE = 0.9
 OTHER_SURE = 0.98
+#: an unclear colour whose share of the top lies more than LEANS_PRESENT of the way from ``colour_absent`` to
+#: ``colour_present`` is likelier a frog than not: a die flagged "unclear" for it is not freed (:func:`_leans_present`)
+LEANS_PRESENT = 0.5
+UNCLEAR_KIND = "unclear"
 #: a blank die flagged both of these is never freed (:func:`_blank_in_glare`)
 GLARE_SPOT, UNKNOWN_KIND = "die in a glare spot", "unknown colour or glare"
 #: a reading is freed whole only when no other die of it looks this likely not flat to the net (a leaning die the
@@ -232,6 +237,22 @@ def _blank_in_glare(reasons, mine, face: str) -> bool:
         k.startswith(UNKNOWN_KIND) for k in kinds)
 
 
+def _leans_present(reasons, mine, shares: tuple, t) -> bool:
+    """Whether a die's "unclear" flag names a colour whose share of its top (``shares``: blue, pink, yellow) leans to
+    present (:data:`LEANS_PRESENT`): the net, reading the top without it, is not taken. Round 34's fresh twin 11802
+    turn 0: a blue+yellow die by the wall, its blue half in the wall's shade at 0.097 (present from 0.109), read
+    yellow, the net sure of yellow; freed, status ok, in silence. On the seen twin sets the net freed two such flags,
+    both right (0.72, 0.75 of the way), and a calibration frame's at 0.44."""
+    span = max(t.colour_present - t.colour_absent, 1e-6)
+    for j in mine:
+        kind = str(reasons[j]).split(" on die at ")[0]
+        if kind.startswith(UNCLEAR_KIND + " "):
+            for colour in kind[len(UNCLEAR_KIND) + 1 :].split("/"):
+                if colour in COLOURS and (shares[COLOURS.index(colour)] - t.colour_absent) / span > LEANS_PRESENT:
+                    return True
+    return False
+
+
 def _named_only(reasons, mine, kind: str) -> bool:
     """Whether every one of a die's own flags (``mine``: indices into ``reasons``) is of ``kind``."""
     return bool(mine) and all(str(reasons[j]).startswith(kind) for j in mine)
@@ -379,6 +400,8 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
     shaded = _shaded_squares(work, dice, reasons, own, {i: (v, p, tops[i]) for i, v, p in zip(idx, said, probs)})
     said = ["flat" if i in shaded else v for i, v in zip(idx, said)]
     said = ["keep" if v == "flat" and _blank_in_glare(reasons, own[i], dice[i].face) else v for i, v in zip(idx, said)]
+    t = work.profile.thresholds
+    said = ["keep" if v == "flat" and _leans_present(reasons, own[i], dice[i].shares, t) else v for i, v in zip(idx, said)]
     drop, dice = set(), list(dice)
     added = []
     for i, v in zip(idx, said):
