@@ -48,7 +48,7 @@ def logged_passes(log: list) -> None:
     ``finder_pass``."""
     finder_pass = dicenet.DiceNet.finder_pass
 
-    def logged(net, frame, die_px=0.0, guides=None):
+    def logged(net, frame, die_px=0.0, guides=None, *parts):
         run, px = net.finder.run, [0]
 
         def counted(blob, *args):
@@ -58,7 +58,7 @@ def logged_passes(log: list) -> None:
         net.finder.run = counted
         t = time.process_time()
         try:
-            out = finder_pass(net, frame, die_px, guides)
+            out = finder_pass(net, frame, die_px, guides, *parts)
         finally:
             del net.finder.run
         log.append((pass_kind(frame, die_px), out[1], px[0], time.process_time() - t, frame.shape))

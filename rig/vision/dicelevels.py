@@ -74,12 +74,29 @@ def chosen_again(level: Callable[[float], Level], floor: float) -> Level:
     return again if again[0] > first[0] else first
 
 
-def once(passes: dict | None, die_px: float, run: Callable[[], tuple]) -> tuple:
-    """``run()`` (a finder pass: its output, whether it ran on tiles) unless ``passes`` holds the output of one run whole
-    at ``die_px``; one run whole kept there (``passes`` None: always run, nothing kept)."""
+class Passes(dict):
+    """The finder passes run whole on a frame, by die size (:func:`once`). ``whole_first`` (:func:`expect_again`): a
+    finer level's pass due on tiles runs whole, the tiles cut from that output (the same numbers, to the bit:
+    :mod:`rig.vision.dicetiles`) and the whole kept here, for the weak level chosen again (:func:`chosen_again`) runs
+    the levels whole: not twice (issue 25, round 34)."""
+
+    whole_first = False
+
+
+def expect_again(passes: Passes | None, best: tuple | None) -> None:
+    """``passes.whole_first`` while the strongest level so far (``best``: die size, strength, ...) is weaker than
+    :data:`WEAK_LEVEL`, the finer levels not yet run: the level chosen is likely to be chosen again."""
+    if passes is not None:
+        passes.whole_first = best is not None and best[1] < WEAK_LEVEL
+
+
+def once(passes: Passes | None, die_px: float, run: Callable[[dict | None], tuple]) -> tuple:
+    """``run(keep)`` (a finder pass: its output, whether it ran on tiles; ``keep``: ``passes`` when ``whole_first``, to
+    keep a pass due on tiles run whole in) unless ``passes`` holds the output of one run whole at ``die_px``; one run
+    whole kept there (``passes`` None: always run, nothing kept)."""
     if passes and die_px in passes:
         return passes[die_px], False
-    out, tiled = run()
+    out, tiled = run(passes if passes is not None and passes.whole_first else None)
     if passes is not None and not tiled:
         passes[die_px] = out
     return out, tiled

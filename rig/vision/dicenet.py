@@ -29,13 +29,14 @@ from rig.vision.dicepeaks import (PIPS_SURE, STRIDE, PeakMemo, crowded, merged, 
                                   shows_pips)
 from rig.vision.diebig import flag_big_boxes
 from rig.vision.dicecandidate import Candidate
-from rig.vision.dicelevels import SLACK, chosen_again, level_bound, once, thin_coarser, unread_coarsest, strength as _strength
+from rig.vision.dicelevels import (SLACK, Passes, chosen_again, expect_again, level_bound, once, thin_coarser, unread_coarsest,
+                                   strength as _strength)
 from rig.vision.diesplit import dice_at_level, pip_of_sure, sure_dice, ungrouped
 from rig.vision.diecheck import candidate_features, check_needed, default_check
 from rig.vision.diefaint import faint_kept, with_faint
 from rig.vision.diemissing import worth_reading
 from rig.vision.diesmall import read_turned
-from rig.vision.dicetiles import FLOOR as TILE_FLOOR, cells_near, run_tiled, tiles
+from rig.vision.dicetiles import FLOOR as TILE_FLOOR, cells_near, run_pass, tiles
 from rig.vision.errors import VisionError
 from rig.vision.netengine import NetLoadError, as_blob, load_net
 from rig.vision.pips import PipCount, PipDie
@@ -160,23 +161,18 @@ class DiceNet:
         output, whether it ran on tiles aside)."""
         return self.finder_pass(frame, die_px, guides)[0]
 
-    def finder_pass(self, frame: np.ndarray, die_px: float = 0.0, guides: list | None = None
+    def finder_pass(self, frame: np.ndarray, die_px: float = 0.0, guides: list | None = None, keep: dict | None = None
                     ) -> tuple[tuple[np.ndarray, np.ndarray, float], bool]:
         """:meth:`heat`'s output, and whether it ran on tiles: with ``guides`` (the outputs of the passes run whole
         before on this frame; :attr:`tiled`) run only near their response, 0 elsewhere (:mod:`rig.vision.dicetiles`;
-        run whole when the tiles would cover most of it or their rim responds). The choice comes back with the output
-        (a tiled pass guides no other), never kept on the net: two frames read in turn, or by two threads, cannot see
-        each other's."""
+        run whole when the tiles would cover most of it or their rim responds), never kept on the net (a tiled pass
+        guides no other; two frames read in turn, or by two threads, cannot see each other's). ``keep``: a pass due on
+        tiles runs whole, the tiles cut from it, the whole output kept there by die size (:class:`dicelevels.Passes`)."""
         small, s = finder_input(frame, die_px)
         boxes = tiles(cells_near(guides, (small.shape[0] // STRIDE, small.shape[1] // STRIDE), s, FIND_DIE)) \
             if guides and self.tiled else None
-        if boxes is not None:
-            heat, sides, quiet = run_tiled(lambda tile: self.finder.run(as_blob(tile[None]))[0][0],
-                                           small, boxes)
-            if quiet:  # else the response goes on past the tiles: run whole
-                return (heat, sides, s), True
-        out = self.finder.run(as_blob(small[None]))[0][0]
-        return (out[0], out[1], s), False
+        heat, sides, tiled = run_pass(lambda tile: self.finder.run(as_blob(tile[None]))[0][0], small, boxes, keep, (die_px, s))
+        return (heat, sides, s), tiled
 
     def read(self, crops: list[np.ndarray]) -> np.ndarray:
         """Class probabilities (N x 7) of ``crop`` px crops; a crop read less than ``sure`` surely is
@@ -243,7 +239,7 @@ class DiceNet:
         tile = (tile_floor or floor) >= TILE_FLOOR  # every one from tile_floor up is (the fainter ones: a look only)
         floor = level_floor or floor  # the level and its size chosen above level_floor, the peaks kept above floor
         ran: list = []  # the passes run whole: the second pass runs near their response
-        passes: dict = {}  # a weak level chosen again (rig.vision.dicelevels.chosen_again): no pass run whole twice
+        passes = Passes()  # a weak level chosen again (rig.vision.dicelevels.chosen_again): no pass run whole twice
         level_px, q, out = chosen_again(lambda f: self.level(frame, f, full=self.full_pyramid, memo=memo, ran=ran, tile=tile,
                                                              passes=passes), min(floor, LEVEL_FLOOR or floor))
         if q <= 0 or not self.refine:
@@ -332,6 +328,7 @@ class DiceNet:
             if not full and steps < 0 and best is not None and 0 < STOP_SURE <= best[1] and best[3] > STOP_BAND * r * long_side:
                 break  # the sure dice found are too large for this level (and every finer one) to vouch for
             if i >= len(coarse) and i not in finer:  # a finer level's pass, kept for a search again
+                expect_again(passes, best)
                 finer[i] = (self._level_peaks(frame, r * long_side, floor, ran if tile else None, passes), len(ran))
             elif i >= len(coarse) and len(ran) < finer[i][1]:
                 ran.append(finer[i][0][2])  # run whole the first time: guides the finer ones as then
@@ -370,7 +367,7 @@ class DiceNet:
         output, its peaks and its :data:`VOUCH` strongest in :data:`BAND`, as (x, y, side, score) in frame px
         (``ran``: the passes run whole before, this one runs near their response; its output appended if run whole;
         ``passes``: the passes run whole by die size, one there not run again)."""
-        out, tiled = once(passes, die_px, lambda: self.finder_pass(frame, die_px, ran if floor >= TILE_FLOOR else None))
+        out, tiled = once(passes, die_px, lambda keep: self.finder_pass(frame, die_px, ran if floor >= TILE_FLOOR else None, keep))
         if ran is not None and not tiled and all(out is not seen for seen in ran):  # a tiled pass's map: no guide
             ran.append(out)
         heat, sides, s = out

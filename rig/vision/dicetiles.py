@@ -93,11 +93,13 @@ def tiles(mask: np.ndarray) -> list[tuple[int, int, int, int]] | None:
     return None if sum(area(b) for b in boxes) > WHOLE * rows * cols else boxes
 
 
-def run_tiled(run, small: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> tuple[np.ndarray, np.ndarray, bool]:
+def run_tiled(run, small: np.ndarray, boxes: list[tuple[int, int, int, int]], whole: np.ndarray | None = None
+              ) -> tuple[np.ndarray, np.ndarray, bool]:
     """The heat map and log side map of ``small`` (the finder's input) with the net (``run``: blob -> 2 x rows x
     columns) run only on ``boxes`` (cells) grown by :data:`REACH`, 0 elsewhere; and whether the tiles' edge is quiet:
     no cell on the run cells' rim (inside the frame) above :data:`EDGE` (else the response may go on outside them,
-    where a peak would be cut off: the caller runs the frame whole)."""
+    where a peak would be cut off: the caller runs the frame whole). ``whole``: the net's output on all of ``small``, the
+    boxes' cells cut from it (the same numbers) instead of run."""
     rows, cols = small.shape[0] // STRIDE, small.shape[1] // STRIDE
     out = np.zeros((2, rows, cols), np.float32)
     done = np.zeros((rows + 2, cols + 2), np.uint8)  # the cells run, the frame's edge counted as run
@@ -106,8 +108,28 @@ def run_tiled(run, small: np.ndarray, boxes: list[tuple[int, int, int, int]]) ->
     for r0, c0, r1, c1 in boxes:
         t0, l0 = max(0, r0 - reach), max(0, c0 - reach)
         t1, l1 = min(rows, r1 + reach), min(cols, c1 + reach)
-        got = run(np.ascontiguousarray(small[t0 * STRIDE:t1 * STRIDE, l0 * STRIDE:l1 * STRIDE]))
-        out[:, r0:r1, c0:c1] = got[:, r0 - t0:r1 - t0, c0 - l0:c1 - l0]
+        if whole is None:
+            got = run(np.ascontiguousarray(small[t0 * STRIDE:t1 * STRIDE, l0 * STRIDE:l1 * STRIDE]))
+            out[:, r0:r1, c0:c1] = got[:, r0 - t0:r1 - t0, c0 - l0:c1 - l0]
+        else:
+            out[:, r0:r1, c0:c1] = whole[:, r0:r1, c0:c1]
         done[r0 + 1:r1 + 1, c0 + 1:c1 + 1] = 1
     rim = (done & ~cv2.erode(done, np.ones((3, 3), np.uint8)).astype(bool))[1:-1, 1:-1].astype(bool)
     return out[0], out[1], not (out[0][rim] > EDGE).any()
+
+
+def run_pass(run, small: np.ndarray, boxes: list[tuple[int, int, int, int]] | None, keep: dict | None = None,
+             key: tuple[float, float] = (0.0, 1.0)) -> tuple[np.ndarray, np.ndarray, bool]:
+    """A finder pass's heat map and log side map (``run``: blob -> 2 x rows x columns), and whether it ran on tiles:
+    on ``boxes`` (:func:`run_tiled`) unless there are none or the tiles' rim responds, else whole. ``keep``: the pass
+    is run whole even so and the tiles cut from its output, which is kept in ``keep`` as (heat, sides, scale) by die
+    size (``key``: die size, scale; a weak level chosen again runs it whole: :class:`rig.vision.dicelevels.Passes`)."""
+    whole = run(small) if boxes is not None and keep is not None else None
+    if boxes is not None:
+        heat, sides, quiet = run_tiled(run, small, boxes, whole)
+        if quiet:  # else the response goes on past the tiles: run whole
+            if whole is not None:
+                keep[key[0]] = (whole[0], whole[1], key[1])
+            return heat, sides, True
+    out = run(small) if whole is None else whole
+    return out[0], out[1], False

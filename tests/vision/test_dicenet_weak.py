@@ -100,9 +100,9 @@ def test_chosen_again_takes_only_a_coarser_second_choice_of_a_weak_first():
 
 def test_a_pass_run_whole_is_run_once_a_tiled_one_again():
     runs = []
-    whole = lambda: runs.append("whole") or ("out", False)  # noqa: E731
-    tiled = lambda: runs.append("tiled") or ("part", True)  # noqa: E731
-    passes: dict = {}
+    whole = lambda keep: runs.append("whole") or ("out", False)  # noqa: E731
+    tiled = lambda keep: runs.append("tiled") or ("part", True)  # noqa: E731
+    passes = dicelevels.Passes()
     assert dicelevels.once(passes, 50.0, whole) == ("out", False) == dicelevels.once(passes, 50.0, whole)
     assert dicelevels.once(passes, 30.0, tiled) == ("part", True) == dicelevels.once(passes, 30.0, tiled)
     assert runs == ["whole", "tiled", "tiled"] and passes == {50.0: "out"}

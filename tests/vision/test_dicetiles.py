@@ -203,9 +203,11 @@ def test_a_tiled_pass_guides_no_other(monkeypatch):
     outs, guided = [], []
     finder_pass = dicenet.DiceNet.finder_pass
 
-    def recording(self, f, die_px=0.0, guides=None):
-        out = finder_pass(self, f, die_px, guides)
+    def recording(self, f, die_px=0.0, guides=None, keep=None):
+        out = finder_pass(self, f, die_px, guides, keep)
         outs.append(out)
+        if keep is not None and die_px in keep:  # run whole, its tiles cut from that (round 34): a level chosen again has it
+            outs.append((keep[die_px], False))
         return out
 
     monkeypatch.setattr(dicenet.DiceNet, "finder_pass", recording)
@@ -232,8 +234,8 @@ def test_whether_a_pass_ran_on_tiles_comes_with_its_output(monkeypatch):
     assert not whole and not hasattr(nets, "was_tiled")
     finder_pass = dicenet.DiceNet.finder_pass
 
-    def and_another(self, f, die_px=0.0, guides=None):  # a whole pass of another frame run after each pass
-        out = finder_pass(self, f, die_px, guides)
+    def and_another(self, f, die_px=0.0, guides=None, keep=None):  # a whole pass of another frame run after each pass
+        out = finder_pass(self, f, die_px, guides, keep)
         finder_pass(self, np.ascontiguousarray(f[::-1]), die_px)
         return out
 

@@ -78,8 +78,8 @@ def test_looking_for_a_missing_die_reads_the_dice_as_before_on_tiled_passes(nets
     tiled = []
     real = dicenet.DiceNet.finder_pass
 
-    def spy(self, f, die_px=0.0, guides=None):
-        out = real(self, f, die_px, guides)
+    def spy(self, f, die_px=0.0, guides=None, keep=None):
+        out = real(self, f, die_px, guides, keep)
         tiled.append((round(die_px, 3), guides is not None, out[1]))  # guided: run on tiles where they cover little
         return out
 
