@@ -101,6 +101,10 @@ class AnyDieParams:
     agree_turned: float = 0.75    # a die flagged only "pips unclear" is ok when the reader gives its number this much on
     agree_pipnet: float = 0.8     # average over its crop turned and mirrored, the classical counter counts as many and
                                   # the pip net reads it so this sure (rig.vision.dieagree; issue 25, round 32); 0: never
+    square_rect: float = 0.85     # a die flagged by the second opinion (check_ok) alone is ok when the thing in its box
+    square_circle: float = 0.9    # fills its smallest rotated rectangle this much, its smallest enclosing circle at most
+                                  # this, sides alike, no glint: a die's square body (rig.vision.diesquare; issue 25,
+                                  # round 34: real coloured dice showing 1); square_rect 0: never
     use_net: bool = True          # check each die with the learned counter (calibration/pipnet.npz)
     die_px: float = 0.0           # the dice's side in frame px, for the learned finder (0: about 1/16 of the
                                   # frame's longer side, as in its photos; set it when the camera is nearer)

@@ -36,6 +36,7 @@ from rig.vision.diecheck import candidate_features, check_needed, default_check
 from rig.vision.diefaint import faint_kept, with_faint
 from rig.vision.diemissing import worth_reading
 from rig.vision.diesmall import read_turned
+from rig.vision.diesquare import squares_freed
 from rig.vision.dicetiles import FLOOR as TILE_FLOOR, cells_near, run_pass, tiles
 from rig.vision.errors import VisionError
 from rig.vision.netengine import NetLoadError, as_blob, load_net
@@ -471,13 +472,12 @@ def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet, want: int = 0, 
     worth = (lambda f, k: worth_reading(f, k, OVERLAP, p.touch_reach)) if missing is not None and not want else None  # no count
     kept = [(c, agree(c, d) if agree else d) for c in nets.candidates(frame, floor, p.die_px, keep, worth)
             for d in [judge(c, p)] if d is not None and not (blank and blank(c))]
-    dice = with_faint(kept, p, OVERLAP, second_opinion, want, missing)
+    dice = squares_freed(frame, with_faint(kept, p, OVERLAP, second_opinion, want, missing), p)  # rig.vision.diesquare
     # two dice nearer than a die's side cannot both be dice (pips seen as dice, a die seen twice): flagged
     centres = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2, d.box[2]) for d in dice]
     dice = [d.flagged("overlaps another die (pips seen as dice?)") if crowded(*c, centres, OVERLAP) else d
             for d, c in zip(dice, centres)]
-    # a box far bigger than the frame's other dice is one around several dice: flagged (rig.vision.diebig)
-    dice = flag_big_boxes(dice, p.big_box)
+    dice = flag_big_boxes(dice, p.big_box)  # a box far bigger than the others' is one around several dice: flagged
     return sorted(dice, key=lambda d: (d.box[1], d.box[0]))
 
 
