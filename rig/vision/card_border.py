@@ -73,13 +73,17 @@ HUE_CHROMA = 20.0
 #: ... its hue within this many degrees of one card colour's (the profile's, against the same border) and nearer
 #: than any other's by at least as much again
 HUE_NEAR = 20.0
+#: ... or nearer than any other's by this many degrees, when its labels say that colour too (most of its card-coloured
+#: pixels: :func:`rig.vision.card_fields.labelled_colour`; twin 5409 and 5305: blank cards on a pile, paler than the
+#: profile's violet, 3-7 degrees off its hue and 23-24 off blue's)
+HUE_APART_LABELLED = 10.0
 
 
-def _by_hue(field_ab: np.ndarray, border_ab: np.ndarray, colours: dict) -> str | None:
+def _by_hue(field_ab: np.ndarray, border_ab: np.ndarray, colours: dict, apart: float = HUE_NEAR) -> str | None:
     """The card colour whose hue (its (a, b) against the card's own white border: the light's colour there) a field's
     median lies on, when its labels say none (a violet field under a cool light, paler than the profile's violet, its
     pixels labelled no colour: twin 2810); ``colours``: each card colour's profile (a, b). ``None`` when it is not
-    clearly coloured or lies between two colours' hues."""
+    clearly coloured or lies between two colours' hues (the next colour's hue less than ``apart`` degrees further)."""
     d = np.asarray(field_ab, np.float64) - border_ab
     if float(np.hypot(*d)) < HUE_CHROMA:
         return None
@@ -87,7 +91,7 @@ def _by_hue(field_ab: np.ndarray, border_ab: np.ndarray, colours: dict) -> str |
     off = sorted((abs((np.degrees(np.arctan2(*(np.asarray(ab, np.float64) - border_ab)[::-1])) - angle + 180) % 360 - 180), c)
                  for c, ab in colours.items())
     (near, best), (second, _) = off[0], off[1]
-    if near <= HUE_NEAR and second - near >= HUE_NEAR:
+    if near <= HUE_NEAR and second - near >= apart:
         return best
     return None
 

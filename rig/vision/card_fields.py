@@ -37,6 +37,24 @@ ICON_DARK, ICON_SHARE, FIELD_DARK = 20, 0.25, 0.4
 GREY_CUTS = (2 / 3, 1 / 2)
 
 
+#: a field's labels say one card colour when that colour is this share of its card-coloured pixels, they this share of
+#: its pixels (:func:`labelled_colour`)
+LABELLED_SHARE, LABELLED_MIN = 0.65, 0.1
+
+
+def labelled_colour(counts: np.ndarray, apart: float) -> str | None:
+    """The card colour most of a field's card-coloured labels say (``counts``: its pixels by label), when they say one:
+    :data:`LABELLED_SHARE` of them, they :data:`LABELLED_MIN` of its pixels, and not blue and blank both (the other
+    under ``apart`` of its count: the two the camera tells apart least)."""
+    coloured = {c: int(counts[c]) for c in CARD_CLASSES}
+    best = max(coloured, key=coloured.get)
+    other = {BLUE: BODY, BODY: BLUE}.get(best)
+    if (coloured[best] < LABELLED_SHARE * sum(coloured.values()) or sum(coloured.values()) < LABELLED_MIN * counts.sum()
+            or other is not None and coloured[other] >= apart * coloured[best]):
+        return None
+    return CARD_CLASSES[best]
+
+
 def card_shaped(rw: float, rh: float) -> bool:
     """Whether a rectangle of sides ``rw`` and ``rh`` has a card's long side over its short one (:data:`CARD_ASPECT`)."""
     return CARD_ASPECT[0] <= max(rw, rh) / max(min(rw, rh), 1.0) <= CARD_ASPECT[1]

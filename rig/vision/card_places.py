@@ -41,6 +41,15 @@ def _same_box(a: tuple[int, int, int, int] | None, b: tuple[int, int, int, int] 
     return max(abs(x - y) for x, y in zip(a, b)) <= max(6.0, share * max(a[2], a[3]))
 
 
+def same_box_unpiled(a, b) -> bool:
+    """Whether two readings read on no whole blob of their own (no pile box: it reaches the view's edge, or touches
+    something) are one card that has not moved: the same colour, whole, on the very box (:func:`_same_box`) — whatever
+    its field's corners read (twin 5410 reveal 1: a yellow pile running out of the view's bottom, its top card's field
+    cut by the wall's deep shade, its corners 10-13 px apart frame to frame; it never lay still three frames)."""
+    return (a.card == b.card and a.card is not None and a.pile is None and b.pile is None and not (a.hidden or b.hidden)
+            and a.box is not None and b.box is not None and _same_box(a.box, b.box))
+
+
 def _same_pile(a, b) -> bool:
     """Whether two readings (:class:`rig.vision.card_view.CardReading`) are one card (or pile) that has not moved
     by what changed from the empty box: the same colour on the same whole blob, every side within 3 % of its long

@@ -11,7 +11,7 @@ import numpy as np
 from rig.vision.card_glimpses import _Glimpses
 from rig.vision.card_lying import _Lying, _LyingCards, steady_mark
 from rig.vision.card_places import (_card_of, _covering, _covers, _overlap, _same_box, _same_pile, _same_place, _within,
-                                    edge_shift, fragment_on_its_pile)
+                                    edge_shift, fragment_on_its_pile, same_box_unpiled)
 from rig.vision.card_view import _UNREAD, CardReading, CardView, Question, _as_view, laid_next  # noqa: F401  (re-exported)
 
 
@@ -256,7 +256,7 @@ class CardReveal(_LyingCards, _Glimpses):
         for c in now:
             b = next((b for b in before if (b.card == c.card and edge_shift(b.outline(), c.outline()) <= self.moved)
                       or (b.status != "ok" or c.status != "ok") and _same_place(b.outline(), c.outline(), self.moved)
-                      or _same_pile(b, c)), None)
+                      or _same_pile(b, c) or same_box_unpiled(b, c)), None)
             if b is None:
                 return None
             out.append(c if c.status == "ok" or b.status != "ok" else b)

@@ -21,12 +21,12 @@ import cv2
 import numpy as np
 
 # the reveal's order and the readings' types live apart (this module's size); importable from here too
-from rig.vision.card_border import (MIN_TINT, _border_lab, _by_hue, _field_alone, _grey_against_border, _grey_top, _lab,
-                                    _tint, as_colourless, grey_relit)
+from rig.vision.card_border import (HUE_APART_LABELLED, MIN_TINT, _border_lab, _by_hue, _field_alone, _grey_against_border,
+                                    _grey_top, _lab, _tint, as_colourless, grey_relit)
 from rig.vision.card_empty import EmptyBox, framed_fields, gapped_rings, kept, open_rings
 from rig.vision.card_fields import (  # noqa: F401 (the card colours and sizes: importable from here too)
     _CLASS_OF, _MODEL, CARD_CLASSES, CARD_SIDES, FIELD_AREA, FIELD_ASPECT, FIELD_SHARE, GREY_CUTS, NEUTRAL_CLASSES,
-    _box, _field_corners, _lone_field, _whole_fields, card_shaped, field_shaped, shade_alone, shadow_shaped)
+    _box, _field_corners, _lone_field, _whole_fields, card_shaped, field_shaped, labelled_colour, shade_alone, shadow_shaped)
 from rig.vision.card_places import _overlap
 from rig.vision.card_print import print_mark
 from rig.vision.card_reveal import CardReading, CardReveal, CardView, Question, edge_shift  # noqa: F401
@@ -147,8 +147,10 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
     if lone is None and cast < 12 and (pile := _grey_pile_top(work, blob, box)) is not None:
         return pile  # (twin 3700 reveal 1)
     border = _border_lab(work, rect, blob)  # (its labels say no colour: its hue against its own white border?)
-    colour = None if border is None else _by_hue(np.median(lab, axis=0)[1:], border[1:], {
-        name: profile.colour(_MODEL[cls]).mean[1:] for cls, name in CARD_CLASSES.items()})
+    hues = {name: profile.colour(_MODEL[cls]).mean[1:] for cls, name in CARD_CLASSES.items()}
+    colour = None if border is None else _by_hue(np.median(lab, axis=0)[1:], border[1:], hues)
+    if colour is None and border is not None and (said := labelled_colour(counts, BLUE_VIOLET)) is not None:
+        colour = said if _by_hue(np.median(lab, axis=0)[1:], border[1:], hues, HUE_APART_LABELLED) == said else None
     if colour is not None:
         return CardReading(colour, 0.5, "ok", (), box, _field_corners(work, blob, (_CLASS_OF[colour],)) or corners)
     return CardReading(None, 0.0, "uncertain", (f"card of unknown colour (off gray by {cast:.0f})",), box, corners)
