@@ -38,6 +38,7 @@ from rig.vision.dice_walldark import wall_dark_flags
 from rig.vision.dice_unchanged import as_the_empty_box, unchanged_flags
 from rig.vision.dice_piece_unchanged import PIECE_REASON, the_box_itself, unchanged_pieces
 from rig.vision.dice_relief import relief_dice
+from rig.vision.dice_body_light import BODY_LIGHT, in_body_light, unsure_blank
 from rig.vision.dice_specks import speckless
 from rig.vision.dice_surround import ringed, surrounded
 from rig.vision.dice_overall import BARE_SURE, BLANK_SURE, FLOOR_IN_OVERALL, LIT_ABOVE_SHADE, UNSURE_BLANK, lamp_on_top
@@ -421,6 +422,10 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
                 reasons.append(Flag("die under the floor's glare reads another face without it", *at))
             elif not doubtful and not clear:  # (not doubtful: it was read again for lying under the glare)
                 bare = True  # without the glare taken off its top reads no clear face: asked below if unsure
+    if not present and unsure_blank(counts, n_in, fr, doubtful, t) and (again := in_body_light(
+            crop or _crop(shrunk, x0, y0, work), (cx, cy), work, t, frog_size, _full_counts, _shares)):
+        (counts, n_in), full, (fr, present, unclear, odd) = again[0][:2], again[0], again[1]  # (rig.vision.dice_body_light)
+        reasons.append(Flag(BODY_LIGHT, *at, True))
     mid = (t.colour_present + t.colour_absent) / 2
     margin = min(min(1.0, abs(fr[c] - mid) / mid) for c in COLOURS)
     means = frog_means(top_bgr, lab, inner, present) if work.profile is not None else None  # (for both hue tests)
