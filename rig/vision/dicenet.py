@@ -441,11 +441,11 @@ def default_dicenet() -> DiceNet | None:
     return _CACHE[0]
 
 
-def judge(c: Candidate, p: AnyDieParams) -> PipDie | None:
-    """A candidate as a die read ``ok``, a die flagged with its reasons, or ``None`` (not a die)."""
+def judge(c: Candidate, p: AnyDieParams, filling: bool = False) -> PipDie | None:
+    """A candidate as a die read ``ok``, flagged with its reasons, or ``None`` (no die); ``filling``: the dice count known."""
     k = c.pips
     pk, p0 = float(c.probs[k]), float(c.probs[0])
-    if c.score < p.find_keep and not faint_kept(c.score, c.probs, p):
+    if c.score < p.find_keep and not faint_kept(c.score, c.probs, p, filling):
         return None
     reasons = []
     if p0 > pk:
@@ -473,7 +473,7 @@ def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet, want: int = 0, 
     floor = max(p.find_floor, min(p.faint_keep or keep, keep)) if want or missing is not None else keep
     worth = (lambda f, k: worth_reading(f, k, OVERLAP, p.touch_reach)) if missing is not None and not want else None  # no count
     kept = [(c, agree(c, d) if agree else d) for c in nets.candidates(frame, floor, p.die_px, keep, worth)
-            for d in [judge(c, p)] if d is not None and not (blank and blank(c))]
+            for d in [judge(c, p, want > 0)] if d is not None and not (blank and blank(c))]
     dice = with_faint(kept, p, OVERLAP, second_opinion, want, missing)
     # two dice nearer than a die's side cannot both be dice (pips seen as dice, a die seen twice): flagged
     centres = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2, d.box[2]) for d in dice]
