@@ -51,6 +51,8 @@ class AnyDieParams:
     faint_keep: float = 0.2       # a peak from this high below find_keep is kept, flagged "faint", when the reader is read_ok
                                   # sure of its count and the game's dice count is not yet found (rig.vision.diefaint;
                                   # issue 25, round 15); 0: never
+    faint_fill_read: float = 0.7  # ... or, the dice count known and dice missing, read this surely (big dice the finder
+                                  # scores faintly in a box off their size; issue 25, round 34; read_ok before)
     touch_reach: float = 1.1      # ... and, the dice count not known, kept when read as 2-6 and touching a die found (its
                                   # centre within this many sides), the frame asking already (rig.vision.dietouch; issue
                                   # 25, round 33: dice in clusters); 0: never

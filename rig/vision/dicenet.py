@@ -34,6 +34,7 @@ from rig.vision.dicelevels import (SLACK, Passes, chosen_again, expect_again, le
 from rig.vision.diesplit import dice_at_level, pip_of_sure, sure_dice, ungrouped
 from rig.vision.diecheck import candidate_features, check_needed, default_check
 from rig.vision.diefaint import faint_kept, with_faint
+from rig.vision.diegrow import GROWN, grown
 from rig.vision.diemissing import worth_reading
 from rig.vision.diesmall import read_turned
 from rig.vision.diesquare import squares_freed
@@ -413,8 +414,7 @@ class DiceNet:
 
 
 def _steps(r: float) -> float:
-    """A pyramid level's steps (of 1.5) from the finder's own size (dice :data:`FIND_DIE` / :data:`FIND_LONG` of the
-    frame's longer side); below 0: a finer level, smaller dice."""
+    """A pyramid level's steps (of 1.5) from the finder's own size (:data:`FIND_DIE`); below 0: finer, smaller dice."""
     return math.log(r * FIND_LONG / FIND_DIE) / math.log(1.5)
 
 
@@ -439,13 +439,13 @@ def default_dicenet() -> DiceNet | None:
     return _CACHE[0]
 
 
-def judge(c: Candidate, p: AnyDieParams) -> PipDie | None:
-    """A candidate as a die read ``ok``, a die flagged with its reasons, or ``None`` (not a die)."""
+def judge(c: Candidate, p: AnyDieParams, filling: bool = False) -> PipDie | None:
+    """A candidate as a die read ``ok``, flagged with its reasons, or ``None`` (no die); ``filling``: the dice count known."""
     k = c.pips
     pk, p0 = float(c.probs[k]), float(c.probs[0])
-    if c.score < p.find_keep and not faint_kept(c.score, c.probs, p):
+    if c.score < p.find_keep and not faint_kept(c.score, c.probs, p, filling):
         return None
-    reasons = []
+    reasons = [GROWN] if c.grown else []
     if p0 > pk:
         if c.score < p.find_ok:
             return None
@@ -463,15 +463,17 @@ def judge(c: Candidate, p: AnyDieParams) -> PipDie | None:
 
 def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet, want: int = 0, missing: list | None = None,
               blank=None, agree=None) -> list[PipDie]:
-    """Every die the nets find in ``frame``, judged (:func:`judge`), top to bottom; ``want``: the game's dice count (0: not
-    known; ``missing``: a list for the frame's reason to ask, :mod:`rig.vision.diemissing`), more than found: faint dice
-    added; ``blank(c)`` true: no die (:func:`rig.vision.anydie.blank_faint`); ``agree(c, die)``: :mod:`rig.vision.dieagree`."""
+    """Every die the nets find (small ones grown: :mod:`rig.vision.diegrow`), judged (:func:`judge`), top to bottom; ``want``:
+    the dice count (0: not known; ``missing``: a list for the frame's reason to ask, :mod:`rig.vision.diemissing`), more
+    than found: faint dice added; ``blank(c)``: no die (:mod:`rig.vision.anydie`); ``agree``: :mod:`rig.vision.dieagree`."""
     # a peak below find_keep is no die (judge); from faint_keep, the reader sure of it, it fills one missing (diefaint)
     keep = max(p.find_floor, p.find_keep)
     floor = max(p.find_floor, min(p.faint_keep or keep, keep)) if want or missing is not None else keep
     worth = (lambda f, k: worth_reading(f, k, OVERLAP, p.touch_reach)) if missing is not None and not want else None  # no count
-    kept = [(c, agree(c, d) if agree else d) for c in nets.candidates(frame, floor, p.die_px, keep, worth)
-            for d in [judge(c, p)] if d is not None and not (blank and blank(c))]
+    found = [c for c in nets.candidates(frame, floor, p.die_px, keep, worth) if judge(c, p, want > 0) is not None
+             and not (blank and blank(c))]  # then a small box on a big die read again (rig.vision.diegrow)
+    kept = [(c, agree(c, d) if agree else d) for c in grown(found, keep, frame, nets, crop_die)
+            for d in [judge(c, p, want > 0)]]
     dice = squares_freed(frame, with_faint(kept, p, OVERLAP, second_opinion, want, missing), p)  # rig.vision.diesquare
     # two dice nearer than a die's side cannot both be dice (pips seen as dice, a die seen twice): flagged
     centres = [(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2, d.box[2]) for d in dice]
@@ -482,8 +484,7 @@ def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet, want: int = 0, 
 
 
 def second_opinion(kept: list[tuple[Candidate, PipDie]], p: AnyDieParams) -> list[PipDie]:
-    """The judged dice, each ``ok`` one the second opinion (:mod:`rig.vision.diecheck`) finds unlike a die
-    read right (below :func:`check_needed`) flagged; the check absent or ``check_ok`` 0: unchanged."""
+    """The judged dice, each ``ok`` one :mod:`rig.vision.diecheck` finds unlike a die read right flagged (no check: the same)."""
     check = default_check() if p.check_ok > 0 else None
     x = candidate_features([c for c, _ in kept]) if check is not None else None
     if x is None:
@@ -493,5 +494,4 @@ def second_opinion(kept: list[tuple[Candidate, PipDie]], p: AnyDieParams) -> lis
             if d.count.status == "ok" and q < check_needed(c, p) else d for (c, d), q in zip(kept, like)]
 
 
-#: dice whose centres are nearer than this many sides are flagged (:func:`read_dice`)
-OVERLAP = 0.8
+OVERLAP = 0.8  # dice whose centres are nearer than this many sides are flagged (:func:`read_dice`)

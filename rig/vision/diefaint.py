@@ -23,13 +23,14 @@ from rig.vision.diemissing import looks_missing
 from rig.vision.dietouch import touching_faint
 
 
-def faint_kept(score: float, probs, p: AnyDieParams) -> bool:
+def faint_kept(score: float, probs, p: AnyDieParams, filling: bool = False) -> bool:
     """Whether a finder peak of ``score`` below ``find_keep`` is kept: from ``faint_keep`` (0: never) with the
-    reader's class probabilities ``probs`` (index 0 = not a die) ``read_ok`` sure of a pip count."""
+    reader's class probabilities ``probs`` (index 0 = not a die) ``read_ok`` sure of a pip count, or ``faint_fill_read``
+    sure when ``filling`` (the game's dice count known: it can only fill a die missing, flagged)."""
     if p.faint_keep <= 0 or score < p.faint_keep:
         return False
     k = 1 + int(probs[1:].argmax())
-    return float(probs[k]) >= p.read_ok and float(probs[k]) > float(probs[0])
+    return float(probs[k]) >= (p.faint_fill_read if filling else p.read_ok) and float(probs[k]) > float(probs[0])
 
 
 def unshadowed(kept: list, p: AnyDieParams, overlap: float) -> list:
