@@ -43,6 +43,7 @@ from rig.vision.dice_surround import ringed, surrounded
 from rig.vision.dice_overall import BARE_SURE, BLANK_SURE, FLOOR_IN_OVERALL, LIT_ABOVE_SHADE, UNSURE_BLANK, lamp_on_top
 from rig.vision.dice_overall import lit_above_shade, overall_counts, past_the_floors_glare, shows_frog, under_glare
 from rig.vision.dice_second_look import HALF_KIND, second_look
+from rig.vision.dice_unsupported import free_unsupported, unsupported
 from rig.vision.dice_shade import blob as _blob, disc as _disc, off_prints
 from rig.vision.dice_upright import judge
 from rig.vision.dice_flag import Flag
@@ -181,9 +182,11 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
             reasons.append(f"{k} dice read as {face}, only {DICE_PER_COMBO} dice carry it")
     if work.light is not None and work.light.reliable and not work.light.correctable:
         reasons.append(drift_text(work.light))
+    excused = unsupported(work, dice, thrown) if reasons else set()  # nothing to lean on (rig.vision.dice_unsupported)
+    dice, reasons = free_unsupported(dice, reasons, excused, work.side * work.factor)
     if reasons:  # a learned second look at the flagged dice: may take a flat die's own flags off
-        held, (dice, reasons) = reasons, second_look(work, dice, list(dict.fromkeys(reasons)))
-        reasons = the_box_itself(work, dice, held, reasons, first, kept)  # (rig.vision.dice_piece_unchanged)
+        held, (dice, reasons) = reasons, second_look(work, dice, list(dict.fromkeys(reasons)), excused)
+        reasons = the_box_itself(work, dice, held, reasons, first, kept, excused)  # (rig.vision.dice_piece_unchanged)
     reasons += side_face_flags(work, profile, dice)  # after the second look: it frees no leaning die's side face
     reasons += wall_side_flags(work, profile, dice)  # the same: a leaning die's side face beyond its outer edge
     reasons += wall_dark_flags(work, profile, dice)  # ... and a near-black one darkening the lit wall there
