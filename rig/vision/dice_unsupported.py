@@ -22,9 +22,9 @@ from rig.vision.dice_flag import Flag
 from rig.vision.light import profile_map
 
 COCKED_KIND = "cocked die"
-#: a die's centre this many die sides inside the floor's outline found, or more, has no wall within reach (the outline
-#: found lies up to 0.68 sides outside the true one, mostly inside; truly cocked dice read on the seen twin sets:
-#: up to 1.35 sides inside the outline found)
+#: a die's centre this many die sides inside the floor's outline found, or more, has no wall within reach (on the 90
+#: seen twin tables the outline found lies at most 0.55 sides outside the true one, its median 1.35 inside; truly
+#: cocked dice read on the fit sets 11500-11711: at most 1.34 sides inside the outline found)
 WALL_REACH = 2.0
 #: ... and this many sides (centre to centre) or more from every other die read, no die within reach
 DIE_REACH = 2.0
