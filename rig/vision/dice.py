@@ -44,6 +44,7 @@ from rig.vision.dice_surround import ringed, surrounded
 from rig.vision.dice_overall import BARE_SURE, BLANK_SURE, FLOOR_IN_OVERALL, LIT_ABOVE_SHADE, UNSURE_BLANK, lamp_on_top
 from rig.vision.dice_overall import lit_above_shade, overall_counts, past_the_floors_glare, shows_frog, under_glare
 from rig.vision.dice_second_look import HALF_KIND, second_look
+from rig.vision.dice_unsupported import excuse
 from rig.vision.dice_shade import blob as _blob, disc as _disc, off_prints
 from rig.vision.dice_upright import judge
 from rig.vision.dice_flag import Flag
@@ -74,8 +75,6 @@ FLOOR_ON_TOP = 0.4
 FLOOR_FIRST = 0.25
 
 
-# --------------------------------------------------------------------------- reading
-
 def read_dice(frame_bgr: np.ndarray, profile: Profile, *, thrown: int | None = None) -> DiceReading:
     """Read every die in the frame: face, centre, box, confidence; status and reasons. ``thrown``:
     how many dice the game knows are in the box (all of them once a turn's last roll is done) —
@@ -89,8 +88,8 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
     labels, a0 = work.labels, work.top_area
     reasons: list[str] = []
     top = cv2.LUT(labels, IS_TOP)
-    # a frog's colour blends (two halves meeting, its outline) read as unknown: a thin seam of
-    # them must not cut a die top in two (the dark seams between touching dice stay)
+    # a frog's colour blends (two halves meeting, its outline) read as unknown: a thin seam of them must not cut a die
+    # top in two (the dark seams between touching dice stay)
     top |= cv2.morphologyEx(top, cv2.MORPH_CLOSE, _K3) & cv2.LUT(labels, _IS_ODD)
     n, cc, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(top, 8, cv2.CV_32S, cv2.CCL_GRANA)
     dice: list[DieObservation] = []
@@ -182,9 +181,10 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
             reasons.append(f"{k} dice read as {face}, only {DICE_PER_COMBO} dice carry it")
     if work.light is not None and work.light.reliable and not work.light.correctable:
         reasons.append(drift_text(work.light))
+    excused, dice, reasons = excuse(work, dice, reasons, thrown)  # nothing to lean on (rig.vision.dice_unsupported)
     if reasons:  # a learned second look at the flagged dice: may take a flat die's own flags off
-        held, (dice, reasons) = reasons, second_look(work, dice, list(dict.fromkeys(reasons)))
-        reasons = the_box_itself(work, dice, held, reasons, first, kept)  # (rig.vision.dice_piece_unchanged)
+        held, (dice, reasons) = reasons, second_look(work, dice, list(dict.fromkeys(reasons)), excused)
+        reasons = the_box_itself(work, dice, held, reasons, first, kept, excused)  # (rig.vision.dice_piece_unchanged)
     reasons += side_face_flags(work, profile, dice)  # after the second look: it frees no leaning die's side face
     reasons += wall_side_flags(work, profile, dice)  # the same: a leaning die's side face beyond its outer edge
     reasons += wall_dark_flags(work, profile, dice)  # ... and a near-black one darkening the lit wall there
@@ -253,9 +253,9 @@ def _full_counts(crop: tuple | None, centre, work: Work, t, gain=None) -> tuple 
     crop = cv2.multiply(work.frame[Y0:Y1, X0:X1], (*gain.tolist(), 0.0), dtype=cv2.CV_8U)
     labels = label_pixels(crop, work.lut if work.lut is not None else colour_lut(work.profile))
     odd = cv2.LUT(labels, _IS_ODD) & mask
-    # the frog's outline and the blends at its edges: thin bands (up to ~1/11 of a die wide) of unknown
-    # pixels, sparse in any window that wide (at most half of it: counted whole, as the mean a float blur took);
-    # an unreadable patch (glare, a clipped colour) is dense there
+    # the frog's outline and the blends at its edges: thin bands (up to ~1/11 of a die wide) of unknown pixels, sparse
+    # in any window that wide (at most half of it: counted whole, as the mean a float blur took); an unreadable patch
+    # (glare, a clipped colour) is dense there
     k = max(5, int(round(0.09 * work.side * work.factor)) | 1)
     thin = cv2.compare(cv2.boxFilter(odd, cv2.CV_16U, (k, k), normalize=False), k * k // 2, cv2.CMP_LE) & odd
     nc = len(CLASS_NAMES)  # the top's counts and the band's in one count: a band pixel's class shifted by nc

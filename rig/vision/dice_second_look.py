@@ -349,9 +349,11 @@ def _shaded_squares(work, dice: list, reasons, own, looked: dict) -> set[int]:
     }
 
 
-def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
+def second_look(work, dice: list, reasons: list[str], excused=frozenset()) -> tuple[list, list[str]]:
     """The reading's dice and reasons after the second look (see the module's text): only when every reason is a
-    die's own freeable flag; the dice it frees lose them (and their ``cocked``), the others keep them."""
+    die's own freeable flag; the dice it frees lose them (and their ``cocked``), the others keep them. ``excused``:
+    the dice (indices) the guard on the other dice does not ask, nothing within reach to lean on
+    (:func:`rig.vision.dice_unsupported.unsupported`)."""
     model = net() if ENABLED else None
     if not reasons or model is None or work.profile is None:
         return dice, reasons
@@ -412,7 +414,7 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
     kept = [r for j, r in enumerate(reasons) if j not in drop] + added
     if kept:
         return dice, reasons + added  # still flagged: the reader's reasons stand as they were
-    rest = [i for i in range(len(dice)) if not own[i]]
+    rest = [i for i in range(len(dice)) if not own[i] and i not in excused]
     if rest:
         others = looks.of(rest)
         if 1.0 - others[:, 0].min() >= guard_bound(idx, whole | cut | shaded):
@@ -420,14 +422,17 @@ def second_look(work, dice: list, reasons: list[str]) -> tuple[list, list[str]]:
     return [dataclasses.replace(d, cocked=False) if d.cocked else d for d in dice], []
 
 
-def every_die_flat(work, dice: list) -> bool:
+def every_die_flat(work, dice: list, excused=frozenset()) -> bool:
     """Whether the net sees every one of ``dice`` lying flat (not flat under :data:`COCKED_GUARD`), as it asks of a
     reading it frees whole; False without the net. Used where a flag the second look does not judge is taken off
     (:func:`rig.vision.dice_piece_unchanged.the_box_itself`): twin 11502 turn 3 (lamp x1.2), 11201 turn 19, 11211 turn
     11 (700 K warmer): a die leaning on a wall that nothing flags at its place in that light, the turn flagged only by a
-    piece of the empty box 4-7 sides away."""
+    piece of the empty box 4-7 sides away. ``excused``: dice (indices) not asked, as :func:`second_look`'s."""
     model = net() if ENABLED else None
     if model is None or work.profile is None or not dice:
         return False
-    rows = _Looks(work, dice, model).of(list(range(len(dice))))
+    asked = [i for i in range(len(dice)) if i not in excused]
+    if not asked:
+        return True
+    rows = _Looks(work, dice, model).of(asked)
     return 1.0 - float(rows[:, 0].min()) < COCKED_GUARD

@@ -14,9 +14,9 @@ def _work_and_dice(monkeypatch):
     # twin 10002 turn 14 in its own light: six dice, one flagged, so the second look is asked (test_second_look_shade_cut_guard)
     seen = []
 
-    def keep(work, found, reasons):
+    def keep(work, found, reasons, excused=frozenset()):
         seen.append((work, found))
-        return second.second_look(work, found, reasons)
+        return second.second_look(work, found, reasons, excused)
 
     monkeypatch.setattr(dice, "second_look", keep)
     frame, profile = frame_and_profile("t10002-turn14.webp", "t10002")
