@@ -16,7 +16,7 @@ import cv2
 
 def main() -> int:
     from rig.bench.pip_photos import load_photos
-    from rig.bench.pips import SCALES, _grow, colour_folder, data_folder, scaled_frame
+    from rig.bench.pips import SCALES, colour_folder, data_folder, off_cut_dice, scaled_frame
     from rig.vision.anydie import read_pip_dice
     from rig.vision.pips import PipParams
 
@@ -30,9 +30,7 @@ def main() -> int:
             for ph in photos:
                 shown, frame, cut = scaled_frame(ph, images[ph.path], factor)
                 reading = read_pip_dice(frame, p)
-                dice = [d for d in reading.dice if not any(
-                    bx <= d.box[0] + d.box[2] / 2 <= bx + bw and by <= d.box[1] + d.box[3] / 2 <= by + bh
-                    for bx, by, bw, bh in (_grow(c.box) for c in cut))]
+                dice = off_cut_dice(reading.dice, cut)
                 flagged = len(dice) != len(shown.dice) or any(d.count.status != "ok" for d in dice)
                 n, bench, status = n + 1, bench + flagged, status + (reading.status != "ok")
                 either += flagged or reading.status != "ok"

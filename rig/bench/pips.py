@@ -209,9 +209,7 @@ def report_scales(name: str, photos: list[Photo], params, images: dict, reader, 
 
                 def read(frame, q, _cut=cut, _frames=frames, _sized=sized):
                     path = next(k for k, v in _frames.items() if v is frame)
-                    return [d for d in _sized(frame, q) if not any(
-                        bx <= d.box[0] + d.box[2] / 2 <= bx + bw and by <= d.box[1] + d.box[3] / 2 <= by + bh
-                        for bx, by, bw, bh in (_grow(b) for b in (c.box for c in _cut[path])))]
+                    return off_cut_dice(_sized(frame, q), _cut[path])
 
                 cm, extra, ms, flags, frame_flags = evaluate_frames(chosen, params, frames, reader=read)
                 found = cm.total - sum(cm.missed)
@@ -278,6 +276,14 @@ def _grow(box: tuple, by: float = 0.3) -> tuple:
     x, y, w, h = box
     g = by * max(w, h)
     return x - g, y - g, w + 2 * g, h + 2 * g
+
+
+def off_cut_dice(dice, cut) -> list:
+    """The dice read whose centre lies outside the grown box of every labelled die the scaled frame's edge cuts
+    (``cut``): those the bench leaves out."""
+    return [d for d in dice if not any(
+        bx <= d.box[0] + d.box[2] / 2 <= bx + bw and by <= d.box[1] + d.box[3] / 2 <= by + bh
+        for bx, by, bw, bh in (_grow(c.box) for c in cut))]
 
 
 def run_pips(args: argparse.Namespace) -> int:
