@@ -63,7 +63,8 @@ def with_empty_box():
 
     def load(frame: str, table: str):
         image, profile = frame_and_profile(frame, table)
-        remember(profile, EmptyBox.of(cv2.imread(str(HERE / f"{table}-empty.webp"))))
+        empty = next(p for p in (HERE / f"{table}-empty.webp", HERE / f"{table}-empty.jpg") if p.exists())
+        remember(profile, EmptyBox.of(cv2.imread(str(empty))))
         kept.append(profile)
         return image, profile
 

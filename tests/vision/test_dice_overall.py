@@ -20,7 +20,7 @@ def _ritual_blue():
 
 def test_dice_under_the_floors_glare_are_read_in_the_overall_light_and_flagged(monkeypatch):
     frame, profile = _ritual_blue()
-    monkeypatch.setattr(dice, "second_look", lambda work, d, reasons: (d, reasons))
+    monkeypatch.setattr(dice, "second_look", lambda work, d, reasons, *excused: (d, reasons))
     reading = read_dice(frame, profile)
     assert reading.faces == ["blue"] * 6
     assert reading.status == "uncertain"
