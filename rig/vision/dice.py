@@ -24,12 +24,11 @@ import cv2
 import numpy as np
 
 from rig.vision.light import LIGHT_BASIS, Light, correct, drift_text, even_light, floor_model, floor_surface, spots_at  # noqa: F401
-from rig.vision.light import sheen_at
 from rig.vision.profile import COLOURS, DICE_IN_SET, DICE_PER_COMBO, Profile
 from rig.vision.roll_events import thrown_unseen
 from rig.vision.dice_combo import half_on_short_top, half_partner
 from rig.vision.dice_cut import cut_by_frame_edge
-from rig.vision.dice_hue import NO_FROG, VEIL_SURE, deeply_veiled, frog_means, no_frog_colours, off_hue, veiled
+from rig.vision.dice_hue import NO_FROG, VEIL_SURE, deeply_veiled, frog_means, no_frog_colours, off_hue
 from rig.vision.dice_beside import beside_blobs
 from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_die, print_spot, shade_dice
 from rig.vision.dice_lampside import side_face_flags
@@ -482,9 +481,7 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     confidence = margin * (1.0 - min(1.0, odd / max(t.unknown_max, 1e-6)) * 0.5)
     if bare and confidence < BARE_SURE:
         reasons.append(Flag("die under the floor's glare reads unclear without it", *at))
-    sheen = sheen_at(work.profile, work.labels.shape[:2])  # where calibration saw the lamp's mirror image pale a top
-    if confidence < VEIL_SURE and (veiled(top_bgr, lab, inner, work.profile) or sheen is not None and sheen[
-            min(int(cy), sheen.shape[0] - 1), min(int(cx), sheen.shape[1] - 1)]):
+    if confidence < VEIL_SURE and lamp_on_top(top_bgr, lab, inner, work, cx, cy):  # veiled, or on calibration's sheen
         reasons.append(Flag("lamp's reflection on die top", *at))
     elif not present and deeply_veiled(top_bgr, lab, inner, work.profile):  # a frog washed out, read blank surely
         reasons.append(Flag("lamp's reflection on die top", *at))

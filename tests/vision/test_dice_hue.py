@@ -3,7 +3,7 @@
 import cv2
 import numpy as np
 
-from rig.vision import dice
+from rig.vision import dice, dice_hue
 from rig.vision.dice import read_dice
 from rig.vision.dice_hue import off_hue, veiled
 from rig.vision.pixel_classes import BODY, COLOUR_CLASSES
@@ -84,7 +84,7 @@ def test_a_die_top_under_a_lamps_veil_read_unsure_is_flagged():
 
 
 def test_without_the_veil_check_the_pink_die_reads_blank_in_silence(monkeypatch):
-    monkeypatch.setattr(dice, "veiled", lambda *a: False)
+    monkeypatch.setattr(dice_hue, "veiled", lambda *a: False)  # (read by dice_overall.lamp_on_top)
     frame, profile = _veiled_turn()
     reading = read_dice(frame, profile, thrown=6)
     assert sorted(reading.faces).count("pink") == 1 and reading.status == "ok"
