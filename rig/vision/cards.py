@@ -148,9 +148,10 @@ def _read_blob(work, blob: np.ndarray, profile: Profile, whole: bool = False) ->
         return pile  # (twin 3700 reveal 1)
     border = _border_lab(work, rect, blob)  # (its labels say no colour: its hue against its own white border?)
     hues = {name: profile.colour(_MODEL[cls]).mean[1:] for cls, name in CARD_CLASSES.items()}
-    colour = None if border is None else _by_hue(np.median(lab, axis=0)[1:], border[1:], hues)
+    field_ab = None if border is None else np.median(lab, axis=0)[1:]
+    colour = None if border is None else _by_hue(field_ab, border[1:], hues)
     if colour is None and border is not None and (said := labelled_colour(counts, BLUE_VIOLET)) is not None:
-        colour = said if _by_hue(np.median(lab, axis=0)[1:], border[1:], hues, HUE_APART_LABELLED) == said else None
+        colour = said if _by_hue(field_ab, border[1:], hues, HUE_APART_LABELLED) == said else None
     if colour is not None:
         return CardReading(colour, 0.5, "ok", (), box, _field_corners(work, blob, (_CLASS_OF[colour],)) or corners)
     return CardReading(None, 0.0, "uncertain", (f"card of unknown colour (off gray by {cast:.0f})",), box, corners)

@@ -45,9 +45,10 @@ def the_box_itself(work, dice: list, held: list, reasons: list, first: list, kep
     """``reasons`` (the second look's) with the piece flagged first (``first``: its flag, or none) replaced by ``kept``
     (the first piece the empty box does not show, or None), where that piece was all the reader flagged (``held``: its
     reasons before the second look) and, were the reading freed whole, the second look's guard passes on ``dice``
-    (:func:`rig.vision.dice_second_look.every_die_flat`; ``excused``: dice it does not ask). A piece flag keeps a reading from being freed: the second look, which took flags off the
-    dice of readings so kept, was never the last word on them (twin 11607 turn 15, lamp x1.2: a yellow die leaning on
-    the left wall read flat, flagged "die top read in the frame's overall light", which the net takes off)."""
+    (:func:`rig.vision.dice_second_look.every_die_flat`; ``excused``: dice it does not ask). A piece flag keeps a
+    reading from being freed: the second look, which took flags off the dice of readings so kept, was never the last
+    word on them (twin 11607 turn 15, lamp x1.2: a yellow die leaning on the left wall read flat, flagged "die top read
+    in the frame's overall light", which the net takes off)."""
     if not first or first[0] == kept or set(held) != {first[0]}:
         return reasons
     if kept is None and not every_die_flat(work, dice, excused):

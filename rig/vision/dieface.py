@@ -178,9 +178,10 @@ def outline_part(frame: np.ndarray, box: tuple[int, int, int, int], *, clipped: 
                  ) -> tuple[np.ndarray, dict[str, bool], dict[str, bool]] | None:
     """The thing in the box, seen in a window :data:`OUTLINE_GROW` of its side out: the pixels farther from the floor
     (the median of the window's border) than Otsu's threshold (at least :data:`OUTLINE_CONTRAST`), the part at the box's
-    middle (or nearest to it), holes not filled; and per side of the window (``l``, ``r``, ``t``, ``b``) whether the part
-    reaches it and whether the frame's edge cut the window there. ``None`` when nothing is there, or (``clipped`` False) the window leaves the frame; ``clipped``: the window
-    cut to the frame, the floor taken on its sides inside the frame only (``None`` when none is)."""
+    middle (or nearest to it), holes not filled; and per side of the window (``l``, ``r``, ``t``, ``b``) whether the
+    part reaches it and whether the frame's edge cut the window there. ``None`` when nothing is there, or (``clipped``
+    False) the window leaves the frame; ``clipped``: the window cut to the frame, the floor taken on its sides inside
+    the frame only (``None`` when none is)."""
     x, y, w, h = box
     s = max(w, h)
     g = int(round(OUTLINE_GROW * s))
@@ -209,16 +210,29 @@ def outline_part(frame: np.ndarray, box: tuple[int, int, int, int], *, clipped: 
     return part, reaches, out
 
 
+def whole_outline(part: np.ndarray, box: tuple[int, int, int, int]) -> tuple[np.ndarray, float] | None:
+    """The largest outer outline of a part (:func:`outline_part`'s) and the area it encloses (holes filled), or
+    ``None`` when that covers less than :data:`OUTLINE_AREA` of the box."""
+    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    outline = max(contours, key=cv2.contourArea)
+    area = float(cv2.drawContours(np.zeros_like(part), [outline], -1, 1, -1).sum())
+    return (outline, area) if area >= OUTLINE_AREA * max(box[2], box[3]) ** 2 else None
+
+
 def outline_elongation(frame: np.ndarray, box: tuple[int, int, int, int]) -> float | None:
     """How elongated the thing in the box is: the square root of its second moments' ratio (1 for a square at any
     turn, as for any regular polygon; 1.67 for an ellipse of axes 1 and 0.6). The thing: :func:`outline_part`, its
     holes filled. ``None`` when it cannot be told: the window leaves the frame, the part reaches the window's border
     (it touches something) or covers less than :data:`OUTLINE_AREA` of the box."""
-    s = max(box[2], box[3])
     seen = outline_part(frame, box)
     if seen is None or any(seen[1].values()):
         return None
-    part = seen[0]
+    return part_elongation(seen[0], box)
+
+
+def part_elongation(part: np.ndarray, box: tuple[int, int, int, int]) -> float | None:
+    """:func:`outline_elongation` of a part :func:`outline_part` found in ``box`` touching nothing."""
+    s = max(box[2], box[3])
     contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     filled = cv2.drawContours(np.zeros_like(part), contours, -1, 1, -1)
     m = cv2.moments(filled, binaryImage=True)

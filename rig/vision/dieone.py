@@ -35,7 +35,7 @@ import math
 import cv2
 import numpy as np
 
-from rig.vision.dieface import OUTLINE_AREA, outline_elongation, outline_part
+from rig.vision.dieface import outline_elongation, outline_part, whole_outline
 
 
 #: a glint: pixels of the box every channel of which is at least :data:`GLINT_LEVEL` (the camera's clip) on at least
@@ -60,11 +60,10 @@ def one_shape(frame: np.ndarray, box: tuple[int, int, int, int]) -> tuple[float,
         return 0.0, True
     if any(reaches.values()):
         return None
-    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    outline = max(contours, key=cv2.contourArea)
-    area = float(cv2.drawContours(np.zeros_like(part), [outline], -1, 1, -1).sum())
-    if area < OUTLINE_AREA * max(box[2], box[3]) ** 2:
+    whole = whole_outline(part, box)
+    if whole is None:
         return None
+    outline, area = whole
     _, radius = cv2.minEnclosingCircle(outline)
     return area / (math.pi * max(radius, 0.5) ** 2), False
 

@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 
 from rig.vision.anydie_params import AnyDieParams
-from rig.vision.dieface import OUTLINE_AREA, outline_elongation, outline_part
+from rig.vision.dieface import outline_part, part_elongation, whole_outline
 from rig.vision.dieone import glints
 from rig.vision.pips import PipCount, PipDie
 
@@ -47,14 +47,13 @@ def square_body(frame: np.ndarray, box: tuple[int, int, int, int], rect: float, 
     seen = outline_part(frame, box)
     if seen is None or any(seen[1].values()) or glints(frame, box):
         return False
-    contours, _ = cv2.findContours(seen[0], cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    outline = max(contours, key=cv2.contourArea)
-    area = float(cv2.drawContours(np.zeros_like(seen[0]), [outline], -1, 1, -1).sum())
-    if area < OUTLINE_AREA * max(box[2], box[3]) ** 2:
+    whole = whole_outline(seen[0], box)
+    if whole is None:
         return False
+    outline, area = whole
     _, (w, h), _ = cv2.minAreaRect(outline)
     _, radius = cv2.minEnclosingCircle(outline)
-    long = outline_elongation(frame, box)
+    long = part_elongation(seen[0], box)  # (the part found above: outline_elongation would find it again)
     # the outline runs through the edge pixels' centres: the rectangle one pixel wider than it
     return (area / ((w + 1) * (h + 1)) >= rect and area / (math.pi * max(radius, 0.5) ** 2) <= circle
             and long is not None and long <= ELONGATED)
