@@ -103,6 +103,9 @@ class AnyDieParams:
     agree_turned: float = 0.75    # a die flagged only "pips unclear" is ok when the reader gives its number this much on
     agree_pipnet: float = 0.8     # average over its crop turned and mirrored, the classical counter counts as many and
                                   # the pip net reads it so this sure (rig.vision.dieagree; issue 25, round 32); 0: never
+    agree_sized: float = 0.8      # ... or, a small die, when the reader gives its number this much on average over its box
+                                  # 0.9-1.25 times as wide, turned each quarter (rig.vision.diesized; issue 25, round 35;
+                                  # wrong dice so flagged on the coloured tuning photos had 0.73 or less); 0: never
     square_rect: float = 0.85     # a die flagged by the second opinion (check_ok) alone is ok when the thing in its box
     square_circle: float = 0.9    # fills its smallest rotated rectangle this much, its smallest enclosing circle at most
                                   # this, sides alike, no glint: a die's square body (rig.vision.diesquare; issue 25,

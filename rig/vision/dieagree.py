@@ -19,6 +19,7 @@ import numpy as np
 from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicecandidate import Candidate
 from rig.vision.dicenet import crop_die
+from rig.vision.diesized import sized_free
 from rig.vision.pips import PipCount, PipDie
 
 UNCLEAR = "pips unclear"  # the start of judge's reason for a reader unsure of the number
@@ -43,17 +44,20 @@ def unclear_only(die: PipDie) -> bool:
 
 def agreed(frame: np.ndarray, p: AnyDieParams, nets, count: Callable, pipnet) -> Callable[[Candidate, PipDie], PipDie]:
     """``agree(candidate, die)``: ``die``, ``ok`` when it is flagged only "pips unclear", not the second pass's alone,
-    and the three readers agree on its number (module doc); ``agree_turned`` 0 or no pip net: unchanged."""
+    and the three readers agree on its number (module doc; ``agree_turned`` 0 or no pip net: not asked), or the one
+    reader in 16 views (:func:`rig.vision.diesized.sized_free`)."""
     def agree(c: Candidate, die: PipDie) -> PipDie:
-        if p.agree_turned <= 0 or pipnet is None or c.alone or not unclear_only(die):
+        if c.alone or not unclear_only(die):
             return die
+        if p.agree_turned <= 0 or pipnet is None:
+            return sized_free(frame, c, die, p, nets)
         k = die.count.pips
         # the cheapest reader first (counter ~0.8 ms a die, pip net ~1.2, the eight views ~1.9)
         inside = count(frame, die.box, p)
         if inside is None or inside[1] != k:
-            return die
+            return sized_free(frame, c, die, p, nets)
         net_k, net_p = pipnet.classify(frame, inside[0])
         if net_k != k or net_p < p.agree_pipnet or turned_mean(frame, c, k, nets) < p.agree_turned:
-            return die
+            return sized_free(frame, c, die, p, nets)  # rig.vision.diesized: one reader, 16 views
         return PipDie(die.box, PipCount(k, die.count.centres, die.count.confidence, "ok", ()))
     return agree

@@ -108,3 +108,20 @@ def test_a_flagged_reading_at_the_learned_size_that_shows_it_is_kept_when_the_py
     unknown.learn(_flagged(_die(60), _die(62)))
     at_size[:], pyramid[:] = [counted], [short]
     assert unknown.read("next", read) is short
+
+
+def test_two_dice_fit_the_learned_size_by_their_mean_side_not_the_larger():
+    """Issue 25, round 35: two touching 1s read ok at the learned 17.6 px in 24 and 36 px boxes (a coloured tuning
+    photo at x0.6) were judged by the larger box alone (36 x 0.8 / 17.6 = 1.64, over DRIFT) and read again on the
+    pyramid, which saw one box over both. Their median side is their mean, 30 px: they fit."""
+    reads = []
+
+    def read(frame, params):
+        reads.append(params.anydie.die_px)
+        return _reading(24, 36) if params.anydie.die_px else _reading(50)
+
+    size = DieSize(PipParams(), 2)
+    size.learn(_reading(22, 22))
+    assert abs(size.die_px - 17.6) < 1e-6
+    assert size.fits(_reading(24, 36)) and not size.fits(_reading(40, 44))
+    assert len(size.read("frame", read).dice) == 2 and reads == [size.die_px]
