@@ -4,8 +4,9 @@ On the pip twin's big dice the finder often peaks on part of a die's top (a pip,
 90 px white die (12307), read as the 1 or 2 pips it holds. The die's body around it is one patch of the colour that
 fills the box (its median: pips are a minority of any box on a die), set off from the floor: :func:`body_box` finds it
 in a window grown until the patch ends inside it, its outline holding its pips. Not seen so: black dice whose shadows
-share their colour (12002, 12205: the patch never ends); a white die seen aslant takes its side faces too (tuning photo
-``two_29`` at x1.5: a 2 read 4, flagged).
+share their colour (12002, 12205: the patch never ends). A white die seen aslant takes its front face too (tuning photo
+``two_29``: a patch 1.26 times longer than wide, its 2 read 4, flagged): a box is read again only in a patch as square
+as the twin's dice tops (:data:`BODY_REREAD_ELONGATION`; theirs 1.00-1.05).
 """
 
 from __future__ import annotations
@@ -35,12 +36,15 @@ _DISC3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 BODY_RECT = 0.8
 #: ... and that rectangle is no longer than this many times its width
 BODY_ELONGATION = 1.3
+#: a box is read again in its body's box only when that rectangle is no longer than this many times its width
+BODY_REREAD_ELONGATION = 1.15
 
 
-def body_box(frame: np.ndarray, x: float, y: float, side: float) -> tuple[float, float, float] | None:
+def body_box(frame: np.ndarray, x: float, y: float, side: float, elongation: float = BODY_ELONGATION
+             ) -> tuple[float, float, float] | None:
     """The die's top around the box of ``side`` centred at (``x``, ``y``) (frame px): its centre and the side of its
     upright bounding box, as a die's box is labelled; ``None`` when the patch of the box's colour leaves the largest
-    window (or the frame), or is no square (:data:`BODY_RECT`, :data:`BODY_ELONGATION`). Seen with the box scaled to
+    window (or the frame), or is no square (:data:`BODY_RECT`, ``elongation``). Seen with the box scaled to
     :data:`BODY_PX` px (never up)."""
     height, width = frame.shape[:2]
     scale = min(1.0, BODY_PX / max(side, 1.0))
@@ -69,22 +73,23 @@ def body_box(frame: np.ndarray, x: float, y: float, side: float) -> tuple[float,
             return None
         part = (labels == ids[int(np.argmax(counts))]).astype(np.uint8)
         if not (part[0].any() or part[-1].any() or part[:, 0].any() or part[:, -1].any()):
-            return square_patch(part, x0, y0, sx, sy)
+            return square_patch(part, x0, y0, sx, sy, elongation)
         if x0 == 0 or y0 == 0 or x1 == width or y1 == height:
             return None
         grow *= 2
     return None
 
 
-def square_patch(part: np.ndarray, x0: float, y0: float, sx: float, sy: float) -> tuple[float, float, float] | None:
+def square_patch(part: np.ndarray, x0: float, y0: float, sx: float, sy: float, elongation: float = BODY_ELONGATION
+                 ) -> tuple[float, float, float] | None:
     """A patch (a 0/1 mask whose pixel (0, 0) is frame px (``x0``, ``y0``), ``sx`` x ``sy`` frame px each) as a die's
     top: the centre and side of its upright bounding box (frame px), or ``None`` when it is no square
-    (:data:`BODY_RECT`, :data:`BODY_ELONGATION`)."""
+    (:data:`BODY_RECT`; its smallest rotated rectangle longer than ``elongation`` times its width)."""
     contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     outline = max(contours, key=cv2.contourArea)
     area = cv2.contourArea(outline)
     (_, _), (w, h), _ = cv2.minAreaRect(outline)
-    if area <= 0 or w * h <= 0 or area < BODY_RECT * w * h or max(w, h) > BODY_ELONGATION * min(w, h):
+    if area <= 0 or w * h <= 0 or area < BODY_RECT * w * h or max(w, h) > elongation * min(w, h):
         return None
     bx, by, bw, bh = cv2.boundingRect(outline)
     return x0 + (bx + bw / 2) * sx, y0 + (by + bh / 2) * sy, float(max(bw * sx, bh * sy))
@@ -92,16 +97,16 @@ def square_patch(part: np.ndarray, x0: float, y0: float, sx: float, sy: float) -
 
 def bodies_grown(cands: list[Candidate], frame: np.ndarray, nets, crop, p) -> list[Candidate]:
     """``cands`` with each one unsure (finder under ``p.find_ok`` or reader under ``p.read_ok``), read as a die in a box
-    of :data:`BODY_FROM` px or more, read again in the box of its body (:func:`body_box`) when that is :data:`BODY_GROW`
-    times its own or more: that reading replaces its own (``grown``, flagged; its box as found) when another count, at
-    least :data:`BODY_SURE` sure and more than "no die"; ``nets`` a :class:`rig.vision.dicenet.DiceNet`, ``crop`` its
-    crops."""
+    of :data:`BODY_FROM` px or more, read again in the box of its body (:func:`body_box`, as square as
+    :data:`BODY_REREAD_ELONGATION`) when that is :data:`BODY_GROW` times its own or more: that reading replaces its own
+    (``grown``, flagged; its box as found) when another count, at least :data:`BODY_SURE` sure and more than "no die";
+    ``nets`` a :class:`rig.vision.dicenet.DiceNet`, ``crop`` its crops."""
     out = list(cands)
     for i, c in enumerate(cands):
         pk = float(c.probs[c.pips])
         if c.grown or c.side < BODY_FROM or pk <= float(c.probs[0]) or (c.score >= p.find_ok and pk >= p.read_ok):
             continue
-        body = body_box(frame, c.x, c.y, c.side)
+        body = body_box(frame, c.x, c.y, c.side, BODY_REREAD_ELONGATION)
         if body is None or body[2] < BODY_GROW * c.side:
             continue
         probs, hidden = nets.read_features([crop(frame, *body, size=nets.crop)])

@@ -86,6 +86,25 @@ def test_a_sure_die_a_small_box_a_box_on_the_whole_die_or_an_unsure_body_change_
         assert not c.grown and c.pips == cand.pips
 
 
+def _aslant() -> np.ndarray:
+    """A 90 px white top showing 3 above its front face, 25 px of a shaded white: one patch 1.28 times taller than
+    wide (the tuning photo ``two_29``'s 2: 1.26)."""
+    frame = np.full((300, 400, 3), FLOOR, np.uint8)
+    cv2.rectangle(frame, (155, 90), (244, 179), BODY, -1)
+    cv2.rectangle(frame, (155, 180), (244, 204), (215, 215, 215), -1)
+    for t in (-1, 0, 1):
+        cv2.circle(frame, (200 + 25 * t, 135 + 25 * t), 8, PIP, -1)
+    return frame
+
+
+def test_a_box_on_a_die_whose_patch_takes_its_front_face_is_not_read_again():
+    corner = Candidate(175, 110, 40, 0.5, _probs(1, 0.8))
+    reader = _Reader(4, 0.99)
+    [c] = diebody.bodies_grown([corner], _aslant(), reader, _crop, AnyDieParams())
+    assert not c.grown and c.pips == 1 and not reader.crops
+    assert diebody.body_box(_aslant(), 175, 110, 40) is not None  # square enough to be a die found by its colour
+
+
 def test_the_white_die_boxed_on_its_pip_reads_two(nets, monkeypatch):
     """Pip twin 12307 throw 1 (seen; 1280x960 as JPEG q75, six 92 px white dice on knotted wood): the 2 at (597, 497)
     was found as a 52 px box on one of its pips, read 1."""
