@@ -40,7 +40,8 @@ import numpy as np
 
 from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicecandidate import Candidate
-from rig.vision.dicenet import default_dicenet, read_dice
+from rig.vision.dicenet import default_dicenet
+from rig.vision.diecolour import read_dice  # rig.vision.dicenet's, dice the finder missed added by their colour
 from rig.vision.dieagree import agreed
 from rig.vision.dieface import face_reason, surroundings
 from rig.vision.dieone import one_reason

@@ -22,7 +22,8 @@ class Candidate:
     #: found only by the finder's second pass (:meth:`rig.vision.dicenet.DiceNet.normalised`), no first-pass peak on it: ``ok`` only
     #: when the reader and the second opinion are surer (``[anydie] alone_read_ok``, ``alone_check_ok``)
     alone: bool = False
-    #: read again in a box of the frame's dice size, its own on part of a die (:mod:`rig.vision.diegrow`): flagged
+    #: read again in a box of the frame's dice size or of its body, its own on part of a die (:mod:`rig.vision.diegrow`,
+    #: :mod:`rig.vision.diebody`): flagged
     grown: bool = False
 
     @property

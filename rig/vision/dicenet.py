@@ -472,7 +472,7 @@ def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet, want: int = 0, 
     worth = (lambda f, k: worth_reading(f, k, OVERLAP, p.touch_reach)) if missing is not None and not want else None  # no count
     found = [c for c in nets.candidates(frame, floor, p.die_px, keep, worth) if judge(c, p, want > 0) is not None
              and not (blank and blank(c))]  # then a small box on a big die read again (rig.vision.diegrow)
-    kept = [(c, agree(c, d) if agree else d) for c in grown(found, keep, frame, nets, crop_die)
+    kept = [(c, agree(c, d) if agree else d) for c in grown(found, keep, frame, nets, crop_die, p)
             for d in [judge(c, p, want > 0)]]
     dice = squares_freed(frame, with_faint(kept, p, OVERLAP, second_opinion, want, missing), p)  # rig.vision.diesquare
     # two dice nearer than a die's side cannot both be dice (pips seen as dice, a die seen twice): flagged

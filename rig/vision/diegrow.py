@@ -16,6 +16,7 @@ from statistics import median
 
 import numpy as np
 
+from rig.vision.diebody import bodies_grown
 from rig.vision.dicecandidate import Candidate
 
 #: a candidate smaller than this share of the frame's sure dice's median side is read again in a box of that side
@@ -33,9 +34,16 @@ def _is_die(c: Candidate) -> bool:
     return float(c.probs[c.pips]) > float(c.probs[0])
 
 
-def grown(cands: list[Candidate], keep: float, frame: np.ndarray, nets, crop) -> list[Candidate]:
+def grown(cands: list[Candidate], keep: float, frame: np.ndarray, nets, crop, p=None) -> list[Candidate]:
     """``cands`` (the dice judged so far; finder scores from ``keep`` sure) with each small one (above) read again where
-    that is surer (``grown``, its box as found); ``nets`` a :class:`rig.vision.dicenet.DiceNet`, ``crop`` its crops."""
+    that is surer (``grown``, its box as found); ``nets`` a :class:`rig.vision.dicenet.DiceNet`, ``crop`` its crops;
+    then, given ``p`` (:class:`rig.vision.anydie_params.AnyDieParams`), each one unsure read again at its body's size
+    (:func:`rig.vision.diebody.bodies_grown`)."""
+    out = _to_frame_size(cands, keep, frame, nets, crop)
+    return out if p is None else bodies_grown(out, frame, nets, crop, p)
+
+
+def _to_frame_size(cands: list[Candidate], keep: float, frame: np.ndarray, nets, crop) -> list[Candidate]:
     sure = [c.side for c in cands if c.score >= keep and _is_die(c)]
     if len(sure) < GROW_OTHERS:
         return cands
