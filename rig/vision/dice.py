@@ -37,6 +37,7 @@ from rig.vision.dice_walldark import wall_dark_flags
 from rig.vision.dice_unchanged import as_the_empty_box, unchanged_flags
 from rig.vision.dice_piece_unchanged import PIECE_REASON, the_box_itself, unchanged_pieces
 from rig.vision.dice_relief import relief_dice
+from rig.vision.dice_unglared import bare_body, unglared_dice
 from rig.vision.dice_body_light import BODY_LIGHT, in_body_light, unsure_blank
 from rig.vision.dice_specks import speckless
 from rig.vision.dice_surround import ringed, surrounded
@@ -128,6 +129,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
     dark_dice(work, profile, dice, reasons, _die, thrown, beside_blobs)  # a whole top the colours call shade (rig.vision.dice_missed)
     shade_dice(work, profile, dice, reasons, _die, thrown)  # a top in deep shade, by its colour (dice_missed)
     relief_dice(work, profile, dice, reasons, _die, thrown)  # ... on a floor of its hue, by its lightness (dice_relief)
+    unglared_dice(work, profile, dice, reasons, _die, thrown)  # a top the floor's glare taken off hid (dice_unglared)
     # leaning: judged once every die is found (the rims of the dice beside a die are theirs)
     for j, obs in enumerate(dice):  # "cocked die", or a side face the wrong way round (never freed)
         why = None if obs.cocked else judge(obs, work, t, profile.walls, dice)
@@ -415,7 +417,7 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
                 (counts, n_in), full, (fr, present, unclear, odd) = overall[:2], overall, shares
                 reasons.append(Flag("die top read in the frame's overall light", *at))
             elif not doubtful and clear and set(present) != set(shares[1]):
-                past = past_the_floors_glare(shares, frog_size, (fr, present), t)
+                past = past_the_floors_glare(shares, frog_size, (fr, present), t) or bare_body(overall, shares, present)
                 if past and not lamp_on_top(top_bgr, lab, inner, work, cx, cy):
                     (counts, n_in), full, (fr, present, unclear, odd) = overall[:2], overall, shares
                 reasons.append(Flag("die under the floor's glare reads another face without it", *at))
