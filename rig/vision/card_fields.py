@@ -35,6 +35,12 @@ ICON_DARK, ICON_SHARE, FIELD_DARK = 20, 0.25, 0.4
 #: dark end (20th percentile) to its light end (95th); on a pile, the second where the first joins the top card's field
 #: to the gray field of the card below it through its noisy border (twin 5218 reveal 1: 1.6 fields at 2/3, 0.98 at 1/2)
 GREY_CUTS = (2 / 3, 1 / 2)
+#: the most a whole card field found inside a blob of no card's shape may cover, in fields (of FIELD_AREA): a gray one
+#: (told by brightness: an arm's shadow is as dark and neutral), and one of a card colour — the die side calibration
+#: measures sets the scale, on some tables a field is half again FIELD_AREA (twin 5511: blue, pink and blank fields
+#: 1.21-1.25 without their light icon, a yellow one 1.56 with it, its icon labelled yellow too: refused at 1.3, the
+#: yellow top of a blue pile was asked about, "the camera cannot make out the cards just laid")
+WHOLE_FIELD_MAX = {"gray": 1.3, "coloured": 1.65}
 
 
 #: a field's labels say one card colour when that colour is this share of its card-coloured pixels, they this share of
@@ -122,7 +128,8 @@ def _whole_fields(work, blob: np.ndarray, read: Callable[[np.ndarray], CardReadi
         n, cc, stats, _ = cv2.connectedComponentsWithStats(field, connectivity=4)
         for i in range(1, n):
             area = stats[i, cv2.CC_STAT_AREA]
-            if not 0.6 * FIELD_AREA * work.side ** 2 <= area <= 1.3 * FIELD_AREA * work.side ** 2:
+            most = WHOLE_FIELD_MAX["gray" if name == "gray" else "coloured"]
+            if not 0.6 * FIELD_AREA * work.side ** 2 <= area <= most * FIELD_AREA * work.side ** 2:
                 continue
             if name == "gray" and np.isin(work.labels[cc == i], NEUTRAL_CLASSES).mean() < 0.7:
                 continue
