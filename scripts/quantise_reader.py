@@ -27,6 +27,7 @@ from pathlib import Path
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
+from quantise_finder import BlobReader  # noqa: E402 - the same calibration reader over recorded blobs
 
 ROOT = Path(__file__).resolve().parents[1]
 FLOAT_NET = ROOT / "calibration" / "dicenet_read.onnx"
@@ -77,19 +78,6 @@ def capture(out: Path) -> None:
 
 def corpus_blobs(data) -> list[np.ndarray]:
     return [data[k] for k in sorted(k for k in data.files if k.startswith("b"))]
-
-
-class BlobReader:
-    """onnxruntime.quantization's CalibrationDataReader over the recorded blobs."""
-
-    def __init__(self, blobs: list[np.ndarray]):
-        self.items = iter([{"input": b} for b in blobs])
-
-    def get_next(self):
-        return next(self.items, None)
-
-    def rewind(self):  # some versions call it
-        pass
 
 
 def quantise(crops_path: Path, out: Path) -> None:

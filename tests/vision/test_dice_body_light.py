@@ -11,14 +11,12 @@ import numpy as np
 import pytest
 
 from rig.vision import dice
-from rig.vision.card_empty import EmptyBox, remember
 from rig.vision.dice import read_dice
 from rig.vision.dice_body_light import BODY_LIGHT, body_bgr, unsure_blank
-from rig.vision.dice_flag import Flag
 from rig.vision.dice_overall import UNSURE_BLANK
 from rig.vision.pixel_classes import CLASS_NAMES, CLIPPED
 
-from .dice_twin import HERE, faces_near, frame_and_profile
+from .dice_twin import empty_box_kept, faces_near, flagged_at, frame_and_profile
 
 FRAME, TABLE = "t11702-turn4-x0.8.webp", "t11702"
 
@@ -27,30 +25,23 @@ FRAME, TABLE = "t11702-turn4-x0.8.webp", "t11702"
 def kept_box(request):
     """The frame and its profile with the table's empty box kept (as after calibration); forgotten afterwards."""
     frame, profile = frame_and_profile(request.param, TABLE)
-    remember(profile, EmptyBox.of(cv2.imread(str(HERE / "t11702-empty.webp"))))
-    try:
+    with empty_box_kept(profile, TABLE):
         yield frame, profile
-    finally:
-        remember(profile, None)
-
-
-def _flagged(reading, kind: str) -> list[tuple[float, float]]:
-    return [f.at for f in map(Flag.parse, reading.reasons) if f is not None and f.kind == kind]
 
 
 def test_the_blue_yellow_die_reads_blue_yellow_in_its_body_light_and_is_asked(kept_box):
     reading = read_dice(*kept_box, thrown=6)
     assert faces_near(reading, 356, 163, 6) == ["blue+yellow"]
     assert reading.status == "uncertain"
-    assert _flagged(reading, BODY_LIGHT) == [(356.0, 163.0)], reading.reasons
-    assert _flagged(reading, UNSURE_BLANK) == []
+    assert flagged_at(reading, BODY_LIGHT) == [(356.0, 163.0)], reading.reasons
+    assert flagged_at(reading, UNSURE_BLANK) == []
 
 
 @pytest.mark.parametrize("kept_box", ["t11702-turn20.webp"], indirect=True)
 def test_the_pink_die_under_the_glare_reads_pink_and_the_turn_is_right(kept_box):
     reading = read_dice(*kept_box, thrown=6)
     assert faces_near(reading, 126, 223, 8) == ["pink"]
-    assert _flagged(reading, BODY_LIGHT) == [(127.0, 224.0)], reading.reasons
+    assert flagged_at(reading, BODY_LIGHT) == [(127.0, 224.0)], reading.reasons
     assert sorted(d.face for d in reading.dice) == ["blue", "blue", "pink", "pink", "pink", "yellow"]
     assert reading.status == "uncertain"
 
@@ -59,14 +50,14 @@ def test_without_the_body_light_it_reads_blank(kept_box, monkeypatch):
     monkeypatch.setattr(dice, "in_body_light", lambda *a: None)
     reading = read_dice(*kept_box, thrown=6)
     assert faces_near(reading, 356, 163, 6) == ["blank"]
-    assert _flagged(reading, UNSURE_BLANK) == [(356.0, 163.0)]
+    assert flagged_at(reading, UNSURE_BLANK) == [(356.0, 163.0)]
 
 
 def test_before_calibration_keeps_the_empty_box_it_reads_as_before():
     frame, profile = frame_and_profile(FRAME, TABLE)  # (calibration's own read-back: no empty box kept yet)
     reading = read_dice(frame, profile, thrown=6)
     assert faces_near(reading, 356, 163, 6) == ["blank"]
-    assert _flagged(reading, BODY_LIGHT) == []
+    assert flagged_at(reading, BODY_LIGHT) == []
 
 
 def test_only_a_top_read_blank_unsurely_is_read_again():

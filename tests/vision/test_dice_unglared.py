@@ -8,46 +8,29 @@ dice thrown seen"). Found with the glare left on, the turn's six dice read right
 Twin 11810 turn 1: a blank die at (513, 261) under the floor's glare read pink with the glare taken off (its violet
 body tinted), blank in the frame's overall light (die body all over): read blank, asked."""
 
-import cv2
 import numpy as np
 import pytest
 
 from rig.vision import dice
-from rig.vision.card_empty import EmptyBox, remember
 from rig.vision.dice import read_dice
-from rig.vision.dice_flag import Flag
 from rig.vision.dice_unglared import BARE_BODY, REASON, bare_body
 from rig.vision.pixel_classes import BODY, CLASS_NAMES
 
-from .dice_twin import HERE, faces_near, frame_and_profile
-
-
-def _kept(frame: str, table: str):
-    frame, profile = frame_and_profile(frame, table)
-    remember(profile, EmptyBox.of(cv2.imread(str(HERE / f"{table}-empty.webp"))))
-    return frame, profile
+from .dice_twin import empty_box_kept, faces_near, flagged_at, frame_and_profile
 
 
 @pytest.fixture
 def near_wall():
-    frame, profile = _kept("t11811-turn21.webp", "t11811")
-    try:
+    frame, profile = frame_and_profile("t11811-turn21.webp", "t11811")
+    with empty_box_kept(profile, "t11811"):
         yield frame, profile
-    finally:
-        remember(profile, None)
 
 
 @pytest.fixture
 def tinted():
-    frame, profile = _kept("t11810-turn1.webp", "t11810")
-    try:
+    frame, profile = frame_and_profile("t11810-turn1.webp", "t11810")
+    with empty_box_kept(profile, "t11810"):
         yield frame, profile
-    finally:
-        remember(profile, None)
-
-
-def _flagged(reading, kind: str) -> list[tuple[float, float]]:
-    return [f.at for f in map(Flag.parse, reading.reasons) if f is not None and f.kind == kind]
 
 
 def test_the_die_in_the_lit_strip_is_found_and_the_turn_reads_right_asked(near_wall):
@@ -55,7 +38,7 @@ def test_the_die_in_the_lit_strip_is_found_and_the_turn_reads_right_asked(near_w
     assert faces_near(reading, 315, 438, 8) == ["yellow+pink"]
     assert reading.faces == ["blank", "blank", "blue", "blue+yellow", "pink", "yellow+pink"]
     assert reading.status == "uncertain"
-    assert _flagged(reading, REASON) == [(316.0, 438.0)], reading.reasons
+    assert flagged_at(reading, REASON) == [(316.0, 438.0)], reading.reasons
 
 
 def test_without_it_the_die_is_not_found(near_wall, monkeypatch):
@@ -68,7 +51,7 @@ def test_without_it_the_die_is_not_found(near_wall, monkeypatch):
 def test_not_looked_for_when_every_die_thrown_is_read(near_wall):
     reading = read_dice(*near_wall, thrown=5)  # (five thrown: the reading is not short of a die)
     assert faces_near(reading, 315, 438, 12) == []
-    assert _flagged(reading, REASON) == []
+    assert flagged_at(reading, REASON) == []
 
 
 def test_the_blank_die_tinted_by_the_glare_taken_off_reads_blank_asked(tinted):

@@ -10,6 +10,8 @@ from rig.vision import diebody
 from rig.vision.anydie import AnyDieParams, read_pip_dice
 from rig.vision.dicecandidate import Candidate
 
+from .pip_stubs import SureReader, crop_box, probs
+
 TWIN = Path(__file__).parent / "pip_twin"
 FLOOR, BODY, PIP = (40, 70, 120), (235, 235, 235), (20, 20, 20)
 
@@ -42,47 +44,24 @@ def test_no_body_for_a_disk_a_bar_or_a_patch_the_size_of_the_floor():
     assert diebody.body_box(np.full((300, 400, 3), FLOOR, np.uint8), 200, 150, 40) is None
 
 
-def _probs(k: int, pk: float) -> np.ndarray:
-    p = np.full(7, (1 - pk) / 6, np.float32)
-    p[k] = pk
-    return p
-
-
-class _Reader:
-    """A reader that reads every crop as ``k`` pips ``pk`` sure."""
-
-    crop = 48
-
-    def __init__(self, k: int, pk: float) -> None:
-        self.k, self.pk, self.crops = k, pk, []
-
-    def read_features(self, crops):
-        self.crops += crops
-        return np.stack([_probs(self.k, self.pk) for _ in crops]), np.zeros((len(crops), 96), np.float32)
-
-
-def _crop(frame, x, y, side, size):
-    return (x, y, side)
-
-
 def test_an_unsure_box_on_part_of_a_die_takes_its_bodys_sure_other_count():
     p = AnyDieParams()
-    corner = Candidate(175, 125, 40, 0.5, _probs(1, 0.8))
-    reader = _Reader(3, 0.95)
-    [c] = diebody.bodies_grown([corner], _table(), reader, _crop, p)
+    corner = Candidate(175, 125, 40, 0.5, probs(1, 0.8))
+    reader = SureReader(3, 0.95)
+    [c] = diebody.bodies_grown([corner], _table(), reader, crop_box, p)
     assert c.grown and c.pips == 3 and (c.x, c.y, c.side) == (175, 125, 40)
     assert abs(reader.crops[0][0] - 200) < 6 and reader.crops[0][2] > 100
 
 
 def test_a_sure_die_a_small_box_a_box_on_the_whole_die_or_an_unsure_body_change_nothing():
     p, frame = AnyDieParams(), _table()
-    cases = [(Candidate(175, 125, 40, 0.8, _probs(1, 0.95)), _Reader(3, 0.95)),  # sure already
-             (Candidate(175, 125, 30, 0.5, _probs(1, 0.8)), _Reader(3, 0.95)),  # under BODY_FROM px
-             (Candidate(200, 150, 100, 0.5, _probs(2, 0.8)), _Reader(3, 0.95)),  # its box is its body's
-             (Candidate(175, 125, 40, 0.5, _probs(1, 0.8)), _Reader(3, 0.85)),  # the body's reading unsure
-             (Candidate(175, 125, 40, 0.5, _probs(1, 0.8)), _Reader(0, 0.95))]  # the body read as no die
+    cases = [(Candidate(175, 125, 40, 0.8, probs(1, 0.95)), SureReader(3, 0.95)),  # sure already
+             (Candidate(175, 125, 30, 0.5, probs(1, 0.8)), SureReader(3, 0.95)),  # under BODY_FROM px
+             (Candidate(200, 150, 100, 0.5, probs(2, 0.8)), SureReader(3, 0.95)),  # its box is its body's
+             (Candidate(175, 125, 40, 0.5, probs(1, 0.8)), SureReader(3, 0.85)),  # the body's reading unsure
+             (Candidate(175, 125, 40, 0.5, probs(1, 0.8)), SureReader(0, 0.95))]  # the body read as no die
     for cand, reader in cases:
-        [c] = diebody.bodies_grown([cand], frame, reader, _crop, p)
+        [c] = diebody.bodies_grown([cand], frame, reader, crop_box, p)
         assert not c.grown and c.pips == cand.pips
 
 
@@ -98,9 +77,9 @@ def _aslant() -> np.ndarray:
 
 
 def test_a_box_on_a_die_whose_patch_takes_its_front_face_is_not_read_again():
-    corner = Candidate(175, 110, 40, 0.5, _probs(1, 0.8))
-    reader = _Reader(4, 0.99)
-    [c] = diebody.bodies_grown([corner], _aslant(), reader, _crop, AnyDieParams())
+    corner = Candidate(175, 110, 40, 0.5, probs(1, 0.8))
+    reader = SureReader(4, 0.99)
+    [c] = diebody.bodies_grown([corner], _aslant(), reader, crop_box, AnyDieParams())
     assert not c.grown and c.pips == 1 and not reader.crops
     assert diebody.body_box(_aslant(), 175, 110, 40) is not None  # square enough to be a die found by its colour
 

@@ -13,27 +13,23 @@ from rig.vision import dicelevels, dicenet, diecolour
 from rig.vision.anydie import AnyDieParams, read_pip_dice
 from rig.vision.diefaint import faint_kept, unshadowed, with_faint
 
+from .pip_stubs import probs
+
 TWIN = Path(__file__).parent / "pip_twin"
 
 
-def _probs(k: int, pk: float) -> np.ndarray:
-    p = np.full(7, (1 - pk) / 6, np.float32)
-    p[k] = pk
-    return p
-
-
 def _cand(x, y, side, score, k=3, pk=0.97):
-    return dicenet.Candidate(x, y, side, score, _probs(k, pk))
+    return dicenet.Candidate(x, y, side, score, probs(k, pk))
 
 
 def test_a_faint_peak_is_kept_only_when_the_reader_is_sure_of_a_count():
     p = AnyDieParams()
     assert p.faint_keep == 0.2 and p.faint_keep < p.find_keep
-    assert faint_kept(0.3, _probs(3, 0.97), p)
-    assert not faint_kept(0.3, _probs(3, 0.8), p)                      # the reader unsure: no die
-    assert not faint_kept(0.3, _probs(0, 0.97), p)                     # the reader's "no die"
-    assert not faint_kept(0.15, _probs(3, 0.97), p)                    # below faint_keep
-    assert not faint_kept(0.3, _probs(3, 0.97), replace(p, faint_keep=0.0))  # 0: never
+    assert faint_kept(0.3, probs(3, 0.97), p)
+    assert not faint_kept(0.3, probs(3, 0.8), p)                      # the reader unsure: no die
+    assert not faint_kept(0.3, probs(0, 0.97), p)                     # the reader's "no die"
+    assert not faint_kept(0.15, probs(3, 0.97), p)                    # below faint_keep
+    assert not faint_kept(0.3, probs(3, 0.97), replace(p, faint_keep=0.0))  # 0: never
 
 
 def test_a_faint_die_is_flagged_never_ok_and_dropped_when_the_reader_is_unsure():

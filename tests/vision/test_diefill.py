@@ -7,22 +7,17 @@ from dataclasses import replace
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 from rig.vision import dicenet
 from rig.vision.anydie import AnyDieParams, read_pip_dice
 from rig.vision.diefaint import faint_kept
 
+from .pip_stubs import probs
+
 TWIN = Path(__file__).parent / "pip_twin"
 #: pip twin 12211 throw 0 (seen; 1920x1080 as JPEG q60, six black dice with white pips on knotted wood, 110 px, the
 #: finder scoring them 0.2-0.6): value, centre
 TRUTH_12211 = [(4, 1543, 441), (3, 882, 574), (5, 1143, 579), (2, 1207, 791), (3, 1554, 231), (5, 474, 506)]
-
-
-def _probs(k: int, pk: float) -> np.ndarray:
-    p = np.full(7, (1 - pk) / 6, np.float32)
-    p[k] = pk
-    return p
 
 
 def _by_truth(dice, tol=0.5 * 110):
@@ -36,15 +31,15 @@ def _by_truth(dice, tol=0.5 * 110):
 def test_a_faint_peak_fills_a_missing_die_from_faint_fill_read():
     p = AnyDieParams()
     assert p.faint_fill_read == 0.7 < p.read_ok
-    assert faint_kept(0.3, _probs(3, 0.8), p, filling=True)
-    assert not faint_kept(0.3, _probs(3, 0.8), p)                       # no dice count: read_ok as before
-    assert not faint_kept(0.3, _probs(3, 0.65), p, filling=True)        # below faint_fill_read
-    assert not faint_kept(0.15, _probs(3, 0.8), p, filling=True)        # below faint_keep
-    assert not faint_kept(0.3, _probs(0, 0.8), p, filling=True)         # the reader's "no die"
-    die = dicenet.judge(dicenet.Candidate(100, 100, 40, 0.3, _probs(3, 0.8)), p, filling=True)
+    assert faint_kept(0.3, probs(3, 0.8), p, filling=True)
+    assert not faint_kept(0.3, probs(3, 0.8), p)                       # no dice count: read_ok as before
+    assert not faint_kept(0.3, probs(3, 0.65), p, filling=True)        # below faint_fill_read
+    assert not faint_kept(0.15, probs(3, 0.8), p, filling=True)        # below faint_keep
+    assert not faint_kept(0.3, probs(0, 0.8), p, filling=True)         # the reader's "no die"
+    die = dicenet.judge(dicenet.Candidate(100, 100, 40, 0.3, probs(3, 0.8)), p, filling=True)
     assert die is not None and die.pips == 3 and die.count.status == "uncertain"
     assert any(r.startswith("faint die (finder 0.30)") for r in die.count.reasons)
-    assert dicenet.judge(dicenet.Candidate(100, 100, 40, 0.3, _probs(3, 0.8)), p) is None
+    assert dicenet.judge(dicenet.Candidate(100, 100, 40, 0.3, probs(3, 0.8)), p) is None
 
 
 def test_big_black_dice_the_finder_scores_faintly_fill_the_count(nets):

@@ -4,56 +4,35 @@ boxes of their side laid on it; the count they agree on, read surer than its own
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 from rig.vision import diegrow
 from rig.vision.anydie import AnyDieParams, read_pip_dice
 from rig.vision.dicecandidate import Candidate
 
+from .pip_stubs import SureReader, crop_box, probs
+
 TWIN = Path(__file__).parent / "pip_twin"
 
 
-def _probs(k: int, pk: float) -> np.ndarray:
-    p = np.full(7, (1 - pk) / 6, np.float32)
-    p[k] = pk
-    return p
-
-
-class _Reader:
-    """A reader that reads every crop as ``k`` pips ``pk`` sure."""
-
-    crop = 48
-
-    def __init__(self, k: int, pk: float) -> None:
-        self.k, self.pk = k, pk
-
-    def read_features(self, crops):
-        return np.stack([_probs(self.k, self.pk) for _ in crops]), np.zeros((len(crops), 96), np.float32)
-
-
-def _crop(frame, x, y, side, size):
-    return (x, y, side)
-
-
 def _frame_dice():
-    return [Candidate(100, 100, 160, 0.6, _probs(5, 0.95)), Candidate(400, 100, 170, 0.5, _probs(3, 0.9)),
-            Candidate(700, 100, 90, 0.3, _probs(1, 0.9))]
+    return [Candidate(100, 100, 160, 0.6, probs(5, 0.95)), Candidate(400, 100, 170, 0.5, probs(3, 0.9)),
+            Candidate(700, 100, 90, 0.3, probs(1, 0.9))]
 
 
 def test_a_small_box_among_big_dice_takes_the_grown_boxes_surer_count():
-    cands = diegrow.grown(_frame_dice(), 0.45, None, _Reader(4, 0.97), _crop)
+    cands = diegrow.grown(_frame_dice(), 0.45, None, SureReader(4, 0.97), crop_box)
     assert [c.grown for c in cands] == [False, False, True]
     assert cands[2].pips == 4 and (cands[2].x, cands[2].side, cands[2].score) == (700, 90, 0.3)
     assert [(c.x, c.side, c.pips) for c in cands[:2]] == [(c.x, c.side, c.pips) for c in _frame_dice()[:2]]
 
 
 def test_the_grown_boxes_less_sure_a_single_sure_die_or_small_dice_change_nothing():
-    for reader, dice in ((_Reader(4, 0.85), _frame_dice()), (_Reader(4, 0.97), _frame_dice()[1:])):
-        cands = diegrow.grown(dice, 0.45, None, reader, _crop)
+    for reader, dice in ((SureReader(4, 0.85), _frame_dice()), (SureReader(4, 0.97), _frame_dice()[1:])):
+        cands = diegrow.grown(dice, 0.45, None, reader, crop_box)
         assert not any(c.grown for c in cands) and [c.pips for c in cands] == [c.pips for c in dice]
     small = [Candidate(c.x, c.y, c.side / 3, c.score, c.probs) for c in _frame_dice()]  # sure dice under GROW_FROM
-    assert not any(c.grown for c in diegrow.grown(small, 0.45, None, _Reader(4, 0.97), _crop))
-    cands = diegrow.grown(_frame_dice(), 0.45, None, _Reader(0, 0.97), _crop)  # "no die": kept as read
+    assert not any(c.grown for c in diegrow.grown(small, 0.45, None, SureReader(4, 0.97), crop_box))
+    cands = diegrow.grown(_frame_dice(), 0.45, None, SureReader(0, 0.97), crop_box)  # "no die": kept as read
     assert not cands[2].grown and cands[2].pips == 1
 
 

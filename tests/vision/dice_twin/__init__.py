@@ -1,5 +1,6 @@
 """Twin frames and the profiles they were read with, committed for the tests of the dice reader."""
 
+from contextlib import contextmanager
 from pathlib import Path
 
 import cv2
@@ -22,6 +23,26 @@ def frame_and_profile(frame: str, table: str):
 def faces_near(reading, x: float, y: float, r: float) -> list[str]:
     """The faces of the dice ``reading`` holds within ``r`` px of (x, y) each way."""
     return [d.face for d in reading.dice if abs(d.x - x) < r and abs(d.y - y) < r]
+
+
+@contextmanager
+def empty_box_kept(profile: Profile, table: str):
+    """``profile`` with ``table``'s committed empty box (``table``-empty.webp) kept, as after calibration; forgotten
+    on leaving, so that no other test reads with it."""
+    from rig.vision.card_empty import EmptyBox, remember
+
+    remember(profile, EmptyBox.of(cv2.imread(str(HERE / f"{table}-empty.webp"))))
+    try:
+        yield profile
+    finally:
+        remember(profile, None)
+
+
+def flagged_at(reading, kind: str) -> list[tuple[float, float]]:
+    """Where ``reading``'s flags of ``kind`` point."""
+    from rig.vision.dice_flag import Flag
+
+    return [f.at for f in map(Flag.parse, reading.reasons) if f is not None and f.kind == kind]
 
 
 def ritual_frames(table: str, ext: str = "jpg"):
