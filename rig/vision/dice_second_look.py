@@ -92,6 +92,15 @@ WHOLE = 0.7
 #: Other kinds keep the square rule: a truly cocked die flagged only "unclear pink" read 1.29 tops and the net passed
 #: it (twin 10309 turn 3 at lamp x1.2)
 OVER_WHOLE = 1.0
+#: a die whose only own flag is the plain "cocked die", its top passing the top's aspect test (``cocked_aspect`` or
+#: more: the flank test flagged it) but short of SQUARE, is freed when the net reads it flat at FLANK_FLAT_SURE or
+#: more (its face at FACE_SURE) and its top is whole (round 35: on the twin's fit sets 11600-11811 the truly cocked
+#: dice the flank test flags get at most 0.87 for lying flat, flat dice with tops of 0.84-0.9 up to 0.98); its top at
+#: FLANK_TOP or more: the 2D tables' drawn leaning dice, their tops foreshortened, pass the net below it (with the
+#: aspect test's bound alone 2D 58000 lost 3 cocked turn-lights of 438 and the virtual bench 8 of 324, at 0.875 the
+#: virtual bench 5; at 0.89 both the same as without the rule)
+FLANK_FLAT_SURE = 0.9
+FLANK_TOP = 0.89
 COCKED_KIND = "cocked die"
 #: the guard on the other dice when every die freed was freed on its own top's size (OVER_WHOLE): that die's evidence
 #: is its own, so a neighbour keeps the reading flagged only when the net is WHOLE_GUARD sure it does not lie flat
@@ -272,6 +281,14 @@ def over_whole(reasons, mine, area: float) -> bool:
     return area >= OVER_WHOLE and _only_plain_cocked(reasons, mine)
 
 
+def flank_square(reasons, mine, top: float, area: float, p: np.ndarray, bound: float) -> bool:
+    """Whether a die the net reads flat, flagged only as the plain "cocked die" (``mine``: its flags' indices into
+    ``reasons``) with its top (``top``: aspect, perspective added back) at the top's aspect test's ``bound`` or more, so
+    by the flank test, and at :data:`FLANK_TOP` or more, counts as square: the net sure it lies flat (:data:`FLANK_FLAT_SURE`, ``p`` its row) and the top
+    whole (:data:`WHOLE`). Asked only of dice the net reads flat (:func:`verdicts`)."""
+    return top >= max(bound, FLANK_TOP) and area >= WHOLE and p[0] >= FLANK_FLAT_SURE and _only_plain_cocked(reasons, mine)
+
+
 def guard_bound(freed, whole) -> float:
     """How sure the net must be that another die of the reading does not lie flat to keep it flagged once every die
     of ``freed`` is freed: :data:`WHOLE_GUARD` when each was freed on its own top's evidence (``whole``: its size, see
@@ -381,14 +398,16 @@ def second_look(work, dice: list, reasons: list[str], excused=frozenset()) -> tu
         for i, v in zip(idx, said)
         if v == "flat" and not square(tops[i], dice[i].area) and over_whole(reasons, own[i], dice[i].area)
     }
+    bound = work.profile.thresholds.cocked_aspect
     said = [
         v
         if v != "flat"
         or square(tops[i], dice[i].area)
         or i in whole
+        or flank_square(reasons, own[i], tops[i], dice[i].area, p, bound)
         or (_named_hidden(reasons, own[i]) and whole_in_shade(dice[i], work, dice))
         else "keep"
-        for i, v in zip(idx, said)
+        for i, v, p in zip(idx, said, probs)
     ]
     # a top cut short along a whole side by shade, its face read again (rig.vision.dice_shade_cut); the net's "no die"
     # is not asked: it gives these dice, most of their body in shade, 0.39-0.63 (twin 10210 turn 2, 10506 turn 0)
