@@ -191,6 +191,8 @@ def test_cards_glimpsed_then_covered_are_asked_about_one_at_a_time():
     assert booked == ["blue"] and reveal.question.yes == ("pink",)
     # each as the next card laid after those revealed, with the card after it
     assert reveal.question.text == "were the next 2 cards laid pink, then yellow?"
+    # a no may be the yellow's alone (round 35): the pink asked again with the card after the yellow
+    assert reveal.answer(False) == [] and reveal.question.text == "were the next 2 cards laid pink, then gray?"
     assert reveal.answer(False) == [] and reveal.question.yes == ("yellow",)
     assert reveal.question.text == "were the next 2 cards laid yellow, then gray?"
     assert reveal.answer(True) == ["yellow", "gray"] and reveal.question is None
