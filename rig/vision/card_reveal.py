@@ -209,6 +209,11 @@ class CardReveal(_LyingCards, _Glimpses):
         """The players' answer to :attr:`question`: its cards are booked, then those that waited."""
         if self.question is None:
             return []
+        again = self._ask_past_next() if not yes else None
+        if again is not None:
+            self.question = again
+            self.asked += 1
+            return []
         booked = list(self.question.yes if yes else self.question.no)
         if yes and self.question.where:  # a card the camera did not see, entered by hand: it lies where the hand was
             self._blind.append([self.question.where, self._since_ask])
@@ -221,6 +226,19 @@ class CardReveal(_LyingCards, _Glimpses):
         self.question = None
         held, self._held = self._held, []
         return booked + self._book(held)
+
+    def _ask_past_next(self) -> Question | None:
+        """Asked "were the next 2 cards laid blue, then gray?" where the gray was only glimpsed too (asked about next),
+        a no may be the gray's alone (the arm's shadow read as a card, round 35): the blue asked about again with the
+        card after the gray (not alone: a player counting the cards would answer yes for a blue held for the answer).
+        None when the card after it was seen settle (a no is the blue's) or nothing came after the gray."""
+        asked, held = self.question, self._held[:1]
+        if not asked.then or not held or held[0][0] != "ask":
+            return None
+        following = held[0][1]
+        if following != laid_next(asked.then[0], following.then) or not following.then:
+            return None
+        return laid_next(asked.yes[0], following.then)
 
     @property
     def held_cards(self) -> list[str]:

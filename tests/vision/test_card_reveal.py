@@ -191,6 +191,8 @@ def test_cards_glimpsed_then_covered_are_asked_about_one_at_a_time():
     assert booked == ["blue"] and reveal.question.yes == ("pink",)
     # each as the next card laid after those revealed, with the card after it
     assert reveal.question.text == "were the next 2 cards laid pink, then yellow?"
+    # a no may be the yellow's alone (round 35): the pink asked again with the card after the yellow
+    assert reveal.answer(False) == [] and reveal.question.text == "were the next 2 cards laid pink, then gray?"
     assert reveal.answer(False) == [] and reveal.question.yes == ("yellow",)
     assert reveal.question.text == "were the next 2 cards laid yellow, then gray?"
     assert reveal.answer(True) == ["yellow", "gray"] and reveal.question is None
@@ -355,3 +357,21 @@ def test_a_booked_card_read_unread_in_some_frames_keeps_its_colour():
     stream = [CardView((_card("blue"),))] * 3 + [CardView((_card("blue"),), ((380, 80, 200, 200),))] * 2
     stream += [CardView((_unread(), _card("pink", 330)))] * 3
     assert [c for view in stream for c in reveal.feed(view)] == ["blue", "pink"] and reveal.question is None
+
+
+def test_twin_5500_reveal_1_a_no_for_the_arms_shadow_read_gray_keeps_the_blue_card():
+    # twin 5500 reveal 1 as a reader that took less of the arm's deep shadow read it (round 35's attempt, left out):
+    # the second blue glimpsed, then the shadow read a moment as a gray card. Asked "were the next 2 cards laid blue,
+    # then gray?", the truthful no lost the blue (silent 1, missing 1); now asked again "blue, then yellow?"
+    import json
+    from pathlib import Path
+
+    from rig.bench.reveal import replay_views
+
+    seen = json.loads((Path(__file__).parent / "cards_twin" / "t5500-reveal1-shadow-views.json").read_text())
+    cards, booked, questions = replay_views(seen)
+    assert cards == ["pink"] * 4 + ["blue"] * 2 + ["yellow"]
+    assert booked == cards
+    assert [q.text for q in questions] == ["were the next 2 cards laid blue, then gray?",
+                                           "were the next 2 cards laid blue, then yellow?",
+                                           "were the next 2 cards laid gray, then yellow?"]

@@ -121,3 +121,42 @@ def test_the_question_goes_with_its_turn():
     table.service.turn = {"number": 4, "roller": "Ben", "started": False, "phase": "waiting"}
     flow.on_frame(table, 7000, None, {"turn": table.service.turn})
     assert flow.LATE_DICE not in table.notices and table.asked == {}
+
+
+def test_a_no_to_two_cards_both_glimpsed_asks_again_about_the_first_with_the_card_after_them(monkeypatch):
+    # issue 24 part 3, round 35: a blue card glimpsed as it was laid, then the arm's shadow read a moment as a gray card
+    # where a pink card then settles. Asked "were the next 2 cards laid blue, then gray?", the players truthfully say
+    # no (no gray card was laid); before, the no booked neither and the real blue card was lost
+    table = Table()
+    table.card_frames = 3
+    views = [CardView((card("yellow"),))] * 3 + [CardView((card("yellow"), card("blue", 430)))] * 2 + [HAND]
+    views += [CardView((card("yellow"), card("gray", 440)))] * 2 + [HAND]  # the shadow, read as a gray card
+    views += [CardView((card("yellow"), card("pink", 435)))] * 3
+    feed(table, monkeypatch, views)
+    assert [e["card"] for e in table.events] == ["yellow"]
+    assert table.notices[flow.QUESTION][0].startswith("Were the next 2 cards laid blue, then gray?")
+    assert flow.on_answer(table, flow.QUESTION, False)  # no gray card was laid
+    # asked again: the blue with the card after the gray (not alone: a player counting the cards would say yes for
+    # a blue held for the answer)
+    text, ask = table.notices[flow.QUESTION]
+    assert ask and text.startswith("Were the next 2 cards laid blue, then pink?")  # on screen with yes and no
+    assert flow.on_answer(table, flow.QUESTION, True)
+    assert [e["card"] for e in table.events] == ["yellow", "blue"]
+    assert table.notices[flow.QUESTION][0].startswith("Were the next 2 cards laid gray, then pink?")
+    assert flow.on_answer(table, flow.QUESTION, False)  # the pink settled in view: a no is the gray's, not asked again
+    assert [e["card"] for e in table.events] == ["yellow", "blue", "pink"]
+    assert flow.QUESTION not in table.notices
+
+
+def test_a_no_to_two_cards_both_glimpsed_then_no_again_books_neither(monkeypatch):
+    # the same glimpses, but the blue was a misread too: no, and no again — only the pink that settled is booked
+    table = Table()
+    table.card_frames = 3
+    views = [CardView((card("yellow"),))] * 3 + [CardView((card("yellow"), card("blue", 430)))] * 2 + [HAND]
+    views += [CardView((card("yellow"), card("gray", 440)))] * 2 + [HAND]
+    views += [CardView((card("yellow"), card("pink", 435)))] * 3
+    feed(table, monkeypatch, views)
+    for _ in range(3):
+        assert flow.on_answer(table, flow.QUESTION, False)
+    assert [e["card"] for e in table.events] == ["yellow", "pink"]
+    assert flow.QUESTION not in table.notices
