@@ -87,6 +87,9 @@ class AnyDieParams:
     wide_ok: float = 0.6          # this for its number, is flagged: a box on a part of a die or between two
                                   # (rig.vision.diewide; issue 25, round 21; on since round 25: the pip twin's two
                                   # silent dice, 9746 and 9863, were boxes on a part of a die); either 0: not looked at
+    body_grow: float = 1.3        # an unsure die's box (32 px or more) read again in its body's box, the patch of its top's
+                                  # colour, when that is this many times its side or more (rig.vision.diebody; issue 25,
+                                  # round 35: the pip twin's big dice boxed on their pips); 0: not looked at
     relit_ok: float = 0.45        # an ok die whose crop, its light evened out, the reader gives less than this for its
                                   # number is flagged: pips in a shadow across the face (rig.vision.dierelit; issue 25,
                                   # round 26: the pip twin 9762's half-shadowed 4 read 2); 0: not looked at

@@ -21,9 +21,8 @@ from rig.vision.dicecandidate import Candidate
 
 #: a box this many frame px or more, unsure, is looked at (smaller dice: the finder's boxes fit them) ...
 BODY_FROM = 32.0
-#: ... read again in its body's box when that is this many times its side or more ...
-BODY_GROW = 1.3
-#: ... whose reading replaces its own when it is another count this sure
+#: ... read again in its body's box when that is ``[anydie] body_grow`` times its side or more, that reading replacing
+#: its own when it is another count this sure
 BODY_SURE = 0.9
 #: Lab distance from the box's colour (its median, after a blur) that is still the die's body
 BODY_NEAR = 22.0
@@ -98,16 +97,16 @@ def square_patch(part: np.ndarray, x0: float, y0: float, sx: float, sy: float, e
 def bodies_grown(cands: list[Candidate], frame: np.ndarray, nets, crop, p) -> list[Candidate]:
     """``cands`` with each one unsure (finder under ``p.find_ok`` or reader under ``p.read_ok``), read as a die in a box
     of :data:`BODY_FROM` px or more, read again in the box of its body (:func:`body_box`, as square as
-    :data:`BODY_REREAD_ELONGATION`) when that is :data:`BODY_GROW` times its own or more: that reading replaces its own
+    :data:`BODY_REREAD_ELONGATION`) when that is ``p.body_grow`` times its own or more (0: never): that reading replaces its own
     (``grown``, flagged; its box as found) when another count, at least :data:`BODY_SURE` sure and more than "no die";
     ``nets`` a :class:`rig.vision.dicenet.DiceNet`, ``crop`` its crops."""
     out = list(cands)
-    for i, c in enumerate(cands):
+    for i, c in enumerate(cands if p.body_grow else ()):
         pk = float(c.probs[c.pips])
         if c.grown or c.side < BODY_FROM or pk <= float(c.probs[0]) or (c.score >= p.find_ok and pk >= p.read_ok):
             continue
         body = body_box(frame, c.x, c.y, c.side, BODY_REREAD_ELONGATION)
-        if body is None or body[2] < BODY_GROW * c.side:
+        if body is None or body[2] < p.body_grow * c.side:
             continue
         probs, hidden = nets.read_features([crop(frame, *body, size=nets.crop)])
         k = 1 + int(np.argmax(probs[0, 1:]))
