@@ -76,7 +76,7 @@ def collect(tables: list[int], propped: list[int], turns: int, propped_turns: in
 def _table_rows(seed: int, propped: bool, turns: int, spp: int) -> dict:
     import cv2
 
-    from rig.bench.tables import _photo_patch
+    from rig.bench.tables import photo_patch
     from rig.bench.twin import calibrated
     from rig.bench.unseen import textures_dir
     from rig.twin.table import DRIFTS, TwinTable
@@ -90,7 +90,7 @@ def _table_rows(seed: int, propped: bool, turns: int, spp: int) -> dict:
     dice_cocked.check = lambda: dice_cocked.CockedCheck(np.zeros(n), 0.0, np.zeros(n), np.ones(n), -np.inf)
     data = textures_dir(None)
     rows: dict[str, list] = {k: [] for k in ("seed", "y", "small", "aspect", "lean", "flank", "top", "shade", "right")}
-    table = TwinTable.random(seed, photo=lambda kind, rng: _photo_patch(kind, rng, data))
+    table = TwinTable.random(seed, photo=lambda kind, rng: photo_patch(kind, rng, data))
     shots = table.shots(turns, propped=4) if propped else table.shots(turns)
     renders = {s.name: table.render(s, spp=spp) for s in shots}
     try:

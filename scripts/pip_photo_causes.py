@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from rig.bench.pip_photos import DEFAULT_COLOUR_DATA, DEFAULT_DATA, load_photos  # noqa: E402
 from rig.bench.pip_scores import centre_in, match_labelled  # noqa: E402
-from rig.bench.pips import _grow, scaled_frame  # noqa: E402
+from rig.bench.pips import grown_box, scaled_frame  # noqa: E402
 from rig.vision.anydie import read_pip_dice  # noqa: E402
 from rig.vision.dicenet import default_dicenet  # noqa: E402
 from rig.vision.pips import PipParams  # noqa: E402
@@ -85,7 +85,7 @@ def main(argv=None) -> int:
     counts: Counter = Counter()
     for photo in load_photos(folder, any_name=not args.white, tuning_only=True):
         labelled, frame, cut = scaled_frame(photo, cv2.imread(str(photo.path)), args.scale)
-        edge = [_grow(c.box) for c in cut]
+        edge = [grown_box(c.box) for c in cut]
         found = [d for d in read_pip_dice(frame, params.anydie).dice if not any(
             x <= d.centre[0] <= x + w and y <= d.centre[1] <= y + h for x, y, w, h in edge)]
         hits = match_labelled(labelled.dice, found)

@@ -60,7 +60,7 @@ def reread(frame, dice, matched: dict, where: str, nets) -> list[OkDie]:
 
 
 def photo_dice(params, nets) -> list[OkDie]:
-    from rig.bench.pips import DEFAULT_COLOUR_DATA, DEFAULT_DATA, SCALES, _grow, load_photos, scaled_frame
+    from rig.bench.pips import DEFAULT_COLOUR_DATA, DEFAULT_DATA, SCALES, grown_box, load_photos, scaled_frame
     from rig.vision.anydie import read_pip_dice
 
     out = []
@@ -71,7 +71,7 @@ def photo_dice(params, nets) -> list[OkDie]:
         for factor in SCALES:
             for photo in photos:
                 shown, frame, cut = scaled_frame(photo, cv2.imread(str(photo.path)), factor)
-                cut_boxes = [_grow(c.box) for c in cut]
+                cut_boxes = [grown_box(c.box) for c in cut]
                 dice = [
                     d
                     for d in read_pip_dice(frame, params).dice

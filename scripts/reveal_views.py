@@ -36,7 +36,7 @@ def read(args) -> int:
     import numpy as np
 
     from rig.bench.reveal import reveal_cards
-    from rig.bench.tables import _photo_patch
+    from rig.bench.tables import photo_patch
     from rig.bench.twin import calibrated
     from rig.bench.unseen import textures_dir
     from rig.twin.table import TwinTable
@@ -48,7 +48,7 @@ def read(args) -> int:
     out.mkdir(parents=True, exist_ok=True)
     data = textures_dir(None)
     for seed in range(args.first_table, args.first_table + args.tables):
-        table = TwinTable.random(seed, photo=lambda kind, rng: _photo_patch(kind, rng, data))
+        table = TwinTable.random(seed, photo=lambda kind, rng: photo_patch(kind, rng, data))
         try:
             profile, frame = calibrated(table, {s.name: table.render(s, spp=args.spp) for s in table.shots(0)}, seed)
         except VisionError as exc:

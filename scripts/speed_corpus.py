@@ -50,7 +50,7 @@ def build(out: Path, twin_tables: Iterable[int] = TWIN_TABLES) -> None:
     """Render the virtual frames, develop the twin's cached renders (``twin_tables``), fit every profile; save all
     under ``out``."""
     sys.path.insert(0, str(ROOT))
-    from rig.bench.tables import _photo_patch
+    from rig.bench.tables import photo_patch
     from rig.bench.twin import calibrated
     from rig.bench.unseen import textures_dir
     from rig.vision.card_empty import beside, keep_beside, kept
@@ -79,7 +79,7 @@ def build(out: Path, twin_tables: Iterable[int] = TWIN_TABLES) -> None:
                 index.append({"key": key, "set": f"virtual {w}x{h}", "profile": f"virtual-{name}.toml", "thrown": None})
     data = textures_dir(None)
     for seed in twin_tables:
-        table = TwinTable.random(seed, photo=lambda kind, rng: _photo_patch(kind, rng, data))
+        table = TwinTable.random(seed, photo=lambda kind, rng: photo_patch(kind, rng, data))
         shots = table.shots(4)
         missing = [s.name for s in shots if not table.cache_path(s, 8).exists()]
         if missing:

@@ -121,7 +121,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     import cv2
 
-    from rig.bench.tables import _photo_patch
+    from rig.bench.tables import photo_patch
     from rig.bench.twin import calibrated
     from rig.bench.unseen import textures_dir
     from rig.twin.table import DRIFTS, TwinTable
@@ -134,7 +134,7 @@ def main(argv=None) -> int:
         for item in wrong_dice(lines, lights):
             by_seed.setdefault(item[0]["seed"], []).append(item)
         for seed, items in sorted(by_seed.items()):
-            table = TwinTable.random(seed, photo=lambda kind, rng: _photo_patch(kind, rng, data))
+            table = TwinTable.random(seed, photo=lambda kind, rng: photo_patch(kind, rng, data))
             shots = {s.name: s for s in table.shots(args.turns)}
             frame = None
             if args.crops:

@@ -82,12 +82,12 @@ def each_turn(seed: int, turns: int, spp: int, propped: bool = False, table=None
 def _table(seed: int):
     """Twin table ``seed`` as the bench draws it (its camera and tray: where dice hide one another; the floor's
     photo draws from the same generator, so it is drawn too)."""
-    from rig.bench.tables import _photo_patch
+    from rig.bench.tables import photo_patch
     from rig.bench.unseen import textures_dir
     from rig.twin.table import TwinTable
 
     data = textures_dir(None)
-    return TwinTable.random(seed, photo=lambda kind, rng: _photo_patch(kind, rng, data))
+    return TwinTable.random(seed, photo=lambda kind, rng: photo_patch(kind, rng, data))
 
 
 def read_table(seed: int, turns: int, spp: int, propped: bool = False) -> list[dict]:

@@ -272,7 +272,8 @@ def report_speed(photos: list[Photo], params, images: dict, n: int = 12) -> None
     cv2.setNumThreads(1)
 
 
-def _grow(box: tuple, by: float = 0.3) -> tuple:
+def grown_box(box: tuple, by: float = 0.3) -> tuple:
+    """``box`` (x, y, w, h) grown ``by`` its longer side on every side: where a die cut by the frame's edge reaches."""
     x, y, w, h = box
     g = by * max(w, h)
     return x - g, y - g, w + 2 * g, h + 2 * g
@@ -283,7 +284,7 @@ def off_cut_dice(dice, cut) -> list:
     (``cut``): those the bench leaves out."""
     return [d for d in dice if not any(
         bx <= d.box[0] + d.box[2] / 2 <= bx + bw and by <= d.box[1] + d.box[3] / 2 <= by + bh
-        for bx, by, bw, bh in (_grow(c.box) for c in cut))]
+        for bx, by, bw, bh in (grown_box(c.box) for c in cut))]
 
 
 def run_pips(args: argparse.Namespace) -> int:

@@ -144,7 +144,7 @@ def twin_top_px(table, die) -> float:
 def bench_plan_vs_twin(n: int, first: int, spp: int) -> None:
     import numpy as np
 
-    from rig.bench.tables import _photo_patch
+    from rig.bench.tables import photo_patch
     from rig.bench.twin import calibrated
     from rig.bench.unseen import textures_dir
     from rig.twin.table import TwinTable
@@ -155,7 +155,7 @@ def bench_plan_vs_twin(n: int, first: int, spp: int) -> None:
           f"{spp} spp; die px: the plan's, the true top faces projected, calibration's measure):")
     projected_err, measured_err, refused = [], [], 0
     for seed in range(first, first + n):
-        table = TwinTable.random(seed, photo=lambda kind, rng: _photo_patch(kind, rng, data))
+        table = TwinTable.random(seed, photo=lambda kind, rng: photo_patch(kind, rng, data))
         plan = table.plan()
         shots = [s for s in table.shots(0) if s.name.startswith("ritual:") or s.name == "empty"]
         renders = {s.name: table.render(s, spp=spp) for s in shots}

@@ -144,7 +144,7 @@ def lay_twin(table, r: int, profile, frame, frames: int, spp: int, empty=None) -
 
 
 def _twin_reveals(args) -> list[dict]:
-    from rig.bench.tables import _photo_patch
+    from rig.bench.tables import photo_patch
     from rig.bench.twin import calibrated
     from rig.bench.unseen import textures_dir
     from rig.twin.table import TwinTable
@@ -155,7 +155,7 @@ def _twin_reveals(args) -> list[dict]:
     out = []
     seed = args.first_table
     while len(out) < args.twin and seed < args.first_table + 4 * args.twin:
-        table = TwinTable.random(seed, photo=lambda kind, rng: _photo_patch(kind, rng, data))
+        table = TwinTable.random(seed, photo=lambda kind, rng: photo_patch(kind, rng, data))
         shots = table.shots(0)
         try:
             profile, frame = calibrated(table, {s.name: table.render(s, spp=args.spp) for s in shots}, seed)

@@ -385,7 +385,7 @@ def _floor_texture(kind: str, shape, base: np.ndarray, rng, data: Path | None) -
         n = rng.normal(0, 1, (h, w)).astype(np.float32)
         n = cv2.GaussianBlur(n, (0, 0), 1.2) * 0.6 + cv2.GaussianBlur(n, (0, 0), 6) * 2.0
         return (base[None, None, :] * (1 + 0.06 * n[..., None])).astype(np.float32)
-    patch = _photo_patch(kind, rng, data)
+    patch = photo_patch(kind, rng, data)
     if patch is None:
         return None
     patch = cv2.resize(patch, (w, h), interpolation=cv2.INTER_CUBIC).astype(np.float32)
@@ -393,7 +393,7 @@ def _floor_texture(kind: str, shape, base: np.ndarray, rng, data: Path | None) -
     return (patch / np.maximum(mean, 1) * base).astype(np.float32)  # the photo's texture at the table's tone
 
 
-def _photo_patch(kind: str, rng, data: Path | None) -> np.ndarray | None:
+def photo_patch(kind: str, rng, data: Path | None) -> np.ndarray | None:
     """A dice-free rectangle cut from a photograph: wood (pip-dice photos) or a tray (coloured dice)."""
     if data is None:
         return None

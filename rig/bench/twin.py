@@ -53,7 +53,7 @@ def calibrated(table, renders: dict, seed: int):
 def run(args) -> int:
     import cv2
 
-    from rig.bench.tables import _photo_patch
+    from rig.bench.tables import photo_patch
     from rig.bench.twin_hidden import HIDDEN, hidden_shares, tally
     from rig.bench.unseen import _line, textures_dir
     from rig.twin.table import DRIFTS, TwinTable
@@ -71,7 +71,7 @@ def run(args) -> int:
     accepted, times, t_start = 0, [], time.perf_counter()
     show = Path(args.show) if args.show else None
     for seed in range(args.first_table, args.first_table + args.tables):
-        table = TwinTable.random(seed, photo=lambda kind, rng: _photo_patch(kind, rng, data))
+        table = TwinTable.random(seed, photo=lambda kind, rng: photo_patch(kind, rng, data))
         shots = table.shots(args.turns)
         renders = {s.name: table.render(s, spp=args.spp) for s in shots}
         label = repr(table)[1:-1]

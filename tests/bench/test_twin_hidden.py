@@ -57,10 +57,10 @@ def test_the_die_on_top_is_matched_to_its_reading_and_the_hidden_one_is_not_coun
 @pytest.mark.skipif(not DATA.is_dir(), reason="needs ../shared/data (the twin's floor photos draw from its generator)")
 def test_the_twin_throw_of_table_9705_turn_2_lays_a_blank_die_on_a_blue_one():
     pytest.importorskip("pybullet")
-    from rig.bench.tables import _photo_patch
+    from rig.bench.tables import photo_patch
     from rig.twin.table import TwinTable
 
-    table = TwinTable.random(9705, photo=lambda kind, rng: _photo_patch(kind, rng, DATA))  # as the bench draws it
+    table = TwinTable.random(9705, photo=lambda kind, rng: photo_patch(kind, rng, DATA))  # as the bench draws it
     shot = next(s for s in table.shots(3) if s.name == "turn:2")
     shares = hidden_shares(table, shot.dice)
     hidden = [d.face for d, share in zip(shot.dice, shares) if share > HIDDEN]
