@@ -103,26 +103,37 @@ def quantise(blobs_path: Path, out: Path) -> None:
     print("\n".join(sorted(p.name for p in out.glob("*.onnx"))))
 
 
-def time_nets(nets: list[Path], blobs_path: Path, reads: int, float_net: Path = FLOAT_NET) -> None:
+def one_thread_sessions(paths: list[Path]) -> dict:
+    """An ONNX Runtime session of each net in ``paths`` (path -> session), on one thread, not spinning, quiet."""
     import onnxruntime as ort
 
-    blobs = list(np.load(blobs_path).values())
     so = ort.SessionOptions()
     so.intra_op_num_threads, so.inter_op_num_threads = 1, 1
     so.add_session_config_entry("session.intra_op.allow_spinning", "0")
     so.log_severity_level = 3
-    sessions = {p: ort.InferenceSession(str(p), so, providers=["CPUExecutionProvider"]) for p in [float_net, *nets]}
+    return {p: ort.InferenceSession(str(p), so, providers=["CPUExecutionProvider"]) for p in paths}
+
+
+def least_cpu(session, blob: np.ndarray, reads: int) -> tuple[float, np.ndarray]:
+    """The least CPU seconds of ``reads`` runs of ``session`` on ``blob``, and its output."""
+    best = 1e9
+    for _ in range(reads):
+        t = time.process_time()
+        y = session.run(["output"], {"input": blob})[0]
+        best = min(best, time.process_time() - t)
+    return best, y
+
+
+def time_nets(nets: list[Path], blobs_path: Path, reads: int, float_net: Path = FLOAT_NET) -> None:
+    blobs = list(np.load(blobs_path).values())
+    sessions = one_thread_sessions([float_net, *nets])
     totals = {p: 0.0 for p in sessions}
     worst = {p: 0.0 for p in sessions}
     worst_side = {p: 0.0 for p in sessions}
     for blob in blobs:
         ref = None
         for p, s in sessions.items():  # in turn, blob by blob: the machine's load falls on all alike
-            best = 1e9
-            for _ in range(reads):
-                t = time.process_time()
-                y = s.run(["output"], {"input": blob})[0]
-                best = min(best, time.process_time() - t)
+            best, y = least_cpu(s, blob, reads)
             totals[p] += best
             ref = y if ref is None else ref
             worst[p] = max(worst[p], float(np.abs(y[0, 0] - ref[0, 0]).max()))

@@ -21,13 +21,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
-from quantise_finder import BlobReader  # noqa: E402 - the same calibration reader over recorded blobs
+from quantise_finder import BlobReader, least_cpu, one_thread_sessions  # noqa: E402 - the finder's own tools
 
 ROOT = Path(__file__).resolve().parents[1]
 FLOAT_NET = ROOT / "calibration" / "dicenet_read.onnx"
@@ -111,24 +110,13 @@ def probabilities(session, blob: np.ndarray) -> np.ndarray:
 
 
 def compare(nets: list[Path], crops_path: Path, reads: int, float_net: Path = FLOAT_NET) -> None:
-    import onnxruntime as ort
-
     data = np.load(crops_path)
     blobs, dice, labels = corpus_blobs(data), data["dice"], data["labels"]
-    so = ort.SessionOptions()
-    so.intra_op_num_threads, so.inter_op_num_threads = 1, 1
-    so.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    so.log_severity_level = 3
-    sessions = {p: ort.InferenceSession(str(p), so, providers=["CPUExecutionProvider"]) for p in [float_net, *nets]}
+    sessions = one_thread_sessions([float_net, *nets])
     totals = dict.fromkeys(sessions, 0.0)
     for blob in blobs:
         for p, s in sessions.items():  # in turn, blob by blob: the machine's load falls on all alike
-            best = 1e9
-            for _ in range(reads):
-                t = time.process_time()
-                s.run(["output"], {"input": blob})
-                best = min(best, time.process_time() - t)
-            totals[p] += best
+            totals[p] += least_cpu(s, blob, reads)[0]
     n = sum(len(b) for b in blobs)
     ref_corpus = np.concatenate([probabilities(sessions[float_net], b) for b in blobs])
     ref_dice = probabilities(sessions[float_net], dice)

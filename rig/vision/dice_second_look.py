@@ -254,7 +254,8 @@ def _leans_present(reasons, mine, shares: tuple, t) -> bool:
     both right (0.72, 0.75 of the way), and a calibration frame's at 0.44."""
     span = max(t.colour_present - t.colour_absent, 1e-6)
     for j in mine:
-        kind = str(reasons[j]).split(" on die at ")[0]
+        flag = Flag.parse(reasons[j])
+        kind = "" if flag is None else flag.kind
         if kind.startswith(UNCLEAR_KIND + " "):
             for colour in kind[len(UNCLEAR_KIND) + 1 :].split("/"):
                 if colour in COLOURS and (shares[COLOURS.index(colour)] - t.colour_absent) / span > LEANS_PRESENT:
@@ -398,7 +399,8 @@ def second_look(work, dice: list, reasons: list[str], excused=frozenset()) -> tu
         for i, v in zip(idx, said)
         if v == "flat" and not square(tops[i], dice[i].area) and over_whole(reasons, own[i], dice[i].area)
     }
-    bound = work.profile.thresholds.cocked_aspect
+    t = work.profile.thresholds
+    bound = t.cocked_aspect
     said = [
         v
         if v != "flat"
@@ -421,7 +423,6 @@ def second_look(work, dice: list, reasons: list[str], excused=frozenset()) -> tu
     shaded = _shaded_squares(work, dice, reasons, own, {i: (v, p, tops[i]) for i, v, p in zip(idx, said, probs)})
     said = ["flat" if i in shaded else v for i, v in zip(idx, said)]
     said = ["keep" if v == "flat" and _blank_in_glare(reasons, own[i], dice[i].face) else v for i, v in zip(idx, said)]
-    t = work.profile.thresholds
     said = ["keep" if v == "flat" and _leans_present(reasons, own[i], dice[i].shares, t) else v for i, v in zip(idx, said)]
     drop, dice = set(), list(dice)
     added = []

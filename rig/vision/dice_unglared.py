@@ -21,9 +21,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from rig.vision.dice_flag import Flag
 from rig.vision.dice_frames import label_pixels, shrink
-from rig.vision.dice_missed import _clear_of, _square
+from rig.vision.dice_missed import _clear_of, _read_tops, _square
 from rig.vision.dice_unchanged import as_the_empty_box
 from rig.vision.pixel_classes import _IS_ODD, _K3, BODY, IS_TOP, filled
 
@@ -38,9 +37,9 @@ LEVEL = 24
 TOP_SHARE = 0.65
 
 
-def unglared_tops(work, t, dice: list, want: int) -> list[tuple[np.ndarray, int, int]]:
+def unglared_tops(work, t, dice: list, want: int) -> list[tuple[np.ndarray, int, int, float]]:
     """Up to ``want`` die tops the glare taken off hid (module doc), each as (its mask, x, y: the mask's place at the
-    working scale), written into ``work``; the most die-like first."""
+    working scale, the overall gain's largest channel), written into ``work``; the most die-like first."""
     if want <= 0 or work.glare is None or work.gain is None:
         return []
     zone = (work.glare.max(axis=2) >= LEVEL).view(np.uint8)
@@ -75,7 +74,7 @@ def unglared_tops(work, t, dice: list, want: int) -> list[tuple[np.ndarray, int,
         np.copyto(work.small[window], bright[window], where=take[..., None])
         np.copyto(work.gain[window], np.broadcast_to(gain, work.gain[window].shape).astype(work.gain.dtype),
                   where=take[..., None])
-        out.append(((cv2.LUT(labels[window], IS_TOP) & part).view(np.uint8), x, y))
+        out.append(((cv2.LUT(labels[window], IS_TOP) & part).view(np.uint8), x, y, float(gain.max())))
     return out
 
 
@@ -84,13 +83,8 @@ def unglared_dice(work, profile, dice: list, reasons: list, read, thrown: int | 
     ``_die``) and add the die and its reasons, with :data:`REASON` at its place, to ``dice`` and ``reasons``."""
     if thrown is None or len(dice) >= thrown:
         return
-    t = profile.thresholds
-    for part, x, y in unglared_tops(work, t, dice, thrown - len(dice)):
-        lab = work.labels[y : y + part.shape[0], x : x + part.shape[1]]
-        obs, why = read(part, lab, x, y, work, t, profile.frog_fraction, profile.walls)
-        if obs is not None:
-            dice.append(obs)
-            reasons.extend([*why, Flag(REASON, obs.x + 0.5, obs.y + 0.5)])
+    tops = unglared_tops(work, profile.thresholds, dice, thrown - len(dice))
+    _read_tops(work, profile, tops, dice, reasons, read, lambda gain: (REASON,))
 
 
 def bare_body(overall: tuple, shares: tuple, first: list[str]) -> bool:

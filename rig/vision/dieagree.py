@@ -20,6 +20,7 @@ from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicecandidate import Candidate
 from rig.vision.dicenet import crop_die
 from rig.vision.diesized import sized_free
+from rig.vision.diesmall import turned_views
 from rig.vision.pips import PipCount, PipDie
 
 UNCLEAR = "pips unclear"  # the start of judge's reason for a reader unsure of the number
@@ -28,11 +29,7 @@ UNCLEAR = "pips unclear"  # the start of judge's reason for a reader unsure of t
 def turned_mean(frame: np.ndarray, c: Candidate, pips: int, nets) -> float:
     """The reader's mean probability of ``pips`` over the candidate's crop turned 0, 90, 180 and 270 degrees, each as
     it is and mirrored (one batch of eight)."""
-    crop = crop_die(frame, c.x, c.y, c.side, size=nets.crop)
-    views = []
-    for turns in range(4):
-        turned = np.rot90(crop, turns)
-        views += [np.ascontiguousarray(turned), np.ascontiguousarray(turned[:, ::-1])]
+    views = turned_views(crop_die(frame, c.x, c.y, c.side, size=nets.crop), mirrored=True)
     return float(nets.read(views)[:, pips].mean())
 
 

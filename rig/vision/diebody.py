@@ -61,10 +61,7 @@ def body_box(frame: np.ndarray, x: float, y: float, side: float, elongation: flo
         cx, cy, r = int((x - x0) / sx), int((y - y0) / sy), max(1, int(side * scale / 2))
         if colour is None:
             colour = np.median(lab[max(0, cy - r):cy + r, max(0, cx - r):cx + r].reshape(-1, 3), axis=0)
-        d = lab - colour
-        near = (np.sqrt((d * d).sum(axis=2)) < BODY_NEAR).astype(np.uint8)
-        near = cv2.morphologyEx(near, cv2.MORPH_CLOSE, _DISC3)
-        _, labels = cv2.connectedComponents(near, connectivity=4)
+        _, labels = cv2.connectedComponents(near_colours(lab, [colour]), connectivity=4)
         r //= 2
         middle = labels[max(0, cy - r):cy + r + 1, max(0, cx - r):cx + r + 1]
         ids, counts = np.unique(middle[middle > 0], return_counts=True)
@@ -77,6 +74,16 @@ def body_box(frame: np.ndarray, x: float, y: float, side: float, elongation: flo
             return None
         grow *= 2
     return None
+
+
+def near_colours(lab: np.ndarray, colours) -> np.ndarray:
+    """1 where ``lab`` (float32 Lab) lies within :data:`BODY_NEAR` of any of ``colours``, its gaps of a pixel closed;
+    else 0 (uint8)."""
+    near = np.zeros(lab.shape[:2], np.uint8)
+    for colour in colours:
+        d = lab - colour
+        near |= (np.sqrt((d * d).sum(axis=2)) < BODY_NEAR).astype(np.uint8)
+    return cv2.morphologyEx(near, cv2.MORPH_CLOSE, _DISC3)
 
 
 def square_patch(part: np.ndarray, x0: float, y0: float, sx: float, sy: float, elongation: float = BODY_ELONGATION

@@ -16,7 +16,7 @@ from statistics import median
 import cv2
 import numpy as np
 
-from rig.vision.diebody import BODY_NEAR, BODY_PX, body_box, square_patch
+from rig.vision.diebody import BODY_PX, body_box, near_colours, square_patch
 from rig.vision.dicenet import crop_die, read_dice as read_found
 from rig.vision.pips import PipCount, PipDie
 
@@ -57,12 +57,7 @@ def coloured(frame: np.ndarray, dice: list[PipDie], nets, room: int) -> list[Pip
         x0, y0, bw, bh = d.box
         cx, cy, r = int(d.centre[0] / sx), int(d.centre[1] / sy), max(1, int(bw / sx / 4))
         colours.append(np.median(lab[max(0, cy - r):cy + r + 1, max(0, cx - r):cx + r + 1].reshape(-1, 3), axis=0))
-    near = np.zeros(lab.shape[:2], np.uint8)
-    for c in colours:
-        dist = lab - c
-        near |= (np.sqrt((dist * dist).sum(axis=2)) < BODY_NEAR).astype(np.uint8)
-    near = cv2.morphologyEx(near, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=4)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(near_colours(lab, colours), connectivity=4)
     boxes = []
     for i in range(1, n):
         bx, by, bw, bh = stats[i, :4]

@@ -29,8 +29,7 @@ def sized_mean(frame: np.ndarray, c: Candidate, pips: int, nets) -> float:
     180 and 270 degrees (one batch of 16)."""
     views = []
     for grow in SIZES:
-        crop = crop_die(frame, c.x, c.y, c.side * grow, size=nets.crop)
-        views += [np.ascontiguousarray(np.rot90(crop, turns)) for turns in range(4)]
+        views += diesmall.turned_views(crop_die(frame, c.x, c.y, c.side * grow, size=nets.crop))
     return float(nets.read(views)[:, pips].mean())
 
 

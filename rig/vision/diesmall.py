@@ -21,6 +21,18 @@ SMALL_SIDE = 22.0
 SMALL_SURE = 0.9
 
 
+def turned_views(crop: np.ndarray, turns=(0, 1, 2, 3), mirrored: bool = False) -> list[np.ndarray]:
+    """``crop`` turned each of ``turns`` quarter turns, each (``mirrored``) followed by itself mirrored left to right,
+    contiguous as the reader takes its crops."""
+    views = []
+    for k in turns:
+        turned = np.rot90(crop, k)
+        views.append(np.ascontiguousarray(turned))
+        if mirrored:
+            views.append(np.ascontiguousarray(turned[:, ::-1]))
+    return views
+
+
 def read_turned(keys, memo: dict, crop: Callable[[float, float, float], np.ndarray],
                 read: Callable[[list], tuple]) -> None:
     """Each die (x, y, side) of ``keys`` narrower than :data:`SMALL_SIDE` whose reading in ``memo`` ((x, y, side) ->
@@ -30,7 +42,7 @@ def read_turned(keys, memo: dict, crop: Callable[[float, float, float], np.ndarr
     if not todo:
         return
     crops = [crop(*k) for k in todo]
-    probs, hidden = read([np.ascontiguousarray(np.rot90(c, turn)) for c in crops for turn in (1, 2, 3)])
+    probs, hidden = read([view for c in crops for view in turned_views(c, (1, 2, 3))])
     for i, k in enumerate(todo):
         p, f = memo[k]
         turns = slice(3 * i, 3 * i + 3)
