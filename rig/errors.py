@@ -21,3 +21,7 @@ class HardwareError(RigError):
 
 class RunError(RigError):
     """The rig cannot start as asked (address in use, real mode without hardware, ...)."""
+
+
+class AnswerError(RigError):
+    """An answer to a question on screen that the question does not take (a card it did not offer)."""

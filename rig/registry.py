@@ -170,9 +170,9 @@ class Game:
     def on_frame(self, table: Any, t_us: int, frame: Any, state: dict) -> None:
         """Each camera frame while a game of this kind runs (timeouts, card reveals, ...)."""
 
-    def on_answer(self, table: Any, key: str, yes: bool) -> bool:
-        """The players' answer to a question the game asked on screen (a notice with ``ask``);
-        False: no such question is open."""
+    def on_answer(self, table: Any, key: str, yes: bool, was: str | None = None) -> bool:
+        """The players' answer to a question the game asked on screen (a notice with ``ask``; ``was``: "no — it was
+        this card", one of the notice's ``cards``); False: no such question is open."""
         return False
 
     # -- the page (issue 17, display side) ----------------------------------------------------

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rig.errors import AnswerError
+
 
 @dataclass(frozen=True)
 class Notice:
@@ -16,6 +18,8 @@ class Notice:
     action: str | None = None  # a one-tap fix: the button's label ...
     href: str | None = None  # ... and where it leads
     ask: bool = False  # a yes/no question: answered by POST /api/answer {"key": key, "answer": "yes"|"no"}
+    #: a question about a card: the cards it may have been, answered {"key": key, "answer": "no", "was": card}
+    cards: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         out = {"key": self.key, "text": self.text, "kind": self.kind}
@@ -23,6 +27,8 @@ class Notice:
             out.update(action=self.action, href=self.href)
         if self.ask:
             out.update(ask="/api/answer", answers=["yes", "no"])
+            if self.cards:
+                out.update(cards=list(self.cards))
         return out
 
 
@@ -30,21 +36,28 @@ class Notices:
     """The notices part of :class:`rig.app.runner.Rig` (its ``_lock``, ``_notices`` and ``game``)."""
 
     def notice(self, key: str, text: str | None, kind: str = "warn", *, action: str | None = None,
-               href: str | None = None, ask: bool = False) -> None:
-        """Show (``text``) or clear (None) a notice on the display (``ask``: a yes/no question)."""
+               href: str | None = None, ask: bool = False, cards: tuple[str, ...] = ()) -> None:
+        """Show (``text``) or clear (None) a notice on the display (``ask``: a yes/no question; ``cards``: the
+        cards a question about a card offers as "no — it was: ...")."""
         with self._lock:
             if text is None:
                 self._notices.pop(key, None)
             else:
-                self._notices[key] = Notice(key, text, kind, action, href, ask)
+                self._notices[key] = Notice(key, text, kind, action, href, ask, tuple(cards))
 
-    def answer(self, key: str, yes: bool) -> bool:
-        """The players' answer to the question notice ``key`` (False: no such question is open)."""
+    def answer(self, key: str, yes: bool, was: str | None = None) -> bool:
+        """The players' answer to the question notice ``key`` (False: no such question is open); ``was``: "no — it
+        was this card" (:class:`rig.errors.AnswerError` when the question does not offer it)."""
         with self._lock:
             notice = self._notices.get(key)
         if notice is None or not notice.ask:
             return False
-        return bool(self.game.on_answer(self, key, yes))
+        if was is None:
+            return bool(self.game.on_answer(self, key, yes))
+        if yes or was not in notice.cards:
+            offered = ", ".join(notice.cards) or "none"
+            raise AnswerError(f"this question takes as the card it was one of: {offered} (not {was[:40]!r})")
+        return bool(self.game.on_answer(self, key, False, was=was))
 
     def _watch_light(self, light) -> None:
         """One notice, with a one-tap recalibration, while the light is beyond what the reader

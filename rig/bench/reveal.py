@@ -44,12 +44,13 @@ def _answer(reveal, booked: list[str], cards: list[str], laid: int) -> list[str]
     """The players answer the rig's question truthfully: yes when the cards it asks about were laid
     (in that order) and are not booked yet — and, asked about the next two after those revealed ("were the
     next 2 cards laid gray, then gray?"), the card after them was the one it names; a card it cannot read they
-    enter by hand first."""
+    name ("no — it was: ...", :func:`rig.vision.card_answer.answer_was`)."""
+    from rig.vision.card_answer import answer_was
+
     q = reveal.question
     waiting = len(booked)
     if q.unread:
-        entered = [cards[waiting]] if waiting < laid else []
-        return entered + reveal.answer(bool(entered))
+        return answer_was(reveal, cards[waiting]) if waiting < laid else reveal.answer(False)
     said = [*q.yes, *q.then]  # (the next after those revealed: booked, or entered by hand)
     truth = len(q.yes) > 0 and cards[waiting:waiting + len(said)] == said and waiting + len(said) <= laid
     if not truth and len(q.yes) > 1 and not q.no:  # "n cards together, in that order?" no: entered by hand

@@ -37,6 +37,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from rig import i18n, registry
+from rig.errors import AnswerError
 
 CARDS = ("blue", "pink", "yellow", "blank", "gray")
 
@@ -372,18 +373,26 @@ def create_app(
         return JSONResponse(body, headers={"cache-control": "no-store"})
 
     async def post_answer(request: Request) -> Response:
-        """``POST /api/answer {"key": K, "answer": "yes"|"no"}``: the players answer a question notice."""
+        """``POST /api/answer {"key": K, "answer": "yes"|"no"}``: the players answer a question notice; a question about
+        a card (its notice lists ``cards``) also takes ``{"key": K, "answer": "no", "was": CARD}``: it was that card."""
         if not can_change(request):
             return refuse(request)
         try:
             body = await _json_object(request)
         except _BadRequest as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
-        key, said = body.get("key"), body.get("answer")
+        key, said, was = body.get("key"), body.get("answer"), body.get("was")
         if not isinstance(key, str) or said not in ("yes", "no"):
             return JSONResponse({"error": "POST /api/answer needs {\"key\": NOTICE_KEY, \"answer\": \"yes\" or \"no\"}"},
                                 status_code=422)
-        done = await asyncio.to_thread(answer, key, said == "yes") if answer else False
+        if was is not None and (said != "no" or not isinstance(was, str)):
+            return JSONResponse({"error": "POST /api/answer takes \"was\": CARD with \"answer\": \"no\" only"},
+                                status_code=422)
+        try:
+            args = (key, said == "yes") if was is None else (key, False, was)
+            done = await asyncio.to_thread(answer, *args) if answer else False
+        except AnswerError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=422)
         if not done:
             return JSONResponse({"error": f"no question {key!r} is open"}, status_code=409)
         return JSONResponse({"ok": True})

@@ -101,3 +101,99 @@ def test_a_long_question_keeps_its_answer_buttons_in_reach(browser, rig_server, 
         page.unroute_all(behavior="ignoreErrors")
     finally:
         context.close()
+
+
+CARDS = ["blue", "pink", "yellow", "blank", "gray"]
+
+
+def _comes_in_reach(page, selector: str) -> None:
+    """Wait until the button ``selector`` is drawn inside the window, uncut and on top (:func:`_button_in_reach`), found
+    anew each time: the notices are drawn again at each poll of the rig's status."""
+    page.wait_for_function(
+        """(sel) => { const b = document.querySelector(sel); if (!b) return false;
+            const r = b.getBoundingClientRect();
+            if (r.width < 1 || r.height < 1 || r.left < 0 || r.top < 0
+                || r.right > innerWidth || r.bottom > innerHeight) return false;
+            for (let box = b.parentElement; box; box = box.parentElement) {
+              const c = box.getBoundingClientRect();
+              if (getComputedStyle(box).overflowX !== "visible" && (r.left < c.left - 0.5 || r.right > c.right + 0.5)) return false;
+            }
+            return b.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)); }""",
+        arg=selector)
+GLIMPSE = "Were the next 2 cards laid blue, then pink? (1 later card waits for the answer)"
+
+
+def _card_question(text: str, answers: list) -> callable:
+    """The rig's status with a card question that offers the cards it may have been (rig.app.notices), until answered."""
+    def with_question(route):
+        body = route.fetch().json()
+        if not answers:
+            body["notices"] = [{"key": "camera", "kind": "bad", "text": "Camera: no frame for 3 s"},
+                               {"key": "card-question", "kind": "warn", "text": text, "ask": "/api/answer",
+                                "answers": ["yes", "no"], "cards": CARDS}]
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+    return with_question
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("viewport", [{"width": 800, "height": 480}, {"width": 1920, "height": 1080},
+                                      {"width": 390, "height": 844}], ids=["7inch", "tv", "phone"])
+def test_a_card_question_offers_the_card_it_was_and_books_it_with_one_tap(browser, rig_server, viewport, lang,
+                                                                          artifacts):
+    """Issue 24 part 3, round 36: "no — it was: blue, pink, yellow, blank, gray" (and "no card"), in reach on each
+    screen and in German; a tap on a card answers in one request."""
+    answers = []
+
+    def answer(route):
+        answers.append(json.loads(route.request.post_data))
+        route.fulfill(status=200, content_type="application/json", body='{"ok": true}')
+
+    rig_server.new_game()
+    context = browser.new_context(viewport=viewport)
+    try:
+        page = context.new_page()
+        page.route("**/api/rig", _card_question(GLIMPSE, answers))
+        page.route("**/api/answer", answer)
+        page.goto(rig_server.url + f"?lang={lang}")
+        notice = page.locator('.notice[data-key="card-question"]')
+        expect(notice).to_be_visible()
+        words = {"en": ("no card", "no, it was…", "it was:", "gray"), "de": ("keine Karte", "nein, es war…", "es war:", "grau")}
+        no_card, it_was, was, gray = words[lang]
+        expect(notice.locator("button[data-answer=no]")).to_have_text(no_card)
+        expect(notice.locator("button[data-answer=was]")).to_have_text(it_was)
+        for key in ("yes", "no", "was"):
+            _comes_in_reach(page, f'.notice[data-key="card-question"] button[data-answer={key}]')
+        name = f"card-question-{lang}-{viewport['width']}x{viewport['height']}"
+        page.screenshot(path=str(artifacts / f"{name}.png"))
+        notice.locator("button[data-answer=was]").click()
+        expect(notice.locator(".notice-was")).to_have_text(was)
+        expect(notice.locator("button[data-was]")).to_have_count(len(CARDS))
+        page.screenshot(path=str(artifacts / f"{name}-cards.png"))
+        for card in [*CARDS, "back"]:  # every card in reach (on a phone the words of the question may take lines)
+            _comes_in_reach(page, f'.notice[data-key="card-question"] button[data-{"answer" if card == "back" else "was"}={card}]')
+        expect(notice.locator("button[data-was=gray]")).to_have_text(gray)
+        notice.locator("button[data-was=gray]").click()
+        expect(notice).to_have_count(0)  # answered: the page asks the rig again at once
+        assert answers == [{"key": "card-question", "answer": "no", "was": "gray"}]
+        page.unroute_all(behavior="ignoreErrors")
+    finally:
+        context.close()
+
+
+def test_the_cards_shown_go_back_to_yes_and_no_and_a_question_without_cards_offers_none(page, rig_server):
+    answers = []
+    rig_server.new_game()
+    page.route("**/api/rig", _card_question(GLIMPSE, answers))
+    page.goto(rig_server.url)
+    notice = page.locator('.notice[data-key="card-question"]')
+    notice.locator("button[data-answer=was]").click()
+    expect(notice.locator("button[data-was]")).to_have_count(len(CARDS))
+    for _ in range(2):  # the rig's status polled again meanwhile: the cards stay shown until answered
+        with page.expect_request("**/api/rig"):
+            pass
+    expect(notice.locator("button[data-was]")).to_have_count(len(CARDS))
+    notice.locator("button[data-answer=back]").click()
+    expect(notice.locator("button[data-answer=yes]")).to_be_visible()
+    expect(notice.locator("button[data-was]")).to_have_count(0)
+    assert answers == [] and page.js_errors == []
+    page.unroute_all(behavior="ignoreErrors")

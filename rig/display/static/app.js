@@ -11,6 +11,7 @@
   let noticeFloor = 0;          // refusals up to this seq belong to an earlier turn
   let turnKey = null;
   let noticesOpen = false;
+  let choosingCard = null;      // the card question ("key:text") whose cards are shown for "no — it was…"
   let rigStatus = { notices: [] };
   let simCamera = true;
   const boards = {};            // game name → its board: {board, main, side}
@@ -49,6 +50,24 @@
 
   const cut = (node) => node.scrollWidth > node.clientWidth + 1;  // its line ends in "…"
 
+  // a question notice's buttons: yes and no; a question about a card also "no — it was…", which shows the cards
+  // it may have been in their place (one tap books that card), and its "no" says "no card"
+  function answerButtons(n) {
+    const answer = (body) => rig.post(n.ask, Object.assign({ key: n.key }, body)).then(() => { choosingCard = null; pollRig(); });
+    const cards = n.cards || [];
+    if (cards.length && choosingCard === `${n.key}:${n.text}`) {
+      return [el("span", { class: "notice-was", text: rig.t("it was:") }),
+        ...cards.map((card) => el("button", { class: `notice-action c-${card}`, "data-was": card, text: rig.t(card),
+          onclick: () => answer({ answer: "no", was: card }) })),
+        el("button", { class: "notice-action", "data-answer": "back", title: rig.t("back"), text: "‹",
+          onclick: () => { choosingCard = null; renderNotices(state); } })];
+    }
+    return [...n.answers.map((a) => el("button", { class: "notice-action", "data-answer": a,
+      text: a === "no" && cards.length ? rig.t("no card") : ANSWERS[a] || a, onclick: () => answer({ answer: a }) })),
+    ...(cards.length ? [el("button", { class: "notice-action", "data-answer": "was", text: rig.t("no, it was…"),
+      onclick: () => { choosingCard = `${n.key}:${n.text}`; renderNotices(state); } })] : [])];
+  }
+
   function renderNotices(s) {
     const items = [];
     // a question first: its answer buttons are never behind "more"
@@ -58,8 +77,7 @@
       items.push(el("div", { class: `notice ${n.kind || ""}${acts ? " acts" : ""}${n.ask ? " asks" : ""}`, "data-key": n.key },
         acts ? el("span", { class: "notice-text", text: rig.t(n.text) }) : rig.t(n.text),
         n.href ? el("a", { class: "notice-action", href: n.href, text: n.action ? rig.t(n.action) : rig.t("Fix") }) : null,
-        ...(n.ask ? n.answers.map((a) => el("button", { class: "notice-action", "data-answer": a, text: ANSWERS[a] || a,
-          onclick: () => rig.post(n.ask, { key: n.key, answer: a }).then(pollRig) })) : [])));
+        ...(n.ask ? answerButtons(n) : [])));
     }
     const turn = s && s.turn;
     const game = s && s.game;
@@ -97,6 +115,9 @@
       box.classList.add("several");
       box.append(el("button", { class: "more", id: "notices-more", text: noticesOpen ? rig.t("less") : rig.t("more"), onclick: toggle }));
     }
+    // the first notice's buttons end where "more" begins, however long its word in the page's language
+    const more = $("notices-more");
+    box.style.setProperty("--more-w", `${more ? more.offsetWidth : 0}px`);
   }
 
   // Where a box of the game's end goes (issue 26: it covers nothing): on a phone in the page's flow

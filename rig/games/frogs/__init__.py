@@ -80,10 +80,10 @@ class Frogs(Game):
 
         on_frame(table, t_us, frame, state)
 
-    def on_answer(self, table: Any, key: str, yes: bool) -> bool:
+    def on_answer(self, table: Any, key: str, yes: bool, was: str | None = None) -> bool:
         from rig.games.frogs.flow import on_answer
 
-        return on_answer(table, key, yes)
+        return on_answer(table, key, yes, was)
 
 
 GAME = Frogs()

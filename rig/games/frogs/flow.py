@@ -10,6 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from rig.errors import RigError
+from rig.games.frogs.rules import Card, FrogsError
+
+#: the cards a question about one card offers as its answer "no — it was: ..." (the game's card colours)
+CARDS = tuple(card.value for card in Card)
 
 
 def on_camera_event(table: Any, event: Any) -> bool:
@@ -109,20 +113,32 @@ def read_card(table: Any, t_us: int, frame: Any) -> None:
         _book(table, t_us, table.cards.feed(view), view)
 
 
-def on_answer(table: Any, key: str, yes: bool) -> bool:
-    """The players answered the reveal's question: book its card (yes) and the cards that waited; or
-    the question about dice seen after the last roll (:func:`answer_late_dice`)."""
+def on_answer(table: Any, key: str, yes: bool, was: str | None = None) -> bool:
+    """The players answered the reveal's question: book its card (yes), or the card it was (``was``: "no — it was
+    a gray card"), and the cards that waited; or the question about dice seen after the last roll
+    (:func:`answer_late_dice`)."""
+    from rig.vision.card_answer import NoCardQuestion, answer_was
+
     if key == LATE_DICE:
-        return answer_late_dice(table, yes)
+        return answer_late_dice(table, yes) if was is None else False
     with table.cards_lock:
         reveal = table.cards
         if key != QUESTION or reveal is None or reveal.question is None:
             return False
-        _book(table, None, reveal.answer(yes), None)  # booked now: the engine's clock stamps them
+        if was is None:
+            _book(table, None, reveal.answer(yes), None)  # booked now: the engine's clock stamps them
+            return True
+        try:
+            booked = answer_was(reveal, Card.parse(was).value)
+        except (NoCardQuestion, FrogsError):
+            return False
+        _book(table, None, booked, None)
         return True
 
 
 def _book(table: Any, t_us: int | None, laid: list[str], view: Any) -> None:
+    from rig.vision.card_answer import offers_cards
+
     reveal = table.cards
     for k, card in enumerate(laid):
         confidence = next((c.confidence for c in view.cards if c.card == card), 1.0) if view else 1.0
@@ -136,4 +152,5 @@ def _book(table: Any, t_us: int | None, laid: list[str], view: Any) -> None:
     else:
         waiting = len(reveal.held_cards)
         more = f" ({waiting} later card{'s' if waiting != 1 else ''} wait for the answer)" if waiting else ""
-        table.notice(QUESTION, question.text[0].upper() + question.text[1:] + more, "warn", ask=True)
+        table.notice(QUESTION, question.text[0].upper() + question.text[1:] + more, "warn", ask=True,
+                     cards=CARDS if offers_cards(question) else ())
