@@ -32,6 +32,7 @@ def answer_was(reveal, card: str) -> list[str]:
     asked = reveal.question
     if not offers_cards(asked):
         raise NoCardQuestion("no open card question takes the card it was")
-    # (asked about the next two, "then" the card seen after it: that card waits as it did, booked after this one)
+    # (asked about the next two, "then" the card seen after it: that card waits as it did, booked after this one; a
+    # card glimpsed, then gone: the card named lies where it was glimpsed, as on a yes — :meth:`CardReveal.answer`)
     reveal.question = replace(asked, yes=(card,), then=())
     return reveal.answer(True)

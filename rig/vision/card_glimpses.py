@@ -168,6 +168,8 @@ class _Glimpses:
         for g in gone:
             if not any(o.card == g.card and _covers(o.outline(), g.outline()) for o in one):
                 one.append(g)
+        # (where each was glimpsed, as the rig asks about it: the card the players name for it may show there)
+        self._gone_at = [(g.box,) if g.box is not None else () for g in one]
         if len(one) != 1 or len(seen) != 1 or seen[0][0] is not one[0]:  # (one card alone: two glimpsed are asked about)
             return [g.card for g in one], []
         return [], [(one[0].card, seen[0][1])]

@@ -86,7 +86,7 @@ class CardReveal(_LyingCards, _Glimpses):
     def feed(self, view: CardView | CardReading) -> list[str]:
         raw = _as_view(view)
         view = self._bear_unread(self._unhide(raw))
-        if self.question is not None and self.question.where:
+        if self.question is not None and (self.question.where or self.question.seen_at):
             self._since_ask += [h for h in view.hands if h is not None]
         if self._blind:
             self._adopt(view)
@@ -215,11 +215,11 @@ class CardReveal(_LyingCards, _Glimpses):
             self.asked += 1
             return []
         booked = list(self.question.yes if yes else self.question.no)
-        if yes and self.question.where:  # a card the camera did not see, entered by hand: it lies where the hand was
-            self._blind.append([self.question.where, self._since_ask])
-            # (a blob lying still where the hand was is the card just entered — read as no card's shape, twin 2400:
-            # not asked about again as cards the camera cannot make out, until something moves over it)
-            self._asked_still += [w for w in self.question.where if w is not None]
+        where = self.question.where or self.question.seen_at  # (a card glimpsed, then gone: where it was glimpsed)
+        if yes and where:  # a card the camera did not see, entered by hand: it lies where the hand was
+            self._blind.append([where, self._since_ask])
+            # (a blob lying still there is that card, twin 2400: not asked about until something moves over it)
+            self._asked_still += [w for w in where if w is not None]
         if yes and self.question.under:  # (a card under the arm: when it shows there, it may be this one)
             self._under.append((self.question.yes[0], self.question.under))
         self.cards += booked
@@ -236,9 +236,9 @@ class CardReveal(_LyingCards, _Glimpses):
         if not asked.then or not held or held[0][0] != "ask":
             return None
         following = held[0][1]
-        if following != laid_next(asked.then[0], following.then) or not following.then:
+        if replace(following, seen_at=()) != laid_next(asked.then[0], following.then) or not following.then:
             return None
-        return laid_next(asked.yes[0], following.then)
+        return replace(laid_next(asked.yes[0], following.then), seen_at=asked.seen_at)
 
     @property
     def held_cards(self) -> list[str]:
@@ -310,6 +310,7 @@ class CardReveal(_LyingCards, _Glimpses):
     def _settled(self, cards: list[CardReading]) -> list[str]:
         events: list[tuple[str, Question | str]] = []
         (unseen, seen), self._over_empty = self._unseen(cards), []
+        gone_at = self._gone_at if unseen else []
         for colour, frames in seen:  # (a card seen lying, then laid on: the arrival of its colour was that card)
             if self._arriving.get(colour, 0) <= frames:
                 self._arriving.pop(colour, None)
@@ -464,7 +465,8 @@ class CardReveal(_LyingCards, _Glimpses):
             # (each as the next card laid after those revealed, and the card after it)
             later = [str(e[1]) if e[0] == "book" else e[1].yes[0] for e in events]
             after = [*unseen[1:], *later[:1]]
-            events = [("ask", laid_next(card, tuple(after[i:i + 1]))) for i, card in enumerate(unseen)] + events
+            events = [("ask", replace(laid_next(card, tuple(after[i:i + 1])), seen_at=(gone_at[i:i + 1] or [()])[0]))
+                      for i, card in enumerate(unseen)] + events
         events = [("book", colour) for colour, _ in seen] + events  # (seen lying before the card laid on it)
         # a card of a colour the camera read another on one lying card (blank and gray on 2815): entered by hand
         events = [("ask", _UNREAD) if e[0] == "book" and e[1] in self._doubt else e for e in events]
@@ -490,6 +492,8 @@ class CardReveal(_LyingCards, _Glimpses):
             if kind == "ask":
                 self.question = what
                 self.asked += 1
+                if what.seen_at:  # (a hand over its place from now on may lay the next card there)
+                    self._since_ask = list(self._hand_boxes)
             else:
                 self.cards.append(what)
                 booked.append(what)

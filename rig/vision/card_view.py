@@ -79,6 +79,9 @@ class Question:
     #: a card glimpsed, then covered, asked about as the next one laid after those revealed (:func:`laid_next`): the
     #: card that came right after it (the one the camera saw next; none: it asks about the card alone)
     then: tuple = ()
+    #: a card glimpsed lying, then gone from view, asked about: the boxes it was glimpsed at — the card the players name
+    #: for it ("no, it was pink") may show there again (:func:`rig.vision.card_answer.answer_was`)
+    seen_at: tuple = ()
 
     def to_dict(self) -> dict:
         return {"text": self.text, "yes": list(self.yes), "no": list(self.no), "unread": self.unread}

@@ -1,0 +1,72 @@
+"""Issue 24 part 3, round 36: a card the players name in answer to a question about a glimpsed card ("was the next card
+laid blue?" — "no, it was pink") is booked once: when the camera sees that card settle later where it was glimpsed, no
+hand over that place since the question, it is the card named, lying there (as a card entered by hand that shows later:
+:meth:`rig.vision.card_lying._LyingCards._adopt`) — a card of its colour laid there after (a hand over the place) is a
+new card, booked (the same-colour pair, issue 24's headline)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rig.games.frogs import flow
+from tests.games.frogs.card_table import CardTable, CardView, booked, card, in_reveal, question, web
+
+YELLOW = card("yellow")
+#: a hand over the place right of the yellow card (where the next card goes)
+OVER_RIGHT = CardView((YELLOW,), ((420, 150, 200, 200),))
+
+
+@pytest.fixture
+def asked(monkeypatch):
+    """Bob's yellow settles; Cid's pink is glimpsed right of it, misread blue (2 frames), a hand passes over it and the
+    camera loses it (the yellow alone in view, which settles as it lay): "was the next card laid blue?"."""
+    service = in_reveal()
+    table = CardTable(service)
+    client = web(service, table)
+    views = [CardView((YELLOW,))] * 3 + [CardView((YELLOW, card("blue", 430)))] * 2 + [OVER_RIGHT]
+    views += [CardView((YELLOW,))] * 3
+    table.feed(monkeypatch, views)
+    assert question(client)["text"].startswith("Was the next card laid blue?")
+    yield table, client, monkeypatch
+    client.close()
+    service.close()
+
+
+def test_the_card_named_then_seen_settle_where_it_was_glimpsed_is_booked_once(asked):
+    table, client, monkeypatch = asked
+    assert client.post("/api/answer", json={"key": flow.QUESTION, "answer": "no", "was": "pink"}).status_code == 200
+    assert booked(client) == ["yellow", "pink"]
+    table.feed(monkeypatch, [CardView((YELLOW, card("pink", 430)))] * 4)  # the camera sees it again, no hand since
+    assert booked(client) == ["yellow", "pink"]
+    assert question(client) is None
+
+
+def test_a_pink_laid_there_after_the_answer_is_a_new_card(asked):
+    table, client, monkeypatch = asked
+    client.post("/api/answer", json={"key": flow.QUESTION, "answer": "no", "was": "pink"})
+    # the pink seen again, then Bob lays a second pink on it, a little askew (a hand over the place between)
+    table.feed(monkeypatch, [CardView((YELLOW, card("pink", 430)))] * 4 + [OVER_RIGHT] * 2)
+    table.feed(monkeypatch, [CardView((YELLOW, card("pink", 445)))] * 4)
+    assert booked(client) == ["yellow", "pink", "pink"]
+    assert question(client) is None
+
+
+def test_a_pink_laid_there_by_a_hand_after_the_answer_first_seen_then_is_booked(asked):
+    """The pink named never shows again (under the one laid after, or off the camera's sight): the second pink, a hand
+    bringing it over that place after the answer, is a card laid — booked, not taken for the one named."""
+    table, client, monkeypatch = asked
+    client.post("/api/answer", json={"key": flow.QUESTION, "answer": "no", "was": "pink"})
+    table.feed(monkeypatch, [OVER_RIGHT] * 2 + [CardView((YELLOW, card("pink", 430)))] * 4)
+    assert booked(client) == ["yellow", "pink", "pink"]
+    assert question(client) is None
+
+
+def test_a_yes_the_glimpse_then_seen_settle_where_it_was_glimpsed_is_booked_once(asked):
+    """The same on a yes: the blue glimpsed was laid, and the camera sees it again later where it lay."""
+    table, client, monkeypatch = asked
+    assert client.post("/api/answer", json={"key": flow.QUESTION, "answer": "yes"}).status_code == 200
+    table.feed(monkeypatch, [CardView((YELLOW, card("blue", 430)))] * 4)
+    assert booked(client) == ["yellow", "blue"]
+    table.feed(monkeypatch, [OVER_RIGHT] * 2 + [CardView((YELLOW, card("blue", 445)))] * 4)  # then one more blue on it
+    assert booked(client) == ["yellow", "blue", "blue"]
+    assert question(client) is None
