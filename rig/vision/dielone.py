@@ -10,13 +10,15 @@ binder's holes, keys, side faces: 0.40-0.45 beside dice of 0.86-0.95 on the tuni
 scores faintly. So a frame also asks when a peak below ``find_keep``, of the found dice's size
 (:data:`rig.vision.diemissing.SIZE_BAND` of their median side) and on none of them (nearer than the overlap of the
 larger side), scores at least ``[anydie] lone_ask`` times the strongest of them. Nothing is read or added: the frame
-only asks, from the peaks the finder gives :func:`rig.vision.diemissing.worth_reading` (no net runs for it).
+only asks, from the peaks the finder gives :func:`rig.vision.diemissing.worth_reading` (no net runs for it), and
+only when the dice's size is not known (the image pyramid's peaks).
 """
 
 from __future__ import annotations
 
 from statistics import median
 
+from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicepeaks import nearer
 from rig.vision.diemissing import SIZE_BAND, worth_reading
 
@@ -36,11 +38,15 @@ def lone_faint(found: list, keep: float, overlap: float, share: float) -> tuple[
     return (f"a faint die beside the dice found (finder {max(lone):.2f}, the surest {best:.2f}): a die may be missing",)
 
 
-def asking_worth(missing: list, overlap: float, reach: float, share: float):
+def asking_worth(missing: list, overlap: float, p: AnyDieParams):
     """``worth(found, keep)`` for :meth:`rig.vision.dicenet.DiceNet.candidates`: the peaks worth reading
-    (:func:`rig.vision.diemissing.worth_reading`), the frame's reason to ask for a lone faint die (:func:`lone_faint`)
-    appended to ``missing``."""
+    (:func:`rig.vision.diemissing.worth_reading`, ``[anydie] touch_reach``), the frame's reason to ask for a lone
+    faint die (:func:`lone_faint`, ``lone_ask``) appended to ``missing`` when the dice's size is not known (``die_px``
+    0: the pyramid's peaks; at a size learned the one level's peaks beside the dice are others, and a frame that asks
+    is read again on the pyramid, :class:`rig.vision.readers.DieSize`)."""
+    share = p.lone_ask if p.die_px <= 0 else 0.0
+
     def worth(found: list, keep: float) -> list:
         missing.extend(lone_faint(found, keep, overlap, share))
-        return worth_reading(found, keep, overlap, reach)
+        return worth_reading(found, keep, overlap, p.touch_reach)
     return worth

@@ -49,5 +49,8 @@ def test_the_worth_function_asks_once_and_reads_what_worth_reading_reads():
 
     found = [_peak(100, 100, 0.76), _peak(300, 83, 0.43)]
     missing: list = []
-    assert asking_worth(missing, 0.8, 1.1, 0.55)(found, 0.45) == worth_reading(found, 0.45, 0.8, 1.1)
+    assert asking_worth(missing, 0.8, AnyDieParams())(found, 0.45) == worth_reading(found, 0.45, 0.8, 1.1)
     assert len(missing) == 1 and missing[0].endswith("a die may be missing")
+    sized: list = []  # the dice's size known (learned, or --die-px): the pyramid's question is not asked
+    assert asking_worth(sized, 0.8, replace(AnyDieParams(), die_px=80.0))(found, 0.45) == worth_reading(found, 0.45, 0.8, 1.1)
+    assert sized == []
