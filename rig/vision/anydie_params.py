@@ -56,6 +56,9 @@ class AnyDieParams:
     touch_reach: float = 1.1      # ... and, the dice count not known, kept when read as 2-6 and touching a die found (its
                                   # centre within this many sides), the frame asking already (rig.vision.dietouch; issue
                                   # 25, round 33: dice in clusters); 0: never
+    lone_ask: float = 0.55        # the dice count not known, a peak below find_keep of the dice's size on none of them
+                                  # scoring this share of the surest die makes the frame ask (rig.vision.dielone;
+                                  # issue 25, round 36: a shadowed die beside dice scored faintly); 0: never
     read_ok: float = 0.9          # the reader's probability of its pip count, for an ok die
     check_ok: float = 0.52        # the second opinion (calibration/diecheck.npz): an ok die it rates below this is flagged
                                   # (0.365 until issue 25's "no drawn thing called ok at any seed": drawn things at 0.44-0.51)

@@ -35,7 +35,7 @@ from rig.vision.diesplit import dice_at_level, pip_of_sure, sure_dice, ungrouped
 from rig.vision.diecheck import candidate_features, check_needed, default_check
 from rig.vision.diefaint import faint_kept, with_faint
 from rig.vision.diegrow import GROWN, grown
-from rig.vision.diemissing import worth_reading
+from rig.vision.dielone import asking_worth
 from rig.vision.diesmall import read_turned
 from rig.vision.diesquare import squares_freed
 from rig.vision.dicetiles import FLOOR as TILE_FLOOR, cells_near, run_pass, tiles
@@ -469,7 +469,7 @@ def read_dice(frame: np.ndarray, p: AnyDieParams, nets: DiceNet, want: int = 0, 
     # a peak below find_keep is no die (judge); from faint_keep, the reader sure of it, it fills one missing (diefaint)
     keep = max(p.find_floor, p.find_keep)
     floor = max(p.find_floor, min(p.faint_keep or keep, keep)) if want or missing is not None else keep
-    worth = (lambda f, k: worth_reading(f, k, OVERLAP, p.touch_reach)) if missing is not None and not want else None  # no count
+    worth = asking_worth(missing, OVERLAP, p) if missing is not None and not want else None  # no count
     found = [c for c in nets.candidates(frame, floor, p.die_px, keep, worth) if judge(c, p, want > 0) is not None
              and not (blank and blank(c))]  # then a small box on a big die read again (rig.vision.diegrow)
     kept = [(c, agree(c, d) if agree else d) for c in grown(found, keep, frame, nets, crop_die, p)
