@@ -56,13 +56,13 @@ def small_dice_seen(steps: float, seen: list, best: tuple) -> bool:
     die px, strength, finder output, its scored peaks' median side) are under a step above the finest shipped level's
     die size (the last of ``seen``: die px, ...). Coloured tuning photos at x0.4 (dice 10-28 px): 13-20 px in 52 of
     the 56 frames that could run the extra level; ``scripts/pip_speed.py``'s other 640x480 frames that could: 29-69 px
-    (the pip twin's throws scaled down, white dice with drawn things). The finest shipped level's own peaks mostly
+    (the pip twin's throws scaled down, white dice, some with drawn things). The finest shipped level's own peaks mostly
     under its size let it run too on coloured x0.4's ``IMG_20191209_095849`` (5 more dice right) but on white x0.6's
     ``dice_8`` (the same numbers: a 37.5 px level leading at 0.2-0.25, peaks of 12-14 px) found a faint extra die,
     and on large white dice their pips: left out.
 
     >>> finest = [16.7, -2.0, None, []]
-    >>> [small_dice_seen(-3.0, [finest], (px, 0.5, None, side)) for px, side in ((16.7, 14.0), (25.0, 24.9), (37.5, 35.0))]
+    >>> [small_dice_seen(-3.0, [finest], (px, 0.5, None, side)) for px, side in ((16.7, 14), (25, 24.9), (37.5, 35))]
     [True, True, False]
     >>> small_dice_seen(-2.0, [], None)
     True
