@@ -36,6 +36,7 @@ from rig.vision.diecheck import candidate_features, check_needed, default_check
 from rig.vision.diefaint import faint_kept, with_faint
 from rig.vision.diegrow import GROWN, grown
 from rig.vision.dielone import asking_worth
+from rig.vision.dicepyramid import pyramid_levels, small_dice_seen
 from rig.vision.diesmall import read_turned
 from rig.vision.diesquare import squares_freed
 from rig.vision.dicetiles import FLOOR as TILE_FLOOR, cells_near, run_pass, tiles
@@ -268,10 +269,10 @@ class DiceNet:
         """The pyramid level the dice are best seen at: its die size (frame px), strength and finder output.
 
         The finder runs with the dice assumed :data:`LEVELS` of the frame's longer side (each level a step of 1.5 from
-        the next, dice under :data:`MIN_DIE` px not looked for); each level vouches for its :data:`VOUCH` strongest
-        peaks of about the size it was trained on (:data:`BAND`), scored by the finder and by the reader (a pip seen as
-        a small die, a level too fine, is read as no die or unsurely). The strongest level wins; a frame without dice
-        gives the middle level, strength 0.
+        the next; dice under :data:`MIN_DIE` px only in :mod:`rig.vision.dicepyramid`'s extra level); each level
+        vouches for its :data:`VOUCH` strongest peaks of about the size it was trained on (:data:`BAND`), scored by the
+        finder and by the reader (a pip seen as a small die, a level too fine, is read as no die or unsurely). The
+        strongest level wins; a frame without dice gives the middle level, strength 0.
 
         The levels are run coarse to fine (a finer level's finder input is 1.5 x 1.5 times larger, the finest costs
         about half the pyramid): a finer level is skipped, with every finer one after it, when the strongest level so
@@ -286,7 +287,7 @@ class DiceNet:
         passes run whole appended (a finer level runs near their response, :attr:`tiled`; ``tile`` false: every level
         whole)."""
         long_side = max(frame.shape[:2])
-        levels = [r for r in LEVELS if r * long_side >= MIN_DIE and FIND_DIE / (r * long_side) <= FIND_MAX / long_side]
+        levels = pyramid_levels(long_side, LEVELS, MIN_DIE, FIND_DIE, FIND_MAX)  # a step finer in small frames
         if not levels:  # a frame too small for any level
             return long_side / 16, 0.0, self.heat(frame, long_side / 16)
         memo = {} if memo is None else memo
@@ -329,6 +330,8 @@ class DiceNet:
                 break  # this level, and every finer one, could beat the strongest so far by SKIP_SLACK at most
             if not full and steps < 0 and best is not None and 0 < STOP_SURE <= best[1] and best[3] > STOP_BAND * r * long_side:
                 break  # the sure dice found are too large for this level (and every finer one) to vouch for
+            if not full and best is not None and not small_dice_seen(steps, seen, best):
+                break  # the extra level for small dice (rig.vision.dicepyramid), none seen so far
             if i >= len(coarse) and i not in finer:  # a finer level's pass, kept for a search again
                 expect_again(passes, best)
                 finer[i] = (self._level_peaks(frame, r * long_side, floor, ran if tile else None, passes), len(ran))

@@ -189,7 +189,8 @@ def test_dice_far_from_the_trained_size_are_found_without_a_size_hint(side):
 
 def pyramid_passes(monkeypatch, side):
     """The full pyramid's level and the coarse-to-fine search's on five drawn dice of ``side`` px, and the die
-    sizes the search ran the finder at (the full pyramid runs all six levels)."""
+    sizes the search ran the finder at (the full pyramid runs all seven levels: in a 640 px frame the shipped six and
+    rig.vision.dicepyramid's extra one)."""
     frame, _ = scaled_dice_frame(side)
     nets = default_dicenet()
     passes = []
@@ -197,7 +198,7 @@ def pyramid_passes(monkeypatch, side):
     monkeypatch.setattr(DiceNet, "finder_pass",
                         lambda self, f, die_px=0.0, *guides: passes.append(die_px) or finder_pass(self, f, die_px, *guides))
     full = nets.level(frame, 0.45, full=True)
-    assert len(passes) == 6
+    assert len(passes) == 7
     passes.clear()
     return full, nets.level(frame, 0.45), passes
 
@@ -207,7 +208,7 @@ def pyramid_passes(monkeypatch, side):
 def test_the_pyramid_skips_finer_levels_once_the_dice_are_sure(monkeypatch, side):
     """Coarse to fine, a finer level that could not beat the strongest so far by more than SKIP_SLACK is not
     run: dice about the trained size (40 px here) are found with fewer finder passes than the full pyramid's
-    six, at the level the full pyramid picks."""
+    seven, at the level the full pyramid picks."""
     full, quick, passes = pyramid_passes(monkeypatch, side)
     assert len(passes) < 6 and passes == sorted(passes, reverse=True)  # coarse to fine, the finest skipped
     assert quick[0] == full[0] and quick[1] == pytest.approx(full[1])
@@ -218,7 +219,7 @@ def test_the_pyramid_skips_finer_levels_once_the_dice_are_sure(monkeypatch, side
 def test_finer_levels_are_not_run_once_sure_dice_are_too_large_for_them(monkeypatch, side):
     """Dice larger than the trained size (56 and 90 px, the levels of 56 and 84 px pick them): once a level's dice
     are sure (STOP_SURE) and more than STOP_BAND times a finer level's die size, that level and the finer ones
-    are not run (before: all six), and the level picked is the full pyramid's."""
+    are not run (before: all six, now seven), and the level picked is the full pyramid's."""
     full, quick, passes = pyramid_passes(monkeypatch, side)
     assert min(passes) >= 640 * FIND_DIE / FIND_LONG  # no level finer than the finder's own size was run
     assert quick[0] == full[0] and quick[1] == pytest.approx(full[1])
