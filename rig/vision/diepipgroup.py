@@ -18,6 +18,7 @@ from statistics import median
 
 import numpy as np
 
+from rig.vision.diebodies import missing_bodies
 from rig.vision.diebody import body_box
 from rig.vision.diecolour import coloured, read_dice as read_coloured
 from rig.vision.dicenet import crop_die
@@ -46,10 +47,12 @@ def read_dice(frame: np.ndarray, p, nets, want: int = 0, missing: list | None = 
     """:func:`rig.vision.diecolour.read_dice`, then with more dice than ``want`` (given) groups of pips merged
     (:func:`merged`) and, fewer than ``want`` left, dice of their colour added."""
     dice = read_coloured(frame, p, nets, want, missing, blank, agree)
-    if not want or len(dice) <= want:
+    if not want or len(dice) == want:
         return dice
-    dice = merged(frame, dice, nets, want)
-    if len(dice) < want:
+    dice = merged(frame, dice, nets, want) if len(dice) > want else dice
+    if len(dice) < want:  # none found surely: dice by their bodies (rig.vision.diebodies), then more of their colour
+        dice = dice + missing_bodies(frame, dice, nets, want - len(dice))
+    if len(dice) < want and dice:
         dice = dice + coloured(frame, dice, nets, want - len(dice))
     return sorted(dice, key=lambda d: (d.box[1], d.box[0]))
 
