@@ -5,9 +5,9 @@ none found surely: 12301 throw 0 (six 113 px green dice on yellow knotted wood, 
 size) finds nothing, 12300 throw 1 (four 258 px blue dice) only a bead. The finder's faint peaks still lie on the dice
 (on a pip, an edge): each peak's body patch (:func:`rig.vision.diebody.body_box`, as square as a die's top) read
 :data:`SEED_SURE` sure is a die. With the dice count known, fewer found and none of them ``ok``, the pyramid's levels
-are run from :data:`SEED_FLOOR` (their :data:`SEED_PEAKS` strongest peaks each), the patches read once each, and the
-surest added (flagged), with those of about its size (:data:`rig.vision.diecolour.COLOUR_SIZE`) off every die found,
-as many as are missing.
+are run from :data:`SEED_FLOOR` (their :data:`SEED_PEAKS` strongest peaks each, off the patches seen and the dice
+found), coarse to fine until as many patches as are missing are read surely; the surest is added (flagged), with
+those of about its size (:data:`rig.vision.diecolour.COLOUR_SIZE`) off every die found, as many as are missing.
 """
 
 from __future__ import annotations
@@ -37,23 +37,28 @@ def missing_bodies(frame: np.ndarray, dice: list[PipDie], nets, room: int) -> li
         return []
     long_side = max(frame.shape[:2])
     bodies: list[tuple[float, float, float]] = []
-    for r in LEVELS:
+    read: list[tuple[float, int, tuple[float, float, float]]] = []
+    for r in reversed(LEVELS):  # coarse to fine, until as many as are missing are read surely
         px = r * long_side
         if px < MIN_DIE or FIND_DIE / px > FIND_MAX / long_side:
             continue
+        new = []
         for x, y, side, _ in nets.find(frame, floor=SEED_FLOOR, die_px=px)[:SEED_PEAKS]:
+            if any(_within((x, y), b) for b in bodies + new) or any(_within((x, y), _as_body(d)) for d in dice):
+                continue  # on a patch seen already, or on a die found
             body = body_box(frame, x, y, side, BODY_REREAD_ELONGATION)
-            if body is not None and not any(_same(body, b) for b in bodies) \
+            if body is not None and not any(_same(body, b) for b in bodies + new) \
                     and not any(_near(body, d) for d in dice):
-                bodies.append(body)
-    if not bodies:
-        return []
-    probs = nets.read([crop_die(frame, *b, size=nets.crop) for b in bodies])
-    read = []
-    for b, pr in zip(bodies, probs):
-        k = 1 + int(np.argmax(pr[1:]))
-        if pr[k] >= SEED_SURE and pr[k] > pr[0]:
-            read.append((float(pr[k]), k, b))
+                new.append(body)
+        if new:
+            probs = nets.read([crop_die(frame, *b, size=nets.crop) for b in new])
+            for b, pr in zip(new, probs):
+                k = 1 + int(np.argmax(pr[1:]))
+                if pr[k] >= SEED_SURE and pr[k] > pr[0]:
+                    read.append((float(pr[k]), k, b))
+            bodies += new
+        if len(read) >= room:
+            break
     read.sort(key=lambda f: -f[0])
     found: list[PipDie] = []
     for q, k, (x, y, side) in read:
@@ -70,6 +75,14 @@ def missing_bodies(frame: np.ndarray, dice: list[PipDie], nets, room: int) -> li
 
 def _same(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
     return np.hypot(a[0] - b[0], a[1] - b[1]) < SEED_SAME * min(a[2], b[2])
+
+
+def _within(point: tuple[float, float], body: tuple[float, float, float]) -> bool:
+    return abs(point[0] - body[0]) < body[2] / 2 and abs(point[1] - body[1]) < body[2] / 2
+
+
+def _as_body(die: PipDie) -> tuple[float, float, float]:
+    return die.centre[0], die.centre[1], float(die.box[2])
 
 
 def _near(body: tuple[float, float, float], die: PipDie) -> bool:
