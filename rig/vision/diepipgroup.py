@@ -7,7 +7,7 @@ another (centres within :data:`GROUP_LINKS` of their sides) are a group; the die
 around the group's middle: the patch of the colour between them (:func:`rig.vision.diebody.body_box`) and boxes of
 :data:`GROUP_SPANS` times the group's span. The reading the reader is surest of, when a count no smaller than the
 group's size, :data:`GROUP_SURE` sure and more than "no die", in a box at least :data:`GROUP_GROWTH` times the
-group's boxes, replaces the group (one die, flagged); never so many that fewer dice than the count are left. Then,
+group's largest box, replaces the group (one die, flagged); never so many that fewer dice than the count are left. Then,
 still fewer than the count, :func:`rig.vision.diecolour.coloured` looks for the rest by the dice's colour.
 """
 
@@ -31,7 +31,7 @@ GROUP_LINKS = (6.0, 4.0, 2.5)
 GROUP_SPANS = (1.8, 2.2)
 #: the group's die is read at least this sure ...
 GROUP_SURE = 0.9
-#: ... in a box at least this many times the group's boxes' median side
+#: ... in a box at least this many times the group's largest box (a die seen aslant, its top and a front pip: 2x)
 GROUP_GROWTH = 2.5
 #: ... no larger than this many times the frame's dice read ``ok`` (their median side; none: any size) nor than
 #: :data:`GROUP_BODY` times the group's span (its body's patch; a floor of the box's colour is no die's top), and
@@ -101,7 +101,7 @@ def _one_die(frame: np.ndarray, group: list[PipDie], others: list[PipDie], nets)
     xs, ys = [d.centre[0] for d in group], [d.centre[1] for d in group]
     x, y = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
     span = max(max(xs) - min(xs), max(ys) - min(ys))
-    least = GROUP_GROWTH * float(median(d.box[2] for d in group))
+    least = GROUP_GROWTH * max(d.box[2] for d in group)
     sure = [d.box[2] for d in others if d.count.status == "ok"]
     most = GROUP_OK_SIDES * float(median(sure)) if sure else math.inf
     boxes = [(x, y, m * span) for m in GROUP_SPANS]
