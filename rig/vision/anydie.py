@@ -41,7 +41,7 @@ import numpy as np
 from rig.vision.anydie_params import AnyDieParams
 from rig.vision.dicecandidate import Candidate
 from rig.vision.dicenet import default_dicenet
-from rig.vision.diecolour import read_dice  # rig.vision.dicenet's, dice the finder missed added by their colour
+from rig.vision.diepipgroup import read_dice  # dicenet's; missed dice added by colour, pips found as dice read as one
 from rig.vision.dieagree import agreed
 from rig.vision.dieface import face_reason, surroundings
 from rig.vision.dieone import one_reason

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from rig.vision import dicelevels, dicenet, diecolour
+from rig.vision import diebodies, dicelevels, dicenet, diecolour
 from rig.vision.anydie import AnyDieParams, read_pip_dice
 from rig.vision.diefaint import faint_kept, unshadowed, with_faint
 
@@ -58,8 +58,9 @@ def test_the_twin_die_in_plain_view_the_finder_scores_low_is_read_flagged(monkey
     truth = [(2, 361, 289), (1, 258, 371)]
     assert len(read_pip_dice(frame, AnyDieParams()).dice) == 1  # no dice count: no faint die
     assert len(read_pip_dice(frame, AnyDieParams(), expected=(1, 2)).dice) == 1  # one die is a count the game takes
-    with monkeypatch.context() as off:  # nor found by its colour (rig.vision.diecolour, round 35)
+    with monkeypatch.context() as off:  # nor found by its colour (rig.vision.diecolour, round 35) or body (diebodies, 36)
         off.setattr(diecolour, "COLOUR_SURE", 1.01)
+        off.setattr(diebodies, "SEED_SURE", 1.01)
         before = read_pip_dice(frame, replace(AnyDieParams(), faint_keep=0.0), expected=(2,))
     assert len(before.dice) == 1 and before.status == "uncertain"
     after = read_pip_dice(frame, AnyDieParams(), expected=(2,))
