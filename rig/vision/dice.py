@@ -38,6 +38,7 @@ from rig.vision.dice_unchanged import as_the_empty_box, unchanged_flags
 from rig.vision.dice_piece_unchanged import PIECE_REASON, the_box_itself, unchanged_pieces
 from rig.vision.dice_relief import relief_dice
 from rig.vision.dice_unglared import bare_body, unglared_dice
+from rig.vision.dice_shade_light import shade_light_dice
 from rig.vision.dice_body_light import BODY_LIGHT, in_body_light, unsure_blank
 from rig.vision.dice_specks import speckless
 from rig.vision.dice_surround import ringed, surrounded
@@ -127,9 +128,9 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
                 dice.append(obs)
             reasons.extend(why)
     dark_dice(work, profile, dice, reasons, _die, thrown, beside_blobs)  # a whole top the colours call shade (rig.vision.dice_missed)
-    shade_dice(work, profile, dice, reasons, _die, thrown)  # a top in deep shade, by its colour (dice_missed)
-    relief_dice(work, profile, dice, reasons, _die, thrown)  # ... on a floor of its hue, by its lightness (dice_relief)
-    unglared_dice(work, profile, dice, reasons, _die, thrown)  # a top the floor's glare taken off hid (dice_unglared)
+    # tops missed: in deep shade (dice_missed), on a floor of their hue (dice_relief), hidden by the glare taken off
+    for finder in (shade_dice, relief_dice, unglared_dice, shade_light_dice):  # (dice_unglared), over-lifted in shade
+        finder(work, profile, dice, reasons, _die, thrown)
     # leaning: judged once every die is found (the rims of the dice beside a die are theirs)
     for j, obs in enumerate(dice):  # "cocked die", or a side face the wrong way round (never freed)
         why = None if obs.cocked else judge(obs, work, t, profile.walls, dice)
