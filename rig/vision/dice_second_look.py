@@ -113,6 +113,9 @@ WHOLE_GUARD = 0.8
 #: one freed on its own top's evidence: a neighbour keeps the reading flagged only when the net is FLANK_GUARD sure it
 #: does not lie flat (round 36: see docs/vision.md)
 FLANK_GUARD = 0.8
+#: ... and only when the net is FLANK_GUARD_SURE sure that die lies flat (round 36: a die leaning on a wall, twin 10001
+#: turn 19 at lamp x0.8, got 0.904; the speed corpus's virtual-dim-1, leaning 28.5 degrees, 0.83-0.85)
+FLANK_GUARD_SURE = 0.95
 #: a die the reader calls partly hidden (its top under ``die_area_min`` tops) is whole after all when its lit top
 #: joined to its own shade (:func:`rig.vision.dice_cocked._joined`: the body in shade of its hue touching it) is a
 #: square (short / long side at least SQUARE, what perspective shows of the walls added back) of JOINED_WHOLE tops or
@@ -308,9 +311,9 @@ def flank_only(reasons, mine, top: float, area: float, p: np.ndarray, bound: flo
     """Whether a die the net reads flat was flagged only as the plain "cocked die" (``mine``: its flags' indices into
     ``reasons``) by the flank test, its top square and whole (``top``: aspect, perspective added back, at the top's
     aspect test's ``bound`` and :data:`SQUARE` or more; ``area`` at least :data:`WHOLE`), the net
-    :data:`FLANK_FLAT_SURE` sure it lies flat (``p`` its row): the guard on the other dice asks them at
+    :data:`FLANK_GUARD_SURE` sure it lies flat (``p`` its row): the guard on the other dice asks them at
     :data:`FLANK_GUARD`."""
-    return top >= bound and square(top, area) and p[0] >= FLANK_FLAT_SURE and _only_plain_cocked(reasons, mine)
+    return top >= bound and square(top, area) and p[0] >= FLANK_GUARD_SURE and _only_plain_cocked(reasons, mine)
 
 
 def _sure_face(p: np.ndarray, face: str, face_sure: float = FACE_SURE) -> bool:

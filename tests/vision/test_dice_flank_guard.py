@@ -1,6 +1,7 @@
-"""Round 36 (issue 24): once the second look frees a square, whole top only the flank test called cocked, the guard on
-the other dice asks them at :data:`~rig.vision.dice_second_look.FLANK_GUARD`, not at ``COCKED_GUARD``
-(``dice_second_look.flank_only``, ``guard_bound``)."""
+"""Round 36 (issue 24): once the second look frees a square, whole top only the flank test called cocked, the net
+:data:`~rig.vision.dice_second_look.FLANK_GUARD_SURE` sure it lies flat, the guard on the other dice asks them at
+:data:`~rig.vision.dice_second_look.FLANK_GUARD`, not at ``COCKED_GUARD`` (``dice_second_look.flank_only``,
+``guard_bound``)."""
 
 import numpy as np
 
@@ -39,8 +40,10 @@ def test_only_a_plain_cocked_flag_on_a_square_whole_top_the_aspect_test_passed_t
     assert not sl.flank_only(cocked, [0], 0.83, 0.9, sure, 0.84)  # the aspect test's die
     assert not sl.flank_only(cocked, [0], 0.895, 0.9, sure, 0.84)  # not square (flank_square's die keeps COCKED_GUARD)
     assert not sl.flank_only(cocked, [0], 1.05, 0.6, sure, 0.84)  # a top not whole
-    # the net not that sure: the speed corpus's virtual-dim-1, a die leaning 28.5 degrees, top 0.95, the net 0.83
+    # the net not that sure: the speed corpus's virtual-dim-1, a die leaning 28.5 degrees, top 0.95, the net 0.83;
+    # twin 10001 turn 19 (lamp x0.8), a die leaning on a wall, top 0.98, 1.11 tops, the net 0.904
     assert not sl.flank_only(cocked, [0], 0.95, 0.93, _row(0.83), 0.84)
+    assert not sl.flank_only(cocked, [0], 0.978, 1.108, _row(0.904), 0.84)
     assert not sl.flank_only(unclear, [0, 1], 1.05, 0.9, sure, 0.84)  # another flag of its own
     assert not sl.flank_only([Flag("die partly hidden or on edge", 10, 10)], [0], 1.05, 0.9, sure, 0.84)
 
