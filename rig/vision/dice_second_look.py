@@ -109,6 +109,13 @@ COCKED_KIND = "cocked die"
 #: a top cut short by shade (``dice_shade_cut``) is judged so too (round 28: twin 10002's flat dice under the far
 #: wall, kept by a flat neighbour at 0.41-0.54)
 WHOLE_GUARD = 0.8
+#: the guard when every die freed is a square, whole top only the flank test called cocked (:func:`flank_only`) or
+#: one freed on its own top's evidence: a neighbour keeps the reading flagged only when the net is FLANK_GUARD sure it
+#: does not lie flat (round 36: see docs/vision.md)
+FLANK_GUARD = 0.8
+#: ... and only when the net is FLANK_GUARD_SURE sure that die lies flat (round 36: a die leaning on a wall, twin 10001
+#: turn 19 at lamp x0.8, got 0.904; the speed corpus's virtual-dim-1, leaning 28.5 degrees, 0.83-0.85)
+FLANK_GUARD_SURE = 0.95
 #: a die the reader calls partly hidden (its top under ``die_area_min`` tops) is whole after all when its lit top
 #: joined to its own shade (:func:`rig.vision.dice_cocked._joined`: the body in shade of its hue touching it) is a
 #: square (short / long side at least SQUARE, what perspective shows of the walls added back) of JOINED_WHOLE tops or
@@ -290,11 +297,23 @@ def flank_square(reasons, mine, top: float, area: float, p: np.ndarray, bound: f
     return top >= max(bound, FLANK_TOP) and area >= WHOLE and p[0] >= FLANK_FLAT_SURE and _only_plain_cocked(reasons, mine)
 
 
-def guard_bound(freed, whole) -> float:
+def guard_bound(freed, whole, flanked=frozenset()) -> float:
     """How sure the net must be that another die of the reading does not lie flat to keep it flagged once every die
     of ``freed`` is freed: :data:`WHOLE_GUARD` when each was freed on its own top's evidence (``whole``: its size, see
-    :func:`over_whole`, or its cut by shade), else :data:`COCKED_GUARD`."""
-    return WHOLE_GUARD if freed and all(i in whole for i in freed) else COCKED_GUARD
+    :func:`over_whole`, or its cut by shade), :data:`FLANK_GUARD` when each was that or a square top only the flank
+    test called cocked (``flanked``, :func:`flank_only`), else :data:`COCKED_GUARD`."""
+    if freed and all(i in whole for i in freed):
+        return WHOLE_GUARD
+    return FLANK_GUARD if freed and all(i in whole or i in flanked for i in freed) else COCKED_GUARD
+
+
+def flank_only(reasons, mine, top: float, area: float, p: np.ndarray, bound: float) -> bool:
+    """Whether a die the net reads flat was flagged only as the plain "cocked die" (``mine``: its flags' indices into
+    ``reasons``) by the flank test, its top square and whole (``top``: aspect, perspective added back, at the top's
+    aspect test's ``bound`` and :data:`SQUARE` or more; ``area`` at least :data:`WHOLE`), the net
+    :data:`FLANK_GUARD_SURE` sure it lies flat (``p`` its row): the guard on the other dice asks them at
+    :data:`FLANK_GUARD`."""
+    return top >= bound and square(top, area) and p[0] >= FLANK_GUARD_SURE and _only_plain_cocked(reasons, mine)
 
 
 def _sure_face(p: np.ndarray, face: str, face_sure: float = FACE_SURE) -> bool:
@@ -424,6 +443,9 @@ def second_look(work, dice: list, reasons: list[str], excused=frozenset()) -> tu
     said = ["flat" if i in shaded else v for i, v in zip(idx, said)]
     said = ["keep" if v == "flat" and _blank_in_glare(reasons, own[i], dice[i].face) else v for i, v in zip(idx, said)]
     said = ["keep" if v == "flat" and _leans_present(reasons, own[i], dice[i].shares, t) else v for i, v in zip(idx, said)]
+    flanked = {
+        i for i, v, p in zip(idx, said, probs) if v == "flat" and flank_only(reasons, own[i], tops[i], dice[i].area, p, bound)
+    }
     drop, dice = set(), list(dice)
     added = []
     for i, v in zip(idx, said):
@@ -437,7 +459,7 @@ def second_look(work, dice: list, reasons: list[str], excused=frozenset()) -> tu
     rest = [i for i in range(len(dice)) if not own[i] and i not in excused]
     if rest:
         others = looks.of(rest)
-        if 1.0 - others[:, 0].min() >= guard_bound(idx, whole | cut | shaded):
+        if 1.0 - others[:, 0].min() >= guard_bound(idx, whole | cut | shaded, flanked):
             return dice, reasons
     return [dataclasses.replace(d, cocked=False) if d.cocked else d for d in dice], []
 
