@@ -129,9 +129,8 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
                 dice.append(obs)
             reasons.extend(why)
     dark_dice(work, profile, dice, reasons, _die, thrown, beside_blobs)  # a whole top the colours call shade (rig.vision.dice_missed)
-    # tops missed: in deep shade (dice_missed), on a floor of their hue (dice_relief), hidden by the glare taken off
-    for finder in (shade_dice, relief_dice, unglared_dice, shade_light_dice):  # (dice_unglared), over-lifted in shade
-        finder(work, profile, dice, reasons, _die, thrown)
+    for finder in (shade_dice, relief_dice, unglared_dice, shade_light_dice):  # tops missed: in deep shade, on a floor
+        finder(work, profile, dice, reasons, _die, thrown)  # of their hue, hidden by the glare taken off, over-lifted
     # leaning: judged once every die is found (the rims of the dice beside a die are theirs)
     for j, obs in enumerate(dice):  # "cocked die", or a side face the wrong way round (never freed)
         why = None if obs.cocked else judge(obs, work, t, profile.walls, dice)
