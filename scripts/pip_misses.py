@@ -25,7 +25,6 @@ the truth, the reading's box drawn, scaled to 160 px) and one of each frame with
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 from collections import Counter
@@ -33,6 +32,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
+from rig.bench.pip_twin import tables_parser, thrown_tables
 
 #: a top's middle this much darker than the frame's median lightness is in shade
 SHADE = 0.6
@@ -130,18 +131,12 @@ def cause(miss: dict, p) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--first-table", type=int, required=True)
-    ap.add_argument("--tables", type=int, default=12)
-    ap.add_argument("--turns", type=int, default=2)
-    ap.add_argument("--spp", type=int, default=16)
+    ap = tables_parser(__doc__.splitlines()[0])
     ap.add_argument("--crops", type=Path, help="write each die's crop and each frame's overview here (PNG)")
     ap.add_argument("--flagged", action="store_true", help="list the dice read right but flagged too")
     args = ap.parse_args(argv)
 
     from rig.bench.pip_twin import twin_frame
-    from rig.errors import RigError
-    from rig.twin.pip_table import PipTable
     from rig.vision.anydie import read_pip_dice
     from rig.vision.dicenet import default_dicenet
     from rig.vision.pips import PipParams
@@ -154,13 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.crops:
         args.crops.mkdir(parents=True, exist_ok=True)
     causes, dice_n, lines = Counter(), 0, 0
-    for seed in range(args.first_table, args.first_table + args.tables):
-        table = PipTable.random_pips(seed)
-        try:
-            shots = table.pip_shots(args.turns)
-        except RigError as exc:
-            print(f"  skipped: {exc}")
-            continue
+    for table, shots in thrown_tables(args.first_table, args.tables, args.turns):
         print(
             f"{table!r}, tray {table.tray[0] * 100:.0f}x{table.tray[1] * 100:.0f} cm, wall {table.wall * 1000:.0f} mm",
             flush=True,
@@ -247,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
                         crop, None, fx=s, fy=s, interpolation=cv2.INTER_NEAREST if s > 1 else cv2.INTER_AREA
                     )
                     tag = "found" if die else "miss"
-                    cv2.imwrite(str(args.crops / f"t{seed}-{k}-{d.value}-{tag}-{int(d.x)}_{int(d.y)}.png"), crop)
+                    cv2.imwrite(str(args.crops / f"t{table.seed}-{k}-{d.value}-{tag}-{int(d.x)}_{int(d.y)}.png"), crop)
             if args.crops:
                 for f in reading.dice:
                     bx, by, bw, bh = f.box
@@ -256,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
                     cv2.putText(view, str(f.pips), (bx, by - 3), cv2.FONT_HERSHEY_SIMPLEX, 0.8, colour, 2)
                 s = 960 / max(view.shape[:2])
                 cv2.imwrite(
-                    str(args.crops / f"frame-t{seed}-{k}.png"),
+                    str(args.crops / f"frame-t{table.seed}-{k}.png"),
                     cv2.resize(view, None, fx=s, fy=s, interpolation=cv2.INTER_AREA),
                 )
     print(f"{lines} dice listed of {dice_n} lying flat; by cause:")

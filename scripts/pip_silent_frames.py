@@ -9,34 +9,21 @@ Read as the twin bench's "no size, no dice count" line (``rig bench vision --gam
 
 from __future__ import annotations
 
-import argparse
 
 import cv2
 
 
 def main() -> int:
-    from rig.bench.pip_twin import Tally, match_dice, twin_frame
-    from rig.errors import RigError
-    from rig.twin.pip_table import PipTable
+    from rig.bench.pip_twin import Tally, match_dice, tables_parser, thrown_tables, twin_frame
     from rig.vision.anydie import read_pip_dice
     from rig.vision.dicenet import FIND_DIE, default_dicenet
     from rig.vision.pips import PipParams
 
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--first-table", type=int, required=True)
-    ap.add_argument("--tables", type=int, default=12)
-    ap.add_argument("--turns", type=int, default=2)
-    ap.add_argument("--spp", type=int, default=16)
+    ap = tables_parser(__doc__.splitlines()[0])
     args = ap.parse_args()
     cv2.setNumThreads(1)
     p, nets = PipParams.load().anydie, default_dicenet()
-    for seed in range(args.first_table, args.first_table + args.tables):
-        table = PipTable.random_pips(seed)
-        try:
-            shots = table.pip_shots(args.turns)
-        except RigError as exc:
-            print(f"skipped: {exc}")
-            continue
+    for table, shots in thrown_tables(args.first_table, args.tables, args.turns):
         for k, shot in enumerate(shots):
             frame = twin_frame(table, shot, k, args.spp)
             truth, reading = table.pip_truth(shot), read_pip_dice(frame, p)
@@ -45,7 +32,7 @@ def main() -> int:
             if not tally.frames_silent:
                 continue
             levels = [round(FIND_DIE / s) for _, _, s in nets.normalised(frame, p.faint_keep, {}, p.find_keep)][::-1]
-            print(f"{seed} throw {k}: {table!r}; {len(truth)} dice, {len(reading.dice)} found, said {reading.status}; "
+            print(f"{table.seed} throw {k}: {table!r}; {len(truth)} dice, {len(reading.dice)} found, said {reading.status}; "
                   f"level (and second pass) die px {levels}")
             cands = nets.candidates(frame, p.faint_keep, 0.0, p.find_keep)
             hits = match_dice(truth, reading.dice)

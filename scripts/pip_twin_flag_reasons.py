@@ -11,7 +11,6 @@ may be missing") count as reasons too. Given ``--out``, every frame's dice (box,
 
 from __future__ import annotations
 
-import argparse
 import pickle
 import re
 from collections import Counter, defaultdict
@@ -44,31 +43,19 @@ def kinds(truth, reading, match_dice) -> tuple[list[str], bool]:
 def main() -> int:
     import cv2
 
-    from rig.bench.pip_twin import match_dice, twin_frame
-    from rig.errors import RigError
-    from rig.twin.pip_table import PipTable
+    from rig.bench.pip_twin import match_dice, tables_parser, thrown_tables, twin_frame
     from rig.vision.anydie import read_pip_dice
     from rig.vision.pips import PipParams
     from rig.vision.readers import DieSize
 
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--first-table", type=int, required=True)
-    ap.add_argument("--tables", type=int, default=12)
-    ap.add_argument("--turns", type=int, default=2)
-    ap.add_argument("--spp", type=int, default=16)
+    ap = tables_parser(__doc__.splitlines()[0])
     ap.add_argument("--out", default="")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     params = PipParams.load()
     ways = ("no size known", "size learned on table", "no size, no dice count")
     rows = []
-    for seed in range(args.first_table, args.first_table + args.tables):
-        table = PipTable.random_pips(seed)
-        try:
-            shots = table.pip_shots(args.turns)
-        except RigError as exc:
-            print(f"skipped: {exc}")
-            continue
+    for table, shots in thrown_tables(args.first_table, args.tables, args.turns):
         size = DieSize(params, table.dice_count())
         for k, shot in enumerate(shots):
             frame = twin_frame(table, shot, k, args.spp)
@@ -83,7 +70,7 @@ def main() -> int:
                 dice = [(d.box, d.pips, d.count.confidence, d.count.status, d.count.reasons, kd)
                         for d, kd in zip(reading.dice, kind)]
                 frame_reasons = tuple(r for r in reading.reasons if not r.startswith("die at "))
-                rows.append((way, seed, k, reading.status, frame_reasons, dice, whole))
+                rows.append((way, table.seed, k, reading.status, frame_reasons, dice, whole))
     for way in ways:
         mine = [r for r in rows if r[0] == way]
         whole = [r for r in mine if r[6]]

@@ -15,9 +15,37 @@ flagged and frames wrong in silence, cocked dice flagged, and CPU time per frame
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import time
 from dataclasses import dataclass, field
+
+
+def tables_parser(description: str) -> argparse.ArgumentParser:
+    """A script's parser over a run of pip twin tables: ``--first-table``, ``--tables``, ``--turns`` (throws a
+    table) and ``--spp`` (the renders' samples a pixel, as cached)."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--first-table", type=int, required=True)
+    ap.add_argument("--tables", type=int, default=12)
+    ap.add_argument("--turns", type=int, default=2)
+    ap.add_argument("--spp", type=int, default=16)
+    return ap
+
+
+def thrown_tables(first: int, tables: int, throws: int):
+    """Each pip twin table from seed ``first`` with its ``throws`` throws' shots; a table none of whose throws keeps
+    every die in view (a tray too small for its dice, 9203) is skipped, said so: the other tables are still read."""
+    from rig.errors import RigError
+    from rig.twin.pip_table import PipTable
+
+    for seed in range(first, first + tables):
+        table = PipTable.random_pips(seed)
+        try:
+            shots = table.pip_shots(throws)
+        except RigError as exc:
+            print(f"  skipped: {exc}", flush=True)
+            continue
+        yield table, shots
 
 
 def match_dice(truth, found, tol: float = 0.5) -> dict[int, int]:
@@ -112,8 +140,6 @@ def twin_frame(table, shot, k: int, spp: int):
 def run(args) -> int:
     import cv2
 
-    from rig.errors import RigError
-    from rig.twin.pip_table import PipTable
     from rig.vision.anydie import read_pip_dice
     from rig.vision.pips import PipParams
     from rig.vision.readers import DieSize
@@ -124,13 +150,7 @@ def run(args) -> int:
     first, tables, throws, spp = args.first_table, args.tables, args.turns, args.spp
     print(f"pip dice on the twin: tables {first}-{first + tables - 1}, {throws} throws each, {spp} spp "
           f"(renders cached in ~/.cache/rig/twin)")
-    for seed in range(first, first + tables):
-        table = PipTable.random_pips(seed)
-        try:
-            shots = table.pip_shots(throws)
-        except RigError as exc:  # a tray too small for its dice in view (9203): the other tables are still read
-            print(f"  skipped: {exc}", flush=True)
-            continue
+    for table, shots in thrown_tables(first, tables, throws):
         size = DieSize(params, table.dice_count())  # as a game knows its dice count
         mine = Tally()
         for k, shot in enumerate(shots):
