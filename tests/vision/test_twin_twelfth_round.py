@@ -1,6 +1,7 @@
 """The twin's twelfth round (issue 24): a die whose flank comes near the flank test's bound is judged too."""
 
 import rig.vision.dice_cocked as dice_cocked
+import rig.vision.dice_second_look as second_look
 from rig.vision.dice import read_dice
 
 from .dice_twin import frame_and_profile
@@ -30,5 +31,6 @@ def test_a_flat_die_near_the_bound_the_verdict_calls_flat_stays_unflagged(monkey
     assert reading.status == "ok" and reading.reasons == ()
     assert reading.faces == ["blank", "pink", "pink+blue", "yellow", "yellow", "yellow"]
     monkeypatch.setattr(dice_cocked, "NEAR_SCORE", -10.0)
+    monkeypatch.setattr(second_look, "FLANK_GUARD_SURE", 1.01)  # (round 36's flank guard frees its square top)
     lower_bar = read_dice(frame, profile, thrown=6)
     assert lower_bar.reasons == ("cocked die at (295, 251)",)
