@@ -33,7 +33,7 @@ from rig.vision.box_walls import inside_by
 from rig.vision.dice_flag import Flag
 from rig.vision.dice_lampside import kept_with_frame, neighbour_on_side
 from rig.vision.dice_unsupported import WALL_REACH, outline
-from rig.vision.dice_wallside import empty_chroma, empty_light, lab_unlit, light_change, outward_sides
+from rig.vision.dice_wallside import ab_distances, empty_chroma, empty_light, lab_unlit, light_change, outward_sides
 
 REASON = "cocked die (leaning on the wall: its body where the floor should show)"
 #: the strip beyond the top's outer edge, in die sides deep (from a pixel beyond the box), and the share of the box's
@@ -91,9 +91,7 @@ def _measures(frame, empty_ab, empty_l, rect, body_ab, channels) -> tuple[float,
     empty box's, the light change ``channels`` taken out where given."""
     y0, y1, x0, x1 = rect
     lab = lab_unlit(frame, rect, channels).astype(np.float32)
-    ab = lab[..., 1:]
-    to_empty = np.linalg.norm(ab - empty_ab[y0:y1, x0:x1], axis=2)
-    to_body = np.linalg.norm(ab[None] - body_ab[:, None, None, :], axis=3).min(axis=0)
+    to_empty, to_body = ab_distances(lab[..., 1:], empty_ab[y0:y1, x0:x1], body_ab)
     light = lab[..., 0] / np.maximum(1.0, empty_l[y0:y1, x0:x1])
     return float(np.mean(to_body + NEARER < to_empty)), float(np.median(to_empty)), float(np.median(light))
 
@@ -133,8 +131,7 @@ def body_in_shade(frame, empty_ab, empty_l, box, name: str, side: float, body_ab
     lightness = lab[..., 0] / np.maximum(1.0, empty_l[ys, xs])
     ab, floor_ab = lab[..., 1:], empty_ab[ys, xs]
     shadow_ab = 128.0 + (floor_ab - 128.0) * np.clip(lightness, 0.0, 1.0)[..., None]
-    to_shadow = np.median(np.linalg.norm(ab - shadow_ab, axis=2), axis=1)
-    to_body = np.median(np.linalg.norm(ab[None] - body_ab[:, None, None, :], axis=3).min(axis=0), axis=1)
+    to_shadow, to_body = (np.median(d, axis=1) for d in ab_distances(ab, shadow_ab, body_ab))
     lit = np.flatnonzero(np.median(lightness, axis=1) >= LIT)
     width = (lit[0] if lit.size else len(lightness)) / side
     deep = max(2, round(DEPTH * side))

@@ -364,6 +364,23 @@ def cut_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int, float
     return keep_tops(work, found, want)
 
 
+def shade_edge_parts(lum: np.ndarray, inside: np.ndarray, area: int) -> tuple | None:
+    """A top's pixels (``inside`` its window, ``lum`` the window's lightness) split by lightness (Otsu on the log) into
+    a lit and a shaded part, each at least :data:`CUT_PART` of its ``area`` and :data:`CUT_STEP` times apart (a shade's
+    edge across the top): ``(the window's pixels above the split, the lit part, the shaded part, the shaded part's
+    median lightness)``, or None when the top does not part so."""
+    log = np.clip(np.log2(lum + 1.0) * 25.0, 0, 255).astype(np.uint8)
+    step, _ = cv2.threshold(log[inside].reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    lit = log > step
+    lit_in, dark_in = lit & inside, ~lit & inside
+    if min(np.count_nonzero(lit_in), np.count_nonzero(dark_in)) < CUT_PART * area:
+        return None
+    lo = max(1.0, float(np.median(lum[dark_in])))
+    if float(np.median(lum[lit_in])) < CUT_STEP * lo:
+        return None
+    return lit, lit_in, dark_in, lo
+
+
 def lit_and_shade(work, x: int, y: int, part: np.ndarray, area: int, body: np.ndarray, lut, seam: bool = False) -> tuple | None:
     """A blob (``part``, its box at ``x``, ``y``) split by its lightness (Otsu on the log) into a lit and a shaded part,
     each at least :data:`CUT_PART` of it and :data:`CUT_STEP` times apart, each brightened to the die body's colour
@@ -375,17 +392,10 @@ def lit_and_shade(work, x: int, y: int, part: np.ndarray, area: int, body: np.nd
     h, w = part.shape
     inside = part > 0
     window = np.s_[y : y + h, x : x + w]
-    level = float(body.sum())
-    lum = lightness(work.small[window])
-    log = np.clip(np.log2(lum + 1.0) * 25.0, 0, 255).astype(np.uint8)
-    step, _ = cv2.threshold(log[inside].reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    lit = log > step
-    lit_in, dark_in = lit & inside, ~lit & inside
-    if min(np.count_nonzero(lit_in), np.count_nonzero(dark_in)) < CUT_PART * area:
+    split = shade_edge_parts(lightness(work.small[window]), inside, area)
+    if split is None or not 1.0 < float(body.sum()) / split[3] <= MOST:
         return None
-    hi, lo = float(np.median(lum[lit_in])), max(1.0, float(np.median(lum[dark_in])))
-    if hi < CUT_STEP * lo or not 1.0 < level / lo <= MOST:
-        return None
+    lit, lit_in, dark_in, _ = split
     # each part to the die body's colour, one gain per channel (the shade's light is cast: the walls', the room's)
     parts = [body / np.maximum(np.median(work.small[window][m].astype(np.float32), axis=0), 1.0) for m in (lit_in, dark_in)]
     if any(g.max() > CAST * g.min() for g in parts):

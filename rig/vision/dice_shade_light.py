@@ -26,7 +26,7 @@ import numpy as np
 
 from rig.vision.dice_body_light import body_bgr
 from rig.vision.dice_frames import label_pixels, shrink
-from rig.vision.dice_missed import CUT_PART, CUT_STEP, MOST, SHADE_REASON, TOP_SHARE, _clear_of, _read_tops, _square
+from rig.vision.dice_missed import MOST, SHADE_REASON, TOP_SHARE, _clear_of, _read_tops, _square, shade_edge_parts
 from rig.vision.light import lightness, shade_gain
 from rig.vision.pixel_classes import _K3, IS_TOP
 
@@ -92,19 +92,10 @@ def overlifted_tops(work, t, dice, want: int) -> list[tuple[np.ndarray, int, int
 
 
 def _parts(seen: np.ndarray, inside: np.ndarray, area: int) -> list[np.ndarray]:
-    """A top's pixels (``inside`` of ``seen``) split by lightness (Otsu on the log) into a shaded part and a part the
-    lamp still lights when each holds :data:`rig.vision.dice_missed.CUT_PART` of it and they lie
-    :data:`rig.vision.dice_missed.CUT_STEP` times apart (a wall's shadow edge across the top), else the whole top."""
-    lum = lightness(seen)
-    log = np.clip(np.log2(lum + 1.0) * 25.0, 0, 255).astype(np.uint8)
-    step, _ = cv2.threshold(log[inside].reshape(1, -1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    lit = inside & (log > step)
-    dark = inside & ~lit
-    if min(np.count_nonzero(lit), np.count_nonzero(dark)) < CUT_PART * area:
-        return [inside]
-    if float(np.median(lum[lit])) < CUT_STEP * max(1.0, float(np.median(lum[dark]))):
-        return [inside]
-    return [dark, lit]
+    """A top's pixels (``inside`` of ``seen``) as a shaded part and a part the lamp still lights where a wall's shadow
+    edge crosses the top (:func:`rig.vision.dice_missed.shade_edge_parts`), else the whole top."""
+    split = shade_edge_parts(lightness(seen), inside, area)
+    return [inside] if split is None else [split[2], split[1]]
 
 
 #: a die's frog lies inside the middle of its top: the band along the top's outline this share of a die side wide (a

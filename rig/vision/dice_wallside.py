@@ -171,10 +171,13 @@ def _distances(frame: np.ndarray, empty_ab: np.ndarray, rect, body_ab, channels=
     and the least of those over ``body_ab``, the same numbers (the squares' sum of two float32, its root), without
     norm's sum over a last axis of two (issue 24, round 25: 27 against 97 us a 40 x 12 strip, 72 against 147 at 80 x 24)."""
     y0, y1, x0, x1 = rect
-    ab = lab_unlit(frame, rect, channels)[..., 1:].astype(np.float32)
-    to_empty = _norm2(ab - empty_ab[y0:y1, x0:x1])
-    to_body = _norm2(ab - np.asarray(body_ab)[:, None, None, :]).min(axis=0)
-    return to_empty, to_body
+    return ab_distances(lab_unlit(frame, rect, channels)[..., 1:].astype(np.float32), empty_ab[y0:y1, x0:x1], body_ab)
+
+
+def ab_distances(ab: np.ndarray, other: np.ndarray, body_ab) -> tuple[np.ndarray, np.ndarray]:
+    """Each pixel's (a, b) (``ab``, float32 ... x 2) distance from ``other``'s there and from the nearest of the die
+    body's colours ``body_ab`` (N x 2), as :func:`_distances` gives them."""
+    return _norm2(ab - other), _norm2(ab - np.asarray(body_ab)[:, None, None, :]).min(axis=0)
 
 
 def _norm2(d: np.ndarray) -> np.ndarray:

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from rig.vision.diebody import BODY_REREAD_ELONGATION, body_box
+from rig.vision.diebody import BODY_REREAD_ELONGATION, body_box, in_patch, patch_die
 from rig.vision.diecolour import COLOUR_APART, COLOUR_SIZE
 from rig.vision.dicenet import FIND_DIE, FIND_MAX, LEVELS, MIN_DIE, crop_die
-from rig.vision.pips import PipCount, PipDie
+from rig.vision.pips import PipDie
 
 #: the finder's peaks looked at from this score ...
 SEED_FLOOR = 0.05
@@ -44,7 +44,7 @@ def missing_bodies(frame: np.ndarray, dice: list[PipDie], nets, room: int) -> li
             continue
         new = []
         for x, y, side, _ in nets.find(frame, floor=SEED_FLOOR, die_px=px)[:SEED_PEAKS]:
-            if any(_within((x, y), b) for b in bodies + new) or any(_within((x, y), _as_body(d)) for d in dice):
+            if any(in_patch((x, y), b) for b in bodies + new) or any(in_patch((x, y), _as_body(d)) for d in dice):
                 continue  # on a patch seen already, or on a die found
             body = body_box(frame, x, y, side, BODY_REREAD_ELONGATION)
             if body is not None and not any(_same(body, b) for b in bodies + new) \
@@ -67,18 +67,12 @@ def missing_bodies(frame: np.ndarray, dice: list[PipDie], nets, room: int) -> li
         if found and (not COLOUR_SIZE[0] * found[0].box[2] <= side <= COLOUR_SIZE[1] * found[0].box[2]
                       or any(_near((x, y, side), d) for d in found)):
             continue
-        half = side / 2
-        found.append(PipDie((int(round(x - half)), int(round(y - half)), int(round(side)), int(round(side))),
-                            PipCount(k, (), round(q, 3), "uncertain", (BODIED,))))
+        found.append(patch_die((x, y, side), k, q, BODIED))
     return found
 
 
 def _same(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
     return np.hypot(a[0] - b[0], a[1] - b[1]) < SEED_SAME * min(a[2], b[2])
-
-
-def _within(point: tuple[float, float], body: tuple[float, float, float]) -> bool:
-    return abs(point[0] - body[0]) < body[2] / 2 and abs(point[1] - body[1]) < body[2] / 2
 
 
 def _as_body(die: PipDie) -> tuple[float, float, float]:

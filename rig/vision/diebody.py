@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from rig.vision.dicecandidate import Candidate
+from rig.vision.pips import PipCount, PipDie
 
 #: a box this many frame px or more, unsure, is looked at (smaller dice: the finder's boxes fit them) ...
 BODY_FROM = 32.0
@@ -74,6 +75,21 @@ def body_box(frame: np.ndarray, x: float, y: float, side: float, elongation: flo
             return None
         grow *= 2
     return None
+
+
+def patch_die(patch: tuple[float, float, float], pips: int, q: float, reason: str) -> PipDie:
+    """The die read ``pips`` at ``q`` in the square ``patch`` (its centre x, y and side; frame px), flagged ``reason``
+    (a die found by its body's patch: :mod:`rig.vision.diecolour`, :mod:`rig.vision.diebodies`,
+    :mod:`rig.vision.diepipgroup`)."""
+    x, y, side = patch
+    half = side / 2
+    box = (int(round(x - half)), int(round(y - half)), int(round(side)), int(round(side)))
+    return PipDie(box, PipCount(pips, (), round(q, 3), "uncertain", (reason,)))
+
+
+def in_patch(point: tuple[float, float], patch: tuple[float, float, float]) -> bool:
+    """Whether ``point`` (x, y) lies inside the square ``patch`` (its centre x, y and side)."""
+    return abs(point[0] - patch[0]) < patch[2] / 2 and abs(point[1] - patch[1]) < patch[2] / 2
 
 
 def near_colours(lab: np.ndarray, colours) -> np.ndarray:

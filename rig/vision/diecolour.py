@@ -16,9 +16,9 @@ from statistics import median
 import cv2
 import numpy as np
 
-from rig.vision.diebody import BODY_PX, body_box, near_colours, square_patch
+from rig.vision.diebody import BODY_PX, body_box, near_colours, patch_die, square_patch
 from rig.vision.dicenet import crop_die, read_dice as read_found
-from rig.vision.pips import PipCount, PipDie
+from rig.vision.pips import PipDie
 
 #: a patch's side within these times the found dice's (their bodies' where seen whole)
 COLOUR_SIZE = (0.7, 1.4)
@@ -75,7 +75,5 @@ def coloured(frame: np.ndarray, dice: list[PipDie], nets, room: int) -> list[Pip
     for b, pr in zip(boxes, probs):
         k = 1 + int(np.argmax(pr[1:]))
         if pr[k] >= COLOUR_SURE and pr[k] > pr[0]:
-            half = b[2] / 2
-            box = (int(round(b[0] - half)), int(round(b[1] - half)), int(round(b[2])), int(round(b[2])))
-            found.append((float(pr[k]), PipDie(box, PipCount(k, (), round(float(pr[k]), 3), "uncertain", (COLOURED,)))))
+            found.append((float(pr[k]), patch_die(b, k, float(pr[k]), COLOURED)))
     return [d for _, d in sorted(found, key=lambda f: -f[0])[:room]]

@@ -19,10 +19,10 @@ from statistics import median
 import numpy as np
 
 from rig.vision.diebodies import missing_bodies
-from rig.vision.diebody import body_box
+from rig.vision.diebody import body_box, in_patch, patch_die
 from rig.vision.diecolour import coloured, read_dice as read_coloured
 from rig.vision.dicenet import crop_die
-from rig.vision.pips import PipCount, PipDie
+from rig.vision.pips import PipDie
 
 #: two flagged dice whose centres are nearer than this many times the larger's side are one group (a die's pips):
 #: tried widest first, the dice of the groups not read as one tried again at the next (two dice's pips chain at 6)
@@ -107,7 +107,7 @@ def _one_die(frame: np.ndarray, group: list[PipDie], others: list[PipDie], nets)
     boxes = [(x, y, m * span) for m in GROUP_SPANS]
     body = body_box(frame, x, y, span)
     boxes = [b for b in ([body] if body is not None and body[2] <= GROUP_BODY * span else []) + boxes
-             if least <= b[2] <= most and not any(_inside(d.centre, b) for d in others)]
+             if least <= b[2] <= most and not any(in_patch(d.centre, b) for d in others)]
     if not boxes:
         return None
     probs = nets.read([crop_die(frame, *b, size=nets.crop) for b in boxes])
@@ -118,10 +118,4 @@ def _one_die(frame: np.ndarray, group: list[PipDie], others: list[PipDie], nets)
             best, k, pk = b, n, float(pr[n])
     if best is None or pk < GROUP_SURE or k < len(group):
         return None
-    half = best[2] / 2
-    box = (int(round(best[0] - half)), int(round(best[1] - half)), int(round(best[2])), int(round(best[2])))
-    return PipDie(box, PipCount(k, (), round(pk, 3), "uncertain", (GROUPED,)))
-
-
-def _inside(point: tuple[float, float], box: tuple[float, float, float]) -> bool:
-    return abs(point[0] - box[0]) < box[2] / 2 and abs(point[1] - box[1]) < box[2] / 2
+    return patch_die(best, k, pk, GROUPED)
