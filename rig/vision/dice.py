@@ -32,8 +32,7 @@ from rig.vision.dice_hue import NO_FROG, VEIL_SURE, deeply_veiled, frog_means, n
 from rig.vision.dice_beside import beside_blobs
 from rig.vision.dice_missed import GLARED_REASON, dark_dice, glared_die, in_a_die, print_spot, shade_dice
 from rig.vision.dice_lampside import side_face_flags
-from rig.vision.dice_wallside import wall_side_flags
-from rig.vision.dice_leanwall import lean_wall_flags
+from rig.vision.dice_leanwall import wall_flags
 from rig.vision.dice_walldark import wall_dark_flags
 from rig.vision.dice_unchanged import as_the_empty_box, unchanged_flags
 from rig.vision.dice_piece_unchanged import PIECE_REASON, the_box_itself, unchanged_pieces
@@ -188,7 +187,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
         held, (dice, reasons) = reasons, second_look(work, dice, list(dict.fromkeys(reasons)), excused)
         reasons = the_box_itself(work, dice, held, reasons, first, kept, excused)  # (rig.vision.dice_piece_unchanged)
     reasons += side_face_flags(work, profile, dice)  # after the second look: it frees no leaning die's side face
-    reasons += wall_side_flags(work, profile, dice) + lean_wall_flags(work, profile, dice)  # a leaning die beyond its top
+    reasons += wall_flags(work, profile, dice)  # a leaning die beyond its top (wall_side_flags, then lean_wall_flags)
     reasons += wall_dark_flags(work, profile, dice)  # ... and a near-black one darkening the lit wall there
     reasons += unchanged_flags(work, profile, dice)  # a "die" the empty box shows there too (rig.vision.dice_unchanged)
     dice.sort(key=lambda d: (d.y, d.x))

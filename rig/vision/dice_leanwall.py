@@ -33,7 +33,8 @@ from rig.vision.box_walls import inside_by
 from rig.vision.dice_flag import Flag
 from rig.vision.dice_lampside import kept_with_frame, neighbour_on_side
 from rig.vision.dice_unsupported import WALL_REACH, outline
-from rig.vision.dice_wallside import ab_distances, empty_chroma, empty_light, lab_unlit, light_change, outward_sides
+from rig.vision.dice_wallside import StripLooks, ab_distances, empty_chroma, empty_light, lab_unlit, light_change
+from rig.vision.dice_wallside import outward_sides, strip_looks, wall_side_flags
 
 REASON = "cocked die (leaning on the wall: its body where the floor should show)"
 #: the strip beyond the top's outer edge, in die sides deep (from a pixel beyond the box), and the share of the box's
@@ -86,14 +87,23 @@ def _strip(box, name: str, side: float, shape: tuple[int, int]) -> tuple[int, in
     return rect
 
 
-def _measures(frame, empty_ab, empty_l, rect, body_ab, channels) -> tuple[float, float, float]:
-    """The strip's die-body share, its median (a, b) distance from the empty box's, and its median lightness over the
-    empty box's, the light change ``channels`` taken out where given."""
+def _measures(looks: StripLooks, empty_l, box, name: str, rect, channels) -> tuple[float, float, float]:
+    """The strip ``rect`` beside side ``name`` of ``box``: its die-body share, its median (a, b) distance from the
+    empty box's, and its median lightness over the empty box's, the light change ``channels`` taken out where given
+    (cut from the strip :func:`rig.vision.dice_wallside.wall_side_faces` read there, where it did)."""
     y0, y1, x0, x1 = rect
-    lab = lab_unlit(frame, rect, channels).astype(np.float32)
-    to_empty, to_body = ab_distances(lab[..., 1:], empty_ab[y0:y1, x0:x1], body_ab)
+    lab, to_empty, to_body = looks.within(box, name, rect, channels)
     light = lab[..., 0] / np.maximum(1.0, empty_l[y0:y1, x0:x1])
-    return float(np.mean(to_body + NEARER < to_empty)), float(np.median(to_empty)), float(np.median(light))
+    return float(np.mean(to_body + NEARER < to_empty)), float(_median(to_empty)), float(_median(light))
+
+
+def _median(values: np.ndarray) -> np.float32:
+    """``np.median`` of float32 ``values`` (any shape, no NaNs): the same number (the middle one, or the two middle
+    ones' mean in float32), from one partition, without its generic machinery (a sixth of its time on a strip)."""
+    flat = values.ravel()
+    n = flat.size
+    middle = np.partition(flat, ((n - 1) // 2, n // 2))
+    return (middle[(n - 1) // 2] + middle[n // 2]) / np.float32(2)
 
 
 def _band(box, name: str, side: float, shape: tuple[int, int]):
@@ -139,11 +149,11 @@ def body_in_shade(frame, empty_ab, empty_l, box, name: str, side: float, body_ab
     return SHADED[0] <= shade <= SHADED[1] and body <= BODY_AB and width <= WIDTH
 
 
-def leaning_on_wall(frame, empty_lab, dice, side: float, body_ab, channels=None, by_wall=None) -> list:
+def leaning_on_wall(frame, empty_lab, dice, side: float, body_ab, channels=None, by_wall=None, looks=None) -> list:
     """The dice of ``dice`` (not read cocked, filling their box, ``by_wall(die)`` where given) whose outward strip
     holding the most die body is the die's own body (:data:`UNLIKE`, :data:`DARK`, :data:`BODY`), no die read ahead
-    there."""
-    empty_ab = empty_l = None
+    there. ``looks``: the frame's :class:`rig.vision.dice_wallside.StripLooks` (made here where not given)."""
+    empty_l = None
     found = []
     for d in dice:
         bw, bh = d.box[2:]
@@ -154,35 +164,49 @@ def leaning_on_wall(frame, empty_lab, dice, side: float, body_ab, channels=None,
             rect = _strip(d.box, name, side, frame.shape[:2])
             if rect is None:
                 continue
-            if empty_ab is None:
-                empty_ab, empty_l = empty_chroma(empty_lab, frame.shape[:2]), empty_light(empty_lab, frame.shape[:2])
-            m = _measures(frame, empty_ab, empty_l, rect, body_ab, channels)
+            if empty_l is None:
+                if looks is None:
+                    looks = StripLooks(frame, empty_chroma(empty_lab, frame.shape[:2]), body_ab, side)
+                empty_l = empty_light(empty_lab, frame.shape[:2])
+            m = _measures(looks, empty_l, d.box, name, rect, channels)
             if best is None or m[0] > best[1][0]:
                 best = (name, m)
         if best is None or neighbour_on_side(d, dice, best[0], side):
             continue
         body, unlike, light = best[1]
         if body >= BODY and unlike >= UNLIKE and light <= DARK and body_in_shade(
-            frame, empty_ab, empty_l, d.box, best[0], side, body_ab, channels
+            frame, looks.empty_ab, empty_l, d.box, best[0], side, body_ab, channels
         ):
             found.append(d)
     return found
 
 
-def lean_wall_flags(work, profile, dice) -> list:
+def lean_wall_flags(work, profile, dice, looks=None) -> list:
     """:data:`REASON` at each die :func:`leaning_on_wall` finds in ``work``'s frame, as flags, of the dice whose centre
     lies less than :data:`rig.vision.dice_unsupported.WALL_REACH` sides inside the floor's outline found in the empty
     box (or outside it: the outline lies inward of the walls); none without the frame or the empty box's picture kept
-    for ``profile``."""
+    for ``profile``. ``looks``: the frame's :func:`rig.vision.dice_wallside.strip_looks`, where the caller shares them."""
     empty = kept_with_frame(work, profile)
     found_outline = outline(work) if empty is not None else None
     if found_outline is None:
         return []
-    body_ab = np.array([profile.body.mean[1:], profile.edge.mean[1:]], np.float32)
+    if looks is None:
+        looks = strip_looks(work, profile, empty)
     f, reach = work.factor, WALL_REACH * work.side
 
     def by_wall(d) -> bool:
         return inside_by(found_outline, d.x / f, d.y / f) < reach
 
-    found = leaning_on_wall(work.frame, empty.lab, dice, work.side * f, body_ab, light_change(work.light), by_wall)
+    found = leaning_on_wall(work.frame, empty.lab, dice, looks.side, looks.body_ab, light_change(work.light), by_wall, looks)
     return [Flag(REASON, d.x, d.y) for d in found]
+
+
+def wall_flags(work, profile, dice) -> list:
+    """:func:`rig.vision.dice_wallside.wall_side_flags`' flags, then :func:`lean_wall_flags`', the strips beyond the
+    dice's outer sides made once a frame for both (:class:`rig.vision.dice_wallside.StripLooks`; issue 24, round 37:
+    each die by a wall had its strips converted to Lab twice, once a check)."""
+    empty = kept_with_frame(work, profile)
+    if empty is None:
+        return []
+    looks = strip_looks(work, profile, empty)
+    return wall_side_flags(work, profile, dice, looks) + lean_wall_flags(work, profile, dice, looks)

@@ -41,8 +41,32 @@ REASON = "cocked die (its side face darkens the lit wall beyond its outer edge)"
 
 def _chroma(lab: np.ndarray) -> float:
     """The mean distance of (a, b) from grey (128, 128) of ``lab`` (... x 3, any type)."""
+    return float(_chromas(lab).mean())
+
+
+def _chromas(lab: np.ndarray) -> np.ndarray:
+    """Each pixel's distance of (a, b) from grey (128, 128), float32, of ``lab`` (... x 3, any type)."""
     ab = np.asarray(lab, np.float32)[..., 1:] - 128.0
-    return float(np.sqrt((ab * ab).sum(axis=-1)).mean())
+    return np.sqrt((ab * ab).sum(axis=-1))
+
+
+def _wall_maps(empty_lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The empty box's picture ``empty_lab`` (uint8 Lab, frame-sized) as its lightness's summed-area table (int32,
+    (h + 1) x (w + 1)) and each pixel's :func:`_chromas`; made once a picture (:func:`rig.vision.light.profile_map`;
+    issue 24, round 37: each outward strip's were taken anew, about 7 strips a twin frame)."""
+
+    def build() -> tuple[np.ndarray, np.ndarray]:
+        return cv2.integral(np.ascontiguousarray(empty_lab[..., 0])), _chromas(empty_lab)
+
+    return profile_map("walldark_maps", empty_lab, empty_lab.shape[:2], build)
+
+
+def _mean_light(summed: np.ndarray, rect) -> float:
+    """The mean of the lightness in ``rect`` (y0, y1, x0, x1) from its summed-area table ``summed``: numpy's mean of
+    those uint8 values (their exact sum over their count, in float64), the same number."""
+    y0, y1, x0, x1 = rect
+    total = int(summed[y1, x1]) - int(summed[y0, x1]) - int(summed[y1, x0]) + int(summed[y0, x0])
+    return total / ((y1 - y0) * (x1 - x0))
 
 
 def _beyond(rect, name: str, shape: tuple[int, int]) -> tuple[int, int, int, int] | None:
@@ -79,15 +103,14 @@ def wall_dark_dice(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: flo
 def _near_black_band(frame_bgr, empty_lab, rect, beyond, channels) -> bool:
     """Whether strip ``rect`` (y0, y1, x0, x1) is a near-black band over a lit grey wall that runs on lit beyond it
     (``beyond``, a strip's rect or None): :func:`wall_dark_dice`'s test."""
-    empty = empty_lab[rect[0] : rect[1], rect[2] : rect[3]]
-    light = float(empty[..., 0].mean())
-    if beyond is None or light < LIT_WALL or _chroma(empty) > GREY_WALL:
+    summed, chromas = _wall_maps(empty_lab)
+    light = _mean_light(summed, rect)
+    if beyond is None or light < LIT_WALL or float(chromas[rect[0] : rect[1], rect[2] : rect[3]].copy().mean()) > GREY_WALL:
         return False
     seen = lab_unlit(frame_bgr, rect, channels)[..., 0]
     if float(seen.mean()) >= DARKER * light or float(np.percentile(seen, 10)) > NEAR_BLACK:
         return False
-    wall = float(empty_lab[beyond[0] : beyond[1], beyond[2] : beyond[3], 0].mean())
-    return float(lab_unlit(frame_bgr, beyond, channels)[..., 0].mean()) >= BEYOND * wall
+    return float(lab_unlit(frame_bgr, beyond, channels)[..., 0].mean()) >= BEYOND * _mean_light(summed, beyond)
 
 
 def wall_dark_flags(work, profile, dice) -> list:

@@ -158,11 +158,55 @@ def body_share(
     """The share of die-body pixels (:data:`NEARER`) in the strip beside side ``name`` of ``box`` (x, y, w, h; frame
     px), or None where the strip leaves the frame. ``body_ab``: the die body's colours' (a, b), N x 2; ``channels``:
     the frame's light change, taken out (:func:`lab_unlit`)."""
-    rect = strips(box, side, frame.shape[:2]).get(name)
-    if rect is None:
-        return None
-    to_empty, to_body = _distances(frame, empty_ab, rect, body_ab, channels)
-    return float(np.mean(to_body + NEARER < to_empty))
+    return StripLooks(frame, empty_ab, body_ab, side).body_share(box, name, channels)
+
+
+class StripLooks:
+    """One frame's strips beyond the dice's sides (:func:`rig.vision.dice_lampside.strips`) as Lab (float32) with
+    their (a, b) distances from the empty box's and the die body's (:func:`ab_distances`), each strip and look (the
+    light change ``channels`` taken out or not) made once: :func:`wall_side_faces` and
+    :func:`rig.vision.dice_leanwall.leaning_on_wall` read the same strips (issue 24, round 37). Made for one frame by
+    the caller and passed along; a next frame makes its own."""
+
+    def __init__(self, frame: np.ndarray, empty_ab: np.ndarray, body_ab, side: float):
+        self.frame, self.empty_ab, self.body_ab, self.side = frame, empty_ab, body_ab, side
+        self._made: dict = {}
+
+    def strip(self, box, name: str, channels=None):
+        """``(rect, lab, to_empty, to_body)`` of the strip beside side ``name`` of ``box``, ``channels`` taken out,
+        made the first time it is asked; None where the strip leaves the frame."""
+        key = (tuple(box), name, channels)
+        if key not in self._made:
+            rect = strips(box, self.side, self.frame.shape[:2]).get(name)
+            self._made[key] = None if rect is None else (rect, *self.measure(rect, channels))
+        return self._made[key]
+
+    def body_share(self, box, name: str, channels=None) -> float | None:
+        """:func:`body_share` of the strip beside side ``name`` of ``box``."""
+        made = self.strip(box, name, channels)
+        if made is None:
+            return None
+        _, _, to_empty, to_body = made
+        return float(np.mean(to_body + NEARER < to_empty))
+
+    def within(self, box, name: str, rect, channels=None):
+        """``(lab, to_empty, to_body)`` in ``rect`` (y0, y1, x0, x1), a part of the strip beside side ``name`` of
+        ``box``: cut from that strip where it was made already in that look, else made for ``rect`` alone."""
+        made = self._made.get((tuple(box), name, channels))
+        if made is not None:
+            (y0, y1, x0, x1), lab, to_empty, to_body = made
+            a0, a1, b0, b1 = rect
+            if y0 <= a0 and a1 <= y1 and x0 <= b0 and b1 <= x1:
+                part = np.s_[a0 - y0 : a1 - y0, b0 - x0 : b1 - x0]
+                return lab[part], to_empty[part], to_body[part]
+        return self.measure(rect, channels)
+
+    def measure(self, rect, channels=None):
+        """``(lab, to_empty, to_body)`` of ``rect`` (y0, y1, x0, x1), made now: the frame's pixels there as float32
+        Lab, ``channels`` taken out (:func:`lab_unlit`), and their :func:`ab_distances`."""
+        y0, y1, x0, x1 = rect
+        lab = lab_unlit(self.frame, rect, channels).astype(np.float32)
+        return (lab, *ab_distances(lab[..., 1:], self.empty_ab[y0:y1, x0:x1], self.body_ab))
 
 
 def _distances(frame: np.ndarray, empty_ab: np.ndarray, rect, body_ab, channels=None) -> tuple[np.ndarray, np.ndarray]:
@@ -198,7 +242,7 @@ def cut_by_frame(box, name: str, side: float, shape: tuple[int, int]) -> bool:
 
 
 def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: float, body_ab, channels=None,
-                    as_shown: bool = True) -> list:
+                    as_shown: bool = True, looks: StripLooks | None = None) -> list:
     """The dice of ``dice`` (not read cocked) with a die-body band beyond an outer edge (a strip the frame leaves
     whole enough, :data:`WHOLE_STRIP`) and no die ahead there: a strip :data:`FACE` die body, or :data:`FAINT_FACE`
     with its band next to the box lit (:data:`LIGHTER`), as the frame shows it or, where the frame's light change
@@ -206,8 +250,9 @@ def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: fl
     at lamp x1.2, and none that the frame shows is lost). In the look as the frame shows it, a faint strip's band is
     lit in that look and with the change taken out as well (round 28): a brighter light lifts every band by itself
     (2D 44006 at exposure x1.2 and x1.3: flat dice's bands 1.35-1.44 as shown); a flag only ever goes. ``as_shown``
-    False: the look as the frame shows it is left out where ``channels`` is given (:data:`AS_SHOWN_WARM`)."""
-    empty_ab = None
+    False: the look as the frame shows it is left out where ``channels`` is given (:data:`AS_SHOWN_WARM`). ``looks``:
+    the frame's :class:`StripLooks`, shared with the other checks that read these strips (made here where not given)."""
+    strip_looks = looks
     looks = (None,) if channels is None else (None, channels) if as_shown else (channels,)
     found = []
     for d in dice:
@@ -216,23 +261,24 @@ def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: fl
         for name in outward_sides(d.x, d.y, frame_bgr.shape[:2]):
             if neighbour_on_side(d, dice, name, side) or cut_by_frame(d.box, name, side, frame_bgr.shape[:2]):
                 continue
-            if empty_ab is None:
-                empty_ab = empty_chroma(empty_lab, frame_bgr.shape[:2])
-            if any(_side_face(frame_bgr, empty_ab, empty_lab, d.box, name, side, body_ab, c, channels) for c in looks):
+            if strip_looks is None:
+                strip_looks = StripLooks(frame_bgr, empty_chroma(empty_lab, frame_bgr.shape[:2]), body_ab, side)
+            if any(_side_face(strip_looks, empty_lab, d.box, name, c, channels) for c in looks):
                 found.append(d)
                 break
     return found
 
 
-def _side_face(frame, empty_ab, empty_lab, box, name: str, side: float, body_ab, channels, change=None) -> bool:
+def _side_face(strip_looks: StripLooks, empty_lab, box, name: str, channels, change=None) -> bool:
     """Whether the strip beside side ``name`` of ``box`` is a leaning die's side face (:func:`wall_side_faces`), the
     light change ``channels`` taken out where given; a faint strip's band lit (:data:`LIGHTER`) with ``channels`` taken
     out and, where the frame's light change ``change`` is another, with it taken out too."""
-    share = body_share(frame, empty_ab, box, name, side, body_ab, channels)
+    share = strip_looks.body_share(box, name, channels)
     if share is None or share < FAINT_FACE:
         return False
     if share >= FACE:
         return True
+    frame, empty_ab, body_ab, side = strip_looks.frame, strip_looks.empty_ab, strip_looks.body_ab, strip_looks.side
     lights = (channels,) if change is None or change is channels else (channels, change)
     lifts = [band_lift(frame, empty_light(empty_lab, frame.shape[:2]), box, name, side, c) for c in lights]
     if None in lifts or min(lifts) < LIGHTER:
@@ -240,22 +286,30 @@ def _side_face(frame, empty_ab, empty_lab, box, name: str, side: float, body_ab,
     return band_ends(frame, empty_ab, box, name, side, body_ab, channels) >= ENDS
 
 
-def wall_side_flags(work, profile, dice) -> list:
+def wall_side_flags(work, profile, dice, looks: StripLooks | None = None) -> list:
     """:data:`REASON` at each die :func:`wall_side_faces` finds in ``work``'s frame, as flags; none without the frame
-    or the empty box's picture kept for ``profile``."""
+    or the empty box's picture kept for ``profile``. ``looks``: the frame's :func:`strip_looks`, where the caller shares
+    them (:func:`rig.vision.dice_leanwall.wall_flags`)."""
     from rig.vision.dice_flag import Flag
 
     empty = kept_with_frame(work, profile)
     if empty is None:
         return []
-    body_ab = np.array([profile.body.mean[1:], profile.edge.mean[1:]], np.float32)
-    side = work.side * work.factor
+    if looks is None:
+        looks = strip_looks(work, profile, empty)
+    side, body_ab = looks.side, looks.body_ab
     channels = light_change(work.light)
     as_shown = work.light is None or work.light.warm >= AS_SHOWN_WARM
-    faces = wall_side_faces(work.frame, empty.lab, dice, side, body_ab, channels, as_shown)
-    empty_ab = empty_chroma(empty.lab, work.frame.shape[:2])
-    creases = creased_dice(work.frame, empty_ab, dice, side, body_ab, NEARER, outward_sides, faces)
+    faces = wall_side_faces(work.frame, empty.lab, dice, side, body_ab, channels, as_shown, looks)
+    creases = creased_dice(work.frame, looks.empty_ab, dice, side, body_ab, NEARER, outward_sides, faces)
     return [Flag(REASON, d.x, d.y) for d in faces] + [Flag(CREASE_REASON, d.x, d.y) for d in creases]
+
+
+def strip_looks(work, profile, empty) -> StripLooks:
+    """The :class:`StripLooks` of ``work``'s frame against the empty box's picture ``empty`` kept for ``profile``
+    (:func:`rig.vision.dice_lampside.kept_with_frame`), its die body's colours the profile's body and shaded body."""
+    body_ab = np.array([profile.body.mean[1:], profile.edge.mean[1:]], np.float32)
+    return StripLooks(work.frame, empty_chroma(empty.lab, work.frame.shape[:2]), body_ab, work.side * work.factor)
 
 
 def light_change(light) -> tuple[float, float, float] | None:

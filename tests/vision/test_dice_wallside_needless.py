@@ -23,7 +23,7 @@ def _main_side_face(monkeypatch):
     side_face = dice_wallside._side_face
     monkeypatch.setattr(dice_wallside, "WHOLE_STRIP", 0.0)
     monkeypatch.setattr(
-        dice_wallside, "_side_face", lambda f, eab, el, box, n, s, bab, ch, change=None: side_face(f, eab, el, box, n, s, bab, ch, ch)
+        dice_wallside, "_side_face", lambda looks, el, box, n, ch, change=None: side_face(looks, el, box, n, ch, ch)
     )
 
 
