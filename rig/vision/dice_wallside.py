@@ -252,8 +252,7 @@ def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: fl
     (2D 44006 at exposure x1.2 and x1.3: flat dice's bands 1.35-1.44 as shown); a flag only ever goes. ``as_shown``
     False: the look as the frame shows it is left out where ``channels`` is given (:data:`AS_SHOWN_WARM`). ``looks``:
     the frame's :class:`StripLooks`, shared with the other checks that read these strips (made here where not given)."""
-    strip_looks = looks
-    looks = (None,) if channels is None else (None, channels) if as_shown else (channels,)
+    lights = (None,) if channels is None else (None, channels) if as_shown else (channels,)
     found = []
     for d in dice:
         if d.cocked or not TOP_SIZE[0] * side <= min(d.box[2:]) <= max(d.box[2:]) <= TOP_SIZE[1] * side:
@@ -261,24 +260,24 @@ def wall_side_faces(frame_bgr: np.ndarray, empty_lab: np.ndarray, dice, side: fl
         for name in outward_sides(d.x, d.y, frame_bgr.shape[:2]):
             if neighbour_on_side(d, dice, name, side) or cut_by_frame(d.box, name, side, frame_bgr.shape[:2]):
                 continue
-            if strip_looks is None:
-                strip_looks = StripLooks(frame_bgr, empty_chroma(empty_lab, frame_bgr.shape[:2]), body_ab, side)
-            if any(_side_face(strip_looks, empty_lab, d.box, name, c, channels) for c in looks):
+            if looks is None:
+                looks = StripLooks(frame_bgr, empty_chroma(empty_lab, frame_bgr.shape[:2]), body_ab, side)
+            if any(_side_face(looks, empty_lab, d.box, name, c, channels) for c in lights):
                 found.append(d)
                 break
     return found
 
 
-def _side_face(strip_looks: StripLooks, empty_lab, box, name: str, channels, change=None) -> bool:
+def _side_face(looks: StripLooks, empty_lab, box, name: str, channels, change=None) -> bool:
     """Whether the strip beside side ``name`` of ``box`` is a leaning die's side face (:func:`wall_side_faces`), the
     light change ``channels`` taken out where given; a faint strip's band lit (:data:`LIGHTER`) with ``channels`` taken
     out and, where the frame's light change ``change`` is another, with it taken out too."""
-    share = strip_looks.body_share(box, name, channels)
+    share = looks.body_share(box, name, channels)
     if share is None or share < FAINT_FACE:
         return False
     if share >= FACE:
         return True
-    frame, empty_ab, body_ab, side = strip_looks.frame, strip_looks.empty_ab, strip_looks.body_ab, strip_looks.side
+    frame, empty_ab, body_ab, side = looks.frame, looks.empty_ab, looks.body_ab, looks.side
     lights = (channels,) if change is None or change is channels else (channels, change)
     lifts = [band_lift(frame, empty_light(empty_lab, frame.shape[:2]), box, name, side, c) for c in lights]
     if None in lifts or min(lifts) < LIGHTER:
