@@ -43,6 +43,7 @@ from rig.vision.dicecandidate import Candidate
 from rig.vision.dicenet import default_dicenet
 from rig.vision.diepipgroup import read_dice  # dicenet's; missed dice added by colour, pips found as dice read as one
 from rig.vision.dieagree import agreed
+from rig.vision.diebodyread import body_reasons
 from rig.vision.dieface import face_reason, surroundings
 from rig.vision.dieone import one_reason
 from rig.vision.diesplit import two_dice_as_one
@@ -440,19 +441,17 @@ def counted_in_frame(frame: np.ndarray, box: tuple[int, int, int, int], p: AnyDi
 
 def _checked(frame: np.ndarray, dice: list[PipDie], p: AnyDieParams, nets) -> list[PipDie]:
     """The learned dice after the checks that can only flag them: each die's face's ends, two dice as one, read turned
-    half round, read in a wider crop and read with its light evened out (the last three in that order, their crops of
-    the frame's dice read in one batch, the turned and the evened-out crop from one crop of the die: the same
-    readings)."""
-    dice = [_face_checked(frame, die, p, nets) for die in dice]
-    crop_of = shared_box_crops(frame, nets)
-    return rereads_ok(dice, nets, [turned_look(frame, nets, p.turned_ok, crop_of),
-                                   wide_look(frame, nets, p.wide_grow, p.wide_ok),
-                                   relit_look(frame, nets, p.relit_ok, crop_of)], p.settled_read)
+    half round, in a wider crop, with its light evened out (these three's crops read in one batch, the turned and the
+    evened-out crop from one crop of the die: the same readings) and, the wider crop unsure, in its body's box."""
+    dice, crop_of, seen = [_face_checked(frame, die, p, nets) for die in dice], shared_box_crops(frame, nets), {}
+    wide = wide_look(frame, nets, p.wide_grow, p.wide_ok)
+    dice = rereads_ok(dice, nets, [turned_look(frame, nets, p.turned_ok, crop_of), wide,
+                                   relit_look(frame, nets, p.relit_ok, crop_of)], p.settled_read, seen)
+    return body_reasons(frame, dice, p, nets, seen.get(wide, {}))
 
 
 def _face_checked(frame: np.ndarray, die: PipDie, p: AnyDieParams, nets) -> PipDie:
-    """:func:`_face_ends`, then :func:`_two_as_one`, of an ``ok`` die, the two looking at one :func:`surroundings` of
-    its box (its face's colour and its bands' distances worked out once)."""
+    """:func:`_face_ends`, then :func:`_two_as_one`, of an ``ok`` die, both on one :func:`surroundings` of its box."""
     if die.count.status != "ok" or (p.face_same <= 0 and p.merged_same <= 0):
         return die
     bands = surroundings(frame, die.box)

@@ -93,6 +93,12 @@ class AnyDieParams:
     body_grow: float = 1.3        # an unsure die's box (32 px or more) read again in its body's box, the patch of its top's
                                   # colour, when that is this many times its side or more (rig.vision.diebody; issue 25,
                                   # round 35: the pip twin's big dice boxed on their pips); 0: not looked at
+    body_other: float = 0.6       # ... and an ok die (32 px or more) whose body that big the reader reads as another
+                                  # count this sure is flagged (rig.vision.diebodyread; issue 25, round 36: the pip
+                                  # twin 12501's 3 read 2 in a box on part of its top, its body read 3 0.72); 0: never
+    body_wide: float = 0.8        # ... looked at only when its wider crop (wide_grow) read its number less surely than
+                                  # this (issue 25, round 37: 12501's 0.66; 9 of 152 twin and 10 of 383 speed-corpus
+                                  # ok dice under 0.8: finding a body costs 0.2-0.7 ms a die); above 1: every ok die
     relit_ok: float = 0.45        # an ok die whose crop, its light evened out, the reader gives less than this for its
                                   # number is flagged: pips in a shadow across the face (rig.vision.dierelit; issue 25,
                                   # round 26: the pip twin 9762's half-shadowed 4 read 2); 0: not looked at

@@ -40,16 +40,16 @@ BODY_ELONGATION = 1.3
 BODY_REREAD_ELONGATION = 1.15
 
 
-def body_box(frame: np.ndarray, x: float, y: float, side: float, elongation: float = BODY_ELONGATION
-             ) -> tuple[float, float, float] | None:
+def body_box(frame: np.ndarray, x: float, y: float, side: float, elongation: float = BODY_ELONGATION,
+             window: tuple[float, float] = BODY_WINDOW) -> tuple[float, float, float] | None:
     """The die's top around the box of ``side`` centred at (``x``, ``y``) (frame px): its centre and the side of its
     upright bounding box, as a die's box is labelled; ``None`` when the patch of the box's colour leaves the largest
-    window (or the frame), or is no square (:data:`BODY_RECT`, ``elongation``). Seen with the box scaled to
-    :data:`BODY_PX` px (never up)."""
+    window (``window``: the first and largest, in box sides) or the frame, or is no square (:data:`BODY_RECT`,
+    ``elongation``). Seen with the box scaled to :data:`BODY_PX` px (never up)."""
     height, width = frame.shape[:2]
     scale = min(1.0, BODY_PX / max(side, 1.0))
-    grow, colour = BODY_WINDOW[0], None
-    while grow <= BODY_WINDOW[1]:
+    grow, colour = window[0], None
+    while grow <= window[1]:
         half = grow * side / 2
         x0, y0 = int(max(0, math.floor(x - half))), int(max(0, math.floor(y - half)))
         x1, y1 = int(min(width, math.ceil(x + half))), int(min(height, math.ceil(y + half)))

@@ -40,28 +40,32 @@ def reread_ok(dice: list[PipDie], nets, crop_of: Callable[[PipDie], np.ndarray],
     return rereads_ok(dice, nets, [(crop_of, least, why)])
 
 
-def rereads_ok(dice: list[PipDie], nets, looks: list[Look], settled: float = 0.0) -> list[PipDie]:
+def rereads_ok(dice: list[PipDie], nets, looks: list[Look], settled: float = 0.0,
+               seen: dict[Look, dict[int, float]] | None = None) -> list[PipDie]:
     """:func:`reread_ok` of each look in turn (a die one look flags is ``ok`` no more: the next ones leave it), every
     look's crops of the ``ok`` dice read in one batch. The reader gives a crop the same numbers alone or in a batch,
     to the bit, with both engines (issue 25, round 23); a die flagged by an earlier look has its later crops read for
     nothing, so the flags are the looks' one by one (round 29: one reader call a frame instead of one a look).
     ``settled`` above 0 (the first and last looks on): the last look is left out for a die the first gives at least
-    ``settled`` for its number (its crops of the other dice read in a second batch; issue 25, round 33)."""
+    ``settled`` for its number (its crops of the other dice read in a second batch; issue 25, round 33). ``seen``: a
+    dict each look's probabilities of the ``ok`` dice's numbers go into (look -> die's index -> probability; a die
+    flagged by an earlier look may have none), for a later check (:mod:`rig.vision.diebodyread`)."""
     todo = [i for i, d in enumerate(dice) if d.count.status == "ok" and 1 <= d.count.pips <= 6]
     settled = settled if looks and looks[0][1] > 0 and looks[-1][1] > 0 else 0.0  # the first or last look off: no skip
     looks = [look for look in looks if look[1] > 0]
     if not todo or not looks:
         return list(dice)
     if settled <= 0 or len(looks) == 1:
-        return _flagged(dice, nets, looks, todo)
+        return _flagged(dice, nets, looks, todo, seen=seen)
     probs = nets.read([crop_of(dice[i]) for crop_of, _, _ in looks[:-1] for i in todo])
     unsettled = [i for j, i in enumerate(todo) if float(probs[j][dice[i].count.pips]) < settled]
-    return _flagged(_flagged(dice, nets, looks[:-1], todo, probs), nets, looks[-1:], unsettled)
+    return _flagged(_flagged(dice, nets, looks[:-1], todo, probs, seen), nets, looks[-1:], unsettled, seen=seen)
 
 
-def _flagged(dice: list[PipDie], nets, looks: list[Look], todo: list[int], probs=None) -> list[PipDie]:
+def _flagged(dice: list[PipDie], nets, looks: list[Look], todo: list[int], probs=None,
+             seen: dict[Look, dict[int, float]] | None = None) -> list[PipDie]:
     """``dice`` with the ``ok`` ones of ``todo`` flagged by ``looks`` in turn (``probs``: their crops' reads, else
-    read here in one batch)."""
+    read here in one batch; ``seen``: :func:`rereads_ok`'s)."""
     if probs is None:
         todo = [i for i in todo if dice[i].count.status == "ok"]
         if not todo:
@@ -73,6 +77,8 @@ def _flagged(dice: list[PipDie], nets, looks: list[Look], todo: list[int], probs
             if out[i].count.status != "ok":
                 continue
             q = float(probs[k * len(todo) + j][dice[i].count.pips])
+            if seen is not None:
+                seen.setdefault(looks[k], {})[i] = q
             if q < least:
                 out[i] = dice[i].flagged(why(dice[i].count.pips, q))
     return out
