@@ -20,6 +20,8 @@ class Notice:
     ask: bool = False  # a yes/no question: answered by POST /api/answer {"key": key, "answer": "yes"|"no"}
     #: a question about a card: the cards it may have been, answered {"key": key, "answer": "no", "was": card}
     cards: tuple[str, ...] = ()
+    #: (of them, one about a card the camera cannot read: "which card was just laid?" — its yes says "entered by hand")
+    unread: bool = False
 
     def to_dict(self) -> dict:
         out = {"key": self.key, "text": self.text, "kind": self.kind}
@@ -29,6 +31,8 @@ class Notice:
             out.update(ask="/api/answer", answers=["yes", "no"])
             if self.cards:
                 out.update(cards=list(self.cards))
+                if self.unread:
+                    out.update(unread=True)
         return out
 
 
@@ -36,14 +40,15 @@ class Notices:
     """The notices part of :class:`rig.app.runner.Rig` (its ``_lock``, ``_notices`` and ``game``)."""
 
     def notice(self, key: str, text: str | None, kind: str = "warn", *, action: str | None = None,
-               href: str | None = None, ask: bool = False, cards: tuple[str, ...] = ()) -> None:
+               href: str | None = None, ask: bool = False, cards: tuple[str, ...] = (), unread: bool = False) -> None:
         """Show (``text``) or clear (None) a notice on the display (``ask``: a yes/no question; ``cards``: the
-        cards a question about a card offers as "no — it was: ...")."""
+        cards a question about a card offers as "no — it was: ..."; ``unread``: it names no card, the camera cannot
+        read it)."""
         with self._lock:
             if text is None:
                 self._notices.pop(key, None)
             else:
-                self._notices[key] = Notice(key, text, kind, action, href, ask, tuple(cards))
+                self._notices[key] = Notice(key, text, kind, action, href, ask, tuple(cards), unread)
 
     def answer(self, key: str, yes: bool, was: str | None = None) -> bool:
         """The players' answer to the question notice ``key`` (False: no such question is open); ``was``: "no — it

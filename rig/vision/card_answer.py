@@ -25,6 +25,14 @@ def offers_cards(question: Question | None) -> bool:
     return question is not None and len(question.yes) <= 1 and not question.no
 
 
+def cards_offered(question: Question | None, colours: tuple[str, ...]) -> tuple[str, ...]:
+    """The card colours a "no, it was…" to the question offers: all but the one it asks about ("was that pink?" — "no,
+    it was pink" is a yes); none for a question that does not offer cards (:func:`offers_cards`)."""
+    if not offers_cards(question):
+        return ()
+    return tuple(colour for colour in colours if colour not in question.yes)
+
+
 def answer_was(reveal, card: str) -> list[str]:
     """The players' answer "no — it was a ``card`` card" to the open question of ``reveal`` (a
     :class:`rig.vision.card_reveal.CardReveal`): that card booked where the one asked about would have been, then the

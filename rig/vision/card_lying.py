@@ -69,20 +69,44 @@ class _Lying:
 class _LyingCards:
     """The part of :class:`rig.vision.card_reveal.CardReveal` that follows the lying cards from frame to frame."""
 
+    def _asking(self, question: Question) -> None:
+        """It asks ``question``: about a card glimpsed, then gone, the hands in view from now on may lay the next card
+        there — but one over that place as it asks is laying the card asked about (:meth:`_hands_since_ask`)."""
+        self._laying = False
+        if question.seen_at:
+            over = [h for h in self._hand_boxes if any(_overlap(h, w) for w in question.seen_at)]
+            self._since_ask, self._laying = [h for h in self._hand_boxes if h not in over], bool(over)
+
+    def _hands_since_ask(self, view: CardView) -> None:
+        """Keep the hands seen while a question about a card the camera did not see (or saw, then lost) is open: a card
+        showing under one is not the card asked about. Not a hand over the glimpsed card's place that has been there
+        every frame since it asked: the hand still laying that card (named "no, it was pink" before it settles)."""
+        if self.question is None or not (self.question.where or self.question.seen_at):
+            return
+        hands = [h for h in view.hands if h is not None]
+        self._laying = self._laying and any(_overlap(h, w) for h in hands for w in self.question.seen_at)
+        if not self._laying:
+            self._since_ask += hands
+
     def _adopt(self, view: CardView) -> None:
         """A card entered by hand (the camera did not see it laid) that shows later — where the hand laying it was,
         and no hand (nor a card it carries) has been over that place since — is that card, lying there: neither
-        a new card to book nor one glimpsed before the next (twin 2216: a gray card seen only now and then)."""
+        a new card to book nor one glimpsed before the next (twin 2216: a gray card seen only now and then). A glimpsed
+        card named while a hand was laying it (over its place since the question) is the one that shows on the very box
+        it was glimpsed on as that hand leaves; one on other edges, that hand never gone, is the next card it laid."""
         near = [h for h in view.hands if h is not None] + [c.box for c in view.cards if c.hidden and c.box is not None]
-        for token in self._blind:
-            token[1] += near
+        for token in self._blind:  # [where, the hands since, a hand laying it over its place still, named so]
+            token[2] = token[2] and any(_overlap(h, w) for h in near for w in token[0])
+            if not token[2]:
+                token[1] += near
         for c in view.cards:
             if c.status != "ok" or c.hidden or c.box is None or any(
                     k.reading.card == c.card and edge_shift(k.outline, c.outline()) <= 2 * self.moved
                     or _same_pile(k.reading, c) for k in self._lying):
                 continue
             token = next((t for t in self._blind if any(_overlap(c.box, w) for w in t[0])
-                          and not any(_overlap(c.box, b) for b in t[1])), None)
+                          and not any(_overlap(c.box, b) for b in t[1])
+                          and (not t[3] or any(_same_box(c.box, w) for w in t[0]))), None)
             if token is not None:
                 self._blind.remove(token)
                 self._lying.append(_Lying(c, c.outline(), blind=True))

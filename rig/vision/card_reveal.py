@@ -15,11 +15,9 @@ from rig.vision.card_places import (_card_of, _covering, _covers, _overlap, _sam
 from rig.vision.card_view import _UNREAD, CardReading, CardView, Question, _as_view, laid_next  # noqa: F401  (re-exported)
 
 
-_UNSEEN = Question("the camera cannot make out the cards just laid: enter the last one by hand, then answer yes "
-                   "(no: no card was laid)", (), (), unread=True)
+_UNSEEN = Question("which card was laid last? The camera cannot make it out", (), (), unread=True)
 #: asked first when the same place lay still as a blob before, and a hand came over it since (twin 4205 reveal 1)
-_UNSEEN_BEFORE = Question("the camera cannot make out the cards just laid: was a card laid there before the last one? "
-                          "enter it by hand, then answer yes (no: none)", (), (), unread=True)
+_UNSEEN_BEFORE = Question("which card was laid before the last one? The camera cannot tell", (), (), unread=True)
 
 
 class CardReveal(_LyingCards, _Glimpses):
@@ -72,7 +70,8 @@ class CardReveal(_LyingCards, _Glimpses):
         self._arriving_whole: set = set()  # (of them, the colours read whole, not only hidden under a hand, at least once)
         self._over_empty: list = []  # the boxes of the hands seen over the empty box (no card known or in view)
         self._since_ask: list = []  # the hands seen since it asked about a card it did not see (the next one held?)
-        self._blind: list[list] = []  # cards entered by hand, not seen: [where the hands were, the hands since]
+        self._laying = False  # (a hand over the place of the glimpsed card asked about ever since it asked: laying it)
+        self._blind: list[list] = []  # cards entered by hand, not seen: [where the hands were, the hands since, ...]
         self._under: list[tuple] = []  # booked on a yes while an arm waited: (colour, the arm's boxes) — it may lie there
         self._hand_boxes: tuple = ()
         self._doubt: set = set()  # colours read on the very edges of one lying card, nothing over it: confused here
@@ -86,8 +85,7 @@ class CardReveal(_LyingCards, _Glimpses):
     def feed(self, view: CardView | CardReading) -> list[str]:
         raw = _as_view(view)
         view = self._bear_unread(self._unhide(raw))
-        if self.question is not None and (self.question.where or self.question.seen_at):
-            self._since_ask += [h for h in view.hands if h is not None]
+        self._hands_since_ask(view)
         if self._blind:
             self._adopt(view)
         if any(p[1] == self.settle for p in self._parts):
@@ -217,7 +215,7 @@ class CardReveal(_LyingCards, _Glimpses):
         booked = list(self.question.yes if yes else self.question.no)
         where = self.question.where or self.question.seen_at  # (a card glimpsed, then gone: where it was glimpsed)
         if yes and where:  # a card the camera did not see, entered by hand: it lies where the hand was
-            self._blind.append([where, self._since_ask])
+            self._blind.append([where, self._since_ask, self._laying, self._laying])
             # (a blob lying still there is that card, twin 2400: not asked about until something moves over it)
             self._asked_still += [w for w in where if w is not None]
         if yes and self.question.under:  # (a card under the arm: when it shows there, it may be this one)
@@ -492,8 +490,7 @@ class CardReveal(_LyingCards, _Glimpses):
             if kind == "ask":
                 self.question = what
                 self.asked += 1
-                if what.seen_at:  # (a hand over its place from now on may lay the next card there)
-                    self._since_ask = list(self._hand_boxes)
+                self._asking(what)
             else:
                 self.cards.append(what)
                 booked.append(what)

@@ -70,7 +70,8 @@ class Question:
     text: str
     yes: tuple[str, ...]
     no: tuple[str, ...] = ()
-    #: a card lies there that the camera cannot read: the players enter it by hand, then answer
+    #: a card lies there that the camera cannot read: the players name it ("it was: gray"), or enter it by hand and
+    #: answer yes ("entered"); no: no card was laid
     unread: bool = False
     #: a card the camera did not see laid: the boxes of the hands that were over the empty box (where it lies)
     where: tuple = ()
@@ -88,8 +89,7 @@ class Question:
 
 
 #: a card lies there that the camera cannot read (or see: a gray card on a floor of its colour)
-_UNREAD = Question("the camera cannot read the card just laid: enter it by hand, then answer yes "
-                   "(no: no card was laid)", (), (), unread=True)
+_UNREAD = Question("which card was just laid? The camera cannot read it", (), (), unread=True)
 
 
 def laid_next(card: str, then: tuple) -> Question:

@@ -197,3 +197,82 @@ def test_the_cards_shown_go_back_to_yes_and_no_and_a_question_without_cards_offe
     expect(notice.locator("button[data-was]")).to_have_count(0)
     assert answers == [] and page.js_errors == []
     page.unroute_all(behavior="ignoreErrors")
+
+
+#: round 37: the questions about a card the camera cannot read, as the flow shows them (rig.vision.card_view/_reveal)
+UNREAD_QUESTIONS = ["Which card was just laid? The camera cannot read it",
+                    "Which card was laid last? The camera cannot make it out",
+                    "Which card was laid before the last one? The camera cannot tell"]
+
+
+def _unread_question(text: str, answers: list) -> callable:
+    """The rig's status with a question about a card the camera cannot read (rig.app.notices), until answered."""
+    def with_question(route):
+        body = route.fetch().json()
+        if not answers:
+            body["notices"] = [{"key": "card-question", "kind": "warn", "text": text, "ask": "/api/answer",
+                                "answers": ["yes", "no"], "cards": CARDS, "unread": True}]
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+    return with_question
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("viewport", [{"width": 800, "height": 480}, {"width": 1920, "height": 1080},
+                                      {"width": 390, "height": 844}], ids=["7inch", "tv", "phone"])
+def test_a_card_the_camera_cannot_read_is_asked_in_words_its_buttons_answer(browser, rig_server, viewport, lang,
+                                                                          artifacts):
+    """Issue 24 part 3, round 37: "which card was just laid?" with "entered" (by hand: yes), "no card" and "it was…"
+    — not "enter it by hand, then answer yes" beside "no, it was…" (cut to "enter it by…" at 800x480). Each question
+    whole on the one notice line at 800x480, in English and German; its buttons in reach; each answers as it says."""
+    for text in UNREAD_QUESTIONS:
+        answers = []
+
+        def answer(route):
+            answers.append(json.loads(route.request.post_data))
+            route.fulfill(status=200, content_type="application/json", body='{"ok": true}')
+
+        rig_server.new_game()
+        context = browser.new_context(viewport=viewport)
+        try:
+            page = context.new_page()
+            page.route("**/api/rig", _unread_question(text, answers))
+            page.route("**/api/answer", answer)
+            page.goto(rig_server.url + f"?lang={lang}")
+            notice = page.locator('.notice[data-key="card-question"]')
+            expect(notice).to_be_visible()
+            words = {"en": ("entered", "no card", "it was…", "Which card"), "de": ("eingegeben", "keine Karte", "es war…",
+                                                                                  "Welche Karte")}[lang]
+            for key, said in zip(("yes", "no", "was"), words):
+                expect(notice.locator(f"button[data-answer={key}]")).to_have_text(said)
+                _comes_in_reach(page, f'.notice[data-key="card-question"] button[data-answer={key}]')
+            expect(notice.locator(".notice-text")).to_contain_text(words[3])
+            whole = notice.locator(".notice-text").evaluate("(t) => t.scrollWidth <= t.clientWidth + 1")
+            assert whole, f"{text!r} cut on {viewport} ({lang})"
+            page.screenshot(path=str(artifacts / f"unread-{lang}-{viewport['width']}x{viewport['height']}-"
+                                                 f"{UNREAD_QUESTIONS.index(text)}.png"))
+            notice.locator("button[data-answer=was]").click()
+            expect(notice.locator("button[data-was]")).to_have_count(len(CARDS))
+            notice.locator("button[data-was=gray]").click()
+            expect(notice).to_have_count(0)
+            assert answers == [{"key": "card-question", "answer": "no", "was": "gray"}]
+            page.unroute_all(behavior="ignoreErrors")
+        finally:
+            context.close()
+
+
+def test_entered_by_hand_answers_yes(page, rig_server):
+    answers = []
+
+    def answer(route):
+        answers.append(json.loads(route.request.post_data))
+        route.fulfill(status=200, content_type="application/json", body='{"ok": true}')
+
+    rig_server.new_game()
+    page.route("**/api/rig", _unread_question(UNREAD_QUESTIONS[0], answers))
+    page.route("**/api/answer", answer)
+    page.goto(rig_server.url)
+    notice = page.locator('.notice[data-key="card-question"]')
+    notice.locator("button[data-answer=yes]").click()
+    expect(notice).to_have_count(0)
+    assert answers == [{"key": "card-question", "answer": "yes"}] and page.js_errors == []
+    page.unroute_all(behavior="ignoreErrors")

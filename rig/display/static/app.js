@@ -51,10 +51,12 @@
   const cut = (node) => node.scrollWidth > node.clientWidth + 1;  // its line ends in "…"
 
   // a question notice's buttons: yes and no; a question about a card also "no — it was…", which shows the cards
-  // it may have been in their place (one tap books that card), and its "no" says "no card"
+  // it may have been in their place (one tap books that card), and its "no" says "no card"; a card the camera
+  // cannot read ("which card was just laid?"): "entered" (by hand: yes), "no card", "it was…"
   function answerButtons(n) {
     const answer = (body) => rig.post(n.ask, Object.assign({ key: n.key }, body)).then(() => { choosingCard = null; pollRig(); });
     const cards = n.cards || [];
+    const label = (a) => (cards.length && a === "no" ? rig.t("no card") : n.unread && a === "yes" ? rig.t("entered") : ANSWERS[a] || a);
     if (cards.length && choosingCard === `${n.key}:${n.text}`) {
       return [el("span", { class: "notice-was", text: rig.t("it was:") }),
         ...cards.map((card) => el("button", { class: `notice-action c-${card}`, "data-was": card, text: rig.t(card),
@@ -63,8 +65,8 @@
           onclick: () => { choosingCard = null; renderNotices(state); } })];
     }
     return [...n.answers.map((a) => el("button", { class: "notice-action", "data-answer": a,
-      text: a === "no" && cards.length ? rig.t("no card") : ANSWERS[a] || a, onclick: () => answer({ answer: a }) })),
-    ...(cards.length ? [el("button", { class: "notice-action", "data-answer": "was", text: rig.t("no, it was…"),
+      text: label(a), onclick: () => answer({ answer: a }) })),
+    ...(cards.length ? [el("button", { class: "notice-action", "data-answer": "was", text: n.unread ? rig.t("it was…") : rig.t("no, it was…"),
       onclick: () => { choosingCard = `${n.key}:${n.text}`; renderNotices(state); } })] : [])];
   }
 

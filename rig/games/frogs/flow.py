@@ -137,7 +137,7 @@ def on_answer(table: Any, key: str, yes: bool, was: str | None = None) -> bool:
 
 
 def _book(table: Any, t_us: int | None, laid: list[str], view: Any) -> None:
-    from rig.vision.card_answer import offers_cards
+    from rig.vision.card_answer import cards_offered
 
     reveal = table.cards
     for k, card in enumerate(laid):
@@ -151,6 +151,6 @@ def _book(table: Any, t_us: int | None, laid: list[str], view: Any) -> None:
         table.notice(QUESTION, None)
     else:
         waiting = len(reveal.held_cards)
-        more = f" ({waiting} later card{'s' if waiting != 1 else ''} wait for the answer)" if waiting else ""
+        more = f" ({waiting} later {'card waits' if waiting == 1 else 'cards wait'} for the answer)" if waiting else ""
         table.notice(QUESTION, question.text[0].upper() + question.text[1:] + more, "warn", ask=True,
-                     cards=CARDS if offers_cards(question) else ())
+                     cards=cards_offered(question, CARDS), unread=question.unread)

@@ -70,3 +70,43 @@ def test_a_yes_the_glimpse_then_seen_settle_where_it_was_glimpsed_is_booked_once
     table.feed(monkeypatch, [OVER_RIGHT] * 2 + [CardView((YELLOW, card("blue", 445)))] * 4)  # then one more blue on it
     assert booked(client) == ["yellow", "blue", "blue"]
     assert question(client) is None
+
+
+@pytest.fixture
+def laying(monkeypatch):
+    """Round 37: as :func:`asked`, but Cid's hand is still over the pink as the yellow settles and the rig asks (the
+    card being laid): the players answer before the camera has seen it settle."""
+    service = in_reveal()
+    table = CardTable(service)
+    client = web(service, table)
+    views = [CardView((YELLOW,))] * 3 + [CardView((YELLOW, card("blue", 430)))] * 2 + [OVER_RIGHT] * 3
+    table.feed(monkeypatch, views)
+    assert question(client)["text"].startswith("Was the next card laid blue?")
+    yield table, client, monkeypatch
+    client.close()
+    service.close()
+
+
+@pytest.mark.parametrize("answer, card_laid", [({"answer": "no", "was": "pink"}, "pink"), ({"answer": "yes"}, "blue")],
+                         ids=["it-was", "yes"])
+def test_a_card_named_while_the_hand_still_lays_it_then_seen_settle_is_booked_once(laying, answer, card_laid):
+    table, client, monkeypatch = laying
+    assert client.post("/api/answer", json={"key": flow.QUESTION, **answer}).status_code == 200
+    assert booked(client) == ["yellow", card_laid]
+    # the hand stays a moment, then leaves: the card it laid settles where it was glimpsed
+    table.feed(monkeypatch, [OVER_RIGHT] * 2 + [CardView((YELLOW, card(card_laid, 430)))] * 4)
+    assert booked(client) == ["yellow", card_laid]
+    assert question(client) is None
+
+
+@pytest.mark.parametrize("after", [
+    [OVER_RIGHT] + [CardView((YELLOW, card("pink", 430)))] * 4 + [OVER_RIGHT] * 2,  # it shows, then a hand again
+    [OVER_RIGHT, CardView((YELLOW,)), OVER_RIGHT, OVER_RIGHT],  # the hand leaves (the pink unseen), comes back
+    [OVER_RIGHT],  # the hand that laid the named pink lays another on it, askew, and only then leaves
+], ids=["seen-then-laid-on", "unseen-then-laid-on", "same-hand-lays-another"])
+def test_a_pink_laid_after_the_one_named_while_being_laid_is_booked(laying, after):
+    table, client, monkeypatch = laying
+    client.post("/api/answer", json={"key": flow.QUESTION, "answer": "no", "was": "pink"})
+    table.feed(monkeypatch, after + [CardView((YELLOW, card("pink", 445)))] * 4)
+    assert booked(client) == ["yellow", "pink", "pink"]
+    assert question(client) is None

@@ -91,3 +91,36 @@ def test_a_question_about_an_order_takes_no_card(monkeypatch):
     finally:
         client.close()
         service.close()
+
+
+def test_the_card_asked_about_is_not_offered_as_the_card_it_was_and_refused_if_named(glimpsed):
+    """Round 37: "no, it was…" to "were the next 2 cards laid blue, then pink?" offers the other colours, not blue —
+    "no, it was blue" says yes. Named anyway (an old page, a script): 422, nothing changes; the others still book."""
+    table, client = glimpsed
+    shown = question(client)
+    assert shown["cards"] == ["pink", "yellow", "blank", "gray"]
+    answered = client.post("/api/answer", json={"key": flow.QUESTION, "answer": "no", "was": "blue"})
+    assert answered.status_code == 422 and "blue" in answered.json()["error"]
+    assert question(client) == shown and booked(client) == ["yellow"]
+    assert client.post("/api/answer", json={"key": flow.QUESTION, "answer": "no", "was": "pink"}).status_code == 200
+    assert booked(client) == ["yellow", "pink", "pink"]  # (Cid's pink named for the glimpse, then Bob's that waited)
+
+
+@pytest.mark.parametrize("kind", ["unread", "one"])
+def test_a_question_naming_no_colour_offers_all_of_them(monkeypatch, kind):
+    """A card the camera cannot read names no colour: all five are offered; "was that blue card one more?" all but blue."""
+    from rig.vision.card_view import _UNREAD, Question
+
+    service = in_reveal()
+    table = CardTable(service)
+    client = web(service, table)
+    try:
+        table.feed(monkeypatch, [CardView((card("yellow"),))] * 3)
+        table.cards.question = _UNREAD if kind == "unread" else Question("was that blue card one more?", ("blue",))
+        flow._book(table, None, [], None)
+        offered = ["blue", "pink", "yellow", "blank", "gray"] if kind == "unread" else ["pink", "yellow", "blank", "gray"]
+        shown = question(client)
+        assert shown["cards"] == offered and shown.get("unread", False) is (kind == "unread")  # ("entered", "it was…")
+    finally:
+        client.close()
+        service.close()
