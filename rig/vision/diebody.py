@@ -27,6 +27,12 @@ BODY_FROM = 32.0
 BODY_SURE = 0.9
 #: Lab distance from the box's colour (its median, after a blur) that is still the die's body
 BODY_NEAR = 22.0
+#: a body colour this near grey (Lab a, b) and dark is a black die's: its lightness is held to :data:`DARK_SHARE` of its
+#: own (from :data:`DARK_FLOOR`; never over :data:`BODY_NEAR`), as its shadows and side faces are darker still by a few
+#: Lab steps (twin 12502: tops L 20-35, the shadows beside them 1-10)
+DARK_CHROMA = 8.0
+DARK_SHARE = 0.4
+DARK_FLOOR = 6.0
 #: the window around the box, in box sides: the first, and the largest it grows to (doubling)
 BODY_WINDOW = (3.0, 6.0)
 #: the box is seen this many px wide (scaled down, never up)
@@ -93,13 +99,24 @@ def in_patch(point: tuple[float, float], patch: tuple[float, float, float]) -> b
 
 
 def near_colours(lab: np.ndarray, colours) -> np.ndarray:
-    """1 where ``lab`` (float32 Lab) lies within :data:`BODY_NEAR` of any of ``colours``, its gaps of a pixel closed;
-    else 0 (uint8)."""
+    """1 where ``lab`` (float32 Lab) lies within :data:`BODY_NEAR` of any of ``colours`` (a dark grey's lightness held
+    closer: :func:`_lightness_near`), its gaps of a pixel closed; else 0 (uint8)."""
     near = np.zeros(lab.shape[:2], np.uint8)
     for colour in colours:
         d = lab - colour
+        lightness = _lightness_near(colour)
+        if lightness < BODY_NEAR:  # a black die's: its lightness held closer than its hue (above)
+            d[..., 0] *= BODY_NEAR / lightness
         near |= (np.sqrt((d * d).sum(axis=2)) < BODY_NEAR).astype(np.uint8)
     return cv2.morphologyEx(near, cv2.MORPH_CLOSE, _DISC3)
+
+
+def _lightness_near(colour) -> float:
+    """How far in Lab lightness (8-bit) a pixel may lie from ``colour`` and still be its body: :data:`BODY_NEAR`, or
+    for a dark grey (:data:`DARK_CHROMA`) :data:`DARK_SHARE` of its lightness, from :data:`DARK_FLOOR`."""
+    if math.hypot(float(colour[1]) - 128.0, float(colour[2]) - 128.0) >= DARK_CHROMA:
+        return BODY_NEAR
+    return min(BODY_NEAR, max(DARK_FLOOR, DARK_SHARE * float(colour[0])))
 
 
 def square_patch(part: np.ndarray, x0: float, y0: float, sx: float, sy: float, elongation: float = BODY_ELONGATION

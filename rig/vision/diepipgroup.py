@@ -29,6 +29,11 @@ from rig.vision.pips import PipDie
 GROUP_LINKS = (6.0, 4.0, 2.5)
 #: the boxes tried besides the body's: these times the group's span (its centres' extent), about its middle
 GROUP_SPANS = (1.8, 2.2)
+#: ... and for a group of :data:`GROUP_MANY` or more, these too: a die turned aslant spreads its pips over more of its
+#: upright box (twin 12505 throw 1: a black 5's five pips over 94 px of its 123, read 5 at 0.97 in 1.2-1.4 spans), where
+#: two dice chained, each found as one, span far more than a die (12502 throw 0: a 1 and a 2, 1.2 spans over both read 2)
+GROUP_SPANS_MANY = (1.2, 1.4)
+GROUP_MANY = 3
 #: the group's die is read at least this sure ...
 GROUP_SURE = 0.9
 #: ... in a box at least this many times the group's largest box (a die seen aslant, its top and a front pip: 2x)
@@ -104,7 +109,8 @@ def _one_die(frame: np.ndarray, group: list[PipDie], others: list[PipDie], nets)
     least = GROUP_GROWTH * max(d.box[2] for d in group)
     sure = [d.box[2] for d in others if d.count.status == "ok"]
     most = GROUP_OK_SIDES * float(median(sure)) if sure else math.inf
-    boxes = [(x, y, m * span) for m in GROUP_SPANS]
+    spans = GROUP_SPANS_MANY + GROUP_SPANS if len(group) >= GROUP_MANY else GROUP_SPANS
+    boxes = [(x, y, m * span) for m in spans]
     body = body_box(frame, x, y, span)
     boxes = [b for b in ([body] if body is not None and body[2] <= GROUP_BODY * span else []) + boxes
              if least <= b[2] <= most and not any(in_patch(d.centre, b) for d in others)]
