@@ -22,13 +22,9 @@ def test_a_question_notice_has_yes_and_no_buttons_that_answer_it(page, rig_serve
                 "ask": "/api/answer", "answers": ["yes", "no"]}]
         route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
 
-    def answer(route):
-        answers.append(json.loads(route.request.post_data))
-        route.fulfill(status=200, content_type="application/json", body='{"ok": true}')
-
     rig_server.new_game()
     page.route("**/api/rig", with_question)
-    page.route("**/api/answer", answer)
+    page.route("**/api/answer", _answered_into(answers))
     page.goto(rig_server.url)
     notice = page.locator('.notice[data-key="card-question"]')
     expect(notice).to_contain_text("Was that a second pink card?")
@@ -123,16 +119,27 @@ def _comes_in_reach(page, selector: str) -> None:
 GLIMPSE = "Were the next 2 cards laid blue, then pink? (1 later card waits for the answer)"
 
 
-def _card_question(text: str, answers: list) -> callable:
-    """The rig's status with a card question that offers the cards it may have been (rig.app.notices), until answered."""
+def _card_question(text: str, answers: list, *, unread: bool = False) -> callable:
+    """The rig's status with a card question that offers the cards it may have been (rig.app.notices), until answered:
+    beside a camera notice, or (``unread``) about a card the camera cannot read, alone."""
+    question = {"key": "card-question", "kind": "warn", "text": text, "ask": "/api/answer", "answers": ["yes", "no"],
+                "cards": CARDS, **({"unread": True} if unread else {})}
+    others = [] if unread else [{"key": "camera", "kind": "bad", "text": "Camera: no frame for 3 s"}]
+
     def with_question(route):
         body = route.fetch().json()
         if not answers:
-            body["notices"] = [{"key": "camera", "kind": "bad", "text": "Camera: no frame for 3 s"},
-                               {"key": "card-question", "kind": "warn", "text": text, "ask": "/api/answer",
-                                "answers": ["yes", "no"], "cards": CARDS}]
+            body["notices"] = [*others, question]
         route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
     return with_question
+
+
+def _answered_into(answers: list) -> callable:
+    """The rig's answer endpoint, keeping each answer the page sends."""
+    def answer(route):
+        answers.append(json.loads(route.request.post_data))
+        route.fulfill(status=200, content_type="application/json", body='{"ok": true}')
+    return answer
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -144,16 +151,12 @@ def test_a_card_question_offers_the_card_it_was_and_books_it_with_one_tap(browse
     screen and in German; a tap on a card answers in one request."""
     answers = []
 
-    def answer(route):
-        answers.append(json.loads(route.request.post_data))
-        route.fulfill(status=200, content_type="application/json", body='{"ok": true}')
-
     rig_server.new_game()
     context = browser.new_context(viewport=viewport)
     try:
         page = context.new_page()
         page.route("**/api/rig", _card_question(GLIMPSE, answers))
-        page.route("**/api/answer", answer)
+        page.route("**/api/answer", _answered_into(answers))
         page.goto(rig_server.url + f"?lang={lang}")
         notice = page.locator('.notice[data-key="card-question"]')
         expect(notice).to_be_visible()
@@ -205,17 +208,6 @@ UNREAD_QUESTIONS = ["Which card was just laid? The camera cannot read it",
                     "Which card was laid before the last one? The camera cannot tell"]
 
 
-def _unread_question(text: str, answers: list) -> callable:
-    """The rig's status with a question about a card the camera cannot read (rig.app.notices), until answered."""
-    def with_question(route):
-        body = route.fetch().json()
-        if not answers:
-            body["notices"] = [{"key": "card-question", "kind": "warn", "text": text, "ask": "/api/answer",
-                                "answers": ["yes", "no"], "cards": CARDS, "unread": True}]
-        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
-    return with_question
-
-
 @pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.parametrize("viewport", [{"width": 800, "height": 480}, {"width": 1920, "height": 1080},
                                       {"width": 390, "height": 844}], ids=["7inch", "tv", "phone"])
@@ -227,16 +219,12 @@ def test_a_card_the_camera_cannot_read_is_asked_in_words_its_buttons_answer(brow
     for text in UNREAD_QUESTIONS:
         answers = []
 
-        def answer(route):
-            answers.append(json.loads(route.request.post_data))
-            route.fulfill(status=200, content_type="application/json", body='{"ok": true}')
-
         rig_server.new_game()
         context = browser.new_context(viewport=viewport)
         try:
             page = context.new_page()
-            page.route("**/api/rig", _unread_question(text, answers))
-            page.route("**/api/answer", answer)
+            page.route("**/api/rig", _card_question(text, answers, unread=True))
+            page.route("**/api/answer", _answered_into(answers))
             page.goto(rig_server.url + f"?lang={lang}")
             notice = page.locator('.notice[data-key="card-question"]')
             expect(notice).to_be_visible()
@@ -263,13 +251,9 @@ def test_a_card_the_camera_cannot_read_is_asked_in_words_its_buttons_answer(brow
 def test_entered_by_hand_answers_yes(page, rig_server):
     answers = []
 
-    def answer(route):
-        answers.append(json.loads(route.request.post_data))
-        route.fulfill(status=200, content_type="application/json", body='{"ok": true}')
-
     rig_server.new_game()
-    page.route("**/api/rig", _unread_question(UNREAD_QUESTIONS[0], answers))
-    page.route("**/api/answer", answer)
+    page.route("**/api/rig", _card_question(UNREAD_QUESTIONS[0], answers, unread=True))
+    page.route("**/api/answer", _answered_into(answers))
     page.goto(rig_server.url)
     notice = page.locator('.notice[data-key="card-question"]')
     notice.locator("button[data-answer=yes]").click()
