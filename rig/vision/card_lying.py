@@ -69,10 +69,14 @@ class _Lying:
 class _LyingCards:
     """The part of :class:`rig.vision.card_reveal.CardReveal` that follows the lying cards from frame to frame."""
 
+    #: the event booking a card that settled, while the question about a glimpsed card was open, on the very box it was
+    #: glimpsed on, no hand over it since the question: the card the answer names (:meth:`_settled_named`)
+    _named_here: tuple | None = None
+
     def _asking(self, question: Question) -> None:
         """It asks ``question``: about a card glimpsed, then gone, the hands in view from now on may lay the next card
         there — but one over that place as it asks is laying the card asked about (:meth:`_hands_since_ask`)."""
-        self._laying = False
+        self._laying, self._named_here = False, None
         if question.seen_at:
             over = [h for h in self._hand_boxes if any(_overlap(h, w) for w in question.seen_at)]
             self._since_ask, self._laying = [h for h in self._hand_boxes if h not in over], bool(over)
@@ -87,6 +91,30 @@ class _LyingCards:
         self._laying = self._laying and any(_overlap(h, w) for h in hands for w in self.question.seen_at)
         if not self._laying:
             self._since_ask += hands
+
+    def _settled_named(self, cards: list[CardReading], events: list) -> list:
+        """The events of a settle (unchanged): while a question about a glimpsed card is open (asked before this settle),
+        a new card settling on the very box it was glimpsed on, no hand over that place since the question but the one
+        laying it then, is the card asked about seen at last — its event, held for the answer, is remembered: a yes (or
+        "no, it was pink") books the card the answer names once, in its place (:meth:`_named_settled`). A card on other
+        edges, or under a hand seen since, waits as a new card."""
+        asked = self.question
+        if asked is None or not asked.seen_at or self._named_here is not None:
+            return events
+        there = {c.card for c in cards if c.status == "ok" and c.box is not None
+                 and any(_same_box(c.box, w) for w in asked.seen_at if w is not None)
+                 and not any(_overlap(c.box, h) for h in self._since_ask)}
+        self._named_here = next((e for e in events if e[0] == "book" and e[1] in there), None)
+        return events
+
+    def _named_settled(self) -> bool:
+        """Whether the card the answer (yes, or "no, it was…") names settled while the question was open
+        (:meth:`_settled_named`): its held event is dropped — the answer books it, with the colour it names."""
+        named, self._named_here = self._named_here, None
+        if named is None or not any(e is named for e in self._held):
+            return False
+        self._held = [e for e in self._held if e is not named]
+        return True
 
     def _adopt(self, view: CardView) -> None:
         """A card entered by hand (the camera did not see it laid) that shows later — where the hand laying it was,

@@ -214,7 +214,7 @@ class CardReveal(_LyingCards, _Glimpses):
             return []
         booked = list(self.question.yes if yes else self.question.no)
         where = self.question.where or self.question.seen_at  # (a card glimpsed, then gone: where it was glimpsed)
-        if yes and where:  # a card the camera did not see, entered by hand: it lies where the hand was
+        if yes and where and not self._named_settled():  # a card the camera did not see, entered by hand: it lies there
             self._blind.append([where, self._since_ask, self._laying, self._laying])
             # (a blob lying still there is that card, twin 2400: not asked about until something moves over it)
             self._asked_still += [w for w in where if w is not None]
@@ -470,7 +470,7 @@ class CardReveal(_LyingCards, _Glimpses):
         events = [("ask", _UNREAD) if e[0] == "book" and e[1] in self._doubt else e for e in events]
         # (the hands in view as a card it saw laid settled and was booked: one waiting there after laying it)
         self._laid_by = self._hand_boxes if any(e[0] == "book" for e in events) else ()
-        return self._book(events)
+        return self._book(self._settled_named(cards, events))
 
     @staticmethod
     def _print_moved_first(cards: list[tuple[str, bool]]) -> tuple[str, bool]:

@@ -57,4 +57,4 @@ def test_a_card_it_cannot_read_named_is_booked_and_lies_where_the_hand_was():
     assert answer_was(reveal, "blank") == ["blank"]
     reveal.question = replace(_UNREAD, where=((300, 100, 200, 200),))  # a card laid where only a hand was seen
     assert answer_was(reveal, "gray") == ["gray"]
-    assert [w for w, _ in reveal._blind] == [((300, 100, 200, 200),)]  # as a card entered by hand, then yes
+    assert [t[0] for t in reveal._blind] == [((300, 100, 200, 200),)]  # as a card entered by hand, then yes

@@ -39,7 +39,7 @@ def test_an_arm_waiting_at_the_edge_after_the_card_it_brought_settled_is_not_ask
 ])
 def test_an_arm_lying_still_over_the_cards_is_still_asked_about_otherwise(after):
     reveal, booked = _reveal(after)
-    assert reveal.question is not None and "make out" in reveal.question.text
+    assert reveal.question is not None and "make it out" in reveal.question.text
 
 
 def test_the_arm_waiting_after_laying_a_blank_card_is_not_asked_about_on_the_twin():

@@ -110,3 +110,51 @@ def test_a_pink_laid_after_the_one_named_while_being_laid_is_booked(laying, afte
     table.feed(monkeypatch, after + [CardView((YELLOW, card("pink", 445)))] * 4)
     assert booked(client) == ["yellow", "pink", "pink"]
     assert question(client) is None
+
+
+# Round 37 (cardtwice): the card asked about settles where it was glimpsed *before* the players answer. It waits for the
+# answer as a later card would; the answer (yes, or "no, it was pink") names that very card — booked once, not twice.
+PINK_THERE = CardView((YELLOW, card("pink", 430)))
+BLUE_THERE = CardView((YELLOW, card("blue", 430)))
+
+
+@pytest.mark.parametrize("start", ["laying", "asked"])
+@pytest.mark.parametrize("answer, settles, card_laid", [
+    ({"answer": "no", "was": "pink"}, PINK_THERE, "pink"),
+    ({"answer": "yes"}, BLUE_THERE, "blue"),
+    ({"answer": "no", "was": "pink"}, BLUE_THERE, "pink"),  # read blue again where it settles: the players name it pink
+], ids=["it-was", "yes", "it-was-read-blue"])
+def test_the_card_asked_about_settling_before_the_answer_is_booked_once(request, start, answer, settles, card_laid):
+    table, client, monkeypatch = request.getfixturevalue(start)
+    table.feed(monkeypatch, [settles] * 4)  # (the hand laying it, if any, leaves; nothing else over that place)
+    assert booked(client) == ["yellow"]  # it waits for the answer
+    assert client.post("/api/answer", json={"key": flow.QUESTION, **answer}).status_code == 200
+    assert booked(client) == ["yellow", card_laid]
+    table.feed(monkeypatch, [settles] * 3)
+    assert booked(client) == ["yellow", card_laid]
+    assert question(client) is None
+
+
+def test_a_no_to_the_card_asked_about_still_books_the_card_that_settled_there(laying):
+    """A plain no (nothing was laid blue, no card named): the card that settled where it was glimpsed is booked."""
+    table, client, monkeypatch = laying
+    table.feed(monkeypatch, [PINK_THERE] * 4)
+    client.post("/api/answer", json={"key": flow.QUESTION, "answer": "no"})
+    assert booked(client) == ["yellow", "pink"]
+    assert question(client) is None
+
+
+@pytest.mark.parametrize("before_answer", [
+    [PINK_THERE] * 4 + [OVER_RIGHT] * 2 + [CardView((YELLOW, card("pink", 445)))] * 4,  # the named pink, then one on it
+    [OVER_RIGHT] * 2 + [CardView((YELLOW, card("pink", 445)))] * 4,  # the hand lays another on it, askew, then leaves
+    [OVER_RIGHT, CardView((YELLOW,)), OVER_RIGHT, OVER_RIGHT] + [PINK_THERE] * 4,  # it leaves, comes back, lays one
+], ids=["settled-then-laid-on", "same-hand-lays-another", "hand-back-over-the-place"])
+def test_a_pink_laid_after_the_one_asked_about_before_the_answer_is_booked(laying, before_answer):
+    """A card of the named colour that settled on other edges, or after a hand came over the place again since the
+    question (the hand laying the card asked about gone), is a new card: booked once the answer comes."""
+    table, client, monkeypatch = laying
+    table.feed(monkeypatch, before_answer)
+    client.post("/api/answer", json={"key": flow.QUESTION, "answer": "no", "was": "pink"})
+    table.feed(monkeypatch, [before_answer[-1]] * 3)
+    assert booked(client) == ["yellow", "pink", "pink"]
+    assert question(client) is None
