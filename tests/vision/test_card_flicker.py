@@ -84,3 +84,43 @@ def test_players_wait_feeds_the_last_shots_frames_until_the_card_is_booked_and_n
     assert players_wait(reveal, booked, ["blue"], going_on, 12) == (2, [])
     assert booked == ["blue"]
     assert len(list(going_on)) == 8
+
+
+def test_twin_5500_reveal_0_the_lying_yellow_joined_by_the_walls_shade_is_put_back():
+    # the blue, then the pink, laid beside the first yellow: that yellow, in the left wall's deep shade, is read as one
+    # blob of no card's shape (218 x 254 px over its 154 x 210 box) while the arm waits at the edge
+    cards, booked, questions = _replay("t5500-reveal0")
+    assert booked == cards
+    assert questions == []  # before: "cannot make out the cards just laid" twice, each answered no
+
+
+def test_twin_5311_reveal_0_a_hand_laying_a_blank_on_the_blank_pile_is_no_joined_card():
+    # the round's first attempt put the blank lying there back while the hand brought the next blank onto it: the
+    # second blank was lost in silence
+    cards, booked, _ = _replay("t5311-reveal0")
+    assert booked == cards == ["gray", "gray", "gray", "blank", "blank", "pink"]
+
+
+LYING = (68, 162, 154, 210)
+NEW = (266, 140, 184, 248)
+SHADE = (68, 162, 218, 254)  # the lying card and the wall's shade beside it, one blob
+CORNER_ARM = (0, 360, 86, 120)
+
+
+def test_a_lying_card_inside_a_shade_blob_is_put_back_only_beside_a_new_card_with_the_arm_off_it():
+    lying = CardView((_card(LYING, "yellow"),), (), SIZE)
+    on_the_pile = [CardView((_card(LYING, "yellow"), _card(NEW)), (), SIZE), CardView((), ((300, 120, 340, 360), SHADE), SIZE)]
+    cases = {
+        "new card, arm at the corner": ([], CardView((_card(NEW),), (CORNER_ARM, SHADE), SIZE), True),
+        "no new card (a hand bringing one)": ([], CardView((), ((350, 126, 290, 354), SHADE), SIZE), False),
+        "new card, an arm over the lying card": ([], CardView((_card(NEW),), ((0, 200, 200, 280), SHADE), SIZE), False),
+        "a card where one was read before (a pile)": (on_the_pile, CardView((_card(NEW),), (CORNER_ARM, SHADE), SIZE), False),
+    }
+    for name, (before, view, put_back) in cases.items():
+        flicker = CardFlicker()
+        for earlier in (lying, *before):
+            flicker.steady(earlier)
+        got = flicker.steady(view)
+        assert (got is not view) == put_back, name
+        if put_back:
+            assert sorted(c.card for c in got.cards) == ["blue", "yellow"] and got.hands == (CORNER_ARM,), name
