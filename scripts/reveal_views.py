@@ -2,11 +2,11 @@
 
 ``read``: the twin reveals ``rig bench reveal --twin N --first-table T --per-table P`` lays (the same tables, cards,
 shots and developed frames; renders cached in ~/.cache/rig/twin), each frame read with the ``read_cards`` on
-``PYTHONPATH`` and written, one JSON a reveal, as ``t<table>-reveal<r>-views.json`` in the form of
-``tests/vision/cards_twin`` (each reading's print ``mark`` kept). ``replay``: those readings fed to the ``CardReveal`` on
-``PYTHONPATH``, each question answered truthfully as the bench answers it: one line a reveal and the totals — so two
-readers' readings (``read`` with each) or two reveals' bookkeeping (``replay`` with each) are compared on the same
-frames.
+``PYTHONPATH`` (and ``--wait`` more of the last shot, marked ``wait``: the players wait, as the bench's ``--wait``) and
+written, one JSON a reveal, as ``t<table>-reveal<r>-views.json`` in the form of ``tests/vision/cards_twin`` (each
+reading's print ``mark`` kept). ``replay``: those readings fed to the ``CardReveal`` on ``PYTHONPATH``, each question
+answered truthfully as the bench answers it: one line a reveal and the totals — so two readers' readings (``read`` with
+each) or two reveals' bookkeeping (``replay`` with each) are compared on the same frames.
 
     PYTHONPATH=/work/wt-base python scripts/reveal_views.py read --first-table 3700 --tables 19 --per-table 2 --out DIR
     PYTHONPATH=/work/wt-NAME python scripts/reveal_views.py replay DIR [--save booked.json]
@@ -30,6 +30,11 @@ def _reading_dict(c) -> dict:
     if getattr(c, "mark", None) is not None:
         d["mark"] = [round(float(c.mark[0]), 2), round(float(c.mark[1]), 2)]
     return d
+
+
+def _view_dict(view, shot: str, laid: int) -> dict:
+    return {"shot": shot, "laid": laid, "cards": [_reading_dict(c) for c in view.cards],
+            "hands": [list(h) for h in view.hands], "size": list(view.size) if view.size else None}
 
 
 def read(args) -> int:
@@ -61,9 +66,10 @@ def read(args) -> int:
             for i, (shot, laid) in enumerate(table.reveal(r, cards)):
                 rgb = table.render(shot, spp=args.spp)
                 for k in range(args.frames if shot.name.endswith("laid") else 2):
-                    view = read_cards(frame(rgb, "same", 1000 + 10 * i + k), profile, empty)
-                    views.append({"shot": shot.name, "laid": laid, "cards": [_reading_dict(c) for c in view.cards],
-                                  "hands": [list(h) for h in view.hands], "size": list(view.size) if view.size else None})
+                    views.append(_view_dict(read_cards(frame(rgb, "same", 1000 + 10 * i + k), profile, empty), shot.name, laid))
+            for k in range(args.wait):  # (the players wait: the last shot's frames go on, as ``rig bench reveal``'s)
+                view = read_cards(frame(rgb, "same", 1000 + 10 * i + args.frames + k), profile, empty)
+                views.append({**_view_dict(view, shot.name, laid), "wait": True})
             (out / f"t{seed}-reveal{r}-views.json").write_text(json.dumps({"table": seed, "reveal": r, "cards": cards, "views": views}))
             print(f"twin table {seed} reveal {r}: {len(views)} frames read", flush=True)
     return 0
@@ -148,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--per-table", type=int, default=2)
     r.add_argument("--frames", type=int, default=4)
     r.add_argument("--spp", type=int, default=8)
+    r.add_argument("--wait", type=int, default=0, help="frames of the last shot read after it (marked wait: the players "
+                   "wait; replayed only while a card is missing, as rig bench reveal --wait)")
     r.add_argument("--out", required=True)
     v = sub.add_parser("virtual", help="read the virtual table's reveals (rig bench reveal), one views JSON a reveal")
     v.add_argument("--seed", type=int, default=1)

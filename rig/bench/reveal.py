@@ -21,6 +21,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--reveals", type=argtypes.count, default=500, help="reveals to lay (default 500)")
     parser.add_argument("--seed", type=argtypes.seed, default=1, help="seed of the first reveal (default 1)")
     parser.add_argument("--frames", type=argtypes.count, default=4, help="still frames the camera sees after each card (default 4)")
+    parser.add_argument("--wait", type=argtypes.amount, default=12, metavar="N",
+                        help="frames the players wait after the last card while one is missing (default 12; 0: none)")
     parser.add_argument("--twin", type=argtypes.amount, default=0, metavar="N",
                         help="also N reveals path-traced on the twin of the table (rig.twin, pip install -e '.[twin]'), "
                         "one per twin table from --first-table, each table calibrated with its ritual and empty box")
@@ -59,6 +61,20 @@ def _answer(reveal, booked: list[str], cards: list[str], laid: int) -> list[str]
     return reveal.answer(truth)
 
 
+def players_wait(reveal, booked: list[str], cards: list[str], views, wait: int) -> tuple[int, list]:
+    """After the last card, the players wait: ``views`` (the last shot's frames going on, read) are fed while a card laid
+    is not booked yet, at most ``wait`` of them, each question answered truthfully (:func:`_answer`); ``booked`` grows.
+    The frames fed and the questions asked."""
+    fed, questions = 0, []
+    while len(booked) < len(cards) and fed < wait:
+        booked += reveal.feed(next(views))
+        fed += 1
+        while reveal.question is not None:
+            questions.append(reveal.question)
+            booked += _answer(reveal, booked, cards, len(cards))
+    return fed, questions
+
+
 def view_reading(d: dict):
     """One card reading of a reveal's views as committed (``tests/vision/cards_twin/*-views.json``, written by
     ``scripts/reveal_views.py read``): a :class:`rig.vision.cards.CardReading`."""
@@ -72,20 +88,27 @@ def view_reading(d: dict):
 
 def replay_views(seen: dict) -> tuple[list[str], list[str], list]:
     """A reveal's views (what the reader saw, frame by frame) through :class:`rig.vision.cards.CardReveal`, each
-    question answered truthfully (:func:`_answer`): the cards laid, the cards booked and the questions asked."""
+    question answered truthfully (:func:`_answer`): the cards laid, the cards booked and the questions asked. Views
+    marked ``wait`` (the last shot's frames going on as the players wait) are fed only while a card is missing
+    (:func:`players_wait`)."""
     from rig.vision.cards import CardReveal, CardView
 
-    reveal, booked, questions = CardReveal(settle=3), [], []
-    for step in seen["views"]:
+    def view(step: dict) -> CardView:
         size = tuple(step["size"]) if step.get("size") else None
-        booked += reveal.feed(CardView(tuple(map(view_reading, step["cards"])), tuple(map(tuple, step["hands"])), size))
+        return CardView(tuple(map(view_reading, step["cards"])), tuple(map(tuple, step["hands"])), size)
+
+    reveal, booked, questions = CardReveal(settle=3), [], []
+    for step in (s for s in seen["views"] if not s.get("wait")):
+        booked += reveal.feed(view(step))
         while reveal.question is not None:
             questions.append(reveal.question)
             booked += _answer(reveal, booked, seen["cards"], step["laid"])
+    tail = [view(s) for s in seen["views"] if s.get("wait")]
+    questions += players_wait(reveal, booked, seen["cards"], iter(tail), len(tail))[1]
     return seen["cards"], booked, questions
 
 
-def lay(seed: int, profile, frames: int) -> dict:
+def lay(seed: int, profile, frames: int, wait: int = 0) -> dict:
     """One reveal on a fresh virtual table: what was laid, what was booked, the questions."""
     import itertools
 
@@ -112,15 +135,18 @@ def lay(seed: int, profile, frames: int) -> dict:
                 while reveal.question is not None:
                     asked += 1
                     booked += _answer(reveal, booked, cards, laid)
+        waited, more = players_wait(reveal, booked, cards, (read_cards(frame, profile) for _, frame in source), wait)
     silent = sum(1 for a, b in zip(booked, cards) if a != b) + max(0, len(booked) - len(cards))
-    return {"cards": cards, "booked": booked, "layout": layout, "linger": any(lingers), "asked": asked,
-            "silent": silent, "missing": max(0, len(cards) - len(booked))}
+    return {"cards": cards, "booked": booked, "layout": layout, "linger": any(lingers), "asked": asked + len(more),
+            "silent": silent, "missing": max(0, len(cards) - len(booked)), "waited": waited}
 
 
-def lay_twin(table, r: int, profile, frame, frames: int, spp: int, empty=None) -> dict:
+def lay_twin(table, r: int, profile, frame, frames: int, spp: int, empty=None, wait: int = 0) -> dict:
     """One reveal path-traced on a twin table: each shot (the hand bringing a card, the card laid)
-    seen for ``frames`` frames of fresh sensor noise; ``empty``: the empty box calibration saw
-    (:class:`rig.vision.card_empty.EmptyBox`)."""
+    seen for ``frames`` frames of fresh sensor noise, the last one up to ``wait`` more while a card is missing
+    (:func:`players_wait`); ``empty``: the empty box calibration saw (:class:`rig.vision.card_empty.EmptyBox`)."""
+    import itertools
+
     import numpy as np
 
     from rig.vision.cards import CardReveal, read_cards
@@ -138,10 +164,13 @@ def lay_twin(table, r: int, profile, frame, frames: int, spp: int, empty=None) -
             while reveal.question is not None:
                 asked += 1
                 booked += _answer(reveal, booked, cards, laid)
+    last = len(shots) - 1
+    going_on = (read_cards(frame(rgb, "same", 1000 + 10 * last + frames + k), profile, empty) for k in itertools.count())
+    waited, more = players_wait(reveal, booked, cards, going_on, wait)
     layout = "row" if any(s.name.endswith(":1:laid") and s.cards[-1]["x"] - s.cards[0]["x"] > 0.04 for s, _ in shots) else "pile"
     silent = sum(1 for a, b in zip(booked, cards) if a != b) + max(0, len(booked) - len(cards))
     return {"cards": cards, "booked": booked, "layout": layout, "linger": any(s.hand for s, _ in shots if s.name.endswith("laid")),
-            "asked": asked, "silent": silent, "missing": max(0, len(cards) - len(booked))}
+            "asked": asked + len(more), "silent": silent, "missing": max(0, len(cards) - len(booked)), "waited": waited}
 
 
 def _twin_reveals(args) -> list[dict]:
@@ -166,10 +195,11 @@ def _twin_reveals(args) -> list[dict]:
             continue
         empty = EmptyBox.of(frame("empty", "same", 9))  # the empty box as calibration saw it
         for k in range(min(args.per_table, args.twin - len(out))):
-            out.append(lay_twin(table, k, profile, frame, args.frames, args.spp, empty))
+            out.append(lay_twin(table, k, profile, frame, args.frames, args.spp, empty, args.wait))
             r = out[-1]
             asked = f" ({r['asked']} asked)" if r["asked"] else ""
-            print(f"twin table {seed}: laid {' '.join(r['cards'])} -> booked {' '.join(r['booked'])}{asked}", flush=True)
+            waited = f" (players waited {r['waited']} frames)" if r["waited"] else ""
+            print(f"twin table {seed}: laid {' '.join(r['cards'])} -> booked {' '.join(r['booked'])}{asked}{waited}", flush=True)
         seed += 1
     return out
 
@@ -183,7 +213,7 @@ def run(args) -> int:
         raise RigError("--frames must be at least 3 (the reveal settles on 3 still frames)")
     profile = Profile.load(default_profile_path())
     t0 = time.perf_counter()
-    results = [lay(args.seed + i, profile, args.frames) for i in range(args.reveals)]
+    results = [lay(args.seed + i, profile, args.frames, args.wait) for i in range(args.reveals)]
     took = time.perf_counter() - t0
     print(f"card reveals on the virtual table (seeds {args.seed}..{args.seed + args.reveals - 1}, neutral light, "
           f"{args.frames} still frames a card; same-colour runs of 2-4)")
@@ -205,4 +235,10 @@ def run(args) -> int:
     runs = [r for r in results if any(a == b for a, b in zip(r["cards"], r["cards"][1:]))]
     print(f"same-colour pairs laid one after the other: {sum(sum(a == b for a, b in zip(r['cards'], r['cards'][1:])) for r in runs)}"
           f"; {took:.0f} s")
+    for name, rs in (("virtual", results), ("twin", twin)):
+        waited = [r["waited"] for r in rs if r["waited"]]
+        if rs:
+            print(f"{name}: players waited after the last card (up to --wait {args.wait} frames) on {len(waited)} of {len(rs)} "
+                  f"reveals, {sum(waited)} frames in all, at most {max(waited, default=0)}; missing after it: "
+                  f"{sum(r['missing'] for r in rs)}")
     return 0

@@ -8,12 +8,12 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from rig.vision.card_flicker import CardFlicker
 from rig.vision.card_glimpses import _Glimpses
 from rig.vision.card_lying import _Lying, _LyingCards, steady_mark
 from rig.vision.card_places import (_card_of, _covering, _covers, _overlap, _same_box, _same_pile, _same_place, _within,
                                     edge_shift, fragment_on_its_pile, same_box_unpiled)
 from rig.vision.card_view import _UNREAD, CardReading, CardView, Question, _as_view, laid_next  # noqa: F401  (re-exported)
-
 
 _UNSEEN = Question("which card was laid last? The camera cannot make it out", (), (), unread=True)
 #: asked first when the same place lay still as a blob before, and a hand came over it since (twin 4205 reveal 1)
@@ -24,17 +24,16 @@ class CardReveal(_LyingCards, _Glimpses):
     """The cards in the order they are laid down, from a stream of :class:`CardView` (or single
     :class:`CardReading`) frames.
 
-    A laid card is an event: once what is in view has lain still for ``settle`` frames, each card
-    there is matched against the cards that lay there before. A card where none lay is new; a card on
-    top of another (in its place, but its edges moved by more than ``moved`` of its long side, after
-    something touched the one below) is new, whatever its colour — two pink cards in a row are two
-    cards. The same edges are the same card (a hand passing over a row does not lay one) — unless a
-    card of its colour was seen on its way in and settled nowhere new: then a card was laid squarely
-    on it, and the rig asks (edges moved a little: booked). When the rig cannot tell (a same-colour
-    card's edges moved a little after a hand passed, none seen coming in; a card's edges
-    moved with nothing seen touching it; several new cards at once), it asks: :attr:`question` is
-    set, and until :meth:`answer` is called every later card waits, so no later card is ever
-    booked into an earlier slot. ``feed`` and ``answer`` return the cards booked just now.
+    A laid card is an event: once what is in view has lain still for ``settle`` frames, each card there is matched
+    against the cards that lay there before. A card where none lay is new; a card on top of another (in its place, but
+    its edges moved by more than ``moved`` of its long side, after something touched the one below) is new, whatever
+    its colour — two pink cards in a row are two cards. The same edges are the same card (a hand passing over a row does
+    not lay one) — unless a card of its colour was seen on its way in and settled nowhere new: then a card was laid
+    squarely on it, and the rig asks (edges moved a little: booked). When the rig cannot tell (a same-colour card's edges
+    moved a little after a hand passed, none seen coming in; a card's edges moved with nothing seen touching it; several
+    new cards at once), it asks: :attr:`question` is set, and until :meth:`answer` is called every later card waits, so
+    no later card is ever booked into an earlier slot. A card read as a blob on its own box, nothing else moved, lies as
+    it did (:class:`rig.vision.card_flicker.CardFlicker`). ``feed`` and ``answer`` return the cards booked just now.
 
     >>> reveal = CardReveal(settle=2)
     >>> r = lambda c, x=0: CardReading(c, 1.0, "ok", (), (x, 0, 100, 140))
@@ -80,10 +79,11 @@ class CardReveal(_LyingCards, _Glimpses):
         self._laid_by: tuple = ()  # the hands in view when the last settle booked a card
         #: the outlines each card of the candidate was read with, frame by frame: {id: (its reading, outlines)}
         self._read_as: dict = {}
+        self._flicker = CardFlicker()  # (a card read as a blob on its own box, nothing else moved: that card)
 
     # -- the stream --------------------------------------------------------------------------
     def feed(self, view: CardView | CardReading) -> list[str]:
-        raw = _as_view(view)
+        raw = self._flicker.steady(_as_view(view))
         view = self._bear_unread(self._unhide(raw))
         self._hands_since_ask(view)
         if self._blind:
