@@ -59,16 +59,18 @@ def _covered(box: Box, by: Box) -> float:
     return max(0, w) * max(0, h) / (box[2] * box[3])
 
 
-def joined(view: CardView, seen: dict[Box, CardReading], read: list[Box]) -> CardView | None:
+def joined(view: CardView, seen: dict[Box, CardReading], read: list[tuple[Box, str]]) -> CardView | None:
     """A card read whole in an earlier frame with no hand over it since (``seen``, by its box), now inside a blob of no
     card's shape off the view's edge, larger than it, while a card new to the reveal (in no place a card was ever read
-    whole, ``read``) is read whole beside it: the lying card joined by the wall's shade as the new one was let go (twin
+    whole, over no card of its colour ever read whole: ``read``, boxes and colours) is read whole beside it: the lying card joined by the wall's shade as the new one was let go (twin
     5500 reveal 0), the arms at the view's edge off that card (:data:`ARM_OFF`). The view with that card back and the
     blob gone, else None. Without a new card read whole, or with an arm over the card, the blob may be a hand bringing
-    a card onto that very place (a pile: twin 5311 reveal 0, 5616 reveal 0, 5612 reveal 1)."""
+    a card onto that very place (a pile: twin 5311 reveal 0, 5616 reveal 0, 5612 reveal 1); a card whose field reads
+    a few px off where its colour lay is no new card (twin 2304, tests/vision/test_cards_arm.py)."""
     inner = [h for h in view.hands if h is not None and not view.at_edge(h)]
     if len(inner) != 1 or not any(
-            c.status == "ok" and not c.hidden and c.box is not None and not any(_same_box(b, c.box) for b in read)
+            c.status == "ok" and not c.hidden and c.box is not None and not any(
+                _same_box(b, c.box) or card == c.card and _overlap(b, c.box) for b, card in read)
             for c in view.cards):
         return None
     blob = inner[0]
@@ -90,7 +92,7 @@ class CardFlicker:
     def __init__(self) -> None:
         self._clean: CardView | None = None
         self._seen: dict[Box, CardReading] = {}
-        self._read: list[Box] = []
+        self._read: list[tuple[Box, str]] = []
 
     def steady(self, view: CardView) -> CardView:
         if self._clean is not None and blob_on_card(view, self._clean):
@@ -104,8 +106,8 @@ class CardFlicker:
         for c in view.cards:
             if c.status != "ok" or c.hidden or c.box is None:
                 continue
-            if not any(_same_box(b, c.box) for b in self._read):
-                self._read.append(c.box)
+            if not any(_same_box(b, c.box) and card == c.card for b, card in self._read):
+                self._read.append((c.box, c.card))
             if not any(_overlap(c.box, h) for h in hands):
                 self._seen = {b: r for b, r in self._seen.items() if not _same_box(b, c.box)} | {c.box: c}
         return view
