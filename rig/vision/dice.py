@@ -40,6 +40,7 @@ from rig.vision.dice_relief import relief_dice
 from rig.vision.dice_unglared import bare_body, unglared_dice
 from rig.vision.dice_shade_light import shade_light_dice
 from rig.vision.dice_body_light import BODY_LIGHT, in_body_light, unsure_blank
+from rig.vision.dice_deep_blank import DEEP_BLANK, blank_in_own_light
 from rig.vision.dice_specks import speckless
 from rig.vision.dice_surround import ringed, surrounded
 from rig.vision.dice_overall import BARE_SURE, BLANK_SURE, FLOOR_IN_OVERALL, LIT_ABOVE_SHADE, UNSURE_BLANK, lamp_on_top
@@ -52,17 +53,13 @@ from rig.vision.dice_flag import Flag
 from rig.vision.dice_reading import DiceReading, DieObservation  # noqa: F401 - moved (issue 24, round 26); the old import path works
 from rig.vision.dice_cocked import _flank, _leaning, _radial, leans  # noqa: F401 - _flank, _leaning: their old import path
 from rig.vision.dice_walls_seen import _wall_hulls, _walls_seen, a_side_face  # noqa: F401 - _walls_seen: its old import path
-from rig.vision.pixel_classes import (  # noqa: F401 - moved (issue 29); the old import path works
-    BG, BODY, EDGE, BLUE, PINK, YELLOW, UNKNOWN, CLIPPED, BLOWN, AMBIG, CLASS_NAMES, COLOUR_CLASSES, IS_TOP, _IS_ODD, _K3, _DISC3, _IS_DARK, _IS_EDGE, _COMBOS,
-)
+from rig.vision.pixel_classes import BG, BODY, EDGE, BLUE, PINK, YELLOW, UNKNOWN, CLIPPED, BLOWN, AMBIG, CLASS_NAMES, COLOUR_CLASSES, IS_TOP, _IS_ODD, _K3, _DISC3, _IS_DARK, _IS_EDGE, _COMBOS  # noqa: F401 - moved (issue 29); the old import path works
 from rig.vision.colour_table import (  # noqa: F401 - moved (issue 29); the old import path works
-    _grid_colours, _LutBuilder, _LUTS, _BY_TABLE, _lut_key, _code_fingerprint, colour_lut_key,
-    full_colour_lut, adopt_colour_lut, colour_lut,
+    _grid_colours, _LutBuilder, _LUTS, _BY_TABLE, _lut_key, _code_fingerprint, colour_lut_key, full_colour_lut, adopt_colour_lut, colour_lut,
 )
 from rig.vision.dice_blobs import _big_blob, _grow, _plausible, _split, held_blob, unsplit  # noqa: F401 - _big_blob, _grow, _plausible: their old path
 from rig.vision.dice_frames import (  # noqa: F401 - moved (issue 29); the old import path works
-    label_pixels, check_frame, shrink, glare_for, Work, prepare, _censored, _near_floor, _warm_edge, _whole_top, top_fit,
-    _side_faces,
+    label_pixels, check_frame, shrink, glare_for, Work, prepare, _censored, _near_floor, _warm_edge, _whole_top, top_fit, _side_faces,
 )
 
 
@@ -120,8 +117,7 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
         for part in parts:
             obs, why = _die(part, lab, x, y, work, t, profile.frog_fraction, profile.walls)
             if obs is not None and work.glare is not None:
-                gx, gy = int(obs.x / work.factor), int(obs.y / work.factor)
-                gh, gw = work.glare.shape[:2]
+                (gx, gy), (gh, gw) = (int(obs.x / work.factor), int(obs.y / work.factor)), work.glare.shape[:2]
                 if work.glare[min(gy, gh - 1), min(gx, gw - 1)].max() >= t.glare_flag:
                     why = [*why, _flag("die in a glare spot", gx, gy, work)]
             if obs is not None:
@@ -136,7 +132,6 @@ def read_labels(work: Work, profile: Profile, thrown: int | None = None) -> Dice
         if why is not None:
             reasons.append(_flag(why, obs.x / work.factor, obs.y / work.factor, work))
             dice[j] = dataclasses.replace(obs, cocked=True, confidence=obs.confidence * 0.5)
-
     for a, b in one_place_twice(dice, work.factor * work.side):
         reasons.append(_flag(TWICE_REASON, (a.x + b.x) / 2 / work.factor, (a.y + b.y) / 2 / work.factor, work))
     every_die = thrown is not None and len(dice) >= thrown
@@ -427,6 +422,11 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
             crop or _crop(shrunk, x0, y0, work), (cx, cy), work, t, frog_size, _full_counts, _shares)):
         (counts, n_in), full, (fr, present, unclear, odd) = again[0][:2], again[0], again[1]  # (rig.vision.dice_body_light)
         reasons.append(Flag(BODY_LIGHT, *at, True))
+    deep = work.deep is not None and cv2.countNonZero(work.deep[window] & inner.view(np.uint8)) > DEEP_SHARE * n_top
+    if deep and present and (again := blank_in_own_light(crop or _crop(shrunk, x0, y0, work), (cx, cy), work, t, (
+            fr, present, unclear, odd), frog_size, _full_counts, _shares)):
+        (counts, n_in), full, (fr, present, unclear, odd) = again[0][:2], again[0], again[1]  # (rig.vision.dice_deep_blank)
+        reasons.append(Flag(DEEP_BLANK, *at, True))
     mid = (t.colour_present + t.colour_absent) / 2
     margin = min(min(1.0, abs(fr[c] - mid) / mid) for c in COLOURS)
     means = frog_means(top_bgr, lab, inner, present) if work.profile is not None else None  # (for both hue tests)
@@ -470,7 +470,7 @@ def _die(part: np.ndarray, lab: np.ndarray, x0: int, y0: int, work: Work, t,
     if full is not None and present and len(present) <= 2 and not _one_frog(full[2], full[3], present):
         reasons.append(Flag(f"{'/'.join(present)} not one frog (scattered colour)", *at, True))
         margin = 0.0
-    if work.deep is not None and cv2.countNonZero(work.deep[window] & inner.view(np.uint8)) > DEEP_SHARE * n_top:
+    if deep:
         reasons.append(Flag("die in shadow or on edge", *at))  # found in a wall's deep shade, read from lifted noise
     cocked = False
     if n_px < t.die_area_min * a0:
