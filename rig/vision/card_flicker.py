@@ -6,7 +6,7 @@ wall's shade into a larger blob as a new card is let go beside it (twin 5500 rev
 
 from __future__ import annotations
 
-from rig.vision.card_places import _overlap, _same_box
+from rig.vision.card_places import _inside, _overlap, _overlap_area, _same_box
 from rig.vision.card_view import CardReading, CardView
 
 Box = tuple[int, int, int, int]
@@ -47,16 +47,9 @@ def blob_on_card(view: CardView, before: CardView) -> bool:
         not _overlap(h, card.box) and any(_same_box(h, b, ARM_STILL) for b in before.hands) for h in arms)
 
 
-def _inside(inner: Box, outer: Box, slack: float = 6.0) -> bool:
-    return (inner[0] >= outer[0] - slack and inner[1] >= outer[1] - slack
-            and inner[0] + inner[2] <= outer[0] + outer[2] + slack and inner[1] + inner[3] <= outer[1] + outer[3] + slack)
-
-
 def _covered(box: Box, by: Box) -> float:
     """The share of ``box`` that ``by`` covers."""
-    w = min(box[0] + box[2], by[0] + by[2]) - max(box[0], by[0])
-    h = min(box[1] + box[3], by[1] + by[3]) - max(box[1], by[1])
-    return max(0, w) * max(0, h) / (box[2] * box[3])
+    return _overlap_area(box, by) / (box[2] * box[3])
 
 
 def joined(view: CardView, seen: dict[Box, CardReading], read: list[tuple[Box, str]]) -> CardView | None:
@@ -74,7 +67,7 @@ def joined(view: CardView, seen: dict[Box, CardReading], read: list[tuple[Box, s
             for c in view.cards):
         return None
     blob = inner[0]
-    kept = [c for b, c in seen.items() if _inside(b, blob) and not _same_box(b, blob)
+    kept = [c for b, c in seen.items() if _inside(blob, b) and not _same_box(b, blob)
             and not any(o.box is not None and _same_box(o.box, b) for o in view.cards)]
     arms = [h for h in view.hands if h is not None and view.at_edge(h)]
     if len(kept) != 1 or any(_covered(kept[0].box, h) > ARM_OFF for h in arms):

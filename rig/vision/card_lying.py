@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from rig.vision.card_places import (_card_of, _covering, _long_side, _one_place, _overlap, _same_box, _same_pile, _within,
+from rig.vision.card_places import (_card_of, _covering, _inside, _long_side, _one_place, _overlap, _same_box, _same_pile, _within,
                                     edge_shift)
 from rig.vision.card_view import CardReading, CardView, Question
 
@@ -354,12 +354,6 @@ def _sides_grown(before: tuple[int, int, int, int], now: tuple[int, int, int, in
     bottom; negative: moved in)."""
     return (before[0] - now[0], before[1] - now[1], now[0] + now[2] - before[0] - before[2],
             now[1] + now[3] - before[1] - before[3])
-
-
-def _inside(card: tuple[int, int, int, int], box: tuple[int, int, int, int]) -> bool:
-    """Whether a blob's box lies inside a card's box (every side within 6 px of it or inside)."""
-    return (box[0] >= card[0] - 6 and box[1] >= card[1] - 6 and box[0] + box[2] <= card[0] + card[2] + 6
-            and box[1] + box[3] <= card[1] + card[3] + 6)
 
 
 def _in_its_box(card: tuple[int, int, int, int] | None, box: tuple[int, int, int, int] | None) -> bool:

@@ -82,14 +82,26 @@ def _one_place(a: np.ndarray, b: np.ndarray) -> bool:
     return float(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0))) <= 0.2 * _long_side(a)
 
 
+def _overlap_area(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> int:
+    """The area two boxes (x, y, w, h) share (0 where they do not overlap)."""
+    w = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+    h = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+    return max(0, w) * max(0, h)
+
+
+def _inside(card: tuple[int, int, int, int], box: tuple[int, int, int, int], slack: int = 6) -> bool:
+    """Whether a box lies inside a card's box (every side within ``slack`` px of it or inside)."""
+    return (box[0] >= card[0] - slack and box[1] >= card[1] - slack and box[0] + box[2] <= card[0] + card[2] + slack
+            and box[1] + box[3] <= card[1] + card[3] + slack)
+
+
 def _covering(card: tuple[int, int, int, int] | None, blob: tuple[int, int, int, int]) -> bool:
     """Whether a blob's box covers a good part (a third or more) of a card's box: a shapeless pile
     over it, not a hand waiting at the box's edge beside it."""
     if card is None:
         return True
-    w = min(card[0] + card[2], blob[0] + blob[2]) - max(card[0], blob[0])
-    h = min(card[1] + card[3], blob[1] + blob[3]) - max(card[1], blob[1])
-    return w > 0 and h > 0 and w * h >= card[2] * card[3] / 3
+    shared = _overlap_area(card, blob)
+    return shared > 0 and shared >= card[2] * card[3] / 3
 
 
 def _within(inner: np.ndarray, outer: np.ndarray, tol: float) -> bool:

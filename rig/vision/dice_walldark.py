@@ -39,11 +39,6 @@ BEYOND = 0.97
 REASON = "cocked die (its side face darkens the lit wall beyond its outer edge)"
 
 
-def _chroma(lab: np.ndarray) -> float:
-    """The mean distance of (a, b) from grey (128, 128) of ``lab`` (... x 3, any type)."""
-    return float(_chromas(lab).mean())
-
-
 def _chromas(lab: np.ndarray) -> np.ndarray:
     """Each pixel's distance of (a, b) from grey (128, 128), float32, of ``lab`` (... x 3, any type)."""
     ab = np.asarray(lab, np.float32)[..., 1:] - 128.0
